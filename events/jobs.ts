@@ -1,0 +1,118 @@
+import { Type } from "@sinclair/typebox";
+import { eventType, Id, Credits } from "./shared";
+
+export const Verdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error")]);
+export const Severity = Type.Union([
+  Type.Literal("critical"),
+  Type.Literal("major"),
+  Type.Literal("minor"),
+  Type.Literal("info"),
+]);
+
+export const Finding = Type.Object(
+  {
+    message: Type.String(),
+    selector: Type.Optional(Type.String()),
+    url: Type.Optional(Type.String()),
+    viewport: Type.Optional(Type.String()),
+    text: Type.Optional(Type.String()),
+    measured: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { additionalProperties: false },
+);
+
+export const SelectedValidation = Type.Object(
+  {
+    id: Id,
+    severity: Severity,
+    parameters: Type.Record(Type.String(), Type.Unknown()),
+    credits: Credits,
+    fromSet: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export const SkippedValidation = Type.Object(
+  { validationId: Id, reason: Type.String(), message: Type.String() },
+  { additionalProperties: false },
+);
+
+/** Stream `job-<jobId>`. Appended in the same transaction as the charge. */
+export const JobAccepted = eventType(
+  "JobAccepted",
+  Type.Object(
+    {
+      jobId: Id,
+      customerId: Id,
+      type: Type.Union([Type.Literal("url"), Type.Literal("static_html"), Type.Literal("email")]),
+      /** The subject as a fingerprint: raw HTML is summarised by its hash and size, not copied into the log. */
+      subject: Type.Object(
+        {
+          url: Type.Optional(Type.String()),
+          baseUrl: Type.Optional(Type.String()),
+          htmlSha256: Type.Optional(Type.String()),
+          htmlBytes: Type.Optional(Type.Integer()),
+          emailSubject: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+      validationSetId: Type.Optional(Id),
+      validations: Type.Array(SelectedValidation),
+      skipped: Type.Array(SkippedValidation),
+      totalCredits: Credits,
+      detail: Type.Union([Type.Literal("brief"), Type.Literal("verbose")]),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const ResultRecorded = eventType(
+  "ResultRecorded",
+  Type.Object(
+    {
+      jobId: Id,
+      validationId: Id,
+      verdict: Verdict,
+      severity: Severity,
+      reason: Type.Optional(Type.String()),
+      reasoning: Type.String(),
+      findings: Type.Array(Finding),
+      captureKeys: Type.Array(Type.String()),
+      durationMs: Type.Number({ minimum: 0 }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+/** Closes a job: completed normally, or interrupted (the subject could not be loaded at all). */
+export const JobSettled = eventType(
+  "JobSettled",
+  Type.Object(
+    {
+      jobId: Id,
+      status: Type.Union([Type.Literal("completed"), Type.Literal("interrupted"), Type.Literal("expired")]),
+      charged: Credits,
+      refunded: Credits,
+      interruption: Type.Optional(Type.String()),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const CaptureStored = eventType(
+  "CaptureStored",
+  Type.Object(
+    {
+      jobId: Id,
+      customerId: Id,
+      key: Type.String(),
+      viewport: Type.String(),
+      contentType: Type.String(),
+      bytes: Type.Integer({ minimum: 0 }),
+      sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const jobEvents = [JobAccepted, ResultRecorded, JobSettled, CaptureStored] as const;

@@ -1,0 +1,87 @@
+import type { Database } from "bun:sqlite";
+import type { Projection } from "./projection";
+import { creditDelta, type CreditEvent } from "../src/domain/credits";
+
+/** Balances and the ledger: a cache of the fold of each organization's credit stream. */
+export const creditsProjection: Projection = {
+  name: "credits",
+  tables: ["credit_balances", "credit_ledger"],
+  ddl: `CREATE TABLE IF NOT EXISTS credit_balances (
+    customer_id TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL CHECK (balance >= 0),
+    stream_version INTEGER NOT NULL
+  );
+  CREATE TABLE IF NOT EXISTS credit_ledger (
+    position INTEGER PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    amount INTEGER NOT NULL,
+    job_id TEXT,
+    reason TEXT,
+    balance_after INTEGER NOT NULL,
+    recorded_at TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS credit_ledger_customer ON credit_ledger (customer_id, position);
+  CREATE INDEX IF NOT EXISTS credit_ledger_job ON credit_ledger (job_id, kind)`,
+  apply(db, e) {
+    if (!e.streamId.startsWith("credits-")) return;
+    const event = { type: e.type, data: e.data } as CreditEvent;
+    const d = e.data as { customerId: string; jobId?: string; reason?: string };
+    const prior = db.query<{ balance: number }, [string]>("SELECT balance FROM credit_balances WHERE customer_id = ?").get(d.customerId);
+    const delta = creditDelta(event);
+    const balance = (prior?.balance ?? 0) + delta;
+    db.run(
+      "INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version",
+      [d.customerId, balance, e.streamVersion],
+    );
+    db.run(
+      "INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      [e.position, d.customerId, e.type, delta, d.jobId ?? null, d.reason ?? null, balance, e.recordedAt],
+    );
+  },
+};
+
+export interface CreditState {
+  balance: number;
+  streamVersion: number;
+}
+
+export function creditState(db: Database, customerId: string): CreditState {
+  return (
+    db
+      .query<CreditState, [string]>("SELECT balance, stream_version AS streamVersion FROM credit_balances WHERE customer_id = ?")
+      .get(customerId) ?? { balance: 0, streamVersion: 0 }
+  );
+}
+
+export interface LedgerEntry {
+  position: number;
+  kind: string;
+  amount: number;
+  jobId: string | null;
+  reason: string | null;
+  balanceAfter: number;
+  recordedAt: string;
+}
+
+export function recentLedger(db: Database, customerId: string, limit: number): LedgerEntry[] {
+  return db
+    .query<LedgerEntry, [string, number]>(
+      "SELECT position, kind, amount, job_id AS jobId, reason, balance_after AS balanceAfter, recorded_at AS recordedAt FROM credit_ledger WHERE customer_id = ? ORDER BY position DESC LIMIT ?",
+    )
+    .all(customerId, limit);
+}
+
+/** The customer that holds a charge for this job id, if any (one charge per job id is an invariant). */
+export function chargeForJob(db: Database, jobId: string): { customerId: string; amount: number } | null {
+  return db
+    .query<{ customerId: string; amount: number }, [string]>(
+      "SELECT customer_id AS customerId, -amount AS amount FROM credit_ledger WHERE job_id = ? AND kind = 'CreditsCharged'",
+    )
+    .get(jobId);
+}
+
+export function allBalances(db: Database): Map<string, number> {
+  const rows = db.query<{ customerId: string; balance: number }, []>("SELECT customer_id AS customerId, balance FROM credit_balances").all();
+  return new Map(rows.map((r) => [r.customerId, r.balance]));
+}

@@ -1,0 +1,191 @@
+import type { Database } from "bun:sqlite";
+import type { Projection } from "./projection";
+
+/** Jobs with their results, skipped validations and captures, as GET /api/jobs serves them. */
+export const jobsProjection: Projection = {
+  name: "jobs",
+  tables: ["jobs", "job_results", "captures"],
+  ddl: `CREATE TABLE IF NOT EXISTS jobs (
+    job_id TEXT PRIMARY KEY,
+    customer_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    status TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    validation_set_id TEXT,
+    validations TEXT NOT NULL,
+    skipped TEXT NOT NULL,
+    detail TEXT NOT NULL,
+    charged INTEGER NOT NULL,
+    refunded INTEGER NOT NULL DEFAULT 0,
+    interruption TEXT,
+    created_at TEXT NOT NULL,
+    completed_at TEXT,
+    created_position INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS jobs_customer ON jobs (customer_id, created_position);
+  CREATE TABLE IF NOT EXISTS job_results (
+    job_id TEXT NOT NULL,
+    validation_id TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    reason TEXT,
+    reasoning TEXT NOT NULL,
+    findings TEXT NOT NULL,
+    capture_keys TEXT NOT NULL,
+    duration_ms REAL NOT NULL,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (job_id, validation_id)
+  );
+  CREATE TABLE IF NOT EXISTS captures (
+    key TEXT PRIMARY KEY,
+    job_id TEXT NOT NULL,
+    customer_id TEXT NOT NULL,
+    viewport TEXT NOT NULL,
+    content_type TEXT NOT NULL,
+    bytes INTEGER NOT NULL,
+    sha256 TEXT NOT NULL
+  )`,
+  apply(db, e) {
+    const d = e.data as Record<string, any>;
+    switch (e.type) {
+      case "JobAccepted":
+        db.run(
+          `INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [
+            d.jobId,
+            d.customerId,
+            d.type,
+            d.type === "email" ? "pending" : "running",
+            JSON.stringify(d.subject),
+            d.validationSetId ?? null,
+            JSON.stringify(d.validations),
+            JSON.stringify(d.skipped),
+            d.detail,
+            d.totalCredits,
+            e.recordedAt,
+            e.position,
+          ],
+        );
+        break;
+      case "ResultRecorded":
+        db.run(
+          `INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          [d.jobId, d.validationId, d.verdict, d.severity, d.reason ?? null, d.reasoning, JSON.stringify(d.findings), JSON.stringify(d.captureKeys), d.durationMs, e.position],
+        );
+        break;
+      case "CaptureStored":
+        db.run("INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)", [
+          d.key,
+          d.jobId,
+          d.customerId,
+          d.viewport,
+          d.contentType,
+          d.bytes,
+          d.sha256,
+        ]);
+        break;
+      case "JobSettled":
+        db.run("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, completed_at = ? WHERE job_id = ?", [
+          d.status,
+          d.refunded,
+          d.interruption ?? null,
+          e.recordedAt,
+          d.jobId,
+        ]);
+        break;
+    }
+  },
+};
+
+export interface JobRow {
+  jobId: string;
+  customerId: string;
+  type: string;
+  status: string;
+  subject: Record<string, unknown>;
+  validationSetId: string | null;
+  validations: Array<{ id: string; severity: string; parameters: Record<string, unknown>; credits: number; fromSet: boolean }>;
+  skipped: Array<{ validationId: string; reason: string; message: string }>;
+  detail: "brief" | "verbose";
+  charged: number;
+  refunded: number;
+  interruption: string | null;
+  createdAt: string;
+  completedAt: string | null;
+  position: number;
+}
+
+export interface ResultRow {
+  validationId: string;
+  verdict: "pass" | "fail" | "error";
+  severity: string;
+  reason: string | null;
+  reasoning: string;
+  findings: Array<Record<string, unknown>>;
+  captureKeys: string[];
+  durationMs: number;
+}
+
+const JOB_SELECT = `SELECT job_id AS jobId, customer_id AS customerId, type, status, subject, validation_set_id AS validationSetId,
+  validations, skipped, detail, charged, refunded, interruption, created_at AS createdAt, completed_at AS completedAt, created_position AS position FROM jobs`;
+
+function jobFromRow(r: Record<string, any>): JobRow {
+  return { ...r, subject: JSON.parse(r.subject), validations: JSON.parse(r.validations), skipped: JSON.parse(r.skipped) } as JobRow;
+}
+
+export interface JobQuery {
+  customerId: string;
+  jobId?: string;
+  status?: string;
+  /** Only jobs created before this log position (the cursor of the previous page). */
+  beforePosition?: number;
+  limit: number;
+}
+
+export function findJobs(db: Database, q: JobQuery): JobRow[] {
+  const where = ["customer_id = $customerId"];
+  const params: Record<string, string | number> = { customerId: q.customerId, limit: q.limit };
+  if (q.jobId) (where.push("job_id = $jobId"), (params.jobId = q.jobId));
+  if (q.status) (where.push("status = $status"), (params.status = q.status));
+  if (q.beforePosition) (where.push("created_position < $before"), (params.before = q.beforePosition));
+  return db
+    .query<Record<string, any>, Record<string, string | number>>(`${JOB_SELECT} WHERE ${where.join(" AND ")} ORDER BY created_position DESC LIMIT $limit`)
+    .all(params)
+    .map(jobFromRow);
+}
+
+export function resultsFor(db: Database, jobIds: string[]): Map<string, ResultRow[]> {
+  const out = new Map<string, ResultRow[]>(jobIds.map((id) => [id, []]));
+  if (jobIds.length === 0) return out;
+  const rows = db
+    .query<Record<string, any>, string[]>(
+      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, duration_ms AS durationMs
+       FROM job_results WHERE job_id IN (${jobIds.map(() => "?").join(",")}) ORDER BY position`,
+    )
+    .all(...jobIds);
+  for (const r of rows) {
+    const { jobId, ...rest } = r;
+    out.get(jobId)!.push({ ...rest, findings: JSON.parse(r.findings), captureKeys: JSON.parse(r.captureKeys) } as ResultRow);
+  }
+  return out;
+}
+
+export interface CaptureRow {
+  key: string;
+  jobId: string;
+  customerId: string;
+  viewport: string;
+  contentType: string;
+  bytes: number;
+  sha256: string;
+}
+
+export function findCapture(db: Database, key: string): CaptureRow | null {
+  return db
+    .query<CaptureRow, [string]>(
+      "SELECT key, job_id AS jobId, customer_id AS customerId, viewport, content_type AS contentType, bytes, sha256 FROM captures WHERE key = ?",
+    )
+    .get(key);
+}

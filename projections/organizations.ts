@@ -1,0 +1,45 @@
+import type { Database } from "bun:sqlite";
+import type { Projection } from "./projection";
+
+export const organizationsProjection: Projection = {
+  name: "organizations",
+  tables: ["organizations"],
+  ddl: `CREATE TABLE IF NOT EXISTS organizations (
+    customer_id TEXT PRIMARY KEY,
+    org_code TEXT NOT NULL UNIQUE,
+    email TEXT NOT NULL UNIQUE,
+    plan TEXT NOT NULL,
+    monthly_grant INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    created_position INTEGER NOT NULL
+  )`,
+  apply(db, e) {
+    if (e.type !== "AccountOpened") return;
+    const d = e.data as { customerId: string; orgCode: string; email: string; plan: string; monthlyGrant: number };
+    db.run(
+      "INSERT INTO organizations (customer_id, org_code, email, plan, monthly_grant, created_at, created_position) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [d.customerId, d.orgCode, d.email, d.plan, d.monthlyGrant, e.recordedAt, e.position],
+    );
+  },
+};
+
+export interface Organization {
+  customerId: string;
+  orgCode: string;
+  email: string;
+  plan: string;
+  monthlyGrant: number;
+  createdAt: string;
+}
+
+export function findOrganization(db: Database, customerId: string): Organization | null {
+  return db
+    .query<Organization, [string]>(
+      "SELECT customer_id AS customerId, org_code AS orgCode, email, plan, monthly_grant AS monthlyGrant, created_at AS createdAt FROM organizations WHERE customer_id = ?",
+    )
+    .get(customerId);
+}
+
+export function listCustomerIds(db: Database): string[] {
+  return db.query<{ id: string }, []>("SELECT customer_id AS id FROM organizations ORDER BY created_position").all().map((r) => r.id);
+}

@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig, type Config } from "./config";
+import { EventStore } from "./store/event-store";
+import { eventTypes } from "../events";
+import { installProjections } from "../projections";
+import { NetworkGuard } from "./capture/network-guard";
+import { BrowserPool, findChromium } from "./capture/browser-pool";
+import { WebCaptureEngine } from "./capture/web-capture";
+import { AccountService } from "./services/accounts";
+import { JobService } from "./services/jobs";
+import type { ServiceContext } from "./services/context";
+
+export interface Assay extends ServiceContext {
+  pool: BrowserPool;
+  accounts: AccountService;
+  jobs: JobService;
+  close(): Promise<void>;
+}
+
+export function openStore(dataDir: string): EventStore {
+  mkdirSync(dataDir, { recursive: true });
+  const store = new EventStore(join(dataDir, "assay.sqlite"), eventTypes);
+  installProjections(store);
+  return store;
+}
+
+/** Builds the whole service graph for one process: one store, one guard, one browser pool. */
+export function createAssay(config: Config = loadConfig()): Assay {
+  const store = openStore(config.dataDir);
+  const guard = new NetworkGuard(config.allowPrivateTargets);
+  const chromium = findChromium(config.chromiumPath);
+  if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
+  const pool = new BrowserPool(chromium, config.browserPoolSize);
+  const webCapture = new WebCaptureEngine(pool, guard);
+  const ctx: ServiceContext = { config, store, guard, webCapture };
+  return {
+    ...ctx,
+    pool,
+    accounts: new AccountService(ctx),
+    jobs: new JobService(ctx),
+    async close() {
+      await pool.close();
+      store.close();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { resolve } from "node:path";
+
+/** Configuration from the environment; every name here is documented in the README's table. */
+export interface Config {
+  port: number;
+  smtpPort: number;
+  dataDir: string;
+  publicBaseUrl: string;
+  inboxDomain: string;
+  allowPrivateTargets: boolean;
+  chromiumPath?: string;
+  browserPoolSize: number;
+  signupCredits: number;
+  monthlyFreeCredits: number;
+  shareLinkSecret?: string;
+  shareLinkTtlSeconds: number;
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const port = intFrom(env.PORT, 8080);
+  return {
+    port,
+    smtpPort: intFrom(env.SMTP_PORT, 2525),
+    dataDir: resolve(env.DATA_DIR || "./data"),
+    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    inboxDomain: env.ASSAY_INBOX_DOMAIN || "inbox.assay.localhost",
+    allowPrivateTargets: env.ASSAY_ALLOW_PRIVATE_TARGETS === "1",
+    chromiumPath: env.CHROMIUM_PATH || undefined,
+    browserPoolSize: Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2)),
+    signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
+    monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
+    shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
+    shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
+  };
+}
+
+function intFrom(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got ${JSON.stringify(value)}`);
+  return n;
+}

@@ -1,0 +1,77 @@
+import { AppError } from "../errors/app-error";
+import type { NewEvent, StreamWrite } from "../store/event-store";
+import { decide as decideCredits } from "./credits";
+
+export const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"] as const;
+export type Scope = (typeof ALL_SCOPES)[number];
+
+/** What each scope lets a key do; the signup key holds all of them. */
+export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
+  "jobs:read": "list jobs and their results, fetch captures",
+  "jobs:write": "estimate and run jobs",
+  "account:read": "read the organization, its credits and its keys",
+  "feedback:write": "read due feedback sets and answer them",
+};
+
+export const streams = {
+  email: (emailHash: string) => `email-${emailHash}`,
+  account: (customerId: string) => `account-${customerId}`,
+  credits: (customerId: string) => `credits-${customerId}`,
+  job: (jobId: string) => `job-${jobId}`,
+};
+
+export interface MintedKey {
+  keyId: string;
+  secretHash: string;
+  displayPrefix: string;
+  name: string;
+  scopes: Scope[];
+}
+
+export interface OpenAccount {
+  email: string;
+  emailHash: string;
+  customerId: string;
+  orgCode: string;
+  signupCredits: number;
+  monthlyGrant: number;
+  key: MintedKey;
+}
+
+const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+/** Syntactic check (RFC 5322 dot-atom local part, a domain of two or more labels) and normalisation. */
+export function normaliseEmail(raw: unknown): string {
+  if (typeof raw !== "string") {
+    throw new AppError("SIGNUP_INVALID_EMAIL", "email must be a string holding an email address.", { field: "email" });
+  }
+  const email = raw.trim();
+  const [local = "", domain = ""] = email.split("@");
+  if (email.length > 254 || local.length > 64 || !EMAIL.test(email) || local.startsWith(".") || local.endsWith(".") || local.includes("..")) {
+    throw new AppError("SIGNUP_INVALID_EMAIL", `${JSON.stringify(raw)} is not a valid email address.`, { field: "email" });
+  }
+  return `${local}@${domain.toLowerCase()}`;
+}
+
+/** Decides a signup: one account per email, with its first key and the signup grant. */
+export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean): StreamWrite[] {
+  if (emailAlreadyClaimed) {
+    throw new AppError("ACCOUNT_EXISTS", "An account already exists for this email. Sign in and mint a key instead.", { field: "email" });
+  }
+  const account: NewEvent[] = [
+    {
+      type: "AccountOpened",
+      data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: "free", monthlyGrant: cmd.monthlyGrant },
+    },
+    { type: "KeyMinted", data: { customerId: cmd.customerId, ...cmd.key } },
+  ];
+  return [
+    { streamId: streams.email(cmd.emailHash), expectedVersion: 0, events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }] },
+    { streamId: streams.account(cmd.customerId), expectedVersion: 0, events: account },
+    {
+      streamId: streams.credits(cmd.customerId),
+      expectedVersion: 0,
+      events: decideCredits({ kind: "grant", customerId: cmd.customerId, amount: cmd.signupCredits, reason: "signup" }, { balance: 0 }),
+    },
+  ];
+}

@@ -1,0 +1,69 @@
+import { AppError } from "../errors/app-error";
+import type { NewEvent } from "../store/event-store";
+
+/** The credit ledger as a decider: decide(command, state) -> events; evolve(state, event) -> state. */
+
+export type CreditEvent =
+  | { type: "CreditsGranted"; data: { customerId: string; amount: number; reason: "signup" | "monthly" | "feedback" | "operator" } }
+  | { type: "CreditsCharged"; data: { customerId: string; jobId: string; amount: number; lines: Array<{ validationId: string; credits: number }> } }
+  | {
+      type: "CreditsRefunded";
+      data: { customerId: string; jobId: string; amount: number; lines: Array<{ validationId: string; credits: number; reason: string }> };
+    };
+
+export interface CreditLedgerState {
+  balance: number;
+  /** A charge already recorded for the job this command is about, under any tenant. */
+  existingCharge?: { customerId: string; amount: number } | null;
+}
+
+export type CreditCommand =
+  | { kind: "grant"; customerId: string; amount: number; reason: "signup" | "monthly" | "feedback" | "operator" }
+  | { kind: "charge"; customerId: string; jobId: string; lines: Array<{ validationId: string; credits: number }> }
+  | { kind: "refund"; customerId: string; jobId: string; lines: Array<{ validationId: string; credits: number; reason: string }> };
+
+export function creditDelta(e: CreditEvent): number {
+  switch (e.type) {
+    case "CreditsGranted":
+      return e.data.amount;
+    case "CreditsCharged":
+      return -e.data.amount;
+    case "CreditsRefunded":
+      return e.data.amount;
+  }
+}
+
+export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerState {
+  return { ...state, balance: state.balance + creditDelta(e) };
+}
+
+export function decide(cmd: CreditCommand, state: CreditLedgerState): NewEvent[] {
+  switch (cmd.kind) {
+    case "grant":
+      return [{ type: "CreditsGranted", data: { customerId: cmd.customerId, amount: cmd.amount, reason: cmd.reason } }];
+    case "charge": {
+      const amount = cmd.lines.reduce((n, l) => n + l.credits, 0);
+      const prior = state.existingCharge;
+      if (prior) {
+        throw new AppError("JOB_CHARGE_CONFLICT", `A charge for job ${cmd.jobId} already exists; nothing was charged.`, {
+          jobId: cmd.jobId,
+          sameTenant: prior.customerId === cmd.customerId,
+          sameAmount: prior.amount === amount,
+        });
+      }
+      if (amount > state.balance) {
+        throw new AppError(
+          "INSUFFICIENT_CREDITS",
+          `This job costs ${amount} credits and the balance is ${state.balance}; nothing was charged.`,
+          { balance: state.balance, required: amount, shortfall: amount - state.balance },
+        );
+      }
+      return [{ type: "CreditsCharged", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines: cmd.lines } }];
+    }
+    case "refund": {
+      const lines = cmd.lines.filter((l) => l.credits > 0);
+      const amount = lines.reduce((n, l) => n + l.credits, 0);
+      return amount > 0 ? [{ type: "CreditsRefunded", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines } }] : [];
+    }
+  }
+}

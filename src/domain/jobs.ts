@@ -1,0 +1,98 @@
+import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { PlannedJob } from "./job-request";
+import type { Finding, Outcome, Severity } from "../validations/types";
+import { decide as decideCredits, type CreditLedgerState } from "./credits";
+import { streams } from "./accounts";
+import { sha256Hex } from "../store/canonical";
+
+/** The job lifecycle as decisions over a planned job: accept-and-charge, then settle. */
+
+export function decideAcceptance(jobId: string, customerId: string, job: PlannedJob, credits: CreditLedgerState & { streamVersion: number }): StreamWrite[] {
+  const charge = decideCredits(
+    { kind: "charge", customerId, jobId, lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })) },
+    credits,
+  );
+  const accepted: NewEvent = {
+    type: "JobAccepted",
+    data: {
+      jobId,
+      customerId,
+      type: job.type,
+      subject: {
+        ...(job.url !== undefined ? { url: job.url } : {}),
+        ...(job.baseUrl !== undefined ? { baseUrl: job.baseUrl } : {}),
+        ...(job.html !== undefined ? { htmlSha256: sha256Hex(job.html), htmlBytes: Buffer.byteLength(job.html) } : {}),
+        ...(job.emailSubject !== undefined ? { emailSubject: job.emailSubject } : {}),
+      },
+      ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
+      validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet })),
+      skipped: job.skipped,
+      totalCredits: job.totalCredits,
+      detail: job.detail,
+    },
+  };
+  return [
+    { streamId: streams.job(jobId), expectedVersion: 0, events: [accepted] },
+    { streamId: streams.credits(customerId), expectedVersion: credits.streamVersion, events: charge },
+  ];
+}
+
+export interface RecordedResult {
+  validationId: string;
+  severity: Severity;
+  credits: number;
+  outcome: Outcome;
+  captureKeys: string[];
+  durationMs: number;
+}
+
+export function resultEvent(jobId: string, r: RecordedResult): NewEvent {
+  return {
+    type: "ResultRecorded",
+    data: {
+      jobId,
+      validationId: r.validationId,
+      verdict: r.outcome.verdict,
+      severity: r.severity,
+      ...(r.outcome.reason !== undefined ? { reason: r.outcome.reason } : {}),
+      reasoning: r.outcome.reasoning,
+      findings: r.outcome.findings.map(cleanFinding),
+      captureKeys: r.captureKeys,
+      durationMs: Math.round(r.durationMs * 10) / 10,
+    },
+  };
+}
+
+function cleanFinding(f: Finding): Finding {
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Finding;
+}
+
+/** Settlement: errored rows are refunded in full; every other row was delivered and stays charged. */
+export function decideSettlement(
+  jobId: string,
+  customerId: string,
+  results: RecordedResult[],
+  charged: number,
+  versions: { job: number; credits: number },
+  interruption?: string,
+): StreamWrite[] {
+  const refundLines = results
+    .filter((r) => r.outcome.verdict === "error")
+    .map((r) => ({ validationId: r.validationId, credits: r.credits, reason: r.outcome.reason ?? "the check could not run" }));
+  const refund = decideCredits({ kind: "refund", customerId, jobId, lines: refundLines }, { balance: 0 });
+  const refunded = refundLines.reduce((n, l) => n + l.credits, 0);
+  return [
+    {
+      streamId: streams.job(jobId),
+      expectedVersion: versions.job,
+      events: [
+        ...results.map((r) => resultEvent(jobId, r)),
+        {
+          type: "JobSettled",
+          data: { jobId, status: interruption ? "interrupted" : "completed", charged, refunded, ...(interruption ? { interruption } : {}) },
+        },
+      ],
+    },
+    ...(refund.length ? [{ streamId: streams.credits(customerId), expectedVersion: versions.credits, events: refund }] : []),
+  ];
+}

@@ -1,0 +1,66 @@
+import { eventHash, GENESIS_HASH, type EventStore } from "../store/event-store";
+import { evolve, type CreditEvent } from "../domain/credits";
+import { allBalances } from "../../projections/credits";
+
+export interface LedgerProblem {
+  position?: number;
+  customerId?: string;
+  message: string;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  events: number;
+  creditEvents: number;
+  customers: number;
+  balances: Record<string, number>;
+  problems: LedgerProblem[];
+}
+
+/**
+ * What an auditor runs: checks every event's hash against its predecessor and its own content,
+ * recomputes every balance from credit events alone, and compares with the read model.
+ */
+export function verifyLedger(store: EventStore, onlyCustomer?: string): LedgerReport {
+  const problems: LedgerProblem[] = [];
+  const balances = new Map<string, number>();
+  let prevHash = GENESIS_HASH;
+  let expectedPosition = 1;
+  let events = 0;
+  let creditEvents = 0;
+  for (const e of store.readAll()) {
+    events++;
+    if (e.position !== expectedPosition) problems.push({ position: e.position, message: `gap in positions: expected ${expectedPosition}` });
+    expectedPosition = e.position + 1;
+    if (e.prevHash !== prevHash) problems.push({ position: e.position, message: "previous-hash link is broken" });
+    if (eventHash(e.prevHash, e) !== e.hash) problems.push({ position: e.position, message: "content does not match its hash (the event was altered)" });
+    prevHash = e.hash;
+    if (!e.streamId.startsWith("credits-")) continue;
+    const customerId = (e.data as { customerId: string }).customerId;
+    if (e.streamId !== `credits-${customerId}`) problems.push({ position: e.position, customerId, message: "credit event on another organization's stream" });
+    if (onlyCustomer && customerId !== onlyCustomer) continue;
+    creditEvents++;
+    const balance = evolve({ balance: balances.get(customerId) ?? 0 }, e as unknown as CreditEvent).balance;
+    if (balance < 0) problems.push({ position: e.position, customerId, message: `balance went negative (${balance})` });
+    balances.set(customerId, balance);
+  }
+  const projected = allBalances(store.db);
+  for (const [customerId, balance] of balances) {
+    if (projected.get(customerId) !== balance) {
+      problems.push({ customerId, message: `read model says ${projected.get(customerId)}, the events say ${balance}` });
+    }
+  }
+  if (!onlyCustomer) {
+    for (const customerId of projected.keys()) {
+      if (!balances.has(customerId)) problems.push({ customerId, message: "read model has a balance with no credit events" });
+    }
+  }
+  return {
+    ok: problems.length === 0,
+    events,
+    creditEvents,
+    customers: balances.size,
+    balances: Object.fromEntries(balances),
+    problems,
+  };
+}

@@ -1,0 +1,15 @@
+import type { Config } from "../config";
+import type { EventStore, EventMetadata } from "../store/event-store";
+import type { NetworkGuard } from "../capture/network-guard";
+import type { WebCaptureEngine } from "../capture/web-capture";
+
+/** What every application service shares; built once per process by createAssay. */
+export interface ServiceContext {
+  config: Config;
+  store: EventStore;
+  guard: NetworkGuard;
+  webCapture: WebCaptureEngine;
+}
+
+/** Who asked, on which surface: recorded in every event's metadata. */
+export type RequestMeta = EventMetadata;

@@ -1,0 +1,243 @@
+import { Database } from "bun:sqlite";
+import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
+import type { TSchema } from "@sinclair/typebox";
+import { canonicalJson, sha256Hex } from "./canonical";
+
+export type Channel = "api" | "mcp" | "cli" | "dashboard" | "smtp" | "system";
+export interface Actor {
+  kind: "key" | "session" | "system";
+  id?: string;
+}
+export interface EventMetadata {
+  requestId?: string;
+  actor: Actor;
+  channel: Channel;
+}
+
+export interface NewEvent {
+  type: string;
+  data: Record<string, unknown>;
+}
+
+export interface StoredEvent<D = Record<string, unknown>> {
+  position: number;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  data: D;
+  metadata: EventMetadata;
+  recordedAt: string;
+  prevHash: string;
+  hash: string;
+}
+
+/** One write to one stream. `expectedVersion` is the stream's current version (0 for a new stream). */
+export interface StreamWrite {
+  streamId: string;
+  expectedVersion: number | "any";
+  events: NewEvent[];
+}
+
+/** Applies one event to read models inside the append transaction. */
+export type EventHandler = (db: Database, event: StoredEvent) => void;
+
+export class ConcurrencyError extends Error {
+  constructor(
+    readonly streamId: string,
+    readonly expected: number | "any",
+    readonly actual: number,
+  ) {
+    super(`stream ${streamId} is at version ${actual}, expected ${expected}`);
+  }
+}
+
+export class EventSchemaError extends Error {}
+
+export const GENESIS_HASH = "0".repeat(64);
+
+/** The hash of one event: SHA-256 over the previous hash and the event in canonical JSON. */
+export function eventHash(prevHash: string, e: Omit<StoredEvent, "prevHash" | "hash">): string {
+  return sha256Hex(
+    `${prevHash}\n${canonicalJson({
+      position: e.position,
+      streamId: e.streamId,
+      streamVersion: e.streamVersion,
+      type: e.type,
+      data: e.data,
+      metadata: e.metadata,
+      recordedAt: e.recordedAt,
+    })}`,
+  );
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position INTEGER PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  stream_version INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  UNIQUE (stream_id, stream_version)
+);
+CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
+CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
+`;
+
+interface EventRow {
+  position: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+function fromRow(r: EventRow): StoredEvent {
+  return {
+    position: r.position,
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    data: JSON.parse(r.data),
+    metadata: JSON.parse(r.metadata),
+    recordedAt: r.recorded_at,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  };
+}
+
+/**
+ * The append-only, hash-chained event log in one SQLite file. Appends and the projections that
+ * consume them commit in one transaction, so a read right after a write sees it.
+ */
+export class EventStore {
+  readonly db: Database;
+  private readonly validators = new Map<string, TypeCheck<TSchema>>();
+  private readonly handlers: EventHandler[] = [];
+  private readonly insert;
+  private readonly head;
+  private readonly versionOf;
+
+  constructor(path: string, eventTypes: ReadonlyArray<{ name: string; schema: TSchema }>) {
+    this.db = new Database(path, { create: true, strict: true });
+    this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
+    this.db.exec(SCHEMA);
+    for (const t of eventTypes) this.validators.set(t.name, TypeCompiler.Compile(t.schema));
+    this.insert = this.db.prepare(
+      "INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    this.head = this.db.prepare<{ position: number; hash: string }, []>(
+      "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1",
+    );
+    this.versionOf = this.db.prepare<{ v: number | null }, [string]>(
+      "SELECT MAX(stream_version) AS v FROM events WHERE stream_id = ?",
+    );
+  }
+
+  onAppend(handler: EventHandler): void {
+    this.handlers.push(handler);
+  }
+
+  streamVersion(streamId: string): number {
+    return this.versionOf.get(streamId)?.v ?? 0;
+  }
+
+  /**
+   * Appends writes to one or more streams atomically, checking each stream's expected version,
+   * validating each event against its schema and applying projections in the same transaction.
+   */
+  append(writes: StreamWrite[], metadata: EventMetadata): StoredEvent[] {
+    for (const w of writes) for (const e of w.events) this.validate(e);
+    const run = this.db.transaction(() => {
+      const head = this.head.get();
+      let position = head?.position ?? 0;
+      let prevHash = head?.hash ?? GENESIS_HASH;
+      const recordedAt = new Date().toISOString();
+      const stored: StoredEvent[] = [];
+      for (const w of writes) {
+        const actual = this.streamVersion(w.streamId);
+        if (w.expectedVersion !== "any" && w.expectedVersion !== actual) {
+          throw new ConcurrencyError(w.streamId, w.expectedVersion, actual);
+        }
+        let version = actual;
+        for (const e of w.events) {
+          const base = {
+            position: ++position,
+            streamId: w.streamId,
+            streamVersion: ++version,
+            type: e.type,
+            data: e.data,
+            metadata,
+            recordedAt,
+          };
+          const hash = eventHash(prevHash, base);
+          const event: StoredEvent = { ...base, prevHash, hash };
+          this.insert.run(
+            event.position,
+            event.streamId,
+            event.streamVersion,
+            event.type,
+            JSON.stringify(event.data),
+            JSON.stringify(metadata),
+            recordedAt,
+            prevHash,
+            hash,
+          );
+          for (const h of this.handlers) h(this.db, event);
+          stored.push(event);
+          prevHash = hash;
+        }
+      }
+      return stored;
+    });
+    return run.immediate();
+  }
+
+  readStream(streamId: string): StoredEvent[] {
+    return this.db
+      .query<EventRow, [string]>("SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version")
+      .all(streamId)
+      .map(fromRow);
+  }
+
+  /** Every event in log order, read in pages so a million-event log never sits in memory at once. */
+  *readAll(pageSize = 5000): Generator<StoredEvent> {
+    const page = this.db.query<EventRow, [number, number]>(
+      "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?",
+    );
+    let after = 0;
+    for (;;) {
+      const rows = page.all(after, pageSize);
+      for (const r of rows) yield fromRow(r);
+      if (rows.length < pageSize) return;
+      after = rows[rows.length - 1]!.position;
+    }
+  }
+
+  /** Runs fn in one write transaction (used by replay to rebuild read models atomically). */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn).immediate();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  private validate(e: NewEvent): void {
+    const check = this.validators.get(e.type);
+    if (!check) throw new EventSchemaError(`unknown event type ${e.type}`);
+    if (!check.Check(e.data)) {
+      const first = check.Errors(e.data).First();
+      throw new EventSchemaError(`${e.type} does not match its schema: ${first?.path ?? ""} ${first?.message ?? ""}`);
+    }
+  }
+}

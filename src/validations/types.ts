@@ -1,0 +1,84 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Static } from "@sinclair/typebox";
+import type { Finding as FindingSchema, Severity as SeveritySchema } from "../../events/jobs";
+import type { WebArtifacts } from "../capture/artifacts";
+
+export type Severity = Static<typeof SeveritySchema>;
+export type Finding = Static<typeof FindingSchema>;
+export type Verdict = "pass" | "fail" | "error";
+
+export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as const;
+export type CaptureSize = (typeof CAPTURE_SIZES)[number];
+
+/** What a check reads; the capture engine gathers only what the selected checks need. */
+export type ArtifactKind = "dom";
+
+export interface ParameterSpec {
+  name: string;
+  description: string;
+  /** Human-readable format, shown in the catalog ("string or array of strings"). */
+  format: string;
+  schema: TSchema;
+  default?: unknown;
+  example: unknown;
+}
+
+export interface Reference {
+  title: string;
+  url: string;
+}
+
+export interface ValidationMeta {
+  id: string;
+  slug: string;
+  name: string;
+  subjectType: "url" | "email";
+  kind: "functional" | "visual";
+  category: string;
+  severity: Severity;
+  price: { credits: number };
+  /** One line for lists. */
+  summary: string;
+  /** What pass and fail mean, in prose; also handed to a model judge. */
+  judgment: string;
+  parameters: ParameterSpec[];
+  requiresConfiguration: boolean;
+  capture: { offered: CaptureSize[]; standard: CaptureSize[] };
+  needs: ArtifactKind[];
+  references: Reference[];
+}
+
+export interface Outcome {
+  verdict: Verdict;
+  /** The reason to fix, on fail; the cause, on error. */
+  reason?: string;
+  /** How the verdict was reached, citing what was measured. */
+  reasoning: string;
+  findings: Finding[];
+}
+
+export interface WebValidation {
+  meta: ValidationMeta & { subjectType: "url" };
+  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>): Outcome;
+}
+
+export type ValidationModule = WebValidation;
+
+/** Builds a fail outcome whose reason names the first few findings, so the user knows where to look. */
+export function failWith(summary: string, findings: Finding[], reasoning: string): Outcome {
+  const where = findings
+    .slice(0, 3)
+    .map((f) => f.selector ?? f.url ?? f.text)
+    .filter(Boolean)
+    .join("; ");
+  return {
+    verdict: "fail",
+    reason: where ? `${summary} (${where}${findings.length > 3 ? `; +${findings.length - 3} more` : ""})` : summary,
+    reasoning,
+    findings,
+  };
+}
+
+export function pass(reasoning: string, findings: Finding[] = []): Outcome {
+  return { verdict: "pass", reasoning, findings };
+}

@@ -1,0 +1,36 @@
+import type { CaptureSize, ValidationMeta } from "../types";
+import type { DomSnapshot, WebArtifacts } from "../../capture/artifacts";
+
+/** Defaults shared by the DOM checks: functional, read at desktop-md, one credit. */
+export function domCheck(
+  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> &
+    Partial<ValidationMeta>,
+): ValidationMeta & { subjectType: "url" } {
+  return {
+    slug: meta.id,
+    kind: "functional",
+    price: { credits: 1 },
+    parameters: [],
+    requiresConfiguration: false,
+    capture: { offered: ["desktop-md"], standard: ["desktop-md"] },
+    needs: ["dom"],
+    ...meta,
+    subjectType: "url",
+  };
+}
+
+/** The DOM at the given viewport; the capture engine guarantees the checks' declared viewports. */
+export function domAt(artifacts: WebArtifacts, size: CaptureSize = "desktop-md"): DomSnapshot {
+  const dom = artifacts.dom[size];
+  if (!dom) throw new Error(`no DOM snapshot gathered at ${size}`);
+  return dom;
+}
+
+export function metaByName(dom: DomSnapshot, name: string) {
+  return dom.metas.filter((m) => (m.name ?? "").trim().toLowerCase() === name);
+}
+
+export function quote(text: string, max = 80): string {
+  const t = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+  return JSON.stringify(t);
+}
