@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// Installs what `npm start` and `npm test` need on a fresh Debian machine with only Node.js and npm:
+// the npm dependencies (Bun among them) and, when no browser is found, Debian's chromium and fonts.
+// Plain Node with no dependencies, because it runs before any are installed.
+import { execSync, spawnSync } from "node:child_process";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const log = (m) => console.error(`[setup] ${m}`);
+const run = (cmd, opts = {}) => execSync(cmd, { stdio: "inherit", cwd: root, ...opts });
+const has = (cmd) => spawnSync("sh", ["-c", `command -v ${cmd}`], { stdio: "ignore" }).status === 0;
+
+function npmDependencies() {
+  const marker = join(root, "node_modules", ".package-lock.json");
+  const lock = join(root, "package-lock.json");
+  const bun = join(root, "node_modules", ".bin", "bun");
+  if (existsSync(marker) && existsSync(bun) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  log("installing npm dependencies");
+  run(existsSync(marker) ? "npm install --no-audit --no-fund" : "npm ci --no-audit --no-fund");
+}
+
+function findChromium() {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  for (const name of ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]) if (has(name)) return name;
+  return null;
+}
+
+function debianPackages(packages) {
+  const missing = packages.filter((p) => spawnSync("dpkg", ["-s", p], { stdio: "ignore" }).status !== 0);
+  if (missing.length === 0) return;
+  if (!has("apt-get")) {
+    log(`cannot install ${missing.join(" ")}: no apt-get. Install them yourself, or set CHROMIUM_PATH.`);
+    return;
+  }
+  const sudo = process.getuid && process.getuid() !== 0 ? "sudo " : "";
+  log(`installing Debian packages: ${missing.join(" ")}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  run(`${sudo}apt-get update -qq`, { env });
+  run(`${sudo}apt-get install -y -qq --no-install-recommends ${missing.join(" ")}`, { env });
+}
+
+npmDependencies();
+const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
+const forTests = process.argv.includes("--test") ? ["swaks"] : [];
+if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
+else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
+if (!findChromium()) {
+  log("no Chromium found after set-up; set CHROMIUM_PATH to a Chromium or Chrome binary");
+  process.exit(1);
+}

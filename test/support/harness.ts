@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createAssay, type Assay } from "../../src/app";
+import { createHttpApp } from "../../src/http/app";
+import { loadConfig } from "../../src/config";
+
+export const ROOT = join(import.meta.dir, "..", "..");
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestServer {
+  baseUrl: string;
+  dataDir: string;
+  assay: Assay;
+  env: Record<string, string>;
+  api<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  signup(email?: string): Promise<{ apiKey: string; keyId: string; customerId: string; orgCode: string; email: string }>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+export const uniqueEmail = (tag = "user") => `${tag}-${Date.now()}-${counter++}@example.com`;
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), "assay-test-"));
+}
+
+/** The real app (real SQLite file, real Chromium) on an ephemeral port with a fresh data directory. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
+  const env = { DATA_DIR: dataDir, PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...extraEnv };
+  const config = loadConfig({ ...process.env, ...env });
+  const assay = createAssay(config);
+  const app = createHttpApp(assay).listen({ port: 0 });
+  const baseUrl = `http://127.0.0.1:${app.server!.port}`;
+  assay.config.publicBaseUrl = baseUrl;
+  const api: TestServer["api"] = async (method, path, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.key) headers.authorization = `Bearer ${opts.key}`;
+    let body: string | undefined = opts.rawBody;
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const res = await fetch(`${baseUrl}${path}`, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body: parsed as any, headers: res.headers };
+  };
+  return {
+    baseUrl,
+    dataDir,
+    assay,
+    env,
+    api,
+    async signup(email = uniqueEmail()) {
+      const res = await api("POST", "/api/signup", { body: { email } });
+      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    async stop() {
+      await app.stop();
+      await assay.close();
+      if (!extraEnv.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Runs the CLI as a subprocess, as an operator would. */
+export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** A small page wrapped in a static_html job body. */
+export function htmlJob(html: string, validations: unknown[] | undefined, extra: Record<string, unknown> = {}) {
+  return { type: "static_html", html, baseUrl: "https://example.com/", ...(validations ? { validations } : {}), ...extra };
+}
