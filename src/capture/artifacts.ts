@@ -54,6 +54,8 @@ export interface DomSnapshot {
   images: ImageInfo[];
   anchors: AnchorInfo[];
   visibleText: TextBlock[];
+  /** All visible text in reading order, white space collapsed. */
+  pageText: string;
   scrollWidth: number;
   scrollHeight: number;
 }

@@ -74,6 +74,9 @@ export function snapshotDom(): DomSnapshot {
 
   const visibleText: DomSnapshot["visibleText"] = [];
   const byParent = new Map<Element, string[]>();
+  // Reading order: inline neighbours join directly ("30 <b>days</b>."), block boundaries get a space.
+  let pageText = "";
+  let previousInline = false;
   if (document.body) {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
@@ -84,6 +87,9 @@ export function snapshotDom(): DomSnapshot {
       const list = byParent.get(parent) ?? [];
       list.push(value);
       byParent.set(parent, list);
+      const inline = getComputedStyle(parent).display.startsWith("inline");
+      pageText += (inline && previousInline ? "" : " ") + value;
+      previousInline = inline;
     }
   }
   for (const [el, texts] of byParent) {
@@ -143,6 +149,7 @@ export function snapshotDom(): DomSnapshot {
     images,
     anchors,
     visibleText,
+    pageText: pageText.replace(/\s+/g, " ").trim(),
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
   };

@@ -31,7 +31,7 @@ export const requiredTextPresent: WebValidation = {
   evaluate(artifacts, params) {
     const wanted = ([] as string[]).concat(params.text as string | string[]);
     const dom = domAt(artifacts);
-    const page = normalise(dom.visibleText.map((b) => b.text).join(" "));
+    const page = normalise(dom.pageText);
     const missing = wanted.filter((t) => !page.includes(normalise(t)));
     if (missing.length === 0) return pass(`All ${wanted.length} required text(s) are visible.`);
     return {
