@@ -331,7 +331,12 @@ function checkFieldTypes(b: Record<string, unknown>): void {
   const enumSchemaOf = (e: ValueError) => (e.schema as { "x-enum"?: string[] })["x-enum"];
   const isEnum = (e: ValueError) => enumSchemaOf(e) && typeof e.value === "string";
   const isMissing = (e: ValueError) => e.type === ValueErrorType.ObjectRequiredProperty;
-  const typeErrors = errors.filter(({ error }) => !isEnum(error) && !isMissing(error) && !isUnionChild(error, errors));
+  // TypeBox also reports an absent required property as a type error on its undefined value; the missing error speaks for it.
+  const isAbsent = (path: string, e: ValueError) =>
+    e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
+  const typeErrors = errors.filter(
+    ({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error, errors),
+  );
   if (typeErrors.length) {
     throw bad(`The request body does not match the job request schema: ${typeErrors[0]!.path} ${typeErrors[0]!.error.message}.`, {
       problems: typeErrors.map(({ path, error }) => ({ path, message: error.message })),

@@ -1,0 +1,518 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { htmlJob, startServer, type ApiResponse, type TestServer } from "./support/harness";
+
+/**
+ * Every 400 code a job body can trigger, through HTTP, against both POST /api/jobs/estimate and
+ * POST /api/jobs. Each refusal must carry the catalogued error body and leave the organization
+ * untouched: the balance stays at the signup grant and no job exists.
+ *
+ * Validation order (src/domain/job-request.ts): 1 body is a JSON object, 2 LEGACY_REQUEST_SHAPE,
+ * 3 UNKNOWN_FIELD, 4 VALIDATION_TYPE_UNSUPPORTED, 5 ONE_VALIDATION_SET_PER_JOB, 6 VALIDATION_SET_CONFLICT,
+ * 7 JOB_ACCEPTS_ONE_SUBJECT, 8 INVALID_REQUEST_BODY (field types), 9 INVALID_ENUM_VALUE,
+ * 10 MISSING_REQUIRED_FIELD, 11 INVALID_CAPTURE_SIZE, 12 JOB_SUBJECT_REQUIRED, 13 NO_VALIDATIONS_SELECTED,
+ * 14 VALIDATION_SET_NOT_FOUND, 15 VALIDATION_SET_SUBJECT_MISMATCH, 16 VALIDATION_SUBJECT_MISMATCH,
+ * 17 VALIDATION_NOT_RUNNABLE, 18 DUPLICATE_VALIDATION, 19 CONFLICTING_PARAMETERS, 20 INVALID_PARAMETER_VALUE,
+ * 21 clients, 22 PLAYGROUND_INVALID_URL.
+ *
+ * Not reachable through a body on this server, and so not tested here:
+ *  - CLIENT_SELECTION_NOT_IN_JOB needs a visual (rendering) check that is skipped; every registered
+ *    check is functional, so CLIENT_SELECTION_RENDERLESS_CHECK always answers first.
+ *  - UNKNOWN_EMAIL_CLIENT needs the mail-client render catalog, which arrives with email rendering.
+ */
+
+const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
+const ok = (extra: Record<string, unknown> = {}) => htmlJob(PAGE, ["page-title"], extra);
+const urlJob = (url: string, extra: Record<string, unknown> = {}) => ({ type: "url", url, validations: ["page-title"], ...extra });
+const ENDPOINTS = ["/api/jobs/estimate", "/api/jobs"] as const;
+const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
+const GRANT = 1000;
+
+let server: TestServer;
+let key: string;
+let catalog: Map<string, number>;
+
+beforeAll(async () => {
+  server = await startServer();
+  ({ apiKey: key } = await server.signup());
+  const errors = await server.api("GET", "/api/errors");
+  catalog = new Map(errors.body.errors.map((e: { code: string; httpStatus: number }) => [e.code, e.httpStatus]));
+});
+afterAll(() => server.stop());
+
+/** The error body of spec section 7 plus requestId, matching the catalog's status for the code. */
+function expectError(res: ApiResponse, status: number, code: string) {
+  if (res.status !== status || res.body?.code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  }
+  expect(catalog.get(code)).toBe(status);
+  const body = res.body;
+  for (const field of Object.keys(body)) expect(ERROR_FIELDS.has(field)).toBe(true);
+  for (const field of ["title", "message", "developerMessage", "requestId"]) {
+    expect(typeof body[field]).toBe("string");
+    expect(body[field].length).toBeGreaterThan(0);
+  }
+  expect(body.requestId).toBe(res.headers.get("x-request-id"));
+  if ("details" in body) {
+    expect(typeof body.details).toBe("object");
+    expect(Array.isArray(body.details)).toBe(false);
+  }
+  expect(res.headers.get("content-type")).toContain("application/json");
+}
+
+async function expectNothingChargedOrCreated() {
+  const credits = await server.api("GET", "/api/credits", { key });
+  expect(credits.status).toBe(200);
+  expect(credits.body.balance).toBe(GRANT);
+  expect(credits.body.ledger.filter((e: { type: string }) => e.type !== "CreditsGranted")).toEqual([]);
+  const jobs = await server.api("GET", "/api/jobs", { key });
+  expect(jobs.status).toBe(200);
+  expect(jobs.body.jobs).toEqual([]);
+}
+
+interface Case {
+  name: string;
+  code: string;
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  details?: (details: any) => void;
+}
+
+const cases: Case[] = [
+  // 1 and 8: INVALID_REQUEST_BODY
+  { name: "malformed JSON", code: "INVALID_REQUEST_BODY", rawBody: '{"type": "static_html", ', contentType: "application/json" },
+  { name: "empty body", code: "INVALID_REQUEST_BODY", rawBody: "", contentType: "application/json" },
+  {
+    name: "wrong content type",
+    code: "INVALID_REQUEST_BODY",
+    rawBody: JSON.stringify(ok()),
+    contentType: "text/plain",
+    details: (d) => expect(d.contentType).toBe("text/plain"),
+  },
+  { name: "form-encoded body", code: "INVALID_REQUEST_BODY", rawBody: "type=static_html", contentType: "application/x-www-form-urlencoded" },
+  { name: "array body", code: "INVALID_REQUEST_BODY", body: [ok()] },
+  { name: "string body", code: "INVALID_REQUEST_BODY", body: "static_html" },
+  { name: "null body", code: "INVALID_REQUEST_BODY", body: null },
+  { name: "number body", code: "INVALID_REQUEST_BODY", body: 42 },
+  {
+    name: "html of the wrong type",
+    code: "INVALID_REQUEST_BODY",
+    body: { type: "static_html", html: 5, baseUrl: "https://example.com/", validations: ["page-title"] },
+    details: (d) => expect(d.problems[0].path).toBe("html"),
+  },
+  {
+    name: "validations not an array",
+    code: "INVALID_REQUEST_BODY",
+    body: htmlJob(PAGE, undefined, { validations: "page-title" }),
+    details: (d) => expect(d.problems[0].path).toBe("validations"),
+  },
+  {
+    name: "a validations entry that is a number",
+    code: "INVALID_REQUEST_BODY",
+    body: htmlJob(PAGE, [5]),
+    details: (d) => expect(d.problems[0].path).toBe("validations[0]"),
+  },
+  {
+    name: "detail of the wrong type",
+    code: "INVALID_REQUEST_BODY",
+    body: ok({ detail: 5 }),
+    details: (d) => expect(d.problems.map((p: { path: string }) => p.path)).toContain("detail"),
+  },
+  {
+    name: "an unknown key inside a validation entry",
+    code: "INVALID_REQUEST_BODY",
+    body: htmlJob(PAGE, [{ id: "page-title", weight: 3 }]),
+  },
+  // 2
+  {
+    name: "the old line-array shape",
+    code: "LEGACY_REQUEST_SHAPE",
+    body: { lines: [{ url: "https://example.com/", checks: ["page-title"] }] },
+    details: (d) => {
+      expect(typeof d.hint).toBe("object");
+      expect(d.hint.legacyFieldsSeen).toEqual(["lines"]);
+      expect(d.hint.checks).toBe("validations");
+    },
+  },
+  {
+    name: "no top-level type",
+    code: "LEGACY_REQUEST_SHAPE",
+    body: { url: "https://example.com/", validations: ["page-title"] },
+    details: (d) => expect(d.hint.type).toContain("url"),
+  },
+  {
+    name: "old field names without type",
+    code: "LEGACY_REQUEST_SHAPE",
+    body: { targetUrl: "https://example.com/", setId: "web-essentials" },
+    details: (d) => {
+      expect(d.hint.legacyFieldsSeen.sort()).toEqual(["setId", "targetUrl"]);
+      expect(d.hint.targetUrl).toBe("url");
+      expect(d.hint.setId).toBe("validationSetId");
+    },
+  },
+  { name: "lines alongside a type", code: "LEGACY_REQUEST_SHAPE", body: { type: "url", lines: [{ url: "https://example.com/" }] }, details: (d) => expect(d.hint).toBeDefined() },
+  // 3
+  {
+    name: "unknown top-level fields",
+    code: "UNKNOWN_FIELD",
+    body: ok({ colour: "red", jobId: "job_chosen_by_caller" }),
+    details: (d) => expect([...d.unknownFields].sort()).toEqual(["colour", "jobId"]),
+  },
+  // 4
+  { name: "an unsupported job type", code: "VALIDATION_TYPE_UNSUPPORTED", body: { ...ok(), type: "pdf" }, details: (d) => expect(d.value).toBe("pdf") },
+  { name: "a non-string job type", code: "VALIDATION_TYPE_UNSUPPORTED", body: { ...ok(), type: 7 } },
+  // 5
+  {
+    name: "an array of set ids",
+    code: "ONE_VALIDATION_SET_PER_JOB",
+    body: htmlJob(PAGE, undefined, { validationSetId: ["web-essentials", "web-essentials"] }),
+    details: (d) => expect(d.setCount).toBe(2),
+  },
+  { name: "a validationSets array alone", code: "ONE_VALIDATION_SET_PER_JOB", body: htmlJob(PAGE, undefined, { validationSets: ["web-essentials"] }) },
+  // 6
+  {
+    name: "validationSetId with a validationSets array",
+    code: "VALIDATION_SET_CONFLICT",
+    body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials", validationSets: ["web-essentials"] }),
+  },
+  // 7
+  {
+    name: "a url and html in one job",
+    code: "JOB_ACCEPTS_ONE_SUBJECT",
+    body: ok({ url: "https://example.com/" }),
+    details: (d) => expect(d.subjectCount).toBe(2),
+  },
+  {
+    name: "an array of urls",
+    code: "JOB_ACCEPTS_ONE_SUBJECT",
+    body: urlJob("https://example.com/", { url: ["https://example.com/a", "https://example.com/b", "https://example.com/c"] }),
+    details: (d) => expect(d.subjectCount).toBe(3),
+  },
+  {
+    name: "an email job with a url",
+    code: "JOB_ACCEPTS_ONE_SUBJECT",
+    body: { type: "email", url: "https://example.com/", validations: ["page-title"] },
+    details: (d) => expect(d.subjectCount).toBe(2),
+  },
+  // 9
+  {
+    name: "an unknown detail",
+    code: "INVALID_ENUM_VALUE",
+    body: ok({ detail: "loud" }),
+    details: (d) => {
+      expect(d.field).toBe("detail");
+      expect(d.value).toBe("loud");
+      expect(d.allowedValues).toEqual(["brief", "verbose"]);
+    },
+  },
+  {
+    name: "an unknown severity",
+    code: "INVALID_ENUM_VALUE",
+    body: htmlJob(PAGE, [{ id: "page-title", severity: "urgent" }]),
+    details: (d) => {
+      expect(d.field).toBe("validations[0].severity");
+      expect(d.allowedValues).toContain("critical");
+    },
+  },
+  // 10
+  {
+    name: "an entry object without id",
+    code: "MISSING_REQUIRED_FIELD",
+    body: htmlJob(PAGE, ["page-title", { severity: "major" }]),
+    details: (d) => expect(d.field).toBe("validations[1].id"),
+  },
+  // 11
+  {
+    name: "an unknown capture size",
+    code: "INVALID_CAPTURE_SIZE",
+    body: ok({ captureSizes: ["desktop-md", "huge"] }),
+    details: (d) => {
+      expect(d.invalid).toEqual(["huge"]);
+      expect(d.allowedValues).toEqual(["mobile-sm", "tablet-portrait", "desktop-md"]);
+    },
+  },
+  // 12
+  { name: "a url job without url", code: "JOB_SUBJECT_REQUIRED", body: { type: "url", validations: ["page-title"] }, details: (d) => expect(d.field).toBe("url") },
+  { name: "a url job with a blank url", code: "JOB_SUBJECT_REQUIRED", body: urlJob("   "), details: (d) => expect(d.field).toBe("url") },
+  {
+    name: "a static_html job without html",
+    code: "JOB_SUBJECT_REQUIRED",
+    body: { type: "static_html", baseUrl: "https://example.com/", validations: ["page-title"] },
+    details: (d) => expect(d.field).toBe("html"),
+  },
+  {
+    name: "a static_html job without baseUrl",
+    code: "JOB_SUBJECT_REQUIRED",
+    body: { type: "static_html", html: PAGE, validations: ["page-title"] },
+    details: (d) => expect(d.field).toBe("baseUrl"),
+  },
+  // 13
+  { name: "neither validations nor a set", code: "NO_VALIDATIONS_SELECTED", body: htmlJob(PAGE, undefined) },
+  { name: "an empty validations list", code: "NO_VALIDATIONS_SELECTED", body: htmlJob(PAGE, []) },
+  // 14
+  {
+    name: "an unknown set",
+    code: "VALIDATION_SET_NOT_FOUND",
+    body: htmlJob(PAGE, undefined, { validationSetId: "no-such-set" }),
+    details: (d) => expect(d.validationSetId).toBe("no-such-set"),
+  },
+  // 15: the only published set is a url set, so an email job naming it mismatches.
+  {
+    name: "a url set on an email job",
+    code: "VALIDATION_SET_SUBJECT_MISMATCH",
+    body: { type: "email", subject: "Welcome", validationSetId: "web-essentials" },
+    details: (d) => {
+      expect(d.setSubjectType).toBe("url");
+      expect(d.jobSubjectType).toBe("email");
+    },
+  },
+  // 16: every registered check is a url check, so an email job naming one mismatches.
+  {
+    name: "a url check on an email job",
+    code: "VALIDATION_SUBJECT_MISMATCH",
+    body: { type: "email", subject: "Welcome", validations: ["page-title", "html-lang"] },
+    details: (d) => {
+      expect(d.mismatches.map((m: { validationId: string }) => m.validationId)).toEqual(["page-title", "html-lang"]);
+      expect(d.mismatches[0].jobSubjectType).toBe("email");
+      expect(d.mismatches[0].validationSubjectType).toBe("url");
+    },
+  },
+  // 17
+  {
+    name: "an unknown validation id",
+    code: "VALIDATION_NOT_RUNNABLE",
+    body: htmlJob(PAGE, ["page-title", "no-such-check"]),
+    details: (d) => {
+      expect(d.validationIds).toEqual(["no-such-check"]);
+      expect(d.paths).toEqual(["validations[1]"]);
+    },
+  },
+  { name: "an unknown id in an entry object", code: "VALIDATION_NOT_RUNNABLE", body: htmlJob(PAGE, [{ id: "made-up" }]) },
+  // 18
+  {
+    name: "the same id with differing severity",
+    code: "DUPLICATE_VALIDATION",
+    body: htmlJob(PAGE, ["page-title", { id: "page-title", severity: "critical" }]),
+    details: (d) => {
+      expect(d.path).toBe("validations[1]");
+      expect(d.validationId).toBe("page-title");
+    },
+  },
+  {
+    name: "the same id with differing parameters",
+    code: "DUPLICATE_VALIDATION",
+    body: htmlJob(PAGE, [
+      { id: "required-text-present", parameters: { text: "Hi" } },
+      { id: "required-text-present", parameters: { text: "Bye" } },
+    ]),
+    details: (d) => expect(d.path).toBe("validations[1]"),
+  },
+  // 19: one flat parameter map per job
+  {
+    name: "one parameter name with two values",
+    code: "CONFLICTING_PARAMETERS",
+    body: htmlJob(PAGE, [
+      { id: "required-text-present", parameters: { text: "Hi" } },
+      { id: "page-title", parameters: { text: "Bye" } },
+    ]),
+    details: (d) => {
+      expect(d.path).toBe("validations[1]");
+      expect(d.parameter).toBe("text");
+    },
+  },
+  // 20
+  {
+    name: "a parameter of the wrong type",
+    code: "INVALID_PARAMETER_VALUE",
+    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: 5 } }]),
+    details: (d) => {
+      expect(d.parameter).toBe("text");
+      expect(d.path).toBe("validations[0].parameters.text");
+    },
+  },
+  {
+    name: "an empty text parameter",
+    code: "INVALID_PARAMETER_VALUE",
+    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: "" } }]),
+    details: (d) => expect(d.parameter).toBe("text"),
+  },
+  {
+    name: "an unknown parameter name",
+    code: "INVALID_PARAMETER_VALUE",
+    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: "Hi", colour: "red" } }]),
+    details: (d) => {
+      expect(d.parameter).toBe("colour");
+      expect(d.allowedParameters).toEqual(["text"]);
+    },
+  },
+  // 21
+  {
+    name: "an empty clients object",
+    code: "EMPTY_CLIENT_SELECTION",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: {} }]),
+    details: (d) => expect(d.validationId).toBe("page-title"),
+  },
+  {
+    name: "clients keyed by an unknown form factor",
+    code: "INVALID_CLIENT_SELECTION",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: { watch: ["gmail"] } }]),
+    details: (d) => expect(d.path).toBe("validations[0].clients.watch"),
+  },
+  {
+    name: "clients that is not an object",
+    code: "INVALID_CLIENT_SELECTION",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: "gmail" }]),
+    details: (d) => expect(d.path).toBe("validations[0].clients"),
+  },
+  {
+    name: "a form factor holding a string",
+    code: "INVALID_CLIENT_SELECTION",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: { "desktop-md": "gmail" } }]),
+    details: (d) => expect(d.path).toBe("validations[0].clients.desktop-md"),
+  },
+  {
+    name: "clients on a functional check",
+    code: "CLIENT_SELECTION_RENDERLESS_CHECK",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: { "desktop-md": [] } }]),
+    details: (d) => expect(d.validationId).toBe("page-title"),
+  },
+  // 22
+  { name: "a loopback url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://127.0.0.1/"), details: (d) => expect(d.reason).toBe("loopback") },
+  { name: "localhost", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://localhost:8080/"), details: (d) => expect(d.reason).toBe("loopback") },
+  { name: "an ftp url", code: "PLAYGROUND_INVALID_URL", body: urlJob("ftp://example.com/file"), details: (d) => expect(d.reason).toBe("scheme") },
+  { name: "a private-network url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://10.0.0.1/"), details: (d) => expect(d.reason).toBe("private") },
+  { name: "a link-local url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://169.254.169.254/latest/meta-data/"), details: (d) => expect(d.reason).toBe("link-local") },
+  { name: "a relative url", code: "PLAYGROUND_INVALID_URL", body: urlJob("/just/a/path"), details: (d) => expect(d.reason).toBe("invalid-url") },
+  {
+    name: "a static_html baseUrl with another scheme",
+    code: "PLAYGROUND_INVALID_URL",
+    body: htmlJob(PAGE, ["page-title"], { baseUrl: "file:///etc/passwd" }),
+    details: (d) => {
+      expect(d.field).toBe("baseUrl");
+      expect(d.reason).toBe("scheme");
+    },
+  },
+
+  // Order: a body with two problems gets the earlier code.
+  { name: "order: no type beats an unknown field", code: "LEGACY_REQUEST_SHAPE", body: { url: "https://example.com/", colour: "red" } },
+  { name: "order: an unknown field beats an unsupported type", code: "UNKNOWN_FIELD", body: { ...ok({ colour: "red" }), type: "pdf" } },
+  {
+    name: "order: an unsupported type beats two sets",
+    code: "VALIDATION_TYPE_UNSUPPORTED",
+    body: { ...ok({ validationSetId: ["a", "b"] }), type: "pdf" },
+  },
+  { name: "order: two sets beat two subjects", code: "ONE_VALIDATION_SET_PER_JOB", body: ok({ validationSetId: ["a", "b"], url: "https://example.com/" }) },
+  { name: "order: two subjects beat a wrongly typed field", code: "JOB_ACCEPTS_ONE_SUBJECT", body: ok({ url: "https://example.com/", detail: 5 }) },
+  {
+    name: "order: a wrongly typed field beats a bad enum value",
+    code: "INVALID_REQUEST_BODY",
+    body: htmlJob(PAGE, [{ id: "page-title", severity: "urgent" }], { subject: 5 }),
+  },
+  { name: "order: a bad enum value beats a missing id", code: "INVALID_ENUM_VALUE", body: htmlJob(PAGE, [{ severity: "major" }], { detail: "loud" }) },
+  { name: "order: a missing id beats a bad capture size", code: "MISSING_REQUIRED_FIELD", body: htmlJob(PAGE, [{ severity: "major" }], { captureSizes: ["huge"] }) },
+  {
+    name: "order: a bad capture size beats a missing subject",
+    code: "INVALID_CAPTURE_SIZE",
+    body: { type: "url", validations: ["page-title"], captureSizes: ["huge"] },
+  },
+  { name: "order: a missing subject beats no validations", code: "JOB_SUBJECT_REQUIRED", body: { type: "url" } },
+  {
+    name: "order: an unknown set beats an unknown check",
+    code: "VALIDATION_SET_NOT_FOUND",
+    body: htmlJob(PAGE, ["no-such-check"], { validationSetId: "no-such-set" }),
+  },
+  {
+    name: "order: a set mismatch beats a check mismatch",
+    code: "VALIDATION_SET_SUBJECT_MISMATCH",
+    body: { type: "email", validationSetId: "web-essentials", validations: ["page-title"] },
+  },
+  {
+    name: "order: an unknown check beats a duplicate",
+    code: "VALIDATION_NOT_RUNNABLE",
+    body: htmlJob(PAGE, ["page-title", { id: "page-title", severity: "info" }, "no-such-check"]),
+  },
+  {
+    name: "order: a duplicate beats a bad parameter",
+    code: "DUPLICATE_VALIDATION",
+    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: 5 } }, "page-title", { id: "page-title", severity: "info" }]),
+  },
+  {
+    name: "order: a bad parameter beats an empty clients object",
+    code: "INVALID_PARAMETER_VALUE",
+    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: 5 } }, { id: "page-title", clients: {} }]),
+  },
+  {
+    name: "order: a client selection problem beats a loopback url",
+    code: "CLIENT_SELECTION_RENDERLESS_CHECK",
+    body: urlJob("http://127.0.0.1/", { validations: [{ id: "page-title", clients: { "mobile-sm": ["gmail"] } }] }),
+  },
+  { name: "order: an unknown check beats a loopback url", code: "VALIDATION_NOT_RUNNABLE", body: urlJob("http://127.0.0.1/", { validations: ["no-such-check"] }) },
+];
+
+describe.each(ENDPOINTS)("POST %s refuses a bad body before pricing", (endpoint) => {
+  test.each(cases.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const res = await server.api("POST", endpoint, {
+      key,
+      ...(c.rawBody !== undefined
+        ? { rawBody: c.rawBody, headers: { "content-type": c.contentType ?? "application/json" } }
+        : { rawBody: JSON.stringify(c.body), headers: { "content-type": c.contentType ?? "application/json" } }),
+    });
+    expectError(res, 400, c.code);
+    if (c.details) {
+      expect(res.body.details).toBeDefined();
+      c.details(res.body.details);
+    }
+    await expectNothingChargedOrCreated();
+  });
+});
+
+test("every job-body code tested here is in the catalog served at GET /api/errors with status 400", () => {
+  for (const code of new Set(cases.map((c) => c.code))) expect(catalog.get(code)).toBe(400);
+});
+
+test("the catalog holds every job-body code of the contract, including the ones this server cannot reach yet", () => {
+  for (const code of ["CLIENT_SELECTION_NOT_IN_JOB", "UNKNOWN_EMAIL_CLIENT"]) expect(catalog.get(code)).toBe(400);
+});
+
+// Estimates only: these must price, not refuse (a run would spend the credits the refusal tests count).
+describe("POST /api/jobs/estimate accepts what the refusals are near to", () => {
+  test("identical duplicates collapse into one line", async () => {
+    const res = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(PAGE, ["page-title", "page-title", { id: "page-title" }]) });
+    expect(res.status).toBe(200);
+    expect(res.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
+    expect(res.body.totalCredits).toBe(1);
+  });
+  test("one parameter value shared by two identical entries is no conflict", async () => {
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(PAGE, [
+        { id: "required-text-present", parameters: { text: "Hi" } },
+        { id: "required-text-present", parameters: { text: "Hi" } },
+      ]),
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.lines).toEqual([{ validationId: "required-text-present", credits: 1 }]);
+  });
+  test("a JSON content type with a charset is accepted", async () => {
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      rawBody: JSON.stringify(ok()),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(res.status).toBe(200);
+    await expectNothingChargedOrCreated();
+  });
+});
+
+test("an unknown route is a catalogued JSON 404", async () => {
+  const res = await server.api("GET", "/api/no-such-thing", { key });
+  expectError(res, 404, "ROUTE_NOT_FOUND");
+});
+
+test("authentication is checked before the body: a bad body without a key is AUTH_REQUIRED", async () => {
+  for (const endpoint of ENDPOINTS) {
+    const res = await server.api("POST", endpoint, { rawBody: "{nope", headers: { "content-type": "application/json" } });
+    expectError(res, 401, "AUTH_REQUIRED");
+  }
+  await expectNothingChargedOrCreated();
+});
