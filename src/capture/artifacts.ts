@@ -12,6 +12,33 @@ export interface TextBlock {
   text: string;
   /** Inside <code>, <pre>, <kbd> or <samp>. */
   inCode: boolean;
+  fontSizePx: number;
+  fontWeight: number;
+  /** Computed text colour as [r, g, b, a] (0-255, alpha 0-1). */
+  color: [number, number, number, number];
+  /** The nearest ancestor background, composited down to opaque (white when none is set). */
+  background: [number, number, number];
+}
+
+export interface LinkElementInfo {
+  rel: string;
+  href: string;
+  resolved: string;
+}
+
+export interface FormControlInfo extends ElementRef {
+  tag: string;
+  type: string;
+  /** How the control is labelled, or null when it has no accessible label (placeholder does not count). */
+  labelledBy: "label-for" | "ancestor-label" | "aria-label" | "aria-labelledby" | "title" | null;
+}
+
+export interface SubresourceRef {
+  selector: string;
+  /** Where the URL was written: src, href, srcset, poster, style url(), <style> url(). */
+  attribute: string;
+  raw: string;
+  resolved: string;
 }
 
 export interface HeadingInfo extends ElementRef {
@@ -56,6 +83,11 @@ export interface DomSnapshot {
   visibleText: TextBlock[];
   /** All visible text in reading order, white space collapsed. */
   pageText: string;
+  linkElements: LinkElementInfo[];
+  formControls: FormControlInfo[];
+  subresources: SubresourceRef[];
+  /** Raw text of each <script type="application/ld+json">. */
+  jsonLd: string[];
   scrollWidth: number;
   scrollHeight: number;
 }

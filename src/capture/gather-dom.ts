@@ -71,6 +71,36 @@ export function snapshotDom(): DomSnapshot {
   };
 
   const textOf = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  const resolve = (raw: string) => {
+    try {
+      return new URL(raw, document.baseURI).href;
+    } catch {
+      return "";
+    }
+  };
+
+  const rgba = (css: string): [number, number, number, number] => {
+    const m = css.match(/rgba?\(([^)]+)\)/);
+    if (!m) return [0, 0, 0, css === "transparent" ? 0 : 1];
+    const parts = m[1]!.split(/[\s,\/]+/).filter(Boolean).map(Number);
+    return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
+  };
+  const backgroundCache = new Map<Element, [number, number, number]>();
+  // Composites translucent backgrounds from the nearest opaque ancestor (white page by default).
+  const backgroundOf = (el: Element | null): [number, number, number] => {
+    if (!el) return [255, 255, 255];
+    const cached = backgroundCache.get(el);
+    if (cached) return cached;
+    const [r, g, b, a] = rgba(getComputedStyle(el).backgroundColor);
+    let result: [number, number, number];
+    if (a >= 1) result = [r, g, b];
+    else {
+      const under = backgroundOf(el.parentElement);
+      result = a <= 0 ? under : [r * a + under[0] * (1 - a), g * a + under[1] * (1 - a), b * a + under[2] * (1 - a)];
+    }
+    backgroundCache.set(el, result);
+    return result;
+  };
 
   const visibleText: DomSnapshot["visibleText"] = [];
   const byParent = new Map<Element, string[]>();
@@ -93,12 +123,58 @@ export function snapshotDom(): DomSnapshot {
     }
   }
   for (const [el, texts] of byParent) {
+    const cs = getComputedStyle(el);
     visibleText.push({
       selector: cssPath(el),
       text: texts.join(" ").replace(/\s+/g, " ").trim(),
       inCode: !!el.closest("code, pre, kbd, samp"),
+      fontSizePx: parseFloat(cs.fontSize),
+      fontWeight: Number(cs.fontWeight) || 400,
+      color: rgba(cs.color),
+      background: backgroundOf(el),
     });
   }
+
+  const labelOf = (el: Element): DomSnapshot["formControls"][number]["labelledBy"] => {
+    const id = el.getAttribute("id");
+    if (id && Array.from(document.querySelectorAll("label")).some((l) => l.htmlFor === id && textOf(l))) return "label-for";
+    const ancestor = el.closest("label");
+    if (ancestor && textOf(ancestor)) return "ancestor-label";
+    if ((el.getAttribute("aria-label") ?? "").trim()) return "aria-label";
+    const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
+    if (ids.some((i) => textOf(document.getElementById(i) ?? document.createElement("i")))) return "aria-labelledby";
+    if ((el.getAttribute("title") ?? "").trim()) return "title";
+    return null;
+  };
+  const formControls: DomSnapshot["formControls"] = Array.from(document.querySelectorAll("input, select, textarea"))
+    .filter((el) => el.tagName !== "INPUT" || !["hidden", "submit", "button", "reset", "image"].includes((el as HTMLInputElement).type))
+    .map((el) => ({
+      selector: cssPath(el),
+      tag: el.tagName.toLowerCase(),
+      type: el.tagName === "INPUT" ? (el as HTMLInputElement).type : el.tagName.toLowerCase(),
+      labelledBy: labelOf(el),
+      visible: isVisible(el),
+    }));
+
+  const subresources: DomSnapshot["subresources"] = [];
+  const addRef = (el: Element, attribute: string, raw: string) => {
+    const value = raw.trim();
+    if (value) subresources.push({ selector: cssPath(el), attribute, raw: value, resolved: resolve(value) });
+  };
+  const cssUrls = (css: string) => Array.from(css.matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g), (m) => m[2]!);
+  for (const el of Array.from(document.querySelectorAll("img, script[src], iframe[src], video, audio, source, embed[src], track[src], input[type=image]"))) {
+    for (const attr of ["src", "poster"]) if (el.hasAttribute(attr)) addRef(el, attr, el.getAttribute(attr)!);
+    for (const attr of ["srcset"]) {
+      const v = el.getAttribute(attr);
+      if (v) for (const candidate of v.split(",")) addRef(el, attr, candidate.trim().split(/\s+/)[0] ?? "");
+    }
+  }
+  for (const el of Array.from(document.querySelectorAll("link[href]"))) {
+    const rel = (el.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
+    if (rel.some((r) => ["stylesheet", "preload", "icon", "modulepreload", "apple-touch-icon", "manifest"].includes(r))) addRef(el, "href", el.getAttribute("href")!);
+  }
+  for (const el of Array.from(document.querySelectorAll("[style]"))) for (const u of cssUrls(el.getAttribute("style")!)) addRef(el, "style url()", u);
+  for (const el of Array.from(document.querySelectorAll("style"))) for (const u of cssUrls(el.textContent ?? "")) addRef(el, "<style> url()", u);
 
   const headings: DomSnapshot["headings"] = [];
   for (const el of Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]"))) {
@@ -126,11 +202,7 @@ export function snapshotDom(): DomSnapshot {
 
   const anchors: DomSnapshot["anchors"] = Array.from(document.querySelectorAll("a[href]")).map((el) => {
     const href = el.getAttribute("href") ?? "";
-    let resolved = "";
-    try {
-      resolved = new URL(href, document.baseURI).href;
-    } catch {}
-    return { selector: cssPath(el), href, resolved, text: textOf(el), visible: isVisible(el) };
+    return { selector: cssPath(el), href, resolved: resolve(href), text: textOf(el), visible: isVisible(el) };
   });
 
   const titleEl = document.head?.querySelector("title") ?? null;
@@ -150,6 +222,14 @@ export function snapshotDom(): DomSnapshot {
     anchors,
     visibleText,
     pageText: pageText.replace(/\s+/g, " ").trim(),
+    linkElements: Array.from(document.querySelectorAll("link[href]")).map((l) => ({
+      rel: (l.getAttribute("rel") ?? "").toLowerCase(),
+      href: l.getAttribute("href")!,
+      resolved: resolve(l.getAttribute("href")!),
+    })),
+    formControls,
+    subresources,
+    jsonLd: Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).map((s) => s.textContent ?? ""),
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
   };

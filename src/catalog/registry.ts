@@ -9,6 +9,16 @@ import { viewportMeta } from "../validations/web/viewport-meta";
 import { singleH1 } from "../validations/web/single-h1";
 import { headingOrder } from "../validations/web/heading-order";
 import { requiredTextPresent } from "../validations/web/required-text-present";
+import { openGraphTags } from "../validations/web/open-graph-tags";
+import { canonicalUrl } from "../validations/web/canonical-url";
+import { noAccidentalNoindex } from "../validations/web/no-accidental-noindex";
+import { formLabels } from "../validations/web/form-labels";
+import { mixedContent } from "../validations/web/mixed-content";
+import { fontSizeBodyMinMax } from "../validations/web/font-size-body-min-max";
+import { forbiddenTextAbsent } from "../validations/web/forbidden-text-absent";
+import { linkDomainAllowlist } from "../validations/web/link-domain-allowlist";
+import { structuredDataValid } from "../validations/web/structured-data-valid";
+import { colorContrast } from "../validations/web/color-contrast";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -22,6 +32,16 @@ export const validationModules: readonly ValidationModule[] = [
   singleH1,
   headingOrder,
   requiredTextPresent,
+  openGraphTags,
+  canonicalUrl,
+  noAccidentalNoindex,
+  formLabels,
+  mixedContent,
+  fontSizeBodyMinMax,
+  forbiddenTextAbsent,
+  linkDomainAllowlist,
+  structuredDataValid,
+  colorContrast,
 ];
 
 const byId = new Map<string, ValidationModule>();

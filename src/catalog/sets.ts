@@ -28,6 +28,20 @@ const definitions: ValidationSet[] = [
       "heading-order",
     ],
   },
+  {
+    id: "seo",
+    name: "Search and sharing",
+    description: "What search engines and link previews read: title, description, canonical URL, robots directives, Open Graph tags and structured data.",
+    subjectType: "url",
+    validationIds: ["page-title", "meta-description", "canonical-url", "no-accidental-noindex", "open-graph-tags", "structured-data-valid", "single-h1"],
+  },
+  {
+    id: "accessibility",
+    name: "Accessibility",
+    description: "WCAG 2.2 A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text.",
+    subjectType: "url",
+    validationIds: ["image-alt-text", "html-lang", "form-labels", "color-contrast", "heading-order", "font-size-body-min-max"],
+  },
 ];
 
 for (const set of definitions) {
