@@ -47,33 +47,34 @@ export const LANDING_PAGE_HTML = `<!doctype html>
   .btn { display: inline-block; padding: 12px 22px; border-radius: 8px; font-weight: 600; font-size: 15px; }
   .btn-primary { background: #0f766e; color: #fff; }
   .btn-ghost { border: 1px solid #cbd5e1; color: #0f172a; background: #fff; }
-  .hero { padding: 64px 0 56px; }
-  .hero .wrap { display: grid; grid-template-columns: 1.05fr 1fr; gap: 48px; align-items: center; }
-  .hero h1 { font-size: 46px; line-height: 1.1; margin: 0 0 18px; letter-spacing: -0.02em; }
+  .hero { padding: 32px 0 24px; }
+  .hero .wrap { display: grid; grid-template-columns: 1.25fr 1fr; gap: 40px; align-items: center; }
+  .hero h1 { font-size: 42px; line-height: 1.1; margin: 0 0 18px; letter-spacing: -0.02em; }
   .hero p { font-size: 18px; color: #475569; margin: 0 0 28px; }
   .hero .actions { display: flex; gap: 12px; }
   .hero img { width: 100%; height: auto; display: block; }
-  .logos { padding: 8px 0 40px; color: #64748b; font-size: 14px; text-align: center; }
-  .logos ul { display: flex; justify-content: center; gap: 40px; list-style: none; padding: 0; margin: 12px 0 0; font-weight: 700; color: #94a3b8; font-size: 18px; }
-  .features { background: #fff; padding: 56px 0; border-top: 1px solid #e2e8f0; border-bottom: 1px solid #e2e8f0; }
-  .features h2, .pricing h2 { text-align: center; font-size: 32px; margin: 0 0 8px; }
-  .lede { text-align: center; color: #475569; margin: 0 auto 36px; max-width: 620px; }
+  .logos { padding: 0 0 28px; color: #64748b; font-size: 14px; text-align: center; }
+  .logos ul { display: inline-flex; gap: 32px; list-style: none; padding: 0; margin: 0 0 0 24px; vertical-align: middle; font-weight: 700; color: #94a3b8; font-size: 18px; }
+  .features { background: #fff; padding: 28px 0; border-top: 1px solid #e2e8f0; border-bottom: 1px solid #e2e8f0; }
+  .features h2, .pricing h2 { text-align: center; font-size: 28px; margin: 0 0 8px; }
+  .pricing h2 { margin-bottom: 20px; }
+  .lede { text-align: center; color: #475569; margin: 0 auto 24px; max-width: 620px; }
   .grid { display: grid; grid-template-columns: repeat(3, 1fr); gap: 24px; }
-  .card { border: 1px solid #e2e8f0; border-radius: 12px; padding: 24px; background: #fff; }
-  .card h3 { margin: 14px 0 6px; font-size: 19px; }
+  .card { border: 1px solid #e2e8f0; border-radius: 12px; padding: 18px 20px; background: #fff; }
+  .card h3 { margin: 8px 0 4px; font-size: 19px; }
   .card p { margin: 0; color: #475569; font-size: 15px; }
-  .quote { padding: 48px 0; }
+  .quote { padding: 20px 0; }
   .quote figure { margin: 0 auto; max-width: 760px; display: flex; gap: 20px; align-items: center; }
   .quote blockquote { margin: 0; font-size: 20px; color: #1e293b; }
   .quote figcaption { color: #64748b; font-size: 14px; margin-top: 6px; }
-  .pricing { padding: 0 0 56px; }
+  .pricing { padding: 0 0 36px; }
   .plans { display: grid; grid-template-columns: repeat(3, 1fr); gap: 24px; }
-  .plan { background: #fff; border: 1px solid #e2e8f0; border-radius: 12px; padding: 24px; }
+  .plan { background: #fff; border: 1px solid #e2e8f0; border-radius: 12px; padding: 16px 20px; }
   .plan.featured { border: 2px solid #0f766e; }
   .plan h3 { margin: 0; font-size: 18px; }
-  .price { font-size: 34px; font-weight: 700; margin: 8px 0; }
+  .price { font-size: 30px; font-weight: 700; margin: 4px 0; }
   .plan ul { padding-left: 18px; color: #475569; font-size: 14px; margin: 0; }
-  footer { background: #0f172a; color: #cbd5e1; padding: 32px 0; font-size: 14px; }
+  footer { background: #0f172a; color: #cbd5e1; padding: 24px 0; font-size: 14px; }
   footer .wrap { display: flex; justify-content: space-between; }
   footer a { color: #e2e8f0; margin-left: 20px; }
 </style>
@@ -98,13 +99,13 @@ export const LANDING_PAGE_HTML = `<!doctype html>
     <div class="wrap">
       <div>
         <h1>Ship pages that pass review the first time</h1>
-        <p>Tidewater checks every page before release: missing alt text, stray placeholder copy, broken heading structure and layout slips at three screen sizes. Each finding names the element and the fix.</p>
+        <p>Tidewater checks every page before release: missing alt text, stray placeholder copy and broken headings. Each finding names the element and the fix.</p>
         <div class="actions">
           <a class="btn btn-primary" href="/signup">Run your first check</a>
           <a class="btn btn-ghost" href="/demo">Watch a two-minute demo</a>
         </div>
       </div>
-      <img src="${heroImage}" alt="The Tidewater dashboard showing two passed checks and one failed check" width="520" height="360">
+      <img src="${heroImage}" alt="The Tidewater dashboard showing two passed checks and one failed check" width="440" height="305">
     </div>
   </section>
   <section class="logos" aria-label="Customers">
@@ -117,17 +118,17 @@ export const LANDING_PAGE_HTML = `<!doctype html>
       <p class="lede">Run the checks from CI, from an agent or from the dashboard. The same judgment applies everywhere, and every verdict explains itself.</p>
       <div class="grid">
         <article class="card">
-          <img src="${icon("#0f766e", "M14 25l7 7 13-15")}" alt="" width="48" height="48">
+          <img src="${icon("#0f766e", "M14 25l7 7 13-15")}" alt="" width="40" height="40">
           <h3>Content checks</h3>
-          <p>Catch filler text, unrendered template tags and missing page titles before a visitor does.</p>
+          <p>Catch filler text, unrendered template tags and missing titles before visitors do.</p>
         </article>
         <article class="card">
-          <img src="${icon("#1d4ed8", "M12 16h24M12 24h16M12 32h20")}" alt="" width="48" height="48">
+          <img src="${icon("#1d4ed8", "M12 16h24M12 24h16M12 32h20")}" alt="" width="40" height="40">
           <h3>Structure checks</h3>
-          <p>One main heading, headings in order, a declared language and a mobile viewport on every page.</p>
+          <p>One main heading, headings in order, a declared language and a mobile viewport.</p>
         </article>
         <article class="card">
-          <img src="${icon("#9333ea", "M10 34l9-10 7 6 12-14")}" alt="" width="48" height="48">
+          <img src="${icon("#9333ea", "M10 34l9-10 7 6 12-14")}" alt="" width="40" height="40">
           <h3>Clear reports</h3>
           <p>Each failure points at the element, quotes what was found and says what to change.</p>
         </article>
@@ -146,7 +147,6 @@ export const LANDING_PAGE_HTML = `<!doctype html>
   <section class="pricing">
     <div class="wrap">
       <h2>Simple pricing</h2>
-      <p class="lede">Every account starts with free credits each month. Pay only for the checks you run.</p>
       <div class="plans">
         <div class="plan"><h3>Free</h3><div class="price">$0</div><ul><li>1,000 credits a month</li><li>Every functional check</li><li>Community support</li></ul></div>
         <div class="plan featured"><h3>Team</h3><div class="price">$49</div><ul><li>25,000 credits a month</li><li>Visual checks at three sizes</li><li>Email support</li></ul></div>

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -41,76 +41,88 @@ export function removeTempDirs(): void {
 // ---------------------------------------------------------------- memory
 
 /**
- * Peak resident memory, sampled. `self` is this Bun process (process.memoryUsage().rss); `tree` adds
- * every descendant process (the Chromium browsers), read from /proc where it exists.
+ * Peak memory, sampled. `peakSelf` is this Bun process's RSS (process.memoryUsage().rss), sampled
+ * every 100 ms and from synchronous loops. `peakService` is the proportional set size (PSS, so shared
+ * pages are not counted once per process) of this process plus its descendants (the app's Chromium),
+ * read from /proc once a second; subtrees under `exclude` (the baseline's own Chromium) are left out.
  */
 export class RssSampler {
   peakSelf = 0;
-  peakTree = 0;
-  private timer?: ReturnType<typeof setInterval>;
-  private lastTree = 0;
-  private readonly hasProc = (() => {
-    try {
-      readFileSync("/proc/self/stat");
-      return true;
-    } catch {
-      return false;
-    }
-  })();
+  peakService = 0;
+  readonly exclude = new Set<number>();
+  private timers: Array<ReturnType<typeof setInterval>> = [];
+  readonly hasProc = existsSync("/proc/self/smaps_rollup");
 
-  start(intervalMs = 100): void {
-    this.sample(true);
-    this.timer = setInterval(() => this.sample(true), intervalMs);
+  start(): void {
+    this.sample();
+    this.sampleTree();
+    this.timers.push(setInterval(() => this.sample(), 100), setInterval(() => this.sampleTree(), 1000));
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.sample(true);
+    for (const t of this.timers.splice(0)) clearInterval(t);
+    this.sample();
+    this.sampleTree();
   }
 
-  /** Cheap enough to call from synchronous loops, where the interval timer cannot fire. */
-  sample(withTree = false): void {
+  /** Cheap enough to call from synchronous loops, where the interval timers cannot fire. */
+  sample(): void {
     const self = process.memoryUsage().rss;
     if (self > this.peakSelf) this.peakSelf = self;
-    if (withTree && this.hasProc) {
-      this.lastTree = self + descendantsRss(process.pid);
-    }
-    const tree = Math.max(self, this.lastTree);
-    if (tree > this.peakTree) this.peakTree = tree;
+  }
+
+  sampleTree(): void {
+    if (!this.hasProc) return;
+    let total = 0;
+    for (const pid of descendants(process.pid, this.exclude)) total += pssOf(pid);
+    if (total > this.peakService) this.peakService = total;
   }
 }
 
-function descendantsRss(root: number): number {
+function parentMap(): Map<number, number> {
   const parentOf = new Map<number, number>();
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      // pid (comm) state ppid ...: comm may contain spaces, so parse after the last ')'.
-      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      parentOf.set(Number(name), Number(rest[1]));
+      // pid (comm) state ppid ...: comm may hold spaces, so read after the last ')'.
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
     } catch {}
   }
+  return parentOf;
+}
+
+/** Direct children of a process (used to tell which Chromium a launch started). */
+export function childPids(pid: number): Set<number> {
+  if (!existsSync("/proc")) return new Set();
+  const out = new Set<number>();
+  for (const [child, parent] of parentMap()) if (parent === pid) out.add(child);
+  return out;
+}
+
+/** The process and all its descendants, minus excluded subtrees. */
+function descendants(root: number, exclude: Set<number>): Set<number> {
+  const parentOf = parentMap();
   const inTree = new Set([root]);
-  let grew = true;
-  while (grew) {
+  for (let grew = true; grew; ) {
     grew = false;
     for (const [pid, ppid] of parentOf) {
-      if (!inTree.has(pid) && inTree.has(ppid)) {
+      if (!inTree.has(pid) && inTree.has(ppid) && !exclude.has(pid)) {
         inTree.add(pid);
         grew = true;
       }
     }
   }
-  let total = 0;
-  for (const pid of inTree) {
-    if (pid === root) continue;
-    try {
-      const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (m) total += Number(m[1]) * 1024;
-    } catch {}
+  return inTree;
+}
+
+function pssOf(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
   }
-  return total;
 }
 
 // ---------------------------------------------------------------- output

@@ -30,14 +30,8 @@ export const creditsProjection: Projection = {
     const prior = db.query<{ balance: number }, [string]>("SELECT balance FROM credit_balances WHERE customer_id = ?").get(d.customerId);
     const delta = creditDelta(event);
     const balance = (prior?.balance ?? 0) + delta;
-    db.run(
-      "INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version",
-      [d.customerId, balance, e.streamVersion],
-    );
-    db.run(
-      "INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      [e.position, d.customerId, e.type, delta, d.jobId ?? null, d.reason ?? null, balance, e.recordedAt],
-    );
+    db.query("INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version").run(d.customerId, balance, e.streamVersion);
+    db.query("INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(e.position, d.customerId, e.type, delta, d.jobId ?? null, d.reason ?? null, balance, e.recordedAt);
   },
 };
 

@@ -49,11 +49,8 @@ export const jobsProjection: Projection = {
     const d = e.data as Record<string, any>;
     switch (e.type) {
       case "JobAccepted":
-        db.run(
-          `INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [
-            d.jobId,
+        db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
             d.customerId,
             d.type,
             d.type === "email" ? "pending" : "running",
@@ -64,36 +61,27 @@ export const jobsProjection: Projection = {
             d.detail,
             d.totalCredits,
             e.recordedAt,
-            e.position,
-          ],
-        );
+            e.position);
         break;
       case "ResultRecorded":
-        db.run(
-          `INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          [d.jobId, d.validationId, d.verdict, d.severity, d.reason ?? null, d.reasoning, JSON.stringify(d.findings), JSON.stringify(d.captureKeys), d.durationMs, e.position],
-        );
+        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId, d.validationId, d.verdict, d.severity, d.reason ?? null, d.reasoning, JSON.stringify(d.findings), JSON.stringify(d.captureKeys), d.durationMs, e.position);
         break;
       case "CaptureStored":
-        db.run("INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)", [
-          d.key,
+        db.query("INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.key,
           d.jobId,
           d.customerId,
           d.viewport,
           d.contentType,
           d.bytes,
-          d.sha256,
-        ]);
+          d.sha256);
         break;
       case "JobSettled":
-        db.run("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, completed_at = ? WHERE job_id = ?", [
-          d.status,
+        db.query("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, completed_at = ? WHERE job_id = ?").run(d.status,
           d.refunded,
           d.interruption ?? null,
           e.recordedAt,
-          d.jobId,
-        ]);
+          d.jobId);
         break;
     }
   },

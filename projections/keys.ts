@@ -18,12 +18,9 @@ export const keysProjection: Projection = {
   apply(db, e) {
     if (e.type === "KeyMinted") {
       const d = e.data as { keyId: string; customerId: string; name: string; displayPrefix: string; secretHash: string; scopes: string[] };
-      db.run(
-        "INSERT INTO api_keys (key_id, customer_id, name, display_prefix, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [d.keyId, d.customerId, d.name, d.displayPrefix, d.secretHash, JSON.stringify(d.scopes), e.recordedAt],
-      );
+      db.query("INSERT INTO api_keys (key_id, customer_id, name, display_prefix, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.keyId, d.customerId, d.name, d.displayPrefix, d.secretHash, JSON.stringify(d.scopes), e.recordedAt);
     } else if (e.type === "KeyRevoked") {
-      db.run("UPDATE api_keys SET revoked_at = ? WHERE key_id = ?", [e.recordedAt, (e.data as { keyId: string }).keyId]);
+      db.query("UPDATE api_keys SET revoked_at = ? WHERE key_id = ?").run(e.recordedAt, (e.data as { keyId: string }).keyId);
     }
   },
 };

@@ -9,12 +9,14 @@ import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
+import { CaptureService } from "./services/captures";
 import type { ServiceContext } from "./services/context";
 
 export interface Assay extends ServiceContext {
   pool: BrowserPool;
   accounts: AccountService;
   jobs: JobService;
+  captures: CaptureService;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
   const pool = new BrowserPool(chromium, config.browserPoolSize);
   const webCapture = new WebCaptureEngine(pool, guard);
-  const ctx: ServiceContext = { config, store, guard, webCapture };
+  const captures = new CaptureService({ config, store });
+  const ctx: ServiceContext = { config, store, guard, webCapture, captures };
   return {
     ...ctx,
     pool,

@@ -6,6 +6,7 @@ import { newRequestId } from "../services/ids";
 import { catalogRoutes } from "./catalog-routes";
 import { accountRoutes } from "./account-routes";
 import { jobRoutes } from "./job-routes";
+import { captureRoutes } from "./capture-routes";
 import { requestIdOf } from "./request";
 
 /** Request bodies above this are refused before parsing. */
@@ -45,5 +46,6 @@ export function createHttpApp(assay: Assay) {
     }))
     .use(catalogRoutes(assay))
     .use(accountRoutes(assay))
-    .use(jobRoutes(assay));
+    .use(jobRoutes(assay))
+    .use(captureRoutes(assay));
 }

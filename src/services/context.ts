@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { EventStore, EventMetadata } from "../store/event-store";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
+import type { CaptureService } from "./captures";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -9,6 +10,7 @@ export interface ServiceContext {
   store: EventStore;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
+  captures: CaptureService;
 }
 
 /** Who asked, on which surface: recorded in every event's metadata. */

@@ -1,0 +1,90 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { AppError } from "../errors/app-error";
+import { findCapture, type CaptureRow } from "../../projections/jobs";
+import { sha256Hex } from "../store/canonical";
+import type { NewEvent } from "../store/event-store";
+import type { ServiceContext } from "./context";
+
+export interface CaptureFile {
+  viewport: string;
+  contentType: string;
+  data: Uint8Array;
+}
+
+/**
+ * Screenshots on disk under DATA_DIR/captures/<customerId>/<jobId>/, each recorded by a CaptureStored
+ * event. The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
+ */
+export class CaptureService {
+  private readonly secret: Buffer;
+
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {
+    this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.dataDir);
+  }
+
+  /** Writes the files and returns the events that record them (appended with the job's results). */
+  store(customerId: string, jobId: string, key: string, file: CaptureFile): NewEvent {
+    const path = this.pathOf(customerId, jobId, key);
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, file.data);
+    return {
+      type: "CaptureStored",
+      data: { jobId, customerId, key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) },
+    };
+  }
+
+  /** The image for its owner; another tenant gets the same 404 as a key that never existed. */
+  read(customerId: string, key: string): { row: CaptureRow; data: Uint8Array } {
+    const row = findCapture(this.ctx.store.db, key);
+    if (!row || row.customerId !== customerId) throw notFound(key);
+    return { row, data: this.load(row) };
+  }
+
+  /** The image for a valid, unexpired share link; no key needed. */
+  readShared(key: string, expires: string, signature: string): { row: CaptureRow; data: Uint8Array } {
+    const exp = Number(expires);
+    const expected = this.sign(key, exp);
+    const given = Buffer.from(signature ?? "", "base64url");
+    if (!Number.isInteger(exp) || given.length !== expected.length || !timingSafeEqual(given, expected) || exp * 1000 < Date.now()) {
+      throw new AppError("STORAGE_OBJECT_NOT_FOUND", "This share link is expired or not valid; ask the owner for a new one.", { key });
+    }
+    const row = findCapture(this.ctx.store.db, key);
+    if (!row) throw notFound(key);
+    return { row, data: this.load(row) };
+  }
+
+  url(key: string): string {
+    return `${this.ctx.config.publicBaseUrl}/api/captures/${key}`;
+  }
+
+  shareUrl(key: string, now = Date.now()): string {
+    const exp = Math.floor(now / 1000) + this.ctx.config.shareLinkTtlSeconds;
+    return `${this.ctx.config.publicBaseUrl}/api/captures/${key}/shared?expires=${exp}&signature=${this.sign(key, exp).toString("base64url")}`;
+  }
+
+  private sign(key: string, exp: number): Buffer {
+    return createHmac("sha256", this.secret).update(`${key}\n${exp}`).digest();
+  }
+
+  private load(row: CaptureRow): Uint8Array {
+    const path = this.pathOf(row.customerId, row.jobId, row.key);
+    if (!existsSync(path)) throw notFound(row.key);
+    return readFileSync(path);
+  }
+
+  private pathOf(customerId: string, jobId: string, key: string): string {
+    if (!/^[\w.-]+$/.test(key) || !/^[\w-]+$/.test(jobId) || !/^[\w-]+$/.test(customerId)) throw notFound(key);
+    return join(this.ctx.config.dataDir, "captures", customerId, jobId, key);
+  }
+}
+
+const notFound = (key: string) => new AppError("STORAGE_OBJECT_NOT_FOUND", "No capture with this key in your organization.", { key });
+
+/** A random signing secret kept beside the log, so share links survive restarts without configuration. */
+function persistentSecret(dataDir: string): Buffer {
+  const path = join(dataDir, "share-link.secret");
+  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600 });
+  return Buffer.from(readFileSync(path, "utf8").trim(), "hex");
+}
