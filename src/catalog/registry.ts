@@ -19,6 +19,7 @@ import { forbiddenTextAbsent } from "../validations/web/forbidden-text-absent";
 import { linkDomainAllowlist } from "../validations/web/link-domain-allowlist";
 import { structuredDataValid } from "../validations/web/structured-data-valid";
 import { colorContrast } from "../validations/web/color-contrast";
+import { spelling } from "../validations/web/spelling";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -42,6 +43,7 @@ export const validationModules: readonly ValidationModule[] = [
   linkDomainAllowlist,
   structuredDataValid,
   colorContrast,
+  spelling,
 ];
 
 const byId = new Map<string, ValidationModule>();

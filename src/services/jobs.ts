@@ -98,7 +98,7 @@ export class JobService {
         interruption: capture.interruption,
       };
     }
-    return { rows: job.run.map((v) => evaluate(v, capture.artifacts)) };
+    return { rows: await Promise.all(job.run.map((v) => evaluate(v, capture.artifacts))) };
   }
 
   private settle(jobId: string, customerId: string, job: PlannedJob, rows: RecordedResult[], meta: RequestMeta, interruption?: string) {
@@ -125,11 +125,11 @@ function captureViewports(job: PlannedJob): CaptureSize[] {
   return [...wanted];
 }
 
-function evaluate(v: PlannedValidation, artifacts: WebArtifacts): RecordedResult {
+async function evaluate(v: PlannedValidation, artifacts: WebArtifacts): Promise<RecordedResult> {
   const started = performance.now();
   let outcome: Outcome;
   try {
-    outcome = v.module.evaluate(artifacts, v.parameters);
+    outcome = await v.module.evaluate(artifacts, v.parameters);
   } catch (e) {
     // A crash in one check is an error row for that check only, refunded at settlement.
     const message = `The check crashed: ${(e as Error).message}`;

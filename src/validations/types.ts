@@ -59,7 +59,7 @@ export interface Outcome {
 
 export interface WebValidation {
   meta: ValidationMeta & { subjectType: "url" };
-  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>): Outcome;
+  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>): Outcome | Promise<Outcome>;
 }
 
 export type ValidationModule = WebValidation;
