@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
 import { htmlJob, startServer, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
@@ -24,6 +24,10 @@ const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></bo
 const ok = (extra: Record<string, unknown> = {}) => htmlJob(PAGE, ["page-title"], extra);
 const urlJob = (url: string, extra: Record<string, unknown> = {}) => ({ type: "url", url, validations: ["page-title"], ...extra });
 const ENDPOINTS = ["/api/jobs/estimate", "/api/jobs"] as const;
+/** Hooks start servers and Chromium: give them the same room as tests (bunfig sets tests only). */
+const HOOK_TIMEOUT = 120_000;
+// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+setDefaultTimeout(120_000);
 const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 const GRANT = 1000;
 
@@ -36,8 +40,8 @@ beforeAll(async () => {
   ({ apiKey: key } = await server.signup());
   const errors = await server.api("GET", "/api/errors");
   catalog = new Map(errors.body.errors.map((e: { code: string; httpStatus: number }) => [e.code, e.httpStatus]));
-});
-afterAll(() => server.stop());
+}, HOOK_TIMEOUT);
+afterAll(() => server.stop(), HOOK_TIMEOUT);
 
 /** The error body of spec section 7 plus requestId, matching the catalog's status for the code. */
 function expectError(res: ApiResponse, status: number, code: string) {

@@ -46,7 +46,20 @@ export class JobService {
     }
     const jobId = newJobId();
     this.charge(jobId, customerId, job, meta);
-    const results = await this.execute(job);
+    let results: { rows: RecordedResult[]; interruption?: string };
+    try {
+      results = await this.execute(job);
+    } catch (e) {
+      // Charged but not delivered: settle with every row errored and refunded, then say so.
+      console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
+      const cause = `The job could not run: ${(e as Error).message.split("\n")[0]}`;
+      const rows = job.run.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
+      this.settle(jobId, customerId, job, rows, meta, cause);
+      throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
+        jobId,
+        refunded: job.totalCredits,
+      }, undefined, true);
+    }
     this.settle(jobId, customerId, job, results.rows, meta, results.interruption);
     return this.get(customerId, jobId, job.detail)!;
   }

@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type EventMetadata } from "../src/store/event-store";
+import { eventTypes } from "../events";
+import { dumpReadTables } from "../projections";
+import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "./support/harness";
+
+/**
+ * The event log itself: append-only in the database, schema-checked at append, optimistic concurrency
+ * per stream, replay rebuilding identical read tables, and tamper detection by `assay ledger verify`.
+ */
+
+const HOOK_TIMEOUT = 120_000;
+// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+setDefaultTimeout(120_000);
+
+const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };
+const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
+const BAD = "<html><body><h1>a</h1><h1>b</h1><img src='/x.png'></body></html>";
+
+describe("EventStore on a temporary file", () => {
+  let dir: string;
+  let store: EventStore;
+  beforeAll(() => {
+    dir = tempDataDir();
+    store = new EventStore(join(dir, "events.sqlite"), eventTypes);
+  });
+  afterAll(() => {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const grant = (customerId: string, amount: unknown, extra: Record<string, unknown> = {}) => ({
+    type: "CreditsGranted",
+    data: { customerId, amount, reason: "signup", ...extra } as Record<string, unknown>,
+  });
+
+  test("an event that matches its schema is appended at position 1 on the genesis hash", () => {
+    const [e] = store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 10)] }], META);
+    expect(e!.position).toBe(1);
+    expect(e!.streamVersion).toBe(1);
+    expect(e!.prevHash).toBe(GENESIS_HASH);
+    expect(e!.hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test.each([
+    ["a negative amount", grant("cus_a", -5)],
+    ["an amount of the wrong type", grant("cus_a", "ten")],
+    ["an unknown reason", grant("cus_a", 5, { reason: "gift" })],
+    ["an extra property", grant("cus_a", 5, { note: "hi" })],
+    ["a missing property", { type: "CreditsGranted", data: { customerId: "cus_a", amount: 5 } }],
+    ["an unknown event type", { type: "CreditsConjured", data: { customerId: "cus_a", amount: 5 } }],
+  ])("an event with %s is refused at append and nothing is written", (_name, event) => {
+    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [event] }], META)).toThrow(EventSchemaError);
+    expect([...store.readAll()]).toHaveLength(1);
+    expect(store.streamVersion("credits-cus_a")).toBe(1);
+  });
+
+  test("a batch holding one invalid event is refused whole", () => {
+    expect(() =>
+      store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", 0)] }], META),
+    ).toThrow(EventSchemaError);
+    expect(store.streamVersion("credits-cus_a")).toBe(1);
+  });
+
+  test("a wrong expectedVersion throws ConcurrencyError and writes nothing", () => {
+    let error: unknown;
+    try {
+      store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 1)] }], META);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect((error as ConcurrencyError).streamId).toBe("credits-cus_a");
+    expect((error as ConcurrencyError).expected).toBe(0);
+    expect((error as ConcurrencyError).actual).toBe(1);
+    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: 5, events: [grant("cus_a", 1)] }], META)).toThrow(ConcurrencyError);
+    expect(store.streamVersion("credits-cus_a")).toBe(1);
+  });
+
+  test("two writers reading the same version: the first wins, the second gets ConcurrencyError", () => {
+    const seen = store.streamVersion("credits-cus_a");
+    store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 2)] }], META);
+    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 3)] }], META)).toThrow(ConcurrencyError);
+    expect(store.readStream("credits-cus_a").map((e) => (e.data as { amount: number }).amount)).toEqual([10, 2]);
+  });
+
+  test("a multi-stream write with one stale stream writes none of its streams", () => {
+    const before = [...store.readAll()].length;
+    expect(() =>
+      store.append(
+        [
+          { streamId: "credits-cus_b", expectedVersion: 0, events: [grant("cus_b", 7)] },
+          { streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 7)] },
+        ],
+        META,
+      ),
+    ).toThrow(ConcurrencyError);
+    expect([...store.readAll()]).toHaveLength(before);
+    expect(store.streamVersion("credits-cus_b")).toBe(0);
+  });
+
+  test("expectedVersion any appends after whatever is there, chaining each hash to the previous one", () => {
+    store.append([{ streamId: "credits-cus_a", expectedVersion: "any", events: [grant("cus_a", 4)] }], META);
+    const all = [...store.readAll()];
+    for (let i = 1; i < all.length; i++) {
+      expect(all[i]!.position).toBe(all[i - 1]!.position + 1);
+      expect(all[i]!.prevHash).toBe(all[i - 1]!.hash);
+    }
+  });
+});
+
+describe("the service's event log", () => {
+  let dataDir: string;
+  let server: TestServer;
+  let target: ReturnType<typeof Bun.serve>;
+  let env: Record<string, string>;
+  let stopped = false;
+  /** The CLI commands below work on the data directory as an operator would: with the server down. */
+  const stopServer = async () => {
+    if (!stopped) await server.stop();
+    stopped = true;
+  };
+  const dbPath = () => join(dataDir, "assay.sqlite");
+
+  beforeAll(async () => {
+    dataDir = tempDataDir();
+    // A url job against a local 500 gives an interrupted, refunded job in the log too.
+    target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 500 }) });
+    server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+    env = server.env;
+    const a = await server.signup();
+    const b = await server.signup();
+    const runs = [
+      { key: a.apiKey, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) },
+      { key: a.apiKey, body: htmlJob(BAD, ["single-h1", "required-text-present", { id: "page-title", severity: "info" }], { detail: "verbose" }) },
+      { key: b.apiKey, body: htmlJob(BAD, [{ id: "required-text-present", parameters: { text: ["a", "missing"] } }]) },
+      { key: b.apiKey, body: { type: "url", url: `${target.url.origin}/`, validations: ["page-title", "html-lang"] } },
+    ];
+    for (const r of runs) {
+      const res = await server.api("POST", "/api/jobs", r);
+      if (res.status !== 200) throw new Error(`job failed: ${res.status} ${JSON.stringify(res.body)}`);
+    }
+    // A refusal between them changes nothing.
+    const refused = await server.api("POST", "/api/jobs", { key: a.apiKey, body: htmlJob(PAGE, ["nope"]) });
+    expect(refused.status).toBe(400);
+  }, HOOK_TIMEOUT);
+
+  afterAll(async () => {
+    target.stop(true);
+    await stopServer();
+    rmSync(dataDir, { recursive: true, force: true });
+  }, HOOK_TIMEOUT);
+
+  test("the events table refuses UPDATE and DELETE through raw SQL", () => {
+    const db = new Database(dbPath());
+    try {
+      const before = db.query("SELECT * FROM events ORDER BY position").all();
+      expect(before.length).toBeGreaterThan(10);
+      expect(() => db.run("UPDATE events SET data = '{}' WHERE position = 1")).toThrow(/append-only/);
+      expect(() => db.run("UPDATE events SET type = 'X'")).toThrow(/append-only/);
+      expect(() => db.run("DELETE FROM events WHERE position = 1")).toThrow(/append-only/);
+      expect(() => db.run("DELETE FROM events")).toThrow(/append-only/);
+      expect(db.query("SELECT * FROM events ORDER BY position").all()).toEqual(before);
+    } finally {
+      db.close();
+    }
+  });
+
+  test("replay rebuilds every read table identically from the log", async () => {
+    const read = () => {
+      const db = new Database(dbPath(), { readonly: true });
+      try {
+        return dumpReadTables(db);
+      } finally {
+        db.close();
+      }
+    };
+    const before = read();
+    // The dump covers every read model, and each holds what the requests above produced.
+    for (const table of ["organizations", "api_keys", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
+      expect(before[table]!.length).toBeGreaterThan(0);
+    }
+    expect(before.organizations).toHaveLength(2);
+    expect(before.jobs).toHaveLength(4);
+    expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual(["completed", "completed", "completed", "interrupted"]);
+    expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);
+
+    await stopServer();
+    const out = await runCli(["replay"], env);
+    if (out.code !== 0) throw new Error(`replay failed:\n${out.stdout}\n${out.stderr}`);
+    expect(out.stdout).toMatch(/replayed \d+ events/);
+
+    expect(read()).toEqual(before);
+
+    // Replaying twice is the same as once.
+    expect((await runCli(["replay"], env)).code).toBe(0);
+    expect(read()).toEqual(before);
+  });
+
+  test("ledger verify passes on the untouched log, then fails naming the position of a tampered credit event", async () => {
+    await stopServer();
+    const clean = await runCli(["ledger", "verify"], env);
+    if (clean.code !== 0) throw new Error(`ledger verify failed on a clean log:\n${clean.stdout}\n${clean.stderr}`);
+    expect(clean.stdout).toContain("ledger verified");
+
+    const db = new Database(dbPath());
+    let position: number;
+    try {
+      const charge = db
+        .query<{ position: number; data: string }, []>("SELECT position, data FROM events WHERE type = 'CreditsCharged' ORDER BY position LIMIT 1 OFFSET 1")
+        .get()!;
+      position = charge.position;
+      const data = JSON.parse(charge.data);
+      expect(() => db.run("UPDATE events SET data = ? WHERE position = ?", [JSON.stringify({ ...data, amount: data.amount - 1 }), position])).toThrow(
+        /append-only/,
+      );
+      db.run("DROP TRIGGER events_no_update");
+      db.run("UPDATE events SET data = ? WHERE position = ?", [JSON.stringify({ ...data, amount: data.amount - 1 }), position]);
+    } finally {
+      db.close();
+    }
+
+    const tampered = await runCli(["ledger", "verify"], env);
+    expect(tampered.code).not.toBe(0);
+    expect(tampered.stdout).toMatch(new RegExp(`MISMATCH at position ${position}\\b`));
+    expect(tampered.stdout).toContain("FAILED");
+
+    const json = await runCli(["ledger", "verify", "--json"], env);
+    expect(json.code).not.toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.ok).toBe(false);
+    expect(report.problems.some((p: { position?: number }) => p.position === position)).toBe(true);
+  });
+});
