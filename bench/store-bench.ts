@@ -1,7 +1,7 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { openStore } from "../src/app";
-import type { EventMetadata, StreamWrite } from "../src/store/event-store";
+import { EVENTS_TABLE_DDL, type EventMetadata, type StreamWrite } from "../src/store/event-store";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
 import { nowMs, tempDir, type RssSampler } from "./support";
@@ -17,19 +17,6 @@ export interface AppendResult {
   streams: number;
 }
 
-/** The events table exactly as the store declares it (without the guard triggers, which only fire on UPDATE/DELETE). */
-const RAW_SCHEMA = `CREATE TABLE events (
-  position INTEGER PRIMARY KEY,
-  stream_id TEXT NOT NULL,
-  stream_version INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL,
-  UNIQUE (stream_id, stream_version)
-)`;
 
 type RawRow = [number, string, number, string, string, string, string, string, string];
 
@@ -91,7 +78,7 @@ export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCall
   // Baseline: the same rows through a prepared INSERT on a bare file, same pragmas and transactions.
   const raw = new Database(join(dir, "raw.sqlite"), { create: true, strict: true });
   raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
-  raw.exec(RAW_SCHEMA);
+  raw.exec(EVENTS_TABLE_DDL);
   const insert = raw.prepare("INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertOne = raw.transaction((r: RawRow) => insert.run(...r));
   const insertMany = raw.transaction((rs: RawRow[]) => {

@@ -70,8 +70,8 @@ export function eventHash(prevHash: string, e: Omit<StoredEvent, "prevHash" | "h
   );
 }
 
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
+/** The events table; exported so benchmarks can compare against raw inserts into the same shape. */
+export const EVENTS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS events (
   position INTEGER PRIMARY KEY,
   stream_id TEXT NOT NULL,
   stream_version INTEGER NOT NULL,
@@ -82,7 +82,9 @@ CREATE TABLE IF NOT EXISTS events (
   prev_hash TEXT NOT NULL,
   hash TEXT NOT NULL,
   UNIQUE (stream_id, stream_version)
-);
+)`;
+
+const SCHEMA = `${EVENTS_TABLE_DDL};
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: UPDATE refused'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events

@@ -1,8 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type WebValidation } from "../types";
-import { domAt, domCheck, quote } from "./_helpers";
-
-const normalise = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+import { domAt, domCheck, normaliseText, quote } from "./_helpers";
 
 export const forbiddenTextAbsent: WebValidation = {
   meta: domCheck({
@@ -27,11 +25,11 @@ export const forbiddenTextAbsent: WebValidation = {
   evaluate(artifacts, params) {
     const forbidden = ([] as string[]).concat(params.forbiddenText as string | string[]);
     const dom = domAt(artifacts);
-    const page = normalise(dom.pageText);
-    const found = forbidden.filter((t) => page.includes(normalise(t)));
+    const page = normaliseText(dom.pageText);
+    const found = forbidden.filter((t) => page.includes(normaliseText(t)));
     if (found.length === 0) return pass(`None of the ${forbidden.length} forbidden text(s) is visible.`);
     const findings = found.map((t) => {
-      const block = dom.visibleText.find((b) => normalise(b.text).includes(normalise(t)));
+      const block = dom.visibleText.find((b) => normaliseText(b.text).includes(normaliseText(t)));
       return { message: `Found ${quote(t)}`, text: t, ...(block ? { selector: block.selector } : {}) };
     });
     return {

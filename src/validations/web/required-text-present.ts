@@ -1,8 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type WebValidation } from "../types";
-import { domAt, domCheck, quote } from "./_helpers";
-
-const normalise = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+import { domAt, domCheck, normaliseText, quote } from "./_helpers";
 
 export const requiredTextPresent: WebValidation = {
   meta: domCheck({
@@ -31,8 +29,8 @@ export const requiredTextPresent: WebValidation = {
   evaluate(artifacts, params) {
     const wanted = ([] as string[]).concat(params.text as string | string[]);
     const dom = domAt(artifacts);
-    const page = normalise(dom.pageText);
-    const missing = wanted.filter((t) => !page.includes(normalise(t)));
+    const page = normaliseText(dom.pageText);
+    const missing = wanted.filter((t) => !page.includes(normaliseText(t)));
     if (missing.length === 0) return pass(`All ${wanted.length} required text(s) are visible.`);
     return {
       verdict: "fail",
