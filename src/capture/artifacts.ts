@@ -96,4 +96,49 @@ export interface DomSnapshot {
 export interface WebArtifacts {
   finalUrl: string;
   dom: Partial<Record<CaptureSize, DomSnapshot>>;
+  layout?: Partial<Record<CaptureSize, LayoutSnapshot>>;
+  /**
+   * Requests the network guard refused (subresources, frames, WebSockets, redirect hops), in order: the URL
+   * refused, the guard's reason (loopback, private, link-local, ...) and detail, and for a refused redirect
+   * hop, the URL the page asked for.
+   */
+  blockedRequests?: Array<{ url: string; reason: string; detail: string; requestedUrl?: string }>;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ControlInfo {
+  selector: string;
+  tag: string;
+  type: string;
+  text: string;
+  /** Rendered with area: not display:none, visibility:hidden or opacity 0. */
+  shown: boolean;
+  display: string;
+  visibility: string;
+  opacity: number;
+  /** Page coordinates (scroll offset added). */
+  box: Box;
+  /** A background unlike its parent's, or a border: it looks like a button. */
+  buttonStyled: boolean;
+  /** A link inside a sentence, exempt from target-size rules. */
+  inline: boolean;
+}
+
+/** Geometry at one viewport, for the visual checks and the inspector judge. */
+export interface LayoutSnapshot {
+  viewport: { width: number; height: number };
+  documentWidth: number;
+  documentHeight: number;
+  textOverlaps: Array<{ a: string; b: string; textA: string; textB: string; width: number; height: number }>;
+  controls: ControlInfo[];
+  /** Outermost elements whose right edge passes the viewport, widest first. */
+  overflowing: Array<{ selector: string; right: number; width: number }>;
+  brokenImages: Array<{ selector: string; src: string }>;
+  visibleH1: string | null;
 }

@@ -1,7 +1,24 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
-/** Flags this machine needs: no sandbox as root, and no background traffic to hosts it cannot reach. */
+/**
+ * Flags this machine needs (no sandbox as root, no background traffic), then the network lock-down.
+ *
+ * Chromium never needs a network of its own: the capture engine routes every http(s) request and every
+ * WebSocket of a page through the network guard and answers it from the server side (route.fulfill).
+ * So everything that could leave around that routing is pointed at nothing:
+ * - a proxy that cannot be reached, for every host including loopback (`<-loopback>`: without it Chromium
+ *   sends loopback requests around a configured proxy): preconnects, speculation-rules prefetch/prerender,
+ *   anything else Chromium starts itself, fail instead of connecting;
+ * - a host resolver that resolves nothing (`MAP * ~NOTFOUND`), so no name, the proxy's included, is looked
+ *   up: DNS prefetch and network prediction cannot leak a lookup (Chromium 156 has no switch that turns
+ *   them off: --dns-prefetch-disable is gone from it);
+ * - WebRTC may not send UDP except through the proxy (there is none), so ICE/STUN cannot reach an address
+ *   (--force-webrtc-ip-handling-policy is not a switch of Chromium 156; this one is, and works);
+ * - QUIC off (UDP again).
+ * Service workers are blocked per context (serviceWorkers: "block"). test/ssrf-browser.test.ts shows a page
+ * with no routing at all getting nothing out under these flags, and the same page getting out without them.
+ */
 export const CHROMIUM_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -11,6 +28,10 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--disable-dev-shm-usage",
+  "--proxy-server=http://assay-no-direct-network.invalid:9",
+  "--proxy-bypass-list=<-loopback>",
+  "--host-resolver-rules=MAP * ~NOTFOUND",
+  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
 ];
 
 export function findChromium(configured?: string): string | undefined {

@@ -76,18 +76,29 @@ export function parseV6(address: string): number[] | null {
 
 const v4From = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 
+/** An address that merely wraps an IPv4 one: refused like the IPv4 address, and never public itself. */
+const embedded = (hi: number, lo: number): AddressClass => {
+  const cls = classifyV4(v4From(hi, lo))!;
+  return cls === "public" ? "reserved" : cls;
+};
+
 export function classifyV6(address: string): AddressClass | null {
   const g = parseV6(address);
   if (!g) return null;
   const zeroPrefix = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (g.every((x) => x === 0)) return "unspecified";
   if (zeroPrefix(7) && g[7] === 1) return "loopback";
-  if (zeroPrefix(5) && g[5] === 0xffff) return classifyV4(v4From(g[6]!, g[7]!)); // ::ffff:a.b.c.d
-  if (zeroPrefix(6)) return classifyV4(v4From(g[6]!, g[7]!)); // ::a.b.c.d (deprecated compatible form)
-  if (g[0] === 0x64 && g[1] === 0xff9b) return classifyV4(v4From(g[6]!, g[7]!)); // NAT64
+  if (zeroPrefix(5) && g[5] === 0xffff) return classifyV4(v4From(g[6]!, g[7]!)); // ::ffff:a.b.c.d, reached as IPv4
+  if (zeroPrefix(4) && g[4] === 0xffff && g[5] === 0) return embedded(g[6]!, g[7]!); // ::ffff:0:a.b.c.d (SIIT)
+  if (zeroPrefix(6)) return embedded(g[6]!, g[7]!); // ::a.b.c.d (deprecated compatible form)
+  if (g[0] === 0x64 && g[1] === 0xff9b) {
+    // 64:ff9b::/96 reaches the embedded IPv4 address through NAT64; 64:ff9b:1::/48 is for local use.
+    return g.slice(2, 6).every((x) => x === 0) ? classifyV4(v4From(g[6]!, g[7]!)) : "reserved";
+  }
   if (g[0] === 0x2002) return classifyV4(v4From(g[1]!, g[2]!)); // 6to4
-  if (g[0] === 0x2001 && g[1] === 0) return "reserved"; // Teredo tunnels reach arbitrary IPv4 hosts
-  if (g[0] === 0x2001 && g[1] === 0xdb8) return "reserved";
+  if (g[0] === 0x2001 && g[1]! < 0x200) return "reserved"; // 2001::/23: Teredo (reaches any IPv4 host), benchmarking, ORCHID
+  if (g[0] === 0x2001 && g[1] === 0xdb8) return "reserved"; // documentation
+  if (g[0] === 0x3fff && g[1]! < 0x1000) return "reserved"; // 3fff::/20, documentation
   if (g[0] === 0x100 && zeroPrefix(4)) return "reserved";
   if ((g[0]! & 0xfe00) === 0xfc00) return "unique-local";
   if ((g[0]! & 0xffc0) === 0xfe80) return "link-local";

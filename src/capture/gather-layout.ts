@@ -1,0 +1,144 @@
+import type { LayoutSnapshot } from "./artifacts";
+
+/**
+ * Geometry at one viewport, measured inside the page (serialised by Playwright, so self-contained):
+ * overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images.
+ */
+export function snapshotLayout(): LayoutSnapshot {
+  const cssPath = (el: Element): string => {
+    if (el.id && document.querySelectorAll(`#${CSS.escape(el.id)}`).length === 1) return `#${CSS.escape(el.id)}`;
+    const parts: string[] = [];
+    let node: Element | null = el;
+    while (node && node !== document.documentElement) {
+      if (node.id && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
+        parts.unshift(`#${CSS.escape(node.id)}`);
+        return parts.join(" > ");
+      }
+      const parent: Element | null = node.parentElement;
+      let part = node.tagName.toLowerCase();
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
+      }
+      parts.unshift(part);
+      node = parent;
+    }
+    parts.unshift("html");
+    return parts.join(" > ");
+  };
+  const visibleBox = (el: Element) => {
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    const shown = cs.display !== "none" && cs.visibility !== "hidden" && Number(cs.opacity) > 0 && r.width > 0 && r.height > 0;
+    return { shown, cs, r };
+  };
+  const sx = scrollX;
+  const sy = scrollY;
+  const box = (r: DOMRect) => ({ x: r.left + sx, y: r.top + sy, width: r.width, height: r.height });
+  const textOf = (el: Element) => (el.textContent ?? "").replace(/\s+/g, " ").trim().slice(0, 80);
+  const rgba = (css: string) => {
+    const m = css.match(/rgba?\(([^)]+)\)/);
+    if (!m) return [0, 0, 0, 0];
+    const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+    return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 1];
+  };
+  const opaqueBackground = (el: Element | null): string => {
+    for (let n = el; n; n = n.parentElement) {
+      const c = rgba(getComputedStyle(n).backgroundColor);
+      if (c[3]! > 0) return getComputedStyle(n).backgroundColor;
+    }
+    return "rgb(255, 255, 255)";
+  };
+
+  // Text overlap: client rects of every visible text node, compared between unrelated elements.
+  const rects: Array<{ el: Element; x: number; y: number; w: number; h: number }> = [];
+  if (document.body) {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    const range = document.createRange();
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!el || !(n.nodeValue ?? "").trim() || el.closest("script, style, noscript, template")) continue;
+      const { shown, cs } = visibleBox(el);
+      if (!shown || cs.visibility !== "visible") continue;
+      range.selectNodeContents(n);
+      for (const r of Array.from(range.getClientRects())) {
+        if (r.width > 0 && r.height > 0) rects.push({ el, x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
+      }
+    }
+  }
+  const overlaps: LayoutSnapshot["textOverlaps"] = [];
+  const seenPairs = new Set<string>();
+  const sorted = rects.slice().sort((a, b) => a.y - b.y);
+  for (let i = 0; i < sorted.length && overlaps.length < 50; i++) {
+    const a = sorted[i]!;
+    for (let j = i + 1; j < sorted.length && sorted[j]!.y < a.y + a.h; j++) {
+      const b = sorted[j]!;
+      if (a.el === b.el || a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const w = Math.min(a.x + a.w, b.x + b.w) - Math.max(a.x, b.x);
+      const h = Math.min(a.y + a.h, b.y + b.h) - Math.max(a.y, b.y);
+      if (w < 4 || h < 4) continue;
+      const key = [cssPath(a.el), cssPath(b.el)].sort().join("|");
+      if (seenPairs.has(key)) continue;
+      seenPairs.add(key);
+      overlaps.push({ a: cssPath(a.el), b: cssPath(b.el), textA: textOf(a.el), textB: textOf(b.el), width: Math.round(w), height: Math.round(h) });
+    }
+  }
+
+  // Interactive elements: call-to-action candidates and tap targets.
+  const interactive = Array.from(
+    document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], summary'),
+  );
+  const controls: LayoutSnapshot["controls"] = [];
+  for (const el of interactive) {
+    const { shown, cs, r } = visibleBox(el);
+    const parentBg = opaqueBackground(el.parentElement);
+    const bg = rgba(cs.backgroundColor);
+    const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
+    const buttonStyled = (bg[3]! > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none");
+    const block = el.parentElement;
+    // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds other text.
+    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && textOf(block).length > textOf(el).length + 10;
+    controls.push({
+      selector: cssPath(el),
+      tag: el.tagName.toLowerCase(),
+      type: (el as HTMLInputElement).type ?? "",
+      text: textOf(el) || (el as HTMLInputElement).value || el.getAttribute("aria-label") || "",
+      shown,
+      display: cs.display,
+      visibility: cs.visibility,
+      opacity: Number(cs.opacity),
+      box: box(r),
+      buttonStyled,
+      inline,
+    });
+  }
+
+  // Elements that stick out past the right edge of the viewport, widest first.
+  const width = document.documentElement.clientWidth;
+  const overflowing: LayoutSnapshot["overflowing"] = [];
+  for (const el of Array.from(document.body?.querySelectorAll("*") ?? [])) {
+    const r = el.getBoundingClientRect();
+    if (r.right + sx > width + 1 && r.width > 0 && r.height > 0 && getComputedStyle(el).position !== "fixed") {
+      const parent = el.parentElement?.getBoundingClientRect();
+      // Report the outermost culprit: skip children of an element that already overflows.
+      if (parent && parent.right + sx > width + 1) continue;
+      overflowing.push({ selector: cssPath(el), right: Math.round(r.right + sx), width: Math.round(r.width) });
+    }
+  }
+
+  const brokenImages = Array.from(document.images)
+    .filter((img) => img.complete && img.naturalWidth === 0 && visibleBox(img).shown)
+    .map((img) => ({ selector: cssPath(img), src: img.currentSrc || img.src }));
+
+  const h1 = Array.from(document.querySelectorAll("h1")).find((h) => visibleBox(h).shown);
+  return {
+    viewport: { width: innerWidth, height: innerHeight },
+    documentWidth: document.documentElement.scrollWidth,
+    documentHeight: document.documentElement.scrollHeight,
+    textOverlaps: overlaps,
+    controls,
+    overflowing: overflowing.sort((a, b) => b.right - a.right).slice(0, 20),
+    brokenImages,
+    visibleH1: h1 ? textOf(h1) : null,
+  };
+}
