@@ -56,7 +56,7 @@ function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: E
     durationMs: 0.1 + ((n + i) % 7) / 10,
   }));
   const versions = { job: store.streamVersion(streams.job(jobId)), credits: creditState(store.db, customerId).streamVersion };
-  store.append(decideSettlement(jobId, customerId, rows, plan.totalCredits, versions), meta);
+  store.append(decideSettlement(jobId, customerId, rows, [], plan.totalCredits, versions), meta);
 }
 
 /**

@@ -10,6 +10,8 @@ import { WebCaptureEngine } from "./capture/web-capture";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
+import { InspectorJudge } from "./judge/judge";
+import { ModelJudge } from "./judge/model";
 import type { ServiceContext } from "./services/context";
 
 export interface Assay extends ServiceContext {
@@ -36,7 +38,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const pool = new BrowserPool(chromium, config.browserPoolSize);
   const webCapture = new WebCaptureEngine(pool, guard);
   const captures = new CaptureService({ config, store });
-  const ctx: ServiceContext = { config, store, guard, webCapture, captures };
+  const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
+  const ctx: ServiceContext = { config, store, guard, webCapture, captures, judge };
   return {
     ...ctx,
     pool,

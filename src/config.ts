@@ -14,6 +14,8 @@ export interface Config {
   monthlyFreeCredits: number;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
+  /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
+  vision?: { baseURL: string; model: string; apiKey?: string };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -31,6 +33,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
+    ...(env.ASSAY_VISION_BASE_URL
+      ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
+      : {}),
   };
 }
 

@@ -97,6 +97,12 @@ export interface WebArtifacts {
   finalUrl: string;
   dom: Partial<Record<CaptureSize, DomSnapshot>>;
   layout?: Partial<Record<CaptureSize, LayoutSnapshot>>;
+  screenshots?: Partial<Record<CaptureSize, Screenshot>>;
+  /** Every request the page made, as the network guard answered it. */
+  network?: NetworkEntry[];
+  console?: ConsoleEntry[];
+  axe?: AxeSummary;
+  vitals?: LabVitals;
   /**
    * Requests the network guard refused (subresources, frames, WebSockets, redirect hops), in order: the URL
    * refused, the guard's reason (loopback, private, link-local, ...) and detail, and for a refused redirect
@@ -141,4 +147,58 @@ export interface LayoutSnapshot {
   overflowing: Array<{ selector: string; right: number; width: number }>;
   brokenImages: Array<{ selector: string; src: string }>;
   visibleH1: string | null;
+}
+
+export interface NetworkEntry {
+  url: string;
+  resourceType: string;
+  /** 0 when no response came (refused or failed: see failure). */
+  status: number;
+  bytes: number;
+  contentType?: string;
+  finalUrl?: string;
+  failure?: string;
+  /** The subject's own document. */
+  document?: boolean;
+}
+
+export interface ConsoleEntry {
+  kind: "console.error" | "uncaught";
+  text: string;
+  url?: string;
+}
+
+export interface Screenshot {
+  viewport: CaptureSize;
+  contentType: string;
+  width: number;
+  height: number;
+  /** The page's full height; more than height when the screenshot was cut. */
+  pageHeight: number;
+  cut: boolean;
+  data: Uint8Array;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  tags: string[];
+  nodes: Array<{ target: string; failureSummary: string }>;
+}
+
+export interface AxeSummary {
+  version: string;
+  violations: AxeViolation[];
+  passes: number;
+  incomplete: number;
+}
+
+/** Lab timings from the page's own performance entries (no throttling). */
+export interface LabVitals {
+  lcpMs: number | null;
+  cls: number;
+  fcpMs: number | null;
+  loadMs: number | null;
 }

@@ -29,7 +29,8 @@ export function snapshotLayout(): LayoutSnapshot {
   const visibleBox = (el: Element) => {
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();
-    const shown = cs.display !== "none" && cs.visibility !== "hidden" && Number(cs.opacity) > 0 && r.width > 0 && r.height > 0;
+    // checkVisibility also knows content the browser skips rendering (closed <details>, content-visibility).
+    const shown = el.checkVisibility() && cs.visibility !== "hidden" && Number(cs.opacity) > 0 && r.width > 0 && r.height > 0;
     return { shown, cs, r };
   };
   const sx = scrollX;

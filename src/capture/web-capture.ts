@@ -2,8 +2,11 @@ import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playw
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { DomSnapshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, DomSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
+import { snapshotLayout } from "./gather-layout";
+import { runAxe } from "./axe";
+import { readLabVitals } from "./lab-vitals";
 import type { ArtifactKind, CaptureSize } from "../validations/types";
 
 export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mobile: boolean }> = {
@@ -14,9 +17,26 @@ export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mob
 
 export interface CaptureLimits {
   navigationTimeoutMs: number;
+  /** The whole capture: load, settle, every size, screenshots. Past it the job is interrupted. */
+  totalTimeoutMs: number;
+  /** After load, wait for this long without a request in flight (for late errors and requests)… */
+  quietMs: number;
+  /** …but never longer than this. */
+  settleCapMs: number;
+  /** Full-page screenshots stop at this height (CSS pixels); the finding says when a page was cut. */
+  screenshotMaxHeight: number;
 }
 
-export const DEFAULT_LIMITS: CaptureLimits = { navigationTimeoutMs: 15_000 };
+export const DEFAULT_LIMITS: CaptureLimits = {
+  navigationTimeoutMs: 15_000,
+  totalTimeoutMs: 45_000,
+  quietMs: 300,
+  settleCapMs: 2_000,
+  screenshotMaxHeight: 8_000,
+};
+
+/** Pages load at desktop size (the size the DOM checks are defined at), then resize through the rest. */
+const SIZE_ORDER: CaptureSize[] = ["desktop-md", "tablet-portrait", "mobile-sm"];
 
 export type WebSubject = { type: "url"; url: string } | { type: "static_html"; html: string; baseUrl: string };
 
@@ -37,15 +57,22 @@ export class WebCaptureEngine {
 
   capture(subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
     return this.pool.use(async (browser) => {
-      const first = plan.viewports[0] ?? "desktop-md";
       const context = await browser.newContext({
-        viewport: { width: VIEWPORTS[first].width, height: VIEWPORTS[first].height },
+        viewport: { width: VIEWPORTS["desktop-md"].width, height: VIEWPORTS["desktop-md"].height },
         serviceWorkers: "block",
         acceptDownloads: false,
       });
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const overtime = new Promise<CaptureOutcome>((resolve) => {
+        timer = setTimeout(
+          () => resolve({ ok: false, interruption: `The capture exceeded the total time limit of ${this.limits.totalTimeoutMs / 1000} s` }),
+          this.limits.totalTimeoutMs,
+        );
+      });
       try {
-        return await this.captureIn(context, subject, plan);
+        return await Promise.race([this.captureIn(context, subject, plan), overtime]);
       } finally {
+        clearTimeout(timer);
         await context.close().catch(() => {});
       }
     });
@@ -55,7 +82,12 @@ export class WebCaptureEngine {
     const page = await context.newPage();
     page.on("dialog", (d) => void d.dismiss().catch(() => {}));
     page.on("popup", (p) => void p.close().catch(() => {}));
-    const net: CaptureNetwork = { blocked: [], sockets: new Set(), stop: new AbortController() };
+    const net: CaptureNetwork = { blocked: [], log: [], inFlight: 0, lastActivity: performance.now(), sockets: new Set(), stop: new AbortController() };
+    const consoleEntries: ConsoleEntry[] = [];
+    page.on("console", (m) => {
+      if (m.type() === "error") consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
+    });
+    page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
     try {
       let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
       target.hash = "";
@@ -88,19 +120,50 @@ export class WebCaptureEngine {
       if (subject.type === "url" && response && response.status() >= 400) {
         return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
       }
-      const dom: Partial<Record<CaptureSize, DomSnapshot>> = {};
-      if (plan.needs.has("dom")) {
-        for (const size of plan.viewports) {
-          const v = VIEWPORTS[size];
-          await page.setViewportSize({ width: v.width, height: v.height });
-          dom[size] = await page.evaluate(snapshotDom);
-        }
+      if (plan.needs.has("console") || plan.needs.has("network")) await this.settle(net);
+      const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries };
+      if (plan.needs.has("vitals")) artifacts.vitals = await page.evaluate(readLabVitals);
+      if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
+      const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
+      const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
+      const cdp = plan.viewports.includes("mobile-sm") ? await context.newCDPSession(page) : null;
+      for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
+        const v = VIEWPORTS[size];
+        await page.setViewportSize({ width: v.width, height: v.height });
+        // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
+        await cdp?.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        if (plan.needs.has("dom")) artifacts.dom[size] = await page.evaluate(snapshotDom);
+        if (plan.needs.has("layout")) layout[size] = await page.evaluate(snapshotLayout);
+        if (plan.needs.has("screenshot")) screenshots[size] = await this.screenshot(page, size);
       }
-      return { ok: true, artifacts: { finalUrl: page.url(), dom, blockedRequests: [...net.blocked] } };
+      if (plan.needs.has("layout")) artifacts.layout = layout;
+      if (plan.needs.has("screenshot")) artifacts.screenshots = screenshots;
+      return { ok: true, artifacts };
     } finally {
       net.stop.abort();
       for (const socket of net.sockets) socket.close();
     }
+  }
+
+  /** Waits until no request has been in flight for quietMs, or settleCapMs has passed. */
+  private async settle(net: CaptureNetwork): Promise<void> {
+    const deadline = performance.now() + this.limits.settleCapMs;
+    while (performance.now() < deadline) {
+      if (net.inFlight === 0 && performance.now() - net.lastActivity >= this.limits.quietMs) return;
+      await Bun.sleep(50);
+    }
+  }
+
+  /** A full-page JPEG (faster than PNG at the same use), cut at screenshotMaxHeight. */
+  private async screenshot(page: Page, size: CaptureSize): Promise<Screenshot> {
+    const { width, height } = await page.evaluate(() => ({
+      width: document.documentElement.clientWidth,
+      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+    }));
+    const cut = height > this.limits.screenshotMaxHeight;
+    const clipHeight = Math.min(height, this.limits.screenshotMaxHeight);
+    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
+    return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut, data };
   }
 
   /** A url job's document, through the guard; a refusal or a failure is an interruption with its reason. */
@@ -149,8 +212,15 @@ export class WebCaptureEngine {
     net: CaptureNetwork,
   ) {
     const request = route.request();
+    net.inFlight++;
+    net.lastActivity = performance.now();
+    const entry: NetworkEntry = { url: request.url(), resourceType: request.resourceType(), status: 0, bytes: 0 };
+    net.log.push(entry);
     try {
       if (request.isNavigationRequest() && request.url() === documentUrl && inMainFrame(request, page) && claimDocument()) {
+        entry.status = document.status;
+        entry.bytes = Buffer.byteLength(document.body);
+        entry.document = true;
         return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
       }
       const res = await guardedFetch(this.guard, request.url(), {
@@ -164,12 +234,21 @@ export class WebCaptureEngine {
       });
       if (res.refused) {
         net.blocked.push({ url: res.url, reason: res.reason, detail: res.detail, ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}) });
+        entry.failure = `refused by the network guard: ${res.detail}`;
         return await route.abort("blockedbyclient").catch(() => {});
       }
+      entry.status = res.status;
+      entry.bytes = res.body.byteLength;
+      entry.contentType = res.headers["content-type"];
+      if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
       return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
     } catch (e) {
       const kind = e instanceof GuardedFetchError ? e.kind : "network";
+      entry.failure = (e as Error).message;
       return route.abort(kind === "timeout" ? "timedout" : "failed").catch(() => {});
+    } finally {
+      net.inFlight--;
+      net.lastActivity = performance.now();
     }
   }
 
@@ -223,6 +302,9 @@ interface DocumentResponse {
 
 interface CaptureNetwork {
   blocked: NonNullable<WebArtifacts["blockedRequests"]>;
+  log: NetworkEntry[];
+  inFlight: number;
+  lastActivity: number;
   sockets: Set<WebSocket>;
   /** Aborted when the capture ends: in-flight fetches stop and bridged sockets close. */
   stop: AbortController;

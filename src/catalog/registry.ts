@@ -20,6 +20,11 @@ import { linkDomainAllowlist } from "../validations/web/link-domain-allowlist";
 import { structuredDataValid } from "../validations/web/structured-data-valid";
 import { colorContrast } from "../validations/web/color-contrast";
 import { spelling } from "../validations/web/spelling";
+import { noHorizontalOverflow } from "../validations/web/no-horizontal-overflow";
+import { layoutNotBroken } from "../validations/web/layout-not-broken";
+import { ctaVisible } from "../validations/web/cta-visible";
+import { tapTargets } from "../validations/web/tap-targets";
+import { responsiveConsistency } from "../validations/web/responsive-consistency";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -44,6 +49,11 @@ export const validationModules: readonly ValidationModule[] = [
   structuredDataValid,
   colorContrast,
   spelling,
+  noHorizontalOverflow,
+  layoutNotBroken,
+  ctaVisible,
+  tapTargets,
+  responsiveConsistency,
 ];
 
 const byId = new Map<string, ValidationModule>();

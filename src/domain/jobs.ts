@@ -72,6 +72,7 @@ export function decideSettlement(
   jobId: string,
   customerId: string,
   results: RecordedResult[],
+  captureEvents: NewEvent[],
   charged: number,
   versions: { job: number; credits: number },
   interruption?: string,
@@ -86,6 +87,7 @@ export function decideSettlement(
       streamId: streams.job(jobId),
       expectedVersion: versions.job,
       events: [
+        ...captureEvents,
         ...results.map((r) => resultEvent(jobId, r)),
         {
           type: "JobSettled",

@@ -3,6 +3,7 @@ import type { EventStore, EventMetadata } from "../store/event-store";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
 import type { CaptureService } from "./captures";
+import type { Judge } from "../judge/judge";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -11,6 +12,7 @@ export interface ServiceContext {
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
   captures: CaptureService;
+  judge: Judge;
 }
 
 /** Who asked, on which surface: recorded in every event's metadata. */

@@ -7,8 +7,10 @@ import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, type JobRow, type ResultRow } from "../../projections/jobs";
 import { findValidation } from "../catalog/registry";
 import type { CaptureSize, Outcome } from "../validations/types";
-import type { WebArtifacts } from "../capture/artifacts";
+import type { Screenshot, WebArtifacts } from "../capture/artifacts";
+import type { NewEvent } from "../store/event-store";
 import { newJobId } from "./ids";
+import type { CaptureService } from "./captures";
 import type { RequestMeta, ServiceContext } from "./context";
 
 export interface JobListQuery {
@@ -46,21 +48,21 @@ export class JobService {
     }
     const jobId = newJobId();
     this.charge(jobId, customerId, job, meta);
-    let results: { rows: RecordedResult[]; interruption?: string };
+    let results: Execution;
     try {
-      results = await this.execute(job);
+      results = await this.execute(job, jobId, customerId);
     } catch (e) {
       // Charged but not delivered: settle with every row errored and refunded, then say so.
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
       const cause = `The job could not run: ${(e as Error).message.split("\n")[0]}`;
       const rows = job.run.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
-      this.settle(jobId, customerId, job, rows, meta, cause);
+      this.settle(jobId, customerId, job, { rows, captureEvents: [] }, meta, cause);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
       }, undefined, true);
     }
-    this.settle(jobId, customerId, job, results.rows, meta, results.interruption);
+    this.settle(jobId, customerId, job, results, meta, results.interruption);
     return this.get(customerId, jobId, job.detail)!;
   }
 
@@ -71,7 +73,7 @@ export class JobService {
     const page = rows.slice(0, limit);
     const results = resultsFor(this.ctx.store.db, page.map((j) => j.jobId));
     return {
-      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? j.detail, this.ctx.config.publicBaseUrl)),
+      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? j.detail, this.ctx.captures)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.position) : null,
     };
   }
@@ -80,7 +82,7 @@ export class JobService {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
     if (!row) return null;
     const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
-    return jobView(row, results, detail ?? row.detail, this.ctx.config.publicBaseUrl);
+    return jobView(row, results, detail ?? row.detail, this.ctx.captures);
   }
 
   /** Accept and charge in one transaction with the balance check; retried if another write moved the ledger first. */
@@ -99,8 +101,8 @@ export class JobService {
     }
   }
 
-  private async execute(job: PlannedJob): Promise<{ rows: RecordedResult[]; interruption?: string }> {
-    if (job.run.length === 0) return { rows: [] };
+  private async execute(job: PlannedJob, jobId: string, customerId: string): Promise<Execution> {
+    if (job.run.length === 0) return { rows: [], captureEvents: [] };
     const viewports = captureViewports(job);
     const needs = new Set(job.run.flatMap((v) => v.module.meta.needs));
     const subject = job.type === "url" ? { type: "url" as const, url: job.url! } : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
@@ -108,20 +110,41 @@ export class JobService {
     if (!capture.ok) {
       return {
         rows: job.run.map((v) => row(v, { verdict: "error", reason: capture.interruption, reasoning: capture.interruption, findings: [] }, 0)),
+        captureEvents: [],
         interruption: capture.interruption,
       };
     }
-    return { rows: await Promise.all(job.run.map((v) => evaluate(v, capture.artifacts))) };
+    const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
+    const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
+    const captureEvents = shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s));
+    const rows = await Promise.all(
+      job.run.map(async (v) => {
+        const result = await evaluate(v, capture.artifacts);
+        if (v.module.meta.kind !== "visual") return result;
+        const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
+        if (result.outcome.verdict !== "error") {
+          const started = performance.now();
+          result.outcome = await this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: own });
+          result.durationMs += performance.now() - started;
+        }
+        result.captureKeys = own.map(keyOf);
+        return result;
+      }),
+    );
+    return { rows, captureEvents };
   }
 
-  private settle(jobId: string, customerId: string, job: PlannedJob, rows: RecordedResult[], meta: RequestMeta, interruption?: string) {
+  private settle(jobId: string, customerId: string, job: PlannedJob, execution: Execution, meta: RequestMeta, interruption?: string) {
     for (let attempt = 0; ; attempt++) {
       const versions = {
         job: this.ctx.store.streamVersion(streams.job(jobId)),
         credits: creditState(this.ctx.store.db, customerId).streamVersion,
       };
       try {
-        this.ctx.store.append(decideSettlement(jobId, customerId, rows, job.totalCredits, versions, interruption), meta);
+        this.ctx.store.append(
+          decideSettlement(jobId, customerId, execution.rows, execution.captureEvents, job.totalCredits, versions, interruption),
+          meta,
+        );
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
@@ -130,9 +153,16 @@ export class JobService {
   }
 }
 
-/** The union of the selected checks' standard sizes, unless the request named its own. */
+interface Execution {
+  rows: RecordedResult[];
+  /** CaptureStored events for the screenshots already written to disk. */
+  captureEvents: NewEvent[];
+  interruption?: string;
+}
+
+/** Every selected check's standard sizes, plus any the request adds with captureSizes. */
 function captureViewports(job: PlannedJob): CaptureSize[] {
-  const wanted = new Set<CaptureSize>(job.captureSizes ?? job.run.flatMap((v) => v.module.meta.capture.standard));
+  const wanted = new Set<CaptureSize>([...(job.captureSizes ?? []), ...job.run.flatMap((v) => v.module.meta.capture.standard)]);
   // DOM checks read desktop-md; it is always gathered for them.
   if (job.run.some((v) => v.module.meta.needs.includes("dom"))) wanted.add("desktop-md");
   return [...wanted];
@@ -161,7 +191,7 @@ const NOTES = {
   error: "We could not run this check, so it is not a verdict on your work. It was refunded.",
 };
 
-function resultView(r: ResultRow, detail: "brief" | "verbose", baseUrl: string) {
+function resultView(r: ResultRow, detail: "brief" | "verbose", captures: CaptureService) {
   const module = findValidation(r.validationId);
   return {
     validationId: r.validationId,
@@ -171,12 +201,18 @@ function resultView(r: ResultRow, detail: "brief" | "verbose", baseUrl: string) 
     ...(r.reason && r.verdict !== "pass" ? { reason: r.reason } : {}),
     reasoning: r.reasoning,
     findings: r.findings,
-    ...(r.captureKeys.length ? { screenshotUrl: `${baseUrl}/api/captures/${r.captureKeys[0]}` } : {}),
+    ...(r.captureKeys.length
+      ? {
+          screenshotUrl: captures.url(r.captureKeys[0]!),
+          screenshotShareUrl: captures.shareUrl(r.captureKeys[0]!),
+          captures: r.captureKeys.map((key) => ({ viewport: key.replace(/^.*-([a-z]+-[a-z]+)\.jpg$/, "$1"), screenshotUrl: captures.url(key) })),
+        }
+      : {}),
     ...(detail === "verbose" ? { references: module?.meta.references ?? [], note: NOTES[r.verdict] } : {}),
   };
 }
 
-function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", baseUrl: string) {
+function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", captures: CaptureService) {
   const counts = { pass: 0, fail: 0, error: 0 };
   for (const r of results) counts[r.verdict]++;
   return {
@@ -187,7 +223,7 @@ function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", b
     ...(j.validationSetId ? { validationSets: [j.validationSetId] } : {}),
     overallPassPolicy: "every-result-pass",
     summary: { ...counts, passed: j.status === "completed" && counts.fail === 0 && counts.error === 0 },
-    results: results.map((r) => resultView(r, detail, baseUrl)),
+    results: results.map((r) => resultView(r, detail, captures)),
     skipped_validations: j.skipped,
     credits: { charged: j.charged, refunded: j.refunded, net: j.charged - j.refunded },
     ...(j.interruption ? { interruption: j.interruption } : {}),

@@ -11,7 +11,7 @@ export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as c
 export type CaptureSize = (typeof CAPTURE_SIZES)[number];
 
 /** What a check reads; the capture engine gathers only what the selected checks need. */
-export type ArtifactKind = "dom";
+export type ArtifactKind = "dom" | "layout" | "screenshot" | "network" | "console" | "axe" | "vitals";
 
 export interface ParameterSpec {
   name: string;

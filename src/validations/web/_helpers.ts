@@ -1,5 +1,5 @@
 import type { CaptureSize, ValidationMeta } from "../types";
-import type { DomSnapshot, WebArtifacts } from "../../capture/artifacts";
+import type { DomSnapshot, LayoutSnapshot, WebArtifacts } from "../../capture/artifacts";
 
 /** Defaults shared by the DOM checks: functional, read at desktop-md, one credit. */
 export function domCheck(
@@ -37,3 +37,28 @@ export function quote(text: string, max = 80): string {
 
 /** For matching user-given text: case-insensitive, white space collapsed. */
 export const normaliseText = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
+
+/** Defaults shared by the visual checks: measured on layout snapshots at the given sizes, judged on screenshots. */
+export function visualCheck(
+  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> &
+    Partial<ValidationMeta> & { standard: CaptureSize[] },
+): ValidationMeta & { subjectType: "url" } {
+  const { standard, ...rest } = meta;
+  return {
+    slug: meta.id,
+    kind: "visual",
+    price: { credits: 2 },
+    parameters: [],
+    requiresConfiguration: false,
+    capture: { offered: ["mobile-sm", "tablet-portrait", "desktop-md"], standard },
+    needs: ["layout", "screenshot"],
+    ...rest,
+    subjectType: "url",
+  };
+}
+
+export function layoutAt(artifacts: WebArtifacts, size: CaptureSize): LayoutSnapshot {
+  const layout = artifacts.layout?.[size];
+  if (!layout) throw new Error(`no layout gathered at ${size}`);
+  return layout;
+}

@@ -1,0 +1,105 @@
+import OpenAI from "openai";
+import type { Judge, JudgeInput } from "./judge";
+import type { Finding, Outcome } from "../validations/types";
+
+export interface ModelJudgeConfig {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/** The JSON schema the model must answer with (OpenAI structured outputs). */
+export const VERDICT_SCHEMA = {
+  type: "object",
+  additionalProperties: false,
+  required: ["verdict", "reasoning", "findings"],
+  properties: {
+    verdict: { type: "string", enum: ["pass", "fail"] },
+    reasoning: { type: "string", description: "Why, citing what is visible in the captures and the measurements." },
+    reason: { type: "string", description: "On fail: what to fix and where." },
+    findings: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: ["message"],
+        properties: { message: { type: "string" }, selector: { type: "string" }, viewport: { type: "string" } },
+      },
+    },
+  },
+} as const;
+
+/**
+ * A vision model behind any OpenAI-compatible chat-completions endpoint. It sees the captures, the
+ * check's judgment prose and the inspector's measurements, and must answer in VERDICT_SCHEMA. A failed,
+ * timed-out or unparseable answer is an error row (refunded), never a guess.
+ */
+export class ModelJudge implements Judge {
+  readonly name = "model";
+  private readonly client: OpenAI;
+
+  constructor(private readonly config: ModelJudgeConfig) {
+    this.client = new OpenAI({
+      baseURL: config.baseURL,
+      apiKey: config.apiKey ?? "not-needed",
+      timeout: config.timeoutMs ?? 30_000,
+      maxRetries: config.maxRetries ?? 1,
+    });
+  }
+
+  async judge({ meta, inspection, screenshots }: JudgeInput): Promise<Outcome> {
+    let content: string | null | undefined;
+    try {
+      const completion = await this.client.chat.completions.create({
+        model: this.config.model,
+        temperature: 0,
+        response_format: { type: "json_schema", json_schema: { name: "verdict", strict: true, schema: VERDICT_SCHEMA as unknown as Record<string, unknown> } },
+        messages: [
+          {
+            role: "system",
+            content:
+              "You are a QA reviewer judging one check on screenshots of a rendered page. Decide pass or fail strictly by the check's judgment. Use the measurements as evidence; do not invent facts. Answer only with the JSON schema.",
+          },
+          {
+            role: "user",
+            content: [
+              {
+                type: "text",
+                text: `Check: ${meta.name} (${meta.id})\nJudgment: ${meta.judgment}\nInspector measurements: ${JSON.stringify({ verdict: inspection.verdict, reasoning: inspection.reasoning, findings: inspection.findings.slice(0, 20) })}\nCaptures: ${screenshots.map((s) => `${s.viewport} ${s.width}x${s.height}${s.cut ? " (cut)" : ""}`).join(", ")}`,
+              },
+              ...screenshots.map((s) => ({
+                type: "image_url" as const,
+                image_url: { url: `data:${s.contentType};base64,${Buffer.from(s.data).toString("base64")}`, detail: "high" as const },
+              })),
+            ],
+          },
+        ],
+      });
+      content = completion.choices[0]?.message?.content;
+    } catch (e) {
+      return modelError(`The vision model did not answer: ${(e as Error).message}`);
+    }
+    let answer: { verdict?: unknown; reasoning?: unknown; reason?: unknown; findings?: unknown };
+    try {
+      answer = JSON.parse(content ?? "");
+    } catch {
+      return modelError("The vision model's answer was not JSON.");
+    }
+    if ((answer.verdict !== "pass" && answer.verdict !== "fail") || typeof answer.reasoning !== "string" || !Array.isArray(answer.findings)) {
+      return modelError("The vision model's answer did not match the verdict schema.");
+    }
+    const findings = (answer.findings as Array<Record<string, unknown>>)
+      .filter((f) => f && typeof f.message === "string")
+      .map((f) => ({ message: f.message, ...(typeof f.selector === "string" ? { selector: f.selector } : {}), ...(typeof f.viewport === "string" ? { viewport: f.viewport } : {}) }) as Finding);
+    return {
+      verdict: answer.verdict,
+      ...(answer.verdict === "fail" ? { reason: typeof answer.reason === "string" && answer.reason ? answer.reason : answer.reasoning } : {}),
+      reasoning: `${answer.reasoning} (judged by ${this.config.model}; inspector measured: ${inspection.reasoning})`,
+      findings,
+    };
+  }
+}
+
+const modelError = (reason: string): Outcome => ({ verdict: "error", reason, reasoning: reason, findings: [] });

@@ -1,0 +1,36 @@
+import { pass, type WebValidation, type Finding } from "../types";
+import { layoutAt, quote, visualCheck } from "./_helpers";
+import type { CaptureSize } from "../types";
+
+export const layoutNotBroken: WebValidation = {
+  meta: visualCheck({
+    id: "layout-not-broken",
+    name: "Layout not broken",
+    category: "visual",
+    severity: "major",
+    standard: ["desktop-md"],
+    summary: "No text overlaps other text, and no visible image is broken.",
+    judgment:
+      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other) intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes.",
+    references: [{ title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" }],
+  }),
+  evaluate(artifacts) {
+    const findings: Finding[] = [];
+    const sizes = Object.keys(artifacts.layout ?? {}) as CaptureSize[];
+    for (const size of sizes) {
+      const layout = layoutAt(artifacts, size);
+      for (const o of layout.textOverlaps) {
+        findings.push({ message: `${quote(o.textA, 40)} overlaps ${quote(o.textB, 40)} by ${o.width}×${o.height}px`, selector: `${o.a} ↔ ${o.b}`, viewport: size, measured: { width: o.width, height: o.height } });
+      }
+      for (const img of layout.brokenImages) findings.push({ message: "visible image did not load", selector: img.selector, url: img.src, viewport: size });
+    }
+    if (findings.length === 0) return pass(`At ${sizes.join(", ")}: no overlapping text and no broken visible image.`);
+    const first = findings[0]!;
+    return {
+      verdict: "fail",
+      reason: `Fix ${findings.length} layout fault(s); first at ${first.viewport}: ${first.message} (${first.selector})`,
+      reasoning: `Measured text rects and images at ${sizes.join(", ")}: ${findings.length} fault(s).`,
+      findings,
+    };
+  },
+};
