@@ -44,19 +44,38 @@ export function removeTempDirs(): void {
  * Peak memory, sampled. `peakSelf` is this Bun process's RSS (process.memoryUsage().rss), sampled
  * every 100 ms and from synchronous loops. `peakService` is the proportional set size (PSS, so shared
  * pages are not counted once per process) of this process plus its descendants (the app's Chromium),
- * read from /proc once a second; subtrees under `exclude` (the baseline's own Chromium) are left out.
+ * read from /proc every `treeIntervalMs` (default 1 s); `peakServiceRss` is the plain RSS sum of the
+ * same processes at the same moments (an upper bound: pages shared between Chromium's processes are
+ * counted once per process). Subtrees under `exclude` (the baselines' own Chromium, Lighthouse) are
+ * left out; `release` drops an exclusion once that process is gone, so a reused pid is counted again.
  */
 export class RssSampler {
   peakSelf = 0;
   peakService = 0;
+  peakServiceRss = 0;
+  /** How many processes the tree had at the moment of peakService. */
+  peakProcesses = 0;
   readonly exclude = new Set<number>();
   private timers: Array<ReturnType<typeof setInterval>> = [];
   readonly hasProc = existsSync("/proc/self/smaps_rollup");
 
+  constructor(private readonly treeIntervalMs = 1000) {}
+
   start(): void {
     this.sample();
     this.sampleTree();
-    this.timers.push(setInterval(() => this.sample(), 100), setInterval(() => this.sampleTree(), 1000));
+    this.timers.push(setInterval(() => this.sample(), 100), setInterval(() => this.sampleTree(), this.treeIntervalMs));
+  }
+
+  /** Excludes the subtrees of processes that were started since `before` (a childPids() snapshot); returns them. */
+  excludeNewChildren(before: Set<number>): number[] {
+    const added = [...childPids(process.pid)].filter((pid) => !before.has(pid));
+    for (const pid of added) this.exclude.add(pid);
+    return added;
+  }
+
+  release(pids: Iterable<number>): void {
+    for (const pid of pids) this.exclude.delete(pid);
   }
 
   stop(): void {
@@ -73,9 +92,19 @@ export class RssSampler {
 
   sampleTree(): void {
     if (!this.hasProc) return;
-    let total = 0;
-    for (const pid of descendants(process.pid, this.exclude)) total += pssOf(pid);
-    if (total > this.peakService) this.peakService = total;
+    let pss = 0;
+    let rss = 0;
+    const tree = descendants(process.pid, this.exclude);
+    for (const pid of tree) {
+      const m = memoryOf(pid);
+      pss += m.pss;
+      rss += m.rss;
+    }
+    if (pss > this.peakService) {
+      this.peakService = pss;
+      this.peakProcesses = tree.size;
+    }
+    if (rss > this.peakServiceRss) this.peakServiceRss = rss;
   }
 }
 
@@ -116,12 +145,13 @@ function descendants(root: number, exclude: Set<number>): Set<number> {
   return inTree;
 }
 
-function pssOf(pid: number): number {
+function memoryOf(pid: number): { pss: number; rss: number } {
   try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? 0) * 1024;
+    return { pss: kb("Pss"), rss: kb("Rss") };
   } catch {
-    return 0;
+    return { pss: 0, rss: 0 };
   }
 }
 
