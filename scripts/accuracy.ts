@@ -42,6 +42,8 @@ export const DEFECT_OWNERS: Record<string, string> = {
 export const ALSO_COVERS: Record<string, string[]> = {
   "layout-not-broken": ["web/image-broken"],
   "responsive-consistency": ["web/cta-hidden-mobile"],
+  // axe-core's WCAG A/AA rules include image-alt, color-contrast, html-has-lang, document-title and label.
+  "accessibility-wcag": ["web/image-missing-alt", "web/low-contrast-text", "web/missing-lang", "web/missing-title", "web/form-input-unlabeled"],
 };
 
 interface Case {

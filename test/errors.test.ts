@@ -14,10 +14,12 @@ import { htmlJob, startServer, type ApiResponse, type TestServer } from "./suppo
  * 17 VALIDATION_NOT_RUNNABLE, 18 DUPLICATE_VALIDATION, 19 CONFLICTING_PARAMETERS, 20 INVALID_PARAMETER_VALUE,
  * 21 clients, 22 PLAYGROUND_INVALID_URL.
  *
- * Not reachable through a body on this server, and so not tested here:
- *  - CLIENT_SELECTION_NOT_IN_JOB needs a visual (rendering) check that is skipped; every registered
- *    check is functional, so CLIENT_SELECTION_RENDERLESS_CHECK always answers first.
- *  - UNKNOWN_EMAIL_CLIENT needs the mail-client render catalog, which arrives with email rendering.
+ * Step 21 (clients) is for email validations only: a functional check answers CLIENT_SELECTION_RENDERLESS_CHECK,
+ * a visual check the job skips (it needs parameters the body does not give) CLIENT_SELECTION_NOT_IN_JOB, and a
+ * webpage visual check that runs INVALID_CLIENT_SELECTION.
+ *
+ * Not reachable through a body on this server, and so not tested here: UNKNOWN_EMAIL_CLIENT needs the
+ * mail-client render catalog, which arrives with email rendering.
  */
 
 const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
@@ -380,6 +382,44 @@ const cases: Case[] = [
     body: htmlJob(PAGE, [{ id: "page-title", clients: { "desktop-md": [] } }]),
     details: (d) => expect(d.validationId).toBe("page-title"),
   },
+  {
+    name: "clients on a visual check the job skips for missing parameters",
+    code: "CLIENT_SELECTION_NOT_IN_JOB",
+    body: htmlJob(PAGE, [{ id: "logo-usage", clients: { "mobile-sm": [] } }]),
+    details: (d) => {
+      expect(d.validationId).toBe("logo-usage");
+      expect(d.path).toBe("validations[0].clients");
+    },
+  },
+  {
+    name: "clients on a skipped visual check beside a check that runs",
+    code: "CLIENT_SELECTION_NOT_IN_JOB",
+    body: htmlJob(PAGE, ["page-title", { id: "brand-colors", clients: { "desktop-md": ["gmail"] } }]),
+    details: (d) => {
+      expect(d.validationId).toBe("brand-colors");
+      expect(d.path).toBe("validations[1].clients");
+    },
+  },
+  {
+    name: "clients on a webpage visual check that runs",
+    code: "INVALID_CLIENT_SELECTION",
+    body: htmlJob(PAGE, [{ id: "cta-visible", clients: { "desktop-md": ["gmail"] } }]),
+    details: (d) => {
+      expect(d.validationId).toBe("cta-visible");
+      expect(d.path).toBe("validations[0].clients");
+    },
+  },
+  {
+    name: "clients on a configured webpage visual check of a url job",
+    code: "INVALID_CLIENT_SELECTION",
+    body: urlJob("https://example.com/", {
+      validations: [{ id: "brand-colors", parameters: { palette: ["#0a58ca"] }, clients: { "mobile-sm": [] } }],
+    }),
+    details: (d) => {
+      expect(d.validationId).toBe("brand-colors");
+      expect(d.path).toBe("validations[0].clients");
+    },
+  },
   // 22
   { name: "a loopback url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://127.0.0.1/"), details: (d) => expect(d.reason).toBe("loopback") },
   { name: "localhost", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://localhost:8080/"), details: (d) => expect(d.reason).toBe("loopback") },
@@ -450,6 +490,21 @@ const cases: Case[] = [
     code: "CLIENT_SELECTION_RENDERLESS_CHECK",
     body: urlJob("http://127.0.0.1/", { validations: [{ id: "page-title", clients: { "mobile-sm": ["gmail"] } }] }),
   },
+  {
+    name: "order: clients on a skipped check beat a loopback url",
+    code: "CLIENT_SELECTION_NOT_IN_JOB",
+    body: urlJob("http://127.0.0.1/", { validations: [{ id: "logo-usage", clients: { "mobile-sm": [] } }] }),
+  },
+  {
+    name: "order: clients on a webpage visual check beat a loopback url",
+    code: "INVALID_CLIENT_SELECTION",
+    body: urlJob("http://127.0.0.1/", { validations: [{ id: "tap-targets", clients: { "mobile-sm": [] } }] }),
+  },
+  {
+    name: "order: clients are checked entry by entry (a functional check's clients, first, answer)",
+    code: "CLIENT_SELECTION_RENDERLESS_CHECK",
+    body: htmlJob(PAGE, [{ id: "page-title", clients: { "mobile-sm": [] } }, { id: "logo-usage", clients: { "mobile-sm": [] } }]),
+  },
   { name: "order: an unknown check beats a loopback url", code: "VALIDATION_NOT_RUNNABLE", body: urlJob("http://127.0.0.1/", { validations: ["no-such-check"] }) },
 ];
 
@@ -474,7 +529,7 @@ test("every job-body code tested here is in the catalog served at GET /api/error
   for (const code of new Set(cases.map((c) => c.code))) expect(catalog.get(code)).toBe(400);
 });
 
-test("the catalog holds every job-body code of the contract, including the ones this server cannot reach yet", () => {
+test("the catalog holds every job-body code of the contract, including the one this server cannot reach yet", () => {
   for (const code of ["CLIENT_SELECTION_NOT_IN_JOB", "UNKNOWN_EMAIL_CLIENT"]) expect(catalog.get(code)).toBe(400);
 });
 
@@ -496,6 +551,12 @@ describe("POST /api/jobs/estimate accepts what the refusals are near to", () => 
     });
     expect(res.status).toBe(200);
     expect(res.body.lines).toEqual([{ validationId: "required-text-present", credits: 1 }]);
+  });
+  test("a visual check without its parameters (and without clients) is skipped, not refused", async () => {
+    const res = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(PAGE, ["page-title", "logo-usage"]) });
+    expect(res.status).toBe(200);
+    expect(res.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
+    expect(res.body.skipped_validations.map((s: { validationId: string }) => s.validationId)).toEqual(["logo-usage"]);
   });
   test("a JSON content type with a charset is accepted", async () => {
     const res = await server.api("POST", "/api/jobs/estimate", {

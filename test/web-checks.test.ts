@@ -1,20 +1,55 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, normalize } from "node:path";
 import { validationModules } from "../src/catalog/registry";
+import { NetworkGuard } from "../src/capture/network-guard";
+import { UrlProbe } from "../src/capture/url-probe";
 import { htmlJob, startServer, type TestServer } from "./support/harness";
 
-/** Each web check runs its own pass and fail fixture as a real static_html job through the API. */
+/**
+ * Each web check runs its own pass and fail fixture as a real static_html job through the API.
+ *
+ * A fixture folder may hold a `server/` folder: its files are served by a local Bun.serve on 127.0.0.1
+ * (under /<check id>/), the fixture's HTML has `{{BASE}}` replaced by that URL, and the job's baseUrl is it,
+ * so relative URLs in the fixture reach those files too. The API server runs with ASSAY_ALLOW_PRIVATE_TARGETS=1
+ * (loopback only) so the guard lets those requests through. Test-only controls on that server:
+ * `?delay=<ms>` answers late, `?nohead` answers HEAD with 405. Other fixtures keep https://example.com/.
+ */
 const FIXTURES = join(import.meta.dir, "fixtures", "web");
 const webChecks = validationModules.filter((m) => m.meta.subjectType === "url");
 
 let server: TestServer;
 let apiKey: string;
+let assets: ReturnType<typeof Bun.serve>;
+/** Requests the asset server answered, as "METHOD /path": what the probe tests count. */
+const assetLog: string[] = [];
+
 beforeAll(async () => {
-  server = await startServer();
+  assets = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      assetLog.push(`${req.method} ${url.pathname}`);
+      const delay = Number(url.searchParams.get("delay") ?? 0);
+      if (delay > 0) await Bun.sleep(Math.min(delay, 5_000));
+      if (req.method === "HEAD" && url.searchParams.has("nohead")) return new Response(null, { status: 405 });
+      const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
+      const root = join(FIXTURES, id ?? "", "server");
+      const file = normalize(join(root, ...rest));
+      if (!id || !file.startsWith(root + "/") || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      return new Response(Bun.file(file));
+    },
+  });
+  server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
   apiKey = (await server.signup()).apiKey;
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  assets.stop(true);
+});
+
+const assetBase = (id: string) => `http://127.0.0.1:${assets.port}/${id}`;
 
 test("every web check has a pass and a fail fixture", () => {
   const missing = webChecks
@@ -27,15 +62,21 @@ for (const m of webChecks) {
   describe(m.meta.id, () => {
     const paramsFile = join(FIXTURES, m.meta.id, "params.json");
     const parameters = existsSync(paramsFile) ? JSON.parse(readFileSync(paramsFile, "utf8")) : undefined;
+    const served = existsSync(join(FIXTURES, m.meta.id, "server"));
     for (const expected of ["pass", "fail"] as const) {
       test(`${expected} fixture gives ${expected}`, async () => {
-        const html = readFileSync(join(FIXTURES, m.meta.id, `${expected}.html`), "utf8");
+        let html = readFileSync(join(FIXTURES, m.meta.id, `${expected}.html`), "utf8");
+        const extra: Record<string, unknown> = {};
+        if (served) {
+          html = html.replaceAll("{{BASE}}", assetBase(m.meta.id));
+          extra.baseUrl = `${assetBase(m.meta.id)}/`;
+        }
         const entry = parameters ? { id: m.meta.id, parameters } : m.meta.id;
-        const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [entry]) });
+        const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [entry], extra) });
         expect(res.status).toBe(200);
         const [result] = res.body.results;
         expect(result.validationId).toBe(m.meta.id);
-        expect({ verdict: result.verdict, reasoning: result.reasoning }).toMatchObject({ verdict: expected });
+        expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({ verdict: expected });
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(10);
           expect(result.findings.length).toBeGreaterThan(0);
@@ -44,3 +85,41 @@ for (const m of webChecks) {
     }
   });
 }
+
+describe("UrlProbe (server-side requests of broken-links, broken-images, favicon)", () => {
+  const base = () => assetBase("broken-links");
+
+  test("a URL is requested once per probe, however often and however concurrently it is asked for", async () => {
+    const probe = new UrlProbe(new NetworkGuard(true));
+    const url = `${base()}/ok.html?once=${Date.now()}`;
+    const results = await Promise.all([probe.link(url), probe.link(url), probe.link(url)]);
+    await probe.link(url);
+    expect(results.map((r) => r.kind === "response" && r.status)).toEqual([200, 200, 200]);
+    expect(probe.requests).toBe(1);
+    expect(assetLog.filter((l) => l === "HEAD /broken-links/ok.html").length).toBeGreaterThanOrEqual(1);
+  });
+
+  test("HEAD answered 405 falls back to GET; a 404 is confirmed by GET", async () => {
+    const probe = new UrlProbe(new NetworkGuard(true));
+    const ok = await probe.link(`${base()}/ok.html?nohead`);
+    expect(ok).toMatchObject({ kind: "response", method: "GET", status: 200 });
+    const missing = await probe.link(`${base()}/missing.html`);
+    expect(missing).toMatchObject({ kind: "response", method: "GET", status: 404 });
+    expect(probe.requests).toBe(4);
+  });
+
+  test("at most `concurrency` requests are in flight", async () => {
+    const probe = new UrlProbe(new NetworkGuard(true), { concurrency: 2 });
+    const started = performance.now();
+    await Promise.all([1, 2, 3, 4].map((i) => probe.link(`${base()}/ok.html?delay=150&n=${i}`)));
+    // Four 150 ms answers two at a time take two rounds.
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+  });
+
+  test("the default guard refuses loopback: a refusal, not a fetch", async () => {
+    const probe = new UrlProbe(new NetworkGuard(false));
+    const r = await probe.link(`${base()}/ok.html`);
+    expect(r).toMatchObject({ kind: "refused", reason: "loopback" });
+    expect(probe.requests).toBe(1);
+  });
+});

@@ -103,6 +103,17 @@ export interface WebArtifacts {
   console?: ConsoleEntry[];
   axe?: AxeSummary;
   vitals?: LabVitals;
+  /** Images painted on the page, per capture size (when a check needs "images"). */
+  images?: Partial<Record<CaptureSize, ImagesSnapshot>>;
+  /**
+   * Each distinct image source the page painted, decoded in a blank page: natural size and content hash, by
+   * resolved URL. Gathered only when a selected check compares the page against a reference image.
+   */
+  imageSources?: Record<string, ImageSourceInfo>;
+  /** The reference images named by the checks' parameters (e.g. logo-usage's logoUrl), by the URL as given. */
+  referenceImages?: Record<string, ImageSourceInfo>;
+  /** Colours of the desktop-md capture, decoded from its JPEG (when a check needs "palette"). */
+  palette?: CapturePalette;
   /**
    * Requests the network guard refused (subresources, frames, WebSockets, redirect hops), in order: the URL
    * refused, the guard's reason (loopback, private, link-local, ...) and detail, and for a refused redirect
@@ -201,4 +212,62 @@ export interface LabVitals {
   cls: number;
   fcpMs: number | null;
   loadMs: number | null;
+}
+
+/** An image painted at one viewport: an <img> (or <input type=image>) or an element's CSS background-image url(). */
+export interface PageImage {
+  selector: string;
+  kind: "img" | "background";
+  /** Resolved URL of the image the browser painted (currentSrc for <img>, the url() for a background). */
+  src: string;
+  /** Rendered with area, at least partly inside the viewport's width, and (an <img>) not failed to load. */
+  shown: boolean;
+  /** Border box, page coordinates. */
+  box: Box;
+  /** The size the picture itself is painted at, after object-fit or background-size (and transforms); null when unknown. */
+  painted: { width: number; height: number } | null;
+  /** object-fit of an <img>; background-size of a background layer. */
+  fit: string;
+  /** The picture's natural size (0 when it did not decode). */
+  naturalWidth: number;
+  naturalHeight: number;
+}
+
+export interface ImagesSnapshot {
+  viewport: { width: number; height: number };
+  images: PageImage[];
+  /** Areas painted by images, video and frames (page coordinates); colour measurements leave them out. */
+  mediaBoxes: Box[];
+}
+
+/** One image source decoded in a blank page: natural size and a content fingerprint. */
+export interface ImageSourceInfo {
+  naturalWidth: number;
+  naturalHeight: number;
+  /**
+   * 128-bit difference hash (luminance gradients of the picture over white, 9×8 across and 8×9 down) as hex:
+   * the same picture at another resolution, format or file name gives a near-identical hash.
+   */
+  hash: string | null;
+  /** The picture over white shrunk to 16×16, as 768 RGB values row by row: colour and layout at a glance. */
+  thumbnail: number[] | null;
+  /** SHA-256 of the file's bytes (hex): the same file under another name. */
+  sha256?: string;
+  /** Why the source could not be loaded or decoded. */
+  error?: string;
+}
+
+/** The colours of one capture, binned: what the page looks like to users, pixel by pixel. */
+export interface CapturePalette {
+  viewport: CaptureSize;
+  /** The capture's size in CSS pixels and the size of the sample taken from it (nearest-neighbour). */
+  captureWidth: number;
+  captureHeight: number;
+  sampleWidth: number;
+  sampleHeight: number;
+  /** Pixels of the sample, and those left out because they lie inside images, video or frames. */
+  totalPixels: number;
+  maskedPixels: number;
+  /** Non-empty colour bins (4 bits per channel): mean colour, pixel count, and where (capture coordinates) they lie. */
+  bins: Array<{ rgb: [number, number, number]; count: number; box: Box }>;
 }

@@ -2,9 +2,11 @@ import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playw
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, DomSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, DomSnapshot, ImagesSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
+import { snapshotImages } from "./gather-images";
+import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
 import { readLabVitals } from "./lab-vitals";
 import type { ArtifactKind, CaptureSize } from "../validations/types";
@@ -43,6 +45,8 @@ export type WebSubject = { type: "url"; url: string } | { type: "static_html"; h
 export interface CapturePlan {
   viewports: CaptureSize[];
   needs: Set<ArtifactKind>;
+  /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
+  referenceImages?: string[];
 }
 
 export type CaptureOutcome = { ok: true; artifacts: WebArtifacts } | { ok: false; interruption: string };
@@ -83,6 +87,7 @@ export class WebCaptureEngine {
     page.on("dialog", (d) => void d.dismiss().catch(() => {}));
     page.on("popup", (p) => void p.close().catch(() => {}));
     const net: CaptureNetwork = { blocked: [], log: [], inFlight: 0, lastActivity: performance.now(), sockets: new Set(), stop: new AbortController() };
+    if (plan.needs.has("images") && plan.referenceImages?.length) net.images = { bodies: new Map(), bytes: 0 };
     const consoleEntries: ConsoleEntry[] = [];
     page.on("console", (m) => {
       if (m.type() === "error") consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
@@ -126,6 +131,7 @@ export class WebCaptureEngine {
       if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
       const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
       const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
+      const images: Partial<Record<CaptureSize, ImagesSnapshot>> = {};
       const cdp = plan.viewports.includes("mobile-sm") ? await context.newCDPSession(page) : null;
       for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
         const v = VIEWPORTS[size];
@@ -134,10 +140,26 @@ export class WebCaptureEngine {
         await cdp?.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
         if (plan.needs.has("dom")) artifacts.dom[size] = await page.evaluate(snapshotDom);
         if (plan.needs.has("layout")) layout[size] = await page.evaluate(snapshotLayout);
+        if (plan.needs.has("images")) images[size] = await page.evaluate(snapshotImages);
         if (plan.needs.has("screenshot")) screenshots[size] = await this.screenshot(page, size);
       }
       if (plan.needs.has("layout")) artifacts.layout = layout;
       if (plan.needs.has("screenshot")) artifacts.screenshots = screenshots;
+      if (plan.needs.has("images")) artifacts.images = images;
+      if (plan.needs.has("images") || plan.needs.has("palette")) {
+        // Decoding (reference images, image hashes, the capture's colours) happens in a blank page of this context.
+        const evidence = await gatherImageEvidence({
+          context,
+          guard: this.guard,
+          signal: net.stop.signal,
+          referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
+          images,
+          screenshots,
+          kept: net.images ?? { bodies: new Map(), bytes: 0 },
+          palette: plan.needs.has("palette"),
+        });
+        Object.assign(artifacts, evidence);
+      }
       return { ok: true, artifacts };
     } finally {
       net.stop.abort();
@@ -240,6 +262,7 @@ export class WebCaptureEngine {
       entry.status = res.status;
       entry.bytes = res.body.byteLength;
       entry.contentType = res.headers["content-type"];
+      if (net.images && request.resourceType() === "image" && res.status < 300) keepImageBody(net.images, request.url(), res.headers["content-type"] ?? "", res.body);
       if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
       return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
     } catch (e) {
@@ -308,6 +331,8 @@ interface CaptureNetwork {
   sockets: Set<WebSocket>;
   /** Aborted when the capture ends: in-flight fetches stop and bridged sockets close. */
   stop: AbortController;
+  /** Image responses kept for decoding, when a check compares the page's images against a reference. */
+  images?: ImageBodies;
 }
 
 /** A pop-up's first navigation has no frame yet (Playwright throws): it is not the main frame's. */

@@ -25,6 +25,15 @@ import { layoutNotBroken } from "../validations/web/layout-not-broken";
 import { ctaVisible } from "../validations/web/cta-visible";
 import { tapTargets } from "../validations/web/tap-targets";
 import { responsiveConsistency } from "../validations/web/responsive-consistency";
+import { logoUsage } from "../validations/web/logo-usage";
+import { brandColors } from "../validations/web/brand-colors";
+import { consoleErrors } from "../validations/web/console-errors";
+import { brokenImages } from "../validations/web/broken-images";
+import { brokenLinks } from "../validations/web/broken-links";
+import { accessibilityWcag } from "../validations/web/accessibility-wcag";
+import { favicon } from "../validations/web/favicon";
+import { pageWeight } from "../validations/web/page-weight";
+import { coreWebVitalsLab } from "../validations/web/core-web-vitals-lab";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -54,6 +63,15 @@ export const validationModules: readonly ValidationModule[] = [
   ctaVisible,
   tapTargets,
   responsiveConsistency,
+  logoUsage,
+  brandColors,
+  consoleErrors,
+  brokenImages,
+  brokenLinks,
+  accessibilityWcag,
+  favicon,
+  pageWeight,
+  coreWebVitalsLab,
 ];
 
 const byId = new Map<string, ValidationModule>();

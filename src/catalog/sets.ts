@@ -9,6 +9,18 @@ export interface ValidationSet {
   validationIds: string[];
 }
 
+const WEB_ESSENTIALS = [
+  "no-lorem-ipsum",
+  "no-unrendered-placeholders",
+  "image-alt-text",
+  "page-title",
+  "meta-description",
+  "html-lang",
+  "viewport-meta",
+  "single-h1",
+  "heading-order",
+];
+
 /** Sets only hold checks that run without parameters, so a set id alone is always a complete job. */
 const definitions: ValidationSet[] = [
   {
@@ -16,17 +28,7 @@ const definitions: ValidationSet[] = [
     name: "Web essentials",
     description: "The basics every public page should get right: content left unfinished, titles, language, headings, alt text and the mobile viewport.",
     subjectType: "url",
-    validationIds: [
-      "no-lorem-ipsum",
-      "no-unrendered-placeholders",
-      "image-alt-text",
-      "page-title",
-      "meta-description",
-      "html-lang",
-      "viewport-meta",
-      "single-h1",
-      "heading-order",
-    ],
+    validationIds: WEB_ESSENTIALS,
   },
   {
     id: "seo",
@@ -38,9 +40,47 @@ const definitions: ValidationSet[] = [
   {
     id: "accessibility",
     name: "Accessibility",
-    description: "WCAG 2.2 A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text.",
+    description: "WCAG 2.2 A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text, plus every axe-core WCAG A and AA rule.",
     subjectType: "url",
-    validationIds: ["image-alt-text", "html-lang", "form-labels", "color-contrast", "heading-order", "font-size-body-min-max"],
+    validationIds: ["image-alt-text", "html-lang", "form-labels", "color-contrast", "heading-order", "font-size-body-min-max", "accessibility-wcag"],
+  },
+  {
+    id: "launch-readiness",
+    name: "Launch readiness",
+    description:
+      "A broad pre-launch sweep: the web essentials plus broken links and images, JavaScript errors, mixed content, the favicon, sharing tags, an accidental noindex, spelling, and a layout that holds up on phones and desktops.",
+    subjectType: "url",
+    validationIds: [
+      ...WEB_ESSENTIALS,
+      "broken-links",
+      "broken-images",
+      "console-errors",
+      "mixed-content",
+      "favicon",
+      "open-graph-tags",
+      "no-accidental-noindex",
+      "spelling",
+      "no-horizontal-overflow",
+      "cta-visible",
+      "layout-not-broken",
+    ],
+  },
+  {
+    id: "brand-compliance",
+    name: "Brand compliance",
+    description:
+      "How the brand is presented: a layout that holds up and keeps its essentials and call to action at every size, legible contrast, spelling, no placeholder copy or unrendered template tags, and sharing previews. The brand's own assets need parameters, so add them through validations[]: logo-usage with logoUrl, brand-colors with palette.",
+    subjectType: "url",
+    validationIds: [
+      "layout-not-broken",
+      "responsive-consistency",
+      "cta-visible",
+      "color-contrast",
+      "spelling",
+      "no-lorem-ipsum",
+      "no-unrendered-placeholders",
+      "open-graph-tags",
+    ],
   },
 ];
 

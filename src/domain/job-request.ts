@@ -66,8 +66,10 @@ const bad = (message: string, details?: Record<string, unknown>) => new AppError
  * 10 MISSING_REQUIRED_FIELD   11 INVALID_CAPTURE_SIZE   12 JOB_SUBJECT_REQUIRED   13 NO_VALIDATIONS_SELECTED
  * 14 VALIDATION_SET_NOT_FOUND   15 VALIDATION_SET_SUBJECT_MISMATCH   16 VALIDATION_SUBJECT_MISMATCH
  * 17 VALIDATION_NOT_RUNNABLE   18 DUPLICATE_VALIDATION   19 CONFLICTING_PARAMETERS   20 INVALID_PARAMETER_VALUE
- * 21 clients: EMPTY_CLIENT_SELECTION, INVALID_CLIENT_SELECTION, CLIENT_SELECTION_RENDERLESS_CHECK,
- *    CLIENT_SELECTION_NOT_IN_JOB, UNKNOWN_EMAIL_CLIENT   22 PLAYGROUND_INVALID_URL (the only step that may use DNS)
+ * 21 clients, per entry: EMPTY_CLIENT_SELECTION, INVALID_CLIENT_SELECTION (shape), CLIENT_SELECTION_RENDERLESS_CHECK
+ *    (a functional check), CLIENT_SELECTION_NOT_IN_JOB (a visual check the job skips), INVALID_CLIENT_SELECTION
+ *    (a webpage visual check: clients are for email validations), UNKNOWN_EMAIL_CLIENT
+ * 22 PLAYGROUND_INVALID_URL (the only step that may use DNS)
  */
 export async function planJob(body: unknown, guard: NetworkGuard): Promise<PlannedJob> {
   // 1
@@ -409,10 +411,19 @@ function checkClientSelections(entries: NormalisedEntry[], run: PlannedValidatio
       );
     }
     if (!run.some((r) => r.module.meta.id === validationId)) {
-      throw new AppError("CLIENT_SELECTION_NOT_IN_JOB", `${validationId} will not run in this job (it is skipped), so it takes no clients.`, {
-        validationId,
-        path: `${e.path}.clients`,
-      });
+      throw new AppError(
+        "CLIENT_SELECTION_NOT_IN_JOB",
+        `${validationId} will not run in this job (it is skipped: it needs parameters this job does not give), so it takes no clients.`,
+        { validationId, path: `${e.path}.clients` },
+      );
+    }
+    if (module.meta.subjectType === "url") {
+      // Webpages are captured at form factors (captureSizes), never in mail clients.
+      throw new AppError(
+        "INVALID_CLIENT_SELECTION",
+        `clients apply to email validations only; ${validationId} is a webpage check, captured at captureSizes, not in mail clients. Remove clients from that entry.`,
+        { validationId, path: `${e.path}.clients` },
+      );
     }
     // Mail-client ids are checked against the render catalog once email rendering exists (UNKNOWN_EMAIL_CLIENT).
   }

@@ -15,7 +15,7 @@ export interface ErrorEntry {
 const entries = [
   // 400: refused before pricing; nothing charged, no job created.
   { code: "AI_MISTAKE_NOTES_REQUIRED", status: 400, title: "AI mistake notes required", guidance: "aiMistakeNotes is missing although humanVerdict differs from the stored AI status. Describe what the AI got wrong." },
-  { code: "CLIENT_SELECTION_NOT_IN_JOB", status: 400, title: "Client selection for a check not in the job", guidance: "clients was given for a validation id the job does not select (details.validationId). Select the validation or drop its clients." },
+  { code: "CLIENT_SELECTION_NOT_IN_JOB", status: 400, title: "Client selection for a check not in the job", guidance: "clients was given for a validation the job will not run: not selected, or skipped for missing parameters (details.validationId). Give it its parameters or drop its clients." },
   { code: "CLIENT_SELECTION_RENDERLESS_CHECK", status: 400, title: "Client selection on a functional check", guidance: "clients was given for a functional validation (details.validationId). Functional checks read the MIME and accept no client selection; remove clients from that entry." },
   { code: "CONFLICTING_PARAMETERS", status: 400, title: "Conflicting parameters", guidance: "Two validations[] entries set one parameter name to different values (details.path is the second entry). A job carries one flat parameter map: use one value." },
   { code: "DUPLICATE_VALIDATION", status: 400, title: "Duplicate validation", guidance: "The same validation id is repeated with a different configuration (details.path). Identical duplicates are collapsed; merge the entries." },
@@ -24,7 +24,7 @@ const entries = [
   { code: "FEEDBACK_ANSWERS_INVALID", status: 400, title: "Feedback answers invalid", guidance: "Answers violate question shapes, or the set is not answered exactly once per question with nothing extra (details.problems)." },
   { code: "FEEDBACK_RATIONALE_REQUIRED", status: 400, title: "Feedback rationale required", guidance: "verdictComments or feedbackNotes is required when humanVerdict is fail or error." },
   { code: "INVALID_CAPTURE_SIZE", status: 400, title: "Invalid capture size", guidance: "Capture size must be mobile-sm, tablet-portrait or desktop-md." },
-  { code: "INVALID_CLIENT_SELECTION", status: 400, title: "Invalid client selection", guidance: "clients must be an object keyed by a known form factor (mobile-sm, tablet-portrait, desktop-md) with arrays of client id strings (details.path)." },
+  { code: "INVALID_CLIENT_SELECTION", status: 400, title: "Invalid client selection", guidance: "clients must be an object keyed by a known form factor (mobile-sm, tablet-portrait, desktop-md) with arrays of client id strings (details.path); clients apply to email validations only, so a webpage check takes none (use captureSizes)." },
   { code: "INVALID_ENUM_VALUE", status: 400, title: "Invalid enum value", guidance: "A field holds a value outside details.allowedValues (details.field)." },
   { code: "INVALID_PARAMETER_VALUE", status: 400, title: "Invalid parameter value", guidance: "A parameter value violates its format (details.validationId, details.parameter, details.expected). See the validation's parameters in the catalog." },
   { code: "INVALID_REQUEST_BODY", status: 400, title: "Invalid request body", guidance: "The body is not valid JSON, is not application/json, or does not match the request schema (details.problems)." },

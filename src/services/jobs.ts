@@ -6,7 +6,8 @@ import { ConcurrencyError } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, type JobRow, type ResultRow } from "../../projections/jobs";
 import { findValidation } from "../catalog/registry";
-import type { CaptureSize, Outcome } from "../validations/types";
+import type { CaptureSize, CheckServices, Outcome } from "../validations/types";
+import { UrlProbe } from "../capture/url-probe";
 import type { Screenshot, WebArtifacts } from "../capture/artifacts";
 import type { NewEvent } from "../store/event-store";
 import { newJobId } from "./ids";
@@ -106,7 +107,9 @@ export class JobService {
     const viewports = captureViewports(job);
     const needs = new Set(job.run.flatMap((v) => v.module.meta.needs));
     const subject = job.type === "url" ? { type: "url" as const, url: job.url! } : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
-    const capture = await this.ctx.webCapture.capture(subject, { viewports, needs });
+    // Image URLs among the parameters (e.g. logo-usage's logoUrl): the capture loads and measures them as references.
+    const referenceImages = job.run.flatMap((v) => v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]));
+    const capture = await this.ctx.webCapture.capture(subject, { viewports, needs, referenceImages: referenceImages.filter((u): u is string => typeof u === "string") });
     if (!capture.ok) {
       return {
         rows: job.run.map((v) => row(v, { verdict: "error", reason: capture.interruption, reasoning: capture.interruption, findings: [] }, 0)),
@@ -117,20 +120,27 @@ export class JobService {
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
     const captureEvents = shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s));
-    const rows = await Promise.all(
-      job.run.map(async (v) => {
-        const result = await evaluate(v, capture.artifacts);
-        if (v.module.meta.kind !== "visual") return result;
-        const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
-        if (result.outcome.verdict !== "error") {
-          const started = performance.now();
-          result.outcome = await this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: own });
-          result.durationMs += performance.now() - started;
-        }
-        result.captureKeys = own.map(keyOf);
-        return result;
-      }),
-    );
+    // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
+    const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
+    let rows: RecordedResult[];
+    try {
+      rows = await Promise.all(
+        job.run.map(async (v) => {
+          const result = await evaluate(v, capture.artifacts, services);
+          if (v.module.meta.kind !== "visual") return result;
+          const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
+          if (result.outcome.verdict !== "error") {
+            const started = performance.now();
+            result.outcome = await this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: own });
+            result.durationMs += performance.now() - started;
+          }
+          result.captureKeys = own.map(keyOf);
+          return result;
+        }),
+      );
+    } finally {
+      services.probe.close();
+    }
     return { rows, captureEvents };
   }
 
@@ -168,11 +178,11 @@ function captureViewports(job: PlannedJob): CaptureSize[] {
   return [...wanted];
 }
 
-async function evaluate(v: PlannedValidation, artifacts: WebArtifacts): Promise<RecordedResult> {
+async function evaluate(v: PlannedValidation, artifacts: WebArtifacts, services: CheckServices): Promise<RecordedResult> {
   const started = performance.now();
   let outcome: Outcome;
   try {
-    outcome = await v.module.evaluate(artifacts, v.parameters);
+    outcome = await v.module.evaluate(artifacts, v.parameters, services);
   } catch (e) {
     // A crash in one check is an error row for that check only, refunded at settlement.
     const message = `The check crashed: ${(e as Error).message}`;

@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Static } from "@sinclair/typebox";
 import type { Finding as FindingSchema, Severity as SeveritySchema } from "../../events/jobs";
 import type { WebArtifacts } from "../capture/artifacts";
+import type { UrlProbe } from "../capture/url-probe";
 
 export type Severity = Static<typeof SeveritySchema>;
 export type Finding = Static<typeof FindingSchema>;
@@ -11,7 +12,7 @@ export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as c
 export type CaptureSize = (typeof CAPTURE_SIZES)[number];
 
 /** What a check reads; the capture engine gathers only what the selected checks need. */
-export type ArtifactKind = "dom" | "layout" | "screenshot" | "network" | "console" | "axe" | "vitals";
+export type ArtifactKind = "dom" | "layout" | "screenshot" | "network" | "console" | "axe" | "vitals" | "images" | "palette";
 
 export interface ParameterSpec {
   name: string;
@@ -21,6 +22,8 @@ export interface ParameterSpec {
   schema: TSchema;
   default?: unknown;
   example: unknown;
+  /** The value is an image URL (http(s) or data:) the capture engine loads, through the network guard, and measures as a reference. */
+  referenceImage?: boolean;
 }
 
 export interface Reference {
@@ -57,9 +60,21 @@ export interface Outcome {
   findings: Finding[];
 }
 
+/**
+ * What a check may do beyond reading the artifacts, built by the job service for one job. Kept apart from
+ * WebArtifacts on purpose: artifacts are data the capture gathered (the same for every check, nothing in
+ * them reaches the network), while this is a capability with a job-long lifetime (its cache and its
+ * concurrency limit are per job) and with the network guard inside it. An explicit argument makes the
+ * checks that go to the network visible in their signature, and lets a test hand in a stub.
+ */
+export interface CheckServices {
+  /** Server-side requests through the network guard: cached per job, concurrency-limited. */
+  probe: UrlProbe;
+}
+
 export interface WebValidation {
   meta: ValidationMeta & { subjectType: "url" };
-  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>): Outcome | Promise<Outcome>;
+  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>, services: CheckServices): Outcome | Promise<Outcome>;
 }
 
 export type ValidationModule = WebValidation;

@@ -1,0 +1,134 @@
+import type { BrowserContext } from "playwright-core";
+import type { NetworkGuard } from "./network-guard";
+import { guardedFetch } from "./guarded-fetch";
+import type { CapturePalette, ImageSourceInfo, ImagesSnapshot, Screenshot, WebArtifacts } from "./artifacts";
+import { measureImageSources } from "./gather-images";
+import { samplePalette } from "./gather-palette";
+import type { CaptureSize } from "../validations/types";
+
+/** Image responses the page received, kept (only when a check compares images) so their pictures can be decoded again. */
+export interface ImageBodies {
+  bodies: Map<string, { contentType: string; body: Uint8Array }>;
+  bytes: number;
+}
+
+/** Limits on the decoding work: distinct page sources hashed, bytes kept, width of the palette sample. */
+export const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024, paletteSampleWidth: 320 };
+
+export function keepImageBody(kept: ImageBodies, url: string, contentType: string, body: Uint8Array): void {
+  if (body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes || kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes) return;
+  if (kept.bodies.has(url)) return;
+  kept.bodies.set(url, { contentType, body });
+  kept.bytes += body.byteLength;
+}
+
+/** The bytes a data: URL holds (base64 or percent-encoded), or null when it is not one. */
+export function dataUrlBytes(url: string): Uint8Array | null {
+  const comma = url.indexOf(",");
+  if (!/^data:/i.test(url) || comma < 0) return null;
+  const data = url.slice(comma + 1);
+  if (/;base64$/i.test(url.slice(0, comma))) return Buffer.from(data.replace(/\s+/g, ""), "base64");
+  // Percent-escapes are bytes; any other character stands for its UTF-8 bytes.
+  return Buffer.from(data.replace(/%([0-9a-f]{2})|[^%]+|%/gi, (m, hex: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : Buffer.from(m, "utf8").toString("latin1"))), "latin1");
+}
+
+const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
+
+/** Adds each source's byte digest to what the blank page measured. */
+function withDigests(measured: Record<string, ImageSourceInfo>, sources: Array<{ key: string; src: string }>) {
+  for (const { key, src } of sources) {
+    const bytes = dataUrlBytes(src);
+    if (bytes && measured[key]) measured[key]!.sha256 = sha256(bytes);
+  }
+  return measured;
+}
+
+const dataUrl = (contentType: string, body: Uint8Array) =>
+  `data:${/^image\//i.test(contentType) ? contentType.split(";")[0]!.trim() : "application/octet-stream"};base64,${Buffer.from(body).toString("base64")}`;
+
+/**
+ * The measurements that need pictures decoded, made in one blank page of the job's context after the
+ * per-size loop: reference images (fetched through the guard unless the page already loaded them) and the
+ * page's image sources, hashed so a check can find a picture by content; and the desktop-md capture's colours.
+ */
+export async function gatherImageEvidence(opts: {
+  context: BrowserContext;
+  guard: NetworkGuard;
+  signal: AbortSignal;
+  referenceImages: string[];
+  images: Partial<Record<CaptureSize, ImagesSnapshot>>;
+  screenshots: Partial<Record<CaptureSize, Screenshot>>;
+  kept: ImageBodies;
+  palette: boolean;
+}): Promise<Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette">> {
+  const out: Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette"> = {};
+  const lab = await opts.context.newPage();
+  try {
+    if (opts.referenceImages.length) {
+      const failed: Record<string, ImageSourceInfo> = {};
+      const refSources: Array<{ key: string; src: string }> = [];
+      for (const url of new Set(opts.referenceImages)) {
+        const loaded = await loadReference(url, opts);
+        if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
+        else refSources.push({ key: url, src: loaded.src });
+      }
+      const measured = withDigests(await lab.evaluate(measureImageSources, refSources), refSources);
+      out.referenceImages = { ...measured, ...failed };
+      const pageSources: Array<{ key: string; src: string }> = [];
+      const seen = new Set<string>();
+      for (const snapshot of Object.values(opts.images)) {
+        for (const image of snapshot?.images ?? []) {
+          if (seen.has(image.src) || pageSources.length >= IMAGE_EVIDENCE_LIMITS.maxSources) continue;
+          seen.add(image.src);
+          const kept = opts.kept.bodies.get(image.src);
+          if (image.src.startsWith("data:")) pageSources.push({ key: image.src, src: image.src });
+          else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
+        }
+      }
+      out.imageSources = withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources);
+    }
+    const shot = opts.screenshots["desktop-md"];
+    if (opts.palette && shot) {
+      const sample = await lab.evaluate(samplePalette, {
+        jpegBase64: Buffer.from(shot.data).toString("base64"),
+        masks: opts.images["desktop-md"]?.mediaBoxes ?? [],
+        maxWidth: IMAGE_EVIDENCE_LIMITS.paletteSampleWidth,
+      });
+      out.palette = { viewport: "desktop-md", ...sample } satisfies CapturePalette;
+    }
+  } finally {
+    await lab.close().catch(() => {});
+  }
+  return out;
+}
+
+/** A reference image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
+async function loadReference(
+  url: string,
+  opts: { guard: NetworkGuard; signal: AbortSignal; kept: ImageBodies },
+): Promise<{ src: string } | { error: string }> {
+  if (/^data:/i.test(url)) return { src: url };
+  let href: string;
+  try {
+    const parsed = new URL(url);
+    parsed.hash = "";
+    href = parsed.href;
+  } catch {
+    return { error: "it is not a URL" };
+  }
+  const kept = opts.kept.bodies.get(href);
+  if (kept) return { src: dataUrl(kept.contentType, kept.body) };
+  try {
+    const res = await guardedFetch(opts.guard, href, {
+      headers: { accept: "image/avif,image/webp,image/png,image/svg+xml,image/*;q=0.8,*/*;q=0.5" },
+      maxBytes: IMAGE_EVIDENCE_LIMITS.maxBodyBytes,
+      timeoutMs: 10_000,
+      signal: opts.signal,
+    });
+    if (res.refused) return { error: `the network guard refused it: ${res.detail}` };
+    if (res.status >= 400) return { error: `it answered HTTP ${res.status}` };
+    return { src: dataUrl(res.headers["content-type"] ?? "", res.body) };
+  } catch (e) {
+    return { error: `it could not be fetched: ${(e as Error).message}` };
+  }
+}
