@@ -125,7 +125,9 @@ export class WebCaptureEngine {
       if (subject.type === "url" && response && response.status() >= 400) {
         return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
       }
-      if (plan.needs.has("console") || plan.needs.has("network")) await this.settle(net);
+      const loadedAt = performance.now();
+      await this.settle(net, loadedAt, plan.needs.has("console"));
+      await page.evaluate(() => globalThis.document.fonts.ready.then(() => undefined));
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries };
       if (plan.needs.has("vitals")) artifacts.vitals = await page.evaluate(readLabVitals);
       if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
@@ -167,12 +169,18 @@ export class WebCaptureEngine {
     }
   }
 
-  /** Waits until no request has been in flight for quietMs, or settleCapMs has passed. */
-  private async settle(net: CaptureNetwork): Promise<void> {
-    const deadline = performance.now() + this.limits.settleCapMs;
+  /**
+   * After load, waits for the network to go quiet: no request in flight, and none started or finished in
+   * the last quietMs, capped at settleCapMs. A page that went quiet before load costs nothing; when console
+   * errors are read, the page gets at least quietMs after load for late scripts to throw.
+   */
+  private async settle(net: CaptureNetwork, loadedAt: number, readsConsole: boolean): Promise<void> {
+    const deadline = loadedAt + this.limits.settleCapMs;
     while (performance.now() < deadline) {
-      if (net.inFlight === 0 && performance.now() - net.lastActivity >= this.limits.quietMs) return;
-      await Bun.sleep(50);
+      const idle = net.inFlight === 0;
+      const since = performance.now() - Math.max(net.lastActivity, readsConsole ? loadedAt : -Infinity);
+      if (idle && (since >= this.limits.quietMs || (!readsConsole && net.lastActivity <= loadedAt))) return;
+      await Bun.sleep(25);
     }
   }
 
