@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { BASE_CHROMIUM_ARGS } from "../src/capture/browser-pool";
 import { nowMs, tempDir, type RssSampler } from "./support";
 import { LANDING_PAGE_HTML } from "./landing-page";
 
@@ -9,16 +10,7 @@ import { LANDING_PAGE_HTML } from "./landing-page";
  * lock-down (an unreachable proxy and a resolver that resolves nothing), because Lighthouse must load
  * a real URL: the page, served on 127.0.0.1.
  */
-const LIGHTHOUSE_CHROME_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const LIGHTHOUSE_CHROME_FLAGS = ["--headless", ...BASE_CHROMIUM_ARGS];
 
 export type LighthouseResult =
   | {

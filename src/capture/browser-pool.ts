@@ -1,6 +1,17 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 
+/** What Chromium needs on this machine: no sandbox as root, and no background traffic to hosts it cannot reach. */
+export const BASE_CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /**
  * Flags this machine needs (no sandbox as root, no background traffic), then the network lock-down.
  *
@@ -20,13 +31,7 @@ import { chromium, type Browser } from "playwright-core";
  * with no routing at all getting nothing out under these flags, and the same page getting out without them.
  */
 export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
+  ...BASE_CHROMIUM_ARGS,
   "--disable-dev-shm-usage",
   "--proxy-server=http://assay-no-direct-network.invalid:9",
   "--proxy-bypass-list=<-loopback>",

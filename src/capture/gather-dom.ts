@@ -1,3 +1,4 @@
+import type { PageHelpers } from "./page-helpers";
 import type { DomSnapshot } from "./artifacts";
 
 /**
@@ -5,29 +6,8 @@ import type { DomSnapshot } from "./artifacts";
  * Visible = rendered: not inside script/style/template/noscript, not display:none or
  * visibility:hidden, and not clipped to 1px or less (the screen-reader-only pattern).
  */
-export function snapshotDom(): DomSnapshot {
-  const cssPath = (el: Element): string => {
-    if (el.id && document.querySelectorAll(`#${CSS.escape(el.id)}`).length === 1) return `#${CSS.escape(el.id)}`;
-    const parts: string[] = [];
-    let node: Element | null = el;
-    while (node && node.nodeType === 1 && node !== document.documentElement) {
-      const tag = node.tagName.toLowerCase();
-      if (node.id && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        return parts.join(" > ");
-      }
-      const parent: Element | null = node.parentElement;
-      let part = tag;
-      if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      }
-      parts.unshift(part);
-      node = parent;
-    }
-    parts.unshift("html");
-    return parts.join(" > ");
-  };
+export function snapshotDom(helpersKey: string): DomSnapshot {
+  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
 
   const hiddenCache = new Map<Element, boolean>();
   const isHidden = (el: Element | null): boolean => {

@@ -1,3 +1,4 @@
+import type { PageHelpers } from "./page-helpers";
 import type { Box, ImageSourceInfo, ImagesSnapshot } from "./artifacts";
 
 /**
@@ -7,28 +8,8 @@ import type { Box, ImageSourceInfo, ImagesSnapshot } from "./artifacts";
  * natural size; plus the boxes of images, video and frames, which colour measurements leave out.
  * Pseudo-element backgrounds (::before, ::after) are not seen: they have no box the DOM can measure.
  */
-export async function snapshotImages(): Promise<ImagesSnapshot> {
-  const cssPath = (el: Element): string => {
-    if (el.id && document.querySelectorAll(`#${CSS.escape(el.id)}`).length === 1) return `#${CSS.escape(el.id)}`;
-    const parts: string[] = [];
-    let node: Element | null = el;
-    while (node && node !== document.documentElement) {
-      if (node.id && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        return parts.join(" > ");
-      }
-      const parent: Element | null = node.parentElement;
-      let part = node.tagName.toLowerCase();
-      if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      }
-      parts.unshift(part);
-      node = parent;
-    }
-    parts.unshift("html");
-    return parts.join(" > ");
-  };
+export async function snapshotImages(helpersKey: string): Promise<ImagesSnapshot> {
+  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
   const sx = scrollX;
   const sy = scrollY;
   const viewportWidth = document.documentElement.clientWidth;

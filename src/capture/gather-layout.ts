@@ -1,31 +1,12 @@
+import type { PageHelpers } from "./page-helpers";
 import type { LayoutSnapshot } from "./artifacts";
 
 /**
  * Geometry at one viewport, measured inside the page (serialised by Playwright, so self-contained):
  * overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images.
  */
-export function snapshotLayout(): LayoutSnapshot {
-  const cssPath = (el: Element): string => {
-    if (el.id && document.querySelectorAll(`#${CSS.escape(el.id)}`).length === 1) return `#${CSS.escape(el.id)}`;
-    const parts: string[] = [];
-    let node: Element | null = el;
-    while (node && node !== document.documentElement) {
-      if (node.id && document.querySelectorAll(`#${CSS.escape(node.id)}`).length === 1) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        return parts.join(" > ");
-      }
-      const parent: Element | null = node.parentElement;
-      let part = node.tagName.toLowerCase();
-      if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      }
-      parts.unshift(part);
-      node = parent;
-    }
-    parts.unshift("html");
-    return parts.join(" > ");
-  };
+export function snapshotLayout(helpersKey: string): LayoutSnapshot {
+  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
   const visibleBox = (el: Element) => {
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();

@@ -6,6 +6,7 @@ import type { ConsoleEntry, DomSnapshot, ImagesSnapshot, LayoutSnapshot, Network
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
 import { snapshotImages } from "./gather-images";
+import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
 import { readLabVitals } from "./lab-vitals";
@@ -128,6 +129,7 @@ export class WebCaptureEngine {
       const loadedAt = performance.now();
       await this.settle(net, loadedAt, plan.needs.has("console"));
       await page.evaluate(() => globalThis.document.fonts.ready.then(() => undefined));
+      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries };
       if (plan.needs.has("vitals")) artifacts.vitals = await page.evaluate(readLabVitals);
       if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
@@ -140,9 +142,9 @@ export class WebCaptureEngine {
         await page.setViewportSize({ width: v.width, height: v.height });
         // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
         await cdp?.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
-        if (plan.needs.has("dom")) artifacts.dom[size] = await page.evaluate(snapshotDom);
-        if (plan.needs.has("layout")) layout[size] = await page.evaluate(snapshotLayout);
-        if (plan.needs.has("images")) images[size] = await page.evaluate(snapshotImages);
+        if (plan.needs.has("dom")) artifacts.dom[size] = await page.evaluate(snapshotDom, PAGE_HELPERS_KEY);
+        if (plan.needs.has("layout")) layout[size] = await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY);
+        if (plan.needs.has("images")) images[size] = await page.evaluate(snapshotImages, PAGE_HELPERS_KEY);
         if (plan.needs.has("screenshot")) screenshots[size] = await this.screenshot(page, size);
       }
       if (plan.needs.has("layout")) artifacts.layout = layout;

@@ -1,0 +1,37 @@
+/** Where the in-page helpers live in the page: a registry symbol, out of the page's usual names. */
+export const PAGE_HELPERS_KEY = "assay.page-helpers";
+
+export interface PageHelpers {
+  /** A CSS selector that finds this element: the nearest unique id, then tag:nth-of-type steps. */
+  cssPath(el: Element): string;
+}
+
+/**
+ * Runs inside the page once per capture (serialised by Playwright, so self-contained) and installs the
+ * helpers every gatherer shares; gatherers read them with pageHelpers().
+ */
+export function installPageHelpers(key: string): void {
+  const unique = (id: string) => document.querySelectorAll(`#${CSS.escape(id)}`).length === 1;
+  const cssPath = (el: Element): string => {
+    if (el.id && unique(el.id)) return `#${CSS.escape(el.id)}`;
+    const parts: string[] = [];
+    let node: Element | null = el;
+    while (node && node !== document.documentElement) {
+      if (node.id && unique(node.id)) {
+        parts.unshift(`#${CSS.escape(node.id)}`);
+        return parts.join(" > ");
+      }
+      const parent: Element | null = node.parentElement;
+      let part = node.tagName.toLowerCase();
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
+      }
+      parts.unshift(part);
+      node = parent;
+    }
+    parts.unshift("html");
+    return parts.join(" > ");
+  };
+  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath }, configurable: true });
+}
