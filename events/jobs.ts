@@ -53,6 +53,9 @@ export const JobAccepted = eventType(
           htmlSha256: Type.Optional(Type.String()),
           htmlBytes: Type.Optional(Type.Integer()),
           emailSubject: Type.Optional(Type.String()),
+          /** Email jobs: the one-time address the message must be sent to, and until when it accepts. */
+          testEmail: Type.Optional(Type.String()),
+          expiresAt: Type.Optional(Type.String()),
         },
         { additionalProperties: false },
       ),
@@ -94,6 +97,18 @@ export const JobSettled = eventType(
       charged: Credits,
       refunded: Credits,
       interruption: Type.Optional(Type.String()),
+      /** Email jobs: what arrived, and whether its subject is the one the request expected. */
+      email: Type.Optional(
+        Type.Object(
+          {
+            from: Type.String(),
+            subject: Type.String(),
+            expectedSubject: Type.Optional(Type.String()),
+            subjectMatches: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -115,4 +130,25 @@ export const CaptureStored = eventType(
   ),
 );
 
-export const jobEvents = [JobAccepted, ResultRecorded, JobSettled, CaptureStored] as const;
+/** Stream `job-<jobId>`: the message an email job waited for arrived; the raw bytes are kept under DATA_DIR. */
+export const EmailReceived = eventType(
+  "EmailReceived",
+  Type.Object(
+    {
+      jobId: Id,
+      customerId: Id,
+      storageKey: Type.String(),
+      sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+      bytes: Type.Integer({ minimum: 0 }),
+      envelope: Type.Object(
+        { mailFrom: Type.String(), rcptTo: Type.Array(Type.String()), remoteAddress: Type.Optional(Type.String()) },
+        { additionalProperties: false },
+      ),
+      from: Type.String(),
+      subject: Type.String(),
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const jobEvents = [JobAccepted, ResultRecorded, JobSettled, CaptureStored, EmailReceived] as const;

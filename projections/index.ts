@@ -5,8 +5,9 @@ import { organizationsProjection } from "./organizations";
 import { keysProjection } from "./keys";
 import { creditsProjection } from "./credits";
 import { jobsProjection } from "./jobs";
+import { inboxProjection } from "./inbox";
 
-export const projections: readonly Projection[] = [organizationsProjection, keysProjection, creditsProjection, jobsProjection];
+export const projections: readonly Projection[] = [organizationsProjection, keysProjection, creditsProjection, jobsProjection, inboxProjection];
 
 /** Creates read tables if needed and applies every projection in the append transaction. */
 export function installProjections(store: EventStore): void {

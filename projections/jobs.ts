@@ -18,6 +18,7 @@ export const jobsProjection: Projection = {
     charged INTEGER NOT NULL,
     refunded INTEGER NOT NULL DEFAULT 0,
     interruption TEXT,
+    email TEXT,
     created_at TEXT NOT NULL,
     completed_at TEXT,
     created_position INTEGER NOT NULL
@@ -77,9 +78,10 @@ export const jobsProjection: Projection = {
           d.sha256);
         break;
       case "JobSettled":
-        db.query("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, completed_at = ? WHERE job_id = ?").run(d.status,
+        db.query("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, email = ?, completed_at = ? WHERE job_id = ?").run(d.status,
           d.refunded,
           d.interruption ?? null,
+          d.email ? JSON.stringify(d.email) : null,
           e.recordedAt,
           d.jobId);
         break;
@@ -100,6 +102,7 @@ export interface JobRow {
   charged: number;
   refunded: number;
   interruption: string | null;
+  email: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean } | null;
   createdAt: string;
   completedAt: string | null;
   position: number;
@@ -117,10 +120,16 @@ export interface ResultRow {
 }
 
 const JOB_SELECT = `SELECT job_id AS jobId, customer_id AS customerId, type, status, subject, validation_set_id AS validationSetId,
-  validations, skipped, detail, charged, refunded, interruption, created_at AS createdAt, completed_at AS completedAt, created_position AS position FROM jobs`;
+  validations, skipped, detail, charged, refunded, interruption, email, created_at AS createdAt, completed_at AS completedAt, created_position AS position FROM jobs`;
 
 function jobFromRow(r: Record<string, any>): JobRow {
-  return { ...r, subject: JSON.parse(r.subject), validations: JSON.parse(r.validations), skipped: JSON.parse(r.skipped) } as JobRow;
+  return {
+    ...r,
+    subject: JSON.parse(r.subject),
+    validations: JSON.parse(r.validations),
+    skipped: JSON.parse(r.skipped),
+    email: r.email ? JSON.parse(r.email) : null,
+  } as JobRow;
 }
 
 export interface JobQuery {

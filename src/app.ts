@@ -12,6 +12,7 @@ import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
+import { MailStore } from "./inbox/mail-store";
 import type { ServiceContext } from "./services/context";
 
 export interface Assay extends ServiceContext {
@@ -39,7 +40,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const webCapture = new WebCaptureEngine(pool, guard);
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
-  const ctx: ServiceContext = { config, store, guard, webCapture, captures, judge };
+  const ctx: ServiceContext = { config, store, guard, webCapture, captures, judge, mail: new MailStore(config.dataDir) };
   return {
     ...ctx,
     pool,

@@ -14,6 +14,12 @@ export interface Config {
   monthlyFreeCredits: number;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
+  /** How long an email job's test address accepts its message. */
+  emailWindowSeconds: number;
+  /** Largest message the inbox accepts; larger ones are refused while DATA streams in (552). */
+  smtpMaxBytes: number;
+  /** PEM files for STARTTLS on the inbox; without them the inbox offers no STARTTLS. */
+  smtpTls?: { keyPath: string; certPath: string };
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -33,6 +39,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
+    emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
+    smtpMaxBytes: intFrom(env.ASSAY_SMTP_MAX_BYTES, 10 * 1024 * 1024),
+    ...(env.ASSAY_SMTP_TLS_KEY && env.ASSAY_SMTP_TLS_CERT ? { smtpTls: { keyPath: env.ASSAY_SMTP_TLS_KEY, certPath: env.ASSAY_SMTP_TLS_CERT } } : {}),
     ...(env.ASSAY_VISION_BASE_URL
       ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
       : {}),

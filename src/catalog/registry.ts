@@ -34,6 +34,8 @@ import { accessibilityWcag } from "../validations/web/accessibility-wcag";
 import { favicon } from "../validations/web/favicon";
 import { pageWeight } from "../validations/web/page-weight";
 import { coreWebVitalsLab } from "../validations/web/core-web-vitals-lab";
+import { emailSubjectLength } from "../validations/email/email-subject-length";
+import { emailListUnsubscribeHeader } from "../validations/email/email-list-unsubscribe-header";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -72,6 +74,8 @@ export const validationModules: readonly ValidationModule[] = [
   favicon,
   pageWeight,
   coreWebVitalsLab,
+  emailSubjectLength,
+  emailListUnsubscribeHeader,
 ];
 
 const byId = new Map<string, ValidationModule>();

@@ -1,20 +1,17 @@
-import { createAssay } from "../app";
-import { createHttpApp } from "../http/app";
 import { loadConfig } from "../config";
+import { startAssay } from "../runtime";
 
-/** Serves HTTP (and, as they arrive, the SMTP inbox) from one process until SIGINT/SIGTERM. */
+/** Serves HTTP and the SMTP inbox from one process until SIGINT/SIGTERM. */
 export async function serve(): Promise<number> {
   const config = loadConfig();
-  const assay = createAssay(config);
-  await assay.pool.warm();
-  const app = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
-  console.log(`assay listening on ${config.publicBaseUrl} (port ${app.server?.port}), data in ${config.dataDir}`);
+  const running = await startAssay(config);
+  console.log(
+    `assay listening on ${config.publicBaseUrl} (http ${running.httpPort}, smtp ${running.smtpPort} for @${config.inboxDomain}), data in ${config.dataDir}`,
+  );
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
   });
-  await app.stop();
-  await assay.close();
+  await running.stop();
   return 0;
 }

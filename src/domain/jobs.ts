@@ -7,7 +7,13 @@ import { sha256Hex } from "../store/canonical";
 
 /** The job lifecycle as decisions over a planned job: accept-and-charge, then settle. */
 
-export function decideAcceptance(jobId: string, customerId: string, job: PlannedJob, credits: CreditLedgerState & { streamVersion: number }): StreamWrite[] {
+export function decideAcceptance(
+  jobId: string,
+  customerId: string,
+  job: PlannedJob,
+  credits: CreditLedgerState & { streamVersion: number },
+  inbox?: { testEmail: string; expiresAt: string },
+): StreamWrite[] {
   const charge = decideCredits(
     { kind: "charge", customerId, jobId, lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })) },
     credits,
@@ -23,6 +29,7 @@ export function decideAcceptance(jobId: string, customerId: string, job: Planned
         ...(job.baseUrl !== undefined ? { baseUrl: job.baseUrl } : {}),
         ...(job.html !== undefined ? { htmlSha256: sha256Hex(job.html), htmlBytes: Buffer.byteLength(job.html) } : {}),
         ...(job.emailSubject !== undefined ? { emailSubject: job.emailSubject } : {}),
+        ...(inbox ?? {}),
       },
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
       validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet })),
@@ -76,6 +83,7 @@ export function decideSettlement(
   charged: number,
   versions: { job: number; credits: number },
   interruption?: string,
+  email?: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean },
 ): StreamWrite[] {
   const refundLines = results
     .filter((r) => r.outcome.verdict === "error")
@@ -91,9 +99,36 @@ export function decideSettlement(
         ...results.map((r) => resultEvent(jobId, r)),
         {
           type: "JobSettled",
-          data: { jobId, status: interruption ? "interrupted" : "completed", charged, refunded, ...(interruption ? { interruption } : {}) },
+          data: {
+            jobId,
+            status: interruption ? "interrupted" : "completed",
+            charged,
+            refunded,
+            ...(interruption ? { interruption } : {}),
+            ...(email ? { email } : {}),
+          },
         },
       ],
+    },
+    ...(refund.length ? [{ streamId: streams.credits(customerId), expectedVersion: versions.credits, events: refund }] : []),
+  ];
+}
+
+/** An email job whose message never came: closed as expired, every credit refunded. */
+export function decideExpiry(
+  jobId: string,
+  customerId: string,
+  lines: Array<{ validationId: string; credits: number }>,
+  charged: number,
+  versions: { job: number; credits: number },
+): StreamWrite[] {
+  const reason = "no message arrived at the test address before it expired";
+  const refund = decideCredits({ kind: "refund", customerId, jobId, lines: lines.map((l) => ({ ...l, reason })) }, { balance: 0 });
+  return [
+    {
+      streamId: streams.job(jobId),
+      expectedVersion: versions.job,
+      events: [{ type: "JobSettled", data: { jobId, status: "expired", charged, refunded: charged, interruption: `The job expired: ${reason}.` } }],
     },
     ...(refund.length ? [{ streamId: streams.credits(customerId), expectedVersion: versions.credits, events: refund }] : []),
   ];

@@ -4,6 +4,7 @@ import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
+import type { MailStore } from "../inbox/mail-store";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -13,6 +14,7 @@ export interface ServiceContext {
   webCapture: WebCaptureEngine;
   captures: CaptureService;
   judge: Judge;
+  mail: MailStore;
 }
 
 /** Who asked, on which surface: recorded in every event's metadata. */

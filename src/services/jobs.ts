@@ -1,12 +1,15 @@
 import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
-import { decideAcceptance, decideSettlement, type RecordedResult } from "../domain/jobs";
+import { decideAcceptance, decideExpiry, decideSettlement, type RecordedResult } from "../domain/jobs";
 import { streams } from "../domain/accounts";
 import { ConcurrencyError } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, type JobRow, type ResultRow } from "../../projections/jobs";
 import { findValidation } from "../catalog/registry";
-import type { CaptureSize, CheckServices, Outcome } from "../validations/types";
+import type { CaptureSize, CheckServices, EmailValidation, Outcome, WebValidation } from "../validations/types";
+import { inboxAddressOfJob, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
+import { parseEmail, UnparseableMessage } from "../inbox/email-artifacts";
+import { randomBase62 } from "./ids";
 import { UrlProbe } from "../capture/url-probe";
 import type { Screenshot, WebArtifacts } from "../capture/artifacts";
 import type { NewEvent } from "../store/event-store";
@@ -43,11 +46,14 @@ export class JobService {
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     const job = await planJob(body, this.ctx.guard);
-    if (job.type === "email") {
-      // Refused before charging: no email validation is registered yet, so planJob cannot select one.
-      throw new AppError("SERVICE_UNAVAILABLE", "Email jobs are not available on this server yet.", { feature: "email" }, undefined, false);
-    }
     const jobId = newJobId();
+    if (job.type === "email") {
+      // About 134 random bits, lower case: mail systems may fold the case of local parts.
+      const testEmail = `t-${randomBase62(40).toLowerCase().slice(0, 26)}@${this.ctx.config.inboxDomain}`;
+      const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
+      this.charge(jobId, customerId, job, meta, { testEmail, expiresAt });
+      return this.get(customerId, jobId, job.detail)!;
+    }
     this.charge(jobId, customerId, job, meta);
     let results: Execution;
     try {
@@ -57,13 +63,13 @@ export class JobService {
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
       const cause = `The job could not run: ${(e as Error).message.split("\n")[0]}`;
       const rows = job.run.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
-      this.settle(jobId, customerId, job, { rows, captureEvents: [] }, meta, cause);
+      this.settleOnce(jobId, customerId, job.totalCredits, { rows, captureEvents: [] }, meta, cause);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
       }, undefined, true);
     }
-    this.settle(jobId, customerId, job, results, meta, results.interruption);
+    this.settleOnce(jobId, customerId, job.totalCredits, results, meta, results.interruption);
     return this.get(customerId, jobId, job.detail)!;
   }
 
@@ -86,13 +92,73 @@ export class JobService {
     return jobView(row, results, detail ?? row.detail, this.ctx.captures);
   }
 
+  /**
+   * Checks the message an email job received and settles the job. Called by the inbox once the message is
+   * stored, and at start-up for messages that arrived before a restart.
+   */
+  async processEmail(jobId: string): Promise<void> {
+    const address = inboxAddressOfJob(this.ctx.store.db, jobId);
+    const [job] = address ? findJobs(this.ctx.store.db, { customerId: address.customerId, jobId, limit: 1 }) : [];
+    if (!address || !job || job.status !== "pending" || this.processing.has(jobId)) return;
+    this.processing.add(jobId);
+    const meta: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
+    try {
+      const arrival = this.ctx.store.readStream(streams.job(jobId)).find((e) => e.type === "EmailReceived");
+      if (!arrival) return;
+      const data = arrival.data as { storageKey: string; envelope: { mailFrom: string; rcptTo: string[] }; from: string; subject: string };
+      const planned = job.validations.map((v) => ({ module: findValidation(v.id)!, severity: v.severity as PlannedValidation["severity"], parameters: v.parameters, credits: v.credits, fromSet: v.fromSet }));
+      const charged = planned.reduce((n, v) => n + v.credits, 0);
+      const expectedSubject = (job.subject.emailSubject as string | undefined) ?? undefined;
+      let rows: RecordedResult[];
+      let received = { from: data.from, subject: data.subject };
+      try {
+        const raw = this.ctx.mail.read(job.customerId, data.storageKey);
+        const email = await parseEmail(raw, { mailFrom: data.envelope.mailFrom, rcptTo: data.envelope.rcptTo }, expectedSubject ?? null);
+        received = { from: email.from ? `${email.from.name} <${email.from.address}>`.trim() : received.from, subject: email.subject ?? "" };
+        rows = await Promise.all(planned.map((v) => runCheck(v, () => (v.module as EmailValidation).evaluate(email, v.parameters))));
+      } catch (e) {
+        if (!(e instanceof UnparseableMessage)) throw e;
+        rows = planned.map((v) => row(v, { verdict: "error", reason: e.message, reasoning: e.message, findings: [] }, 0));
+      }
+      const summary = {
+        ...received,
+        ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
+      };
+      this.settleOnce(jobId, job.customerId, charged, { rows, captureEvents: [] }, meta, undefined, summary);
+    } finally {
+      this.processing.delete(jobId);
+    }
+  }
+
+  /** Closes email jobs whose window passed without a message, refunding them in full. */
+  expireOverdue(now = new Date()): number {
+    let expired = 0;
+    for (const address of overdueAddresses(this.ctx.store.db, now.toISOString())) {
+      const [job] = findJobs(this.ctx.store.db, { customerId: address.customerId, jobId: address.jobId, limit: 1 });
+      if (!job || job.status !== "pending") continue;
+      const versions = { job: this.ctx.store.streamVersion(streams.job(job.jobId)), credits: creditState(this.ctx.store.db, job.customerId).streamVersion };
+      const lines = job.validations.map((v) => ({ validationId: v.id, credits: v.credits }));
+      this.ctx.store.append(decideExpiry(job.jobId, job.customerId, lines, job.charged, versions), { actor: { kind: "system" }, channel: "system" });
+      expired++;
+    }
+    return expired;
+  }
+
+  /** After a restart: check messages that arrived but were not checked, and expire what ran out. */
+  async recoverEmailJobs(): Promise<void> {
+    for (const address of receivedUnsettled(this.ctx.store.db)) await this.processEmail(address.jobId);
+    this.expireOverdue();
+  }
+
+  private readonly processing = new Set<string>();
+
   /** Accept and charge in one transaction with the balance check; retried if another write moved the ledger first. */
-  private charge(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta): void {
+  private charge(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta, inbox?: { testEmail: string; expiresAt: string }): void {
     for (let attempt = 0; ; attempt++) {
       const state = creditState(this.ctx.store.db, customerId);
       try {
         this.ctx.store.append(
-          decideAcceptance(jobId, customerId, job, { ...state, existingCharge: chargeForJob(this.ctx.store.db, jobId) }),
+          decideAcceptance(jobId, customerId, job, { ...state, existingCharge: chargeForJob(this.ctx.store.db, jobId) }, inbox),
           meta,
         );
         return;
@@ -144,17 +210,25 @@ export class JobService {
     return { rows, captureEvents };
   }
 
-  private settle(jobId: string, customerId: string, job: PlannedJob, execution: Execution, meta: RequestMeta, interruption?: string) {
+  /** Settles a job at most once: a job already closed (completed, interrupted, expired) is left alone. */
+  private settleOnce(
+    jobId: string,
+    customerId: string,
+    charged: number,
+    execution: Execution,
+    meta: RequestMeta,
+    interruption?: string,
+    email?: Parameters<typeof decideSettlement>[7],
+  ) {
     for (let attempt = 0; ; attempt++) {
+      const [current] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
+      if (!current || !["pending", "running"].includes(current.status)) return;
       const versions = {
         job: this.ctx.store.streamVersion(streams.job(jobId)),
         credits: creditState(this.ctx.store.db, customerId).streamVersion,
       };
       try {
-        this.ctx.store.append(
-          decideSettlement(jobId, customerId, execution.rows, execution.captureEvents, job.totalCredits, versions, interruption),
-          meta,
-        );
+        this.ctx.store.append(decideSettlement(jobId, customerId, execution.rows, execution.captureEvents, charged, versions, interruption, email), meta);
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
@@ -178,11 +252,15 @@ function captureViewports(job: PlannedJob): CaptureSize[] {
   return [...wanted];
 }
 
-async function evaluate(v: PlannedValidation, artifacts: WebArtifacts, services: CheckServices): Promise<RecordedResult> {
+function evaluate(v: PlannedValidation, artifacts: WebArtifacts, services: CheckServices): Promise<RecordedResult> {
+  return runCheck(v, () => (v.module as WebValidation).evaluate(artifacts, v.parameters, services));
+}
+
+async function runCheck(v: PlannedValidation, check: () => Outcome | Promise<Outcome>): Promise<RecordedResult> {
   const started = performance.now();
   let outcome: Outcome;
   try {
-    outcome = await v.module.evaluate(artifacts, v.parameters, services);
+    outcome = await check();
   } catch (e) {
     // A crash in one check is an error row for that check only, refunded at settlement.
     const message = `The check crashed: ${(e as Error).message}`;
@@ -236,11 +314,23 @@ function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", c
     results: results.map((r) => resultView(r, detail, captures)),
     skipped_validations: j.skipped,
     credits: { charged: j.charged, refunded: j.refunded, net: j.charged - j.refunded },
+    ...(j.type === "email" ? { testEmail: j.subject.testEmail, expiresAt: j.subject.expiresAt } : {}),
+    ...(j.email
+      ? {
+          email: j.email,
+          ...(j.email.subjectMatches === false
+            ? { warnings: [`The message's subject ${JSON.stringify(j.email.subject)} is not the expected ${JSON.stringify(j.email.expectedSubject)}: the checks ran on the message that arrived.`] }
+            : {}),
+        }
+      : {}),
     ...(j.interruption ? { interruption: j.interruption } : {}),
     createdAt: j.createdAt,
     completedAt: j.completedAt,
   };
 }
+
+/** Subjects compare after Unicode normalisation, white-space folding and trimming; case matters. */
+const normaliseSubject = (s: string) => s.normalize("NFC").replace(/\s+/g, " ").trim();
 
 const encodeCursor = (position: number) => Buffer.from(`p:${position}`).toString("base64url");
 function decodeCursor(cursor: string): number {

@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Static } from "@sinclair/typebox";
 import type { Finding as FindingSchema, Severity as SeveritySchema } from "../../events/jobs";
 import type { WebArtifacts } from "../capture/artifacts";
+import type { EmailArtifacts } from "../inbox/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
 
 export type Severity = Static<typeof SeveritySchema>;
@@ -77,7 +78,12 @@ export interface WebValidation {
   evaluate(artifacts: WebArtifacts, params: Record<string, unknown>, services: CheckServices): Outcome | Promise<Outcome>;
 }
 
-export type ValidationModule = WebValidation;
+export interface EmailValidation {
+  meta: ValidationMeta & { subjectType: "email" };
+  evaluate(email: EmailArtifacts, params: Record<string, unknown>): Outcome | Promise<Outcome>;
+}
+
+export type ValidationModule = WebValidation | EmailValidation;
 
 /** Builds a fail outcome whose reason names the first few findings, so the user knows where to look. */
 export function failWith(summary: string, findings: Finding[], reasoning: string): Outcome {

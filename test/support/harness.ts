@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createAssay, type Assay } from "../../src/app";
-import { createHttpApp } from "../../src/http/app";
+import type { Assay } from "../../src/app";
 import { loadConfig } from "../../src/config";
+import { startAssay } from "../../src/runtime";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -15,6 +15,7 @@ export interface ApiResponse<T = any> {
 
 export interface TestServer {
   baseUrl: string;
+  smtpPort: number;
   dataDir: string;
   assay: Assay;
   env: Record<string, string>;
@@ -33,11 +34,11 @@ export function tempDataDir(): string {
 /** The real app (real SQLite file, real Chromium) on an ephemeral port with a fresh data directory. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
-  const env = { DATA_DIR: dataDir, PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...extraEnv };
+  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...extraEnv };
   const config = loadConfig({ ...process.env, ...env });
-  const assay = createAssay(config);
-  const app = createHttpApp(assay).listen({ port: 0 });
-  const baseUrl = `http://127.0.0.1:${app.server!.port}`;
+  const running = await startAssay(config);
+  const assay = running.assay;
+  const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   assay.config.publicBaseUrl = baseUrl;
   const api: TestServer["api"] = async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
@@ -57,6 +58,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
   return {
     baseUrl,
+    smtpPort: running.smtpPort,
     dataDir,
     assay,
     env,
@@ -67,8 +69,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
       return res.body;
     },
     async stop() {
-      await app.stop();
-      await assay.close();
+      await running.stop();
       if (!extraEnv.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -1,0 +1,58 @@
+import type { Database } from "bun:sqlite";
+import type { Projection } from "./projection";
+
+/** Routing for the SMTP inbox: which one-time address belongs to which pending email job. */
+export const inboxProjection: Projection = {
+  name: "inbox",
+  tables: ["inbox_addresses"],
+  ddl: `CREATE TABLE IF NOT EXISTS inbox_addresses (
+    address TEXT PRIMARY KEY,
+    job_id TEXT NOT NULL UNIQUE,
+    customer_id TEXT NOT NULL,
+    expires_at TEXT NOT NULL,
+    state TEXT NOT NULL
+  )`,
+  apply(db, e) {
+    const d = e.data as Record<string, any>;
+    if (e.type === "JobAccepted" && d.type === "email") {
+      db.query("INSERT INTO inbox_addresses (address, job_id, customer_id, expires_at, state) VALUES (?, ?, ?, ?, 'waiting')").run(
+        d.subject.testEmail.toLowerCase(),
+        d.jobId,
+        d.customerId,
+        d.subject.expiresAt,
+      );
+    } else if (e.type === "EmailReceived") {
+      db.query("UPDATE inbox_addresses SET state = 'received' WHERE job_id = ?").run(d.jobId);
+    } else if (e.type === "JobSettled") {
+      db.query("UPDATE inbox_addresses SET state = 'closed' WHERE job_id = ?").run(d.jobId);
+    }
+  },
+};
+
+export interface InboxAddress {
+  address: string;
+  jobId: string;
+  customerId: string;
+  expiresAt: string;
+  state: "waiting" | "received" | "closed";
+}
+
+const SELECT = "SELECT address, job_id AS jobId, customer_id AS customerId, expires_at AS expiresAt, state FROM inbox_addresses";
+
+export function findInboxAddress(db: Database, address: string): InboxAddress | null {
+  return db.query<InboxAddress, [string]>(`${SELECT} WHERE address = ?`).get(address.toLowerCase());
+}
+
+export function inboxAddressOfJob(db: Database, jobId: string): InboxAddress | null {
+  return db.query<InboxAddress, [string]>(`${SELECT} WHERE job_id = ?`).get(jobId);
+}
+
+/** Jobs still waiting for mail whose window closed before `now`. */
+export function overdueAddresses(db: Database, now: string): InboxAddress[] {
+  return db.query<InboxAddress, [string]>(`${SELECT} WHERE state = 'waiting' AND expires_at <= ?`).all(now);
+}
+
+/** Jobs whose message arrived but that have not settled (e.g. the process stopped while checking). */
+export function receivedUnsettled(db: Database): InboxAddress[] {
+  return db.query<InboxAddress, []>(`${SELECT} WHERE state = 'received'`).all();
+}

@@ -1,0 +1,44 @@
+import { createAssay, type Assay } from "./app";
+import type { Config } from "./config";
+import { createHttpApp } from "./http/app";
+import { SmtpInbox } from "./inbox/smtp-inbox";
+
+export interface RunningAssay {
+  assay: Assay;
+  httpPort: number;
+  smtpPort: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * One process, everything in it: the browser pool (warmed), HTTP, the SMTP inbox, recovery of email jobs
+ * left pending by a restart, and the sweep that expires email jobs whose message never came.
+ */
+export async function startAssay(config: Config): Promise<RunningAssay> {
+  const assay = createAssay(config);
+  await assay.pool.warm();
+  const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
+  const inbox = new SmtpInbox(assay, assay.jobs);
+  const smtpPort = await inbox.start(config.smtpPort);
+  await assay.jobs.recoverEmailJobs();
+  // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).
+  const sweepMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
+  const sweeper = setInterval(() => {
+    try {
+      assay.jobs.expireOverdue();
+    } catch (e) {
+      console.error("expiry sweep failed:", e);
+    }
+  }, sweepMs);
+  return {
+    assay,
+    httpPort: http.server!.port!,
+    smtpPort,
+    async stop() {
+      clearInterval(sweeper);
+      await inbox.stop();
+      await http.stop();
+      await assay.close();
+    },
+  };
+}
