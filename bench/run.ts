@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: prints figures for the event store, replay, a static_html job (beside a bare
- * playwright-core harness and one Lighthouse run) and 4 concurrent clients, each next to a baseline
+ * playwright-core harness and one Lighthouse run), 4 concurrent clients and email jobs over SMTP, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  */
@@ -10,6 +10,8 @@ import { benchReplay } from "./replay-bench";
 import { benchJobs } from "./job-bench";
 import { benchLighthouse } from "./lighthouse-bench";
 import { benchSoak } from "./soak-bench";
+import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
+import { benchEmail } from "./email-bench";
 import { startBenchApp, CAPTURE_SIZES } from "./bench-app";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
 
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
   let j: Awaited<ReturnType<typeof benchJobs>>;
   let lh: Awaited<ReturnType<typeof benchLighthouse>>;
   let soak: Awaited<ReturnType<typeof benchSoak>>;
+  let mcp: Awaited<ReturnType<typeof benchMcp>>;
   try {
     log(`static_html web-essentials job at ${sizes} over HTTP vs a bare playwright-core harness (rotating)`);
     j = await benchJobs(app, rss);
@@ -78,6 +81,8 @@ async function main(): Promise<void> {
     log(lh.ok ? `Lighthouse ${lh.version}: ${(lh.wallMs / 1000).toFixed(1)} s` : `Lighthouse failed: ${lh.error}`);
     log(`${SOAK_CLIENTS} concurrent clients for ${soakSeconds} s (BENCH_SOAK_SECONDS), pool of ${SOAK_POOL_SIZE}`);
     soak = await benchSoak(app, SOAK_CLIENTS, soakSeconds);
+    log("MCP vs HTTP: tools/call list_validations vs GET /api/validations, tools/call run_job vs POST /api/jobs");
+    mcp = await benchMcp(app);
   } finally {
     await app.close();
   }
@@ -144,6 +149,11 @@ async function main(): Promise<void> {
     },
   );
 
+  const email = await benchEmail(log);
+  rows.push(...email.rows);
+
+  rows.push(...mcpRows(mcp));
+
   rss.stop();
   rows.push(
     {
@@ -208,6 +218,8 @@ async function main(): Promise<void> {
       `Memory sampled from /proc twice a second during the soak: bun and its ${soak.memory.processes} descendant processes at the PSS peak; ` +
       `bun alone peaked at ${fmtMb(soak.memory.peakSelf)} RSS. The RSS sum counts pages shared between Chromium's processes once per process (an upper bound); PSS splits them.`,
   );
+  for (const line of email.notes) console.log(line);
+  for (const line of mcpNotes(mcp)) console.log(line);
   console.log(`- memory rows: peak RSS of this Bun process, and peak PSS of it plus the app's Chromium processes over the whole run (the harness's Chromium and Lighthouse excluded).`);
   console.log(`- total bench time ${((nowMs() - started) / 1000).toFixed(1)} s`);
 }

@@ -28,6 +28,8 @@ export const SelectedValidation = Type.Object(
     parameters: Type.Record(Type.String(), Type.Unknown()),
     credits: Credits,
     fromSet: Type.Boolean(),
+    /** Email visual checks: the mail clients named per form factor (an empty array: that form factor's native client). */
+    clients: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
   },
   { additionalProperties: false },
 );
@@ -141,7 +143,13 @@ export const EmailReceived = eventType(
       sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
       bytes: Type.Integer({ minimum: 0 }),
       envelope: Type.Object(
-        { mailFrom: Type.String(), rcptTo: Type.Array(Type.String()), remoteAddress: Type.Optional(Type.String()) },
+        {
+          mailFrom: Type.String(),
+          rcptTo: Type.Array(Type.String()),
+          remoteAddress: Type.Optional(Type.String()),
+          /** The name the client gave in HELO/EHLO (SPF's HELO identity). */
+          helo: Type.Optional(Type.String({ maxLength: 255 })),
+        },
         { additionalProperties: false },
       ),
       from: Type.String(),

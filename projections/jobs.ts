@@ -96,7 +96,7 @@ export interface JobRow {
   status: string;
   subject: Record<string, unknown>;
   validationSetId: string | null;
-  validations: Array<{ id: string; severity: string; parameters: Record<string, unknown>; credits: number; fromSet: boolean }>;
+  validations: Array<{ id: string; severity: string; parameters: Record<string, unknown>; credits: number; fromSet: boolean; clients?: Record<string, string[]> }>;
   skipped: Array<{ validationId: string; reason: string; message: string }>;
   detail: "brief" | "verbose";
   charged: number;

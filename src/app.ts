@@ -10,6 +10,8 @@ import { WebCaptureEngine } from "./capture/web-capture";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
+import { CatalogService } from "./services/catalog";
+import { FeedbackService } from "./services/feedback";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./inbox/mail-store";
@@ -20,6 +22,8 @@ export interface Assay extends ServiceContext {
   accounts: AccountService;
   jobs: JobService;
   captures: CaptureService;
+  catalog: CatalogService;
+  feedback: FeedbackService;
   close(): Promise<void>;
 }
 
@@ -40,12 +44,14 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const webCapture = new WebCaptureEngine(pool, guard);
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
-  const ctx: ServiceContext = { config, store, guard, webCapture, captures, judge, mail: new MailStore(config.dataDir) };
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, captures, judge, mail: new MailStore(config.dataDir) };
   return {
     ...ctx,
     pool,
     accounts: new AccountService(ctx),
     jobs: new JobService(ctx),
+    catalog: new CatalogService(ctx),
+    feedback: new FeedbackService(ctx),
     async close() {
       await pool.close();
       store.close();

@@ -20,6 +20,10 @@ export interface Config {
   smtpMaxBytes: number;
   /** PEM files for STARTTLS on the inbox; without them the inbox offers no STARTTLS. */
   smtpTls?: { keyPath: string; certPath: string };
+  /** Bound on each DNS query of the SPF, DKIM and DMARC checks (the system resolver). */
+  dnsTimeoutMs: number;
+  /** Tests only: a JSON file of DNS records served instead of real DNS (src/inbox/dns-resolver.ts). */
+  dnsFixtures?: string;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -41,6 +45,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
     smtpMaxBytes: intFrom(env.ASSAY_SMTP_MAX_BYTES, 10 * 1024 * 1024),
+    dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
+    ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),
     ...(env.ASSAY_SMTP_TLS_KEY && env.ASSAY_SMTP_TLS_CERT ? { smtpTls: { keyPath: env.ASSAY_SMTP_TLS_KEY, certPath: env.ASSAY_SMTP_TLS_CERT } } : {}),
     ...(env.ASSAY_VISION_BASE_URL
       ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }

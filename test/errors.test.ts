@@ -15,11 +15,10 @@ import { htmlJob, startServer, type ApiResponse, type TestServer } from "./suppo
  * 21 clients, 22 PLAYGROUND_INVALID_URL.
  *
  * Step 21 (clients) is for email validations only: a functional check answers CLIENT_SELECTION_RENDERLESS_CHECK,
- * a visual check the job skips (it needs parameters the body does not give) CLIENT_SELECTION_NOT_IN_JOB, and a
- * webpage visual check that runs INVALID_CLIENT_SELECTION.
- *
- * Not reachable through a body on this server, and so not tested here: UNKNOWN_EMAIL_CLIENT needs the
- * mail-client render catalog, which arrives with email rendering.
+ * a visual check the job skips (it needs parameters the body does not give) CLIENT_SELECTION_NOT_IN_JOB, a
+ * webpage visual check that runs INVALID_CLIENT_SELECTION, and a visual email check naming a client that is not
+ * in the render catalog for that form factor UNKNOWN_EMAIL_CLIENT. CLIENT_SELECTION_NOT_IN_JOB is tested on
+ * webpage checks only: no visual email check needs parameters, so none is ever skipped.
  */
 
 const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
@@ -420,6 +419,63 @@ const cases: Case[] = [
       expect(d.path).toBe("validations[0].clients");
     },
   },
+  // 21, on email checks
+  {
+    name: "an empty clients object on a visual email check",
+    code: "EMPTY_CLIENT_SELECTION",
+    body: { type: "email", validations: [{ id: "email-mobile-responsive", clients: {} }] },
+    details: (d) => expect(d.validationId).toBe("email-mobile-responsive"),
+  },
+  {
+    name: "email clients keyed by an unknown form factor",
+    code: "INVALID_CLIENT_SELECTION",
+    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { watch: ["apple-mail-ios"] } }] },
+    details: (d) => expect(d.path).toBe("validations[0].clients.watch"),
+  },
+  {
+    name: "email clients holding a string instead of an array",
+    code: "INVALID_CLIENT_SELECTION",
+    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": "apple-mail-ios" } }] },
+    details: (d) => expect(d.path).toBe("validations[0].clients.mobile-sm"),
+  },
+  {
+    name: "email clients holding a number",
+    code: "INVALID_CLIENT_SELECTION",
+    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["apple-mail-ios", 7] } }] },
+    details: (d) => expect(d.path).toBe("validations[0].clients.mobile-sm"),
+  },
+  {
+    name: "clients on a functional email check",
+    code: "CLIENT_SELECTION_RENDERLESS_CHECK",
+    body: { type: "email", validations: [{ id: "email-subject-length", clients: { "mobile-sm": [] } }] },
+    details: (d) => {
+      expect(d.validationId).toBe("email-subject-length");
+      expect(d.path).toBe("validations[0].clients");
+    },
+  },
+  {
+    name: "a mail client not in the catalog",
+    code: "UNKNOWN_EMAIL_CLIENT",
+    body: { type: "email", validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["apple-mail-ios", "hotmail-9000"] } }] },
+    details: (d) => {
+      expect(d.validationId).toBe("email-mobile-responsive");
+      expect(d.unknownClients).toEqual([{ formFactor: "mobile-sm", clientId: "hotmail-9000" }]);
+      expect(d.knownClients["mobile-sm"]).toContain("apple-mail-ios");
+    },
+  },
+  {
+    name: "a mail client named at a form factor it is not catalogued for",
+    code: "UNKNOWN_EMAIL_CLIENT",
+    body: { type: "email", validations: ["email-subject-length", { id: "email-layout-not-broken", clients: { "desktop-md": ["outlook-windows"], "mobile-sm": ["outlook-windows", "gmail-web"] } }] },
+    details: (d) => {
+      expect(d.validationId).toBe("email-layout-not-broken");
+      expect(d.path).toBe("validations[1].clients");
+      expect(d.unknownClients).toEqual([
+        { formFactor: "mobile-sm", clientId: "outlook-windows" },
+        { formFactor: "mobile-sm", clientId: "gmail-web" },
+      ]);
+    },
+  },
   // 22
   { name: "a loopback url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://127.0.0.1/"), details: (d) => expect(d.reason).toBe("loopback") },
   { name: "localhost", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://localhost:8080/"), details: (d) => expect(d.reason).toBe("loopback") },
@@ -506,6 +562,26 @@ const cases: Case[] = [
     body: htmlJob(PAGE, [{ id: "page-title", clients: { "mobile-sm": [] } }, { id: "logo-usage", clients: { "mobile-sm": [] } }]),
   },
   { name: "order: an unknown check beats a loopback url", code: "VALIDATION_NOT_RUNNABLE", body: urlJob("http://127.0.0.1/", { validations: ["no-such-check"] }) },
+  {
+    name: "order: a bad parameter beats an unknown mail client",
+    code: "INVALID_PARAMETER_VALUE",
+    body: { type: "email", validations: [{ id: "email-subject-length", parameters: { maxLength: 5 } }, { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }] },
+  },
+  {
+    name: "order: an unknown mail client beats a later entry's clients on a functional check (entry by entry)",
+    code: "UNKNOWN_EMAIL_CLIENT",
+    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }, { id: "email-subject-length", clients: { "mobile-sm": [] } }] },
+  },
+  {
+    name: "order: a functional check's clients beat a later entry's unknown mail client",
+    code: "CLIENT_SELECTION_RENDERLESS_CHECK",
+    body: { type: "email", validations: [{ id: "email-subject-length", clients: { "mobile-sm": [] } }, { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }] },
+  },
+  {
+    name: "order: the shape of an entry's clients beats its unknown ids",
+    code: "INVALID_CLIENT_SELECTION",
+    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"], watch: [] } }] },
+  },
 ];
 
 describe.each(ENDPOINTS)("POST %s refuses a bad body before pricing", (endpoint) => {
@@ -529,7 +605,7 @@ test("every job-body code tested here is in the catalog served at GET /api/error
   for (const code of new Set(cases.map((c) => c.code))) expect(catalog.get(code)).toBe(400);
 });
 
-test("the catalog holds every job-body code of the contract, including the one this server cannot reach yet", () => {
+test("the catalog holds every job-body code of the contract", () => {
   for (const code of ["CLIENT_SELECTION_NOT_IN_JOB", "UNKNOWN_EMAIL_CLIENT"]) expect(catalog.get(code)).toBe(400);
 });
 
@@ -557,6 +633,16 @@ describe("POST /api/jobs/estimate accepts what the refusals are near to", () => 
     expect(res.status).toBe(200);
     expect(res.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
     expect(res.body.skipped_validations.map((s: { validationId: string }) => s.validationId)).toEqual(["logo-usage"]);
+  });
+  test("known mail clients are accepted and priced per render (an empty array: the native client)", async () => {
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": [], "desktop-md": ["outlook-windows", "gmail-web"] } }] },
+    });
+    expect(res.status).toBe(200);
+    // apple-mail-ios 1, outlook-windows 1 + 1 extra, gmail-web 1.
+    expect(res.body.lines).toEqual([{ validationId: "email-cta-visible", credits: 4 }]);
+    await expectNothingChargedOrCreated();
   });
   test("a JSON content type with a charset is accepted", async () => {
     const res = await server.api("POST", "/api/jobs/estimate", {

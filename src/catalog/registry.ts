@@ -36,6 +36,31 @@ import { pageWeight } from "../validations/web/page-weight";
 import { coreWebVitalsLab } from "../validations/web/core-web-vitals-lab";
 import { emailSubjectLength } from "../validations/email/email-subject-length";
 import { emailListUnsubscribeHeader } from "../validations/email/email-list-unsubscribe-header";
+import { emailOneClickUnsubscribe } from "../validations/email/email-one-click-unsubscribe";
+import { emailUnsubscribeLink } from "../validations/email/email-unsubscribe-link";
+import { emailPostalAddress } from "../validations/email/email-postal-address";
+import { emailPlainTextPart } from "../validations/email/email-plain-text-part";
+import { emailGmailClipping } from "../validations/email/email-gmail-clipping";
+import { emailPreheader } from "../validations/email/email-preheader";
+import { emailNoMergeTags } from "../validations/email/email-no-merge-tags";
+import { emailNoLoremIpsum } from "../validations/email/email-no-lorem-ipsum";
+import { emailImageAltText } from "../validations/email/email-image-alt-text";
+import { emailSecureLinks } from "../validations/email/email-secure-links";
+import { emailUtmTracking } from "../validations/email/email-utm-tracking";
+import { emailDarkModeSupport } from "../validations/email/email-dark-mode-support";
+import { emailFontSize } from "../validations/email/email-font-size";
+import { emailHtmlLang } from "../validations/email/email-html-lang";
+import { emailLayoutTablesPresentation } from "../validations/email/email-layout-tables-presentation";
+import { emailFromDisplayName } from "../validations/email/email-from-display-name";
+import { emailReplyToValid } from "../validations/email/email-reply-to-valid";
+import { emailHeadersValid } from "../validations/email/email-headers-valid";
+import { emailAuthentication } from "../validations/email/email-authentication";
+import { emailSenderDomain } from "../validations/email/email-sender-domain";
+import { emailLayoutNotBroken } from "../validations/email/email-layout-not-broken";
+import { emailMobileResponsive } from "../validations/email/email-mobile-responsive";
+import { emailDarkModeLegible } from "../validations/email/email-dark-mode-legible";
+import { emailImagesOffReadable } from "../validations/email/email-images-off-readable";
+import { emailCtaVisible } from "../validations/email/email-cta-visible";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
 export const validationModules: readonly ValidationModule[] = [
@@ -76,6 +101,31 @@ export const validationModules: readonly ValidationModule[] = [
   coreWebVitalsLab,
   emailSubjectLength,
   emailListUnsubscribeHeader,
+  emailOneClickUnsubscribe,
+  emailUnsubscribeLink,
+  emailPostalAddress,
+  emailPlainTextPart,
+  emailGmailClipping,
+  emailPreheader,
+  emailNoMergeTags,
+  emailNoLoremIpsum,
+  emailImageAltText,
+  emailSecureLinks,
+  emailUtmTracking,
+  emailDarkModeSupport,
+  emailFontSize,
+  emailHtmlLang,
+  emailLayoutTablesPresentation,
+  emailFromDisplayName,
+  emailReplyToValid,
+  emailHeadersValid,
+  emailAuthentication,
+  emailSenderDomain,
+  emailLayoutNotBroken,
+  emailMobileResponsive,
+  emailDarkModeLegible,
+  emailImagesOffReadable,
+  emailCtaVisible,
 ];
 
 const byId = new Map<string, ValidationModule>();

@@ -5,6 +5,7 @@ import { AppError } from "../errors/app-error";
 import { JobRequest, JOB_TYPES, ValidationEntry } from "../contracts/job-request";
 import { findValidation } from "../catalog/registry";
 import { findSet } from "../catalog/sets";
+import { EMAIL_CLIENTS, findEmailClient, renderCredits } from "../catalog/email-clients";
 import { CAPTURE_SIZES, type CaptureSize, type Severity, type ValidationModule } from "../validations/types";
 import type { NetworkGuard } from "../capture/network-guard";
 import { canonicalJson } from "../store/canonical";
@@ -68,7 +69,8 @@ const bad = (message: string, details?: Record<string, unknown>) => new AppError
  * 17 VALIDATION_NOT_RUNNABLE   18 DUPLICATE_VALIDATION   19 CONFLICTING_PARAMETERS   20 INVALID_PARAMETER_VALUE
  * 21 clients, per entry: EMPTY_CLIENT_SELECTION, INVALID_CLIENT_SELECTION (shape), CLIENT_SELECTION_RENDERLESS_CHECK
  *    (a functional check), CLIENT_SELECTION_NOT_IN_JOB (a visual check the job skips), INVALID_CLIENT_SELECTION
- *    (a webpage visual check: clients are for email validations), UNKNOWN_EMAIL_CLIENT
+ *    (a webpage visual check: clients are for email validations), UNKNOWN_EMAIL_CLIENT (an id not in the render
+ *    catalog for that form factor: src/catalog/email-clients.ts)
  * 22 PLAYGROUND_INVALID_URL (the only step that may use DNS)
  */
 export async function planJob(body: unknown, guard: NetworkGuard): Promise<PlannedJob> {
@@ -270,6 +272,8 @@ export async function planJob(body: unknown, guard: NetworkGuard): Promise<Plann
   }
   // 21
   checkClientSelections(unique, run);
+  // A visual email check is priced by its renders: one credit each, one more in an extra-credit client.
+  for (const v of run) if (v.module.meta.needs.includes("render")) v.credits = renderCredits(v.module, v.clients);
   // 22
   if (type === "url") await checkPublicUrl(b.url as string, "url", guard, true);
   if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, false);
@@ -425,7 +429,21 @@ function checkClientSelections(entries: NormalisedEntry[], run: PlannedValidatio
         { validationId, path: `${e.path}.clients` },
       );
     }
-    // Mail-client ids are checked against the render catalog once email rendering exists (UNKNOWN_EMAIL_CLIENT).
+    const unknownClients = Object.entries(clients as Record<string, string[]>).flatMap(([formFactor, ids]) =>
+      [...new Set(ids)].filter((id) => !findEmailClient(formFactor, id)).map((clientId) => ({ formFactor, clientId })),
+    );
+    if (unknownClients.length) {
+      throw new AppError(
+        "UNKNOWN_EMAIL_CLIENT",
+        `${unknownClients.map((c) => `${c.clientId} (${c.formFactor})`).join(", ")} ${unknownClients.length > 1 ? "are" : "is"} not in the render catalog for ${unknownClients.length > 1 ? "those form factors" : "that form factor"}; GET /api/email-clients lists the clients of each.`,
+        {
+          validationId,
+          path: `${e.path}.clients`,
+          unknownClients,
+          knownClients: Object.fromEntries([...new Set(unknownClients.map((c) => c.formFactor))].map((ff) => [ff, (EMAIL_CLIENTS as Record<string, Array<{ id: string }>>)[ff]!.map((c) => c.id)])),
+        },
+      );
+    }
   }
 }
 

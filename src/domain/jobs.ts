@@ -32,7 +32,7 @@ export function decideAcceptance(
         ...(inbox ?? {}),
       },
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet })),
+      validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
       skipped: job.skipped,
       totalCredits: job.totalCredits,
       detail: job.detail,
@@ -51,6 +51,8 @@ export interface RecordedResult {
   outcome: Outcome;
   captureKeys: string[];
   durationMs: number;
+  /** Part of a delivered row's credits given back: an email client that could not be rendered (its render's price). */
+  refund?: { credits: number; reason: string };
 }
 
 export function resultEvent(jobId: string, r: RecordedResult): NewEvent {
@@ -74,7 +76,7 @@ function cleanFinding(f: Finding): Finding {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Finding;
 }
 
-/** Settlement: errored rows are refunded in full; every other row was delivered and stays charged. */
+/** Settlement: errored rows are refunded in full, a delivered row's undelivered part (a failed email render) in part; the rest stays charged. */
 export function decideSettlement(
   jobId: string,
   customerId: string,
@@ -85,9 +87,13 @@ export function decideSettlement(
   interruption?: string,
   email?: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean },
 ): StreamWrite[] {
-  const refundLines = results
-    .filter((r) => r.outcome.verdict === "error")
-    .map((r) => ({ validationId: r.validationId, credits: r.credits, reason: r.outcome.reason ?? "the check could not run" }));
+  const refundLines = results.flatMap((r) =>
+    r.outcome.verdict === "error"
+      ? [{ validationId: r.validationId, credits: r.credits, reason: r.outcome.reason ?? "the check could not run" }]
+      : r.refund && r.refund.credits > 0
+        ? [{ validationId: r.validationId, credits: Math.min(r.refund.credits, r.credits), reason: r.refund.reason }]
+        : [],
+  );
   const refund = decideCredits({ kind: "refund", customerId, jobId, lines: refundLines }, { balance: 0 });
   const refunded = refundLines.reduce((n, l) => n + l.credits, 0);
   return [

@@ -1,12 +1,15 @@
 import { Elysia } from "elysia";
 import { AppError } from "../errors/app-error";
-import { errorCatalog } from "../errors/catalog";
 import type { Assay } from "../app";
 import { newRequestId } from "../services/ids";
 import { catalogRoutes } from "./catalog-routes";
 import { accountRoutes } from "./account-routes";
 import { jobRoutes } from "./job-routes";
 import { captureRoutes } from "./capture-routes";
+import { emailClientRoutes } from "./email-client-routes";
+import { feedbackRoutes } from "./feedback-routes";
+import { agentRoutes } from "./agent-routes";
+import { mcpRoutes } from "./mcp-routes";
 import { requestIdOf } from "./request";
 
 /** Request bodies above this are refused before parsing. */
@@ -41,11 +44,13 @@ export function createHttpApp(assay: Assay) {
       return appError.toBody(requestId);
     })
     .get("/healthz", () => ({ status: "ok" }))
-    .get("/api/errors", () => ({
-      errors: errorCatalog.map((e) => ({ code: e.code, httpStatus: e.status, title: e.title, guidance: e.guidance })),
-    }))
+    .get("/api/errors", () => assay.catalog.errors())
     .use(catalogRoutes(assay))
     .use(accountRoutes(assay))
     .use(jobRoutes(assay))
-    .use(captureRoutes(assay));
+    .use(captureRoutes(assay))
+    .use(emailClientRoutes(assay))
+    .use(feedbackRoutes(assay))
+    .use(agentRoutes(assay))
+    .use(mcpRoutes(assay));
 }

@@ -1,4 +1,7 @@
 import PostalMime from "postal-mime";
+import type { EmailAuthentication } from "./authentication";
+import type { EmailHtmlSnapshot } from "./snapshot-email-html";
+import type { RenderOutcome } from "../capture/mail-clients/render";
 
 export interface Mailbox {
   name: string;
@@ -23,6 +26,26 @@ export interface EmailArtifacts {
   attachments: Array<{ filename: string | null; mimeType: string; disposition: string | null }>;
   /** The subject line the job request expected, when it named one. */
   expectedSubject: string | null;
+  /**
+   * SPF, DKIM, DMARC and alignment (src/inbox/authentication.ts), computed once per job only when a selected
+   * check needs "authentication"; `{ error }` when they could not be evaluated at all.
+   */
+  authentication?: EmailAuthentication | { error: string };
+  /**
+   * Which inline (non-attachment) text parts the message really has: postal-mime fills `html` from a lone
+   * text/plain part and `text` from a lone text/html part, so `html` and `text` alone cannot say.
+   */
+  bodyParts?: { html: boolean; plain: boolean };
+  /**
+   * The text/html part as Chromium parsed it (src/inbox/email-html.ts), gathered once per job only when a
+   * selected check needs "email-html"; `{ error }` when it could not be read. Absent without an HTML part.
+   */
+  htmlDom?: EmailHtmlSnapshot | { error: string };
+  /**
+   * Renders in emulated mail clients (src/capture/mail-clients), by validation id, made once per job only
+   * when a selected check needs "render" (src/services/email-renders.ts); a failed render says why.
+   */
+  renders?: Record<string, RenderOutcome[]>;
 }
 
 export class UnparseableMessage extends Error {}
@@ -30,8 +53,9 @@ export class UnparseableMessage extends Error {}
 /** Parses raw RFC 5322 bytes with postal-mime. */
 export async function parseEmail(raw: Uint8Array, envelope: EmailArtifacts["envelope"], expectedSubject: string | null): Promise<EmailArtifacts> {
   let parsed: Awaited<ReturnType<typeof PostalMime.parse>>;
+  const parser = new PostalMime();
   try {
-    parsed = await PostalMime.parse(raw);
+    parsed = await parser.parse(raw);
   } catch (e) {
     throw new UnparseableMessage(`The message could not be parsed as MIME: ${(e as Error).message}`);
   }
@@ -51,7 +75,17 @@ export async function parseEmail(raw: Uint8Array, envelope: EmailArtifacts["enve
     text: parsed.text ?? null,
     attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, mimeType: a.mimeType, disposition: a.disposition ?? null })),
     expectedSubject,
+    ...bodyPartsOf(parser),
   };
+}
+
+/** The inline text parts postal-mime collected (its textMap: per MIME node, the html and plain parts it holds). */
+function bodyPartsOf(parser: PostalMime): Pick<EmailArtifacts, "bodyParts"> {
+  type Entries = Partial<Record<"plain" | "html", Array<{ type: string }>>>;
+  const textMap = (parser as unknown as { textMap?: Map<unknown, Entries> }).textMap;
+  if (!(textMap instanceof Map)) return {};
+  const has = (kind: "plain" | "html") => [...textMap.values()].some((e) => e[kind]?.some((item) => item.type === "text"));
+  return { bodyParts: { html: has("html"), plain: has("plain") } };
 }
 
 /** Every value of a top-level header, by case-insensitive name. */

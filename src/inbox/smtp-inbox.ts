@@ -110,7 +110,12 @@ export class SmtpInbox {
                 storageKey,
                 sha256: sha256Hex(raw),
                 bytes: raw.length,
-                envelope: { mailFrom, rcptTo: session.envelope.rcptTo.map((r) => r.address), ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}) },
+                envelope: {
+                  mailFrom,
+                  rcptTo: session.envelope.rcptTo.map((r) => r.address),
+                  ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
+                  ...(session.hostNameAppearsAs ? { helo: String(session.hostNameAppearsAs).slice(0, 255) } : {}),
+                },
                 from: header("from").slice(0, 500),
                 subject: header("subject").slice(0, 1000),
               },

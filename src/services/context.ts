@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { EventStore, EventMetadata } from "../store/event-store";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
+import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
 import type { MailStore } from "../inbox/mail-store";
@@ -12,6 +13,8 @@ export interface ServiceContext {
   store: EventStore;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
+  /** The warm Chromium browsers; email jobs open their own contexts on it (the web capture engine shares it). */
+  pool: BrowserPool;
   captures: CaptureService;
   judge: Judge;
   mail: MailStore;

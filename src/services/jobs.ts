@@ -9,6 +9,9 @@ import { findValidation } from "../catalog/registry";
 import type { CaptureSize, CheckServices, EmailValidation, Outcome, WebValidation } from "../validations/types";
 import { inboxAddressOfJob, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
 import { parseEmail, UnparseableMessage } from "../inbox/email-artifacts";
+import { authenticateEmail, type AuthenticationInput } from "../inbox/authentication";
+import { gatherEmailHtml } from "../inbox/email-html";
+import { EmailRenderStage, needsRenders } from "./email-renders";
 import { randomBase62 } from "./ids";
 import { UrlProbe } from "../capture/url-probe";
 import type { Screenshot, WebArtifacts } from "../capture/artifacts";
@@ -106,16 +109,30 @@ export class JobService {
       const arrival = this.ctx.store.readStream(streams.job(jobId)).find((e) => e.type === "EmailReceived");
       if (!arrival) return;
       const data = arrival.data as { storageKey: string; envelope: { mailFrom: string; rcptTo: string[] }; from: string; subject: string };
-      const planned = job.validations.map((v) => ({ module: findValidation(v.id)!, severity: v.severity as PlannedValidation["severity"], parameters: v.parameters, credits: v.credits, fromSet: v.fromSet }));
+      const planned = job.validations.map((v) => ({ module: findValidation(v.id)!, severity: v.severity as PlannedValidation["severity"], parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) }));
       const charged = planned.reduce((n, v) => n + v.credits, 0);
       const expectedSubject = (job.subject.emailSubject as string | undefined) ?? undefined;
       let rows: RecordedResult[];
+      let renders: EmailRenderStage | undefined;
       let received = { from: data.from, subject: data.subject };
       try {
         const raw = this.ctx.mail.read(job.customerId, data.storageKey);
         const email = await parseEmail(raw, { mailFrom: data.envelope.mailFrom, rcptTo: data.envelope.rcptTo }, expectedSubject ?? null);
+        if (planned.some((v) => v.module.meta.needs.includes("authentication"))) {
+          // SPF, DKIM and DMARC once per job, with the SMTP client's IP, HELO and MAIL FROM as the inbox recorded them.
+          email.authentication = await authenticateEmail(raw, data.envelope as AuthenticationInput, this.ctx.config);
+        }
+        if (planned.some((v) => v.module.meta.needs.includes("email-html")) && email.html && email.bodyParts?.html !== false) {
+          // The HTML part's structure, parsed once in Chromium (no script, no requests) for every check that reads it.
+          email.htmlDom = await gatherEmailHtml(this.ctx.pool, email.html).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }));
+        }
+        if (needsRenders(planned)) {
+          // The visual checks' mail-client renders, each (client, form factor) once; screenshots stored as captures.
+          renders = await EmailRenderStage.run(this.ctx, jobId, job.customerId, email, planned);
+        }
         received = { from: email.from ? `${email.from.name} <${email.from.address}>`.trim() : received.from, subject: email.subject ?? "" };
         rows = await Promise.all(planned.map((v) => runCheck(v, () => (v.module as EmailValidation).evaluate(email, v.parameters))));
+        if (renders) rows = await renders.finish(rows, planned);
       } catch (e) {
         if (!(e instanceof UnparseableMessage)) throw e;
         rows = planned.map((v) => row(v, { verdict: "error", reason: e.message, reasoning: e.message, findings: [] }, 0));
@@ -124,7 +141,7 @@ export class JobService {
         ...received,
         ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
       };
-      this.settleOnce(jobId, job.customerId, charged, { rows, captureEvents: [] }, meta, undefined, summary);
+      this.settleOnce(jobId, job.customerId, charged, { rows, captureEvents: renders?.captureEvents ?? [] }, meta, undefined, summary);
     } finally {
       this.processing.delete(jobId);
     }

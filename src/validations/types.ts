@@ -13,7 +13,24 @@ export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as c
 export type CaptureSize = (typeof CAPTURE_SIZES)[number];
 
 /** What a check reads; the capture engine gathers only what the selected checks need. */
-export type ArtifactKind = "dom" | "layout" | "screenshot" | "network" | "console" | "axe" | "vitals" | "images" | "palette";
+export type ArtifactKind =
+  | "dom"
+  | "layout"
+  | "screenshot"
+  | "network"
+  | "console"
+  | "axe"
+  | "vitals"
+  | "images"
+  | "palette"
+  /** Email: the text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
+  | "email-html"
+  /** Email: SPF, DKIM and DMARC results from mailauth (EmailArtifacts.authentication). */
+  | "authentication"
+  /** Email: renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
+  | "render"
+  /** Email: the renders are in dark mode (each client's dark variant). */
+  | "render-dark";
 
 export interface ParameterSpec {
   name: string;

@@ -1,0 +1,248 @@
+import type { EmailClient, EmulationProfileId } from "../../catalog/email-clients";
+import { unsupportedFor } from "./caniemail-support";
+import type { SanitizerRules } from "./sanitize-in-page";
+
+/**
+ * Emulation profiles: what each client's sanitizer keeps, strips or rewrites, and how it shows the message.
+ * CSS property, value, selector, at-rule, media-feature and element support come from caniemail's data
+ * (caniemail-support.ts, newest tested version); the rest is written here by hand, each rule with where it
+ * comes from. docs/email-clients.md describes every profile and how faithful it is.
+ */
+export interface RenderProfile {
+  rules: Omit<SanitizerRules, "client" | "unsupported">;
+  /** Conditional comments: "mso" renders `<!--[if mso]>` blocks as Outlook for Windows does; "none" leaves them comments. */
+  conditionalComments: "mso" | "none";
+  /** Gmail shows the first 102 KB of the HTML and a "[Message clipped]" link. */
+  clipBytes: number | null;
+  /** The client's default font for text the message does not style. */
+  fontFamily: string;
+  fontSize: string;
+  /** Canvas and default text colour, light and dark. */
+  light: { canvas: string; text: string };
+  dark: { canvas: string; text: string };
+  /** One line for the docs and the catalog. */
+  fidelity: string;
+}
+
+const SANS = "-apple-system, 'Helvetica Neue', Helvetica, Arial, sans-serif";
+const KEEP: RenderProfile["rules"] = {
+  styleInBody: true,
+  styleBlockMaxBytes: null,
+  dropBlockOnNestedAtRule: false,
+  mediaFeaturesAllowed: null,
+  mediaNoHeight: false,
+  dropNestedMedia: false,
+  classPrefix: null,
+  idPrefix: null,
+  bodyToDiv: false,
+  rewriteProperties: {},
+  noNegativeMargins: false,
+  word: false,
+};
+const GMAIL_RULES: RenderProfile["rules"] = {
+  ...KEEP,
+  styleInBody: false,
+  styleBlockMaxBytes: 16 * 1024,
+  dropBlockOnNestedAtRule: true,
+  mediaNoHeight: true,
+  classPrefix: "m_",
+  idPrefix: "m_",
+  bodyToDiv: true,
+  noNegativeMargins: true,
+};
+
+const PROFILES: Record<EmulationProfileId, RenderProfile> = {
+  "apple-mail-macos": {
+    rules: KEEP,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: SANS,
+    fontSize: "16px",
+    light: { canvas: "#ffffff", text: "#000000" },
+    dark: { canvas: "#1e1e1e", text: "#ffffff" },
+    fidelity: "High: WebKit keeps nearly all HTML and CSS, as Chromium does; differences are font metrics and WebKit-only behaviour.",
+  },
+  "apple-mail-ios": {
+    rules: KEEP,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: SANS,
+    fontSize: "16px",
+    light: { canvas: "#ffffff", text: "#000000" },
+    dark: { canvas: "#000000", text: "#ffffff" },
+    fidelity: "High for layout at 375px; iOS Mail's shrink-to-fit of wide messages and its data detectors are not emulated.",
+  },
+  "gmail-web": {
+    rules: GMAIL_RULES,
+    conditionalComments: "none",
+    clipBytes: 102 * 1024,
+    fontFamily: "Arial, Helvetica, sans-serif",
+    fontSize: "small",
+    light: { canvas: "#ffffff", text: "#222222" },
+    dark: { canvas: "#ffffff", text: "#222222" },
+    fidelity: "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
+  },
+  "gmail-app": {
+    rules: GMAIL_RULES,
+    conditionalComments: "none",
+    clipBytes: 102 * 1024,
+    fontFamily: "Roboto, Arial, sans-serif",
+    fontSize: "14px",
+    light: { canvas: "#ffffff", text: "#222222" },
+    dark: { canvas: "#121212", text: "#e8eaed" },
+    fidelity: "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
+  },
+  "outlook-web": {
+    rules: { ...KEEP, dropNestedMedia: true, classPrefix: "x_", idPrefix: "x_", bodyToDiv: true, noNegativeMargins: true },
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
+    fontSize: "15px",
+    light: { canvas: "#ffffff", text: "#242424" },
+    dark: { canvas: "#292929", text: "#ffffff" },
+    fidelity: "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
+  },
+  "outlook-windows": {
+    rules: { ...KEEP, word: true, noNegativeMargins: true },
+    conditionalComments: "mso",
+    clipBytes: null,
+    fontFamily: "'Times New Roman', serif",
+    fontSize: "16px",
+    light: { canvas: "#ffffff", text: "#000000" },
+    dark: { canvas: "#262626", text: "#ffffff" },
+    fidelity:
+      "An approximation of the Word engine, not Word: mso conditional comments are rendered, VML shapes drawn as plain boxes, and Word's CSS limits (caniemail data plus its notes: no max-width outside tables, no width/height on div/p/span/img, padding only on table cells, margin auto as 0, display only none, no background images, no border-radius, web fonts to Times New Roman) are applied to a Chromium render. Word's own table layout and line-height quirks are not reproduced.",
+  },
+  "outlook-app": {
+    rules: { ...KEEP, classPrefix: "x_", idPrefix: "x_" },
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: SANS,
+    fontSize: "15px",
+    light: { canvas: "#ffffff", text: "#242424" },
+    dark: { canvas: "#1f1f1f", text: "#ffffff" },
+    fidelity: "Fair: caniemail's data for the Outlook iOS app and its x_ prefixes; the app's own reformatting of wide messages is not emulated.",
+  },
+  "yahoo-web": {
+    rules: { ...KEEP, mediaFeaturesAllowed: ["min-width", "max-width", "min-height", "max-height", "width", "height"], classPrefix: "yiv0000000000", idPrefix: "yiv0000000000", bodyToDiv: true, rewriteProperties: { height: "min-height" }, noNegativeMargins: true },
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "'Helvetica Neue', Helvetica, Arial, sans-serif",
+    fontSize: "13px",
+    light: { canvas: "#ffffff", text: "#1d2228" },
+    dark: { canvas: "#ffffff", text: "#1d2228" },
+    fidelity: "Fair: caniemail's data, Yahoo's media-query feature filter, height turned into min-height, class prefixes and body to div.",
+  },
+  thunderbird: {
+    rules: KEEP,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "serif",
+    fontSize: "16px",
+    light: { canvas: "#ffffff", text: "#000000" },
+    dark: { canvas: "#ffffff", text: "#000000" },
+    fidelity: "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
+  },
+  "samsung-mail": {
+    rules: KEEP,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "Roboto, 'Samsung Sans', Arial, sans-serif",
+    fontSize: "14px",
+    light: { canvas: "#ffffff", text: "#000000" },
+    dark: { canvas: "#000000", text: "#fafafa" },
+    fidelity: "Good for layout: an Android WebView (Blink, as Chromium) under caniemail's Samsung Email data; its dark mode is approximated as a full inversion.",
+  },
+};
+
+export const profileOf = (client: EmailClient): RenderProfile => PROFILES[client.profile];
+
+/** The sanitizer rules for one client: the profile's hand-written rules plus caniemail's "not supported" list. */
+export function sanitizerRulesFor(client: EmailClient): SanitizerRules {
+  return { ...PROFILES[client.profile].rules, client: client.id, unsupported: unsupportedFor(client.caniemail) };
+}
+
+/**
+ * Outlook for Windows' conditional comments, on the source text (Word reads them before parsing):
+ * `<!--[if mso]>…<![endif]-->` blocks are shown when the condition holds for Word (mso 16, not IE), and
+ * `<!--[if !mso]><!-->…<!--<![endif]-->` blocks are dropped when it does not.
+ */
+export function applyConditionalComments(html: string): { html: string; applied: number } {
+  let applied = 0;
+  const revealed = html.replace(/<!--\[if ([^\]]+)\]><!-->([\s\S]*?)<!--<!\[endif\]-->/gi, (_, cond: string, inner: string) => {
+    applied++;
+    return msoCondition(cond) ? inner : "";
+  });
+  const hidden = revealed.replace(/<!--\[if ([^\]]+)\]>([\s\S]*?)<!\[endif\]-->/gi, (_, cond: string, inner: string) => {
+    applied++;
+    return msoCondition(cond) ? inner : "";
+  });
+  return { html: hidden, applied };
+}
+
+/** Evaluates a conditional-comment expression for Outlook for Windows (Word, mso version 16; IE false). */
+export function msoCondition(expression: string): boolean {
+  const tokens = expression.match(/\(|\)|!|&|\||gte|gt|lte|lt|mso|ie|\d+(\.\d+)?|[a-z]+/gi) ?? [];
+  let i = 0;
+  const peek = () => tokens[i]?.toLowerCase();
+  const or = (): boolean => {
+    let v = and();
+    while (peek() === "|") {
+      i++;
+      v = and() || v;
+    }
+    return v;
+  };
+  const and = (): boolean => {
+    let v = unary();
+    while (peek() === "&") {
+      i++;
+      v = unary() && v;
+    }
+    return v;
+  };
+  const unary = (): boolean => {
+    if (peek() === "!") {
+      i++;
+      return !unary();
+    }
+    if (peek() === "(") {
+      i++;
+      const v = or();
+      if (peek() === ")") i++;
+      return v;
+    }
+    let op: string | undefined;
+    if (["gte", "gt", "lte", "lt"].includes(peek() ?? "")) op = tokens[i++]!.toLowerCase();
+    const name = tokens[i++]?.toLowerCase();
+    let version: number | undefined;
+    if (/^\d/.test(peek() ?? "")) version = Number(tokens[i++]);
+    if (name !== "mso") return false; // IE, vml and anything else: not Word
+    const MSO = 16;
+    if (version === undefined) return true;
+    switch (op) {
+      case "gte":
+        return MSO >= version;
+      case "gt":
+        return MSO > version;
+      case "lte":
+        return MSO <= version;
+      case "lt":
+        return MSO < version;
+      default:
+        return MSO === version;
+    }
+  };
+  return or();
+}
+
+/** Gmail's clipping: past 102 KB of HTML only the start is shown, with a link to the rest. */
+export function clipHtml(html: string, maxBytes: number): { html: string; clipped: boolean } {
+  const bytes = Buffer.from(html, "utf8");
+  if (bytes.byteLength <= maxBytes) return { html, clipped: false };
+  const head = bytes.subarray(0, maxBytes).toString("utf8").replace(/\uFFFD$/, "").replace(/<[^>]*$/, "");
+  return {
+    html: `${head}<div class="assay-gmail-clip" style="font: 13px Arial, sans-serif; color: #222; padding: 8px 0">[Message clipped]&nbsp;&nbsp;<a href="#">View entire message</a></div>`,
+    clipped: true,
+  };
+}

@@ -1,0 +1,183 @@
+import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserPool } from "../browser-pool";
+import type { LayoutSnapshot, Screenshot } from "../artifacts";
+import { snapshotLayout } from "../gather-layout";
+import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
+import type { EmailClient, RenderTarget } from "../../catalog/email-clients";
+import type { CaptureSize } from "../../validations/types";
+import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
+import { sanitizeInPage } from "./sanitize-in-page";
+import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColoursInPage, snapshotEmailRender, type EmailRenderSnapshot } from "./gather-render";
+
+/** One message rendered in one emulated client at one form factor. */
+export interface EmailRender {
+  client: EmailClient;
+  formFactor: CaptureSize;
+  dark: boolean;
+  /** Capture key suffix: `<clientId>-<formFactor>`. */
+  label: string;
+  screenshot: Screenshot;
+  layout: LayoutSnapshot;
+  snapshot: EmailRenderSnapshot;
+  /** What the client's sanitizer changed, and how dark mode was applied. */
+  notes: string[];
+  /** Requests the message made, all refused: remote images, fonts, stylesheets. */
+  blocked: string[];
+}
+
+export type RenderOutcome = { ok: true; render: EmailRender } | { ok: false; client: EmailClient; formFactor: CaptureSize; label: string; error: string };
+
+export interface EmailRenderLimits {
+  /** One render, from a fresh context to its screenshot. */
+  timeoutMs: number;
+  screenshotMaxHeight: number;
+}
+
+export const DEFAULT_RENDER_LIMITS: EmailRenderLimits = { timeoutMs: 20_000, screenshotMaxHeight: 8_000 };
+
+const rgb = (hex: string): [number, number, number] => {
+  const h = hex.replace("#", "");
+  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+};
+const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/**
+ * Renders a received message as an emulated mail client shows it: the client's sanitizer (profiles.ts) is
+ * applied to the HTML in a blank page, the result is laid out at the client's reading-pane width in a fresh
+ * Chromium context with JavaScript off and no network (every request, remote images included, is refused
+ * and recorded: images render as their alt text or an empty box), dark mode is applied the way the client
+ * applies it, and the layout, the colours and a full-page screenshot are read.
+ */
+export class EmailRenderEngine {
+  constructor(
+    private readonly pool: BrowserPool,
+    private readonly limits: EmailRenderLimits = DEFAULT_RENDER_LIMITS,
+  ) {}
+
+  async render(message: { html: string | null; text: string | null }, target: RenderTarget): Promise<RenderOutcome> {
+    const { client, formFactor } = target;
+    const dark = client.colorScheme === "dark";
+    const label = `${client.id}-${formFactor}`;
+    try {
+      return await this.pool.use(async (browser) => {
+        const context = await browser.newContext({
+          viewport: { width: client.width, height: client.height },
+          deviceScaleFactor: 1,
+          javaScriptEnabled: false,
+          serviceWorkers: "block",
+          acceptDownloads: false,
+          offline: true,
+          colorScheme: dark ? "dark" : "light",
+        });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const overtime = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
+        });
+        try {
+          const render = await Promise.race([this.renderIn(context, message, client, formFactor, dark, label), overtime]);
+          return { ok: true as const, render };
+        } finally {
+          clearTimeout(timer);
+          await context.close().catch(() => {});
+        }
+      });
+    } catch (e) {
+      return { ok: false, client, formFactor, label, error: (e as Error).message.split("\n")[0]! };
+    }
+  }
+
+  private async renderIn(
+    context: BrowserContext,
+    message: { html: string | null; text: string | null },
+    client: EmailClient,
+    formFactor: CaptureSize,
+    dark: boolean,
+    label: string,
+  ): Promise<EmailRender> {
+    const profile = profileOf(client);
+    const blocked: string[] = [];
+    await context.route("**/*", (route) => {
+      if (blocked.length < 200) blocked.push(route.request().url());
+      return route.abort("blockedbyclient").catch(() => {});
+    });
+    await context.routeWebSocket(() => true, (ws) => ws.close());
+    const page = await context.newPage();
+    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+    page.on("popup", (p) => void p.close().catch(() => {}));
+
+    const notes: string[] = [];
+    let html = message.html ?? `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
+    if (!message.html) notes.push("no HTML part: the text/plain part is shown");
+    if (profile.clipBytes !== null) {
+      const clip = clipHtml(html, profile.clipBytes);
+      html = clip.html;
+      if (clip.clipped) notes.push(`clipped after ${Math.round(profile.clipBytes / 1024)} KB of HTML ("[Message clipped]")`);
+    }
+    if (profile.conditionalComments === "mso") {
+      const cc = applyConditionalComments(html);
+      html = cc.html;
+      if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
+    }
+    const sanitized = await page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client) });
+    notes.push(...sanitized.notes);
+
+    // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
+    // Apple Mail lays a dark message out dark; the inverting clients invert the light rendering afterwards.
+    let scheme = dark && client.darkMode === "color-scheme" ? profile.dark : profile.light;
+    // In dark mode the root's color-scheme is dark too, so unstyled links and controls take their dark colours.
+    const clientStyle = (s: { text: string }) =>
+      `<style id="assay-client">:where(html) { color: ${s.text}; font-family: ${profile.fontFamily}; font-size: ${profile.fontSize};${s === profile.dark && dark ? " color-scheme: dark;" : ""} }</style>`;
+    const withDefaults = (doc: string, s: { text: string }) => doc.replace(/<head>/i, `<head>${clientStyle(s)}`);
+    const cdp = await context.newCDPSession(page);
+    const setCanvas = (hex: string) => {
+      const [r, g, b] = rgb(hex);
+      return cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r, g, b, a: 1 } });
+    };
+    await setCanvas(scheme.canvas);
+    await page.setContent(withDefaults(sanitized.html, scheme), { waitUntil: "load", timeout: this.limits.timeoutMs });
+
+    if (profile.rules.word) {
+      const n = await page.evaluate(applyWordLimitsInPage);
+      if (n) notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
+    }
+    if (dark) {
+      if (client.darkMode === "color-scheme") {
+        const decision = await page.evaluate(appleDarkDecisionInPage, await page.evaluate(() => getComputedStyle(document.documentElement).color));
+        if (decision.declared || !decision.coloured) {
+          notes.push(decision.declared ? "dark mode: the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own dark styles" : "dark mode: the message sets no colours, so it is darkened");
+        } else {
+          scheme = profile.light;
+          notes.push("dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)");
+          await setCanvas(scheme.canvas);
+          await page.evaluate((text) => {
+            const style = document.getElementById("assay-client");
+            if (style) style.textContent = style.textContent!.replace(/color: [^;]+;/, `color: ${text};`).replace(" color-scheme: dark;", "");
+          }, scheme.text);
+        }
+      } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
+        const n = await page.evaluate(invertColoursInPage, client.darkMode);
+        scheme = profile.dark;
+        await setCanvas(scheme.canvas);
+        notes.push(`dark mode: ${client.darkMode} of ${n} element(s)`);
+      } else {
+        notes.push("dark mode: this client shows the message as sent");
+      }
+    }
+    await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+    const layout = await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY);
+    const snapshot = await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) });
+    const screenshot = await this.screenshot(page, formFactor);
+    if (blocked.length) notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
+    return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };
+  }
+
+  private async screenshot(page: Page, size: CaptureSize): Promise<Screenshot> {
+    const { width, height } = await page.evaluate(() => ({
+      width: document.documentElement.clientWidth,
+      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
+    }));
+    const clipHeight = Math.max(1, Math.min(height, this.limits.screenshotMaxHeight));
+    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
+    return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut: height > clipHeight, data };
+  }
+}

@@ -1,0 +1,215 @@
+import { CAPTURE_SIZES, type CaptureSize, type ValidationModule } from "../validations/types";
+
+/**
+ * The mail-client render catalog: which clients a visual email check can be rendered in, per form factor.
+ * Each client is an emulation profile (src/capture/mail-clients/profiles.ts) applied to the message before
+ * it is rendered in Chromium; docs/email-clients.md says what each one does and how faithful it is.
+ *
+ * Plans: self-hosted Assay has one plan, and every client is in it (`planIncluded`); nothing is trimmed by
+ * plan, so PLAN_EXCLUDES_REQUESTED_CLIENTS is never raised. `extraCredits` clients cost one more credit
+ * per render (see renderPrice). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never
+ * raised either.
+ */
+
+/** How a client changes a message when the reader's device is in dark mode. */
+export type DarkMode =
+  /** The message is shown as sent. */
+  | "none"
+  /** Apple Mail: the message's own dark styles (prefers-color-scheme) apply; a message that declares dark support (color-scheme) gets the dark canvas and light default text; a message with no colours of its own is darkened; one with colours of its own is left light. */
+  | "color-scheme"
+  /** Light backgrounds are darkened and dark text lightened; colours already dark (backgrounds) or light (text) are kept. */
+  | "partial-invert"
+  /** Every text and background colour has its lightness inverted. */
+  | "full-invert";
+
+export type EmulationProfileId =
+  | "apple-mail-macos"
+  | "apple-mail-ios"
+  | "gmail-web"
+  | "gmail-app"
+  | "outlook-web"
+  | "outlook-windows"
+  | "outlook-app"
+  | "yahoo-web"
+  | "thunderbird"
+  | "samsung-mail";
+
+export interface EmailClient {
+  id: string;
+  name: string;
+  /** The engine the real client renders with. */
+  engine: string;
+  formFactor: CaptureSize;
+  /** The client a form factor renders in when a check names no client for it. */
+  nativeDefault: boolean;
+  planIncluded: boolean;
+  extraCredits: boolean;
+  profile: EmulationProfileId;
+  /** caniemail client keys whose data drive the profile's CSS support, first match wins. */
+  caniemail: string[];
+  /** Rendered in dark mode (a dark variant) or light. */
+  colorScheme: "light" | "dark";
+  /** What the client does to a message in dark mode (how its dark variant renders). */
+  darkMode: DarkMode;
+  /** The dark (or light) twin of this client in the same form factor, when the catalog has one. */
+  darkVariant?: string;
+  lightVariant?: string;
+  /** The width the message is laid out in (the client's reading pane at this form factor), and the viewport height. */
+  width: number;
+  height: number;
+}
+
+type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height" | "planIncluded">;
+
+const APPLE_MAIL_MACOS: Base = { id: "apple-mail", name: "Apple Mail (macOS)", engine: "WebKit", profile: "apple-mail-macos", caniemail: ["apple-mail.macos"], darkMode: "color-scheme", extraCredits: false };
+const APPLE_MAIL_IOS: Base = { id: "apple-mail-ios", name: "Apple Mail (iPhone)", engine: "WebKit", profile: "apple-mail-ios", caniemail: ["apple-mail.ios"], darkMode: "color-scheme", extraCredits: false };
+const APPLE_MAIL_IPADOS: Base = { ...APPLE_MAIL_IOS, id: "apple-mail-ipados", name: "Apple Mail (iPad)" };
+const GMAIL_WEB: Base = { id: "gmail-web", name: "Gmail (web)", engine: "Gmail sanitizer, Blink/WebKit/Gecko browser", profile: "gmail-web", caniemail: ["gmail.desktop-webmail"], darkMode: "none", extraCredits: false };
+const GMAIL_IOS: Base = { id: "gmail-ios", name: "Gmail (iPhone app)", engine: "Gmail sanitizer, WebKit", profile: "gmail-app", caniemail: ["gmail.ios"], darkMode: "full-invert", extraCredits: false };
+const GMAIL_IPADOS: Base = { ...GMAIL_IOS, id: "gmail-ipados", name: "Gmail (iPad app)" };
+const GMAIL_ANDROID: Base = { id: "gmail-android", name: "Gmail (Android app)", engine: "Gmail sanitizer, Android WebView (Blink)", profile: "gmail-app", caniemail: ["gmail.android"], darkMode: "partial-invert", extraCredits: false };
+const OUTLOOK_WEB: Base = { id: "outlook-web", name: "Outlook on the web / Outlook.com", engine: "Outlook.com sanitizer, browser", profile: "outlook-web", caniemail: ["outlook.outlook-com"], darkMode: "partial-invert", extraCredits: false };
+const OUTLOOK_WINDOWS: Base = { id: "outlook-windows", name: "Outlook for Windows (Word engine, 2016–2021/365 classic)", engine: "Microsoft Word (approximated)", profile: "outlook-windows", caniemail: ["outlook.windows"], darkMode: "full-invert", extraCredits: true };
+const OUTLOOK_IOS: Base = { id: "outlook-ios", name: "Outlook (iPhone app)", engine: "Outlook sanitizer, WebKit", profile: "outlook-app", caniemail: ["outlook.ios"], darkMode: "partial-invert", extraCredits: false };
+const YAHOO_WEB: Base = { id: "yahoo-web", name: "Yahoo Mail (web)", engine: "Yahoo sanitizer, browser", profile: "yahoo-web", caniemail: ["yahoo.desktop-webmail"], darkMode: "none", extraCredits: true };
+const THUNDERBIRD: Base = { id: "thunderbird", name: "Thunderbird", engine: "Gecko", profile: "thunderbird", caniemail: ["thunderbird.macos", "thunderbird.windows"], darkMode: "none", extraCredits: true };
+const SAMSUNG_MAIL: Base = { id: "samsung-mail", name: "Samsung Email (Android)", engine: "Android WebView (Blink)", profile: "samsung-mail", caniemail: ["samsung-email.android"], darkMode: "full-invert", extraCredits: true };
+
+const VIEWPORT_WIDTH: Record<CaptureSize, number> = { "mobile-sm": 375, "tablet-portrait": 768, "desktop-md": 1280 };
+const VIEWPORT_HEIGHT: Record<CaptureSize, number> = { "mobile-sm": 667, "tablet-portrait": 1024, "desktop-md": 800 };
+
+function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; native?: boolean; dark?: boolean }]>): EmailClient[] {
+  const out: EmailClient[] = [];
+  for (const [base, o] of list) {
+    const light: EmailClient = {
+      ...base,
+      formFactor,
+      nativeDefault: !!o.native,
+      planIncluded: true,
+      colorScheme: "light",
+      width: o.width,
+      height: VIEWPORT_HEIGHT[formFactor],
+      ...(o.dark ? { darkVariant: `${base.id}-dark` } : {}),
+    };
+    out.push(light);
+    if (o.dark) {
+      out.push({ ...light, id: `${base.id}-dark`, name: `${base.name}, dark mode`, nativeDefault: false, colorScheme: "dark", darkVariant: undefined, lightVariant: base.id });
+    }
+  }
+  return out.map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as unknown as EmailClient);
+}
+
+/** Form factor → clients. Widths are the reading pane at that form factor (docs/email-clients.md). */
+export const EMAIL_CLIENTS: Record<CaptureSize, EmailClient[]> = {
+  "mobile-sm": entries("mobile-sm", [
+    [APPLE_MAIL_IOS, { width: 375, native: true, dark: true }],
+    [GMAIL_IOS, { width: 375, dark: true }],
+    [GMAIL_ANDROID, { width: 375, dark: true }],
+    [OUTLOOK_IOS, { width: 375, dark: true }],
+    [SAMSUNG_MAIL, { width: 375 }],
+  ]),
+  "tablet-portrait": entries("tablet-portrait", [
+    [APPLE_MAIL_IPADOS, { width: 768, native: true, dark: true }],
+    [GMAIL_IPADOS, { width: 768 }],
+  ]),
+  "desktop-md": entries("desktop-md", [
+    [APPLE_MAIL_MACOS, { width: 880, native: true, dark: true }],
+    [GMAIL_WEB, { width: 940 }],
+    [OUTLOOK_WEB, { width: 760, dark: true }],
+    [OUTLOOK_WINDOWS, { width: 720 }],
+    [YAHOO_WEB, { width: 860 }],
+    [THUNDERBIRD, { width: 840 }],
+  ]),
+};
+
+export function findEmailClient(formFactor: string, id: string): EmailClient | undefined {
+  return (EMAIL_CLIENTS as Record<string, EmailClient[] | undefined>)[formFactor]?.find((c) => c.id === id);
+}
+
+export function nativeDefault(formFactor: CaptureSize): EmailClient {
+  return EMAIL_CLIENTS[formFactor].find((c) => c.nativeDefault)!;
+}
+
+/** Credits per render: one, and one more for an extra-credit client. */
+export const CREDITS_PER_RENDER = 1;
+export const EXTRA_CREDITS_PER_RENDER = 1;
+export const renderPrice = (c: EmailClient) => CREDITS_PER_RENDER + (c.extraCredits ? EXTRA_CREDITS_PER_RENDER : 0);
+
+/** One render a visual email check reads: a client at a form factor. */
+export interface RenderTarget {
+  client: EmailClient;
+  formFactor: CaptureSize;
+}
+
+/**
+ * The renders a visual email check reads: per form factor named in its `clients` entry, the clients named
+ * (an empty array means that form factor's native default); with no `clients`, the native default of each
+ * of the check's standard form factors. A check that reads dark renders (email-dark-mode-legible) gets each
+ * client's dark variant where the catalog has one, and the client itself in dark mode otherwise.
+ * Unknown ids are refused earlier (UNKNOWN_EMAIL_CLIENT), so every id here resolves.
+ */
+export function renderTargets(module: ValidationModule, clients?: Record<string, string[]>): RenderTarget[] {
+  const targets: RenderTarget[] = [];
+  const wanted: Array<[CaptureSize, string[]]> = clients
+    ? (Object.entries(clients) as Array<[CaptureSize, string[]]>)
+    : module.meta.capture.standard.map((ff) => [ff, []]);
+  const seen = new Set<string>();
+  for (const [formFactor, ids] of wanted) {
+    const list = ids.length ? ids.map((id) => findEmailClient(formFactor, id)!) : [nativeDefault(formFactor)];
+    for (let client of list) {
+      if (module.meta.needs.includes("render-dark") && client.darkVariant) client = findEmailClient(formFactor, client.darkVariant)!;
+      const key = `${client.id}@${formFactor}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      targets.push({ client, formFactor });
+    }
+  }
+  return targets;
+}
+
+/** The price of a visual email check for its renders. */
+export function renderCredits(module: ValidationModule, clients?: Record<string, string[]>): number {
+  return renderTargets(module, clients).reduce((n, t) => n + renderPrice(t.client), 0);
+}
+
+/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id. */
+export function emailClientCatalogView() {
+  return {
+    plan: { id: "self-hosted", note: "Self-hosted Assay has one plan: every client is included; nothing is trimmed by plan." },
+    pricing: {
+      creditsPerRender: CREDITS_PER_RENDER,
+      extraCreditsPerRender: EXTRA_CREDITS_PER_RENDER,
+      note: "A visual email check costs one credit per render (client × form factor), plus one for each render in an extraCredits client. A render that fails is refunded.",
+    },
+    formFactors: Object.fromEntries(
+      CAPTURE_SIZES.map((ff) => [
+        ff,
+        {
+          viewport: { width: VIEWPORT_WIDTH[ff], height: VIEWPORT_HEIGHT[ff] },
+          nativeDefault: nativeDefault(ff).id,
+          clients: Object.fromEntries(
+            EMAIL_CLIENTS[ff].map((c) => [
+              c.id,
+              {
+                id: c.id,
+                name: c.name,
+                engine: c.engine,
+                nativeDefault: c.nativeDefault,
+                planIncluded: c.planIncluded,
+                extraCredits: c.extraCredits,
+                creditsPerRender: renderPrice(c),
+                colorScheme: c.colorScheme,
+                darkMode: c.darkMode,
+                ...(c.darkVariant ? { darkVariant: c.darkVariant } : {}),
+                ...(c.lightVariant ? { lightVariant: c.lightVariant } : {}),
+                renderWidth: c.width,
+                caniemail: c.caniemail,
+              },
+            ]),
+          ),
+        },
+      ]),
+    ),
+    docs: "docs/email-clients.md",
+  };
+}

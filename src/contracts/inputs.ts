@@ -1,0 +1,284 @@
+import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
+import { AppError } from "../errors/app-error";
+import { errorCatalog, type ErrorCode } from "../errors/catalog";
+import { DETAILS, JOB_TYPES, enumOf } from "./job-request";
+
+/**
+ * The small request schemas beside the job request: HTTP query strings and bodies, and the arguments of
+ * the MCP tools. One TypeBox schema per shape, used to validate on both surfaces (readInput) and to
+ * publish them (MCP inputSchema, OpenAPI). The job request itself lives in ./job-request.ts.
+ */
+
+export const SUBJECT_TYPES = ["url", "email"] as const;
+export const JOB_STATUSES = ["pending", "running", "completed", "interrupted", "expired"] as const;
+
+const subjectTypeFilter = () => Type.Optional(enumOf(SUBJECT_TYPES, "Only validations of this subject type (url covers url and static_html jobs)."));
+const customerId = () =>
+  Type.Optional(Type.String({ description: "Your organization's customerId; defaults to the key's own. Another organization's is refused." }));
+const detail = () => Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result)."));
+
+// ------------------------------------------------------------------ catalog
+
+export const ValidationListQuery = Type.Object(
+  {
+    include: Type.Optional(enumOf(["parameters"] as const, "parameters: add each validation's parameters (name, format, schema, example).")),
+    subjectType: subjectTypeFilter(),
+  },
+  { additionalProperties: false },
+);
+
+export const ValidationRef = Type.Object(
+  { idOrSlug: Type.String({ minLength: 1, description: "A validation id or slug, e.g. page-title." }) },
+  { additionalProperties: false },
+);
+
+export const SetListQuery = Type.Object({ subjectType: subjectTypeFilter() }, { additionalProperties: false });
+
+export const SetRef = Type.Object(
+  { setId: Type.String({ minLength: 1, description: "A validation set id, e.g. web-essentials." }) },
+  { additionalProperties: false },
+);
+
+export const SearchValidationsInput = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 500, description: "Words to look for in ids, names, categories, summaries and judgments." }),
+    subjectType: subjectTypeFilter(),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Most matches to return (default 10)." })),
+  },
+  { additionalProperties: false },
+);
+
+export const RecommendChecksInput = Type.Object(
+  {
+    goal: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: "What the user wants checked, in plain language, e.g. \"make sure the landing page works on phones and has no broken links\".",
+    }),
+    subjectType: enumOf(JOB_TYPES, "The job type the checks will run on: url, static_html or email."),
+  },
+  { additionalProperties: false },
+);
+
+export const CompareChecksInput = Type.Object(
+  {
+    ids: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 2,
+      maxItems: 10,
+      description: "Two to ten validation ids or slugs to compare side by side.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const DescribeJobRequestInput = Type.Object(
+  { type: Type.Optional(enumOf(JOB_TYPES, "Only this job type's example; omit for all three.")) },
+  { additionalProperties: false },
+);
+
+export const ERROR_CODES = errorCatalog.map((e) => e.code);
+
+export const ExplainErrorInput = Type.Object(
+  { code: Type.Optional(enumOf(ERROR_CODES, "An error code; omit it to list every code.")) },
+  { additionalProperties: false },
+);
+
+// ------------------------------------------------------------------ accounts
+
+export const SignupBody = Type.Object(
+  {
+    email: Type.String({
+      description: "An address the user controls: signing in with it later claims the account. Ask the user; never invent one.",
+      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const CustomerQuery = Type.Object({ customerId: customerId() }, { additionalProperties: false });
+
+export const CreditsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20, description: "Most recent ledger entries to include (1-200, default 20)." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+// ------------------------------------------------------------------ jobs
+
+export const JobListQuery = Type.Object(
+  {
+    jobId: Type.Optional(Type.String({ description: "Only this job (an unknown id, or another organization's, is JOB_NOT_FOUND)." })),
+    status: Type.Optional(enumOf(JOB_STATUSES, "Only jobs in this status.")),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Page size (1-100, default 20)." })),
+    cursor: Type.Optional(Type.String({ description: "nextCursor of the previous page." })),
+    detail: detail(),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+export const GetJobInput = Type.Object(
+  { jobId: Type.String({ minLength: 1, description: "The jobId a job tool or POST /api/jobs returned." }), detail: detail(), customerId: customerId() },
+  { additionalProperties: false },
+);
+
+export const AWAIT_MAX_SECONDS = 120;
+
+export const AwaitEmailJobInput = Type.Object(
+  {
+    jobId: Type.String({ minLength: 1, description: "The email job's jobId." }),
+    timeoutSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: AWAIT_MAX_SECONDS,
+        default: 30,
+        description: `How long to wait for the job to leave pending (1-${AWAIT_MAX_SECONDS}, default 30). Keep it under your client's request timeout; call again to keep waiting.`,
+      }),
+    ),
+    detail: detail(),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+// ------------------------------------------------------------------ captures
+
+export const CaptureRef = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({
+        description:
+          "A result's screenshotUrl (needs your key) or screenshotShareUrl (no key needed while it is valid), or any captures[].screenshotUrl.",
+      }),
+    ),
+    key: Type.Optional(Type.String({ description: "A capture key (the last path segment of a screenshotUrl); needs your key." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+export const CaptureKeyParams = Type.Object({ key: Type.String({ description: "The capture key." }) });
+
+export const CaptureShareQuery = Type.Object(
+  {
+    expires: Type.String({ description: "Expiry, Unix seconds, as signed." }),
+    signature: Type.String({ description: "The link's HMAC signature." }),
+  },
+  { additionalProperties: false },
+);
+
+// ------------------------------------------------------------------ feedback
+
+export const FeedbackQuestionsQuery = Type.Object(
+  {
+    setId: Type.Optional(Type.String({ description: "A feedback set id from list_feedback_due / GET /api/feedback/due." })),
+    jobId: Type.Optional(Type.String({ description: "With validationId: the looks-wrong set for one check on one job." })),
+    validationId: Type.Optional(Type.String({ description: "With jobId: the check the looks-wrong set is about." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+export const FeedbackSubmission = Type.Object(
+  {
+    setId: Type.String({ minLength: 1, description: "The set being answered." }),
+    answers: Type.Array(
+      Type.Object(
+        {
+          questionId: Type.String({ minLength: 1 }),
+          value: Type.Unknown({ description: "An answer matching the question's shape." }),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "Exactly one answer per question of the set, nothing extra." },
+    ),
+    jobId: Type.Optional(Type.String({ description: "The job the answers are about (job- and validation-scope sets)." })),
+    validationId: Type.Optional(Type.String({ description: "The check the answers are about (validation-scope sets)." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+// ------------------------------------------------------------------ errors
+
+/** The error body every surface returns (HTTP body; MCP tool errors' structuredContent). */
+export const ErrorBodySchema = Type.Object({
+  code: Type.String({ description: "Stable: branch on it." }),
+  title: Type.String(),
+  message: Type.String({ description: "What went wrong in this case; may be reworded." }),
+  developerMessage: Type.String({ description: "What to do about it." }),
+  details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The specifics, documented per code." })),
+  requestId: Type.String(),
+  retryable: Type.Optional(Type.Boolean({ description: "5xx only: whether the same request may succeed later." })),
+});
+
+// ------------------------------------------------------------------ validation
+
+export interface ReadOptions {
+  /** Query strings: values arrive as strings (converted by the schema) and unknown parameters are ignored. */
+  query?: boolean;
+}
+
+/**
+ * Validates input against one of these schemas with the catalogued codes, in the job request's order:
+ * not an object (INVALID_REQUEST_BODY), UNKNOWN_FIELD, wrong types (INVALID_REQUEST_BODY with problems),
+ * INVALID_ENUM_VALUE, MISSING_REQUIRED_FIELD. A field whose schema names an `x-invalid-code` is refused with that
+ * code instead of INVALID_REQUEST_BODY (signup's email: SIGNUP_INVALID_EMAIL, whatever its type).
+ */
+export function readInput<T extends TObject>(schema: T, raw: unknown, opts: ReadOptions = {}): Static<T> {
+  if (raw === undefined) raw = {};
+  if (typeof raw !== "object" || Array.isArray(raw)) throw new AppError("INVALID_REQUEST_BODY", "Expected a JSON object.");
+  let value = { ...(raw as Record<string, unknown>) };
+  const known = new Set(Object.keys(schema.properties));
+  const unknownFields = Object.keys(value).filter((k) => !known.has(k));
+  if (unknownFields.length) {
+    if (!opts.query) throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
+    for (const k of unknownFields) delete value[k];
+  }
+  if (opts.query) value = Value.Convert(schema, value) as Record<string, unknown>;
+  const errors = [...Value.Errors(schema, value)].map((error) => ({ path: pointerToPath(error.path), error }));
+  const enumValues = (e: ValueError) => (e.schema as { "x-enum"?: readonly string[] })["x-enum"];
+  const isEnum = (e: ValueError) => !!enumValues(e) && typeof e.value === "string";
+  const isMissing = (e: ValueError) => e.type === ValueErrorType.ObjectRequiredProperty;
+  const isAbsent = (path: string, e: ValueError) => e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
+  const isUnionChild = (e: ValueError) =>
+    e.type === ValueErrorType.Literal && errors.some((o) => o.error !== e && o.error.path === e.path && o.error.type === ValueErrorType.Union);
+  const typeErrors = errors.filter(({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error));
+  if (typeErrors.length) {
+    const first = typeErrors[0]!;
+    const own = (first.error.schema as { "x-invalid-code"?: ErrorCode })["x-invalid-code"];
+    if (own) throw new AppError(own, `${first.path} is not valid: ${first.error.message}.`, { field: first.path });
+    throw new AppError("INVALID_REQUEST_BODY", `${first.path || "input"}: ${first.error.message}.`, {
+      problems: typeErrors.map(({ path, error }) => ({ path, message: error.message })),
+    });
+  }
+  const enumError = errors.find(({ error }) => isEnum(error));
+  if (enumError) {
+    const allowedValues = enumValues(enumError.error)!;
+    throw new AppError("INVALID_ENUM_VALUE", `${enumError.path} must be one of ${allowedValues.join(", ")}.`, {
+      field: enumError.path,
+      value: enumError.error.value,
+      allowedValues,
+    });
+  }
+  const missing = errors.find(({ error }) => isMissing(error));
+  if (missing) throw new AppError("MISSING_REQUIRED_FIELD", `${missing.path} is required.`, { field: missing.path });
+  return value as Static<T>;
+}
+
+function pointerToPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .filter(Boolean)
+    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
+    .join("");
+}
+
+/** A schema as plain JSON Schema (TypeBox's symbols and undefined members dropped). */
+export function jsonSchemaOf(schema: TSchema): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(schema));
+}

@@ -1,0 +1,16 @@
+import { Elysia } from "elysia";
+import type { Assay } from "../app";
+import { handleMcp } from "../mcp/server";
+import { requestIdOf } from "./request";
+
+/** Longest a /mcp request may stay open (await_email_job waits up to 120 s; run_job on a slow page up to about a minute). */
+const MCP_IDLE_TIMEOUT_SECONDS = 200;
+
+/** The MCP tool server: streamable HTTP, stateless, JSON responses (src/mcp). */
+export function mcpRoutes(assay: Assay) {
+  return new Elysia().all("/mcp", ({ request, body, server }) => {
+    // Bun closes a connection idle for 10 s by default; a tool call may legitimately take longer.
+    server?.timeout(request, MCP_IDLE_TIMEOUT_SECONDS);
+    return handleMcp(assay, request, body, requestIdOf(request));
+  });
+}

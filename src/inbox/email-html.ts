@@ -1,0 +1,74 @@
+import type { BrowserPool } from "../capture/browser-pool";
+import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
+
+export type { EmailHtmlSnapshot } from "./snapshot-email-html";
+
+/** The longest the structure of one message's HTML may take to read, once started; past it the checks that need it error. */
+export const EMAIL_HTML_TIMEOUT_MS = 30_000;
+/**
+ * How many messages this process reads at once. A read is short (a context, a page, one evaluate), but a burst
+ * of messages arriving together would otherwise open a page each at the same moment and starve one another
+ * past the timeout; the rest wait their turn.
+ */
+export const EMAIL_HTML_CONCURRENCY = 3;
+
+let running = 0;
+const waiting: Array<() => void> = [];
+async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
+  if (running >= EMAIL_HTML_CONCURRENCY) await new Promise<void>((resolve) => waiting.push(resolve));
+  else running++;
+  try {
+    return await fn();
+  } finally {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  }
+}
+
+/**
+ * Parses a message's text/html part in Chromium, once per job, and reads what the HTML checks need (see
+ * snapshotEmailHtml). The page runs no script of the message (JavaScript is off for the context) and loads
+ * nothing: every request it would make (images, stylesheets, fonts, frames) is aborted, so a remote image is
+ * never fetched and a sender never learns the message was opened. Computed styles come from the message's
+ * own inline styles and <style> blocks, at a 1280x800 desktop viewport.
+ */
+export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
+  return inTurn(() => pool.use(async (browser) => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 800 },
+      javaScriptEnabled: false,
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      offline: true,
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const overtime = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`reading the HTML part took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+    });
+    try {
+      const work = (async () => {
+        await context.route("**/*", (route) => route.abort("blockedbyclient").catch(() => {}));
+        await context.routeWebSocket(() => true, (ws) => ws.close());
+        const page = await context.newPage();
+        page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+        page.on("popup", (p) => void p.close().catch(() => {}));
+        await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
+        return await page.evaluate(snapshotEmailHtml);
+      })();
+      return await Promise.race([work, overtime]);
+    } finally {
+      clearTimeout(timer);
+      await context.close().catch(() => {});
+    }
+  }));
+}
+
+/**
+ * Drops every <meta http-equiv> tag, as mail clients do: a refresh would navigate the page away mid-read
+ * (whatever its spelling, entity-encoded values included), and a Content-Security-Policy could switch the
+ * message's own styles off. A quoted attribute value may hold ">" (quotes open a value only after "=").
+ */
+export function withoutHttpEquiv(html: string): string {
+  return html.replace(/<meta\b(?:=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["'])|[^>=])*>/gi, (tag) => (/[\s/]http-equiv\s*=/i.test(tag) ? "" : tag));
+}

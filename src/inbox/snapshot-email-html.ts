@@ -1,0 +1,262 @@
+/** What the functional email checks read from the structure of the text/html part, gathered once per job. */
+export interface EmailHtmlSnapshot {
+  /** The <html> element's lang attribute as written, or null when it has none (or the source has no <html> tag). */
+  lang: string | null;
+  /** Names of <meta name="color-scheme"> / <meta name="supported-color-schemes"> elements, with their content. */
+  colorSchemeMetas: Array<{ name: string; content: string }>;
+  /** The conditions of @media rules in <style> blocks that test prefers-color-scheme. */
+  prefersColorSchemeRules: string[];
+  /** The hidden preheader: hidden text placed before the first visible text of <body>; null when there is none. */
+  preheader: { text: string; selector: string; hiddenBy: string } | null;
+  /** Hidden text before the first visible text that is too short to be a preheader (under 10 characters). */
+  shortHiddenLead: { text: string; selector: string } | null;
+  /** The first visible text of <body> (what an inbox previews when there is no preheader), and where it is. */
+  firstVisibleText: { text: string; selector: string } | null;
+  /** Visible text of <body> in reading order (block boundaries become line breaks). */
+  visibleText: string;
+  /** The same, leaving out the text inside <code> and <pre>. */
+  visibleTextOutsideCode: string;
+  /** Every <a href>, in document order. */
+  links: Array<{ selector: string; href: string; text: string; imageAlt: string; visible: boolean; button: boolean }>;
+  /** Visible headings (h1-h6), in document order. */
+  headings: Array<{ level: number; text: string; selector: string }>;
+  /** Every <img>. */
+  images: Array<{ selector: string; src: string; alt: string | null; width: number; height: number; visible: boolean }>;
+  /** Every <table>: its role and whether it has its own <th>, <caption> or <thead> (a data table). */
+  tables: Array<{ selector: string; role: string | null; dataTable: boolean; depth: number }>;
+  /** Each element that directly holds visible text: its computed font size (CSS px) and a sample of the text. */
+  textRuns: Array<{ selector: string; fontSizePx: number; text: string; inCode: boolean }>;
+  /** Element count, for the reasoning. */
+  elementCount: number;
+}
+
+/**
+ * Runs inside a page holding the message's HTML (JavaScript off, every request aborted), serialised by
+ * Playwright, so it must not reference anything outside itself.
+ *
+ * Hidden, for an email: display:none, visibility:hidden, opacity:0, max-height:0 (or height:0) with
+ * overflow:hidden, or clipped to 1px or less, on the element or an ancestor (for the preheader, mso-hide:all too). Text whose own
+ * font size is 0 is hidden too, but font-size:0 does not hide descendants that set a size of their own (the
+ * usual way to close the gaps between inline-block columns).
+ */
+export function snapshotEmailHtml(): EmailHtmlSnapshot {
+  const unique = (id: string) => document.querySelectorAll(`#${CSS.escape(id)}`).length === 1;
+  const cssPath = (el: Element): string => {
+    if (el.id && unique(el.id)) return `#${CSS.escape(el.id)}`;
+    const parts: string[] = [];
+    let node: Element | null = el;
+    while (node && node !== document.documentElement) {
+      if (node.id && unique(node.id)) {
+        parts.unshift(`#${CSS.escape(node.id)}`);
+        return parts.join(" > ");
+      }
+      const parent: Element | null = node.parentElement;
+      let part = node.tagName.toLowerCase();
+      if (parent) {
+        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
+        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
+      }
+      parts.unshift(part);
+      node = parent;
+    }
+    parts.unshift("html");
+    return parts.join(" > ");
+  };
+
+  // Characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens.
+  const INVISIBLE = /[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g;
+  const meaningful = (s: string) => s.replace(INVISIBLE, " ").trim();
+
+  const NEVER_RENDERED = new Set(["SCRIPT", "STYLE", "TEMPLATE", "NOSCRIPT", "HEAD", "TITLE", "META", "LINK"]);
+  /** Why this element itself hides its content, or null. */
+  const ownHiding = (el: Element): string | null => {
+    if (NEVER_RENDERED.has(el.tagName)) return el.tagName.toLowerCase();
+    const cs = getComputedStyle(el);
+    if (cs.display === "none") return "display:none";
+    if (cs.visibility === "hidden" || cs.visibility === "collapse") return "visibility:hidden";
+    if (Number(cs.opacity) === 0) return "opacity:0";
+    const clips = cs.overflow === "hidden" || cs.overflowY === "hidden" || cs.overflowX === "hidden";
+    if (clips && (cs.maxHeight === "0px" || cs.height === "0px" || cs.maxWidth === "0px" || cs.width === "0px")) return "max-height:0 with overflow:hidden";
+    const r = el.getBoundingClientRect();
+    if ((clips || cs.clip.startsWith("rect") || cs.clipPath !== "none") && r.width <= 1 && r.height <= 1) return "clipped to 1px";
+    return null;
+  };
+  const hiddenRootCache = new Map<Element, Element | null>();
+  /** The outermost element (this or an ancestor) that hides this one, or null when it is rendered. */
+  const hiddenRoot = (el: Element | null): Element | null => {
+    if (!el || el === document.documentElement) return null;
+    if (hiddenRootCache.has(el)) return hiddenRootCache.get(el)!;
+    const above = hiddenRoot(el.parentElement);
+    const result = above ?? (ownHiding(el) ? el : null);
+    hiddenRootCache.set(el, result);
+    return result;
+  };
+  // mso-hide:all hides an element from Outlook only, so it is not hidden in general (the bulletproof-button
+  // fallback a client other than Outlook shows carries it); as a preheader, it is one of the ways to hide.
+  const msoHidden = (el: Element) => /mso-hide\s*:\s*all/i.test(el.getAttribute("style") ?? "");
+  const preheaderRootCache = new Map<Element, Element | null>();
+  const preheaderRoot = (el: Element | null): Element | null => {
+    if (!el || el === document.documentElement) return null;
+    if (preheaderRootCache.has(el)) return preheaderRootCache.get(el)!;
+    const above = preheaderRoot(el.parentElement);
+    const result = above ?? (ownHiding(el) || msoHidden(el) ? el : null);
+    preheaderRootCache.set(el, result);
+    return result;
+  };
+
+  const body = document.body;
+  const textNodes: Text[] = [];
+  if (body) {
+    const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (!meaningful(n.nodeValue ?? "")) continue;
+      const parent = n.parentElement;
+      if (parent && parseFloat(getComputedStyle(parent).fontSize) === 0) continue;
+      textNodes.push(n as Text);
+    }
+  }
+
+  // The preheader: hidden text before the first visible text, grouped by the element that hides it.
+  let firstVisibleText: EmailHtmlSnapshot["firstVisibleText"] = null;
+  const leading = new Map<Element, string[]>();
+  for (const n of textNodes) {
+    const root = preheaderRoot(n.parentElement);
+    if (!root) {
+      firstVisibleText = { text: meaningful(n.nodeValue ?? "").slice(0, 120), selector: cssPath(n.parentElement!) };
+      break;
+    }
+    if (NEVER_RENDERED.has(root.tagName)) continue;
+    const list = leading.get(root) ?? [];
+    list.push(n.nodeValue ?? "");
+    leading.set(root, list);
+  }
+  let preheader: EmailHtmlSnapshot["preheader"] = null;
+  let preheaderElement: Element | null = null;
+  let shortHiddenLead: EmailHtmlSnapshot["shortHiddenLead"] = null;
+  for (const [el, texts] of leading) {
+    const text = meaningful(texts.join(" ")).replace(/\s+/g, " ");
+    if ([...text].length >= 10) {
+      preheaderElement = el;
+      preheader = { text, selector: cssPath(el), hiddenBy: ownHiding(el) ?? (msoHidden(el) ? "mso-hide:all" : "hidden") };
+      break;
+    }
+    if (!shortHiddenLead && text) shortHiddenLead = { text, selector: cssPath(el) };
+  }
+
+  // Font sizes of the elements that directly hold visible text (the preheader is not copy, however it hides).
+  const byParent = new Map<Element, string[]>();
+  for (const n of textNodes) {
+    const parent = n.parentElement!;
+    if (hiddenRoot(parent) || preheaderElement?.contains(parent)) continue;
+    const list = byParent.get(parent) ?? [];
+    list.push(n.nodeValue ?? "");
+    byParent.set(parent, list);
+  }
+  const textRuns: EmailHtmlSnapshot["textRuns"] = [];
+  for (const [el, texts] of byParent) {
+    textRuns.push({
+      selector: cssPath(el),
+      fontSizePx: parseFloat(getComputedStyle(el).fontSize),
+      text: meaningful(texts.join(" ")).replace(/\s+/g, " ").slice(0, 200),
+      inCode: !!el.closest("code, pre"),
+    });
+  }
+
+  const textOf = (el: Element) => meaningful(el.textContent ?? "").replace(/\s+/g, " ");
+  const painted = (el: Element) => {
+    const bg = getComputedStyle(el).backgroundColor;
+    return bg !== "transparent" && !/rgba\([^)]*,\s*0\)$/.test(bg);
+  };
+  // A call-to-action button: a text link with its own background, or alone in a painted cell (the bulletproof-button pattern).
+  const isButton = (el: Element) => {
+    if (!textOf(el) || el.querySelector("img")) return false;
+    if (painted(el)) return true;
+    const parent = el.parentElement;
+    return !!parent && parent.children.length === 1 && /^(TD|TH|DIV|P|SPAN)$/.test(parent.tagName) && painted(parent) && textOf(parent) === textOf(el);
+  };
+  const links: EmailHtmlSnapshot["links"] = Array.from(document.querySelectorAll("a[href], area[href]")).map((el) => ({
+    selector: cssPath(el),
+    href: (el.getAttribute("href") ?? "").trim(),
+    text: textOf(el),
+    imageAlt: Array.from(el.querySelectorAll("img[alt]")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim(),
+    visible: !hiddenRoot(el),
+    button: isButton(el),
+  }));
+  const headings: EmailHtmlSnapshot["headings"] = Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6"))
+    .filter((el) => !hiddenRoot(el) && textOf(el))
+    .map((el) => ({ level: Number(el.tagName[1]), text: textOf(el), selector: cssPath(el) }));
+  const images: EmailHtmlSnapshot["images"] = Array.from(document.querySelectorAll("img")).map((el) => ({
+    selector: cssPath(el),
+    src: (el.getAttribute("src") ?? "").trim(),
+    alt: el.getAttribute("alt"),
+    width: Number(el.getAttribute("width")) || 0,
+    height: Number(el.getAttribute("height")) || 0,
+    visible: !hiddenRoot(el),
+  }));
+  const depthOf = (el: Element) => {
+    let d = 0;
+    for (let p = el.parentElement?.closest("table"); p; p = p.parentElement?.closest("table")) d++;
+    return d;
+  };
+  const tables: EmailHtmlSnapshot["tables"] = Array.from(document.querySelectorAll("table")).map((t) => ({
+    selector: cssPath(t),
+    role: t.getAttribute("role"),
+    dataTable: Array.from(t.querySelectorAll("th, caption, thead")).some((x) => x.closest("table") === t),
+    depth: depthOf(t),
+  }));
+
+  const colorSchemeMetas = Array.from(document.querySelectorAll("meta[name]"))
+    .map((m) => ({ name: (m.getAttribute("name") ?? "").trim().toLowerCase(), content: m.getAttribute("content") ?? "" }))
+    .filter((m) => m.name === "color-scheme" || m.name === "supported-color-schemes");
+  const prefersColorSchemeRules: string[] = [];
+  const walkRules = (rules: CSSRuleList) => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSMediaRule && /prefers-color-scheme/i.test(rule.conditionText)) prefersColorSchemeRules.push(rule.conditionText);
+      if ("cssRules" in rule && (rule as CSSGroupingRule).cssRules) walkRules((rule as CSSGroupingRule).cssRules);
+    }
+  };
+  for (const sheet of Array.from(document.styleSheets)) {
+    try {
+      walkRules(sheet.cssRules);
+    } catch {}
+  }
+  // A rule Chromium's parser dropped still counts as written: look at the <style> text too.
+  if (!prefersColorSchemeRules.length) {
+    for (const s of Array.from(document.querySelectorAll("style"))) {
+      const m = /@media[^{]*prefers-color-scheme[^{]*/i.exec(s.textContent ?? "");
+      if (m) prefersColorSchemeRules.push(m[0].replace(/^@media\s*/i, "").trim());
+    }
+  }
+
+  const lang = document.documentElement.getAttribute("lang");
+  const elementCount = document.getElementsByTagName("*").length;
+
+  // Visible text, laid out (innerText keeps block boundaries as line breaks). Everything else is read, so the
+  // hidden elements can now be taken out of the throw-away document.
+  const hiddenRoots = new Set<Element>();
+  for (const n of textNodes) {
+    const root = hiddenRoot(n.parentElement);
+    if (root) hiddenRoots.add(root);
+  }
+  for (const el of hiddenRoots) (el as HTMLElement).style?.setProperty("display", "none", "important");
+  const visibleText = body ? body.innerText : "";
+  for (const el of Array.from(document.querySelectorAll("code, pre"))) (el as HTMLElement).style.setProperty("display", "none", "important");
+  const visibleTextOutsideCode = body ? body.innerText : "";
+
+  return {
+    lang,
+    colorSchemeMetas,
+    prefersColorSchemeRules,
+    preheader,
+    shortHiddenLead,
+    firstVisibleText,
+    visibleText,
+    visibleTextOutsideCode,
+    links,
+    headings,
+    images,
+    tables,
+    textRuns,
+    elementCount,
+  };
+}

@@ -1,0 +1,71 @@
+import type { EmailValidation, Finding } from "../types";
+import type { EmailRender } from "../../capture/mail-clients/render";
+import { findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
+
+const MIN_CONTRAST = 3;
+
+type Link = EmailRender["snapshot"]["links"][number];
+
+/** The primary call to action of a render: the largest button-styled link, or linked image of at least 40×20px. */
+function primary(r: EmailRender): Link | undefined {
+  const imageLinks = new Set(r.snapshot.images.filter((i) => i.link !== null && i.box.width >= 40 && i.box.height >= 20).map((i) => i.link));
+  let best: Link | undefined;
+  for (const l of r.snapshot.links) {
+    if (!l.buttonStyled && !imageLinks.has(l.href)) continue;
+    if (/unsubscribe|preferences|view (it )?in (your )?browser/i.test(l.text)) continue;
+    if (!best || l.box.width * l.box.height > best.box.width * best.box.height) best = l;
+  }
+  return best;
+}
+
+export const emailCtaVisible: EmailValidation = {
+  meta: renderCheck({
+    id: "email-cta-visible",
+    name: "Email call to action visible",
+    category: "visual",
+    severity: "major",
+    standard: ["mobile-sm", "desktop-md"],
+    summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
+    judgment:
+      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell around it alone) or linked image of at least 40×20px, found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
+    references: [{ title: "Litmus: bulletproof buttons", url: "https://www.litmus.com/blog/a-guide-to-bulletproof-buttons-in-email-design" }],
+  }),
+  evaluate(email) {
+    const renders = rendersFor(email, this.meta.id);
+    if ("verdict" in renders) return renders;
+    let cta: Link | undefined;
+    let from: EmailRender | undefined;
+    for (const r of renders.ok) {
+      cta = primary(r);
+      if (cta) {
+        from = r;
+        break;
+      }
+    }
+    if (!cta || !from) return { verdict: "pass", reasoning: `No button-styled link or linked image in ${renders.ok.map(where).join(", ")}: there is no call to action to follow.`, findings: [] };
+    const findings: Finding[] = [];
+    for (const r of renders.ok) {
+      const same = r.snapshot.links.filter((l) => l.href === cta!.href).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+      const why = !same
+        ? "it is gone"
+        : !same.shown
+          ? "it is hidden"
+          : same.visibleShare < 0.5
+            ? `only ${Math.round(same.visibleShare * 100)}% of it is within the ${r.client.width}px width`
+            : !same.text.trim()
+              ? "it shows no text: an image without alt text, and images are blocked"
+              : same.contrast !== null && same.contrast < MIN_CONTRAST
+                ? `its text ${quote(same.text, 30)} has ${same.contrast.toFixed(2)}:1 contrast against what is behind it`
+                : null;
+      if (why) findings.push(findingAt(r, { message: `${r.client.name}: ${why}`, selector: same?.selector ?? cta.selector, url: cta.href, measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {} }));
+    }
+    const label = quote(cta.text || cta.href, 40);
+    if (findings.length === 0) return { verdict: "pass", reasoning: `The call to action ${label} (${cta.href}) is visible and readable in ${renders.ok.map(where).join(", ")}.`, findings: [] };
+    return {
+      verdict: "fail",
+      reason: `Make the call to action ${label} visible in ${findings.map((f) => f.message.split(":")[0]).join(", ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,
+      reasoning: `Primary call to action in ${where(from)}: ${cta.selector} → ${cta.href}; not visible or readable in ${findings.length} render(s).`,
+      findings,
+    };
+  },
+};

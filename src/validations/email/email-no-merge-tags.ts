@@ -1,0 +1,66 @@
+import { pass, type EmailValidation, type Finding } from "../types";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+
+/** ESP merge tags and template syntax that should have been replaced before sending. */
+export const MERGE_TAGS: Array<[string, RegExp]> = [
+  ["Mailchimp merge tag *|X|*", /\*\|[A-Z0-9_:]+\|\*/],
+  ["{{ }} template variable", /\{\{[^}]*\}\}/],
+  ["{% %} template tag", /\{%[^%]*%\}/],
+  ["%%X%% merge field", /%%[A-Za-z_]+%%/],
+  ["${ } interpolation", /\$\{[^}]+\}/],
+  ["[% %] template tag", /\[%[^%]+%\]/],
+  ["<% %> template tag", /<%=?[^%]+%>/],
+  ["[FIRSTNAME]-style placeholder", /\[(?:FIRST[ _]?NAME|LAST[ _]?NAME|FULL[ _]?NAME|FNAME|LNAME|NAME|EMAIL|COMPANY|INSERT[ _A-Z]*)\]/],
+];
+
+function firstTag(text: string): { label: string; match: string; context: string } | null {
+  for (const [label, pattern] of MERGE_TAGS) {
+    const m = pattern.exec(text);
+    if (m) {
+      const start = Math.max(0, m.index - 30);
+      const context = text.slice(start, m.index + m[0].length + 30).replace(/\s+/g, " ").trim();
+      return { label, match: m[0], context };
+    }
+  }
+  return null;
+}
+
+export const emailNoMergeTags: EmailValidation = {
+  meta: htmlCheck({
+    id: "email-no-merge-tags",
+    name: "No unrendered merge tags",
+    category: "content",
+    severity: "critical",
+    summary: "No merge tag or template variable reaches the reader unrendered: *|FNAME|*, {{ name }}, {% tag %}, %%Name%%, ${name}, [% name %], <%= name %>.",
+    judgment:
+      "Fails when the decoded subject, the preheader, the visible text of the HTML part outside <code> and <pre>, or the text/plain part (leaving out lines indented by 4 or more spaces or a tab, the plain-text convention for code samples) contains *|X|*, {{…}}, {%…%}, %%X%%, ${…}, [%…%], <%…%> or an upper-case [FIRSTNAME]-style placeholder. Template syntax shown as code passes.",
+    references: [{ title: "Mailchimp: All the merge tags cheat sheet", url: "https://mailchimp.com/help/all-the-merge-tags-cheat-sheet/" }],
+  }),
+  evaluate(email) {
+    const findings: Finding[] = [];
+    const read: string[] = [];
+    const look = (where: string, text: string, selector?: string) => {
+      read.push(where);
+      const tag = firstTag(text);
+      if (tag) findings.push({ message: `${tag.label} ${JSON.stringify(tag.match)} in the ${where}`, text: tag.context, ...(selector ? { selector } : {}) });
+    };
+    if (email.subject) look("subject", email.subject);
+    if (hasHtmlPart(email)) {
+      const got = htmlDomOf(email, "");
+      if ("outcome" in got) return got.outcome;
+      if (got.dom.preheader) look("preheader", got.dom.preheader.text, got.dom.preheader.selector);
+      // Where in the HTML: the first element outside code whose own text holds a tag.
+      const run = got.dom.textRuns.find((r) => !r.inCode && firstTag(r.text));
+      look("HTML body", got.dom.visibleTextOutsideCode, run?.selector);
+    }
+    const plain = plainPart(email);
+    if (plain !== null) look("text/plain part", plain.split(/\r?\n/).filter((l) => !/^( {4,}|\t)/.test(l)).join("\n"));
+    if (findings.length === 0) return pass(`No merge tag or template syntax in the ${read.join(", ")} (code samples excluded).`);
+    return {
+      verdict: "fail",
+      reason: `Render or remove the merge tags before sending (check the ESP's field names and fallback values): ${findings.map((f) => `${f.message}${f.selector ? ` at ${f.selector}` : ""}, ${quote(f.text ?? "", 70)}`).join("; ")}`,
+      reasoning: `Found unrendered template syntax in ${findings.length} place(s) the reader sees (${read.join(", ")} read; code samples excluded).`,
+      findings,
+    };
+  },
+};

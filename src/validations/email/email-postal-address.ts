@@ -1,0 +1,101 @@
+import { pass, type EmailValidation } from "../types";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+
+const CITY = String.raw`\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,3}`;
+/** Postal codes with the city beside them: where each country writes it. */
+const POSTCODES: Array<[string, RegExp]> = [
+  // City, ST 12345(-6789)
+  ["US ZIP code", new RegExp(String.raw`${CITY},?\s+[A-Z]{2},?\s+\d{5}(?:-\d{4})?\b`, "u")],
+  // City, NS B3J 1A2
+  ["Canadian postal code", new RegExp(String.raw`${CITY},?\s+(?:[A-Z]{2},?\s+)?[A-Z]\d[A-Z] ?\d[A-Z]\d\b`, "u")],
+  // City NE46 1XD
+  ["UK postcode", new RegExp(String.raw`${CITY},?\s+(?:GIR ?0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b`, "u")],
+  // Dublin 2, D02 X285
+  ["Irish Eircode", new RegExp(String.raw`${CITY}(?: \d{1,2})?,?\s+(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b`, "u")],
+  // Melbourne VIC 3000
+  ["Australian postcode", new RegExp(String.raw`${CITY},?\s+(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT),?\s+\d{4}\b`, "u")],
+  // 1015 CV Amsterdam
+  ["Dutch postcode", new RegExp(String.raw`\b\d{4} ?[A-Z]{2}\s+${CITY}`, "u")],
+  // 00-950 Warszawa, 1000-001 Lisboa, 01310-100 São Paulo, 114 55 Stockholm
+  ["European postcode", new RegExp(String.raw`\b(?:\d{2}-\d{3}|\d{4}-\d{3}|\d{5}-\d{3}|\d{3} \d{2})\s+${CITY}`, "u")],
+  // 75003 Paris, D-10115 Berlin, 1010 Wien
+  ["European postcode", new RegExp(String.raw`\b(?:[A-Z]{1,2}-)?\d{4,5}\s+${CITY}`, "u")],
+  // Tokyo 100-0001, 〒100-0001
+  ["Japanese postcode", /〒\s?\d{3}-\d{4}\b/u],
+  // Berlin 10115, Austin, Texas 78701, Mumbai 400001, Singapore 018956
+  ["postcode after the city", new RegExp(String.raw`${CITY},?\s+[-–]?\s*(?:\d{5}|\d{6})\b`, "u")],
+];
+
+const STREET_WORDS =
+  "street|st|road|rd|avenue|ave|lane|ln|way|place|pl|drive|dr|boulevard|blvd|court|ct|square|sq|terrace|close|crescent|walk|row|parkway|pkwy|highway|hwy|hill|green|gardens|mews|quay|wharf|yard|works|park|estate|suite|unit|floor|building|house|strasse|straße|str|straat|gracht|plein|weg|laan|gasse|platz|allee|rue|avenida|calle|via|viale|piazza|corso|vej|gatan|gata|vegen|ulica|rua|carrer|plaza|chemin|boulevard|quai|place";
+/** A street line: a house number with a street name (either order), a PO box, or a named street type. */
+const STREETS: RegExp[] = [
+  new RegExp(String.raw`\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?\s+\p{Lu}[\p{L}'’.-]+`, "u"),
+  new RegExp(String.raw`\p{Lu}[\p{L}'’.-]+\s+\d{1,5}[A-Za-z]?\b`, "u"),
+  /\bP\.?\s?O\.?\s?Box\s+\d+/i,
+  new RegExp(String.raw`\b(?:${STREET_WORDS})\b`, "iu"),
+];
+
+export interface PostalAddress {
+  line: string;
+  postcode: string;
+  kind: string;
+}
+
+/**
+ * Finds a postal address in text: a postcode with its city, and a street line before it, on one line or on up
+ * to three short consecutive lines (an address block: "17 Market Place" / "Hexham" / "NE46 1XD").
+ */
+export function findPostalAddress(text: string): PostalAddress | null {
+  const lines = text.split(/\r?\n|\u2028|<br\s*\/?>/i).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+  for (let i = 0; i < lines.length; i++) {
+    const candidates = [lines[i]!];
+    if (i >= 1 && lines[i - 1]!.length <= 60) candidates.push(`${lines[i - 1]}, ${lines[i]}`);
+    if (i >= 2 && lines[i - 1]!.length <= 60 && lines[i - 2]!.length <= 60) candidates.push(`${lines[i - 2]}, ${lines[i - 1]}, ${lines[i]}`);
+    for (const line of candidates) {
+      for (const [kind, pattern] of POSTCODES) {
+        for (const m of line.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
+          const before = line.slice(0, m.index!);
+          // "© 2025 Brand Ltd" is a year, not a postcode.
+          if (/(©|\(c\)|copyright)\s*$/i.test(before) && /^\d{4}\s/.test(m[0])) continue;
+          if (STREETS.some((s) => s.test(before))) return { line, postcode: m[0], kind };
+        }
+      }
+    }
+  }
+  return null;
+}
+
+export const emailPostalAddress: EmailValidation = {
+  meta: htmlCheck({
+    id: "email-postal-address",
+    name: "Sender's postal address",
+    category: "compliance",
+    severity: "major",
+    summary: "The message shows the sender's physical postal address, as CAN-SPAM requires of commercial email.",
+    judgment:
+      "Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city.",
+    references: [{ title: "FTC CAN-SPAM Act: A Compliance Guide for Business", url: "https://www.ftc.gov/business-guidance/resources/can-spam-act-compliance-guide-business" }],
+  }),
+  evaluate(email) {
+    const sources: Array<[string, string]> = [];
+    if (hasHtmlPart(email)) {
+      const got = htmlDomOf(email, "");
+      if ("outcome" in got) return got.outcome;
+      sources.push(["HTML part", got.dom.visibleText]);
+    }
+    const plain = plainPart(email);
+    if (plain !== null) sources.push(["text/plain part", plain]);
+    for (const [where, text] of sources) {
+      const found = findPostalAddress(text);
+      if (found) return pass(`The ${where} gives a postal address: ${quote(found.line, 140)} (${found.kind} ${JSON.stringify(found.postcode)}).`);
+    }
+    const searched = sources.map(([w]) => w).join(" and ") || "message";
+    return {
+      verdict: "fail",
+      reason: "Add the sender's physical postal address (street and number or PO Box, postcode and city) to the footer of the HTML and plain-text bodies (ask the sender for it; never invent one)",
+      reasoning: `Searched the ${searched} for a street line together with a postal code and city; found none.`,
+      findings: [{ message: `No postal address in the ${searched}` }],
+    };
+  },
+};
