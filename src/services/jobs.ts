@@ -118,18 +118,21 @@ export class JobService {
       try {
         const raw = this.ctx.mail.read(job.customerId, data.storageKey);
         const email = await parseEmail(raw, { mailFrom: data.envelope.mailFrom, rcptTo: data.envelope.rcptTo }, expectedSubject ?? null);
-        if (planned.some((v) => v.module.meta.needs.includes("authentication"))) {
-          // SPF, DKIM and DMARC once per job, with the SMTP client's IP, HELO and MAIL FROM as the inbox recorded them.
-          email.authentication = await authenticateEmail(raw, data.envelope as AuthenticationInput, this.ctx.config);
-        }
-        if (planned.some((v) => v.module.meta.needs.includes("email-html")) && email.html && email.bodyParts?.html !== false) {
-          // The HTML part's structure, parsed once in Chromium (no script, no requests) for every check that reads it.
-          email.htmlDom = await gatherEmailHtml(this.ctx.pool, email.html).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }));
-        }
-        if (needsRenders(planned)) {
+        const wants = (kind: string) => planned.some((v) => (v.module.meta.needs as string[]).includes(kind));
+        // Three independent stages, each gathered once per job and only when a selected check reads it, side by side.
+        const [authentication, htmlDom, renderStage] = await Promise.all([
+          // SPF, DKIM and DMARC, with the SMTP client's IP, HELO and MAIL FROM as the inbox recorded them.
+          wants("authentication") ? authenticateEmail(raw, data.envelope as AuthenticationInput, this.ctx.config) : undefined,
+          // The HTML part's structure, parsed in Chromium (no script, no requests).
+          wants("email-html") && email.html && email.bodyParts?.html !== false
+            ? gatherEmailHtml(this.ctx.pool, email.html).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }))
+            : undefined,
           // The visual checks' mail-client renders, each (client, form factor) once; screenshots stored as captures.
-          renders = await EmailRenderStage.run(this.ctx, jobId, job.customerId, email, planned);
-        }
+          needsRenders(planned) ? EmailRenderStage.run(this.ctx, jobId, job.customerId, email, planned) : undefined,
+        ]);
+        if (authentication) email.authentication = authentication;
+        if (htmlDom) email.htmlDom = htmlDom;
+        renders = renderStage;
         received = { from: email.from ? `${email.from.name} <${email.from.address}>`.trim() : received.from, subject: email.subject ?? "" };
         rows = await Promise.all(planned.map((v) => runCheck(v, () => (v.module as EmailValidation).evaluate(email, v.parameters))));
         if (renders) rows = await renders.finish(rows, planned);
