@@ -1,5 +1,6 @@
 import type { BrowserPool } from "../capture/browser-pool";
 import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
+import { installPageHelpers, PAGE_HELPERS_KEY } from "../capture/page-helpers";
 
 export type { EmailHtmlSnapshot } from "./snapshot-email-html";
 
@@ -54,7 +55,8 @@ export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs
         page.on("dialog", (d) => void d.dismiss().catch(() => {}));
         page.on("popup", (p) => void p.close().catch(() => {}));
         await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
-        return await page.evaluate(snapshotEmailHtml);
+        await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+        return await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY);
       })();
       return await Promise.race([work, overtime]);
     } finally {

@@ -1,3 +1,4 @@
+import type { PageHelpers } from "../capture/page-helpers";
 /** What the functional email checks read from the structure of the text/html part, gathered once per job. */
 export interface EmailHtmlSnapshot {
   /** The <html> element's lang attribute as written, or null when it has none (or the source has no <html> tag). */
@@ -32,36 +33,15 @@ export interface EmailHtmlSnapshot {
 
 /**
  * Runs inside a page holding the message's HTML (JavaScript off, every request aborted), serialised by
- * Playwright, so it must not reference anything outside itself.
+ * Playwright, so it references nothing outside itself but the shared page helpers (page-helpers.ts).
  *
  * Hidden, for an email: display:none, visibility:hidden, opacity:0, max-height:0 (or height:0) with
  * overflow:hidden, or clipped to 1px or less, on the element or an ancestor (for the preheader, mso-hide:all too). Text whose own
  * font size is 0 is hidden too, but font-size:0 does not hide descendants that set a size of their own (the
  * usual way to close the gaps between inline-block columns).
  */
-export function snapshotEmailHtml(): EmailHtmlSnapshot {
-  const unique = (id: string) => document.querySelectorAll(`#${CSS.escape(id)}`).length === 1;
-  const cssPath = (el: Element): string => {
-    if (el.id && unique(el.id)) return `#${CSS.escape(el.id)}`;
-    const parts: string[] = [];
-    let node: Element | null = el;
-    while (node && node !== document.documentElement) {
-      if (node.id && unique(node.id)) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        return parts.join(" > ");
-      }
-      const parent: Element | null = node.parentElement;
-      let part = node.tagName.toLowerCase();
-      if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      }
-      parts.unshift(part);
-      node = parent;
-    }
-    parts.unshift("html");
-    return parts.join(" > ");
-  };
+export function snapshotEmailHtml(helpersKey: string): EmailHtmlSnapshot {
+  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
 
   // Characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens.
   const INVISIBLE = /[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g;

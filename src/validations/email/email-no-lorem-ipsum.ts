@@ -1,7 +1,6 @@
 import { pass, type EmailValidation, type Finding } from "../types";
 import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
-
-const LOREM = /\blorem ipsum\b|\bdolor sit amet\b|\bconsectetur adipiscing\b/i;
+import { LOREM } from "../shared/patterns";
 
 export const emailNoLoremIpsum: EmailValidation = {
   meta: htmlCheck({

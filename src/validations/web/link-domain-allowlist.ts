@@ -1,8 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { failWith, pass, type WebValidation } from "../types";
 import { domAt, domCheck } from "./_helpers";
-
-const hostMatches = (host: string, domain: string) => host === domain || host.endsWith(`.${domain}`);
+import { hostMatches } from "../shared/patterns";
 
 export const linkDomainAllowlist: WebValidation = {
   meta: domCheck({

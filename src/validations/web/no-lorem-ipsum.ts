@@ -1,7 +1,6 @@
 import { failWith, pass, type WebValidation } from "../types";
 import { domAt, domCheck, quote } from "./_helpers";
-
-const LOREM = /\blorem ipsum\b|\bdolor sit amet\b|\bconsectetur adipiscing\b/i;
+import { LOREM } from "../shared/patterns";
 
 export const noLoremIpsum: WebValidation = {
   meta: domCheck({
