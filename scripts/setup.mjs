@@ -43,7 +43,7 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
-const forTests = process.argv.includes("--test") ? ["swaks"] : [];
+const forTests = process.argv.includes("--test") ? ["swaks", "openssl"] : [];
 if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
 else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
 if (!findChromium()) {
