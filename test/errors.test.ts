@@ -261,7 +261,7 @@ const cases: Case[] = [
     body: htmlJob(PAGE, undefined, { validationSetId: "no-such-set" }),
     details: (d) => expect(d.validationSetId).toBe("no-such-set"),
   },
-  // 15: the only published set is a url set, so an email job naming it mismatches.
+  // 15: web-essentials is a url set, so an email job naming it mismatches.
   {
     name: "a url set on an email job",
     code: "VALIDATION_SET_SUBJECT_MISMATCH",
@@ -271,7 +271,16 @@ const cases: Case[] = [
       expect(d.jobSubjectType).toBe("email");
     },
   },
-  // 16: every registered check is a url check, so an email job naming one mismatches.
+  {
+    name: "an email set on a static_html job",
+    code: "VALIDATION_SET_SUBJECT_MISMATCH",
+    body: htmlJob(PAGE, undefined, { validationSetId: "marketing" }),
+    details: (d) => {
+      expect(d.setSubjectType).toBe("email");
+      expect(d.jobSubjectType).toBe("static_html");
+    },
+  },
+  // 16: page-title is a url check, so an email job naming it mismatches.
   {
     name: "a url check on an email job",
     code: "VALIDATION_SUBJECT_MISMATCH",
@@ -280,6 +289,15 @@ const cases: Case[] = [
       expect(d.mismatches.map((m: { validationId: string }) => m.validationId)).toEqual(["page-title", "html-lang"]);
       expect(d.mismatches[0].jobSubjectType).toBe("email");
       expect(d.mismatches[0].validationSubjectType).toBe("url");
+    },
+  },
+  {
+    name: "an email check on a static_html job",
+    code: "VALIDATION_SUBJECT_MISMATCH",
+    body: htmlJob(PAGE, ["page-title", "email-subject-length"]),
+    details: (d) => {
+      expect(d.mismatches).toHaveLength(1);
+      expect(d.mismatches[0]).toMatchObject({ validationId: "email-subject-length", validationSubjectType: "email", jobSubjectType: "static_html" });
     },
   },
   // 17
