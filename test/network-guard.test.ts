@@ -248,6 +248,7 @@ describe("guardedFetch: redirects from an allowed address are re-checked at ever
   test("allowed redirects are followed and reported; a numeric host is the same loopback address", async () => {
     const res = ok(await guardedFetch(testGuard(), base() + "/chain"));
     expect(res.status).toBe(200);
+    expect(res.protocol).toBe("http/1.1");
     expect(new TextDecoder().decode(res.body)).toBe("hello");
     expect(res.finalUrl).toBe(base() + "/ok");
     expect(res.redirects.map((r) => [r.status, r.location])).toEqual([

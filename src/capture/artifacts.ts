@@ -166,6 +166,8 @@ export interface NetworkEntry {
   /** 0 when no response came (refused or failed: see failure). */
   status: number;
   bytes: number;
+  /** HTTP version of the response, as the network guard fetched it ("http/1.1"). */
+  protocol?: string;
   contentType?: string;
   finalUrl?: string;
   failure?: string;

@@ -50,6 +50,8 @@ export interface GuardedResponse {
   body: Uint8Array;
   /** Bytes on the wire for the final response body, before decoding. */
   encodedBytes: number;
+  /** The HTTP version the final response came over, e.g. "http/1.1". */
+  protocol: string;
   finalUrl: string;
   /** The address the final response came from: one the guard checked. */
   address: string;
@@ -248,7 +250,7 @@ function requestOnce(
             const responseHeaders = collectHeaders(res.rawHeaders);
             const noBody = method === "HEAD" || status === 204 || status === 304;
             const decoded = noBody ? Buffer.alloc(0) : decode(raw, responseHeaders, maxBytes, url.href);
-            resolve({ status, statusText: res.statusMessage ?? "", headers: responseHeaders, body: decoded, encodedBytes: raw.length, address });
+            resolve({ status, statusText: res.statusMessage ?? "", headers: responseHeaders, body: decoded, encodedBytes: raw.length, protocol: `http/${res.httpVersion}`, address });
           } catch (e) {
             reject(e);
           }

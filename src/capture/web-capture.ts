@@ -271,6 +271,7 @@ export class WebCaptureEngine {
       }
       entry.status = res.status;
       entry.bytes = res.body.byteLength;
+      entry.protocol = res.protocol;
       entry.contentType = res.headers["content-type"];
       if (net.images && request.resourceType() === "image" && res.status < 300) keepImageBody(net.images, request.url(), res.headers["content-type"] ?? "", res.body);
       if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
