@@ -30,7 +30,10 @@ export function createHttpApp(assay: Assay) {
     .onError({ as: "global" }, ({ code, error, set, request }) => {
       const requestId = request ? requestIdOf(request) : newRequestId();
       let appError: AppError;
+      // Elysia wraps what the parse hook throws (REQUEST_TOO_LARGE) in its ParseError, as `cause`.
+      const cause = (error as { cause?: unknown }).cause;
       if (error instanceof AppError) appError = error;
+      else if (cause instanceof AppError) appError = cause;
       else if (code === "NOT_FOUND") {
         appError = new AppError("ROUTE_NOT_FOUND", `No route for ${request.method} ${new URL(request.url).pathname}.`);
       } else if (code === "PARSE") appError = new AppError("INVALID_REQUEST_BODY", "The body could not be read.");
