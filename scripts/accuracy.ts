@@ -79,21 +79,73 @@ export const ALSO_COVERS: Record<string, string[]> = {
  * unscored, for a person to read: "clean" means free of taxonomy defects, not of everything.
  */
 const SCORED = new Set([...Object.values(DEFECT_OWNERS), ...Object.keys(ALSO_COVERS)]);
-const unscored: Array<{ path: string; check: string; reason: string; clean: boolean }> = [];
-
-function printUnscored(prefix: string): void {
-  const mine = unscored.filter((u) => u.path.startsWith(prefix));
-  if (!mine.length) return;
-  console.log(`
-Fails outside the taxonomy (${mine.length}, not scored; on clean cases: ${mine.filter((u) => u.clean).length}):`);
-  for (const u of mine) console.log(`  ${u.clean ? "[clean] " : ""}${u.path}: ${u.check} → ${u.reason}`);
-}
 
 interface Case {
   path: string;
   subject: "web" | "email";
   defects: string[];
   clean: boolean;
+}
+
+interface ResultRow {
+  validationId: string;
+  verdict: "pass" | "fail" | "error";
+  reason?: string;
+  reasoning: string;
+}
+
+type Row = { path: string; check: string; reason: string; clean: boolean };
+
+/** Scores one subject's cases against their labels and prints the report; web and email score alike. */
+class Scorecard {
+  readonly caught = new Map<string, number>();
+  readonly missed: Array<{ defect: string; path: string; owner: string; why: string }> = [];
+  readonly falseFails: Row[] = [];
+  readonly unscored: Row[] = [];
+  readonly errors: Row[] = [];
+
+  constructor(readonly subject: "web" | "email") {}
+
+  score(c: Case, results: ResultRow[]): void {
+    const key = (d: string) => `${this.subject}/${d}`;
+    const verdicts = new Map(results.map((r) => [r.validationId, r]));
+    const expectedFail = new Set(c.defects.map((d) => DEFECT_OWNERS[key(d)]).filter(Boolean));
+    for (const [check, covered] of Object.entries(ALSO_COVERS)) if (c.defects.some((d) => covered.includes(key(d)))) expectedFail.add(check);
+    for (const d of c.defects) {
+      const owner = DEFECT_OWNERS[key(d)] ?? "(no owner)";
+      const r = verdicts.get(owner);
+      if (r?.verdict === "fail") this.caught.set(key(d), (this.caught.get(key(d)) ?? 0) + 1);
+      else this.missed.push({ defect: key(d), path: c.path, owner, why: r ? `${r.verdict}: ${r.reason ?? r.reasoning}` : "check not built yet" });
+    }
+    for (const [check, r] of verdicts) {
+      const row = { path: c.path, check, reason: r.reason ?? "", clean: c.clean };
+      if (r.verdict === "fail" && !expectedFail.has(check)) (SCORED.has(check) ? this.falseFails : this.unscored).push(row);
+      if (r.verdict === "error") this.errors.push(row);
+    }
+  }
+
+  report(cases: Case[], header: string): void {
+    const counts = new Map<string, number>();
+    for (const c of cases) for (const d of c.defects) counts.set(`${this.subject}/${d}`, (counts.get(`${this.subject}/${d}`) ?? 0) + 1);
+    const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+    const clean = (rows: Row[]) => rows.filter((r) => r.clean).length;
+    const list = (title: string, rows: Row[]) => {
+      console.log(`\n${title}`);
+      for (const r of rows.sort(byPath)) console.log(`  ${r.clean ? "[clean] " : ""}${r.path}: ${r.check} → ${r.reason}`);
+    };
+    console.log(`\n${header}\n`);
+    console.log("defect".padEnd(42), "owner".padEnd(34), "caught");
+    for (const [defect, n] of [...counts].sort()) console.log(defect.padEnd(42), (DEFECT_OWNERS[defect] ?? "-").padEnd(34), `${this.caught.get(defect) ?? 0}/${n}`);
+    console.log(`\nMisses (${this.missed.length}):`);
+    for (const m of this.missed.sort(byPath)) console.log(`  ${m.defect} in ${m.path}: ${m.owner} → ${m.why}`);
+    list(`False fails (${this.falseFails.length}; on clean cases: ${clean(this.falseFails)}):`, this.falseFails);
+    list(`Errors (${this.errors.length}):`, this.errors);
+    if (this.unscored.length) list(`Fails outside the taxonomy (${this.unscored.length}, not scored; on clean cases: ${clean(this.unscored)}):`, this.unscored);
+    const totalDefects = [...counts.values()].reduce((a, b) => a + b, 0);
+    const totalCaught = [...this.caught.values()].reduce((a, b) => a + b, 0);
+    const label = this.subject === "web" ? "Summary" : "Email summary";
+    console.log(`\n${label}: caught ${totalCaught}/${totalDefects} labelled defects; ${this.falseFails.length} false fail(s), ${clean(this.falseFails)} on clean cases; ${this.errors.length} error row(s).`);
+  }
 }
 
 const index = JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] };
@@ -114,56 +166,21 @@ const dataDir = tempDataDir();
 const server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_SIGNUP_CREDITS: "1000000" });
 const { apiKey } = await server.signup("accuracy@example.com");
 
-const caught = new Map<string, number>();
-const missed: Array<{ defect: string; path: string; owner: string; why: string }> = [];
-const falseFails: Array<{ path: string; check: string; reason: string; clean: boolean }> = [];
-const errors: Array<{ path: string; check: string; reason: string }> = [];
-let cases = 0;
-
 const subjects = new Set((process.env.ASSAY_ACCURACY_SUBJECTS ?? "web,email").split(",").map((x) => x.trim()));
 
-for (const c of index.cases.filter((c) => c.subject === "web" && subjects.has("web"))) {
-  cases++;
-  const url = `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`;
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations: webChecks } });
-  if (res.status !== 200) {
-    console.error(`${c.path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-    continue;
-  }
-  const verdicts = new Map<string, any>(res.body.results.map((r: any) => [r.validationId, r]));
-  const expectedFail = new Set(c.defects.map((d) => DEFECT_OWNERS[`web/${d}`]).filter(Boolean));
-  for (const [check, defects] of Object.entries(ALSO_COVERS)) if (defects.some((d) => c.defects.includes(d.slice(4)))) expectedFail.add(check);
-  for (const d of c.defects) {
-    const owner = DEFECT_OWNERS[`web/${d}`] ?? "(no owner)";
-    const r = verdicts.get(owner);
-    if (r?.verdict === "fail") caught.set(`web/${d}`, (caught.get(`web/${d}`) ?? 0) + 1);
-    else missed.push({ defect: `web/${d}`, path: c.path, owner, why: r ? `${r.verdict}: ${r.reason ?? r.reasoning}` : "check not built yet" });
-  }
-  for (const [check, r] of verdicts) {
-    if (r.verdict === "fail" && !expectedFail.has(check)) (SCORED.has(check) ? falseFails : unscored).push({ path: c.path, check, reason: r.reason, clean: c.clean });
-    if (r.verdict === "error") errors.push({ path: c.path, check, reason: r.reason });
-  }
-}
-
-const counts = new Map<string, number>();
-for (const c of index.cases.filter((c) => c.subject === "web")) for (const d of c.defects) counts.set(`web/${d}`, (counts.get(`web/${d}`) ?? 0) + 1);
-
 if (subjects.has("web")) {
-  console.log(`\nWeb corpus: ${cases} cases, checks run: ${webChecks.length}\n`);
-  console.log("defect".padEnd(34), "owner".padEnd(26), "caught");
-  for (const [defect, n] of [...counts].sort()) {
-    console.log(defect.padEnd(34), (DEFECT_OWNERS[defect] ?? "-").padEnd(26), `${caught.get(defect) ?? 0}/${n}`);
+  const webCases = index.cases.filter((c) => c.subject === "web");
+  const card = new Scorecard("web");
+  for (const c of webCases) {
+    const url = `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`;
+    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations: webChecks } });
+    if (res.status !== 200) {
+      console.error(`${c.path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+      continue;
+    }
+    card.score(c, res.body.results);
   }
-  console.log(`\nMisses (${missed.length}):`);
-  for (const m of missed) console.log(`  ${m.defect} in ${m.path}: ${m.owner} → ${m.why}`);
-  console.log(`\nFalse fails (${falseFails.length}; on clean cases: ${falseFails.filter((f) => f.clean).length}):`);
-  for (const f of falseFails) console.log(`  ${f.clean ? "[clean] " : ""}${f.path}: ${f.check} → ${f.reason}`);
-  console.log(`\nErrors (${errors.length}):`);
-  for (const e of errors) console.log(`  ${e.path}: ${e.check} → ${e.reason}`);
-  const totalDefects = [...counts.values()].reduce((a, b) => a + b, 0);
-  const totalCaught = [...caught.values()].reduce((a, b) => a + b, 0);
-  printUnscored("web/");
-  console.log(`\nSummary: caught ${totalCaught}/${totalDefects} labelled defects; ${falseFails.length} false fail(s), ${falseFails.filter((f) => f.clean).length} on clean cases; ${errors.length} error row(s).`);
+  card.report(webCases, `Web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
 }
 
 if (subjects.has("email")) await emailAccuracy(server, apiKey);
@@ -187,10 +204,7 @@ async function emailAccuracy(server: TestServer, apiKey: string) {
     .filter((m) => m.meta.subjectType === "email" && !m.meta.requiresConfiguration && !notMeasured.includes(m))
     .map((m) => m.meta.id);
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-  const caught = new Map<string, number>();
-  const missed: Array<{ defect: string; path: string; owner: string; why: string }> = [];
-  const falseFails: Array<{ path: string; check: string; reason: string; clean: boolean }> = [];
-  const errors: Array<{ path: string; check: string; reason: string }> = [];
+  const card = new Scorecard("email");
   const latencies: number[] = [];
   let done = 0;
 
@@ -217,19 +231,7 @@ async function emailAccuracy(server: TestServer, apiKey: string) {
       console.error(`${c.path}: job ${job.jobId} is ${job.status}${job.interruption ? `: ${job.interruption}` : ""}`);
       return;
     }
-    const verdicts = new Map<string, any>(job.results.map((r: any) => [r.validationId, r]));
-    const expectedFail = new Set(c.defects.map((d) => DEFECT_OWNERS[`email/${d}`]).filter(Boolean));
-    for (const [check, defects] of Object.entries(ALSO_COVERS)) if (defects.some((d) => d.startsWith("email/") && c.defects.includes(d.slice(6)))) expectedFail.add(check);
-    for (const d of c.defects) {
-      const owner = DEFECT_OWNERS[`email/${d}`] ?? "(no owner)";
-      const r = verdicts.get(owner);
-      if (r?.verdict === "fail") caught.set(`email/${d}`, (caught.get(`email/${d}`) ?? 0) + 1);
-      else missed.push({ defect: `email/${d}`, path: c.path, owner, why: r ? `${r.verdict}: ${r.reason ?? r.reasoning}` : "check not built yet" });
-    }
-    for (const [check, r] of verdicts) {
-      if (r.verdict === "fail" && !expectedFail.has(check)) (SCORED.has(check) ? falseFails : unscored).push({ path: c.path, check, reason: r.reason, clean: c.clean });
-      if (r.verdict === "error") errors.push({ path: c.path, check, reason: r.reason });
-    }
+    card.score(c, job.results);
   };
 
   // A few at a time, in corpus order for the report.
@@ -241,36 +243,16 @@ async function emailAccuracy(server: TestServer, apiKey: string) {
   );
   transport.close();
 
-  const counts = new Map<string, number>();
-  for (const c of emailCases) for (const d of c.defects) counts.set(`email/${d}`, (counts.get(`email/${d}`) ?? 0) + 1);
-  const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
-  console.log(`\nEmail corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}`);
-  if (notMeasured.length) console.log(`Not run on the corpus (its messages are replayed unsigned from loopback): ${notMeasured.map((m) => m.meta.id).join(", ")}`);
-  console.log("");
-  console.log("defect".padEnd(42), "owner".padEnd(34), "caught");
-  for (const [defect, n] of [...counts].sort()) {
-    console.log(defect.padEnd(42), (DEFECT_OWNERS[defect] ?? "-").padEnd(34), `${caught.get(defect) ?? 0}/${n}`);
-  }
-  console.log(`\nMisses (${missed.length}):`);
-  for (const m of missed.sort(byPath)) console.log(`  ${m.defect} in ${m.path}: ${m.owner} → ${m.why}`);
-  console.log(`\nFalse fails (${falseFails.length}; on clean cases: ${falseFails.filter((f) => f.clean).length}):`);
-  for (const f of falseFails.sort(byPath)) console.log(`  ${f.clean ? "[clean] " : ""}${f.path}: ${f.check} → ${f.reason}`);
-  console.log(`\nErrors (${errors.length}):`);
-  for (const e of errors.sort(byPath)) console.log(`  ${e.path}: ${e.check} → ${e.reason}`);
+  const notRun = notMeasured.length ? `; not run on the corpus (its messages are replayed unsigned from loopback): ${notMeasured.map((m) => m.meta.id).join(", ")}` : "";
+  card.report(emailCases, `Email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}${notRun}`);
   const sorted = [...latencies].sort((a, b) => a - b);
   const pct = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!) : 0);
-  console.log(`\nEnd of DATA to completed job, all ${emailChecks.length} checks, 4 cases at a time: p50 ${pct(50)} ms, p95 ${pct(95)} ms.`);
-  const totalDefects = [...counts.values()].reduce((a, b) => a + b, 0);
-  const totalCaught = [...caught.values()].reduce((a, b) => a + b, 0);
+  console.log(`End of DATA to completed job, all ${emailChecks.length} checks, 4 cases at a time: p50 ${pct(50)} ms, p95 ${pct(95)} ms.`);
   const kindOf = (id: string) => validationModules.find((m) => m.meta.id === id)?.meta.kind ?? "functional";
   for (const kind of ["functional", "visual"] as const) {
-    const ff = falseFails.filter((f) => kindOf(f.check) === kind);
-    const er = errors.filter((e) => kindOf(e.check) === kind);
+    const ff = card.falseFails.filter((f) => kindOf(f.check) === kind);
+    const er = card.errors.filter((e) => kindOf(e.check) === kind);
     const run = emailChecks.filter((id) => kindOf(id) === kind).length;
     console.log(`${kind} checks (${run}): ${ff.length} false fail(s), ${ff.filter((f) => f.clean).length} on clean cases; ${er.length} error row(s).`);
   }
-  printUnscored("email/");
-  console.log(
-    `\nEmail summary: caught ${totalCaught}/${totalDefects} labelled defects; ${falseFails.length} false fail(s), ${falseFails.filter((f) => f.clean).length} on clean cases; ${errors.length} error row(s).`,
-  );
 }
