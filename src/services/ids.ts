@@ -1,17 +1,21 @@
 import { randomBytes } from "node:crypto";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
 
-/** Unbiased base62 from crypto randomness: bytes * 8 bits of entropy, rounded up to whole characters. */
-export function randomBase62(chars: number): string {
+/** Unbiased random characters from an alphabet, by rejection sampling of crypto-random bytes. */
+function randomFrom(alphabet: string, chars: number): string {
+  const limit = 256 - (256 % alphabet.length);
   let out = "";
   while (out.length < chars) {
     for (const b of randomBytes(chars * 2)) {
-      if (b < 248 && out.length < chars) out += BASE62[b % 62];
+      if (b < limit && out.length < chars) out += alphabet[b % alphabet.length];
     }
   }
   return out;
 }
+
+const randomBase62 = (chars: number) => randomFrom(BASE62, chars);
 
 /** API key: a recognisable prefix and 43 base62 characters (about 256 random bits). */
 export const KEY_PREFIX = "assay_sk_";
@@ -22,3 +26,5 @@ export const newCustomerId = () => `cus_${randomBase62(22)}`;
 export const newOrgCode = () => `ORG-${randomBase62(10).toUpperCase()}`;
 export const newJobId = () => `job_${randomBase62(22)}`;
 export const newRequestId = () => `req_${randomBase62(16)}`;
+/** A test address's local part: lower case (mail systems may fold its case), 26 characters, about 134 random bits. */
+export const newTestAddressToken = () => randomFrom(BASE36, 26);

@@ -2,7 +2,7 @@ import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
 import { decideAcceptance, decideExpiry, decideSettlement, type RecordedResult } from "../domain/jobs";
 import { streams } from "../domain/accounts";
-import { ConcurrencyError } from "../store/event-store";
+import { ConcurrencyError, type NewEvent } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, type JobRow, type ResultRow } from "../../projections/jobs";
 import { findValidation } from "../catalog/registry";
@@ -12,11 +12,9 @@ import { parseEmail, UnparseableMessage } from "../inbox/email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "../inbox/authentication";
 import { gatherEmailHtml } from "../inbox/email-html";
 import { EmailRenderStage, needsRenders } from "./email-renders";
-import { randomBase62 } from "./ids";
 import { UrlProbe } from "../capture/url-probe";
 import type { Screenshot, WebArtifacts } from "../capture/artifacts";
-import type { NewEvent } from "../store/event-store";
-import { newJobId } from "./ids";
+import { newJobId, newTestAddressToken } from "./ids";
 import type { CaptureService } from "./captures";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -51,8 +49,7 @@ export class JobService {
     const job = await planJob(body, this.ctx.guard);
     const jobId = newJobId();
     if (job.type === "email") {
-      // About 134 random bits, lower case: mail systems may fold the case of local parts.
-      const testEmail = `t-${randomBase62(40).toLowerCase().slice(0, 26)}@${this.ctx.config.inboxDomain}`;
+      const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
       this.charge(jobId, customerId, job, meta, { testEmail, expiresAt });
       return this.get(customerId, jobId, job.detail)!;
@@ -65,8 +62,7 @@ export class JobService {
       // Charged but not delivered: settle with every row errored and refunded, then say so.
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
       const cause = `The job could not run: ${(e as Error).message.split("\n")[0]}`;
-      const rows = job.run.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
-      this.settleOnce(jobId, customerId, job.totalCredits, { rows, captureEvents: [] }, meta, cause);
+      this.settleOnce(jobId, customerId, job.totalCredits, { rows: errorRows(job.run, cause), captureEvents: [] }, meta, cause);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
@@ -110,8 +106,7 @@ export class JobService {
       if (!arrival) return;
       const data = arrival.data as { storageKey: string; envelope: { mailFrom: string; rcptTo: string[] }; from: string; subject: string };
       const planned = job.validations.map((v) => ({ module: findValidation(v.id)!, severity: v.severity as PlannedValidation["severity"], parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) }));
-      const charged = planned.reduce((n, v) => n + v.credits, 0);
-      const expectedSubject = (job.subject.emailSubject as string | undefined) ?? undefined;
+      const expectedSubject = job.subject.emailSubject as string | undefined;
       let rows: RecordedResult[];
       let renders: EmailRenderStage | undefined;
       let received = { from: data.from, subject: data.subject };
@@ -138,13 +133,13 @@ export class JobService {
         if (renders) rows = await renders.finish(rows, planned);
       } catch (e) {
         if (!(e instanceof UnparseableMessage)) throw e;
-        rows = planned.map((v) => row(v, { verdict: "error", reason: e.message, reasoning: e.message, findings: [] }, 0));
+        rows = errorRows(planned, e.message);
       }
       const summary = {
         ...received,
         ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
       };
-      this.settleOnce(jobId, job.customerId, charged, { rows, captureEvents: renders?.captureEvents ?? [] }, meta, undefined, summary);
+      this.settleOnce(jobId, job.customerId, job.charged, { rows, captureEvents: renders?.captureEvents ?? [] }, meta, undefined, summary);
     } finally {
       this.processing.delete(jobId);
     }
@@ -174,18 +169,13 @@ export class JobService {
 
   /** Accept and charge in one transaction with the balance check; retried if another write moved the ledger first. */
   private charge(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta, inbox?: { testEmail: string; expiresAt: string }): void {
-    for (let attempt = 0; ; attempt++) {
+    retryOnConflict(() => {
       const state = creditState(this.ctx.store.db, customerId);
-      try {
-        this.ctx.store.append(
-          decideAcceptance(jobId, customerId, job, { ...state, existingCharge: chargeForJob(this.ctx.store.db, jobId) }, inbox),
-          meta,
-        );
-        return;
-      } catch (e) {
-        if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
-      }
-    }
+      this.ctx.store.append(
+        decideAcceptance(jobId, customerId, job, { ...state, existingCharge: chargeForJob(this.ctx.store.db, jobId) }, inbox),
+        meta,
+      );
+    });
   }
 
   private async execute(job: PlannedJob, jobId: string, customerId: string): Promise<Execution> {
@@ -198,7 +188,7 @@ export class JobService {
     const capture = await this.ctx.webCapture.capture(subject, { viewports, needs, referenceImages: referenceImages.filter((u): u is string => typeof u === "string") });
     if (!capture.ok) {
       return {
-        rows: job.run.map((v) => row(v, { verdict: "error", reason: capture.interruption, reasoning: capture.interruption, findings: [] }, 0)),
+        rows: errorRows(job.run, capture.interruption),
         captureEvents: [],
         interruption: capture.interruption,
       };
@@ -240,20 +230,15 @@ export class JobService {
     interruption?: string,
     email?: Parameters<typeof decideSettlement>[7],
   ) {
-    for (let attempt = 0; ; attempt++) {
+    retryOnConflict(() => {
       const [current] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
       if (!current || !["pending", "running"].includes(current.status)) return;
       const versions = {
         job: this.ctx.store.streamVersion(streams.job(jobId)),
         credits: creditState(this.ctx.store.db, customerId).streamVersion,
       };
-      try {
-        this.ctx.store.append(decideSettlement(jobId, customerId, execution.rows, execution.captureEvents, charged, versions, interruption, email), meta);
-        return;
-      } catch (e) {
-        if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
-      }
-    }
+      this.ctx.store.append(decideSettlement(jobId, customerId, execution.rows, execution.captureEvents, charged, versions, interruption, email), meta);
+    });
   }
 }
 
@@ -287,6 +272,25 @@ async function runCheck(v: PlannedValidation, check: () => Outcome | Promise<Out
     outcome = { verdict: "error", reason: message, reasoning: message, findings: [] };
   }
   return row(v, outcome, performance.now() - started);
+}
+
+/**
+ * Runs a read-decide-append step again when another write moved one of its streams first (the decision is
+ * remade on fresh state); a few attempts, then the conflict surfaces.
+ */
+function retryOnConflict(step: () => void): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return step();
+    } catch (e) {
+      if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
+    }
+  }
+}
+
+/** Every validation an error row with the same cause: the job could not run or read its subject at all. */
+function errorRows(validations: PlannedValidation[], cause: string): RecordedResult[] {
+  return validations.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
 }
 
 function row(v: PlannedValidation, outcome: Outcome, durationMs: number): RecordedResult {
