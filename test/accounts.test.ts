@@ -7,9 +7,9 @@ import { htmlJob, runCli, startServer, uniqueEmail, type ApiResponse, type TestS
 /** Signup, keys, scopes, the organization and its credits, and tenant resolution, through HTTP. */
 
 const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
-/** Hooks start servers and Chromium: give them the same room as tests (bunfig sets tests only). */
+/** Hooks start servers and Chromium: give them the same room as tests (`--timeout` covers tests only). */
 const HOOK_TIMEOUT = 120_000;
-// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+// Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
 const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");

@@ -25,9 +25,9 @@ const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></bo
 const ok = (extra: Record<string, unknown> = {}) => htmlJob(PAGE, ["page-title"], extra);
 const urlJob = (url: string, extra: Record<string, unknown> = {}) => ({ type: "url", url, validations: ["page-title"], ...extra });
 const ENDPOINTS = ["/api/jobs/estimate", "/api/jobs"] as const;
-/** Hooks start servers and Chromium: give them the same room as tests (bunfig sets tests only). */
+/** Hooks start servers and Chromium: give them the same room as tests (`--timeout` covers tests only). */
 const HOOK_TIMEOUT = 120_000;
-// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+// Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
 const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 const GRANT = 1000;

@@ -20,9 +20,9 @@ const WEB_ESSENTIALS = [
   "single-h1",
   "heading-order",
 ];
-/** Hooks start servers and run jobs in Chromium: give them the same room as tests (bunfig sets tests only). */
+/** Hooks start servers and run jobs in Chromium: give them the same room as tests (`--timeout` covers tests only). */
 const HOOK_TIMEOUT = 120_000;
-// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+// Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
 const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 

@@ -13,7 +13,7 @@ import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "./su
  */
 
 const HOOK_TIMEOUT = 120_000;
-// bunfig.toml's [test] timeout is not read by this Bun; tests start Chromium jobs, so set the room here.
+// Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
 
 const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };

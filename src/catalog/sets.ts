@@ -1,5 +1,5 @@
 import type { Severity } from "../validations/types";
-import { findValidation, validationModules } from "./registry";
+import { findValidation } from "./registry";
 
 export interface ValidationSet {
   id: string;
@@ -203,4 +203,3 @@ export function setSeverities(set: ValidationSet): Record<string, Severity> {
   return Object.fromEntries(set.validationIds.map((id) => [id, findValidation(id)!.meta.severity]));
 }
 
-export { validationModules };
