@@ -55,7 +55,7 @@ export async function callTool(name: string, args: unknown, call: ToolCall): Pro
   const tool = toolsByName.get(name);
   if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
   try {
-    const output = await tool.run(toolArguments(tool, args), call);
+    const output = await tool.run(toolArguments(tool, args), { ...call, scope: tool.scope });
     return {
       content: [{ type: "text", text: output.summary }, ...(output.content ?? []), { type: "text", text: JSON.stringify(output.data) }],
       structuredContent: output.data,

@@ -37,6 +37,8 @@ export interface ToolCall {
   requestId: string;
   principal?: Principal;
   signal?: AbortSignal;
+  /** The called tool's declared scope: what keyed() requires of the key. */
+  scope?: Scope;
 }
 
 export interface ToolOutput {
@@ -73,10 +75,11 @@ export interface ToolDefinition {
 }
 
 /** A key-needing tool's principal, scope check and organization, in the HTTP routes' order; events are recorded with channel mcp. */
-export function keyed(call: ToolCall, scope: Scope, customerId?: unknown): { customerId: string; meta: RequestMeta } {
+export function keyed(call: ToolCall, customerId?: unknown): { customerId: string; meta: RequestMeta } {
   const principal = call.principal;
   if (!principal) throw new AppError("AUTH_REQUIRED", "This tool needs an API key: send Authorization: Bearer <API_KEY> to /mcp.", { reason: "missing" });
-  call.assay.accounts.requireScope(principal, scope);
+  if (!call.scope) throw new Error("keyed() called by a tool that declares no scope");
+  call.assay.accounts.requireScope(principal, call.scope);
   return {
     customerId: call.assay.accounts.resolveCustomer(principal, customerId),
     meta: { requestId: call.requestId, actor: { kind: "key", id: principal.key.keyId }, channel: "mcp" },
@@ -275,7 +278,7 @@ export const tools: ToolDefinition[] = [
       const body = args ?? {};
       try {
         if (call.principal) {
-          const { customerId } = keyed(call, "jobs:write", (body as { customerId?: unknown }).customerId);
+          const { customerId } = keyed(call, (body as { customerId?: unknown }).customerId);
           const quote = await call.assay.jobs.estimate(customerId, body);
           return {
             summary: `Accepted as sent: ${quote.totalCredits} credits; balance ${quote.balance}${quote.sufficient ? "" : ` (short by ${quote.shortfall}: run_job would be refused with INSUFFICIENT_CREDITS)`}.`,
@@ -349,7 +352,7 @@ export const tools: ToolDefinition[] = [
     validate: false,
     errors: [...CUSTOMER_ERRORS, ...JOB_REQUEST_ERRORS],
     async run(args, call) {
-      const { customerId } = keyed(call, "jobs:write", args?.customerId);
+      const { customerId } = keyed(call, args?.customerId);
       const data = await call.assay.jobs.estimate(customerId, args ?? {});
       return {
         summary: `${data.totalCredits} credits for ${plural(data.lines.length, "check")}; balance ${data.balance}${data.sufficient ? "" : `, short by ${data.shortfall}`}.`,
@@ -369,7 +372,7 @@ export const tools: ToolDefinition[] = [
     validate: false,
     errors: [...CUSTOMER_ERRORS, ...JOB_REQUEST_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
     async run(args, call) {
-      const { customerId, meta } = keyed(call, "jobs:write", args?.customerId);
+      const { customerId, meta } = keyed(call, args?.customerId);
       const data = await call.assay.jobs.run(customerId, args ?? {}, meta);
       return { summary: jobSummary(data), data };
     },
@@ -384,7 +387,7 @@ export const tools: ToolDefinition[] = [
     scope: "jobs:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS, "JOB_NOT_FOUND"],
     run(args, call) {
-      const { customerId } = keyed(call, "jobs:read", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const data = call.assay.jobs.get(customerId, args.jobId, args.detail);
       if (!data) throw new AppError("JOB_NOT_FOUND", `No job ${args.jobId} in this organization.`, { jobId: args.jobId });
       return { summary: jobSummary(data), data };
@@ -400,7 +403,7 @@ export const tools: ToolDefinition[] = [
     scope: "jobs:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS, "JOB_NOT_FOUND"],
     async run(args, call) {
-      const { customerId } = keyed(call, "jobs:read", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const started = Date.now();
       const deadline = started + (args.timeoutSeconds ?? 30) * 1000;
       for (;;) {
@@ -441,7 +444,7 @@ export const tools: ToolDefinition[] = [
       const ref = args.url !== undefined ? parseCaptureUrl(args.url) : { key: args.key as string };
       const { row, data: bytes } = ref.shared
         ? call.assay.captures.readShared(ref.key, ref.shared.expires, ref.shared.signature)
-        : call.assay.captures.read(keyed(call, "jobs:read", args.customerId).customerId, ref.key);
+        : call.assay.captures.read(keyed(call, args.customerId).customerId, ref.key);
       const data = { key: row.key, jobId: row.jobId, viewport: row.viewport, contentType: row.contentType, bytes: row.bytes, sha256: row.sha256 };
       return {
         summary: `Screenshot ${row.key} at ${row.viewport} (${row.contentType}, ${row.bytes} bytes).`,
@@ -461,7 +464,7 @@ export const tools: ToolDefinition[] = [
     scope: "jobs:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS],
     run(args, call) {
-      keyed(call, "jobs:read", args.customerId);
+      keyed(call, args.customerId);
       const data = emailClientCatalogView();
       const counts = Object.entries(data.formFactors).map(([ff, v]) => `${Object.keys(v.clients).length} at ${ff}`);
       return { summary: `Mail clients: ${counts.join(", ")}; native defaults: ${Object.values(data.formFactors).map((v) => v.nativeDefault).join(", ")}.`, data };
@@ -478,7 +481,7 @@ export const tools: ToolDefinition[] = [
     scope: "account:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS],
     run(args, call) {
-      const { customerId } = keyed(call, "account:read", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const data = call.assay.accounts.credits(customerId, args.limit ?? 20);
       return { summary: `Balance ${data.balance} credits on the ${data.plan} plan.`, data };
     },
@@ -493,7 +496,7 @@ export const tools: ToolDefinition[] = [
     scope: "account:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS],
     run(args, call) {
-      const { customerId } = keyed(call, "account:read", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const keys = call.assay.accounts.keys(customerId);
       return { summary: `${plural(keys.length, "key")}, ${keys.filter((k) => k.status === "active").length} active.`, data: { keys } };
     },
@@ -508,7 +511,7 @@ export const tools: ToolDefinition[] = [
     scope: "account:read",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS],
     run(args, call) {
-      const { customerId } = keyed(call, "account:read", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const data = call.assay.accounts.org(customerId);
       return { summary: `Organization ${data.customerId} (${data.orgCode}), ${data.plan} plan.`, data };
     },
@@ -524,7 +527,7 @@ export const tools: ToolDefinition[] = [
     scope: "feedback:write",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS],
     run(args, call) {
-      const { customerId } = keyed(call, "feedback:write", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const data = call.assay.feedback.due(customerId);
       return { summary: data.due ? `Feedback set ${data.setId} is due: ${plural(data.questionCount, "question")} for ${data.rewardCredits} credits.` : "No feedback is due.", data };
     },
@@ -540,7 +543,7 @@ export const tools: ToolDefinition[] = [
     scope: "feedback:write",
     errors: [...INPUT_ERRORS, ...CUSTOMER_ERRORS, "FEEDBACK_SET_UNKNOWN", "FEEDBACK_ANCHOR_REQUIRED", "FEEDBACK_CHECK_NOT_IN_JOB", "JOB_NOT_FOUND"],
     run(args, call) {
-      const { customerId } = keyed(call, "feedback:write", args.customerId);
+      const { customerId } = keyed(call, args.customerId);
       const data: Record<string, unknown> = call.assay.feedback.questions(customerId, args);
       return { summary: data.due ? `Feedback set ${data.setId} is asked.` : "No feedback is being asked.", data };
     },
@@ -567,7 +570,7 @@ export const tools: ToolDefinition[] = [
       "FEEDBACK_CHECK_NOT_IN_JOB",
     ],
     run(args, call) {
-      const { customerId, meta } = keyed(call, "feedback:write", args.customerId);
+      const { customerId, meta } = keyed(call, args.customerId);
       const data = call.assay.feedback.submit(customerId, args, meta) as Record<string, unknown>;
       return { summary: "Feedback filed.", data };
     },
