@@ -5,6 +5,7 @@ import { validationModules } from "../src/catalog/registry";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { UrlProbe } from "../src/capture/url-probe";
 import { htmlJob, startServer, type TestServer } from "./support/harness";
+import { unreported } from "./checks/support/web-artifacts";
 
 /**
  * Each web check runs its own pass and fail fixture as a real static_html job through the API.
@@ -14,6 +15,11 @@ import { htmlJob, startServer, type TestServer } from "./support/harness";
  * so relative URLs in the fixture reach those files too. The API server runs with ASSAY_ALLOW_PRIVATE_TARGETS=1
  * (loopback only) so the guard lets those requests through. Test-only controls on that server:
  * `?delay=<ms>` answers late, `?nohead` answers HEAD with 405. Other fixtures keep https://example.com/.
+ *
+ * Every fixture folder holds `expected.json`, `{ "mustReport": ["<selector, url or text>", ...] }`: what the
+ * fail fixture's defect is, each string found in some finding's selector, url, text or message of the fail
+ * run, so a fail fixture cannot pass by failing for another reason. (Unit tests on hand-built artifacts are
+ * in test/checks/web.)
  */
 const FIXTURES = join(import.meta.dir, "fixtures", "web");
 const webChecks = validationModules.filter((m) => m.meta.subjectType === "url");
@@ -51,9 +57,9 @@ afterAll(async () => {
 
 const assetBase = (id: string) => `http://127.0.0.1:${assets.port}/${id}`;
 
-test("every web check has a pass and a fail fixture", () => {
+test("every web check has a pass and a fail fixture, and says what the fail fixture must report", () => {
   const missing = webChecks
-    .flatMap((m) => ["pass.html", "fail.html"].map((f) => join(m.meta.id, f)))
+    .flatMap((m) => ["pass.html", "fail.html", "expected.json"].map((f) => join(m.meta.id, f)))
     .filter((p) => !existsSync(join(FIXTURES, p)));
   expect(missing).toEqual([]);
 });
@@ -80,6 +86,9 @@ for (const m of webChecks) {
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(10);
           expect(result.findings.length).toBeGreaterThan(0);
+          const { mustReport } = JSON.parse(readFileSync(join(FIXTURES, m.meta.id, "expected.json"), "utf8")) as { mustReport: string[] };
+          expect(mustReport.length).toBeGreaterThan(0);
+          expect({ unreported: unreported(result.findings, mustReport), findings: result.findings }).toMatchObject({ unreported: [] });
         }
       });
     }

@@ -1,0 +1,140 @@
+import type {
+  AnchorInfo,
+  ControlInfo,
+  DomSnapshot,
+  HeadingInfo,
+  ImageInfo,
+  LayoutSnapshot,
+  MetaInfo,
+  TextBlock,
+  WebArtifacts,
+} from "../../../src/capture/artifacts";
+import { VIEWPORTS } from "../../../src/capture/web-capture";
+import { NetworkGuard } from "../../../src/capture/network-guard";
+import { UrlProbe } from "../../../src/capture/url-probe";
+import type { CaptureSize, CheckServices, Finding, Outcome, WebValidation } from "../../../src/validations/types";
+
+/**
+ * Hand-built WebArtifacts for the web checks' unit tests: every field a sensible empty default, typed against
+ * the real artifact interfaces, so a change of artifact shape breaks these tests when they are type-checked.
+ * Each builder takes the fields a check reads as overrides.
+ */
+
+export const PAGE_URL = "https://shop.example/";
+
+const viewportOf = (size: CaptureSize) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height });
+
+/** The DOM at a size; pageText, when not given, is the visible text blocks' text in order. */
+export function dom(over: Partial<DomSnapshot> = {}, size: CaptureSize = "desktop-md"): DomSnapshot {
+  const { width, height } = viewportOf(size);
+  const visibleText = over.visibleText ?? [];
+  return {
+    url: PAGE_URL,
+    viewport: { width, height },
+    htmlLang: "en",
+    title: "Fixture",
+    metas: [],
+    headings: [],
+    images: [],
+    anchors: [],
+    visibleText,
+    pageText: visibleText.map((b) => b.text).join(" "),
+    linkElements: [],
+    formControls: [],
+    subresources: [],
+    jsonLd: [],
+    scrollWidth: width,
+    scrollHeight: height,
+    ...over,
+  };
+}
+
+/** Artifacts with an empty DOM at desktop-md, plus the given fields. */
+export function artifacts(over: Partial<WebArtifacts> = {}): WebArtifacts {
+  return { finalUrl: PAGE_URL, dom: { "desktop-md": dom() }, ...over };
+}
+
+/** Artifacts whose desktop-md DOM has the given fields: what every DOM check reads. */
+export const withDom = (over: Partial<DomSnapshot>): WebArtifacts => artifacts({ dom: { "desktop-md": dom(over) } });
+
+/** Artifacts with a layout at each given size: what the visual checks read. */
+export function withLayouts(layouts: Partial<Record<CaptureSize, Partial<LayoutSnapshot>>>): WebArtifacts {
+  const built: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
+  for (const [size, over] of Object.entries(layouts) as Array<[CaptureSize, Partial<LayoutSnapshot>]>) built[size] = layout(size, over);
+  return artifacts({ layout: built });
+}
+
+export function layout(size: CaptureSize, over: Partial<LayoutSnapshot> = {}): LayoutSnapshot {
+  const viewport = viewportOf(size);
+  return {
+    viewport,
+    documentWidth: viewport.width,
+    documentHeight: viewport.height,
+    textOverlaps: [],
+    controls: [],
+    overflowing: [],
+    brokenImages: [],
+    visibleH1: null,
+    ...over,
+  };
+}
+
+/** Black 16px regular text on white, outside code. */
+export function text(selector: string, content: string, over: Partial<TextBlock> = {}): TextBlock {
+  return { selector, text: content, inCode: false, fontSizePx: 16, fontWeight: 400, color: [0, 0, 0, 1], background: [255, 255, 255], ...over };
+}
+
+export const heading = (selector: string, level: number, content: string): HeadingInfo => ({ selector, visible: true, level, text: content });
+
+export const meta = (over: Partial<MetaInfo>): MetaInfo => ({ name: null, property: null, httpEquiv: null, content: null, ...over });
+
+/** A link; resolved against PAGE_URL unless given. */
+export function anchor(selector: string, href: string, over: Partial<AnchorInfo> = {}): AnchorInfo {
+  let resolved = "";
+  try {
+    resolved = new URL(href, PAGE_URL).href;
+  } catch {}
+  return { selector, visible: true, href, resolved, text: selector, ...over };
+}
+
+/** An <img> that loaded and decoded (naturalWidth 64), with alt text. */
+export function img(selector: string, src: string, over: Partial<ImageInfo> = {}): ImageInfo {
+  return { selector, visible: true, tag: "img", src, hasAlt: true, alt: "", naturalWidth: 64, complete: true, ...over };
+}
+
+/** A shown, plain (not button-styled, not inline) link at the given box. */
+export function control(selector: string, box: ControlInfo["box"], over: Partial<ControlInfo> = {}): ControlInfo {
+  return {
+    selector,
+    tag: "a",
+    type: "",
+    text: selector,
+    shown: true,
+    display: "inline-block",
+    visibility: "visible",
+    opacity: 1,
+    box,
+    buttonStyled: false,
+    inline: false,
+    ...over,
+  };
+}
+
+/** A probe that may reach loopback (the tests' local servers) and nothing private beyond it. */
+export const services = (): CheckServices => ({ probe: new UrlProbe(new NetworkGuard(true)) });
+
+/** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
+export async function evaluate(check: WebValidation, input: WebArtifacts, params: Record<string, unknown> = {}, svc: CheckServices = services()): Promise<Outcome> {
+  const withDefaults: Record<string, unknown> = {};
+  for (const p of check.meta.parameters) if (p.default !== undefined) withDefaults[p.name] = p.default;
+  return check.evaluate(input, { ...withDefaults, ...params }, svc);
+}
+
+/** The strings in mustReport that no finding names in its selector, url, text or message. */
+export function unreported(findings: Finding[], mustReport: string[]): string[] {
+  const said = findings.map((f) => [f.selector, f.url, f.text, f.message].filter((v) => v !== undefined).join("\n"));
+  return mustReport.filter((s) => !said.some((line) => line.includes(s)));
+}
+
+/** Every finding's selector (in order), for asserting exactly which elements a check reports. */
+export const selectors = (outcome: Outcome) => outcome.findings.map((f) => f.selector);
