@@ -138,3 +138,22 @@ export function unreported(findings: Finding[], mustReport: string[]): string[] 
 
 /** Every finding's selector (in order), for asserting exactly which elements a check reports. */
 export const selectors = (outcome: Outcome) => outcome.findings.map((f) => f.selector);
+
+/** A 16×16 PNG. */
+export const PNG = Uint8Array.from(
+  atob("iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAAFklEQVR42mOQizpBEmIY1TCqYfhqAAB1t0AQ8dIAngAAAABJRU5ErkJggg=="),
+  (c) => c.charCodeAt(0),
+);
+
+/** A real HTTP server on 127.0.0.1 for the checks that go to the network: answers by path, 404 elsewhere. */
+export function localServer(routes: Record<string, (req: Request) => Response>) {
+  const server = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch(req) {
+      const route = routes[new URL(req.url).pathname];
+      return route ? route(req) : new Response("not found", { status: 404 });
+    },
+  });
+  return { url: (path: string) => `http://127.0.0.1:${server.port}${path}`, stop: () => server.stop(true) };
+}
