@@ -20,9 +20,13 @@ export const fontSizeBodyMinMax: WebValidation = {
   evaluate(artifacts, params) {
     const minPx = params.minPx as number;
     const maxPx = params.maxPx as number | undefined;
-    const blocks = domAt(artifacts).visibleText;
+    const dom = domAt(artifacts);
+    const blocks = dom.visibleText;
+    // A heading's selector may be its id (#title), not its tag: the captured headings say which elements are headings.
+    const inHeading = (selector: string) =>
+      /(^|> )h[1-6](:|$| )/.test(selector) || dom.headings.some((h) => selector === h.selector || selector.startsWith(`${h.selector} > `));
     const tooSmall = blocks.filter((b) => b.fontSizePx < minPx);
-    const tooLarge = maxPx === undefined ? [] : blocks.filter((b) => b.fontSizePx > maxPx && !/(^|> )h[1-6](:|$| )/.test(b.selector));
+    const tooLarge = maxPx === undefined ? [] : blocks.filter((b) => b.fontSizePx > maxPx && !inHeading(b.selector));
     const findings = [
       ...tooSmall.map((b) => ({ message: `${b.fontSizePx}px text ${quote(b.text, 50)}`, selector: b.selector, measured: { fontSizePx: b.fontSizePx } })),
       ...tooLarge.map((b) => ({ message: `${b.fontSizePx}px body text ${quote(b.text, 50)}`, selector: b.selector, measured: { fontSizePx: b.fontSizePx } })),

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { fontSizeBodyMinMax } from "../../../src/validations/web/font-size-body-min-max";
-import { evaluate, selectors, text, withDom } from "../support/web-artifacts";
+import { evaluate, heading, selectors, text, withDom } from "../support/web-artifacts";
 
 test("text at exactly the 12px default minimum passes", async () => {
   const out = await evaluate(fontSizeBodyMinMax, withDom({ visibleText: [text("#h", "Readable", { fontSizePx: 32 }), text("#small", "Small print", { fontSizePx: 12 })] }));
@@ -21,4 +21,13 @@ test("with maxPx, large body text fails but headings may be larger", async () =>
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#shout"]);
   expect((await evaluate(fontSizeBodyMinMax, page)).verdict).toBe("pass");
+});
+
+test("a heading whose selector is its id, and text inside it, are headings too, not body text", async () => {
+  const page = withDom({
+    headings: [heading("#title", 1, "Title"), heading("#tagline", 2, "Tagline")],
+    visibleText: [text("#title", "Title", { fontSizePx: 40 }), text("#tagline > em", "Tag", { fontSizePx: 30 }), text("#shout", "Shouting body text", { fontSizePx: 30 })],
+  });
+  const out = await evaluate(fontSizeBodyMinMax, page, { maxPx: 24 });
+  expect(selectors(out)).toEqual(["#shout"]);
 });
