@@ -25,7 +25,7 @@ export const PAGE_URL = "https://shop.example/";
 const viewportOf = (size: CaptureSize) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height });
 
 /** The DOM at a size; pageText, when not given, is the visible text blocks' text in order. */
-export function dom(over: Partial<DomSnapshot> = {}, size: CaptureSize = "desktop-md"): DomSnapshot {
+function dom(over: Partial<DomSnapshot> = {}, size: CaptureSize = "desktop-md"): DomSnapshot {
   const { width, height } = viewportOf(size);
   const visibleText = over.visibleText ?? [];
   return {
@@ -54,8 +54,8 @@ export function artifacts(over: Partial<WebArtifacts> = {}): WebArtifacts {
   return { finalUrl: PAGE_URL, dom: { "desktop-md": dom() }, ...over };
 }
 
-/** Artifacts whose desktop-md DOM has the given fields: what every DOM check reads. */
-export const withDom = (over: Partial<DomSnapshot>): WebArtifacts => artifacts({ dom: { "desktop-md": dom(over) } });
+/** Artifacts whose desktop-md DOM has the given fields (what every DOM check reads), plus other artifacts. */
+export const withDom = (over: Partial<DomSnapshot>, more: Omit<Partial<WebArtifacts>, "dom"> = {}): WebArtifacts => artifacts({ ...more, dom: { "desktop-md": dom(over) } });
 
 /** Artifacts with a layout at each given size: what the visual checks read. */
 export function withLayouts(layouts: Partial<Record<CaptureSize, Partial<LayoutSnapshot>>>): WebArtifacts {
@@ -88,14 +88,17 @@ export const heading = (selector: string, level: number, content: string): Headi
 
 export const meta = (over: Partial<MetaInfo>): MetaInfo => ({ name: null, property: null, httpEquiv: null, content: null, ...over });
 
-/** A link; resolved against PAGE_URL unless given. */
-export function anchor(selector: string, href: string, over: Partial<AnchorInfo> = {}): AnchorInfo {
-  let resolved = "";
+/** A URL as the page at PAGE_URL resolves it, or "" when it does not resolve (as the capture records it). */
+export function resolved(href: string): string {
   try {
-    resolved = new URL(href, PAGE_URL).href;
-  } catch {}
-  return { selector, visible: true, href, resolved, text: selector, ...over };
+    return new URL(href, PAGE_URL).href;
+  } catch {
+    return "";
+  }
 }
+
+/** A link; resolved against PAGE_URL unless given. */
+export const anchor = (selector: string, href: string, over: Partial<AnchorInfo> = {}): AnchorInfo => ({ selector, visible: true, href, resolved: resolved(href), text: selector, ...over });
 
 /** An <img> that loaded and decoded (naturalWidth 64), with alt text. */
 export function img(selector: string, src: string, over: Partial<ImageInfo> = {}): ImageInfo {

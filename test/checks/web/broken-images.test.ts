@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import type { NetworkEntry } from "../../../src/capture/artifacts";
 import { brokenImages } from "../../../src/validations/web/broken-images";
-import { PNG, artifacts, dom, evaluate, img, localServer, selectors, services } from "../support/web-artifacts";
+import { PNG, evaluate, img, localServer, selectors, services, withDom } from "../support/web-artifacts";
 
 const site = localServer({
   "/logo.png": () => new Response(PNG, { headers: { "content-type": "image/png" } }),
@@ -18,30 +18,19 @@ const lazy = { complete: false, naturalWidth: 0 };
 
 test("images that loaded, lazy images the server gives, and an SVG without intrinsic size pass; images without a source are not judged", async () => {
   const retried = "https://cdn.example/retried.png";
+  const images = [
+    img("#logo", site.url("/logo.png")),
+    img("#retried", retried),
+    img("#lazy", site.url("/logo.png#lazy"), lazy),
+    img("#lazy-typed", site.url("/photo"), lazy),
+    img("#svg", "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'></svg>", { naturalWidth: 0 }),
+    img("#empty", ""),
+    img("#blank", "about:blank"),
+  ];
+  // The browser's answer that worked wins over an earlier failed attempt.
+  const network = [loaded(site.url("/logo.png")), loaded(retried, { status: 0, failure: "net::ERR_CONNECTION_RESET" }), loaded(retried)];
   const svc = services();
-  const out = await evaluate(
-    brokenImages,
-    artifacts({
-      dom: {
-        "desktop-md": dom({
-          url: page,
-          images: [
-            img("#logo", site.url("/logo.png")),
-            img("#retried", retried),
-            img("#lazy", site.url("/logo.png#lazy"), lazy),
-            img("#lazy-typed", site.url("/photo"), lazy),
-            img("#svg", "data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'></svg>", { naturalWidth: 0 }),
-            img("#empty", ""),
-            img("#blank", "about:blank"),
-          ],
-        }),
-      },
-      // The browser's answer that worked wins over an earlier failed attempt.
-      network: [loaded(site.url("/logo.png")), loaded(retried, { status: 0, failure: "net::ERR_CONNECTION_RESET" }), loaded(retried)],
-    }),
-    {},
-    svc,
-  );
+  const out = await evaluate(brokenImages, withDom({ url: page, images }, { network }), {}, svc);
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain("All 5 image(s)");
   // Only the lazy image the browser never requested was fetched: #lazy's URL (fragment dropped) is in the network log.
@@ -49,34 +38,25 @@ test("images that loaded, lazy images the server gives, and an SVG without intri
 });
 
 test("error statuses, refused and failed requests, undecodable bytes and data: URLs fail, by selector and URL", async () => {
-  const out = await evaluate(
-    brokenImages,
-    artifacts({
-      dom: {
-        "desktop-md": dom({
-          url: page,
-          images: [
-            img("#fine", site.url("/logo.png")),
-            img("#kettle", "https://cdn.example/kettle-main.jpg", { naturalWidth: 0 }),
-            img("#intranet", "http://10.0.0.1/a.png", { naturalWidth: 0 }),
-            img("#reset", "https://cdn.example/reset.png", { naturalWidth: 0 }),
-            img("#html", "https://cdn.example/page-not-image.png", { naturalWidth: 0 }),
-            img("#bad-data", "data:text/plain,hello", { naturalWidth: 0 }),
-            img("#lazy-missing", site.url("/missing.png"), lazy),
-            img("#lazy-text", site.url("/notes.png"), lazy),
-          ],
-        }),
-      },
-      network: [
-        loaded(site.url("/logo.png")),
-        loaded("https://cdn.example/kettle-main.jpg", { status: 404, contentType: "text/html" }),
-        loaded("http://10.0.0.1/a.png", { status: 0, failure: "net::ERR_BLOCKED_BY_CLIENT" }),
-        loaded("https://cdn.example/reset.png", { status: 0, failure: "net::ERR_CONNECTION_RESET" }),
-        loaded("https://cdn.example/page-not-image.png", { contentType: "text/html" }),
-      ],
-      blockedRequests: [{ url: "http://10.0.0.1/a.png", reason: "private", detail: "10.0.0.1 is a private address" }],
-    }),
-  );
+  const images = [
+    img("#fine", site.url("/logo.png")),
+    img("#kettle", "https://cdn.example/kettle-main.jpg", { naturalWidth: 0 }),
+    img("#intranet", "http://10.0.0.1/a.png", { naturalWidth: 0 }),
+    img("#reset", "https://cdn.example/reset.png", { naturalWidth: 0 }),
+    img("#html", "https://cdn.example/page-not-image.png", { naturalWidth: 0 }),
+    img("#bad-data", "data:text/plain,hello", { naturalWidth: 0 }),
+    img("#lazy-missing", site.url("/missing.png"), lazy),
+    img("#lazy-text", site.url("/notes.png"), lazy),
+  ];
+  const network = [
+    loaded(site.url("/logo.png")),
+    loaded("https://cdn.example/kettle-main.jpg", { status: 404, contentType: "text/html" }),
+    loaded("http://10.0.0.1/a.png", { status: 0, failure: "net::ERR_BLOCKED_BY_CLIENT" }),
+    loaded("https://cdn.example/reset.png", { status: 0, failure: "net::ERR_CONNECTION_RESET" }),
+    loaded("https://cdn.example/page-not-image.png", { contentType: "text/html" }),
+  ];
+  const blockedRequests = [{ url: "http://10.0.0.1/a.png", reason: "private", detail: "10.0.0.1 is a private address" }];
+  const out = await evaluate(brokenImages, withDom({ url: page, images }, { network, blockedRequests }));
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#kettle", "#intranet", "#reset", "#html", "#bad-data", "#lazy-missing", "#lazy-text"]);
   const cause = (selector: string) => out.findings.find((f) => f.selector === selector)!.message;

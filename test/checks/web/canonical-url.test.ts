@@ -1,15 +1,9 @@
 import { expect, test } from "bun:test";
 import type { LinkElementInfo } from "../../../src/capture/artifacts";
 import { canonicalUrl } from "../../../src/validations/web/canonical-url";
-import { evaluate, withDom } from "../support/web-artifacts";
+import { evaluate, resolved, withDom } from "../support/web-artifacts";
 
-const link = (href: string, rel = "canonical"): LinkElementInfo => {
-  let resolved = "";
-  try {
-    resolved = new URL(href, "https://shop.example/").href;
-  } catch {}
-  return { rel, href, resolved };
-};
+const link = (href: string, rel = "canonical"): LinkElementInfo => ({ rel, href, resolved: resolved(href) });
 
 test("no canonical link passes; other link elements are not canonical", async () => {
   const out = await evaluate(canonicalUrl, withDom({ linkElements: [link("/style.css", "stylesheet"), link("https://shop.example/fr", "alternate")] }));

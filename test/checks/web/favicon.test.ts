@@ -1,7 +1,7 @@
 import { afterAll, expect, test } from "bun:test";
 import type { LinkElementInfo } from "../../../src/capture/artifacts";
 import { favicon } from "../../../src/validations/web/favicon";
-import { PNG, artifacts, dom, evaluate, localServer, services, withDom } from "../support/web-artifacts";
+import { PNG, evaluate, localServer, services, withDom } from "../support/web-artifacts";
 
 // Served as application/octet-stream, as some servers do: its bytes make it an image.
 const withIco = localServer({ "/favicon.ico": () => new Response(PNG, { headers: { "content-type": "application/octet-stream" } }), "/icon.png": () => new Response(PNG) });
@@ -24,7 +24,7 @@ test("a declared icon the browser loaded as an image passes from the network log
   const svc = services();
   const out = await evaluate(
     favicon,
-    artifacts({ dom: { "desktop-md": dom({ linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url }] }) }, network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] }),
+    withDom({ linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url }] }, { network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] }),
     {},
     svc,
   );
@@ -35,10 +35,10 @@ test("a declared icon the browser loaded as an image passes from the network log
 test("one working icon among broken ones is enough; a stylesheet link is no icon", async () => {
   const out = await evaluate(
     favicon,
-    artifacts({
-      dom: { "desktop-md": dom({ url: withIco.url("/"), linkElements: [icon("stylesheet", "/missing.css"), icon("icon", "/missing.png"), icon("shortcut icon", "/icon.png")] }) },
-      network: [{ url: withIco.url("/missing.png"), resourceType: "other", status: 404, bytes: 0 }],
-    }),
+    withDom(
+      { url: withIco.url("/"), linkElements: [icon("stylesheet", "/missing.css"), icon("icon", "/missing.png"), icon("shortcut icon", "/icon.png")] },
+      { network: [{ url: withIco.url("/missing.png"), resourceType: "other", status: 404, bytes: 0 }] },
+    ),
   );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain('2 icon(s) declared; <link rel="shortcut icon" href="/icon.png">');

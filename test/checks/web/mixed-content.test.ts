@@ -1,9 +1,9 @@
 import { expect, test } from "bun:test";
 import type { SubresourceRef } from "../../../src/capture/artifacts";
 import { mixedContent } from "../../../src/validations/web/mixed-content";
-import { anchor, evaluate, withDom } from "../support/web-artifacts";
+import { PAGE_URL, anchor, evaluate, resolved, withDom } from "../support/web-artifacts";
 
-const res = (selector: string, attribute: string, raw: string, resolved = new URL(raw, "https://shop.example/").href): SubresourceRef => ({ selector, attribute, raw, resolved });
+const res = (selector: string, attribute: string, raw: string): SubresourceRef => ({ selector, attribute, raw, resolved: resolved(raw) });
 
 test("https, protocol-relative, relative and data: subresources pass; plain http links do not count", async () => {
   const out = await evaluate(
@@ -30,6 +30,6 @@ test("an http subresource fails, by selector and URL", async () => {
 
 test("a relative URL resolving to http: counts on an https page only", async () => {
   const relative = { selector: "#r", attribute: "src", raw: "img/a.jpg", resolved: "http://shop.example/img/a.jpg" };
-  expect((await evaluate(mixedContent, withDom({ url: "https://shop.example/", subresources: [relative] }))).verdict).toBe("fail");
+  expect((await evaluate(mixedContent, withDom({ url: PAGE_URL, subresources: [relative] }))).verdict).toBe("fail");
   expect((await evaluate(mixedContent, withDom({ url: "http://shop.example/", subresources: [relative] }))).verdict).toBe("pass");
 });
