@@ -24,9 +24,9 @@ export const PAGE_URL = "https://shop.example/";
 
 const viewportOf = (size: CaptureSize) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height });
 
-/** The DOM at a size; pageText, when not given, is the visible text blocks' text in order. */
-function dom(over: Partial<DomSnapshot> = {}, size: CaptureSize = "desktop-md"): DomSnapshot {
-  const { width, height } = viewportOf(size);
+/** The DOM at desktop-md; pageText, when not given, is the visible text blocks' text in order. */
+function dom(over: Partial<DomSnapshot> = {}): DomSnapshot {
+  const { width, height } = viewportOf("desktop-md");
   const visibleText = over.visibleText ?? [];
   return {
     url: PAGE_URL,
