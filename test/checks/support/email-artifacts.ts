@@ -145,12 +145,14 @@ export function client(formFactor: CaptureSize, id: string) {
   return found;
 }
 
+/** What a test sets on one render: the fields of its layout and of its snapshot that the check reads. */
+export interface RenderFields {
+  layout?: Partial<LayoutSnapshot>;
+  snapshot?: Partial<EmailRenderSnapshot>;
+}
+
 /** One render in a catalog client: a layout that fits its width and an empty snapshot, with the given fields. */
-export function render(
-  formFactor: CaptureSize,
-  clientId: string,
-  over: { layout?: Partial<LayoutSnapshot>; snapshot?: Partial<EmailRenderSnapshot> } = {},
-): RenderOutcome {
+export function render(formFactor: CaptureSize, clientId: string, over: RenderFields = {}): RenderOutcome {
   const c = client(formFactor, clientId);
   const rendered: EmailRender = {
     client: c,
