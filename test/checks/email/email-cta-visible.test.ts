@@ -46,6 +46,13 @@ test("follows the button found in the first render through the others: gone, hid
   }
 });
 
+test("the primary call to action is the largest button, the one followed", async () => {
+  const small = renderLink("html > body > p > a", "https://trailhead.example/journal", "Read more", { buttonStyled: true, box: { x: 20, y: 200, width: 100, height: 30 } });
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [small, button()] } }, { snapshot: { links: [small, button({ shown: false })] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.url])).toEqual([["Apple Mail (macOS): it is hidden", SALE]]);
+});
+
 test("a linked image of at least 40×20px is a call to action too", async () => {
   const img = renderImage("html > body > a > img", "https://cdn.trailhead.example/shop.png", { link: SALE, box: { x: 0, y: 0, width: 200, height: 50 } });
   const imageLink = renderLink("html > body > a", SALE, "", { box: { x: 0, y: 0, width: 200, height: 50 }, contrast: null });

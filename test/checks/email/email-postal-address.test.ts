@@ -15,8 +15,9 @@ test("passes an address only in the text/plain part, and an address block over t
   expect(findPostalAddress("17 Market Place\nHexham\nNE46 1XD")).toMatchObject({ kind: "UK postcode" });
 });
 
-test("a copyright year is not a postcode (the fixture's near miss)", async () => {
-  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "© 2025 Northwind Coffee Ltd" }, { text: "© 2025 Northwind Coffee Ltd" }));
+test("a copyright year is not a postcode, even after a street line (the fixture's near miss)", async () => {
+  const footer = "Roasted at our Harbour Street roastery.\n© 2025 Northwind Coffee Ltd";
+  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: footer }, { text: footer }));
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([{ message: "No postal address in the HTML part and text/plain part" }]);
 });
