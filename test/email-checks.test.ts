@@ -5,11 +5,13 @@ import { join } from "node:path";
 import { validationModules } from "../src/catalog/registry";
 import type { ValidationModule } from "../src/validations/types";
 import { startServer, type TestServer } from "./support/harness";
+import { unreported } from "./checks/support/email-artifacts";
 
 /**
  * Each functional email check gets its own pass and fail message, delivered over real SMTP to an email job
  * created through the API for that check alone. Fixtures: test/fixtures/email/<id>/pass.eml and fail.eml
- * (complete RFC 5322 messages, CRLF), and params.json when the check takes parameters.
+ * (complete RFC 5322 messages, CRLF), params.json when the check takes parameters, and expected.json naming what
+ * the fail run must report, so a fail fixture cannot pass by failing for another reason.
  *
  * One server for the file; every job is created and every message sent at once in beforeAll, and each test
  * awaits its own job, so the file costs about as long as its slowest job.
@@ -65,8 +67,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-test("every functional email check has a pass and a fail fixture", () => {
-  const missing = checks.flatMap((m) => VERDICTS.map((v) => join(m.meta.id, `${v}.eml`))).filter((p) => !existsSync(join(FIXTURES, p)));
+test("every functional email check has a pass and a fail fixture, and says what the fail must report", () => {
+  const missing = checks.flatMap((m) => [...VERDICTS.map((v) => join(m.meta.id, `${v}.eml`)), join(m.meta.id, "expected.json")]).filter((p) => !existsSync(join(FIXTURES, p)));
   expect(missing).toEqual([]);
 });
 
@@ -96,6 +98,9 @@ for (const m of checks) {
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(20);
           expect(result.findings.length).toBeGreaterThan(0);
+          const { mustReport } = JSON.parse(readFileSync(join(FIXTURES, m.meta.id, "expected.json"), "utf8"));
+          expect(mustReport.length).toBeGreaterThan(0);
+          expect(unreported(result.findings, mustReport)).toEqual([]);
         }
       });
     }

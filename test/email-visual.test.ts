@@ -7,6 +7,7 @@ import { EmailRenderEngine } from "../src/capture/mail-clients/render";
 import { newestVersion, unsupportedFor } from "../src/capture/mail-clients/caniemail-support";
 import { applyConditionalComments, msoCondition } from "../src/capture/mail-clients/profiles";
 import { EMAIL_CLIENTS, findEmailClient } from "../src/catalog/email-clients";
+import { unreported } from "./checks/support/email-artifacts";
 
 setDefaultTimeout(120_000);
 
@@ -56,7 +57,13 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
         expect(done.status).toBe("completed");
         const result = done.results.find((r: any) => r.validationId === id);
         if (result.verdict !== which) throw new Error(`expected ${which}, got ${result.verdict}: ${result.reason ?? result.reasoning}`);
-        if (which === "fail") expect(result.reason.length).toBeGreaterThan(20);
+        if (which === "fail") {
+          expect(result.reason.length).toBeGreaterThan(20);
+          // The fixture's defect, not some other one: expected.json names what the fail run must report.
+          const { mustReport } = JSON.parse(readFileSync(join(FIXTURES, id, "expected.json"), "utf8"));
+          expect(mustReport.length).toBeGreaterThan(0);
+          expect(unreported(result.findings, mustReport)).toEqual([]);
+        }
         // Every render is a stored capture, fetched with the same key as any web screenshot.
         expect(result.screenshotUrl).toContain(`/api/captures/${done.jobId}-`);
         expect(result.captures.length).toBeGreaterThan(0);

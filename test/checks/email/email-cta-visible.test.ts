@@ -1,0 +1,65 @@
+import { expect, test } from "bun:test";
+import { emailCtaVisible } from "../../../src/validations/email/email-cta-visible";
+import { evaluate, render, renderImage, renderLink, withRenders, type RenderFields } from "../support/email-artifacts";
+
+const ID = emailCtaVisible.meta.id;
+const SALE = "https://trailhead.example/sale?utm_source=email";
+const BUTTON = "html > body > table > tbody > tr > td > table > tbody > tr > td > a";
+const button = (over: Parameters<typeof renderLink>[3] = {}) => renderLink(BUTTON, SALE, "Shop the sale", { buttonStyled: true, ...over });
+const both = (mobile: RenderFields, desktop: RenderFields) =>
+  withRenders(ID, [render("mobile-sm", "apple-mail-ios", mobile), render("desktop-md", "apple-mail", desktop)]);
+
+test("passes a button visible and readable in every render", async () => {
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [button()] } }, { snapshot: { links: [button()] } }));
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain(`"Shop the sale" (${SALE})`);
+});
+
+test("passes a message whose only links are plain text or unsubscribe buttons: there is no call to action", async () => {
+  const links = [renderLink("html > body > p > a", "https://trailhead.example/", "Trailhead"), renderLink("html > body > a", "https://trailhead.example/u", "Unsubscribe", { buttonStyled: true })];
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links } }, { snapshot: { links } }));
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toStartWith("No button-styled link or linked image");
+});
+
+test("fails a button whose text has under 3:1 contrast (white text on a blocked background image), in each render", async () => {
+  const unreadable = button({ contrast: 1 });
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [unreadable] } }, { snapshot: { links: [unreadable] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.selector, f.url, f.viewport])).toEqual([
+    ['Apple Mail (iPhone): its text "Shop the sale" has 1.00:1 contrast against what is behind it', BUTTON, SALE, "mobile-sm"],
+    ['Apple Mail (macOS): its text "Shop the sale" has 1.00:1 contrast against what is behind it', BUTTON, SALE, "desktop-md"],
+  ]);
+});
+
+test("follows the button found in the first render through the others: gone, hidden, off screen, or without text", async () => {
+  const cases: Array<[RenderFields, string]> = [
+    [{ snapshot: { links: [] } }, "Apple Mail (macOS): it is gone"],
+    [{ snapshot: { links: [button({ shown: false })] } }, "Apple Mail (macOS): it is hidden"],
+    [{ snapshot: { links: [button({ visibleShare: 0.4 })] } }, "Apple Mail (macOS): only 40% of it is within the 880px width"],
+    [{ snapshot: { links: [button({ text: " " })] } }, "Apple Mail (macOS): it shows no text: an image without alt text, and images are blocked"],
+  ];
+  for (const [desktop, message] of cases) {
+    const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [button()] } }, desktop));
+    expect(out.verdict).toBe("fail");
+    expect(out.findings.map((f) => [f.message, f.selector, f.url])).toEqual([[message, BUTTON, SALE]]);
+  }
+});
+
+test("the primary call to action is the largest button, the one followed", async () => {
+  const small = renderLink("html > body > p > a", "https://trailhead.example/journal", "Read more", { buttonStyled: true, box: { x: 20, y: 200, width: 100, height: 30 } });
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [small, button()] } }, { snapshot: { links: [small, button({ shown: false })] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.url])).toEqual([["Apple Mail (macOS): it is hidden", SALE]]);
+});
+
+test("a linked image of at least 40×20px is a call to action too", async () => {
+  const img = renderImage("html > body > a > img", "https://cdn.trailhead.example/shop.png", { link: SALE, box: { x: 0, y: 0, width: 200, height: 50 } });
+  const imageLink = renderLink("html > body > a", SALE, "", { box: { x: 0, y: 0, width: 200, height: 50 }, contrast: null });
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { images: [img], links: [imageLink] } }, { snapshot: { images: [img], links: [imageLink] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => f.message)).toEqual([
+    "Apple Mail (iPhone): it shows no text: an image without alt text, and images are blocked",
+    "Apple Mail (macOS): it shows no text: an image without alt text, and images are blocked",
+  ]);
+});

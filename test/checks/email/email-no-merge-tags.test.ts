@@ -1,0 +1,48 @@
+import { expect, test } from "bun:test";
+import { emailNoMergeTags } from "../../../src/validations/email/email-no-merge-tags";
+import { email, evaluate, htmlDom, textRun, withDom } from "../support/email-artifacts";
+
+const GREETING = "html > body > p:nth-of-type(1)";
+
+test("passes rendered copy; template syntax inside <code>/<pre> and 4-space-indented plain-text lines is a code sample (the fixture's near miss)", async () => {
+  const visibleText = "Hi Sam, three single-origin beans.\nOur template shows the greeting like this:\nHello, {{ customer.first_name }}!";
+  const dom = {
+    visibleText,
+    visibleTextOutsideCode: "Hi Sam, three single-origin beans.\nOur template shows the greeting like this:",
+    textRuns: [textRun(GREETING, "Hi Sam, three single-origin beans."), textRun("html > body > pre > code", "Hello, {{ customer.first_name }}!", 14, { inCode: true })],
+  };
+  const text = "Hi Sam, three single-origin beans.\n\n    Hello, {{ customer.first_name }}!\n\tHi %%FirstName%%\n";
+  const out = await evaluate(emailNoMergeTags, await withDom(dom, { text }));
+  expect(out.verdict).toBe("pass");
+});
+
+test("fails a merge tag in the HTML body and the plain text, naming the element that holds it", async () => {
+  const body = "Our spring roast is here\nHi *|FNAME|*, three single-origin beans.";
+  const dom = { visibleText: body, visibleTextOutsideCode: body, textRuns: [textRun("html > body > h1", "Our spring roast is here", 28), textRun(GREETING, "Hi *|FNAME|*, three single-origin beans.")] };
+  const out = await evaluate(emailNoMergeTags, await withDom(dom, { text: "Hi *|FNAME|*, three single-origin beans." }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.selector])).toEqual([
+    ['Mailchimp merge tag *|X|* "*|FNAME|*" in the HTML body', GREETING],
+    ['Mailchimp merge tag *|X|* "*|FNAME|*" in the text/plain part', undefined],
+  ]);
+  expect(out.findings[0]!.text).toContain("Hi *|FNAME|*,");
+});
+
+test("fails each syntax in the subject and the preheader", async () => {
+  const cases: Array<[string, string]> = [
+    ["{{ first_name }}", "{{ }} template variable"],
+    ["{% if vip %}", "{% %} template tag"],
+    ["%%FirstName%%", "%%X%% merge field"],
+    ["${user.name}", "${ } interpolation"],
+    ["[% name %]", "[% %] template tag"],
+    ["<%= name %>", "<% %> template tag"],
+    ["[FIRSTNAME]", "[FIRSTNAME]-style placeholder"],
+  ];
+  for (const [tag, label] of cases) {
+    const subject = await evaluate(emailNoMergeTags, await email({ headers: { Subject: `Hello ${tag}, your roast` }, text: "Hello" }));
+    expect(subject.findings.map((f) => f.message)).toEqual([`${label} ${JSON.stringify(tag)} in the subject`]);
+  }
+  const preheader = { text: "Hi {{ name }}, beans inside", selector: "html > body > div", hiddenBy: "display:none" };
+  const out = await evaluate(emailNoMergeTags, await email({ html: "<p>x</p>" }, { htmlDom: htmlDom({ preheader }) }));
+  expect(out.findings).toEqual([{ message: '{{ }} template variable "{{ name }}" in the preheader', text: "Hi {{ name }}, beans inside", selector: "html > body > div" }]);
+});
