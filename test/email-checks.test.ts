@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { validationModules } from "../src/catalog/registry";
 import type { ValidationModule } from "../src/validations/types";
 import { startServer, type TestServer } from "./support/harness";
-import { unreported } from "./checks/support/email-artifacts";
+import { unreported } from "./checks/support/check-run";
 
 /**
  * Each functional email check gets its own pass and fail message, delivered over real SMTP to an email job

@@ -7,7 +7,7 @@ import { EmailRenderEngine } from "../src/capture/mail-clients/render";
 import { newestVersion, unsupportedFor } from "../src/capture/mail-clients/caniemail-support";
 import { applyConditionalComments, msoCondition } from "../src/capture/mail-clients/profiles";
 import { EMAIL_CLIENTS, findEmailClient } from "../src/catalog/email-clients";
-import { unreported } from "./checks/support/email-artifacts";
+import { unreported } from "./checks/support/check-run";
 
 setDefaultTimeout(120_000);
 

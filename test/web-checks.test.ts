@@ -5,7 +5,7 @@ import { validationModules } from "../src/catalog/registry";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { UrlProbe } from "../src/capture/url-probe";
 import { htmlJob, startServer, type TestServer } from "./support/harness";
-import { unreported } from "./checks/support/web-artifacts";
+import { unreported } from "./checks/support/check-run";
 
 /**
  * Each web check runs its own pass and fail fixture as a real static_html job through the API.

@@ -1,3 +1,4 @@
+import { withDefaults } from "./check-run";
 import { parseEmail, type EmailArtifacts } from "../../../src/inbox/email-artifacts";
 import type { EmailHtmlSnapshot } from "../../../src/inbox/snapshot-email-html";
 import type { DkimOutcome, DmarcOutcome, EmailAuthentication, SpfOutcome } from "../../../src/inbox/authentication";
@@ -217,13 +218,6 @@ export const renderImage = (selector: string, url: string, over: Partial<RenderI
 
 /** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
 export async function evaluate(check: EmailValidation, input: EmailArtifacts, params: Record<string, unknown> = {}): Promise<Outcome> {
-  const withDefaults: Record<string, unknown> = {};
-  for (const p of check.meta.parameters) if (p.default !== undefined) withDefaults[p.name] = p.default;
-  return check.evaluate(input, { ...withDefaults, ...params });
+  return check.evaluate(input, withDefaults(check.meta, params));
 }
 
-/** The strings in mustReport that no finding names in its selector, url, text or message. */
-export function unreported(findings: Finding[], mustReport: string[]): string[] {
-  const said = findings.map((f) => [f.selector, f.url, f.text, f.message].filter((v) => v !== undefined).join("\n"));
-  return mustReport.filter((s) => !said.some((line) => line.includes(s)));
-}

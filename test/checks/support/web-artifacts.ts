@@ -1,3 +1,4 @@
+import { withDefaults } from "./check-run";
 import type {
   AnchorInfo,
   ControlInfo,
@@ -128,16 +129,9 @@ export const services = (): CheckServices => ({ probe: new UrlProbe(new NetworkG
 
 /** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
 export async function evaluate(check: WebValidation, input: WebArtifacts, params: Record<string, unknown> = {}, svc: CheckServices = services()): Promise<Outcome> {
-  const withDefaults: Record<string, unknown> = {};
-  for (const p of check.meta.parameters) if (p.default !== undefined) withDefaults[p.name] = p.default;
-  return check.evaluate(input, { ...withDefaults, ...params }, svc);
+  return check.evaluate(input, withDefaults(check.meta, params), svc);
 }
 
-/** The strings in mustReport that no finding names in its selector, url, text or message. */
-export function unreported(findings: Finding[], mustReport: string[]): string[] {
-  const said = findings.map((f) => [f.selector, f.url, f.text, f.message].filter((v) => v !== undefined).join("\n"));
-  return mustReport.filter((s) => !said.some((line) => line.includes(s)));
-}
 
 /** Every finding's selector (in order), for asserting exactly which elements a check reports. */
 export const selectors = (outcome: Outcome) => outcome.findings.map((f) => f.selector);
