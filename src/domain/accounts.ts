@@ -1,9 +1,10 @@
 import { AppError } from "../errors/app-error";
-import type { EventOf, KeyMintedData } from "../../events";
+import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../events";
 import type { NewEvent, StreamWrite } from "../store/event-store";
 import { decide as decideCredits } from "./credits";
 
-export const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"] as const;
+/** Every scope, in the order the KeyMinted schema declares them (the one list of scopes). */
+export const ALL_SCOPES = ScopeSchema.anyOf.map((s) => s.const);
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** What each scope lets a key do; the signup key holds all of them. */
