@@ -50,6 +50,8 @@ export function normaliseEmail(raw: unknown): string {
   return `${local}@${domain.toLowerCase()}`;
 }
 
+const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
+
 /** Decides a signup: one account per email, with its first key and the signup grant. */
 export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean): StreamWrite[] {
   if (emailAlreadyClaimed) {
@@ -72,8 +74,6 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
     },
   ];
 }
-
-const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
 
 /** Decides minting a further key for an organization, which must exist. */
 export function decideMintKey(customerId: string, key: MintedKey, organizationExists: boolean): StreamWrite[] {
