@@ -34,8 +34,8 @@ export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCall
   const meta = (i: number): EventMetadata => ({ requestId: newRequestId(), actor: { kind: "key", id: keyIds[i % keyIds.length] }, channel: "api" });
   const reasons = ["monthly", "feedback", "operator"] as const;
   const grant = (customerId: string, n: number) => ({
-    type: "CreditsGranted",
-    data: { customerId, amount: 100 + (n % 900), reason: reasons[n % reasons.length] },
+    type: "CreditsGranted" as const,
+    data: { customerId, amount: 100 + (n % 900), reason: reasons[n % reasons.length]! },
   });
   const write = (c: number, count: number, n: number): StreamWrite => {
     const customerId = customers[c]!;

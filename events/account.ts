@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { eventType, Id, Credits } from "./shared";
+import { eventType, Id, Credits, type EventData } from "./shared";
 
 /** Stream `email-<sha256 of the lowercased address>`: makes one account per email an invariant of the log. */
 export const EmailClaimed = eventType("EmailClaimed", Type.Object({ emailHash: Id, customerId: Id }, { additionalProperties: false }));
+export type EmailClaimedData = EventData<typeof EmailClaimed>;
 
 /** Stream `account-<customerId>`. */
 export const AccountOpened = eventType(
@@ -18,6 +19,7 @@ export const AccountOpened = eventType(
     { additionalProperties: false },
   ),
 );
+export type AccountOpenedData = EventData<typeof AccountOpened>;
 
 export const Scope = Type.Union([
   Type.Literal("jobs:read"),
@@ -42,7 +44,9 @@ export const KeyMinted = eventType(
     { additionalProperties: false },
   ),
 );
+export type KeyMintedData = EventData<typeof KeyMinted>;
 
 export const KeyRevoked = eventType("KeyRevoked", Type.Object({ keyId: Id, customerId: Id }, { additionalProperties: false }));
+export type KeyRevokedData = EventData<typeof KeyRevoked>;
 
 export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRevoked] as const;

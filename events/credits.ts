@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { eventType, Id, Credits } from "./shared";
+import { eventType, Id, Credits, type EventData, type EventUnion } from "./shared";
 
 /** Every movement of credits lives on stream `credits-<customerId>`; a balance is a fold of it. */
 export const CreditsGranted = eventType(
@@ -13,6 +13,7 @@ export const CreditsGranted = eventType(
     { additionalProperties: false },
   ),
 );
+export type CreditsGrantedData = EventData<typeof CreditsGranted>;
 
 export const CreditsCharged = eventType(
   "CreditsCharged",
@@ -26,6 +27,7 @@ export const CreditsCharged = eventType(
     { additionalProperties: false },
   ),
 );
+export type CreditsChargedData = EventData<typeof CreditsCharged>;
 
 export const CreditsRefunded = eventType(
   "CreditsRefunded",
@@ -41,5 +43,25 @@ export const CreditsRefunded = eventType(
     { additionalProperties: false },
   ),
 );
+export type CreditsRefundedData = EventData<typeof CreditsRefunded>;
 
 export const creditEvents = [CreditsGranted, CreditsCharged, CreditsRefunded] as const;
+export type CreditEvent = EventUnion<typeof creditEvents>;
+
+const creditEventNames: ReadonlySet<string> = new Set(creditEvents.map((t) => t.name));
+
+export function isCreditEvent<E extends { type: string }>(e: E): e is Extract<E, CreditEvent> {
+  return creditEventNames.has(e.type);
+}
+
+/** What an event does to its organization's balance: a fact of the event, shared by the ledger decider and the balance read model. */
+export function creditDelta(e: CreditEvent): number {
+  switch (e.type) {
+    case "CreditsGranted":
+      return e.data.amount;
+    case "CreditsCharged":
+      return -e.data.amount;
+    case "CreditsRefunded":
+      return e.data.amount;
+  }
+}

@@ -5,7 +5,20 @@ export function eventType<N extends string, S extends TSchema>(name: N, schema: 
   return { name, schema } as const;
 }
 
-export type EventData<E extends { schema: TSchema }> = Static<E["schema"]>;
+export interface EventTypeDef {
+  readonly name: string;
+  readonly schema: TSchema;
+}
+
+/** The static type of an event type's data, derived from its schema. */
+export type EventData<E extends EventTypeDef> = Static<E["schema"]>;
+
+/** The events a list of event types declares, as a union discriminated by `type`. */
+export type EventUnion<L extends ReadonlyArray<EventTypeDef>> = L[number] extends infer E
+  ? E extends EventTypeDef
+    ? { type: E["name"]; data: EventData<E> }
+    : never
+  : never;
 
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
 export const Credits = Type.Integer({ minimum: 0 });

@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Projection } from "./projection";
-import { creditDelta, type CreditEvent } from "../src/domain/credits";
+import { creditDelta, isCreditEvent, type CreditEvent } from "../events";
 
 /** Balances and the ledger: a cache of the fold of each organization's credit stream. */
 export const creditsProjection: Projection = {
@@ -24,16 +24,27 @@ export const creditsProjection: Projection = {
   CREATE INDEX IF NOT EXISTS credit_ledger_customer ON credit_ledger (customer_id, position);
   CREATE INDEX IF NOT EXISTS credit_ledger_job ON credit_ledger (job_id, kind)`,
   apply(db, e) {
-    if (!e.streamId.startsWith("credits-")) return;
-    const event = { type: e.type, data: e.data } as CreditEvent;
-    const d = e.data as { customerId: string; jobId?: string; reason?: string };
+    if (!e.streamId.startsWith("credits-") || !isCreditEvent(e)) return;
+    const d = e.data;
+    const { jobId, reason } = ledgerLink(e);
     const prior = db.query<{ balance: number }, [string]>("SELECT balance FROM credit_balances WHERE customer_id = ?").get(d.customerId);
-    const delta = creditDelta(event);
+    const delta = creditDelta(e);
     const balance = (prior?.balance ?? 0) + delta;
     db.query("INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version").run(d.customerId, balance, e.streamVersion);
-    db.query("INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(e.position, d.customerId, e.type, delta, d.jobId ?? null, d.reason ?? null, balance, e.recordedAt);
+    db.query("INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(e.position, d.customerId, e.type, delta, jobId, reason, balance, e.recordedAt);
   },
 };
+
+/** What a ledger line points at: the job a charge or refund belongs to, or why credits were granted. */
+function ledgerLink(e: CreditEvent): { jobId: string | null; reason: string | null } {
+  switch (e.type) {
+    case "CreditsGranted":
+      return { jobId: null, reason: e.data.reason };
+    case "CreditsCharged":
+    case "CreditsRefunded":
+      return { jobId: e.data.jobId, reason: null };
+  }
+}
 
 export interface CreditState {
   balance: number;

@@ -16,11 +16,15 @@ export const keysProjection: Projection = {
   );
   CREATE INDEX IF NOT EXISTS api_keys_customer ON api_keys (customer_id)`,
   apply(db, e) {
-    if (e.type === "KeyMinted") {
-      const d = e.data as { keyId: string; customerId: string; name: string; displayPrefix: string; secretHash: string; scopes: string[] };
-      db.query("INSERT INTO api_keys (key_id, customer_id, name, display_prefix, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.keyId, d.customerId, d.name, d.displayPrefix, d.secretHash, JSON.stringify(d.scopes), e.recordedAt);
-    } else if (e.type === "KeyRevoked") {
-      db.query("UPDATE api_keys SET revoked_at = ? WHERE key_id = ?").run(e.recordedAt, (e.data as { keyId: string }).keyId);
+    switch (e.type) {
+      case "KeyMinted": {
+        const d = e.data;
+        db.query("INSERT INTO api_keys (key_id, customer_id, name, display_prefix, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.keyId, d.customerId, d.name, d.displayPrefix, d.secretHash, JSON.stringify(d.scopes), e.recordedAt);
+        break;
+      }
+      case "KeyRevoked":
+        db.query("UPDATE api_keys SET revoked_at = ? WHERE key_id = ?").run(e.recordedAt, e.data.keyId);
+        break;
     }
   },
 };

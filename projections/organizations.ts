@@ -15,7 +15,7 @@ export const organizationsProjection: Projection = {
   )`,
   apply(db, e) {
     if (e.type !== "AccountOpened") return;
-    const d = e.data as { customerId: string; orgCode: string; email: string; plan: string; monthlyGrant: number };
+    const d = e.data;
     db.query("INSERT INTO organizations (customer_id, org_code, email, plan, monthly_grant, created_at, created_position) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.customerId, d.orgCode, d.email, d.plan, d.monthlyGrant, e.recordedAt, e.position);
   },
 };

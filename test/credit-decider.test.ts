@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { decide, evolve, type CreditEvent } from "../src/domain/credits";
+import { decide, evolve } from "../src/domain/credits";
 import { AppError } from "../src/errors/app-error";
 
 /**
@@ -30,8 +30,8 @@ test("a second charge for a job id is JOB_CHARGE_CONFLICT, whatever the tenant o
 test("a first charge decides one CreditsCharged that folds the balance down; a refund folds it back", () => {
   const charged = decide({ kind: "charge", customerId: "cus_a", jobId: "job_1", lines }, { balance: 3, existingCharge: null });
   expect(charged).toEqual([{ type: "CreditsCharged", data: { customerId: "cus_a", jobId: "job_1", amount: 1, lines } }]);
-  const after = evolve({ balance: 3 }, charged[0] as unknown as CreditEvent);
+  const after = evolve({ balance: 3 }, charged[0]!);
   expect(after.balance).toBe(2);
   const refunded = decide({ kind: "refund", customerId: "cus_a", jobId: "job_1", lines: [{ ...lines[0]!, reason: "error row" }] }, after);
-  expect(evolve(after, refunded[0] as unknown as CreditEvent).balance).toBe(3);
+  expect(evolve(after, refunded[0]!).balance).toBe(3);
 });

@@ -1,8 +1,10 @@
 import { AppError } from "../errors/app-error";
+import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../events";
 import type { NewEvent, StreamWrite } from "../store/event-store";
 import { decide as decideCredits } from "./credits";
 
-export const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"] as const;
+/** Every scope, in the order the KeyMinted schema declares them (the one list of scopes). */
+export const ALL_SCOPES = ScopeSchema.anyOf.map((s) => s.const);
 export type Scope = (typeof ALL_SCOPES)[number];
 
 /** What each scope lets a key do; the signup key holds all of them. */
@@ -20,13 +22,8 @@ export const streams = {
   job: (jobId: string) => `job-${jobId}`,
 };
 
-export interface MintedKey {
-  keyId: string;
-  secretHash: string;
-  displayPrefix: string;
-  name: string;
-  scopes: Scope[];
-}
+/** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */
+export type MintedKey = Omit<KeyMintedData, "customerId">;
 
 export interface OpenAccount {
   email: string;
@@ -53,6 +50,8 @@ export function normaliseEmail(raw: unknown): string {
   return `${local}@${domain.toLowerCase()}`;
 }
 
+const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
+
 /** Decides a signup: one account per email, with its first key and the signup grant. */
 export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean): StreamWrite[] {
   if (emailAlreadyClaimed) {
@@ -63,7 +62,7 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
       type: "AccountOpened",
       data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: "free", monthlyGrant: cmd.monthlyGrant },
     },
-    { type: "KeyMinted", data: { customerId: cmd.customerId, ...cmd.key } },
+    keyMinted(cmd.customerId, cmd.key),
   ];
   return [
     { streamId: streams.email(cmd.emailHash), expectedVersion: 0, events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }] },
@@ -74,4 +73,18 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
       events: decideCredits({ kind: "grant", customerId: cmd.customerId, amount: cmd.signupCredits, reason: "signup" }, { balance: 0 }),
     },
   ];
+}
+
+/** Decides minting a further key for an organization, which must exist. */
+export function decideMintKey(customerId: string, key: MintedKey, organizationExists: boolean): StreamWrite[] {
+  if (!organizationExists) {
+    throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
+  }
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [keyMinted(customerId, key)] }];
+}
+
+/** Decides revoking a key, which must be one of the organization's keys and still active. */
+export function decideRevokeKey(customerId: string, keyId: string, keyIsActive: boolean): StreamWrite[] {
+  if (!keyIsActive) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${keyId} in this organization.`, { keyId });
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRevoked", data: { keyId, customerId } }] }];
 }

@@ -1,15 +1,7 @@
 import { AppError } from "../errors/app-error";
-import type { NewEvent } from "../store/event-store";
+import { creditDelta, type CreditEvent, type CreditsChargedData, type CreditsGrantedData, type CreditsRefundedData } from "../../events";
 
 /** The credit ledger as a decider: decide(command, state) -> events; evolve(state, event) -> state. */
-
-export type CreditEvent =
-  | { type: "CreditsGranted"; data: { customerId: string; amount: number; reason: "signup" | "monthly" | "feedback" | "operator" } }
-  | { type: "CreditsCharged"; data: { customerId: string; jobId: string; amount: number; lines: Array<{ validationId: string; credits: number }> } }
-  | {
-      type: "CreditsRefunded";
-      data: { customerId: string; jobId: string; amount: number; lines: Array<{ validationId: string; credits: number; reason: string }> };
-    };
 
 export interface CreditLedgerState {
   balance: number;
@@ -18,26 +10,15 @@ export interface CreditLedgerState {
 }
 
 export type CreditCommand =
-  | { kind: "grant"; customerId: string; amount: number; reason: "signup" | "monthly" | "feedback" | "operator" }
-  | { kind: "charge"; customerId: string; jobId: string; lines: Array<{ validationId: string; credits: number }> }
-  | { kind: "refund"; customerId: string; jobId: string; lines: Array<{ validationId: string; credits: number; reason: string }> };
-
-export function creditDelta(e: CreditEvent): number {
-  switch (e.type) {
-    case "CreditsGranted":
-      return e.data.amount;
-    case "CreditsCharged":
-      return -e.data.amount;
-    case "CreditsRefunded":
-      return e.data.amount;
-  }
-}
+  | ({ kind: "grant" } & CreditsGrantedData)
+  | ({ kind: "charge" } & Pick<CreditsChargedData, "customerId" | "jobId" | "lines">)
+  | ({ kind: "refund" } & Pick<CreditsRefundedData, "customerId" | "jobId" | "lines">);
 
 export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerState {
   return { ...state, balance: state.balance + creditDelta(e) };
 }
 
-export function decide(cmd: CreditCommand, state: CreditLedgerState): NewEvent[] {
+export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
   switch (cmd.kind) {
     case "grant":
       return [{ type: "CreditsGranted", data: { customerId: cmd.customerId, amount: cmd.amount, reason: cmd.reason } }];

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import { ALL_SCOPES, decideOpenAccount, normaliseEmail, streams, type Scope } from "../domain/accounts";
+import { ALL_SCOPES, decideMintKey, decideOpenAccount, decideRevokeKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
@@ -12,6 +12,12 @@ export interface Principal {
   customerId: string;
 }
 
+/** A fresh secret and the key record the log keeps of it: its hash and a prefix, never the secret. */
+function newKey(name: string, scopes: Scope[]): { apiKey: string; key: MintedKey } {
+  const apiKey = newApiKey();
+  return { apiKey, key: { keyId: newKeyId(), secretHash: sha256Hex(apiKey), displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4), name, scopes } };
+}
+
 export class AccountService {
   constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
 
@@ -19,15 +25,8 @@ export class AccountService {
   signup(rawEmail: unknown, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
     const emailHash = sha256Hex(email.toLowerCase());
-    const apiKey = newApiKey();
     const customerId = newCustomerId();
-    const key = {
-      keyId: newKeyId(),
-      secretHash: sha256Hex(apiKey),
-      displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4),
-      name: "signup key",
-      scopes: [...ALL_SCOPES],
-    };
+    const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
     const writes = decideOpenAccount(
       {
         email,
@@ -47,36 +46,14 @@ export class AccountService {
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
   mintKey(customerId: string, name: string, scopes: Scope[], meta: RequestMeta) {
-    if (!findOrganization(this.ctx.store.db, customerId)) {
-      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
-    }
-    const apiKey = newApiKey();
-    const keyId = newKeyId();
-    this.ctx.store.append(
-      [
-        {
-          streamId: streams.account(customerId),
-          expectedVersion: "any",
-          events: [
-            {
-              type: "KeyMinted",
-              data: { keyId, customerId, name, displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4), secretHash: sha256Hex(apiKey), scopes },
-            },
-          ],
-        },
-      ],
-      meta,
-    );
-    return { apiKey, keyId, customerId, scopes };
+    const { apiKey, key } = newKey(name, scopes);
+    this.ctx.store.append(decideMintKey(customerId, key, findOrganization(this.ctx.store.db, customerId) !== null), meta);
+    return { apiKey, keyId: key.keyId, customerId, scopes };
   }
 
   revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
-    const key = listKeys(this.ctx.store.db, customerId).find((k) => k.keyId === keyId && !k.revokedAt);
-    if (!key) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${keyId} in this organization.`, { keyId });
-    this.ctx.store.append(
-      [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRevoked", data: { keyId, customerId } }] }],
-      meta,
-    );
+    const active = listKeys(this.ctx.store.db, customerId).some((k) => k.keyId === keyId && !k.revokedAt);
+    this.ctx.store.append(decideRevokeKey(customerId, keyId, active), meta);
   }
 
   /** Resolves an Authorization header to a live key. Any problem is AUTH_REQUIRED, without saying which. */

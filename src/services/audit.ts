@@ -1,5 +1,6 @@
 import { eventHash, GENESIS_HASH, type EventStore } from "../store/event-store";
-import { evolve, type CreditEvent } from "../domain/credits";
+import { isCreditEvent } from "../../events";
+import { evolve } from "../domain/credits";
 import { allBalances } from "../../projections/credits";
 
 export interface LedgerProblem {
@@ -36,11 +37,15 @@ export function verifyLedger(store: EventStore, onlyCustomer?: string): LedgerRe
     if (eventHash(e.prevHash, e) !== e.hash) problems.push({ position: e.position, message: "content does not match its hash (the event was altered)" });
     prevHash = e.hash;
     if (!e.streamId.startsWith("credits-")) continue;
-    const customerId = (e.data as { customerId: string }).customerId;
+    if (!isCreditEvent(e)) {
+      problems.push({ position: e.position, message: `${e.type} on a credit stream, which holds credit events only` });
+      continue;
+    }
+    const customerId = e.data.customerId;
     if (e.streamId !== `credits-${customerId}`) problems.push({ position: e.position, customerId, message: "credit event on another organization's stream" });
     if (onlyCustomer && customerId !== onlyCustomer) continue;
     creditEvents++;
-    const balance = evolve({ balance: balances.get(customerId) ?? 0 }, e as unknown as CreditEvent).balance;
+    const balance = evolve({ balance: balances.get(customerId) ?? 0 }, e).balance;
     if (balance < 0) problems.push({ position: e.position, customerId, message: `balance went negative (${balance})` });
     balances.set(customerId, balance);
   }

@@ -1,6 +1,7 @@
 import { Database } from "bun:sqlite";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
+import type { AssayEvent } from "../../events";
 import { canonicalJson, sha256Hex } from "./canonical";
 
 export type Channel = "api" | "mcp" | "cli" | "dashboard" | "smtp" | "system";
@@ -14,32 +15,38 @@ export interface EventMetadata {
   channel: Channel;
 }
 
-export interface NewEvent {
+/** The shape every event has; the store is typed over a union of such shapes, the log's own by default. */
+export interface EventShape {
   type: string;
-  data: Record<string, unknown>;
+  data: unknown;
 }
 
-export interface StoredEvent<D = Record<string, unknown>> {
+/** An event about to be appended: one member of the union, its data checked against its schema again at append. */
+export type NewEvent<E extends EventShape = AssayEvent> = E;
+
+/** Where and when the log recorded an event, and the hash chain linking it to the one before. */
+export interface EventEnvelope {
   position: number;
   streamId: string;
   streamVersion: number;
-  type: string;
-  data: D;
   metadata: EventMetadata;
   recordedAt: string;
   prevHash: string;
   hash: string;
 }
 
+/** A recorded event; still a union discriminated by `type`, so a switch on it narrows `data`. */
+export type StoredEvent<E extends EventShape = AssayEvent> = EventEnvelope & E;
+
 /** One write to one stream. `expectedVersion` is the stream's current version (0 for a new stream). */
-export interface StreamWrite {
+export interface StreamWrite<E extends EventShape = AssayEvent> {
   streamId: string;
   expectedVersion: number | "any";
-  events: NewEvent[];
+  events: NewEvent<E>[];
 }
 
 /** Applies one event to read models inside the append transaction. */
-export type EventHandler = (db: Database, event: StoredEvent) => void;
+export type EventHandler<E extends EventShape = AssayEvent> = (db: Database, event: StoredEvent<E>) => void;
 
 export class ConcurrencyError extends Error {
   constructor(
@@ -56,7 +63,7 @@ export class EventSchemaError extends Error {}
 export const GENESIS_HASH = "0".repeat(64);
 
 /** The hash of one event: SHA-256 over the previous hash and the event in canonical JSON. */
-export function eventHash(prevHash: string, e: Omit<StoredEvent, "prevHash" | "hash">): string {
+export function eventHash(prevHash: string, e: Omit<EventEnvelope, "prevHash" | "hash"> & EventShape): string {
   return sha256Hex(
     `${prevHash}\n${canonicalJson({
       position: e.position,
@@ -103,7 +110,8 @@ interface EventRow {
   hash: string;
 }
 
-function fromRow(r: EventRow): StoredEvent {
+/** A row back as the event it was appended as: only schema-checked events were ever written. */
+function fromRow<E extends EventShape>(r: EventRow): StoredEvent<E> {
   return {
     position: r.position,
     streamId: r.stream_id,
@@ -114,22 +122,22 @@ function fromRow(r: EventRow): StoredEvent {
     recordedAt: r.recorded_at,
     prevHash: r.prev_hash,
     hash: r.hash,
-  };
+  } as StoredEvent<E>;
 }
 
 /**
  * The append-only, hash-chained event log in one SQLite file. Appends and the projections that
  * consume them commit in one transaction, so a read right after a write sees it.
  */
-export class EventStore {
+export class EventStore<E extends EventShape = AssayEvent> {
   readonly db: Database;
   private readonly validators = new Map<string, TypeCheck<TSchema>>();
-  private readonly handlers: EventHandler[] = [];
+  private readonly handlers: EventHandler<E>[] = [];
   private readonly insert;
   private readonly head;
   private readonly versionOf;
 
-  constructor(path: string, eventTypes: ReadonlyArray<{ name: string; schema: TSchema }>) {
+  constructor(path: string, eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>) {
     this.db = new Database(path, { create: true, strict: true });
     this.db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;");
     this.db.exec(SCHEMA);
@@ -145,7 +153,7 @@ export class EventStore {
     );
   }
 
-  onAppend(handler: EventHandler): void {
+  onAppend(handler: EventHandler<E>): void {
     this.handlers.push(handler);
   }
 
@@ -157,14 +165,14 @@ export class EventStore {
    * Appends writes to one or more streams atomically, checking each stream's expected version,
    * validating each event against its schema and applying projections in the same transaction.
    */
-  append(writes: StreamWrite[], metadata: EventMetadata): StoredEvent[] {
+  append(writes: StreamWrite<E>[], metadata: EventMetadata): StoredEvent<E>[] {
     for (const w of writes) for (const e of w.events) this.validate(e);
     const run = this.db.transaction(() => {
       const head = this.head.get();
       let position = head?.position ?? 0;
       let prevHash = head?.hash ?? GENESIS_HASH;
       const recordedAt = new Date().toISOString();
-      const stored: StoredEvent[] = [];
+      const stored: StoredEvent<E>[] = [];
       for (const w of writes) {
         const actual = this.streamVersion(w.streamId);
         if (w.expectedVersion !== "any" && w.expectedVersion !== actual) {
@@ -182,7 +190,8 @@ export class EventStore {
             recordedAt,
           };
           const hash = eventHash(prevHash, base);
-          const event: StoredEvent = { ...base, prevHash, hash };
+          // type and data are e's own, so this is e recorded; spelt out to keep the envelope's field order.
+          const event = { ...base, prevHash, hash } as StoredEvent<E>;
           this.insert.run(
             event.position,
             event.streamId,
@@ -204,22 +213,22 @@ export class EventStore {
     return run.immediate();
   }
 
-  readStream(streamId: string): StoredEvent[] {
+  readStream(streamId: string): StoredEvent<E>[] {
     return this.db
       .query<EventRow, [string]>("SELECT * FROM events WHERE stream_id = ? ORDER BY stream_version")
       .all(streamId)
-      .map(fromRow);
+      .map((r) => fromRow<E>(r));
   }
 
   /** Every event in log order, read in pages so a million-event log never sits in memory at once. */
-  *readAll(pageSize = 5000): Generator<StoredEvent> {
+  *readAll(pageSize = 5000): Generator<StoredEvent<E>> {
     const page = this.db.query<EventRow, [number, number]>(
       "SELECT * FROM events WHERE position > ? ORDER BY position LIMIT ?",
     );
     let after = 0;
     for (;;) {
       const rows = page.all(after, pageSize);
-      for (const r of rows) yield fromRow(r);
+      for (const r of rows) yield fromRow<E>(r);
       if (rows.length < pageSize) return;
       after = rows[rows.length - 1]!.position;
     }
@@ -234,7 +243,7 @@ export class EventStore {
     this.db.close();
   }
 
-  private validate(e: NewEvent): void {
+  private validate(e: NewEvent<E>): void {
     const check = this.validators.get(e.type);
     if (!check) throw new EventSchemaError(`unknown event type ${e.type}`);
     if (!check.Check(e.data)) {
