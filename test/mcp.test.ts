@@ -4,7 +4,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
-import { tools } from "../src/mcp/tools";
+import { operations } from "../src/operations";
+import { isTool } from "../src/operations/operation";
+
+const tools = operations.filter(isTool);
 import { MCP_PROTOCOL_VERSIONS } from "../src/mcp/server";
 import { JobRequest } from "../src/contracts/job-request";
 import { jsonSchemaOf } from "../src/contracts/inputs";
@@ -262,7 +265,7 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
 });
 
 describe("authentication", () => {
-  const keyTools = tools.filter((t) => t.auth === "key").map((t) => t.name);
+  const keyTools = tools.filter((t) => t.auth.kind === "key").map((t) => t.mcp.name);
 
   test("every key-needing tool without a key: HTTP 401 with WWW-Authenticate pointing at the protected-resource metadata", async () => {
     expect(keyTools.length).toBeGreaterThanOrEqual(10);

@@ -45,6 +45,21 @@ export class JobService {
     };
   }
 
+  /** With an organization, its estimate; without one, the plan alone (lines and total, no balance). Nothing is charged or created. */
+  async quote(body: unknown, customerId?: string) {
+    if (customerId !== undefined) return { quote: await this.estimate(customerId, body) };
+    const job = await planJob(body, this.ctx.guard);
+    return {
+      plan: {
+        type: job.type,
+        ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
+        lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
+        totalCredits: job.totalCredits,
+        skipped_validations: job.skipped,
+      },
+    };
+  }
+
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     const job = await planJob(body, this.ctx.guard);
     const jobId = newJobId();
@@ -52,7 +67,7 @@ export class JobService {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
       this.charge(jobId, customerId, job, meta, { testEmail, expiresAt });
-      return this.get(customerId, jobId, job.detail)!;
+      return this.get(customerId, jobId, job.detail);
     }
     this.charge(jobId, customerId, job, meta);
     let results: Execution;
@@ -69,7 +84,7 @@ export class JobService {
       }, undefined, true);
     }
     this.settleOnce(jobId, customerId, job.totalCredits, results, meta, results.interruption);
-    return this.get(customerId, jobId, job.detail)!;
+    return this.get(customerId, jobId, job.detail);
   }
 
   list(customerId: string, q: JobListQuery) {
@@ -84,9 +99,10 @@ export class JobService {
     };
   }
 
+  /** One job of this organization; an unknown id, or another organization's, is JOB_NOT_FOUND. */
   get(customerId: string, jobId: string, detail?: "brief" | "verbose") {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
-    if (!row) return null;
+    if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
     return jobView(row, results, detail ?? row.detail, this.ctx.captures);
   }
