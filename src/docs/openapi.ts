@@ -1,10 +1,9 @@
-import type { TObject } from "@sinclair/typebox";
 import { errorEntry, type ErrorCode } from "../errors/catalog";
 import { JobRequest } from "../contracts/job-request";
 import { ErrorBodySchema, jsonSchemaOf } from "../contracts/inputs";
 import { MAX_BODY_BYTES } from "../contracts/limits";
 import { httpErrors } from "../operations/errors";
-import { isRoute, type Operation } from "../operations/operation";
+import { isRoute, type Operation, type RouteOperation } from "../operations/operation";
 import pkg from "../../package.json";
 
 /**
@@ -12,14 +11,12 @@ import pkg from "../../package.json";
  * and for each the catalogued error codes it can answer (grouped by HTTP status, as an enum on `code`).
  */
 
-type Route = Operation & { http: NonNullable<Operation["http"]> };
-
-function parametersOf(route: Route) {
+function parametersOf(route: RouteOperation) {
   const out: Record<string, unknown>[] = [];
   for (const [where, schema] of [["path", route.input.path], ["query", route.input.query]] as const) {
     if (!schema) continue;
-    const required = new Set((schema as { required?: string[] }).required ?? []);
-    for (const [name, prop] of Object.entries((schema as TObject).properties)) {
+    const required = new Set(schema.required ?? []);
+    for (const [name, prop] of Object.entries(schema.properties)) {
       const json = jsonSchemaOf(prop);
       const description = json.description;
       delete json.description;

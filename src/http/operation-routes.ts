@@ -9,7 +9,7 @@ import { jsonBody, requestIdOf } from "./request";
 type Query = Record<string, string | undefined>;
 
 /** Elysia's path syntax for an OpenAPI path: {key} becomes :key. */
-export const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 /** The input of an HTTP call: path, then query, then body, each read with its schema (a raw body is only parsed). */
 function readHttpInput(op: Operation, request: Request, params: Record<string, string>, query: Query, body: unknown): unknown {

@@ -6,7 +6,6 @@ import {
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
-  LATEST_PROTOCOL_VERSION,
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
@@ -16,14 +15,11 @@ import type { Principal } from "../services/accounts";
 import { jsonSchemaOf, readInput } from "../contracts/inputs";
 import { customerIdOf } from "../operations/authorize";
 import { openCall } from "../operations/call";
-import { WithContent, argumentsSchema, isTool, type Operation } from "../operations/operation";
+import { WithContent, argumentsSchema, isTool, type Operation, type ToolOperation } from "../operations/operation";
 import pkg from "../../package.json";
 
 /** Protocol versions /mcp negotiates (the SDK's): the client's if listed, else the latest. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-export const MCP_LATEST_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
-
-type ToolOperation = Operation & { mcp: NonNullable<Operation["mcp"]> };
 
 export const MCP_INSTRUCTIONS = [
   "Assay is a headless QA agent for webpages and emails: one subject per job (a URL, HTML with a base URL, or an email), one verdict per check: pass, fail (with the reason to fix) or error (the check could not run: not a verdict, refunded).",
@@ -34,7 +30,7 @@ export const MCP_INSTRUCTIONS = [
 ].join("\n");
 
 /** The tool list as published (tools/list): input schemas are the TypeBox schemas themselves. */
-export function toolList(operations: readonly Operation[]): Tool[] {
+function toolList(operations: readonly Operation[]): Tool[] {
   return operations.filter(isTool).map(({ mcp, auth, input }) => ({
     name: mcp.name,
     title: mcp.title,
@@ -81,7 +77,7 @@ interface McpCall {
  * Runs one tools/call: arguments validated by the tool's schema (a job body by the planner), then the key, its
  * scope and organization for a key tool, then the handler; refusals are tool errors.
  */
-export async function callTool(name: string, args: unknown, ctx: McpCall): Promise<CallToolResult> {
+async function callTool(name: string, args: unknown, ctx: McpCall): Promise<CallToolResult> {
   const op = toolNamed(ctx.operations, name);
   if (!op) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
   try {
@@ -114,7 +110,7 @@ function serverFor(services: Services, operations: readonly Operation[], request
   return server;
 }
 
-export const protectedResourceMetadataUrl = (services: Services) => `${services.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+const protectedResourceMetadataUrl = (services: Services) => `${services.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
 
 function unauthorized(services: Services, e: AppError, requestId: string, invalidToken: boolean): Response {
   const challenge = [

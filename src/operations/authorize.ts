@@ -3,7 +3,7 @@ import type { Principal } from "../services/accounts";
 import type { Channel, EventMetadata } from "../store/event-store";
 import type { Services } from "../services/facade";
 
-export interface Authorization {
+interface Authorization {
   principal: Principal;
   /** The organization the call acts for: the key's own, or the one it names when that is the key's. */
   customerId: string;

@@ -3,7 +3,7 @@ import type { Services } from "../services/facade";
 import { authorize, keyMeta, systemMeta } from "./authorize";
 import type { Call, Operation } from "./operation";
 
-export interface CallContext {
+interface CallContext {
   services: Services;
   operations: readonly Operation[];
   requestId: string;

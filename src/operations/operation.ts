@@ -21,9 +21,9 @@ export type Auth =
   | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
   | { kind: "session" };
 
-export type Tag = "catalog" | "account" | "jobs" | "feedback";
+type Tag = "catalog" | "account" | "jobs" | "feedback";
 
-export interface Inputs {
+interface Inputs {
   path?: TObject;
   query?: TObject;
   body?: TObject;
@@ -51,7 +51,7 @@ export interface Call {
   signal?: AbortSignal;
 }
 
-export interface ImageBlock {
+interface ImageBlock {
   type: "image";
   data: string;
   mimeType: string;
@@ -109,7 +109,7 @@ export function defineOperation<const In extends Inputs, Out extends TSchema = T
 }
 
 type StaticOr<T> = T extends TSchema ? Static<T> : {};
-export type InputOf<In extends Inputs> = In["rawBody"] extends true ? any : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
+type InputOf<In extends Inputs> = In["rawBody"] extends true ? any : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
 
 /** The MCP arguments: the merge of the path, query and body schemas (the one schema itself when there is one). */
 export function argumentsSchema(input: Inputs): TObject {
@@ -118,5 +118,7 @@ export function argumentsSchema(input: Inputs): TObject {
   return Type.Object(Object.assign({}, ...parts.map((p) => p.properties)), { additionalProperties: false });
 }
 
-export const isTool = (op: Operation): op is Operation & { mcp: NonNullable<Operation["mcp"]> } => !!op.mcp;
-export const isRoute = (op: Operation): op is Operation & { http: NonNullable<Operation["http"]> } => !!op.http;
+export type ToolOperation = Operation & { mcp: NonNullable<Operation["mcp"]> };
+export type RouteOperation = Operation & { http: NonNullable<Operation["http"]> };
+export const isTool = (op: Operation): op is ToolOperation => !!op.mcp;
+export const isRoute = (op: Operation): op is RouteOperation => !!op.http;

@@ -15,7 +15,7 @@ const routes = operations.filter(isRoute).map((op) => ({
   pattern: new RegExp(`^${op.http.path.replace(/\{\w+\}/g, "[^/]+")}$`),
 }));
 
-export function routeOf(method: string, pathname: string): Operation | undefined {
+function routeOf(method: string, pathname: string): Operation | undefined {
   return routes.find((r) => r.op.http.method === method.toLowerCase() && r.pattern.test(pathname))?.op;
 }
 

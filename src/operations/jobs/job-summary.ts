@@ -2,7 +2,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Job } from "../../contracts/outputs";
 import { plural } from "../words";
 
-export type JobView = Static<typeof Job>;
+type JobView = Static<typeof Job>;
 
 /**
  * The job service's view as the Job schema types it. The view spells its enumerations (type, status, policy)
