@@ -1,8 +1,8 @@
 import { AppError } from "../../errors/app-error";
 import { defineOperation, type Operation } from "../operation";
 
-/** Key management needs a signed-in dashboard session, which API keys never are. */
-const sessionOnly = (method: "post" | "delete", path: string, operationId: string, summary: string): Operation =>
+/** A key-management operation: it needs a signed-in dashboard session, which an API key never is. */
+export const sessionOnly = (method: "post" | "delete", path: string, operationId: string, summary: string): Operation =>
   defineOperation({
     operationId,
     tag: "account",
@@ -19,8 +19,3 @@ const sessionOnly = (method: "post" | "delete", path: string, operationId: strin
       });
     },
   });
-
-export const mintKey = sessionOnly("post", "/api/keys", "mintKey", "Mint a key (session only)");
-export const rotateKey = sessionOnly("post", "/api/keys/{keyId}/rotate", "rotateKey", "Rotate a key (session only)");
-export const revokeKey = sessionOnly("post", "/api/keys/{keyId}/revoke", "revokeKey", "Revoke a key (session only)");
-export const deleteKey = sessionOnly("delete", "/api/keys/{keyId}", "deleteKey", "Revoke a key (session only)");
