@@ -1,7 +1,7 @@
-import { Type, type TProperties, type TSchema } from "@sinclair/typebox";
+import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
 import { Finding, Severity } from "../../events/jobs";
-import { JOB_TYPES } from "./job-request";
-import { JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
+import { JOB_TYPES, JobRequest } from "./job-request";
+import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { ALL_SCOPES } from "../domain/accounts";
 import { CAPTURE_SIZES } from "../validations/types";
 
@@ -22,6 +22,12 @@ const Bool = () => Type.Boolean();
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const AnyJson = () => Type.Unknown();
 const Dict = <T extends TSchema>(t: T) => Type.Record(Type.String(), t);
+
+/**
+ * A job body the catalog offers as an example: checked as the JobRequest it is, typed as the plain record the
+ * catalog builds it as.
+ */
+const JobBody = JobRequest as unknown as TRecord<TString, TUnknown>;
 
 const SubjectType = literals(SUBJECT_TYPES);
 const JobType = literals(JOB_TYPES);
@@ -61,7 +67,7 @@ export const ValidationDetail = Obj(
     validationSets: Type.Array(Str()),
     references: Type.Array(Reference),
     capture: Obj({ offered: Type.Array(CaptureSize), standard: Type.Array(CaptureSize) }),
-    agentJobSnippet: Dict(AnyJson()),
+    agentJobSnippet: JobBody,
     links: Obj({ self: Str(), standard: Str(), custom: Opt(Str()) }),
   },
   "A validation's detail record.",
@@ -78,7 +84,7 @@ export const SetView = Obj(
     jobTypes: Type.Array(JobType),
     validationIds: Type.Array(Str()),
     severities: Dict(Severity),
-    parameters: Type.Array(AnyJson()),
+    parameters: Type.Array(ParameterView),
   },
   "A validation set.",
 );
@@ -109,7 +115,7 @@ export const Recommendation = Obj({
     }),
   ),
   estimatedCredits: Int(),
-  jobRequest: Dict(AnyJson()),
+  jobRequest: JobBody,
   notes: Type.Array(Str()),
 });
 
@@ -123,10 +129,10 @@ export const Comparison = Obj({
   totalCredits: Int(),
 });
 
-const JobExamples = Obj({ minimal: Dict(AnyJson()), withParameters: Opt(Dict(AnyJson())), parametersNote: Opt(Str()) });
+const JobExamples = Obj({ minimal: JobBody, withParameters: Opt(JobBody), parametersNote: Opt(Str()) });
 
 export const JobRequestDescription = Obj({
-  schema: AnyJson(),
+  schema: Type.Unknown({ description: "The job request's JSON Schema." }),
   fields: Type.Array(Obj({ field: Str(), required: Str(), description: Str() })),
   examples: Dict(JobExamples),
   rules: Type.Array(Str()),
@@ -191,7 +197,7 @@ export const Credits = Obj({
 
 // ------------------------------------------------------------------ jobs
 
-const Skipped = Obj({ validationId: Str(), reason: Str(), message: Str() }, "A check not run (missing parameters): not a verdict, not charged.");
+const Skipped = Obj({ validationId: Str(), reason: Type.Literal("REQUIRES_CONFIGURATION"), message: Str() }, "A check not run (missing parameters): not a verdict, not charged.");
 const Line = Obj({ validationId: Str(), credits: Int() });
 
 export const Quote = Obj(
@@ -218,7 +224,7 @@ const Result = Obj(
     validationId: Str(),
     name: Str(),
     verdict: literals(["pass", "fail", "error"] as const),
-    severity: Str(),
+    severity: Severity,
     reason: Opt(Type.String({ description: "On fail: what to fix and where. On error: the cause." })),
     reasoning: Str(),
     findings: Type.Array(Finding),
@@ -236,7 +242,18 @@ export const Job = Obj(
     jobId: Str(),
     type: JobType,
     status: literals(JOB_STATUSES),
-    subject: Dict(AnyJson()),
+    subject: Obj(
+      {
+        url: Opt(Str()),
+        baseUrl: Opt(Str()),
+        htmlSha256: Opt(Str()),
+        htmlBytes: Opt(Int()),
+        emailSubject: Opt(Str()),
+        testEmail: Opt(Str()),
+        expiresAt: Opt(Str()),
+      },
+      "The subject as a fingerprint: HTML by its SHA-256 and size; an email job's test address and window.",
+    ),
     validationSets: Opt(Type.Array(Str())),
     overallPassPolicy: Type.Literal("every-result-pass"),
     summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
@@ -261,7 +278,7 @@ export const AwaitedJob = Obj({ job: Job, stillPending: Bool(), waitedMs: Int() 
 export const JobRequestCheck = Type.Union([
   Obj({ ok: Type.Literal(true), quote: Quote }),
   Obj({ ok: Type.Literal(true), plan: Plan }),
-  Obj({ ok: Type.Literal(false), httpStatus: Int(), error: AnyJson() }),
+  Obj({ ok: Type.Literal(false), httpStatus: Int(), error: ErrorBodySchema }),
 ]);
 
 export const CaptureInfo = Obj({ key: Str(), jobId: Str(), viewport: Str(), contentType: Str(), bytes: Int(), sha256: Str() });
