@@ -44,7 +44,10 @@ export interface Call {
   customerId: string;
   /** optional operations: whether a key came with the call. */
   hasKey: boolean;
-  /** optional operations: authorizes the key for the organization named (AUTH_REQUIRED without a key). */
+  /**
+   * Authorizes the call's key for the organization named (see ./authorize.ts; a function is read after the key
+   * and scope passed). Surfaces call it for key operations; optional ones call it when they need the key.
+   */
   authorize(customerId: unknown): { customerId: string; meta: RequestMeta };
   /** The operations this surface was folded from (the OpenAPI document describes them). */
   operations: readonly Operation[];
@@ -68,7 +71,7 @@ export class WithContent<T> {
 export interface Operation<I = any, O = any> {
   operationId: string;
   tag: Tag;
-  /** One line for OpenAPI and the README's route table. */
+  /** One line, the OpenAPI summary. */
   summary: string;
   description?: string;
   http?: {
