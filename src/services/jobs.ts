@@ -34,10 +34,7 @@ export class JobService {
     const job = await planJob(body, this.ctx.guard);
     const { balance } = creditState(this.ctx.store.db, customerId);
     return {
-      type: job.type,
-      ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
-      totalCredits: job.totalCredits,
+      ...priceLines(job),
       balance,
       sufficient: balance >= job.totalCredits,
       ...(balance < job.totalCredits ? { shortfall: job.totalCredits - balance } : {}),
@@ -49,15 +46,7 @@ export class JobService {
   async quote(body: unknown, customerId?: string) {
     if (customerId !== undefined) return { quote: await this.estimate(customerId, body) };
     const job = await planJob(body, this.ctx.guard);
-    return {
-      plan: {
-        type: job.type,
-        ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-        lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
-        totalCredits: job.totalCredits,
-        skipped_validations: job.skipped,
-      },
-    };
+    return { plan: { ...priceLines(job), skipped_validations: job.skipped } };
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
@@ -302,6 +291,16 @@ function retryOnConflict(step: () => void): void {
       if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
     }
   }
+}
+
+/** A planned job's price: one line per check that runs, and the total. */
+function priceLines(job: PlannedJob) {
+  return {
+    type: job.type,
+    ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
+    lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
+    totalCredits: job.totalCredits,
+  };
 }
 
 /** Every validation an error row with the same cause: the job could not run or read its subject at all. */
