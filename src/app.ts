@@ -7,23 +7,29 @@ import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
+import { emailClientCatalogView } from "./catalog/email-clients";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
 import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
+import { OperatorService } from "./services/operator";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./inbox/mail-store";
 import type { ServiceContext } from "./services/context";
+import type { Services } from "./services/facade";
 
-export interface Assay extends ServiceContext {
+/**
+ * The composition root: one store, one guard, one browser pool per process, and the services over them.
+ * Surfaces receive the Services facade; the store and the pool are here for the runtime (warm-up, shutdown),
+ * the benches and the tests that read the log.
+ */
+export interface Assay extends Services {
+  store: EventStore;
   pool: BrowserPool;
-  accounts: AccountService;
-  jobs: JobService;
-  captures: CaptureService;
-  catalog: CatalogService;
-  feedback: FeedbackService;
+  /** The received messages on disk, which the SMTP inbox writes. */
+  mail: MailStore;
   close(): Promise<void>;
 }
 
@@ -34,7 +40,7 @@ export function openStore(dataDir: string): EventStore {
   return store;
 }
 
-/** Builds the whole service graph for one process: one store, one guard, one browser pool. */
+/** Builds the whole service graph for one process. */
 export function createAssay(config: Config = loadConfig()): Assay {
   const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets);
@@ -44,17 +50,30 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const webCapture = new WebCaptureEngine(pool, guard);
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, captures, judge, mail: new MailStore(config.dataDir) };
+  const mail = new MailStore(config.dataDir);
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, captures, judge, mail };
+  const accounts = new AccountService(ctx);
   return {
-    ...ctx,
-    pool,
-    accounts: new AccountService(ctx),
+    config,
+    accounts,
     jobs: new JobService(ctx),
+    captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(ctx),
+    emailClients: { catalog: emailClientCatalogView },
+    operator: new OperatorService(ctx, accounts),
+    store,
+    pool,
+    mail,
     async close() {
       await pool.close();
       store.close();
     },
   };
+}
+
+/** The operator's graph (the CLI's replay, ledger verify and key commands): the store and what those commands need, no browser. */
+export function openOperator(config: Config = loadConfig()): { operator: OperatorService; close(): void } {
+  const store = openStore(config.dataDir);
+  return { operator: new OperatorService({ store }, new AccountService({ config, store })), close: () => store.close() };
 }

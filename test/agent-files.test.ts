@@ -6,7 +6,10 @@ import { createHttpApp } from "../src/http/app";
 import { validationModules } from "../src/catalog/registry";
 import { validationSets } from "../src/catalog/sets";
 import { errorCatalog } from "../src/errors/catalog";
-import { tools } from "../src/mcp/tools";
+import { operations } from "../src/operations";
+import { isTool } from "../src/operations/operation";
+
+const tools = operations.filter(isTool);
 import { MCP_PROTOCOL_VERSIONS } from "../src/mcp/server";
 import { jobExamples } from "../src/services/catalog";
 import { JOB_TYPES } from "../src/contracts/job-request";
@@ -56,7 +59,7 @@ describe("llms.txt and llms-full.txt", () => {
     for (const m of validationModules) expect(text).toContain(`### \`${m.meta.id}\``);
     for (const s of validationSets) expect(text).toContain(`### \`${s.id}\``);
     for (const e of errorCatalog) expect(text).toContain(`| \`${e.code}\` | ${e.status} |`);
-    for (const t of tools) expect(text).toContain(`| \`${t.name}\` |`);
+    for (const t of tools) expect(text).toContain(`| \`${t.mcp.name}\` |`);
     for (const v of MCP_PROTOCOL_VERSIONS) expect(text).toContain(`\`${v}\``);
     const blocks = [...text.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
     for (const type of JOB_TYPES) expect(blocks.some((b) => b.type === type)).toBe(true);

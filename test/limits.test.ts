@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { MAX_BODY_BYTES } from "../src/http/app";
+import { MAX_BODY_BYTES } from "../src/contracts/limits";
 import { htmlJob, startServer, type TestServer } from "./support/harness";
 
 let server: TestServer;

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ROOT, startServer, type TestServer } from "./support/harness";
-import { tools } from "../src/mcp/tools";
+import { operations } from "../src/operations";
+import { isTool } from "../src/operations/operation";
+
+const tools = operations.filter(isTool);
 
 /**
  * The MCP Inspector's CLI (@modelcontextprotocol/inspector-cli, a devDependency) against the running server,
@@ -30,7 +33,7 @@ async function inspector(args: string[]): Promise<any> {
 
 test("inspector-cli: tools/list shows every tool", async () => {
   const out = await inspector(["--method", "tools/list"]);
-  expect(out.tools.map((t: any) => t.name).sort()).toEqual(tools.map((t) => t.name).sort());
+  expect(out.tools.map((t: any) => t.name).sort()).toEqual(tools.map((t) => t.mcp.name).sort());
 });
 
 test("inspector-cli: tools/call without a key, and with one", async () => {

@@ -4,7 +4,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
-import { tools } from "../src/mcp/tools";
+import { checkToolResult } from "./support/contracts";
+import { operations } from "../src/operations";
+import { isTool } from "../src/operations/operation";
+
+const tools = operations.filter(isTool);
 import { MCP_PROTOCOL_VERSIONS } from "../src/mcp/server";
 import { JobRequest } from "../src/contracts/job-request";
 import { jsonSchemaOf } from "../src/contracts/inputs";
@@ -43,6 +47,7 @@ const call = (client: Client, name: string, args: Record<string, unknown> = {}) 
 async function ok(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const result = await call(client, name, args);
   if (result.isError) throw new Error(`${name} refused: ${JSON.stringify(result.structuredContent)}`);
+  checkToolResult(name, result);
   const texts = result.content.filter((c) => c.type === "text") as Array<{ text: string }>;
   expect(texts[0]!.text.length).toBeLessThan(400);
   expect(JSON.parse(texts[texts.length - 1]!.text)).toEqual(result.structuredContent as any);
@@ -53,6 +58,7 @@ async function ok(client: Client, name: string, args: Record<string, unknown> = 
 async function refused(client: Client, name: string, args: Record<string, unknown>, code: string): Promise<any> {
   const result = await call(client, name, args);
   expect(result.isError).toBe(true);
+  checkToolResult(name, result);
   const body = result.structuredContent as any;
   expect(body.code).toBe(code);
   const entry = errorCatalog.find((e) => e.code === code)!;
@@ -262,7 +268,7 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
 });
 
 describe("authentication", () => {
-  const keyTools = tools.filter((t) => t.auth === "key").map((t) => t.name);
+  const keyTools = tools.filter((t) => t.auth.kind === "key").map((t) => t.mcp.name);
 
   test("every key-needing tool without a key: HTTP 401 with WWW-Authenticate pointing at the protected-resource metadata", async () => {
     expect(keyTools.length).toBeGreaterThanOrEqual(10);

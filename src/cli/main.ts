@@ -1,9 +1,6 @@
 import { parseArgs } from "node:util";
-import { loadConfig } from "../config";
-import { openStore } from "../app";
-import { rebuildProjections } from "../../projections";
-import { verifyLedger } from "../services/audit";
-import { AccountService } from "../services/accounts";
+import { openOperator } from "../app";
+import type { OperatorService } from "../services/operator";
 import { ALL_SCOPES, type Scope } from "../domain/accounts";
 import { AppError } from "../errors/app-error";
 
@@ -16,6 +13,7 @@ const USAGE = `assay <command>
   key mint --customer ID --scope SCOPE [--scope SCOPE …] [--name NAME]
                              operator: mint a key for an organization on this server's data directory
                              (scopes: ${ALL_SCOPES.join(", ")})
+  key revoke --key KEY_ID    operator: revoke a key; requests with it are refused with AUTH_REQUIRED from then on
 `;
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -25,12 +23,13 @@ export async function runCli(argv: string[]): Promise<number> {
       case "serve":
         return await (await import("./serve")).serve();
       case "replay":
-        return replay();
+        return withOperator(replay);
       case "ledger":
-        if (sub === "verify") return ledgerVerify(argv.slice(2));
+        if (sub === "verify") return withOperator((operator) => ledgerVerify(operator, argv.slice(2)));
         break;
       case "key":
         if (sub === "mint") return keyMint(argv.slice(2));
+        if (sub === "revoke") return keyRevoke(argv.slice(2));
         break;
       case undefined:
       case "help":
@@ -49,20 +48,26 @@ export async function runCli(argv: string[]): Promise<number> {
   }
 }
 
-function replay(): number {
-  const store = openStore(loadConfig().dataDir);
+/** Runs an operator command over the composition root's operator service, closing the store after. */
+function withOperator(command: (operator: OperatorService) => number): number {
+  const { operator, close } = openOperator();
+  try {
+    return command(operator);
+  } finally {
+    close();
+  }
+}
+
+function replay(operator: OperatorService): number {
   const started = performance.now();
-  const { events } = rebuildProjections(store);
+  const { events } = operator.replay();
   console.log(`replayed ${events} events into fresh read tables in ${Math.round(performance.now() - started)} ms`);
-  store.close();
   return 0;
 }
 
-function ledgerVerify(args: string[]): number {
+function ledgerVerify(operator: OperatorService, args: string[]): number {
   const { values } = parseArgs({ args, options: { customer: { type: "string" }, json: { type: "boolean" } } });
-  const store = openStore(loadConfig().dataDir);
-  const report = verifyLedger(store, values.customer);
-  store.close();
+  const report = operator.verifyLedger(values.customer);
   if (values.json) console.log(JSON.stringify(report, null, 2));
   else {
     console.log(`events: ${report.events}, credit events: ${report.creditEvents}, organizations: ${report.customers}`);
@@ -86,13 +91,22 @@ function keyMint(args: string[]): number {
     console.error(bad.length ? `unknown scope(s): ${bad.join(", ")}` : USAGE);
     return 2;
   }
-  const config = loadConfig();
-  const store = openStore(config.dataDir);
-  const minted = new AccountService({ config, store }).mintKey(values.customer, values.name ?? "operator key", scopes, {
-    actor: { kind: "system" },
-    channel: "cli",
+  const customerId = values.customer;
+  return withOperator((operator) => {
+    console.log(JSON.stringify(operator.mintKey(customerId, values.name ?? "operator key", scopes)));
+    return 0;
   });
-  store.close();
-  console.log(JSON.stringify(minted));
-  return 0;
+}
+
+function keyRevoke(args: string[]): number {
+  const { values } = parseArgs({ args, options: { key: { type: "string" } } });
+  const keyId = values.key;
+  if (!keyId) {
+    console.error(USAGE);
+    return 2;
+  }
+  return withOperator((operator) => {
+    console.log(JSON.stringify(operator.revokeKey(keyId)));
+    return 0;
+  });
 }

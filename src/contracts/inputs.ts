@@ -165,8 +165,9 @@ export const CaptureKeyParams = Type.Object({ key: Type.String({ description: "T
 
 export const CaptureShareQuery = Type.Object(
   {
-    expires: Type.String({ description: "Expiry, Unix seconds, as signed." }),
-    signature: Type.String({ description: "The link's HMAC signature." }),
+    // Optional in the schema: a link without them is refused like any invalid link (STORAGE_OBJECT_NOT_FOUND).
+    expires: Type.Optional(Type.String({ description: "Expiry, Unix seconds, as signed." })),
+    signature: Type.Optional(Type.String({ description: "The link's HMAC signature." })),
   },
   { additionalProperties: false },
 );
@@ -206,7 +207,8 @@ export const FeedbackSubmission = Type.Object(
 // ------------------------------------------------------------------ errors
 
 /** The error body every surface returns (HTTP body; MCP tool errors' structuredContent). */
-export const ErrorBodySchema = Type.Object({
+export const ErrorBodySchema = Type.Object(
+  {
   code: Type.String({ description: "Stable: branch on it." }),
   title: Type.String(),
   message: Type.String({ description: "What went wrong in this case; may be reworded." }),
@@ -214,7 +216,9 @@ export const ErrorBodySchema = Type.Object({
   details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The specifics, documented per code." })),
   requestId: Type.String(),
   retryable: Type.Optional(Type.Boolean({ description: "5xx only: whether the same request may succeed later." })),
-});
+  },
+  { additionalProperties: false },
+);
 
 // ------------------------------------------------------------------ validation
 

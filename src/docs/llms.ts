@@ -4,7 +4,9 @@ import { errorCatalog } from "../errors/catalog";
 import { JOB_TYPES } from "../contracts/job-request";
 import { JOB_FIELDS, JOB_RULES, jobExamples } from "../services/catalog";
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES } from "../domain/accounts";
-import { tools } from "../mcp/tools";
+import { operations } from "../operations";
+import { isTool } from "../operations/operation";
+import { mcpErrors } from "../operations/errors";
 import { MCP_PROTOCOL_VERSIONS } from "../mcp/server";
 
 /**
@@ -52,9 +54,11 @@ function jobExamplesMarkdown(): string {
   }).join("\n\n");
 }
 
+const tools = operations.filter(isTool);
+
 function toolsMarkdown(): string {
-  const auth = (t: (typeof tools)[number]) => (t.auth === "key" ? `key (${t.scope})` : t.auth === "optional" ? `optional (${t.scope})` : "none");
-  return ["| Tool | Key | What |", "|---|---|---|", ...tools.map((t) => `| \`${t.name}\` | ${auth(t)} | ${t.description.replace(/\|/g, "\\|")} |`)].join("\n");
+  const key = ({ auth }: (typeof tools)[number]) => (auth.kind === "key" ? `key (${auth.scope})` : auth.kind === "optional" ? `optional (${auth.scope})` : "none");
+  return ["| Tool | Key | What |", "|---|---|---|", ...tools.map((t) => `| \`${t.mcp.name}\` | ${key(t)} | ${t.mcp.description.replace(/\|/g, "\\|")} |`)].join("\n");
 }
 
 export function llmsTxt(base: string): string {
@@ -156,7 +160,10 @@ export function llmsFullTxt(base: string): string {
     "",
     "Codes each tool's refusals may carry (besides `AUTH_REQUIRED` and `INTERNAL_ERROR`):",
     "",
-    ...tools.map((t) => `- \`${t.name}\`: ${t.errors?.length ? [...new Set(t.errors)].map((c) => `\`${c}\``).join(", ") : "none"}`),
+    ...tools.map((t) => {
+      const codes = mcpErrors(t);
+      return `- \`${t.mcp.name}\`: ${codes.length ? codes.map((c) => `\`${c}\``).join(", ") : "none"}`;
+    }),
     "",
     "## Validation sets",
     "",

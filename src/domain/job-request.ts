@@ -2,6 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import type { TSchema } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/catalog";
 import { JobRequest, JOB_TYPES, ValidationEntry } from "../contracts/job-request";
 import { findValidation } from "../catalog/registry";
 import { findSet } from "../catalog/sets";
@@ -58,6 +59,35 @@ const TOP_LEVEL_FIELDS = new Set(Object.keys(JobRequest.properties));
 const SUBJECT_FIELDS = ["url", "html"] as const;
 
 const bad = (message: string, details?: Record<string, unknown>) => new AppError("INVALID_REQUEST_BODY", message, details);
+
+/** Every refusal planJob can give, in its order. */
+export const JOB_REQUEST_ERRORS: ErrorCode[] = [
+  "INVALID_REQUEST_BODY",
+  "LEGACY_REQUEST_SHAPE",
+  "UNKNOWN_FIELD",
+  "VALIDATION_TYPE_UNSUPPORTED",
+  "ONE_VALIDATION_SET_PER_JOB",
+  "VALIDATION_SET_CONFLICT",
+  "JOB_ACCEPTS_ONE_SUBJECT",
+  "INVALID_ENUM_VALUE",
+  "MISSING_REQUIRED_FIELD",
+  "INVALID_CAPTURE_SIZE",
+  "JOB_SUBJECT_REQUIRED",
+  "NO_VALIDATIONS_SELECTED",
+  "VALIDATION_SET_NOT_FOUND",
+  "VALIDATION_SET_SUBJECT_MISMATCH",
+  "VALIDATION_SUBJECT_MISMATCH",
+  "VALIDATION_NOT_RUNNABLE",
+  "DUPLICATE_VALIDATION",
+  "CONFLICTING_PARAMETERS",
+  "INVALID_PARAMETER_VALUE",
+  "EMPTY_CLIENT_SELECTION",
+  "INVALID_CLIENT_SELECTION",
+  "CLIENT_SELECTION_RENDERLESS_CHECK",
+  "CLIENT_SELECTION_NOT_IN_JOB",
+  "UNKNOWN_EMAIL_CLIENT",
+  "PLAYGROUND_INVALID_URL",
+];
 
 /**
  * Validates a job body completely, in this documented order, before anything is priced:

@@ -1,16 +1,15 @@
 import { Elysia } from "elysia";
-import type { Assay } from "../app";
+import type { Services } from "../services/facade";
 import { ALL_SCOPES } from "../domain/accounts";
 import { brandCard, brandSchema, LOGOS } from "../docs/brand";
 import { llmsFullTxt, llmsTxt } from "../docs/llms";
-import { openApiDocument } from "../docs/openapi";
 import { AppError } from "../errors/app-error";
 
 const text = (body: string, type: string) => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
 
-/** What agents read to learn the service: protected-resource metadata, llms.txt, the brand files and OpenAPI. All generated. */
-export function agentRoutes(assay: Assay) {
-  const base = () => assay.config.publicBaseUrl;
+/** What agents read to learn the service: protected-resource metadata, llms.txt and the brand files (OpenAPI is an operation). All generated. */
+export function agentRoutes(services: Services) {
+  const base = () => services.config.publicBaseUrl;
   // RFC 9728: the resource is the MCP endpoint; authorization servers are listed once sign-in exists.
   const resourceMetadata = () => ({
     resource: `${base()}/mcp`,
@@ -30,6 +29,5 @@ export function agentRoutes(assay: Assay) {
       const logo = LOGOS[params.file];
       if (!logo) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No brand file ${params.file}.`, { file: params.file });
       return text(logo.svg, "image/svg+xml");
-    })
-    .get("/api/openapi.json", () => openApiDocument(base()));
+    });
 }

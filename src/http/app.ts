@@ -1,21 +1,16 @@
 import { Elysia } from "elysia";
 import { AppError } from "../errors/app-error";
-import type { Assay } from "../app";
+import type { Services } from "../services/facade";
 import { newRequestId } from "../services/ids";
-import { catalogRoutes } from "./catalog-routes";
-import { accountRoutes } from "./account-routes";
-import { jobRoutes } from "./job-routes";
-import { captureRoutes } from "./capture-routes";
-import { emailClientRoutes } from "./email-client-routes";
-import { feedbackRoutes } from "./feedback-routes";
+import { MAX_BODY_BYTES } from "../contracts/limits";
+import { operations } from "../operations";
+import { operationRoutes } from "./operation-routes";
 import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
 import { requestIdOf } from "./request";
 
-/** Request bodies above this are refused before parsing. */
-export const MAX_BODY_BYTES = 5 * 1024 * 1024;
-
-export function createHttpApp(assay: Assay) {
+/** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
+export function createHttpApp(services: Services) {
   return new Elysia()
     .onParse(async ({ request }) => {
       const text = await request.text();
@@ -47,13 +42,7 @@ export function createHttpApp(assay: Assay) {
       return appError.toBody(requestId);
     })
     .get("/healthz", () => ({ status: "ok" }))
-    .get("/api/errors", () => assay.catalog.errors())
-    .use(catalogRoutes(assay))
-    .use(accountRoutes(assay))
-    .use(jobRoutes(assay))
-    .use(captureRoutes(assay))
-    .use(emailClientRoutes(assay))
-    .use(feedbackRoutes(assay))
-    .use(agentRoutes(assay))
-    .use(mcpRoutes(assay));
+    .use(operationRoutes(services, operations))
+    .use(agentRoutes(services))
+    .use(mcpRoutes(services, operations));
 }

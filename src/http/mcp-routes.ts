@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
-import type { Assay } from "../app";
+import type { Services } from "../services/facade";
+import type { Operation } from "../operations/operation";
 import { handleMcp } from "../mcp/server";
 import { requestIdOf } from "./request";
 
@@ -7,10 +8,10 @@ import { requestIdOf } from "./request";
 const MCP_IDLE_TIMEOUT_SECONDS = 200;
 
 /** The MCP tool server: streamable HTTP, stateless, JSON responses (src/mcp). */
-export function mcpRoutes(assay: Assay) {
+export function mcpRoutes(services: Services, operations: readonly Operation[]) {
   return new Elysia().all("/mcp", ({ request, body, server }) => {
     // Bun closes a connection idle for 10 s by default; a tool call may legitimately take longer.
     server?.timeout(request, MCP_IDLE_TIMEOUT_SECONDS);
-    return handleMcp(assay, request, body, requestIdOf(request));
+    return handleMcp(services, operations, request, body, requestIdOf(request));
   });
 }

@@ -6,20 +6,20 @@ import {
   ListToolsRequestSchema,
   McpError,
   SUPPORTED_PROTOCOL_VERSIONS,
-  LATEST_PROTOCOL_VERSION,
   type CallToolResult,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors/app-error";
-import type { Assay } from "../app";
+import type { Services } from "../services/facade";
 import type { Principal } from "../services/accounts";
-import { jsonSchemaOf } from "../contracts/inputs";
-import { callNeedsKey, toolArguments, tools, toolsByName, type ToolCall } from "./tools";
+import { jsonSchemaOf, readInput } from "../contracts/inputs";
+import { customerIdOf } from "../operations/authorize";
+import { openCall } from "../operations/call";
+import { WithContent, argumentsSchema, isTool, type Operation, type ToolOperation } from "../operations/operation";
 import pkg from "../../package.json";
 
 /** Protocol versions /mcp negotiates (the SDK's): the client's if listed, else the latest. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
-export const MCP_LATEST_PROTOCOL_VERSION = LATEST_PROTOCOL_VERSION;
 
 export const MCP_INSTRUCTIONS = [
   "Assay is a headless QA agent for webpages and emails: one subject per job (a URL, HTML with a base URL, or an email), one verdict per check: pass, fail (with the reason to fix) or error (the check could not run: not a verdict, refunded).",
@@ -30,14 +30,29 @@ export const MCP_INSTRUCTIONS = [
 ].join("\n");
 
 /** The tool list as published (tools/list): input schemas are the TypeBox schemas themselves. */
-export function toolList(): Tool[] {
-  return tools.map((t) => ({
-    name: t.name,
-    title: t.title,
-    description: `${t.description}${t.auth === "key" ? ` Needs an API key with the ${t.scope} scope.` : t.auth === "optional" ? ` Works without a key; a key with the ${t.scope} scope adds to it.` : " No key needed."}`,
-    inputSchema: jsonSchemaOf(t.input) as Tool["inputSchema"],
-    annotations: t.annotations,
+function toolList(operations: readonly Operation[]): Tool[] {
+  return operations.filter(isTool).map(({ mcp, auth, input }) => ({
+    name: mcp.name,
+    title: mcp.title,
+    description: `${mcp.description}${auth.kind === "key" ? ` Needs an API key with the ${auth.scope} scope.` : auth.kind === "optional" ? ` Works without a key; a key with the ${auth.scope} scope adds to it.` : " No key needed."}`,
+    inputSchema: jsonSchemaOf(argumentsSchema(input)) as Tool["inputSchema"],
+    annotations: mcp.annotations,
   }));
+}
+
+const toolNamed = (operations: readonly Operation[], name: string): ToolOperation | undefined =>
+  operations.filter(isTool).find((op) => op.mcp.name === name);
+
+/** Whether this call needs a Bearer key before it can run (answered with HTTP 401 and WWW-Authenticate when absent). */
+function callNeedsKey(op: Operation, args: unknown): boolean {
+  if (op.auth.kind === "key") return true;
+  if (op.auth.kind !== "optional" || !op.auth.needsKey) return false;
+  const a = args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+  try {
+    return op.auth.needsKey(a);
+  } catch {
+    return true;
+  }
 }
 
 function errorResult(e: AppError, requestId: string): CallToolResult {
@@ -50,40 +65,56 @@ function errorResult(e: AppError, requestId: string): CallToolResult {
   };
 }
 
-/** Runs one tools/call: arguments validated by the tool's schema, the same services as HTTP, refusals as tool errors. */
-export async function callTool(name: string, args: unknown, call: ToolCall): Promise<CallToolResult> {
-  const tool = toolsByName.get(name);
-  if (!tool) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
+interface McpCall {
+  services: Services;
+  operations: readonly Operation[];
+  requestId: string;
+  authorization: string | null;
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs one tools/call: arguments validated by the tool's schema (a job body by the planner), then the key, its
+ * scope and organization for a key tool, then the handler; refusals are tool errors.
+ */
+async function callTool(name: string, args: unknown, ctx: McpCall): Promise<CallToolResult> {
+  const op = toolNamed(ctx.operations, name);
+  if (!op) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
   try {
-    const output = await tool.run(toolArguments(tool, args), { ...call, scope: tool.scope });
+    const input = op.input.rawBody ? (args ?? {}) : readInput(argumentsSchema(op.input), args);
+    const call = openCall(op, { ...ctx, channel: "mcp" });
+    if (op.auth.kind === "key") call.authorize(customerIdOf(input));
+    const output = await op.handle(input, call);
+    if (output instanceof Response) throw new Error(`${op.operationId} answers HTTP only`);
+    const { data, content } = output instanceof WithContent ? output : { data: output, content: [] };
     return {
-      content: [{ type: "text", text: output.summary }, ...(output.content ?? []), { type: "text", text: JSON.stringify(output.data) }],
-      structuredContent: output.data,
+      content: [{ type: "text", text: op.mcp.summary(data, input) }, ...content, { type: "text", text: JSON.stringify(data) }],
+      structuredContent: data,
     };
   } catch (e) {
-    if (e instanceof AppError) return errorResult(e, call.requestId);
-    console.error(`[${call.requestId}] MCP tool ${name}:`, e);
-    return errorResult(new AppError("INTERNAL_ERROR", "Something went wrong on our side.", undefined, undefined, true), call.requestId);
+    if (e instanceof AppError) return errorResult(e, ctx.requestId);
+    console.error(`[${ctx.requestId}] MCP tool ${name}:`, e);
+    return errorResult(new AppError("INTERNAL_ERROR", "Something went wrong on our side.", undefined, undefined, true), ctx.requestId);
   }
 }
 
-function serverFor(assay: Assay, requestId: string, principal: Principal | undefined): Server {
+function serverFor(services: Services, operations: readonly Operation[], requestId: string, authorization: string | null): Server {
   const server = new Server(
-    { name: "assay", title: "Assay", version: pkg.version, websiteUrl: assay.config.publicBaseUrl },
+    { name: "assay", title: "Assay", version: pkg.version, websiteUrl: services.config.publicBaseUrl },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList() }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(operations) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(request.params.name, request.params.arguments, { assay, requestId, principal, signal: extra.signal }),
+    callTool(request.params.name, request.params.arguments, { services, operations, requestId, authorization, signal: extra.signal }),
   );
   return server;
 }
 
-export const protectedResourceMetadataUrl = (assay: Assay) => `${assay.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+const protectedResourceMetadataUrl = (services: Services) => `${services.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
 
-function unauthorized(assay: Assay, e: AppError, requestId: string, invalidToken: boolean): Response {
+function unauthorized(services: Services, e: AppError, requestId: string, invalidToken: boolean): Response {
   const challenge = [
-    `Bearer resource_metadata="${protectedResourceMetadataUrl(assay)}"`,
+    `Bearer resource_metadata="${protectedResourceMetadataUrl(services)}"`,
     ...(invalidToken ? ['error="invalid_token"', `error_description="${e.message.replace(/"/g, "'")}"`] : []),
   ].join(", ");
   return Response.json(e.toBody(requestId), {
@@ -100,7 +131,7 @@ const rpcError = (status: number, code: number, message: string, requestId: stri
  * (else 401 invalid_token); a tools/call of a tool that needs a key, without one, is 401 with the
  * protected-resource metadata in WWW-Authenticate, before the tool protocol is spoken.
  */
-export async function handleMcp(assay: Assay, request: Request, rawBody: unknown, requestId: string): Promise<Response> {
+export async function handleMcp(services: Services, operations: readonly Operation[], request: Request, rawBody: unknown, requestId: string): Promise<Response> {
   if (request.method !== "POST") {
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
     return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp." }, id: null }), {
@@ -119,9 +150,9 @@ export async function handleMcp(assay: Assay, request: Request, rawBody: unknown
   const authorization = request.headers.get("authorization");
   if (authorization) {
     try {
-      principal = assay.accounts.authenticate(authorization);
+      principal = services.accounts.authenticate(authorization);
     } catch (e) {
-      if (e instanceof AppError) return unauthorized(assay, e, requestId, true);
+      if (e instanceof AppError) return unauthorized(services, e, requestId, true);
       throw e;
     }
   }
@@ -129,18 +160,18 @@ export async function handleMcp(assay: Assay, request: Request, rawBody: unknown
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
       const m = message as { method?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
       if (m?.method !== "tools/call" || typeof m.params?.name !== "string") continue;
-      const tool = toolsByName.get(m.params.name);
-      if (tool && callNeedsKey(tool, m.params.arguments)) {
-        const e = new AppError("AUTH_REQUIRED", `${tool.name} needs an API key: send Authorization: Bearer <API_KEY>. create_account opens a free account.`, {
+      const op = toolNamed(operations, m.params.name);
+      if (op && callNeedsKey(op, m.params.arguments)) {
+        const e = new AppError("AUTH_REQUIRED", `${op.mcp.name} needs an API key: send Authorization: Bearer <API_KEY>. create_account opens a free account.`, {
           reason: "missing",
-          tool: tool.name,
-          resourceMetadata: protectedResourceMetadataUrl(assay),
+          tool: op.mcp.name,
+          resourceMetadata: protectedResourceMetadataUrl(services),
         });
-        return unauthorized(assay, e, requestId, false);
+        return unauthorized(services, e, requestId, false);
       }
     }
   }
-  const server = serverFor(assay, requestId, principal);
+  const server = serverFor(services, operations, requestId, authorization);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

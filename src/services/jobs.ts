@@ -34,15 +34,19 @@ export class JobService {
     const job = await planJob(body, this.ctx.guard);
     const { balance } = creditState(this.ctx.store.db, customerId);
     return {
-      type: job.type,
-      ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
-      totalCredits: job.totalCredits,
+      ...priceLines(job),
       balance,
       sufficient: balance >= job.totalCredits,
       ...(balance < job.totalCredits ? { shortfall: job.totalCredits - balance } : {}),
       skipped_validations: job.skipped,
     };
+  }
+
+  /** With an organization, its estimate; without one, the plan alone (lines and total, no balance). Nothing is charged or created. */
+  async quote(body: unknown, customerId?: string) {
+    if (customerId !== undefined) return { quote: await this.estimate(customerId, body) };
+    const job = await planJob(body, this.ctx.guard);
+    return { plan: { ...priceLines(job), skipped_validations: job.skipped } };
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
@@ -52,7 +56,7 @@ export class JobService {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
       this.charge(jobId, customerId, job, meta, { testEmail, expiresAt });
-      return this.get(customerId, jobId, job.detail)!;
+      return this.get(customerId, jobId, job.detail);
     }
     this.charge(jobId, customerId, job, meta);
     let results: Execution;
@@ -69,7 +73,7 @@ export class JobService {
       }, undefined, true);
     }
     this.settleOnce(jobId, customerId, job.totalCredits, results, meta, results.interruption);
-    return this.get(customerId, jobId, job.detail)!;
+    return this.get(customerId, jobId, job.detail);
   }
 
   list(customerId: string, q: JobListQuery) {
@@ -84,9 +88,10 @@ export class JobService {
     };
   }
 
+  /** One job of this organization; an unknown id, or another organization's, is JOB_NOT_FOUND. */
   get(customerId: string, jobId: string, detail?: "brief" | "verbose") {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
-    if (!row) return null;
+    if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
     return jobView(row, results, detail ?? row.detail, this.ctx.captures);
   }
@@ -286,6 +291,16 @@ function retryOnConflict(step: () => void): void {
       if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
     }
   }
+}
+
+/** A planned job's price: one line per check that runs, and the total. */
+function priceLines(job: PlannedJob) {
+  return {
+    type: job.type,
+    ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
+    lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
+    totalCredits: job.totalCredits,
+  };
 }
 
 /** Every validation an error row with the same cause: the job could not run or read its subject at all. */

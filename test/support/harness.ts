@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Assay } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { startAssay } from "../../src/runtime";
+import { checkHttpBody } from "./contracts";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -54,6 +55,7 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     try {
       parsed = JSON.parse(text);
     } catch {}
+    checkHttpBody(method, path, res.status, parsed);
     return { status: res.status, body: parsed as any, headers: res.headers };
   };
   return {

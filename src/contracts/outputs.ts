@@ -1,0 +1,318 @@
+import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
+import { Finding, Severity } from "../../events/jobs";
+import { JOB_TYPES, JobRequest } from "./job-request";
+import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
+import { ALL_SCOPES } from "../domain/accounts";
+import { CAPTURE_SIZES } from "../validations/types";
+
+/**
+ * The success bodies of the operations, exactly: every object lists its fields and allows no others, so the
+ * tests (which check every body they receive against these) fail when a service's answer and its
+ * documentation part. Values that are free-form by nature (a parameter's JSON Schema, a job subject) are
+ * typed as such, never as an open object.
+ */
+
+const Obj = <T extends TProperties>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
+const Opt = Type.Optional;
+const Str = () => Type.String();
+const Int = () => Type.Integer();
+const Bool = () => Type.Boolean();
+const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
+const AnyJson = () => Type.Unknown();
+const Dict = <T extends TSchema>(t: T) => Type.Record(Type.String(), t);
+
+/**
+ * A job body the catalog offers as an example: checked as the JobRequest it is, typed as the plain record the
+ * catalog builds it as.
+ */
+const JobBody = JobRequest as unknown as TRecord<TString, TUnknown>;
+
+const SubjectType = literals(SUBJECT_TYPES);
+const JobType = literals(JOB_TYPES);
+const CaptureSize = literals(CAPTURE_SIZES);
+const Kind = literals(["functional", "visual"] as const);
+
+// ------------------------------------------------------------------ catalog
+
+export const ParameterView = Obj(
+  { name: Str(), description: Str(), format: Str(), schema: AnyJson(), default: Opt(AnyJson()), example: AnyJson() },
+  "A parameter: name, description, format, its JSON Schema, default and example.",
+);
+
+const catalogEntryFields = {
+  id: Str(),
+  slug: Str(),
+  name: Str(),
+  summary: Str(),
+  subjectType: SubjectType,
+  category: Str(),
+  severity: Severity,
+  executionKind: Kind,
+  runnable: Bool(),
+  requiresConfiguration: Bool(),
+  price: Obj({ credits: Int() }),
+  parameters: Opt(Type.Array(ParameterView)),
+};
+
+export const CatalogEntry = Obj(catalogEntryFields, "A validation catalog entry.");
+
+const Reference = Obj({ title: Str(), url: Str() });
+
+export const ValidationDetail = Obj(
+  {
+    ...catalogEntryFields,
+    judgment: Str(),
+    validationSets: Type.Array(Str()),
+    references: Type.Array(Reference),
+    capture: Obj({ offered: Type.Array(CaptureSize), standard: Type.Array(CaptureSize) }),
+    agentJobSnippet: JobBody,
+    links: Obj({ self: Str(), standard: Str(), custom: Opt(Str()) }),
+  },
+  "A validation's detail record.",
+);
+
+export const ValidationList = Obj({ validations: Type.Array(CatalogEntry) });
+
+export const SetView = Obj(
+  {
+    id: Str(),
+    name: Str(),
+    description: Str(),
+    subjectType: SubjectType,
+    jobTypes: Type.Array(JobType),
+    validationIds: Type.Array(Str()),
+    severities: Dict(Severity),
+    parameters: Type.Array(ParameterView),
+  },
+  "A validation set.",
+);
+
+export const SetList = Obj({ validationSets: Type.Array(SetView) });
+
+export const SearchResult = Obj({
+  query: Str(),
+  matches: Type.Array(Obj({ ...catalogEntryFields, score: Type.Number(), matchedOn: Type.Array(Str()) })),
+});
+
+export const Recommendation = Obj({
+  goal: Str(),
+  jobType: JobType,
+  subjectType: SubjectType,
+  validationSet: Nullable(Obj({ id: Str(), name: Str(), why: Str() })),
+  checks: Type.Array(
+    Obj({
+      id: Str(),
+      name: Str(),
+      category: Str(),
+      executionKind: Kind,
+      credits: Int(),
+      inSet: Bool(),
+      requiresConfiguration: Bool(),
+      why: Str(),
+      askUserFor: Opt(Type.Array(Obj({ parameter: Str(), description: Str(), format: Str() }))),
+    }),
+  ),
+  estimatedCredits: Int(),
+  jobRequest: JobBody,
+  notes: Type.Array(Str()),
+});
+
+export const Comparison = Obj({
+  validations: Type.Array(
+    Obj({ ...catalogEntryFields, judgment: Str(), validationSets: Type.Array(Str()), captureSizes: Type.Array(CaptureSize) }),
+  ),
+  differences: Type.Array(Str()),
+  sharedSets: Type.Array(Str()),
+  canRunTogether: Bool(),
+  totalCredits: Int(),
+});
+
+const JobExamples = Obj({ minimal: JobBody, withParameters: Opt(JobBody), parametersNote: Opt(Str()) });
+
+export const JobRequestDescription = Obj({
+  schema: Type.Unknown({ description: "The job request's JSON Schema." }),
+  fields: Type.Array(Obj({ field: Str(), required: Str(), description: Str() })),
+  examples: Dict(JobExamples),
+  rules: Type.Array(Str()),
+  captureSizes: Type.Array(CaptureSize),
+  emailJobs: Str(),
+});
+
+const ErrorView = Obj({ code: Str(), httpStatus: Int(), title: Str(), guidance: Str(), retryable: Opt(Bool()) });
+export const ErrorTable = Obj({ errors: Type.Array(ErrorView) });
+export const OneError = Obj({ error: ErrorView });
+
+export const OpenApiDocument = Obj(
+  {
+    openapi: Type.Literal("3.1.0"),
+    info: Obj({ title: Str(), version: Str(), summary: Str(), description: Str() }),
+    servers: Type.Array(Obj({ url: Str() })),
+    externalDocs: Obj({ description: Str(), url: Str() }),
+    tags: Type.Array(Obj({ name: Str(), description: Str() })),
+    paths: Dict(Dict(AnyJson())),
+    components: Obj({ schemas: Dict(AnyJson()), securitySchemes: Dict(AnyJson()) }),
+  },
+  "An OpenAPI 3.1 document.",
+);
+
+// ------------------------------------------------------------------ account
+
+export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
+
+export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), createdAt: Str() });
+
+export const KeyList = Obj({
+  keys: Type.Array(
+    Obj({
+      keyId: Str(),
+      name: Str(),
+      displayPrefix: Str(),
+      scopes: Type.Array(literals(ALL_SCOPES)),
+      createdAt: Str(),
+      revokedAt: Nullable(Str()),
+      status: literals(["active", "revoked"] as const),
+    }),
+  ),
+});
+
+export const Credits = Obj({
+  customerId: Str(),
+  balance: Int(),
+  plan: Str(),
+  monthlyGrant: Int(),
+  ledger: Type.Array(
+    Obj({
+      position: Int(),
+      type: Str(),
+      amount: Int(),
+      jobId: Opt(Str()),
+      reason: Opt(Str()),
+      balanceAfter: Int(),
+      recordedAt: Str(),
+    }),
+  ),
+});
+
+// ------------------------------------------------------------------ jobs
+
+const Skipped = Obj({ validationId: Str(), reason: Type.Literal("REQUIRES_CONFIGURATION"), message: Str() }, "A check not run (missing parameters): not a verdict, not charged.");
+const Line = Obj({ validationId: Str(), credits: Int() });
+
+export const Quote = Obj(
+  {
+    type: JobType,
+    validationSetId: Opt(Str()),
+    lines: Type.Array(Line),
+    totalCredits: Int(),
+    balance: Int(),
+    sufficient: Bool(),
+    shortfall: Opt(Int()),
+    skipped_validations: Type.Array(Skipped),
+  },
+  "A price quote.",
+);
+
+export const Plan = Obj(
+  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(Skipped) },
+  "What would run and its price, without a balance.",
+);
+
+const Result = Obj(
+  {
+    validationId: Str(),
+    name: Str(),
+    verdict: literals(["pass", "fail", "error"] as const),
+    severity: Severity,
+    reason: Opt(Type.String({ description: "On fail: what to fix and where. On error: the cause." })),
+    reasoning: Str(),
+    findings: Type.Array(Finding),
+    screenshotUrl: Opt(Type.String({ description: "Fetch with the same Bearer key; does not expire." })),
+    screenshotShareUrl: Opt(Type.String({ description: "Short-lived link usable without a key." })),
+    captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),
+    references: Opt(Type.Array(Reference)),
+    note: Opt(Str()),
+  },
+  "One check's result. verdict error: the check could not run (not a verdict; refunded).",
+);
+
+export const Job = Obj(
+  {
+    jobId: Str(),
+    type: JobType,
+    status: literals(JOB_STATUSES),
+    subject: Obj(
+      {
+        url: Opt(Str()),
+        baseUrl: Opt(Str()),
+        htmlSha256: Opt(Str()),
+        htmlBytes: Opt(Int()),
+        emailSubject: Opt(Str()),
+        testEmail: Opt(Str()),
+        expiresAt: Opt(Str()),
+      },
+      "The subject as a fingerprint: HTML by its SHA-256 and size; an email job's test address and window.",
+    ),
+    validationSets: Opt(Type.Array(Str())),
+    overallPassPolicy: Type.Literal("every-result-pass"),
+    summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
+    results: Type.Array(Result),
+    skipped_validations: Type.Array(Skipped),
+    credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),
+    testEmail: Opt(Type.String({ description: "Email jobs: the one-time address to send the message to." })),
+    expiresAt: Opt(Str()),
+    email: Opt(Obj({ from: Str(), subject: Str(), expectedSubject: Opt(Str()), subjectMatches: Opt(Bool()) })),
+    warnings: Opt(Type.Array(Str())),
+    interruption: Opt(Str()),
+    createdAt: Str(),
+    completedAt: Nullable(Str()),
+  },
+  "A job.",
+);
+
+export const JobPage = Obj({ jobs: Type.Array(Job), nextCursor: Nullable(Str()) });
+
+export const AwaitedJob = Obj({ job: Job, stillPending: Bool(), waitedMs: Int() });
+
+export const JobRequestCheck = Type.Union([
+  Obj({ ok: Type.Literal(true), quote: Quote }),
+  Obj({ ok: Type.Literal(true), plan: Plan }),
+  Obj({ ok: Type.Literal(false), httpStatus: Int(), error: ErrorBodySchema }),
+]);
+
+export const CaptureInfo = Obj({ key: Str(), jobId: Str(), viewport: Str(), contentType: Str(), bytes: Int(), sha256: Str() });
+
+const EmailClientView = Obj({
+  id: Str(),
+  name: Str(),
+  engine: Str(),
+  nativeDefault: Bool(),
+  planIncluded: Bool(),
+  extraCredits: Bool(),
+  creditsPerRender: Int(),
+  colorScheme: literals(["light", "dark"] as const),
+  darkMode: literals(["none", "color-scheme", "partial-invert", "full-invert"] as const),
+  darkVariant: Opt(Str()),
+  lightVariant: Opt(Str()),
+  renderWidth: Int(),
+  caniemail: Type.Array(Str()),
+});
+
+export const EmailClientCatalog = Obj({
+  plan: Obj({ id: Str(), note: Str() }),
+  pricing: Obj({ creditsPerRender: Int(), extraCreditsPerRender: Int(), note: Str() }),
+  formFactors: Dict(Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) })),
+  docs: Str(),
+});
+
+// ------------------------------------------------------------------ feedback
+
+export const FeedbackDue = Obj(
+  { due: Bool(), setId: Nullable(Str()), questionCount: Int(), rewardCredits: Int() },
+  "Exactly these four fields.",
+);
+
+/** Nothing is asked until feedback is built; the submission is refused (FEEDBACK_NOT_DUE) before it could answer. */
+export const FeedbackQuestions = Obj({ due: Type.Literal(false) });
+export const FeedbackReceipt = Type.Never({ description: "Not answered yet: every submission is refused with FEEDBACK_NOT_DUE while nothing is due." });

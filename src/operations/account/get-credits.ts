@@ -1,0 +1,24 @@
+import { CreditsQuery } from "../../contracts/inputs";
+import { Credits } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+
+export const getCredits = defineOperation({
+  operationId: "getCredits",
+  tag: "account",
+  summary: "Balance, plan, monthly grant and recent ledger entries",
+  http: { method: "get", path: "/api/credits", returns: "The credits." },
+  mcp: {
+    name: "get_credits",
+    title: "Get credits",
+    description: "Your credit balance, plan, monthly grant and recent ledger entries (charges, refunds, grants). Same as GET /api/credits.",
+    annotations: { title: "Get credits", ...READ },
+    summary: (data) => `Balance ${data.balance} credits on the ${data.plan} plan.`,
+  },
+  auth: { kind: "key", scope: "account:read" },
+  input: { query: CreditsQuery },
+  output: Credits,
+  errors: [],
+  example: { limit: 5 },
+  handle: (input, { services, customerId }) => services.accounts.credits(customerId, input.limit ?? 20),
+});

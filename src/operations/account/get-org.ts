@@ -1,0 +1,24 @@
+import { CustomerQuery } from "../../contracts/inputs";
+import { Organization } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+
+export const getOrg = defineOperation({
+  operationId: "getOrg",
+  tag: "account",
+  summary: "Your organization",
+  http: { method: "get", path: "/api/org", returns: "The organization." },
+  mcp: {
+    name: "get_org",
+    title: "Get the organization",
+    description: "Your organization: customerId, orgCode, email, plan, creation time. Same as GET /api/org.",
+    annotations: { title: "Get the organization", ...READ },
+    summary: (data) => `Organization ${data.customerId} (${data.orgCode}), ${data.plan} plan.`,
+  },
+  auth: { kind: "key", scope: "account:read" },
+  input: { query: CustomerQuery },
+  output: Organization,
+  errors: [],
+  example: {},
+  handle: (_input, { services, customerId }) => services.accounts.org(customerId),
+});

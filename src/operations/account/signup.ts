@@ -1,0 +1,25 @@
+import { SignupBody } from "../../contracts/inputs";
+import { NewAccount } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+
+export const signup = defineOperation({
+  operationId: "signup",
+  tag: "account",
+  summary: "Open a free account; returns its API key once",
+  http: { method: "post", path: "/api/signup", status: 201, returns: "The account. apiKey is shown only here: store it." },
+  mcp: {
+    name: "create_account",
+    title: "Create an account",
+    description:
+      "Opens a free account for an email the user controls (signing in with it later claims the account) and returns its API key, shown only this once, with 1,000 free credits by default. Ask the user for the email; never invent one. An existing account is ACCOUNT_EXISTS. Same as POST /api/signup.",
+    annotations: { title: "Create an account", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    summary: (data) =>
+      `Account ${data.customerId} opened for ${data.email}. Store apiKey now (it is not shown again) and send it as Authorization: Bearer <apiKey>.`,
+  },
+  auth: { kind: "public" },
+  input: { body: SignupBody },
+  output: NewAccount,
+  errors: ["SIGNUP_INVALID_EMAIL", "ACCOUNT_EXISTS"],
+  example: { email: "someone@example.com" },
+  handle: (input, { services, meta }) => services.accounts.signup(input.email, meta),
+});

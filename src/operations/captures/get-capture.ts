@@ -1,0 +1,18 @@
+import { CaptureKeyParams, CustomerQuery } from "../../contracts/inputs";
+import { defineOperation } from "../operation";
+import { imageResponse } from "./image";
+
+export const getCapture = defineOperation({
+  operationId: "getCapture",
+  tag: "jobs",
+  summary: "A screenshot (a result's screenshotUrl)",
+  http: { method: "get", path: "/api/captures/{key}", returns: "The image.", contentType: "image/jpeg" },
+  auth: { kind: "key", scope: "jobs:read" },
+  input: { path: CaptureKeyParams, query: CustomerQuery },
+  errors: ["STORAGE_OBJECT_NOT_FOUND"],
+  example: { key: "job_example-desktop-md.jpg" },
+  handle: (input, { services, customerId }) => {
+    const { row, data } = services.captures.read(customerId, input.key);
+    return imageResponse(row, data, "private, max-age=31536000, immutable");
+  },
+});

@@ -1,0 +1,25 @@
+import { ValidationRef } from "../../contracts/inputs";
+import { ValidationDetail } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+
+export const getValidation = defineOperation({
+  operationId: "getValidation",
+  tag: "catalog",
+  summary: "Get a validation (judgment, parameters, sets, references, job snippet)",
+  http: { method: "get", path: "/api/validations/{idOrSlug}", returns: "The validation's detail record." },
+  mcp: {
+    name: "get_validation",
+    title: "Get a validation",
+    description:
+      "One validation's full record: what pass and fail mean (judgment), parameters with formats and examples, sets it belongs to, references, capture sizes, price and a job snippet. Same as GET /api/validations/{idOrSlug}.",
+    annotations: { title: "Get a validation", ...READ },
+    summary: (data) => `${data.id}: ${data.summary}${data.requiresConfiguration ? " Needs parameters (ask the user for their values)." : ""}`,
+  },
+  auth: { kind: "public" },
+  input: { path: ValidationRef },
+  output: ValidationDetail,
+  errors: ["VALIDATION_NOT_FOUND"],
+  example: { idOrSlug: "page-title" },
+  handle: (input, { services }) => services.catalog.get(input.idOrSlug),
+});

@@ -1,0 +1,26 @@
+import { CustomerQuery } from "../../contracts/inputs";
+import { FeedbackDue } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
+
+export const getFeedbackDue = defineOperation({
+  operationId: "getFeedbackDue",
+  tag: "feedback",
+  summary: "Whether a feedback set is due",
+  http: { method: "get", path: "/api/feedback/due", returns: "{ due, setId, questionCount, rewardCredits } and nothing else." },
+  mcp: {
+    name: "list_feedback_due",
+    title: "Feedback due",
+    description:
+      "Whether a feedback set is due for this key: { due, setId, questionCount, rewardCredits }. Answering it earns credits. Same as GET /api/feedback/due.",
+    annotations: { title: "Feedback due", ...READ },
+    summary: (data) =>
+      data.due ? `Feedback set ${data.setId} is due: ${plural(data.questionCount, "question")} for ${data.rewardCredits} credits.` : "No feedback is due.",
+  },
+  auth: { kind: "key", scope: "feedback:write" },
+  input: { query: CustomerQuery },
+  output: FeedbackDue,
+  errors: [],
+  example: {},
+  handle: (_input, { services, customerId }) => services.feedback.due(customerId),
+});

@@ -1,0 +1,25 @@
+import { FeedbackQuestionsQuery } from "../../contracts/inputs";
+import { FeedbackQuestions } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+
+export const getFeedbackQuestions = defineOperation({
+  operationId: "getFeedbackQuestions",
+  tag: "feedback",
+  summary: "The feedback set currently asked, or { due: false }",
+  http: { method: "get", path: "/api/feedback/questions", returns: "due, setId, questions (id, text, shape), rewardCredits; or { due: false }." },
+  mcp: {
+    name: "list_feedback_questions",
+    title: "Feedback questions",
+    description:
+      "The feedback set currently asked, with its questions (id, text, shape) and reward; { due: false } when nothing is. With jobId and validationId: the looks-wrong set for one check on one job. Same as GET /api/feedback/questions.",
+    annotations: { title: "Feedback questions", ...READ },
+    summary: () => "No feedback is being asked.",
+  },
+  auth: { kind: "key", scope: "feedback:write" },
+  input: { query: FeedbackQuestionsQuery },
+  output: FeedbackQuestions,
+  errors: ["FEEDBACK_SET_UNKNOWN", "FEEDBACK_ANCHOR_REQUIRED", "FEEDBACK_CHECK_NOT_IN_JOB", "JOB_NOT_FOUND"],
+  example: {},
+  handle: (input, { services, customerId }) => services.feedback.questions(customerId, input),
+});

@@ -1,0 +1,69 @@
+import type { Operation } from "./operation";
+import { searchValidations } from "./catalog/search-validations";
+import { listValidations } from "./catalog/list-validations";
+import { getValidation } from "./catalog/get-validation";
+import { recommendChecks } from "./catalog/recommend-checks";
+import { compareChecks } from "./catalog/compare-checks";
+import { listValidationSets } from "./catalog/list-validation-sets";
+import { getValidationSet } from "./catalog/get-validation-set";
+import { describeJobRequest } from "./catalog/describe-job-request";
+import { listErrors } from "./catalog/list-errors";
+import { explainError } from "./catalog/explain-error";
+import { getOpenApi } from "./catalog/get-openapi";
+import { signup } from "./account/signup";
+import { getOrg } from "./account/get-org";
+import { listKeys } from "./account/list-keys";
+import { getCredits } from "./account/get-credits";
+import { mintKey } from "./account/mint-key";
+import { rotateKey } from "./account/rotate-key";
+import { revokeKey } from "./account/revoke-key";
+import { deleteKey } from "./account/delete-key";
+import { checkJobRequest } from "./jobs/check-job-request";
+import { estimateJob } from "./jobs/estimate-job";
+import { runJob } from "./jobs/run-job";
+import { listJobs } from "./jobs/list-jobs";
+import { getJob } from "./jobs/get-job";
+import { awaitEmailJob } from "./jobs/await-email-job";
+import { listEmailClients } from "./jobs/list-email-clients";
+import { getCapture } from "./captures/get-capture";
+import { getSharedCapture } from "./captures/get-shared-capture";
+import { fetchCapture } from "./captures/fetch-capture";
+import { getFeedbackDue } from "./feedback/get-feedback-due";
+import { getFeedbackQuestions } from "./feedback/get-feedback-questions";
+import { submitFeedback } from "./feedback/submit-feedback";
+
+/** Every operation, once. The HTTP app, the MCP server, OpenAPI, llms-full.txt and the README's route table fold over it. */
+export const operations: readonly Operation[] = [
+  searchValidations,
+  listValidations,
+  getValidation,
+  recommendChecks,
+  compareChecks,
+  listValidationSets,
+  getValidationSet,
+  describeJobRequest,
+  checkJobRequest,
+  listErrors,
+  explainError,
+  getOpenApi,
+  signup,
+  estimateJob,
+  runJob,
+  listJobs,
+  getJob,
+  awaitEmailJob,
+  getCapture,
+  getSharedCapture,
+  fetchCapture,
+  listEmailClients,
+  getCredits,
+  listKeys,
+  getOrg,
+  mintKey,
+  rotateKey,
+  revokeKey,
+  deleteKey,
+  getFeedbackDue,
+  getFeedbackQuestions,
+  submitFeedback,
+];

@@ -1,0 +1,28 @@
+import { JobRequest } from "../../contracts/job-request";
+import { Quote } from "../../contracts/outputs";
+import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
+import { defineOperation } from "../operation";
+import { plural } from "../words";
+import { STATIC_HTML_EXAMPLE } from "./examples";
+
+export const estimateJob = defineOperation({
+  operationId: "estimateJob",
+  tag: "jobs",
+  summary: "Price a job body; validates like a run, charges nothing",
+  http: { method: "post", path: "/api/jobs/estimate", returns: "The quote." },
+  mcp: {
+    name: "estimate_job",
+    title: "Estimate a job",
+    description:
+      "The price of a job body in credits, one line per check, with your balance and whether it suffices. Validates exactly as run_job does; charges nothing and creates nothing. Same as POST /api/jobs/estimate.",
+    annotations: { title: "Estimate a job", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    summary: (data) =>
+      `${data.totalCredits} credits for ${plural(data.lines.length, "check")}; balance ${data.balance}${data.sufficient ? "" : `, short by ${data.shortfall}`}.`,
+  },
+  auth: { kind: "key", scope: "jobs:write" },
+  input: { body: JobRequest, rawBody: true },
+  output: Quote,
+  errors: JOB_REQUEST_ERRORS,
+  example: STATIC_HTML_EXAMPLE,
+  handle: (body, { services, customerId }) => services.jobs.estimate(customerId, body),
+});

@@ -1,0 +1,28 @@
+import { CustomerQuery } from "../../contracts/inputs";
+import { EmailClientCatalog } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+
+export const listEmailClients = defineOperation({
+  operationId: "listEmailClients",
+  tag: "jobs",
+  summary: "Mail clients visual email checks render in, per form factor, with plan inclusion and extra-credit flags",
+  http: { method: "get", path: "/api/email-clients", returns: "The render catalog, keyed by form factor, then client id." },
+  mcp: {
+    name: "list_email_clients",
+    title: "List mail clients",
+    description:
+      "The mail clients a visual email check can be rendered in, per form factor (mobile-sm, tablet-portrait, desktop-md): id, name, engine, the native default, plan inclusion, extra-credit clients and credits per render. Use the ids in a validation entry's clients. Same as GET /api/email-clients.",
+    annotations: { title: "List mail clients", ...READ },
+    summary: (data) => {
+      const counts = Object.entries(data.formFactors).map(([ff, v]) => `${Object.keys(v.clients).length} at ${ff}`);
+      return `Mail clients: ${counts.join(", ")}; native defaults: ${Object.values(data.formFactors).map((v) => v.nativeDefault).join(", ")}.`;
+    },
+  },
+  auth: { kind: "key", scope: "jobs:read" },
+  input: { query: CustomerQuery },
+  output: EmailClientCatalog,
+  errors: [],
+  example: {},
+  handle: (_input, { services }) => services.emailClients.catalog(),
+});

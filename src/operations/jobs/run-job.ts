@@ -1,0 +1,29 @@
+import { JobRequest } from "../../contracts/job-request";
+import { Job } from "../../contracts/outputs";
+import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
+import { defineOperation } from "../operation";
+import { asJob, jobSummary } from "./job-summary";
+import { STATIC_HTML_EXAMPLE } from "./examples";
+
+export const runJob = defineOperation({
+  operationId: "runJob",
+  tag: "jobs",
+  summary: "Run a job",
+  description:
+    "url and static_html jobs answer with their results; email jobs answer pending with testEmail. Poll GET /api/jobs?jobId=… until status is no longer pending.",
+  http: { method: "post", path: "/api/jobs", returns: "The job." },
+  mcp: {
+    name: "run_job",
+    title: "Run a job",
+    description:
+      "Runs a job and spends credits (errored rows are refunded). url and static_html jobs answer with every result (pass, fail with the reason to fix, or error: the check could not run, not a verdict); email jobs answer pending with a one-time testEmail address: have the real message sent there, then call await_email_job. Same as POST /api/jobs.",
+    annotations: { title: "Run a job", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    summary: (data) => jobSummary(data),
+  },
+  auth: { kind: "key", scope: "jobs:write" },
+  input: { body: JobRequest, rawBody: true },
+  output: Job,
+  errors: [...JOB_REQUEST_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
+  example: STATIC_HTML_EXAMPLE,
+  handle: async (body, { services, customerId, meta }) => asJob(await services.jobs.run(customerId, body, meta)),
+});

@@ -1,0 +1,127 @@
+import { Type, type Static, type TObject, type TSchema, type TUnknown } from "@sinclair/typebox";
+import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ErrorCode } from "../errors/catalog";
+import type { Scope } from "../domain/accounts";
+import type { RequestMeta } from "../services/context";
+import type { Services } from "../services/facade";
+
+/**
+ * One operation, declared once: the HTTP app, the MCP server and the OpenAPI document are folds over the
+ * list in ./index.ts. A new operation is one file under src/operations/<area>/ and one line in that list.
+ */
+
+/**
+ * public: no key. key: a Bearer key holding `scope`, acting for its own organization or the `customerId` it names.
+ * optional: works without a key; a key (with `scope`) adds to it, and `needsKey` says which arguments need one.
+ * session: a signed-in dashboard session; API keys are always refused.
+ */
+export type Auth =
+  | { kind: "public" }
+  | { kind: "key"; scope: Scope }
+  | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
+  | { kind: "session" };
+
+type Tag = "catalog" | "account" | "jobs" | "feedback";
+
+interface Inputs {
+  path?: TObject;
+  query?: TObject;
+  body?: TObject;
+  /**
+   * The body goes to the handler as sent, unvalidated: the job operations' bodies are validated by the planner,
+   * in its documented order, with its codes (src/domain/job-request.ts).
+   */
+  rawBody?: boolean;
+}
+
+/** What a handler knows about its call, whichever surface it came through. */
+export interface Call {
+  services: Services;
+  requestId: string;
+  /** Who asked, on which surface: a key's operations carry the key as actor, the others the system. */
+  meta: RequestMeta;
+  /** key operations: the organization the surface authorized before the handler ran. */
+  customerId: string;
+  /** optional operations: whether a key came with the call. */
+  hasKey: boolean;
+  /**
+   * Authorizes the call's key for the organization named (see ./authorize.ts; a function is read after the key
+   * and scope passed). Surfaces call it for key operations; optional ones call it when they need the key.
+   */
+  authorize(customerId: unknown): { customerId: string; meta: RequestMeta };
+  /** The operations this surface was folded from (the OpenAPI document describes them). */
+  operations: readonly Operation[];
+  signal?: AbortSignal;
+}
+
+interface ImageBlock {
+  type: "image";
+  data: string;
+  mimeType: string;
+}
+
+/** A result with extra MCP content blocks beside its data (fetch_capture's image). */
+export class WithContent<T> {
+  constructor(
+    readonly data: T,
+    readonly content: ImageBlock[],
+  ) {}
+}
+
+export interface Operation<I = any, O = any> {
+  operationId: string;
+  tag: Tag;
+  /** One line, the OpenAPI summary. */
+  summary: string;
+  description?: string;
+  http?: {
+    method: "get" | "post" | "delete";
+    /** OpenAPI style: /api/validations/{idOrSlug}. */
+    path: string;
+    /** The success status (200 unless said). */
+    status?: number;
+    /** The success response in words (OpenAPI). */
+    returns: string;
+    /** A non-JSON success body (the handler answers a Response). */
+    contentType?: string;
+  };
+  mcp?: {
+    name: string;
+    title: string;
+    description: string;
+    annotations: ToolAnnotations;
+    /** One or two sentences for the model; the data goes in structuredContent. */
+    summary(output: O, input: I): string;
+  };
+  auth: Auth;
+  input: Inputs;
+  /** The success body's schema; every 2xx JSON body the tests receive is checked against it. Absent for non-JSON bodies. */
+  output?: TSchema;
+  /** The codes this operation itself may answer; the surfaces add those of its auth and its input (./errors.ts). */
+  errors: ErrorCode[];
+  /** Valid arguments (the MCP arguments; on HTTP split into path, query and body): the security suite sends them. */
+  example: Record<string, unknown>;
+  handle(input: I, call: Call): O | WithContent<O> | Response | Promise<O | WithContent<O> | Response>;
+}
+
+/** Declares an operation, typing its handler's input and output from its schemas. */
+export function defineOperation<const In extends Inputs, Out extends TSchema = TUnknown>(
+  op: Operation<InputOf<In>, Static<Out>> & { input: In; output?: Out },
+): Operation<InputOf<In>, Static<Out>> {
+  return op;
+}
+
+type StaticOr<T> = T extends TSchema ? Static<T> : {};
+type InputOf<In extends Inputs> = In["rawBody"] extends true ? any : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
+
+/** The MCP arguments: the merge of the path, query and body schemas (the one schema itself when there is one). */
+export function argumentsSchema(input: Inputs): TObject {
+  const parts = [input.path, input.query, input.body].filter((s): s is TObject => !!s);
+  if (parts.length === 1) return parts[0]!;
+  return Type.Object(Object.assign({}, ...parts.map((p) => p.properties)), { additionalProperties: false });
+}
+
+export type ToolOperation = Operation & { mcp: NonNullable<Operation["mcp"]> };
+export type RouteOperation = Operation & { http: NonNullable<Operation["http"]> };
+export const isTool = (op: Operation): op is ToolOperation => !!op.mcp;
+export const isRoute = (op: Operation): op is RouteOperation => !!op.http;

@@ -1,0 +1,24 @@
+import type { Config } from "../config";
+import type { emailClientCatalogView } from "../catalog/email-clients";
+import type { AccountService } from "./accounts";
+import type { JobService } from "./jobs";
+import type { CaptureService } from "./captures";
+import type { CatalogService } from "./catalog";
+import type { FeedbackService } from "./feedback";
+import type { OperatorService } from "./operator";
+
+/**
+ * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
+ * network guard: those stay inside the services that src/app.ts builds.
+ */
+export interface Services {
+  /** Settings the surfaces print (publicBaseUrl) or document; read, never written, by them. */
+  config: Config;
+  accounts: AccountService;
+  jobs: JobService;
+  captures: CaptureService;
+  catalog: CatalogService;
+  feedback: FeedbackService;
+  emailClients: { catalog: typeof emailClientCatalogView };
+  operator: OperatorService;
+}

@@ -1,0 +1,40 @@
+import { AppError } from "../errors/app-error";
+import type { Scope } from "../domain/accounts";
+import { rebuildProjections } from "../../projections";
+import { verifyLedger } from "./audit";
+import type { AccountService } from "./accounts";
+import type { RequestMeta, ServiceContext } from "./context";
+
+const OPERATOR: RequestMeta = { actor: { kind: "system" }, channel: "cli" };
+
+/** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke`). */
+export class OperatorService {
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "store">,
+    private readonly accounts: AccountService,
+  ) {}
+
+  /** Drops every read table and rebuilds them from the event log. */
+  replay(): { events: number } {
+    return rebuildProjections(this.ctx.store);
+  }
+
+  verifyLedger(customerId?: string) {
+    return verifyLedger(this.ctx.store, customerId);
+  }
+
+  mintKey(customerId: string, name: string, scopes: Scope[]) {
+    return this.accounts.mintKey(customerId, name, scopes, OPERATOR);
+  }
+
+  /** Revokes a key by id alone: its organization is the one its KeyMinted event names. */
+  revokeKey(keyId: string): { keyId: string; customerId: string } {
+    for (const e of this.ctx.store.readAll()) {
+      const data = e.data as { keyId?: string; customerId: string };
+      if (e.type !== "KeyMinted" || data.keyId !== keyId) continue;
+      this.accounts.revokeKey(data.customerId, keyId, OPERATOR);
+      return { keyId, customerId: data.customerId };
+    }
+    throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No key ${keyId} on this server.`, { keyId });
+  }
+}

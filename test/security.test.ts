@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { runCli, startServer, type TestServer } from "./support/harness";
+import { checkToolResult } from "./support/contracts";
+import { operations } from "../src/operations";
+import type { Operation } from "../src/operations/operation";
+import { ALL_SCOPES } from "../src/domain/accounts";
+import { errorEntry } from "../src/errors/catalog";
+
+/**
+ * The security suite, by construction: every operation that takes a key, on each surface it has, with its own
+ * example input, is refused without a key, with a malformed key, with a revoked key, with a key lacking its scope,
+ * and for another organization's customerId. A new key operation gets these tests by being in the list.
+ * Nothing refused may leave a trace: the event log is the same length after every refusal.
+ */
+
+type Keyed = Operation & { auth: { kind: "key" | "optional"; scope: (typeof ALL_SCOPES)[number] } };
+const keyed = operations.filter((op): op is Keyed => op.auth.kind === "key" || op.auth.kind === "optional");
+/** Whether the example needs a key at all (an optional operation may work without one). */
+const needsKey = (op: Keyed) => op.auth.kind === "key" || !!(op.auth.kind === "optional" && op.auth.needsKey?.(op.example));
+
+let server: TestServer;
+let owner: { apiKey: string; customerId: string };
+let stranger: { customerId: string };
+let revokedKey: string;
+const scopeless = new Map<string, string>();
+
+const eventCount = () => {
+  let n = 0;
+  for (const _ of server.assay.store.readAll()) n++;
+  return n;
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  owner = await server.signup();
+  stranger = await server.signup();
+  for (const scope of ALL_SCOPES) {
+    const others = ALL_SCOPES.filter((s) => s !== scope);
+    scopeless.set(scope, server.assay.operator.mintKey(owner.customerId, `without ${scope}`, others).apiKey);
+  }
+  const doomed = server.assay.operator.mintKey(owner.customerId, "revoked", [...ALL_SCOPES]);
+  const out = await runCli(["key", "revoke", "--key", doomed.keyId], server.env);
+  expect([out.code, out.stderr]).toEqual([0, ""]);
+  expect(JSON.parse(out.stdout)).toEqual({ keyId: doomed.keyId, customerId: owner.customerId });
+  revokedKey = doomed.apiKey;
+});
+afterAll(() => server.stop());
+
+/** An HTTP request for the operation's example: path parameters in the path, query fields in the query, the rest as the body. */
+function httpRequest(op: Keyed, extra: Record<string, unknown> = {}) {
+  const args: Record<string, unknown> = { ...op.example, ...extra };
+  let path = op.http!.path;
+  const query = new URLSearchParams();
+  const body: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    if (op.input.path?.properties[name]) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
+    else if (op.input.query?.properties[name]) query.set(name, String(value));
+    else body[name] = value;
+  }
+  const url = query.size ? `${path}?${query}` : path;
+  return { method: op.http!.method.toUpperCase(), url, body: op.http!.method === "get" ? undefined : body };
+}
+
+async function viaHttp(op: Keyed, authorization: string | undefined, extra?: Record<string, unknown>) {
+  const { method, url, body } = httpRequest(op, extra);
+  return server.api(method, url, { ...(body !== undefined ? { body } : {}), ...(authorization ? { headers: { authorization } } : {}) });
+}
+
+async function viaMcp(op: Keyed, authorization: string | undefined, extra: Record<string, unknown> = {}) {
+  const res = await fetch(`${server.baseUrl}/mcp`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: op.mcp!.name, arguments: { ...op.example, ...extra } } }),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+}
+
+/** Refused at the door: 401 AUTH_REQUIRED on both surfaces (on MCP, before the tool protocol, with the challenge). */
+async function expectUnauthenticated(op: Keyed, authorization: string | undefined, invalidToken: boolean) {
+  const before = eventCount();
+  if (op.http) {
+    const res = await viaHttp(op, authorization);
+    expect([op.operationId, res.status, res.body.code]).toEqual([op.operationId, 401, "AUTH_REQUIRED"]);
+  }
+  if (op.mcp) {
+    const res = await viaMcp(op, authorization);
+    expect([op.mcp.name, res.status, res.body.code]).toEqual([op.mcp.name, 401, "AUTH_REQUIRED"]);
+    const challenge = res.headers.get("www-authenticate") ?? "";
+    expect(challenge).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge.includes('error="invalid_token"')).toBe(invalidToken);
+  }
+  expect(eventCount()).toBe(before);
+}
+
+/** Refused by the operation: the code on HTTP with its status, and as a tool error on MCP. */
+async function expectRefused(op: Keyed, apiKey: string, code: "INSUFFICIENT_SCOPE" | "CUSTOMER_SCOPE_MISMATCH", extra?: Record<string, unknown>) {
+  const before = eventCount();
+  const authorization = `Bearer ${apiKey}`;
+  if (op.http) {
+    const res = await viaHttp(op, authorization, extra);
+    expect([op.operationId, res.status, res.body.code]).toEqual([op.operationId, errorEntry(code).status, code]);
+  }
+  if (op.mcp) {
+    const res = await viaMcp(op, authorization, extra);
+    expect(res.status).toBe(200);
+    const result = res.body.result;
+    checkToolResult(op.mcp.name, result);
+    expect([op.mcp.name, result.isError, result.structuredContent.code]).toEqual([op.mcp.name, true, code]);
+  }
+  expect(eventCount()).toBe(before);
+}
+
+test("every keyed operation is here, each with a surface", () => {
+  expect(keyed.length).toBeGreaterThanOrEqual(15);
+  for (const op of keyed) expect([op.operationId, !!(op.http || op.mcp)]).toEqual([op.operationId, true]);
+});
+
+for (const op of keyed) {
+  describe(`${op.operationId}${op.mcp ? ` / ${op.mcp.name}` : ""} (${op.auth.kind}, ${op.auth.scope})`, () => {
+    if (needsKey(op)) {
+      test("no key: 401 AUTH_REQUIRED", () => expectUnauthenticated(op, undefined, false));
+    }
+    test("a malformed key: 401 AUTH_REQUIRED", () => expectUnauthenticated(op, "Bearer not a key", true));
+    test("a revoked key: 401 AUTH_REQUIRED", () => expectUnauthenticated(op, `Bearer ${revokedKey}`, true));
+    test("a key without the scope: 403 INSUFFICIENT_SCOPE", () => expectRefused(op, scopeless.get(op.auth.scope)!, "INSUFFICIENT_SCOPE"));
+    test("another organization's customerId: 403 CUSTOMER_SCOPE_MISMATCH", () =>
+      expectRefused(op, owner.apiKey, "CUSTOMER_SCOPE_MISMATCH", { customerId: stranger.customerId }));
+  });
+}
+
+test("nothing was charged or created for either organization", async () => {
+  for (const org of [owner, stranger]) {
+    expect(server.assay.jobs.list(org.customerId, {}).jobs).toEqual([]);
+    const credits = server.assay.accounts.credits(org.customerId);
+    expect([credits.balance, credits.ledger.length]).toEqual([server.assay.config.signupCredits, 1]);
+  }
+});
