@@ -49,6 +49,11 @@ export function findKeyBySecretHash(db: Database, secretHash: string): KeyRecord
   return row ? fromRow(row) : null;
 }
 
+export function findKeyById(db: Database, keyId: string): KeyRecord | null {
+  const row = db.query<KeyRow, [string]>(`${SELECT} WHERE key_id = ?`).get(keyId);
+  return row ? fromRow(row) : null;
+}
+
 export function listKeys(db: Database, customerId: string): KeyRecord[] {
   return db.query<KeyRow, [string]>(`${SELECT} WHERE customer_id = ? ORDER BY created_at, key_id`).all(customerId).map(fromRow);
 }

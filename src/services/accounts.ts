@@ -1,7 +1,7 @@
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, decideOpenAccount, decideRevokeKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
 import { findOrganization } from "../../projections/organizations";
-import { findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
+import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
 import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
@@ -54,6 +54,11 @@ export class AccountService {
   revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
     const active = listKeys(this.ctx.store.db, customerId).some((k) => k.keyId === keyId && !k.revokedAt);
     this.ctx.store.append(decideRevokeKey(customerId, keyId, active), meta);
+  }
+
+  /** The organization a key belongs to, revoked or not; null for a key id this server never minted. */
+  organizationOfKey(keyId: string): string | null {
+    return findKeyById(this.ctx.store.db, keyId)?.customerId ?? null;
   }
 
   /** Resolves an Authorization header to a live key. Any problem is AUTH_REQUIRED, without saying which. */

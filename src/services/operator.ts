@@ -27,14 +27,11 @@ export class OperatorService {
     return this.accounts.mintKey(customerId, name, scopes, OPERATOR);
   }
 
-  /** Revokes a key by id alone: its organization is the one its KeyMinted event names. */
+  /** Revokes a key by id alone, for the self-hoster with no session: its organization is the one that holds it. */
   revokeKey(keyId: string): { keyId: string; customerId: string } {
-    for (const e of this.ctx.store.readAll()) {
-      const data = e.data as { keyId?: string; customerId: string };
-      if (e.type !== "KeyMinted" || data.keyId !== keyId) continue;
-      this.accounts.revokeKey(data.customerId, keyId, OPERATOR);
-      return { keyId, customerId: data.customerId };
-    }
-    throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No key ${keyId} on this server.`, { keyId });
+    const customerId = this.accounts.organizationOfKey(keyId);
+    if (!customerId) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No key ${keyId} on this server.`, { keyId });
+    this.accounts.revokeKey(customerId, keyId, OPERATOR);
+    return { keyId, customerId };
   }
 }
