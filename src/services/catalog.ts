@@ -5,7 +5,8 @@ import { validationSets, type ValidationSet } from "../catalog/sets";
 import { catalogEntry, findSet, listSets, setView, validationDetail } from "../catalog/views";
 import { JobRequest, JOB_TYPES } from "../contracts/job-request";
 import { jsonSchemaOf } from "../contracts/inputs";
-import { CAPTURE_SIZES, type ValidationModule } from "../validations/types";
+import type { ValidationModule } from "../validations/types";
+import { CAPTURE_SIZES } from "../capture/vocabulary";
 import type { ServiceContext } from "./context";
 
 type JobType = (typeof JOB_TYPES)[number];
