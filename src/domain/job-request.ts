@@ -143,7 +143,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   {
     name: "job-type",
     codes: ["VALIDATION_TYPE_UNSUPPORTED"],
-    rule: `type is ${JOB_TYPES.join(", ")}.`,
+    rule: `type is one of ${JOB_TYPES.join(", ")}.`,
     check(d) {
       const t = d.body.type;
       if (typeof t !== "string" || !(JOB_TYPES as readonly string[]).includes(t)) {
@@ -220,7 +220,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   {
     name: "capture-sizes",
     codes: ["INVALID_CAPTURE_SIZE"],
-    rule: `captureSizes are ${CAPTURE_SIZES.join(", ")}.`,
+    rule: `Every capture size is one of ${CAPTURE_SIZES.join(", ")}.`,
     check({ body: b }) {
       if (!b.captureSizes) return;
       const invalid = (b.captureSizes as string[]).filter((s) => !(CAPTURE_SIZES as readonly string[]).includes(s));
