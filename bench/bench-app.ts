@@ -2,11 +2,11 @@ import { createAssay, type Assay } from "../src/app";
 import { createHttpApp } from "../src/http/app";
 import { loadConfig } from "../src/config";
 import { findChromium } from "../src/capture/browser-pool";
+import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { nowMs, tempDir } from "./support";
 import { LANDING_PAGE_HTML } from "./landing-page";
 
-/** The job every job figure times: web-essentials on the landing page, rendered at all three capture sizes. */
-export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as const;
+/** The job every job figure times: web-essentials on the landing page, rendered at every capture size. */
 export const JOB_BODY = {
   type: "static_html",
   html: LANDING_PAGE_HTML,

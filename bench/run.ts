@@ -12,7 +12,8 @@ import { benchLighthouse } from "./lighthouse-bench";
 import { benchSoak } from "./soak-bench";
 import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
-import { startBenchApp, CAPTURE_SIZES } from "./bench-app";
+import { startBenchApp } from "./bench-app";
+import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
 
 const started = nowMs();

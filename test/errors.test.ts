@@ -6,13 +6,8 @@ import { htmlJob, startServer, type ApiResponse, type TestServer } from "./suppo
  * POST /api/jobs. Each refusal must carry the catalogued error body and leave the organization
  * untouched: the balance stays at the signup grant and no job exists.
  *
- * Validation order (src/domain/job-request.ts): 1 body is a JSON object, 2 LEGACY_REQUEST_SHAPE,
- * 3 UNKNOWN_FIELD, 4 VALIDATION_TYPE_UNSUPPORTED, 5 ONE_VALIDATION_SET_PER_JOB, 6 VALIDATION_SET_CONFLICT,
- * 7 JOB_ACCEPTS_ONE_SUBJECT, 8 INVALID_REQUEST_BODY (field types), 9 INVALID_ENUM_VALUE,
- * 10 MISSING_REQUIRED_FIELD, 11 INVALID_CAPTURE_SIZE, 12 JOB_SUBJECT_REQUIRED, 13 NO_VALIDATIONS_SELECTED,
- * 14 VALIDATION_SET_NOT_FOUND, 15 VALIDATION_SET_SUBJECT_MISMATCH, 16 VALIDATION_SUBJECT_MISMATCH,
- * 17 VALIDATION_NOT_RUNNABLE, 18 DUPLICATE_VALIDATION, 19 CONFLICTING_PARAMETERS, 20 INVALID_PARAMETER_VALUE,
- * 21 clients, 22 PLAYGROUND_INVALID_URL.
+ * Validation order: PLAN_STEPS, the planner's step table in src/domain/job-request.ts (test/planner.test.ts
+ * drives each step on its own).
  *
  * Step 21 (clients) is for email validations only: a functional check answers CLIENT_SELECTION_RENDERLESS_CHECK,
  * a visual check the job skips (it needs parameters the body does not give) CLIENT_SELECTION_NOT_IN_JOB, a

@@ -1,4 +1,4 @@
-import type { CaptureSize } from "../validations/types";
+import type { CaptureSize } from "./vocabulary";
 
 /** One element of interest, located by a unique CSS selector. */
 export interface ElementRef {

@@ -4,7 +4,7 @@ import { guardedFetch } from "./guarded-fetch";
 import type { CapturePalette, ImageSourceInfo, ImagesSnapshot, Screenshot, WebArtifacts } from "./artifacts";
 import { measureImageSources } from "./gather-images";
 import { samplePalette } from "./gather-palette";
-import type { CaptureSize } from "../validations/types";
+import type { CaptureSize } from "./vocabulary";
 
 /** Image responses the page received, kept (only when a check compares images) so their pictures can be decoded again. */
 export interface ImageBodies {

@@ -10,13 +10,7 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
 import { readLabVitals } from "./lab-vitals";
-import type { ArtifactKind, CaptureSize } from "../validations/types";
-
-export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mobile: boolean }> = {
-  "mobile-sm": { width: 375, height: 667, mobile: true },
-  "tablet-portrait": { width: 768, height: 1024, mobile: false },
-  "desktop-md": { width: 1280, height: 800, mobile: false },
-};
+import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
 
 export interface CaptureLimits {
   navigationTimeoutMs: number;

@@ -1,4 +1,6 @@
-import { CAPTURE_SIZES, type CaptureSize, type ValidationModule } from "../validations/types";
+import { CAPTURE_SIZES, VIEWPORTS, type CaptureSize, type EmailClient, type RenderTarget } from "../capture/vocabulary";
+import type { ValidationModule } from "../validations/types";
+import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./render-pricing";
 
 /**
  * The mail-client render catalog: which clients a visual email check can be rendered in, per form factor.
@@ -7,57 +9,9 @@ import { CAPTURE_SIZES, type CaptureSize, type ValidationModule } from "../valid
  *
  * Plans: self-hosted Assay has one plan, and every client is in it (`planIncluded`); nothing is trimmed by
  * plan, so PLAN_EXCLUDES_REQUESTED_CLIENTS is never raised. `extraCredits` clients cost one more credit
- * per render (see renderPrice). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never
+ * per render (./render-pricing.ts). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never
  * raised either.
  */
-
-/** How a client changes a message when the reader's device is in dark mode. */
-export type DarkMode =
-  /** The message is shown as sent. */
-  | "none"
-  /** Apple Mail: the message's own dark styles (prefers-color-scheme) apply; a message that declares dark support (color-scheme) gets the dark canvas and light default text; a message with no colours of its own is darkened; one with colours of its own is left light. */
-  | "color-scheme"
-  /** Light backgrounds are darkened and dark text lightened; colours already dark (backgrounds) or light (text) are kept. */
-  | "partial-invert"
-  /** Every text and background colour has its lightness inverted. */
-  | "full-invert";
-
-export type EmulationProfileId =
-  | "apple-mail-macos"
-  | "apple-mail-ios"
-  | "gmail-web"
-  | "gmail-app"
-  | "outlook-web"
-  | "outlook-windows"
-  | "outlook-app"
-  | "yahoo-web"
-  | "thunderbird"
-  | "samsung-mail";
-
-export interface EmailClient {
-  id: string;
-  name: string;
-  /** The engine the real client renders with. */
-  engine: string;
-  formFactor: CaptureSize;
-  /** The client a form factor renders in when a check names no client for it. */
-  nativeDefault: boolean;
-  planIncluded: boolean;
-  extraCredits: boolean;
-  profile: EmulationProfileId;
-  /** caniemail client keys whose data drive the profile's CSS support, first match wins. */
-  caniemail: string[];
-  /** Rendered in dark mode (a dark variant) or light. */
-  colorScheme: "light" | "dark";
-  /** What the client does to a message in dark mode (how its dark variant renders). */
-  darkMode: DarkMode;
-  /** The dark (or light) twin of this client in the same form factor, when the catalog has one. */
-  darkVariant?: string;
-  lightVariant?: string;
-  /** The width the message is laid out in (the client's reading pane at this form factor), and the viewport height. */
-  width: number;
-  height: number;
-}
 
 type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height" | "planIncluded">;
 
@@ -75,9 +29,6 @@ const YAHOO_WEB: Base = { id: "yahoo-web", name: "Yahoo Mail (web)", engine: "Ya
 const THUNDERBIRD: Base = { id: "thunderbird", name: "Thunderbird", engine: "Gecko", profile: "thunderbird", caniemail: ["thunderbird.macos", "thunderbird.windows"], darkMode: "none", extraCredits: true };
 const SAMSUNG_MAIL: Base = { id: "samsung-mail", name: "Samsung Email (Android)", engine: "Android WebView (Blink)", profile: "samsung-mail", caniemail: ["samsung-email.android"], darkMode: "full-invert", extraCredits: true };
 
-const VIEWPORT_WIDTH: Record<CaptureSize, number> = { "mobile-sm": 375, "tablet-portrait": 768, "desktop-md": 1280 };
-const VIEWPORT_HEIGHT: Record<CaptureSize, number> = { "mobile-sm": 667, "tablet-portrait": 1024, "desktop-md": 800 };
-
 function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; native?: boolean; dark?: boolean }]>): EmailClient[] {
   const out: EmailClient[] = [];
   for (const [base, o] of list) {
@@ -88,7 +39,7 @@ function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; na
       planIncluded: true,
       colorScheme: "light",
       width: o.width,
-      height: VIEWPORT_HEIGHT[formFactor],
+      height: VIEWPORTS[formFactor].height,
       ...(o.dark ? { darkVariant: `${base.id}-dark` } : {}),
     };
     out.push(light);
@@ -130,17 +81,6 @@ export function nativeDefault(formFactor: CaptureSize): EmailClient {
   return EMAIL_CLIENTS[formFactor].find((c) => c.nativeDefault)!;
 }
 
-/** Credits per render: one, and one more for an extra-credit client. */
-export const CREDITS_PER_RENDER = 1;
-export const EXTRA_CREDITS_PER_RENDER = 1;
-export const renderPrice = (c: EmailClient) => CREDITS_PER_RENDER + (c.extraCredits ? EXTRA_CREDITS_PER_RENDER : 0);
-
-/** One render a visual email check reads: a client at a form factor. */
-export interface RenderTarget {
-  client: EmailClient;
-  formFactor: CaptureSize;
-}
-
 /**
  * The renders a visual email check reads: per form factor named in its `clients` entry, the clients named
  * (an empty array means that form factor's native default); with no `clients`, the native default of each
@@ -167,11 +107,6 @@ export function renderTargets(module: ValidationModule, clients?: Record<string,
   return targets;
 }
 
-/** The price of a visual email check for its renders. */
-export function renderCredits(module: ValidationModule, clients?: Record<string, string[]>): number {
-  return renderTargets(module, clients).reduce((n, t) => n + renderPrice(t.client), 0);
-}
-
 /** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id. */
 export function emailClientCatalogView() {
   return {
@@ -185,7 +120,7 @@ export function emailClientCatalogView() {
       CAPTURE_SIZES.map((ff) => [
         ff,
         {
-          viewport: { width: VIEWPORT_WIDTH[ff], height: VIEWPORT_HEIGHT[ff] },
+          viewport: { width: VIEWPORTS[ff].width, height: VIEWPORTS[ff].height },
           nativeDefault: nativeDefault(ff).id,
           clients: Object.fromEntries(
             EMAIL_CLIENTS[ff].map((c) => [

@@ -1,9 +1,9 @@
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
 import { AppError } from "../errors/app-error";
 import { errorCatalog, type ErrorCode } from "../errors/catalog";
 import { DETAILS, JOB_TYPES, enumOf } from "./job-request";
+import { pointerToPath, sortFieldErrors } from "./field-errors";
 
 /**
  * The small request schemas beside the job request: HTTP query strings and bodies, and the arguments of
@@ -244,14 +244,7 @@ export function readInput<T extends TObject>(schema: T, raw: unknown, opts: Read
     for (const k of unknownFields) delete value[k];
   }
   if (opts.query) value = Value.Convert(schema, value) as Record<string, unknown>;
-  const errors = [...Value.Errors(schema, value)].map((error) => ({ path: pointerToPath(error.path), error }));
-  const enumValues = (e: ValueError) => (e.schema as { "x-enum"?: readonly string[] })["x-enum"];
-  const isEnum = (e: ValueError) => !!enumValues(e) && typeof e.value === "string";
-  const isMissing = (e: ValueError) => e.type === ValueErrorType.ObjectRequiredProperty;
-  const isAbsent = (path: string, e: ValueError) => e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
-  const isUnionChild = (e: ValueError) =>
-    e.type === ValueErrorType.Literal && errors.some((o) => o.error !== e && o.error.path === e.path && o.error.type === ValueErrorType.Union);
-  const typeErrors = errors.filter(({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error));
+  const { typeErrors, invalidEnum, missing } = sortFieldErrors([...Value.Errors(schema, value)].map((error) => ({ path: pointerToPath(error.path), error })));
   if (typeErrors.length) {
     const first = typeErrors[0]!;
     const own = (first.error.schema as { "x-invalid-code"?: ErrorCode })["x-invalid-code"];
@@ -260,26 +253,9 @@ export function readInput<T extends TObject>(schema: T, raw: unknown, opts: Read
       problems: typeErrors.map(({ path, error }) => ({ path, message: error.message })),
     });
   }
-  const enumError = errors.find(({ error }) => isEnum(error));
-  if (enumError) {
-    const allowedValues = enumValues(enumError.error)!;
-    throw new AppError("INVALID_ENUM_VALUE", `${enumError.path} must be one of ${allowedValues.join(", ")}.`, {
-      field: enumError.path,
-      value: enumError.error.value,
-      allowedValues,
-    });
-  }
-  const missing = errors.find(({ error }) => isMissing(error));
-  if (missing) throw new AppError("MISSING_REQUIRED_FIELD", `${missing.path} is required.`, { field: missing.path });
+  if (invalidEnum) throw invalidEnum;
+  if (missing) throw missing;
   return value as Static<T>;
-}
-
-function pointerToPath(pointer: string): string {
-  return pointer
-    .split("/")
-    .filter(Boolean)
-    .map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`))
-    .join("");
 }
 
 /** A schema as plain JSON Schema (TypeBox's symbols and undefined members dropped). */

@@ -1,5 +1,5 @@
 import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
-import { CAPTURE_SIZES } from "../validations/types";
+import { CAPTURE_SIZES } from "../capture/vocabulary";
 
 export const JOB_TYPES = ["url", "static_html", "email"] as const;
 export const SEVERITIES = ["critical", "major", "minor", "info"] as const;

@@ -3,7 +3,7 @@ import { Finding, Severity } from "../../events/jobs";
 import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { ALL_SCOPES } from "../domain/accounts";
-import { CAPTURE_SIZES } from "../validations/types";
+import { CAPTURE_SIZES } from "../capture/vocabulary";
 
 /**
  * The success bodies of the operations, exactly: every object lists its fields and allows no others, so the

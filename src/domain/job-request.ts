@@ -4,12 +4,15 @@ import type { TSchema } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalog";
 import { JobRequest, JOB_TYPES, ValidationEntry } from "../contracts/job-request";
+import { pointerToPath, sortFieldErrors, type FieldError, type SortedFieldErrors } from "../contracts/field-errors";
 import { findValidation } from "../catalog/registry";
-import { findSet } from "../catalog/sets";
-import { EMAIL_CLIENTS, findEmailClient, renderCredits } from "../catalog/email-clients";
-import { CAPTURE_SIZES, type CaptureSize, type Severity, type ValidationModule } from "../validations/types";
+import { findSet, type ValidationSet } from "../catalog/sets";
+import { EMAIL_CLIENTS, findEmailClient } from "../catalog/email-clients";
+import { CAPTURE_SIZES, type CaptureSize } from "../capture/vocabulary";
+import type { Severity, ValidationModule } from "../validations/types";
 import type { NetworkGuard } from "../capture/network-guard";
 import { canonicalJson } from "../store/canonical";
+import { priceJob } from "./pricing";
 
 export type JobType = (typeof JOB_TYPES)[number];
 
@@ -60,219 +63,378 @@ const SUBJECT_FIELDS = ["url", "html"] as const;
 
 const bad = (message: string, details?: Record<string, unknown>) => new AppError("INVALID_REQUEST_BODY", message, details);
 
-/** Every refusal planJob can give, in its order. */
-export const JOB_REQUEST_ERRORS: ErrorCode[] = [
-  "INVALID_REQUEST_BODY",
-  "LEGACY_REQUEST_SHAPE",
-  "UNKNOWN_FIELD",
-  "VALIDATION_TYPE_UNSUPPORTED",
-  "ONE_VALIDATION_SET_PER_JOB",
-  "VALIDATION_SET_CONFLICT",
-  "JOB_ACCEPTS_ONE_SUBJECT",
-  "INVALID_ENUM_VALUE",
-  "MISSING_REQUIRED_FIELD",
-  "INVALID_CAPTURE_SIZE",
-  "JOB_SUBJECT_REQUIRED",
-  "NO_VALIDATIONS_SELECTED",
-  "VALIDATION_SET_NOT_FOUND",
-  "VALIDATION_SET_SUBJECT_MISMATCH",
-  "VALIDATION_SUBJECT_MISMATCH",
-  "VALIDATION_NOT_RUNNABLE",
-  "DUPLICATE_VALIDATION",
-  "CONFLICTING_PARAMETERS",
-  "INVALID_PARAMETER_VALUE",
-  "EMPTY_CLIENT_SELECTION",
-  "INVALID_CLIENT_SELECTION",
-  "CLIENT_SELECTION_RENDERLESS_CHECK",
-  "CLIENT_SELECTION_NOT_IN_JOB",
-  "UNKNOWN_EMAIL_CLIENT",
-  "PLAYGROUND_INVALID_URL",
-];
+type Selection = { run: Array<Omit<PlannedValidation, "credits">>; skipped: SkippedValidation[] };
+
+/** What the steps learn about a body, in order: each step reads what the steps before it settled. */
+export class PlanDraft {
+  body!: Record<string, unknown>;
+  type!: JobType;
+  fields!: SortedFieldErrors;
+  entries!: NormalisedEntry[];
+  set?: ValidationSet;
+  unique!: NormalisedEntry[];
+  /** One flat parameter map per job: name -> value, and the entry that gave it. */
+  parameters!: Map<string, { value: unknown; path: string }>;
+  private chosen?: Selection;
+
+  constructor(
+    readonly raw: unknown,
+    readonly guard: NetworkGuard,
+  ) {}
+
+  get jobSubject(): "url" | "email" {
+    return this.type === "email" ? "email" : "url";
+  }
+
+  /** What runs and what is skipped; worked out once, when step 21 (clients) first asks. */
+  get selection(): Selection {
+    return (this.chosen ??= select(this));
+  }
+}
+
+export interface PlanStep {
+  /** Its place in the order (the first failing step answers); from its position in PLAN_STEPS. */
+  step: number;
+  name: string;
+  /** The codes it refuses with, in the order it checks for them. */
+  codes: ErrorCode[];
+  /** What it requires, in one line (README, describe_job_request, llms.txt). */
+  rule: string;
+  check(draft: PlanDraft): void | Promise<void>;
+}
 
 /**
- * Validates a job body completely, in this documented order, before anything is priced:
- *  1 body is a JSON object (INVALID_REQUEST_BODY)   2 LEGACY_REQUEST_SHAPE   3 UNKNOWN_FIELD
- *  4 VALIDATION_TYPE_UNSUPPORTED   5 ONE_VALIDATION_SET_PER_JOB   6 VALIDATION_SET_CONFLICT
- *  7 JOB_ACCEPTS_ONE_SUBJECT   8 INVALID_REQUEST_BODY (field types)   9 INVALID_ENUM_VALUE
- * 10 MISSING_REQUIRED_FIELD   11 INVALID_CAPTURE_SIZE   12 JOB_SUBJECT_REQUIRED   13 NO_VALIDATIONS_SELECTED
- * 14 VALIDATION_SET_NOT_FOUND   15 VALIDATION_SET_SUBJECT_MISMATCH   16 VALIDATION_SUBJECT_MISMATCH
- * 17 VALIDATION_NOT_RUNNABLE   18 DUPLICATE_VALIDATION   19 CONFLICTING_PARAMETERS   20 INVALID_PARAMETER_VALUE
- * 21 clients, per entry: EMPTY_CLIENT_SELECTION, INVALID_CLIENT_SELECTION (shape), CLIENT_SELECTION_RENDERLESS_CHECK
- *    (a functional check), CLIENT_SELECTION_NOT_IN_JOB (a visual check the job skips), INVALID_CLIENT_SELECTION
- *    (a webpage visual check: clients are for email validations), UNKNOWN_EMAIL_CLIENT (an id not in the render
- *    catalog for that form factor: src/catalog/email-clients.ts)
- * 22 PLAYGROUND_INVALID_URL (the only step that may use DNS)
+ * The job request's validation, in its documented order, before anything is priced. Each step refuses with
+ * its own codes and may settle a fact the later steps read (the type, the entries, the set, the parameters).
  */
+const STEPS: Array<Omit<PlanStep, "step">> = [
+  {
+    name: "json-object",
+    codes: ["INVALID_REQUEST_BODY"],
+    rule: "The body is a JSON object.",
+    check(d) {
+      if (d.raw === null || typeof d.raw !== "object" || Array.isArray(d.raw)) throw bad("The job request must be a JSON object.");
+      d.body = d.raw as Record<string, unknown>;
+    },
+  },
+  {
+    name: "unified-shape",
+    codes: ["LEGACY_REQUEST_SHAPE"],
+    rule: "It is the unified request: a top-level type and no lines[] (old field names are mapped in details.hint).",
+    check({ body: b }) {
+      if ("type" in b && !("lines" in b)) return;
+      const legacy = Object.keys(b).filter((k) => k in LEGACY_HINT);
+      throw new AppError(
+        "LEGACY_REQUEST_SHAPE",
+        "Send the unified job request: a top-level type (url, static_html or email) with one subject.",
+        { hint: { type: "required: url | static_html | email", ...Object.fromEntries(Object.entries(LEGACY_HINT)), legacyFieldsSeen: legacy } },
+      );
+    },
+  },
+  {
+    name: "known-fields",
+    codes: ["UNKNOWN_FIELD"],
+    rule: "Every top-level field is one of the job request's.",
+    check({ body: b }) {
+      const unknownFields = Object.keys(b).filter((k) => !TOP_LEVEL_FIELDS.has(k) && k !== "validationSets");
+      if (unknownFields.length) throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
+    },
+  },
+  {
+    name: "job-type",
+    codes: ["VALIDATION_TYPE_UNSUPPORTED"],
+    rule: `type is one of ${JOB_TYPES.join(", ")}.`,
+    check(d) {
+      const t = d.body.type;
+      if (typeof t !== "string" || !(JOB_TYPES as readonly string[]).includes(t)) {
+        throw new AppError("VALIDATION_TYPE_UNSUPPORTED", `Job type ${JSON.stringify(t)} is not supported.`, { field: "type", value: t, allowedValues: JOB_TYPES });
+      }
+      d.type = t as JobType;
+    },
+  },
+  {
+    name: "one-set",
+    codes: ["ONE_VALIDATION_SET_PER_JOB"],
+    rule: "At most one validation set: validationSetId is one string.",
+    check({ body: b }) {
+      if (!Array.isArray(b.validationSetId) && !("validationSets" in b && !("validationSetId" in b))) return;
+      const count = Array.isArray(b.validationSetId) ? b.validationSetId.length : Array.isArray(b.validationSets) ? b.validationSets.length : 1;
+      throw new AppError("ONE_VALIDATION_SET_PER_JOB", "A job takes one validation set: send one validationSetId string.", { setCount: count });
+    },
+  },
+  {
+    name: "set-not-combined",
+    codes: ["VALIDATION_SET_CONFLICT"],
+    rule: "validationSetId is not combined with a validationSets array.",
+    check({ body: b }) {
+      if (!("validationSets" in b)) return;
+      throw new AppError(
+        "VALIDATION_SET_CONFLICT",
+        "validationSetId cannot be combined with a validationSets array; add extra checks through validations[].",
+        { fields: ["validationSetId", "validationSets"] },
+      );
+    },
+  },
+  {
+    name: "one-subject",
+    codes: ["JOB_ACCEPTS_ONE_SUBJECT"],
+    rule: "Exactly one subject: one url, or one html, or the email job's message.",
+    check({ body: b, type }) {
+      const subjectCount =
+        SUBJECT_FIELDS.reduce((n, f) => n + (b[f] === undefined ? 0 : Array.isArray(b[f]) ? (b[f] as unknown[]).length : 1), 0) + (type === "email" ? 1 : 0);
+      if (subjectCount > 1) {
+        throw new AppError("JOB_ACCEPTS_ONE_SUBJECT", `A job takes exactly one subject; this body has ${subjectCount}. Send one job per subject.`, { subjectCount });
+      }
+    },
+  },
+  {
+    name: "field-types",
+    codes: ["INVALID_REQUEST_BODY"],
+    rule: "Every field has the type the job request schema gives it.",
+    check(d) {
+      d.fields = sortFieldErrors(fieldErrors(d.body));
+      const [first] = d.fields.typeErrors;
+      if (first) {
+        throw bad(`The request body does not match the job request schema: ${first.path} ${first.error.message}.`, {
+          problems: d.fields.typeErrors.map(({ path, error }) => ({ path, message: error.message })),
+        });
+      }
+    },
+  },
+  {
+    name: "enum-values",
+    codes: ["INVALID_ENUM_VALUE"],
+    rule: "Every enum field (detail, a validation's severity) holds one of its values.",
+    check({ fields }) {
+      if (fields.invalidEnum) throw fields.invalidEnum;
+    },
+  },
+  {
+    name: "required-fields",
+    codes: ["MISSING_REQUIRED_FIELD"],
+    rule: "Every validation entry object has its id.",
+    check({ fields }) {
+      if (fields.missing) throw fields.missing;
+    },
+  },
+  {
+    name: "capture-sizes",
+    codes: ["INVALID_CAPTURE_SIZE"],
+    rule: `Every capture size is one of ${CAPTURE_SIZES.join(", ")}.`,
+    check({ body: b }) {
+      if (!b.captureSizes) return;
+      const invalid = (b.captureSizes as string[]).filter((s) => !(CAPTURE_SIZES as readonly string[]).includes(s));
+      if (invalid.length) {
+        throw new AppError("INVALID_CAPTURE_SIZE", `Unknown capture size(s): ${invalid.join(", ")}.`, { invalid, allowedValues: CAPTURE_SIZES });
+      }
+    },
+  },
+  {
+    name: "subject-given",
+    codes: ["JOB_SUBJECT_REQUIRED"],
+    rule: "The type's subject is given: url for url; html and baseUrl for static_html.",
+    check({ body: b, type }) {
+      const required = type === "url" ? ["url"] : type === "static_html" ? ["html", "baseUrl"] : [];
+      for (const field of required) {
+        if (typeof b[field] !== "string" || (field !== "html" && !(b[field] as string).trim())) {
+          throw new AppError("JOB_SUBJECT_REQUIRED", `A ${type} job needs ${field}.`, { field, jobType: type });
+        }
+      }
+    },
+  },
+  {
+    name: "something-selected",
+    codes: ["NO_VALIDATIONS_SELECTED"],
+    rule: "validations[] entries, a validationSetId, or both.",
+    check(d) {
+      d.entries = normaliseEntries((d.body.validations as unknown[] | undefined) ?? []);
+      if (d.entries.length === 0 && d.body.validationSetId === undefined) {
+        throw new AppError("NO_VALIDATIONS_SELECTED", "Select validations[] entries, a validationSetId, or both.");
+      }
+    },
+  },
+  {
+    name: "set-exists",
+    codes: ["VALIDATION_SET_NOT_FOUND"],
+    rule: "validationSetId names a published set.",
+    check(d) {
+      const setId = d.body.validationSetId as string | undefined;
+      if (setId === undefined) return;
+      d.set = findSet(setId);
+      if (!d.set) throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, { validationSetId: setId });
+    },
+  },
+  {
+    name: "set-subject",
+    codes: ["VALIDATION_SET_SUBJECT_MISMATCH"],
+    rule: "The set is for the job's subject type (url sets for url and static_html jobs, email sets for email jobs).",
+    check(d) {
+      const { set, type } = d;
+      if (set && set.subjectType !== d.jobSubject) {
+        throw new AppError("VALIDATION_SET_SUBJECT_MISMATCH", `Set ${set.id} is for ${set.subjectType} subjects; this is a ${type} job.`, {
+          validationSetId: set.id,
+          setSubjectType: set.subjectType,
+          jobSubjectType: type,
+        });
+      }
+    },
+  },
+  {
+    name: "validation-subject",
+    codes: ["VALIDATION_SUBJECT_MISMATCH"],
+    rule: "Every validation is for the job's subject type.",
+    check(d) {
+      const mismatches = d.entries
+        .map((e) => ({ e, m: findValidation(e.id) }))
+        .filter(({ m }) => m && m.meta.subjectType !== d.jobSubject)
+        .map(({ e, m }) => ({ path: e.path, validationId: e.id, validationSubjectType: m!.meta.subjectType, jobSubjectType: d.type }));
+      if (mismatches.length) {
+        throw new AppError("VALIDATION_SUBJECT_MISMATCH", `${mismatches.map((m) => m.validationId).join(", ")} cannot run on a ${d.type} job.`, { mismatches });
+      }
+    },
+  },
+  {
+    name: "runnable",
+    codes: ["VALIDATION_NOT_RUNNABLE"],
+    rule: "Every validation id is a runnable one (an unknown id is not).",
+    check({ entries }) {
+      const unknown = entries.filter((e) => !findValidation(e.id) || findValidation(e.id)!.meta.id !== e.id);
+      if (unknown.length) {
+        throw new AppError(
+          "VALIDATION_NOT_RUNNABLE",
+          `Not runnable validation id(s): ${unknown.map((e) => e.id).join(", ")}. Use ids with runnable: true from GET /api/validations.`,
+          { validationIds: unknown.map((e) => e.id), paths: unknown.map((e) => e.path) },
+        );
+      }
+    },
+  },
+  {
+    name: "no-differing-duplicates",
+    codes: ["DUPLICATE_VALIDATION"],
+    rule: "A validation listed twice has the same configuration both times (identical duplicates collapse).",
+    check(d) {
+      const byId = new Map<string, NormalisedEntry>();
+      for (const e of d.entries) {
+        const seen = byId.get(e.id);
+        if (!seen) byId.set(e.id, e);
+        else if (canonicalJson(seen.config) !== canonicalJson(e.config)) {
+          throw new AppError("DUPLICATE_VALIDATION", `${e.id} is listed twice with different configuration.`, {
+            path: e.path,
+            firstPath: seen.path,
+            validationId: e.id,
+          });
+        }
+      }
+      d.unique = [...byId.values()];
+    },
+  },
+  {
+    name: "one-parameter-map",
+    codes: ["CONFLICTING_PARAMETERS"],
+    rule: "One flat parameter map per job: two entries never give one parameter different values.",
+    check(d) {
+      d.parameters = new Map();
+      for (const e of d.unique) {
+        for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
+          const prior = d.parameters.get(name);
+          if (prior && canonicalJson(prior.value) !== canonicalJson(value)) {
+            throw new AppError("CONFLICTING_PARAMETERS", `Parameter ${name} has two different values in this job.`, {
+              path: e.path,
+              parameter: name,
+              firstPath: prior.path,
+            });
+          }
+          d.parameters.set(name, { value, path: e.path });
+        }
+      }
+    },
+  },
+  {
+    name: "parameter-values",
+    codes: ["INVALID_PARAMETER_VALUE"],
+    rule: "Every parameter is one its validation declares, in that parameter's format.",
+    check({ unique }) {
+      for (const e of unique) {
+        const m = findValidation(e.id)!;
+        for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
+          const spec = m.meta.parameters.find((p) => p.name === name);
+          if (!spec) {
+            throw new AppError("INVALID_PARAMETER_VALUE", `${e.id} has no parameter ${name}.`, {
+              path: `${e.path}.parameters.${name}`,
+              validationId: e.id,
+              parameter: name,
+              allowedParameters: m.meta.parameters.map((p) => p.name),
+            });
+          }
+          if (!Value.Check(spec.schema, value)) {
+            throw new AppError("INVALID_PARAMETER_VALUE", `Parameter ${name} of ${e.id} must be ${spec.format}.`, {
+              path: `${e.path}.parameters.${name}`,
+              validationId: e.id,
+              parameter: name,
+              expected: spec.format,
+              problems: problemsOf(spec.schema, value),
+            });
+          }
+        }
+      }
+    },
+  },
+  {
+    name: "client-selections",
+    codes: ["EMPTY_CLIENT_SELECTION", "INVALID_CLIENT_SELECTION", "CLIENT_SELECTION_RENDERLESS_CHECK", "CLIENT_SELECTION_NOT_IN_JOB", "INVALID_CLIENT_SELECTION", "UNKNOWN_EMAIL_CLIENT"],
+    rule:
+      "clients, per entry: not empty; an object of form factors to arrays of client ids; only on a visual check, that the job runs, of an email job; every id in the render catalog for its form factor.",
+    check(d) {
+      checkClientSelections(d.unique, d.selection.run);
+    },
+  },
+  {
+    name: "public-url",
+    codes: ["PLAYGROUND_INVALID_URL"],
+    rule: "url (resolved) and baseUrl are public http(s) URLs; the only step that may use DNS.",
+    async check({ body: b, type, guard }) {
+      if (type === "url") await checkPublicUrl(b.url as string, "url", guard, true);
+      if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, false);
+    },
+  },
+];
+
+/** The planner's steps, in order. */
+export const PLAN_STEPS: readonly PlanStep[] = STEPS.map((s, i) => ({ step: i + 1, ...s }));
+
+/** Every refusal planJob can give, in its order. */
+export const JOB_REQUEST_ERRORS: ErrorCode[] = [...new Set(PLAN_STEPS.flatMap((s) => s.codes))];
+
+/** Validates a job body completely, step by step (PLAN_STEPS), then selects and prices what runs. */
 export async function planJob(body: unknown, guard: NetworkGuard): Promise<PlannedJob> {
-  // 1
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw bad("The job request must be a JSON object.");
-  }
-  const b = body as Record<string, unknown>;
-  // 2
-  if (!("type" in b) || "lines" in b) {
-    const legacy = Object.keys(b).filter((k) => k in LEGACY_HINT);
-    throw new AppError(
-      "LEGACY_REQUEST_SHAPE",
-      "Send the unified job request: a top-level type (url, static_html or email) with one subject.",
-      { hint: { type: "required: url | static_html | email", ...Object.fromEntries(Object.entries(LEGACY_HINT)), legacyFieldsSeen: legacy } },
-    );
-  }
-  // 3
-  const unknownFields = Object.keys(b).filter((k) => !TOP_LEVEL_FIELDS.has(k) && k !== "validationSets");
-  if (unknownFields.length) {
-    throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
-  }
-  // 4
-  if (typeof b.type !== "string" || !(JOB_TYPES as readonly string[]).includes(b.type)) {
-    throw new AppError("VALIDATION_TYPE_UNSUPPORTED", `Job type ${JSON.stringify(b.type)} is not supported.`, {
-      field: "type",
-      value: b.type,
-      allowedValues: JOB_TYPES,
-    });
-  }
-  const type = b.type as JobType;
-  // 5, 6
-  if (Array.isArray(b.validationSetId) || ("validationSets" in b && !("validationSetId" in b))) {
-    const count = Array.isArray(b.validationSetId) ? b.validationSetId.length : Array.isArray(b.validationSets) ? b.validationSets.length : 1;
-    throw new AppError("ONE_VALIDATION_SET_PER_JOB", "A job takes one validation set: send one validationSetId string.", {
-      setCount: count,
-    });
-  }
-  if ("validationSets" in b) {
-    throw new AppError(
-      "VALIDATION_SET_CONFLICT",
-      "validationSetId cannot be combined with a validationSets array; add extra checks through validations[].",
-      { fields: ["validationSetId", "validationSets"] },
-    );
-  }
-  // 7
-  const subjectCount =
-    SUBJECT_FIELDS.reduce((n, f) => n + (b[f] === undefined ? 0 : Array.isArray(b[f]) ? (b[f] as unknown[]).length : 1), 0) +
-    (type === "email" ? 1 : 0);
-  if (subjectCount > 1) {
-    throw new AppError("JOB_ACCEPTS_ONE_SUBJECT", `A job takes exactly one subject; this body has ${subjectCount}. Send one job per subject.`, {
-      subjectCount,
-    });
-  }
-  // 8, 9, 10
-  checkFieldTypes(b);
-  // 11
-  if (b.captureSizes) {
-    const invalid = (b.captureSizes as string[]).filter((s) => !(CAPTURE_SIZES as readonly string[]).includes(s));
-    if (invalid.length) {
-      throw new AppError("INVALID_CAPTURE_SIZE", `Unknown capture size(s): ${invalid.join(", ")}.`, {
-        invalid,
-        allowedValues: CAPTURE_SIZES,
-      });
-    }
-  }
-  // 12
-  const required = type === "url" ? ["url"] : type === "static_html" ? ["html", "baseUrl"] : [];
-  for (const field of required) {
-    if (typeof b[field] !== "string" || (field !== "html" && !(b[field] as string).trim())) {
-      throw new AppError("JOB_SUBJECT_REQUIRED", `A ${type} job needs ${field}.`, { field, jobType: type });
-    }
-  }
-  // 13
-  const entries = normaliseEntries((b.validations as unknown[] | undefined) ?? []);
-  const setId = b.validationSetId as string | undefined;
-  if (entries.length === 0 && setId === undefined) {
-    throw new AppError("NO_VALIDATIONS_SELECTED", "Select validations[] entries, a validationSetId, or both.");
-  }
-  // 14, 15
-  const jobSubject = type === "email" ? "email" : "url";
-  const set = setId === undefined ? undefined : findSet(setId);
-  if (setId !== undefined && !set) {
-    throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, { validationSetId: setId });
-  }
-  if (set && set.subjectType !== jobSubject) {
-    throw new AppError("VALIDATION_SET_SUBJECT_MISMATCH", `Set ${set.id} is for ${set.subjectType} subjects; this is a ${type} job.`, {
-      validationSetId: set.id,
-      setSubjectType: set.subjectType,
-      jobSubjectType: type,
-    });
-  }
-  // 16
-  const mismatches = entries
-    .map((e) => ({ e, m: findValidation(e.id) }))
-    .filter(({ m }) => m && m.meta.subjectType !== jobSubject)
-    .map(({ e, m }) => ({ path: e.path, validationId: e.id, validationSubjectType: m!.meta.subjectType, jobSubjectType: type }));
-  if (mismatches.length) {
-    throw new AppError("VALIDATION_SUBJECT_MISMATCH", `${mismatches.map((m) => m.validationId).join(", ")} cannot run on a ${type} job.`, {
-      mismatches,
-    });
-  }
-  // 17
-  const unknown = entries.filter((e) => !findValidation(e.id) || findValidation(e.id)!.meta.id !== e.id);
-  if (unknown.length) {
-    throw new AppError(
-      "VALIDATION_NOT_RUNNABLE",
-      `Not runnable validation id(s): ${unknown.map((e) => e.id).join(", ")}. Use ids with runnable: true from GET /api/validations.`,
-      { validationIds: unknown.map((e) => e.id), paths: unknown.map((e) => e.path) },
-    );
-  }
-  // 18: identical duplicates collapse; differing ones are refused
-  const byId = new Map<string, NormalisedEntry>();
-  for (const e of entries) {
-    const seen = byId.get(e.id);
-    if (!seen) byId.set(e.id, e);
-    else if (canonicalJson(seen.config) !== canonicalJson(e.config)) {
-      throw new AppError("DUPLICATE_VALIDATION", `${e.id} is listed twice with different configuration.`, {
-        path: e.path,
-        firstPath: seen.path,
-        validationId: e.id,
-      });
-    }
-  }
-  const unique = [...byId.values()];
-  // 19: one flat parameter map per job
-  const flat = new Map<string, { value: unknown; path: string }>();
-  for (const e of unique) {
-    for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
-      const prior = flat.get(name);
-      if (prior && canonicalJson(prior.value) !== canonicalJson(value)) {
-        throw new AppError("CONFLICTING_PARAMETERS", `Parameter ${name} has two different values in this job.`, {
-          path: e.path,
-          parameter: name,
-          firstPath: prior.path,
-        });
-      }
-      flat.set(name, { value, path: e.path });
-    }
-  }
-  // 20
-  for (const e of unique) {
-    const m = findValidation(e.id)!;
-    for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
-      const spec = m.meta.parameters.find((p) => p.name === name);
-      if (!spec) {
-        throw new AppError("INVALID_PARAMETER_VALUE", `${e.id} has no parameter ${name}.`, {
-          path: `${e.path}.parameters.${name}`,
-          validationId: e.id,
-          parameter: name,
-          allowedParameters: m.meta.parameters.map((p) => p.name),
-        });
-      }
-      if (!Value.Check(spec.schema, value)) {
-        throw new AppError("INVALID_PARAMETER_VALUE", `Parameter ${name} of ${e.id} must be ${spec.format}.`, {
-          path: `${e.path}.parameters.${name}`,
-          validationId: e.id,
-          parameter: name,
-          expected: spec.format,
-          problems: problemsOf(spec.schema, value),
-        });
-      }
-    }
-  }
-  // Select: set members first, then extras; parameters come from the flat map.
+  const d = new PlanDraft(body, guard);
+  for (const step of PLAN_STEPS) await step.check(d);
+  const { body: b, type, set } = d;
+  const { run, skipped } = d.selection;
+  const { lines, totalCredits } = priceJob(run);
+  return {
+    type,
+    ...(type === "url" ? { url: b.url as string } : {}),
+    ...(type === "static_html" ? { html: b.html as string, baseUrl: b.baseUrl as string } : {}),
+    ...(type === "email" && b.subject !== undefined ? { emailSubject: b.subject as string } : {}),
+    ...(set ? { validationSetId: set.id } : {}),
+    run: run.map((v, i) => ({ ...v, credits: lines[i]!.credits })),
+    skipped,
+    ...(b.captureSizes ? { captureSizes: [...new Set(b.captureSizes as CaptureSize[])] } : {}),
+    detail: (b.detail as "brief" | "verbose" | undefined) ?? "brief",
+    totalCredits,
+  };
+}
+
+/** Set members first, then extras; parameters come from the flat map, defaults fill the rest. */
+function select({ set, unique, parameters: flat }: PlanDraft): Selection {
   const selected = new Map<string, { module: ValidationModule; entry?: NormalisedEntry; fromSet: boolean }>();
   for (const id of set?.validationIds ?? []) selected.set(id, { module: findValidation(id)!, fromSet: true });
   for (const e of unique) {
     const prior = selected.get(e.id);
     selected.set(e.id, { module: findValidation(e.id)!, entry: e, fromSet: prior?.fromSet ?? false });
   }
-  const run: PlannedValidation[] = [];
+  const run: Selection["run"] = [];
   const skipped: SkippedValidation[] = [];
   for (const { module, entry, fromSet } of selected.values()) {
     const parameters: Record<string, unknown> = {};
@@ -295,31 +457,11 @@ export async function planJob(body: unknown, guard: NetworkGuard): Promise<Plann
       module,
       severity: entry?.config.severity ?? module.meta.severity,
       parameters,
-      credits: module.meta.price.credits,
       fromSet,
       ...(entry?.config.clients ? { clients: entry.config.clients } : {}),
     });
   }
-  // 21
-  checkClientSelections(unique, run);
-  // A visual email check is priced by its renders: one credit each, one more in an extra-credit client.
-  for (const v of run) if (v.module.meta.needs.includes("render")) v.credits = renderCredits(v.module, v.clients);
-  // 22
-  if (type === "url") await checkPublicUrl(b.url as string, "url", guard, true);
-  if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, false);
-
-  return {
-    type,
-    ...(type === "url" ? { url: b.url as string } : {}),
-    ...(type === "static_html" ? { html: b.html as string, baseUrl: b.baseUrl as string } : {}),
-    ...(type === "email" && b.subject !== undefined ? { emailSubject: b.subject as string } : {}),
-    ...(set ? { validationSetId: set.id } : {}),
-    run,
-    skipped,
-    ...(b.captureSizes ? { captureSizes: [...new Set(b.captureSizes as CaptureSize[])] } : {}),
-    detail: (b.detail as "brief" | "verbose" | undefined) ?? "brief",
-    totalCredits: run.reduce((n, v) => n + v.credits, 0),
-  };
+  return { run, skipped };
 }
 
 interface EntryConfig {
@@ -342,9 +484,9 @@ function normaliseEntries(raw: unknown[]): NormalisedEntry[] {
   });
 }
 
-/** Steps 8-10, from the TypeBox schema: wrong types first, then enum values, then missing fields. */
-function checkFieldTypes(b: Record<string, unknown>): void {
-  const errors: Array<{ path: string; error: ValueError }> = [];
+/** Every TypeBox error of the body's known fields, validation entries one by one; step 21 owns clients. */
+function fieldErrors(b: Record<string, unknown>): FieldError[] {
+  const errors: FieldError[] = [];
   for (const [key, value] of Object.entries(b)) {
     if (key === "validations" && Array.isArray(value)) {
       value.forEach((item, i) => {
@@ -354,59 +496,21 @@ function checkFieldTypes(b: Record<string, unknown>): void {
           return;
         }
         for (const error of Value.Errors(ValidationEntry, item)) {
-          if (error.path.startsWith("/clients")) continue; // step 21 owns clients
-          errors.push({ path: `validations[${i}]${pointerToPath(error.path)}`, error });
+          if (error.path.startsWith("/clients")) continue;
+          errors.push({ path: pointerToPath(`/validations/${i}${error.path}`), error });
         }
       });
       continue;
     }
     const schema = (JobRequest.properties as Record<string, TSchema>)[key];
     if (!schema) continue;
-    for (const error of Value.Errors(schema, value)) errors.push({ path: `${key}${pointerToPath(error.path)}`, error });
+    for (const error of Value.Errors(schema, value)) errors.push({ path: pointerToPath(`/${key}${error.path}`), error });
   }
-  const enumSchemaOf = (e: ValueError) => (e.schema as { "x-enum"?: string[] })["x-enum"];
-  const isEnum = (e: ValueError) => enumSchemaOf(e) && typeof e.value === "string";
-  const isMissing = (e: ValueError) => e.type === ValueErrorType.ObjectRequiredProperty;
-  // TypeBox also reports an absent required property as a type error on its undefined value; the missing error speaks for it.
-  const isAbsent = (path: string, e: ValueError) =>
-    e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
-  const typeErrors = errors.filter(
-    ({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error, errors),
-  );
-  if (typeErrors.length) {
-    throw bad(`The request body does not match the job request schema: ${typeErrors[0]!.path} ${typeErrors[0]!.error.message}.`, {
-      problems: typeErrors.map(({ path, error }) => ({ path, message: error.message })),
-    });
-  }
-  const enumError = errors.find(({ error }) => isEnum(error));
-  if (enumError) {
-    throw new AppError("INVALID_ENUM_VALUE", `${enumError.path} must be one of ${enumSchemaOf(enumError.error)!.join(", ")}.`, {
-      field: enumError.path,
-      value: enumError.error.value,
-      allowedValues: enumSchemaOf(enumError.error),
-    });
-  }
-  const missing = errors.find(({ error }) => isMissing(error));
-  if (missing) {
-    throw new AppError("MISSING_REQUIRED_FIELD", `${missing.path} is required.`, { field: missing.path });
-  }
-}
-
-/** TypeBox reports each failed member of an enum union too; the union's own error speaks for them. */
-function isUnionChild(error: ValueError, all: Array<{ path: string; error: ValueError }>): boolean {
-  return error.type === ValueErrorType.Literal && all.some((o) => o.error !== error && o.error.path === error.path && o.error.type === ValueErrorType.Union);
+  return errors;
 }
 
 function syntheticError(value: unknown, message: string): ValueError {
   return { type: ValueErrorType.Object, schema: {} as TSchema, path: "", value, message, errors: [] };
-}
-
-function pointerToPath(pointer: string): string {
-  return pointer
-    .split("/")
-    .filter(Boolean)
-    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
-    .join("");
 }
 
 function problemsOf(schema: TSchema, value: unknown) {
@@ -415,7 +519,7 @@ function problemsOf(schema: TSchema, value: unknown) {
 
 const FORM_FACTORS = new Set<string>(CAPTURE_SIZES);
 
-function checkClientSelections(entries: NormalisedEntry[], run: PlannedValidation[]): void {
+function checkClientSelections(entries: NormalisedEntry[], run: Selection["run"]): void {
   for (const e of entries) {
     const clients = e.config.clients as unknown;
     if (clients === undefined) continue;

@@ -5,7 +5,9 @@ import { validationSets, type ValidationSet } from "../catalog/sets";
 import { catalogEntry, findSet, listSets, setView, validationDetail } from "../catalog/views";
 import { JobRequest, JOB_TYPES } from "../contracts/job-request";
 import { jsonSchemaOf } from "../contracts/inputs";
-import { CAPTURE_SIZES, type ValidationModule } from "../validations/types";
+import { PLAN_STEPS } from "../domain/job-request";
+import type { ValidationModule } from "../validations/types";
+import { CAPTURE_SIZES } from "../capture/vocabulary";
 import type { ServiceContext } from "./context";
 
 type JobType = (typeof JOB_TYPES)[number];
@@ -235,6 +237,7 @@ export const JOB_RULES = [
   "Parameters are business facts (required text, allowed domains, brand colours, logo URL, unsubscribe URL, postal address): ask the user; never invent them.",
   "clients (mail clients per form factor) apply to email validations that render; functional checks and webpage checks take none.",
   "The whole body is validated before pricing: a refused body charges nothing and creates no job. Estimate and run take the same body.",
+  `The checks, in order (the first failing one answers): ${PLAN_STEPS.map((s) => `${s.step}. ${s.rule} (${[...new Set(s.codes)].join(", ")})`).join(" ")}`,
   "url and static_html jobs answer with their results; email jobs answer pending with a testEmail address.",
 ];
 

@@ -1,7 +1,9 @@
 import type { PlannedValidation } from "../domain/job-request";
 import type { RecordedResult } from "../domain/jobs";
 import type { EmailArtifacts } from "../inbox/email-artifacts";
-import { renderPrice, renderTargets, type RenderTarget } from "../catalog/email-clients";
+import { renderTargets } from "../catalog/email-clients";
+import { renderPrice } from "../catalog/render-pricing";
+import type { RenderTarget } from "../capture/vocabulary";
 import { EmailRenderEngine, type RenderOutcome } from "../capture/mail-clients/render";
 import type { NewEvent } from "../store/event-store";
 import type { ServiceContext } from "./context";

@@ -1,12 +1,14 @@
 import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
+import { priceJob } from "../domain/pricing";
 import { decideAcceptance, decideExpiry, decideSettlement, type RecordedResult } from "../domain/jobs";
 import { streams } from "../domain/accounts";
 import { ConcurrencyError, type NewEvent } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, type JobRow, type ResultRow } from "../../projections/jobs";
 import { findValidation } from "../catalog/registry";
-import type { CaptureSize, CheckServices, EmailValidation, Outcome, WebValidation } from "../validations/types";
+import type { CheckServices, EmailValidation, Outcome, WebValidation } from "../validations/types";
+import type { CaptureSize } from "../capture/vocabulary";
 import { inboxAddressOfJob, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
 import { parseEmail, UnparseableMessage } from "../inbox/email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "../inbox/authentication";
@@ -298,8 +300,7 @@ function priceLines(job: PlannedJob) {
   return {
     type: job.type,
     ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-    lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
-    totalCredits: job.totalCredits,
+    ...priceJob(job.run),
   };
 }
 

@@ -4,33 +4,11 @@ import type { Finding as FindingSchema, Severity as SeveritySchema } from "../..
 import type { WebArtifacts } from "../capture/artifacts";
 import type { EmailArtifacts } from "../inbox/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
+import type { ArtifactKind, CaptureSize } from "../capture/vocabulary";
 
 export type Severity = Static<typeof SeveritySchema>;
 export type Finding = Static<typeof FindingSchema>;
 export type Verdict = "pass" | "fail" | "error";
-
-export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as const;
-export type CaptureSize = (typeof CAPTURE_SIZES)[number];
-
-/** What a check reads; the capture engine gathers only what the selected checks need. */
-export type ArtifactKind =
-  | "dom"
-  | "layout"
-  | "screenshot"
-  | "network"
-  | "console"
-  | "axe"
-  | "vitals"
-  | "images"
-  | "palette"
-  /** Email: the text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
-  | "email-html"
-  /** Email: SPF, DKIM and DMARC results from mailauth (EmailArtifacts.authentication). */
-  | "authentication"
-  /** Email: renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
-  | "render"
-  /** Email: the renders are in dark mode (each client's dark variant). */
-  | "render-dark";
 
 export interface ParameterSpec {
   name: string;

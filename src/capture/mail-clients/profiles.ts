@@ -1,4 +1,4 @@
-import type { EmailClient, EmulationProfileId } from "../../catalog/email-clients";
+import type { EmailClient, EmulationProfileId } from "../vocabulary";
 import { unsupportedFor } from "./caniemail-support";
 import type { SanitizerRules } from "./sanitize-in-page";
 

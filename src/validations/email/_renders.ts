@@ -1,4 +1,5 @@
-import type { CaptureSize, Finding, Outcome, ValidationMeta } from "../types";
+import type { CaptureSize } from "../../capture/vocabulary";
+import type { Finding, Outcome, ValidationMeta } from "../types";
 import type { EmailArtifacts } from "../../inbox/email-artifacts";
 import type { EmailRender, RenderOutcome } from "../../capture/mail-clients/render";
 

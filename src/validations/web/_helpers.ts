@@ -1,4 +1,5 @@
-import type { CaptureSize, ValidationMeta } from "../types";
+import type { CaptureSize } from "../../capture/vocabulary";
+import type { ValidationMeta } from "../types";
 import type { DomSnapshot, LayoutSnapshot, WebArtifacts } from "../../capture/artifacts";
 
 /** Defaults shared by the DOM checks: functional, read at desktop-md, one credit. */

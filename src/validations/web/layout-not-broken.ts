@@ -1,6 +1,6 @@
 import { pass, type WebValidation, type Finding } from "../types";
 import { layoutAt, quote, visualCheck } from "./_helpers";
-import type { CaptureSize } from "../types";
+import type { CaptureSize } from "../../capture/vocabulary";
 
 export const layoutNotBroken: WebValidation = {
   meta: visualCheck({

@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { CAPTURE_SIZES, type Finding, type WebValidation } from "../types";
+import { CAPTURE_SIZES } from "../../capture/vocabulary";
+import type { Finding, WebValidation } from "../types";
 import type { ImageSourceInfo, PageImage, WebArtifacts } from "../../capture/artifacts";
 import { visualCheck } from "./_helpers";
 

@@ -1,5 +1,5 @@
 import { pass, type WebValidation } from "../types";
-import type { CaptureSize } from "../types";
+import type { CaptureSize } from "../../capture/vocabulary";
 import { layoutAt, quote, visualCheck } from "./_helpers";
 import { primaryCta } from "./cta-visible";
 

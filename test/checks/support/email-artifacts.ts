@@ -6,7 +6,8 @@ import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clien
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";
 import { findEmailClient } from "../../../src/catalog/email-clients";
-import type { CaptureSize, EmailValidation, Finding, Outcome } from "../../../src/validations/types";
+import type { EmailValidation, Finding, Outcome } from "../../../src/validations/types";
+import type { CaptureSize } from "../../../src/capture/vocabulary";
 
 /**
  * Hand-built EmailArtifacts for the email checks' unit tests, typed against the real interfaces so a change of

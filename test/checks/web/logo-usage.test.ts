@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import type { ImageSourceInfo, ImagesSnapshot, PageImage } from "../../../src/capture/artifacts";
-import type { CaptureSize } from "../../../src/validations/types";
+import type { CaptureSize } from "../../../src/capture/vocabulary";
 import { logoUsage } from "../../../src/validations/web/logo-usage";
 import { artifacts, evaluate, layout } from "../support/web-artifacts";
 

@@ -1,0 +1,92 @@
+/**
+ * The words capture shares with the checks and the catalog: the sizes a subject is captured at, the artifact
+ * kinds a check can ask for, and what a mail client is to the renderer. Kept here, below the checks and the
+ * catalog, so that capture reads its own vocabulary and imports neither of them.
+ */
+
+export const CAPTURE_SIZES = ["mobile-sm", "tablet-portrait", "desktop-md"] as const;
+export type CaptureSize = (typeof CAPTURE_SIZES)[number];
+
+/** The browser viewport of each capture size; `mobile` turns on touch input (the layout width stays exact). */
+export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mobile: boolean }> = {
+  "mobile-sm": { width: 375, height: 667, mobile: true },
+  "tablet-portrait": { width: 768, height: 1024, mobile: false },
+  "desktop-md": { width: 1280, height: 800, mobile: false },
+};
+
+/** What a check reads; the capture engine gathers only what the selected checks need. */
+export type ArtifactKind =
+  | "dom"
+  | "layout"
+  | "screenshot"
+  | "network"
+  | "console"
+  | "axe"
+  | "vitals"
+  | "images"
+  | "palette"
+  /** Email: the text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
+  | "email-html"
+  /** Email: SPF, DKIM and DMARC results from mailauth (EmailArtifacts.authentication). */
+  | "authentication"
+  /** Email: renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
+  | "render"
+  /** Email: the renders are in dark mode (each client's dark variant). */
+  | "render-dark";
+
+// ------------------------------------------------------------------ mail clients
+
+/** How a client changes a message when the reader's device is in dark mode. */
+export type DarkMode =
+  /** The message is shown as sent. */
+  | "none"
+  /** Apple Mail: the message's own dark styles (prefers-color-scheme) apply; a message that declares dark support (color-scheme) gets the dark canvas and light default text; a message with no colours of its own is darkened; one with colours of its own is left light. */
+  | "color-scheme"
+  /** Light backgrounds are darkened and dark text lightened; colours already dark (backgrounds) or light (text) are kept. */
+  | "partial-invert"
+  /** Every text and background colour has its lightness inverted. */
+  | "full-invert";
+
+export type EmulationProfileId =
+  | "apple-mail-macos"
+  | "apple-mail-ios"
+  | "gmail-web"
+  | "gmail-app"
+  | "outlook-web"
+  | "outlook-windows"
+  | "outlook-app"
+  | "yahoo-web"
+  | "thunderbird"
+  | "samsung-mail";
+
+/** A mail client at one form factor, as the render catalog (src/catalog/email-clients.ts) lists it. */
+export interface EmailClient {
+  id: string;
+  name: string;
+  /** The engine the real client renders with. */
+  engine: string;
+  formFactor: CaptureSize;
+  /** The client a form factor renders in when a check names no client for it. */
+  nativeDefault: boolean;
+  planIncluded: boolean;
+  extraCredits: boolean;
+  profile: EmulationProfileId;
+  /** caniemail client keys whose data drive the profile's CSS support, first match wins. */
+  caniemail: string[];
+  /** Rendered in dark mode (a dark variant) or light. */
+  colorScheme: "light" | "dark";
+  /** What the client does to a message in dark mode (how its dark variant renders). */
+  darkMode: DarkMode;
+  /** The dark (or light) twin of this client in the same form factor, when the catalog has one. */
+  darkVariant?: string;
+  lightVariant?: string;
+  /** The width the message is laid out in (the client's reading pane at this form factor), and the viewport height. */
+  width: number;
+  height: number;
+}
+
+/** One render a visual email check reads: a client at a form factor. */
+export interface RenderTarget {
+  client: EmailClient;
+  formFactor: CaptureSize;
+}
