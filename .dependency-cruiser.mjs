@@ -2,7 +2,8 @@
 // Run it by hand with `npx depcruise src events projections`. Paths are relative to the repository root.
 // Type-only imports count: a layer that names another layer's types depends on it.
 
-const SURFACES = "^src/(http|mcp|cli|operations)/";
+// Surfaces: the transports (HTTP, MCP, CLI, the SMTP inbox adapter) and the operation declarations they fold.
+const SURFACES = ["^src/(http|mcp|cli|operations)/", "^src/inbox/smtp-"];
 const npm = (...names) => `(^|/)node_modules/(${names.join("|")})/`;
 
 /** @type {import("dependency-cruiser").IConfiguration} */
@@ -17,7 +18,7 @@ export default {
     },
     {
       name: "surfaces-no-store",
-      comment: "HTTP, MCP, the CLI and operations reach data through the services, never the event store, projections or SQLite.",
+      comment: "Surfaces reach data through the services, never the event store, projections or SQLite.",
       severity: "error",
       from: { path: SURFACES },
       to: { path: ["^src/store/", "^projections/", "^bun:sqlite$"] },
@@ -27,7 +28,7 @@ export default {
       comment: "A check reads artifacts and returns a verdict; it knows nothing of jobs, transports or the composition root.",
       severity: "error",
       from: { path: "^src/validations/" },
-      to: { path: ["^src/(services|operations|http|mcp|cli)/", "^src/(app|runtime)\\.ts$"] },
+      to: { path: [...SURFACES, "^src/services/", "^src/(app|runtime)\\.ts$"] },
     },
     {
       name: "domain-no-transport",
@@ -35,7 +36,7 @@ export default {
       severity: "error",
       from: { path: "^src/domain/" },
       to: {
-        path: ["^src/(http|mcp|cli|operations|services)/", "^src/inbox/smtp-", npm("elysia", "smtp-server", "@modelcontextprotocol")],
+        path: [...SURFACES, "^src/services/", npm("elysia", "smtp-server", "@modelcontextprotocol")],
       },
     },
     {
@@ -43,7 +44,7 @@ export default {
       comment: "Capture gathers artifacts for any check; it knows no check, service, surface or catalog.",
       severity: "error",
       from: { path: "^src/capture/" },
-      to: { path: ["^src/(validations|services|operations|http|mcp|cli|catalog)/"] },
+      to: { path: [...SURFACES, "^src/(validations|services|catalog)/"] },
     },
     {
       name: "projections-only-events-and-store",
@@ -64,7 +65,7 @@ export default {
       comment: "The event store keeps events; it knows no domain, service, projection or surface.",
       severity: "error",
       from: { path: "^src/store/" },
-      to: { path: ["^src/(domain|services|http|mcp|cli|operations)/", "^projections/"] },
+      to: { path: [...SURFACES, "^src/(domain|services)/", "^projections/"] },
     },
     {
       name: "services-no-surfaces",
