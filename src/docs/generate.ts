@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { errorCatalog } from "../errors/catalog";
 import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
-import { CREDITS_PER_RENDER, EMAIL_CLIENTS, EXTRA_CREDITS_PER_RENDER, findEmailClient, nativeDefault, renderCredits, renderTargets, type EmailClient } from "../catalog/email-clients";
+import { CREDITS_PER_RENDER, EMAIL_CLIENTS, EXTRA_CREDITS_PER_RENDER, findEmailClient, nativeDefault, renderCredits, renderTargets } from "../catalog/email-clients";
 import { profileOf } from "../capture/mail-clients/profiles";
 import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
 
@@ -64,7 +64,7 @@ const code = (id: string) => `\`${id}\``;
 const andList = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
 const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
 const inWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
-const kilobytes = (bytes: number | null) => String(Math.round((bytes ?? 0) / 1024));
+const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
 
 /**
  * docs/email-clients.md: the prose is src/docs/email-clients.template.md; every fact from the data (the
@@ -76,7 +76,9 @@ export function emailClientsMarkdown(): string {
   const lightClients = clients.filter((c) => c.colorScheme === "light");
   const visualChecks = validationModules.filter((m) => m.meta.subjectType === "email" && m.meta.needs.includes("render"));
   const gmail = profileOf(findEmailClient("desktop-md", "gmail-web")!);
-  const darkLabel = (c: EmailClient) => `${c.darkMode.replace("-", " ").replace("color scheme", "color-scheme")}${c.darkVariant ? ` (variant ${code(c.darkVariant)})` : ""}`;
+  // "partial-invert" reads "partial invert"; "color-scheme" is the CSS property's name and keeps its hyphen.
+  const darkLabel = (c: (typeof clients)[number]) =>
+    `${c.darkMode === "color-scheme" ? c.darkMode : c.darkMode.replace("-", " ")}${c.darkVariant ? ` (variant ${code(c.darkVariant)})` : ""}`;
   const facts: Record<string, string> = {
     visualChecks: visualChecks.map((m) => code(m.meta.id)).join(", "),
     clientTable: [
@@ -95,8 +97,8 @@ export function emailClientsMarkdown(): string {
     shownAsSentInDark: andList([...new Set(lightClients.filter((c) => !c.darkVariant && c.darkMode === "none").map((c) => code(c.id)))]),
     creditsPerRender: inWords(CREDITS_PER_RENDER),
     extraCreditsPerRender: inWords(EXTRA_CREDITS_PER_RENDER),
-    gmailClipKb: kilobytes(gmail.clipBytes),
-    gmailStyleBlockKb: kilobytes(gmail.rules.styleBlockMaxBytes),
+    gmailClipKb: kilobytes(gmail.clipBytes!),
+    gmailStyleBlockKb: kilobytes(gmail.rules.styleBlockMaxBytes!),
     screenshotMaxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight.toLocaleString("en-US"),
     renderTimeoutS: String(DEFAULT_RENDER_LIMITS.timeoutMs / 1000),
   };
