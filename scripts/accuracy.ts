@@ -3,7 +3,7 @@
  * run as a url job through the real API with every web check that needs no parameters; every email case's
  * message.eml is delivered over SMTP (raw, as sent) to a fresh email job selecting every email check that needs
  * no parameters. Prints, per subject and defect type, which check caught it, the misses, and every false fail
- * on a clean case. Exit 0 always: it measures.
+ * on a clean case. Exit 0 whenever it could measure (it measures, it does not judge); 1 when the corpus is missing.
  *
  * ASSAY_ACCURACY_SUBJECTS=email (or web) runs one subject only.
  */
@@ -148,6 +148,13 @@ class Scorecard {
   }
 }
 
+if (!existsSync(join(CORPUS, "index.json"))) {
+  console.error(
+    `accuracy: no labelled corpus at ${CORPUS} (no index.json there). The corpus is not part of this repository: ` +
+      "put it at ../shared/corpus beside the repository, or set ASSAY_CORPUS_DIR to its directory.",
+  );
+  process.exit(1);
+}
 const index = JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] };
 const webChecks = validationModules.filter((m) => m.meta.subjectType === "url" && !m.meta.requiresConfiguration).map((m) => m.meta.id);
 

@@ -1,6 +1,11 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { errorCatalog } from "../errors/catalog";
 import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
+import { CREDITS_PER_RENDER, EMAIL_CLIENTS, EXTRA_CREDITS_PER_RENDER, findEmailClient, nativeDefault, renderCredits, renderTargets } from "../catalog/email-clients";
+import { profileOf } from "../capture/mail-clients/profiles";
+import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
 
 /** docs/errors.md, from the one error table. */
 export function errorsMarkdown(): string {
@@ -54,7 +59,61 @@ export function validationsMarkdown(): string {
   return out.join("\n");
 }
 
+const code = (id: string) => `\`${id}\``;
+/** "a", "a and b", "a, b and c". */
+const andList = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
+const inWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
+const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
+
+/**
+ * docs/email-clients.md: the prose is src/docs/email-clients.template.md; every fact from the data (the
+ * catalog's clients, the visual checks and their default renders and prices, the profiles' limits) is filled
+ * in here, at its `{{name}}` or `{{clientsOf:<profile>}}`.
+ */
+export function emailClientsMarkdown(): string {
+  const clients = Object.values(EMAIL_CLIENTS).flat();
+  const lightClients = clients.filter((c) => c.colorScheme === "light");
+  const visualChecks = validationModules.filter((m) => m.meta.subjectType === "email" && m.meta.needs.includes("render"));
+  const gmail = profileOf(findEmailClient("desktop-md", "gmail-web")!);
+  // "partial-invert" reads "partial invert"; "color-scheme" is the CSS property's name and keeps its hyphen.
+  const darkLabel = (c: (typeof clients)[number]) =>
+    `${c.darkMode === "color-scheme" ? c.darkMode : c.darkMode.replace("-", " ")}${c.darkVariant ? ` (variant ${code(c.darkVariant)})` : ""}`;
+  const facts: Record<string, string> = {
+    visualChecks: visualChecks.map((m) => code(m.meta.id)).join(", "),
+    clientTable: [
+      "| Form factor | Client id | Native | Extra credit | Width | Dark mode |",
+      "|---|---|---|---|---|---|",
+      ...lightClients.map((c) => `| ${code(c.formFactor)} | ${code(c.id)} | ${c.nativeDefault ? "yes" : ""} | ${c.extraCredits ? "yes" : "no"} | ${c.width} | ${darkLabel(c)} |`),
+    ].join("\n"),
+    phoneWidth: String(nativeDefault("mobile-sm").width),
+    checkTable: [
+      "| Check | Standard form factors | Default renders | Credits |",
+      "|---|---|---|---|",
+      ...visualChecks.map(
+        (m) => `| ${code(m.meta.id)} | ${m.meta.capture.standard.join(", ")} | ${renderTargets(m).map((t) => t.client.id).join(", ")} | ${renderCredits(m)} |`,
+      ),
+    ].join("\n"),
+    shownAsSentInDark: andList([...new Set(lightClients.filter((c) => !c.darkVariant && c.darkMode === "none").map((c) => code(c.id)))]),
+    creditsPerRender: inWords(CREDITS_PER_RENDER),
+    extraCreditsPerRender: inWords(EXTRA_CREDITS_PER_RENDER),
+    gmailClipKb: kilobytes(gmail.clipBytes!),
+    gmailStyleBlockKb: kilobytes(gmail.rules.styleBlockMaxBytes!),
+    screenshotMaxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight.toLocaleString("en-US"),
+    renderTimeoutS: String(DEFAULT_RENDER_LIMITS.timeoutMs / 1000),
+  };
+  const template = readFileSync(join(import.meta.dir, "email-clients.template.md"), "utf8");
+  return template.replace(/\{\{(\w+)(?::([\w-]+))?\}\}/g, (placeholder, name: string, profile?: string) => {
+    if (name === "clientsOf" && profile) {
+      const ids = clients.filter((c) => c.profile === profile).map((c) => code(c.id));
+      if (ids.length) return [...new Set(ids)].join(", ");
+    } else if (name in facts) return facts[name]!;
+    throw new Error(`email-clients.template.md: ${placeholder} names no fact`);
+  });
+}
+
 export const generatedDocs: Record<string, () => string> = {
   "docs/errors.md": errorsMarkdown,
   "docs/validations.md": validationsMarkdown,
+  "docs/email-clients.md": emailClientsMarkdown,
 };
