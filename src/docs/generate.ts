@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { errorCatalog } from "../errors/catalog";
 import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
-import { CREDITS_PER_RENDER, EMAIL_CLIENTS, EXTRA_CREDITS_PER_RENDER, findEmailClient, nativeDefault, renderCredits, renderTargets } from "../catalog/email-clients";
+import { EMAIL_CLIENTS, findEmailClient, nativeDefault, renderTargets } from "../catalog/email-clients";
+import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER } from "../catalog/render-pricing";
+import { priceJob } from "../domain/pricing";
 import { profileOf } from "../capture/mail-clients/profiles";
 import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
 
@@ -91,7 +93,7 @@ export function emailClientsMarkdown(): string {
       "| Check | Standard form factors | Default renders | Credits |",
       "|---|---|---|---|",
       ...visualChecks.map(
-        (m) => `| ${code(m.meta.id)} | ${m.meta.capture.standard.join(", ")} | ${renderTargets(m).map((t) => t.client.id).join(", ")} | ${renderCredits(m)} |`,
+        (m) => `| ${code(m.meta.id)} | ${m.meta.capture.standard.join(", ")} | ${renderTargets(m).map((t) => t.client.id).join(", ")} | ${priceJob([{ module: m }]).totalCredits} |`,
       ),
     ].join("\n"),
     shownAsSentInDark: andList([...new Set(lightClients.filter((c) => !c.darkVariant && c.darkMode === "none").map((c) => code(c.id)))]),
