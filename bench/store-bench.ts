@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { openStore } from "../src/app";
-import { EVENTS_TABLE_DDL, type EventMetadata, type StreamWrite } from "../src/store/event-store";
+import { EVENTS_TABLE_DDL, type StreamWrite } from "../src/store/event-store";
+import type { EventMetadata } from "../events/metadata";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
 import { nowMs, tempDir, type RssSampler } from "./support";

@@ -4,7 +4,8 @@
  * if the line under it ever type-checks, that is, if the typing of events is lost somewhere on the way.
  */
 import type { EventOf } from "../events";
-import type { EventMetadata, EventStore } from "../src/store/event-store";
+import type { EventStore } from "../src/store/event-store";
+import type { EventMetadata } from "../events/metadata";
 import type { Projection } from "../projections/projection";
 
 declare const store: EventStore;

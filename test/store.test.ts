@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Database } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type EventMetadata, type NewEvent } from "../src/store/event-store";
+import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type NewEvent } from "../src/store/event-store";
+import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
 import { dumpReadTables } from "../projections";
 import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "./support/harness";

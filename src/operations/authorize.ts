@@ -1,6 +1,6 @@
 import type { Scope } from "../domain/accounts";
 import type { Principal } from "../services/accounts";
-import type { Channel, EventMetadata } from "../store/event-store";
+import type { Channel, EventMetadata } from "../../events/metadata";
 import type { Services } from "../services/facade";
 
 interface Authorization {

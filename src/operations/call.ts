@@ -1,4 +1,4 @@
-import type { Channel } from "../store/event-store";
+import type { Channel } from "../../events/metadata";
 import type { Services } from "../services/facade";
 import { authorize, keyMeta, systemMeta } from "./authorize";
 import type { Call, Operation } from "./operation";

@@ -1,5 +1,6 @@
 import type { Config } from "../config";
-import type { EventStore, EventMetadata } from "../store/event-store";
+import type { EventStore } from "../store/event-store";
+import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
 import type { BrowserPool } from "../capture/browser-pool";

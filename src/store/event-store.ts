@@ -2,18 +2,8 @@ import { Database } from "bun:sqlite";
 import { TypeCompiler, type TypeCheck } from "@sinclair/typebox/compiler";
 import type { TSchema } from "@sinclair/typebox";
 import type { AssayEvent } from "../../events";
+import type { EventMetadata } from "../../events/metadata";
 import { canonicalJson, sha256Hex } from "./canonical";
-
-export type Channel = "api" | "mcp" | "cli" | "dashboard" | "smtp" | "system";
-export interface Actor {
-  kind: "key" | "session" | "system";
-  id?: string;
-}
-export interface EventMetadata {
-  requestId?: string;
-  actor: Actor;
-  channel: Channel;
-}
 
 /** The shape every event has; the store is typed over a union of such shapes, the log's own by default. */
 export interface EventShape {
