@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { AppError } from "../errors/app-error";
 import { findCapture, type CaptureRow } from "../../projections/jobs";
 import { sha256Hex } from "../store/canonical";
-import type { NewEvent } from "../store/event-store";
+import type { StoredFile } from "../domain/jobs";
 import type { ServiceContext } from "./context";
 
 export interface CaptureFile {
@@ -15,7 +15,7 @@ export interface CaptureFile {
 
 /**
  * Screenshots on disk under DATA_DIR/captures/<customerId>/<jobId>/, each recorded by a CaptureStored
- * event. The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
+ * event (decided by the job, src/domain/jobs.ts). The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
  */
 export class CaptureService {
   private readonly secret: Buffer;
@@ -24,15 +24,12 @@ export class CaptureService {
     this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.dataDir);
   }
 
-  /** Writes the files and returns the events that record them (appended with the job's results). */
-  store(customerId: string, jobId: string, key: string, file: CaptureFile): NewEvent {
+  /** Writes the file and returns what CaptureStored will record of it (appended with the job's results). */
+  store(customerId: string, jobId: string, key: string, file: CaptureFile): StoredFile {
     const path = this.pathOf(customerId, jobId, key);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.data);
-    return {
-      type: "CaptureStored",
-      data: { jobId, customerId, key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) },
-    };
+    return { key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) };
   }
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */

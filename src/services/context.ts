@@ -2,6 +2,7 @@ import type { Config } from "../config";
 import type { EventStore, EventMetadata } from "../store/event-store";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
+import type { EmailCaptureEngine } from "../capture/email-capture";
 import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
@@ -13,6 +14,8 @@ export interface ServiceContext {
   store: EventStore;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
+  /** Gathers a received message's artifacts (MIME, authentication, HTML structure, mail-client renders). */
+  emailCapture: EmailCaptureEngine;
   /** The warm Chromium browsers; email jobs open their own contexts on it (the web capture engine shares it). */
   pool: BrowserPool;
   captures: CaptureService;
