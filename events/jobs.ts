@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { eventType, Id, Credits } from "./shared";
+import { eventType, Id, Credits, type EventData } from "./shared";
 
 export const Verdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error")]);
 export const Severity = Type.Union([
@@ -70,6 +70,7 @@ export const JobAccepted = eventType(
     { additionalProperties: false },
   ),
 );
+export type JobAcceptedData = EventData<typeof JobAccepted>;
 
 export const ResultRecorded = eventType(
   "ResultRecorded",
@@ -88,6 +89,7 @@ export const ResultRecorded = eventType(
     { additionalProperties: false },
   ),
 );
+export type ResultRecordedData = EventData<typeof ResultRecorded>;
 
 /** Closes a job: completed normally, or interrupted (the subject could not be loaded at all). */
 export const JobSettled = eventType(
@@ -115,6 +117,7 @@ export const JobSettled = eventType(
     { additionalProperties: false },
   ),
 );
+export type JobSettledData = EventData<typeof JobSettled>;
 
 export const CaptureStored = eventType(
   "CaptureStored",
@@ -131,6 +134,7 @@ export const CaptureStored = eventType(
     { additionalProperties: false },
   ),
 );
+export type CaptureStoredData = EventData<typeof CaptureStored>;
 
 /** Stream `job-<jobId>`: the message an email job waited for arrived; the raw bytes are kept under DATA_DIR. */
 export const EmailReceived = eventType(
@@ -158,5 +162,6 @@ export const EmailReceived = eventType(
     { additionalProperties: false },
   ),
 );
+export type EmailReceivedData = EventData<typeof EmailReceived>;
 
 export const jobEvents = [JobAccepted, ResultRecorded, JobSettled, CaptureStored, EmailReceived] as const;

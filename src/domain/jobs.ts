@@ -4,20 +4,13 @@ import type { Finding, Outcome, Severity } from "../validations/types";
 import { decide as decideCredits, type CreditLedgerState } from "./credits";
 import { streams } from "./accounts";
 import { sha256Hex } from "../store/canonical";
-import type { EventData } from "../../events/shared";
-import type { CaptureStored, EmailReceived, JobAccepted, JobSettled, ResultRecorded } from "../../events/jobs";
+import type { CaptureStoredData, EmailReceivedData, JobAcceptedData, JobSettledData, ResultRecordedData } from "../../events/jobs";
 
 /**
  * The job as a decider: decide(command, state) -> writes; evolve(state, event) -> state over the job's own
  * stream (`job-<jobId>`). The state says what the job may still do, so the domain itself refuses a second
  * settlement, an expiry after settlement, or a second message for one test address.
  */
-
-export type JobAcceptedData = EventData<typeof JobAccepted>;
-export type ResultRecordedData = EventData<typeof ResultRecorded>;
-export type JobSettledData = EventData<typeof JobSettled>;
-export type CaptureStoredData = EventData<typeof CaptureStored>;
-export type EmailReceivedData = EventData<typeof EmailReceived>;
 
 /** The events of one job's stream. */
 export type JobEvent =

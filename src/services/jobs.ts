@@ -1,6 +1,7 @@
 import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
-import { decide, jobState, JobStateError, mailboxState, type JobAcceptedData, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
+import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
+import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
 import { ConcurrencyError, type StreamWrite } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
