@@ -5,7 +5,7 @@ import { chargeForJob, creditState } from "../projections/credits";
 import { AccountService } from "../src/services/accounts";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { planJob, type PlannedJob } from "../src/domain/job-request";
-import { decideAcceptance, decideSettlement, type RecordedResult } from "../src/domain/jobs";
+import { decide, initialJobState, jobState, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import type { EventStore } from "../src/store/event-store";
 import type { EventMetadata } from "../events/metadata";
@@ -46,8 +46,9 @@ function outcomeFor(validationId: string, n: number): Outcome {
 
 function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: EventMetadata, n: number): void {
   const jobId = newJobId();
-  const state = creditState(store.db, customerId);
-  store.append(decideAcceptance(jobId, customerId, plan, { ...state, existingCharge: chargeForJob(store.db, jobId) }), meta);
+  const credits = () => ({ ...creditState(store.db, customerId), existingCharge: chargeForJob(store.db, jobId) });
+  const accepted = store.append(decide({ kind: "accept", jobId, customerId, job: plan }, { job: initialJobState, credits: credits() }), meta);
+  const job = jobState(accepted.filter((e) => e.streamId === streams.job(jobId)) as unknown as JobEvent[]);
   const rows: RecordedResult[] = plan.run.map((v, i) => ({
     validationId: v.module.meta.id,
     severity: v.severity,
@@ -56,8 +57,7 @@ function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: E
     captureKeys: [],
     durationMs: 0.1 + ((n + i) % 7) / 10,
   }));
-  const versions = { job: store.streamVersion(streams.job(jobId)), credits: creditState(store.db, customerId).streamVersion };
-  store.append(decideSettlement(jobId, customerId, rows, [], plan.totalCredits, versions), meta);
+  store.append(decide({ kind: "settle", results: rows, captures: [] }, { job, credits: credits() }), meta);
 }
 
 /**

@@ -34,9 +34,10 @@ export const SelectedValidation = Type.Object(
   { additionalProperties: false },
 );
 
+/** A check not run because it needs parameters the request did not give: not a verdict, not charged. */
 export const SkippedValidation = Type.Object(
-  { validationId: Id, reason: Type.String(), message: Type.String() },
-  { additionalProperties: false },
+  { validationId: Id, reason: Type.Literal("REQUIRES_CONFIGURATION"), message: Type.String() },
+  { additionalProperties: false, description: "A check not run (missing parameters): not a verdict, not charged." },
 );
 
 /** Stream `job-<jobId>`. Appended in the same transaction as the charge. */

@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Projection } from "./projection";
+import type { EmailReceivedData, JobAcceptedData, JobSettledData } from "../events/jobs";
 
 /** Routing for the SMTP inbox: which one-time address belongs to which pending email job. */
 export const inboxProjection: Projection = {
@@ -13,18 +14,24 @@ export const inboxProjection: Projection = {
     state TEXT NOT NULL
   )`,
   apply(db, e) {
-    const d = e.data as Record<string, any>;
-    if (e.type === "JobAccepted" && d.type === "email") {
-      db.query("INSERT INTO inbox_addresses (address, job_id, customer_id, expires_at, state) VALUES (?, ?, ?, ?, 'waiting')").run(
-        d.subject.testEmail.toLowerCase(),
-        d.jobId,
-        d.customerId,
-        d.subject.expiresAt,
-      );
-    } else if (e.type === "EmailReceived") {
-      db.query("UPDATE inbox_addresses SET state = 'received' WHERE job_id = ?").run(d.jobId);
-    } else if (e.type === "JobSettled") {
-      db.query("UPDATE inbox_addresses SET state = 'closed' WHERE job_id = ?").run(d.jobId);
+    switch (e.type) {
+      case "JobAccepted": {
+        const d = e.data as JobAcceptedData;
+        if (d.type !== "email") return;
+        db.query("INSERT INTO inbox_addresses (address, job_id, customer_id, expires_at, state) VALUES (?, ?, ?, ?, 'waiting')").run(
+          d.subject.testEmail!.toLowerCase(),
+          d.jobId,
+          d.customerId,
+          d.subject.expiresAt!,
+        );
+        return;
+      }
+      case "EmailReceived":
+        db.query("UPDATE inbox_addresses SET state = 'received' WHERE job_id = ?").run((e.data as EmailReceivedData).jobId);
+        return;
+      case "JobSettled":
+        db.query("UPDATE inbox_addresses SET state = 'closed' WHERE job_id = ?").run((e.data as JobSettledData).jobId);
+        return;
     }
   },
 };

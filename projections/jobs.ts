@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Projection } from "./projection";
+import type { CaptureStoredData, JobAcceptedData, JobSettledData, ResultRecordedData } from "../events/jobs";
 
 /** Jobs with their results, skipped validations and captures, as GET /api/jobs serves them. */
 export const jobsProjection: Projection = {
@@ -47,9 +48,9 @@ export const jobsProjection: Projection = {
     sha256 TEXT NOT NULL
   )`,
   apply(db, e) {
-    const d = e.data as Record<string, any>;
     switch (e.type) {
-      case "JobAccepted":
+      case "JobAccepted": {
+        const d = e.data as JobAcceptedData;
         db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
             d.customerId,
@@ -64,11 +65,15 @@ export const jobsProjection: Projection = {
             e.recordedAt,
             e.position);
         break;
-      case "ResultRecorded":
+      }
+      case "ResultRecorded": {
+        const d = e.data as ResultRecordedData;
         db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId, d.validationId, d.verdict, d.severity, d.reason ?? null, d.reasoning, JSON.stringify(d.findings), JSON.stringify(d.captureKeys), d.durationMs, e.position);
         break;
-      case "CaptureStored":
+      }
+      case "CaptureStored": {
+        const d = e.data as CaptureStoredData;
         db.query("INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.key,
           d.jobId,
           d.customerId,
@@ -77,7 +82,9 @@ export const jobsProjection: Projection = {
           d.bytes,
           d.sha256);
         break;
-      case "JobSettled":
+      }
+      case "JobSettled": {
+        const d = e.data as JobSettledData;
         db.query("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, email = ?, completed_at = ? WHERE job_id = ?").run(d.status,
           d.refunded,
           d.interruption ?? null,
@@ -85,6 +92,7 @@ export const jobsProjection: Projection = {
           e.recordedAt,
           d.jobId);
         break;
+      }
     }
   },
 };
@@ -92,17 +100,18 @@ export const jobsProjection: Projection = {
 export interface JobRow {
   jobId: string;
   customerId: string;
-  type: string;
-  status: string;
-  subject: Record<string, unknown>;
+  type: JobAcceptedData["type"];
+  /** running or pending until settled, then the settlement's status. */
+  status: "running" | "pending" | JobSettledData["status"];
+  subject: JobAcceptedData["subject"];
   validationSetId: string | null;
-  validations: Array<{ id: string; severity: string; parameters: Record<string, unknown>; credits: number; fromSet: boolean; clients?: Record<string, string[]> }>;
-  skipped: Array<{ validationId: string; reason: string; message: string }>;
-  detail: "brief" | "verbose";
+  validations: JobAcceptedData["validations"];
+  skipped: JobAcceptedData["skipped"];
+  detail: JobAcceptedData["detail"];
   charged: number;
   refunded: number;
   interruption: string | null;
-  email: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean } | null;
+  email: NonNullable<JobSettledData["email"]> | null;
   createdAt: string;
   completedAt: string | null;
   position: number;
@@ -110,11 +119,11 @@ export interface JobRow {
 
 export interface ResultRow {
   validationId: string;
-  verdict: "pass" | "fail" | "error";
-  severity: string;
+  verdict: ResultRecordedData["verdict"];
+  severity: ResultRecordedData["severity"];
   reason: string | null;
   reasoning: string;
-  findings: Array<Record<string, unknown>>;
+  findings: ResultRecordedData["findings"];
   captureKeys: string[];
   durationMs: number;
 }

@@ -7,6 +7,7 @@ import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
+import { EmailCaptureEngine } from "./capture/email-capture";
 import { emailClientCatalogView } from "./catalog/email-clients";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
@@ -48,10 +49,11 @@ export function createAssay(config: Config = loadConfig()): Assay {
   if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
   const pool = new BrowserPool(chromium, config.browserPoolSize);
   const webCapture = new WebCaptureEngine(pool, guard);
+  const emailCapture = new EmailCaptureEngine(pool, config);
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(config.dataDir);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, captures, judge, mail };
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail };
   const accounts = new AccountService(ctx);
   return {
     config,

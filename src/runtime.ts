@@ -18,7 +18,7 @@ export async function startAssay(config: Config): Promise<RunningAssay> {
   const assay = createAssay(config);
   await assay.pool.warm();
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
-  const inbox = new SmtpInbox(assay, assay.jobs);
+  const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
   await assay.jobs.recoverEmailJobs();
   // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).

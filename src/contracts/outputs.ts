@@ -1,5 +1,5 @@
 import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
-import { Finding, Severity } from "../../events/jobs";
+import { Finding, Severity, SkippedValidation } from "../../events/jobs";
 import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { ALL_SCOPES } from "../domain/accounts";
@@ -197,7 +197,6 @@ export const Credits = Obj({
 
 // ------------------------------------------------------------------ jobs
 
-const Skipped = Obj({ validationId: Str(), reason: Type.Literal("REQUIRES_CONFIGURATION"), message: Str() }, "A check not run (missing parameters): not a verdict, not charged.");
 const Line = Obj({ validationId: Str(), credits: Int() });
 
 export const Quote = Obj(
@@ -209,13 +208,13 @@ export const Quote = Obj(
     balance: Int(),
     sufficient: Bool(),
     shortfall: Opt(Int()),
-    skipped_validations: Type.Array(Skipped),
+    skipped_validations: Type.Array(SkippedValidation),
   },
   "A price quote.",
 );
 
 export const Plan = Obj(
-  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(Skipped) },
+  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(SkippedValidation) },
   "What would run and its price, without a balance.",
 );
 
@@ -258,7 +257,7 @@ export const Job = Obj(
     overallPassPolicy: Type.Literal("every-result-pass"),
     summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
     results: Type.Array(Result),
-    skipped_validations: Type.Array(Skipped),
+    skipped_validations: Type.Array(SkippedValidation),
     credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),
     testEmail: Opt(Type.String({ description: "Email jobs: the one-time address to send the message to." })),
     expiresAt: Opt(Str()),

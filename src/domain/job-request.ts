@@ -1,6 +1,7 @@
 import { Value } from "@sinclair/typebox/value";
 import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import type { TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
+import type { SkippedValidation as SkippedValidationSchema } from "../../events/jobs";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalog";
 import { JobRequest, JOB_TYPES, ValidationEntry } from "../contracts/job-request";
@@ -25,11 +26,7 @@ export interface PlannedValidation {
   clients?: Record<string, string[]>;
 }
 
-export interface SkippedValidation {
-  validationId: string;
-  reason: "REQUIRES_CONFIGURATION";
-  message: string;
-}
+export type SkippedValidation = Static<typeof SkippedValidationSchema>;
 
 /** A job request that passed every check: what to run, what was skipped, and on what subject. */
 export interface PlannedJob {

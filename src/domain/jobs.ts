@@ -4,45 +4,67 @@ import type { Finding, Outcome, Severity } from "../validations/types";
 import { decide as decideCredits, type CreditLedgerState } from "./credits";
 import { streams } from "./accounts";
 import { sha256Hex } from "../store/canonical";
+import type { CaptureStoredData, EmailReceivedData, JobAcceptedData, JobSettledData, ResultRecordedData, jobEvents } from "../../events/jobs";
+import type { EventUnion } from "../../events/shared";
 
-/** The job lifecycle as decisions over a planned job: accept-and-charge, then settle. */
+/**
+ * The job as a decider: decide(command, state) -> writes; evolve(state, event) -> state over the job's own
+ * stream (`job-<jobId>`). The state says what the job may still do, so the domain itself refuses a second
+ * settlement, an expiry after settlement, or a second message for one test address.
+ */
 
-export function decideAcceptance(
-  jobId: string,
-  customerId: string,
-  job: PlannedJob,
-  credits: CreditLedgerState & { streamVersion: number },
-  inbox?: { testEmail: string; expiresAt: string },
-): StreamWrite[] {
-  const charge = decideCredits(
-    { kind: "charge", customerId, jobId, lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })) },
-    credits,
-  );
-  const accepted: NewEvent = {
-    type: "JobAccepted",
-    data: {
-      jobId,
-      customerId,
-      type: job.type,
-      subject: {
-        ...(job.url !== undefined ? { url: job.url } : {}),
-        ...(job.baseUrl !== undefined ? { baseUrl: job.baseUrl } : {}),
-        ...(job.html !== undefined ? { htmlSha256: sha256Hex(job.html), htmlBytes: Buffer.byteLength(job.html) } : {}),
-        ...(job.emailSubject !== undefined ? { emailSubject: job.emailSubject } : {}),
-        ...(inbox ?? {}),
-      },
-      ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
-      skipped: job.skipped,
-      totalCredits: job.totalCredits,
-      detail: job.detail,
-    },
-  };
-  return [
-    { streamId: streams.job(jobId), expectedVersion: 0, events: [accepted] },
-    { streamId: streams.credits(customerId), expectedVersion: credits.streamVersion, events: charge },
-  ];
+/** The events of one job's stream. */
+export type JobEvent = EventUnion<typeof jobEvents>;
+
+/**
+ * running: a url/static_html job being checked; pending: an email job waiting for its message; received: its
+ * message arrived and is being checked; the last three are closed for good.
+ */
+export type JobStatus = "running" | "pending" | "received" | JobSettledData["status"];
+
+export interface JobState {
+  /** Events on the job's stream so far: the version the next write expects. */
+  version: number;
+  /** Null until the job is accepted. */
+  accepted: JobAcceptedData | null;
+  status: JobStatus | null;
+  charged: number;
+  refunded: number;
+  /** Email jobs: the message that arrived, once it has. */
+  email: EmailReceivedData | null;
 }
+
+export const initialJobState: JobState = { version: 0, accepted: null, status: null, charged: 0, refunded: 0, email: null };
+
+export function evolve(state: JobState, e: JobEvent): JobState {
+  const next = { ...state, version: state.version + 1 };
+  switch (e.type) {
+    case "JobAccepted":
+      return { ...next, accepted: e.data, status: e.data.type === "email" ? "pending" : "running", charged: e.data.totalCredits };
+    case "EmailReceived":
+      return { ...next, status: "received", email: e.data };
+    case "JobSettled":
+      return { ...next, status: e.data.status, charged: e.data.charged, refunded: e.data.refunded };
+    case "CaptureStored":
+    case "ResultRecorded":
+      return next;
+  }
+}
+
+/** The state of a job from its stream, oldest event first. */
+export const jobState = (events: readonly JobEvent[]): JobState => events.reduce(evolve, initialJobState);
+
+/**
+ * Whether an email job's test address takes its one message now: waiting, already used (a message came, or
+ * the job closed), or expired (its window passed with no message).
+ */
+export function mailboxState(state: JobState, now: Date): "waiting" | "used" | "expired" {
+  if (state.status !== "pending") return "used";
+  return state.accepted!.subject.expiresAt! <= now.toISOString() ? "expired" : "waiting";
+}
+
+/** A command refused because of where the job is in its lifecycle (e.g. settling a job already closed). */
+export class JobStateError extends Error {}
 
 export interface RecordedResult {
   validationId: string;
@@ -51,91 +73,195 @@ export interface RecordedResult {
   outcome: Outcome;
   captureKeys: string[];
   durationMs: number;
-  /** Part of a delivered row's credits given back: an email client that could not be rendered (its render's price). */
-  refund?: { credits: number; reason: string };
+  /** Parts of a delivered row that were not delivered (an email client that could not be rendered) and their price. */
+  undelivered?: { credits: number; reason: string };
 }
 
-export function resultEvent(jobId: string, r: RecordedResult): NewEvent {
-  return {
-    type: "ResultRecorded",
-    data: {
-      jobId,
-      validationId: r.validationId,
-      verdict: r.outcome.verdict,
-      severity: r.severity,
-      ...(r.outcome.reason !== undefined ? { reason: r.outcome.reason } : {}),
-      reasoning: r.outcome.reasoning,
-      findings: r.outcome.findings.map(cleanFinding),
-      captureKeys: r.captureKeys,
-      durationMs: Math.round(r.durationMs * 10) / 10,
+/** A screenshot written under DATA_DIR/captures, to be recorded by CaptureStored. */
+export type StoredFile = Omit<CaptureStoredData, "jobId" | "customerId">;
+
+/** The received message as the inbox handed it over, and where its bytes were kept. */
+export interface ReceivedMessage {
+  raw: Uint8Array;
+  storageKey: string;
+  envelope: EmailReceivedData["envelope"];
+  /** The From and Subject header lines as they arrived (not decoded). */
+  from: string;
+  subject: string;
+}
+
+export type JobCommand =
+  | { kind: "accept"; jobId: string; customerId: string; job: PlannedJob; inbox?: { testEmail: string; expiresAt: string } }
+  | { kind: "receiveEmail"; message: ReceivedMessage; now: Date }
+  | {
+      kind: "settle";
+      results: RecordedResult[];
+      captures: StoredFile[];
+      interruption?: string;
+      email?: JobSettledData["email"];
+    }
+  | { kind: "expire"; now: Date };
+
+/** What a decision reads: the job's own state, and the ledger of the organization it charges. */
+export interface JobDecisionState {
+  job: JobState;
+  credits: CreditLedgerState & { streamVersion: number };
+}
+
+export function decide(cmd: JobCommand, state: JobDecisionState): StreamWrite[] {
+  switch (cmd.kind) {
+    case "accept":
+      if (state.job.accepted) throw new JobStateError(`job ${cmd.jobId} was already accepted`);
+      return accept(cmd.jobId, cmd.customerId, cmd.job, state.credits, cmd.inbox);
+    case "receiveEmail": {
+      const job = open(state.job, ["pending"], "receive a message");
+      if (mailboxState(state.job, cmd.now) !== "waiting") throw new JobStateError(`job ${job.jobId}'s test address has expired`);
+      return [{ streamId: streams.job(job.jobId), expectedVersion: state.job.version, events: [emailReceived(job, cmd.message)] }];
+    }
+    case "settle": {
+      const job = open(state.job, ["running", "received"], "settle");
+      return settle(job, state, cmd);
+    }
+    case "expire": {
+      const job = open(state.job, ["pending"], "expire");
+      if (mailboxState(state.job, cmd.now) !== "expired") throw new JobStateError(`job ${job.jobId}'s test address has not expired yet`);
+      return expire(job, state);
+    }
+  }
+}
+
+/** The accepted job, if its status allows the command; a JobStateError otherwise. */
+function open(state: JobState, allowed: JobStatus[], what: string): JobAcceptedData {
+  if (!state.accepted || !state.status) throw new JobStateError(`cannot ${what}: no such job`);
+  if (!allowed.includes(state.status)) throw new JobStateError(`cannot ${what}: job ${state.accepted.jobId} is ${state.status}`);
+  return state.accepted;
+}
+
+/** Accept and charge, in one append with the balance check. */
+function accept(
+  jobId: string,
+  customerId: string,
+  job: PlannedJob,
+  credits: JobDecisionState["credits"],
+  inbox?: { testEmail: string; expiresAt: string },
+): StreamWrite[] {
+  const charge = decideCredits(
+    { kind: "charge", customerId, jobId, lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })) },
+    credits,
+  );
+  const data: JobAcceptedData = {
+    jobId,
+    customerId,
+    type: job.type,
+    subject: {
+      ...(job.url !== undefined ? { url: job.url } : {}),
+      ...(job.baseUrl !== undefined ? { baseUrl: job.baseUrl } : {}),
+      ...(job.html !== undefined ? { htmlSha256: sha256Hex(job.html), htmlBytes: Buffer.byteLength(job.html) } : {}),
+      ...(job.emailSubject !== undefined ? { emailSubject: job.emailSubject } : {}),
+      ...(inbox ?? {}),
     },
+    ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
+    validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
+    skipped: job.skipped,
+    totalCredits: job.totalCredits,
+    detail: job.detail,
   };
+  return [
+    { streamId: streams.job(jobId), expectedVersion: 0, events: [{ type: "JobAccepted", data }] },
+    { streamId: streams.credits(customerId), expectedVersion: credits.streamVersion, events: charge },
+  ];
+}
+
+function emailReceived(job: JobAcceptedData, m: ReceivedMessage): NewEvent {
+  const data: EmailReceivedData = {
+    jobId: job.jobId,
+    customerId: job.customerId,
+    storageKey: m.storageKey,
+    sha256: sha256Hex(m.raw),
+    bytes: m.raw.length,
+    envelope: m.envelope,
+    from: m.from.slice(0, 500),
+    subject: m.subject.slice(0, 1000),
+  };
+  return { type: "EmailReceived", data };
+}
+
+function captureStored(job: JobAcceptedData, file: StoredFile): NewEvent {
+  const data: CaptureStoredData = { jobId: job.jobId, customerId: job.customerId, ...file };
+  return { type: "CaptureStored", data };
+}
+
+function resultRecorded(jobId: string, r: RecordedResult): NewEvent {
+  const data: ResultRecordedData = {
+    jobId,
+    validationId: r.validationId,
+    verdict: r.outcome.verdict,
+    severity: r.severity,
+    ...(r.outcome.reason !== undefined ? { reason: r.outcome.reason } : {}),
+    reasoning: r.outcome.reasoning,
+    findings: r.outcome.findings.map(cleanFinding),
+    captureKeys: r.captureKeys,
+    durationMs: Math.round(r.durationMs * 10) / 10,
+  };
+  return { type: "ResultRecorded", data };
 }
 
 function cleanFinding(f: Finding): Finding {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as Finding;
 }
 
-/** Settlement: errored rows are refunded in full, a delivered row's undelivered part (a failed email render) in part; the rest stays charged. */
-export function decideSettlement(
-  jobId: string,
-  customerId: string,
-  results: RecordedResult[],
-  captureEvents: NewEvent[],
-  charged: number,
-  versions: { job: number; credits: number },
-  interruption?: string,
-  email?: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean },
-): StreamWrite[] {
-  const refundLines = results.flatMap((r) =>
-    r.outcome.verdict === "error"
-      ? [{ validationId: r.validationId, credits: r.credits, reason: r.outcome.reason ?? "the check could not run" }]
-      : r.refund && r.refund.credits > 0
-        ? [{ validationId: r.validationId, credits: Math.min(r.refund.credits, r.credits), reason: r.refund.reason }]
-        : [],
-  );
-  const refund = decideCredits({ kind: "refund", customerId, jobId, lines: refundLines }, { balance: 0 });
-  const refunded = refundLines.reduce((n, l) => n + l.credits, 0);
+/**
+ * The one refund rule: an errored row is refunded in full; a delivered row gives back the price of its
+ * undelivered parts (a mail client that could not be rendered), at most what the row cost; the rest stays charged.
+ */
+export function refundOf(r: RecordedResult): { credits: number; reason: string } | null {
+  if (r.outcome.verdict === "error") return { credits: r.credits, reason: r.outcome.reason ?? "the check could not run" };
+  if (r.undelivered && r.undelivered.credits > 0) return { credits: Math.min(r.undelivered.credits, r.credits), reason: r.undelivered.reason };
+  return null;
+}
+
+function settle(job: JobAcceptedData, state: JobDecisionState, cmd: Extract<JobCommand, { kind: "settle" }>): StreamWrite[] {
+  const refundLines = cmd.results.flatMap((r) => {
+    const refund = refundOf(r);
+    return refund ? [{ validationId: r.validationId, ...refund }] : [];
+  });
+  const refund = decideCredits({ kind: "refund", customerId: job.customerId, jobId: job.jobId, lines: refundLines }, { balance: 0 });
+  const settled: JobSettledData = {
+    jobId: job.jobId,
+    status: cmd.interruption ? "interrupted" : "completed",
+    charged: state.job.charged,
+    refunded: refundLines.reduce((n, l) => n + l.credits, 0),
+    ...(cmd.interruption ? { interruption: cmd.interruption } : {}),
+    ...(cmd.email ? { email: cmd.email } : {}),
+  };
   return [
     {
-      streamId: streams.job(jobId),
-      expectedVersion: versions.job,
+      streamId: streams.job(job.jobId),
+      expectedVersion: state.job.version,
       events: [
-        ...captureEvents,
-        ...results.map((r) => resultEvent(jobId, r)),
-        {
-          type: "JobSettled",
-          data: {
-            jobId,
-            status: interruption ? "interrupted" : "completed",
-            charged,
-            refunded,
-            ...(interruption ? { interruption } : {}),
-            ...(email ? { email } : {}),
-          },
-        },
+        ...cmd.captures.map((file) => captureStored(job, file)),
+        ...cmd.results.map((r) => resultRecorded(job.jobId, r)),
+        { type: "JobSettled", data: settled },
       ],
     },
-    ...(refund.length ? [{ streamId: streams.credits(customerId), expectedVersion: versions.credits, events: refund }] : []),
+    ...(refund.length ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }] : []),
   ];
 }
 
 /** An email job whose message never came: closed as expired, every credit refunded. */
-export function decideExpiry(
-  jobId: string,
-  customerId: string,
-  lines: Array<{ validationId: string; credits: number }>,
-  charged: number,
-  versions: { job: number; credits: number },
-): StreamWrite[] {
+function expire(job: JobAcceptedData, state: JobDecisionState): StreamWrite[] {
   const reason = "no message arrived at the test address before it expired";
-  const refund = decideCredits({ kind: "refund", customerId, jobId, lines: lines.map((l) => ({ ...l, reason })) }, { balance: 0 });
+  const lines = job.validations.map((v) => ({ validationId: v.id, credits: v.credits, reason }));
+  const refund = decideCredits({ kind: "refund", customerId: job.customerId, jobId: job.jobId, lines }, { balance: 0 });
+  const settled: JobSettledData = {
+    jobId: job.jobId,
+    status: "expired",
+    charged: state.job.charged,
+    refunded: state.job.charged,
+    interruption: `The job expired: ${reason}.`,
+  };
   return [
-    {
-      streamId: streams.job(jobId),
-      expectedVersion: versions.job,
-      events: [{ type: "JobSettled", data: { jobId, status: "expired", charged, refunded: charged, interruption: `The job expired: ${reason}.` } }],
-    },
-    ...(refund.length ? [{ streamId: streams.credits(customerId), expectedVersion: versions.credits, events: refund }] : []),
+    { streamId: streams.job(job.jobId), expectedVersion: state.job.version, events: [{ type: "JobSettled", data: settled }] },
+    ...(refund.length ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }] : []),
   ];
 }

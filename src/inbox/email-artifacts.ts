@@ -1,6 +1,6 @@
 import PostalMime from "postal-mime";
 import type { EmailAuthentication } from "./authentication";
-import type { EmailHtmlSnapshot } from "./snapshot-email-html";
+import type { EmailHtmlSnapshot } from "../capture/snapshot-email-html";
 import type { RenderOutcome } from "../capture/mail-clients/render";
 
 export interface Mailbox {
@@ -37,13 +37,13 @@ export interface EmailArtifacts {
    */
   bodyParts?: { html: boolean; plain: boolean };
   /**
-   * The text/html part as Chromium parsed it (src/inbox/email-html.ts), gathered once per job only when a
+   * The text/html part as Chromium parsed it (src/capture/email-html.ts), gathered once per job only when a
    * selected check needs "email-html"; `{ error }` when it could not be read. Absent without an HTML part.
    */
   htmlDom?: EmailHtmlSnapshot | { error: string };
   /**
    * Renders in emulated mail clients (src/capture/mail-clients), by validation id, made once per job only
-   * when a selected check needs "render" (src/services/email-renders.ts); a failed render says why.
+   * when a selected check needs "render" (src/capture/email-capture.ts); a failed render says why.
    */
   renders?: Record<string, RenderOutcome[]>;
 }
@@ -92,4 +92,15 @@ function bodyPartsOf(parser: PostalMime): Pick<EmailArtifacts, "bodyParts"> {
 export function headerValues(email: EmailArtifacts, name: string): string[] {
   const n = name.toLowerCase();
   return email.headers.filter((h) => h.name === n).map((h) => h.value);
+}
+
+/**
+ * The From and Subject header lines of a message as they arrived (unfolded, not decoded), read from the
+ * head of the bytes without parsing the MIME: what the inbox records of a message before it is checked.
+ */
+export function headline(raw: Uint8Array): { from: string; subject: string } {
+  const head = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.length, 64 * 1024)).toString("utf8").split(/\r?\n\r?\n/)[0] ?? "";
+  const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
+  const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? "";
+  return { from: header("from"), subject: header("subject") };
 }

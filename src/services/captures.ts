@@ -4,8 +4,9 @@ import { dirname, join } from "node:path";
 import { AppError } from "../errors/app-error";
 import { findCapture, type CaptureRow } from "../../projections/jobs";
 import { sha256Hex } from "../store/canonical";
-import type { NewEvent } from "../store/event-store";
-import type { ServiceContext } from "./context";
+import type { StoredFile } from "../domain/jobs";
+import type { Config } from "../config";
+import type { EventStore } from "../store/event-store";
 
 export interface CaptureFile {
   viewport: string;
@@ -15,24 +16,22 @@ export interface CaptureFile {
 
 /**
  * Screenshots on disk under DATA_DIR/captures/<customerId>/<jobId>/, each recorded by a CaptureStored
- * event. The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
+ * event (decided by the job, src/domain/jobs.ts). The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
  */
 export class CaptureService {
   private readonly secret: Buffer;
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {
+  // Built before the ServiceContext that holds it, so it takes only what it reads.
+  constructor(private readonly ctx: { config: Config; store: EventStore }) {
     this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.dataDir);
   }
 
-  /** Writes the files and returns the events that record them (appended with the job's results). */
-  store(customerId: string, jobId: string, key: string, file: CaptureFile): NewEvent {
+  /** Writes the file and returns what CaptureStored will record of it (appended with the job's results). */
+  store(customerId: string, jobId: string, key: string, file: CaptureFile): StoredFile {
     const path = this.pathOf(customerId, jobId, key);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.data);
-    return {
-      type: "CaptureStored",
-      data: { jobId, customerId, key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) },
-    };
+    return { key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) };
   }
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */

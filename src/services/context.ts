@@ -3,6 +3,7 @@ import type { EventStore } from "../store/event-store";
 import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
+import type { EmailCaptureEngine } from "../capture/email-capture";
 import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
@@ -14,6 +15,8 @@ export interface ServiceContext {
   store: EventStore;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
+  /** Gathers a received message's artifacts (MIME, authentication, HTML structure, mail-client renders). */
+  emailCapture: EmailCaptureEngine;
   /** The warm Chromium browsers; email jobs open their own contexts on it (the web capture engine shares it). */
   pool: BrowserPool;
   captures: CaptureService;

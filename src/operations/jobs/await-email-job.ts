@@ -2,7 +2,7 @@ import { AWAIT_MAX_SECONDS, AwaitEmailJobInput } from "../../contracts/inputs";
 import { AwaitedJob } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
-import { asJob, jobSummary } from "./job-summary";
+import { jobSummary } from "./job-summary";
 
 export const awaitEmailJob = defineOperation({
   operationId: "awaitEmailJob",
@@ -27,7 +27,7 @@ export const awaitEmailJob = defineOperation({
     const started = Date.now();
     const deadline = started + (input.timeoutSeconds ?? 30) * 1000;
     for (;;) {
-      const job = asJob(services.jobs.get(customerId, input.jobId, input.detail));
+      const job = services.jobs.get(customerId, input.jobId, input.detail);
       const stillPending = job.status === "pending";
       if (!stillPending || Date.now() >= deadline || signal?.aborted) return { job, stillPending, waitedMs: Date.now() - started };
       await Bun.sleep(Math.min(200, Math.max(0, deadline - Date.now())));

@@ -2,7 +2,7 @@ import { GetJobInput } from "../../contracts/inputs";
 import { Job } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
-import { asJob, jobSummary } from "./job-summary";
+import { jobSummary } from "./job-summary";
 
 export const getJob = defineOperation({
   operationId: "getJob",
@@ -20,5 +20,5 @@ export const getJob = defineOperation({
   output: Job,
   errors: ["JOB_NOT_FOUND"],
   example: { jobId: "job_example" },
-  handle: (input, { services, customerId }) => asJob(services.jobs.get(customerId, input.jobId, input.detail)),
+  handle: (input, { services, customerId }) => services.jobs.get(customerId, input.jobId, input.detail),
 });

@@ -1,14 +1,5 @@
-import type { Static } from "@sinclair/typebox";
-import type { Job } from "../../contracts/outputs";
+import type { JobView } from "../../services/job-views";
 import { plural } from "../words";
-
-type JobView = Static<typeof Job>;
-
-/**
- * The job service's view as the Job schema types it. The view spells its enumerations (type, status, policy)
- * as plain strings; the test harness checks every job body it receives against Job itself.
- */
-export const asJob = <T>(view: T) => view as unknown as JobView;
 
 /** A job in one or two sentences, for the job tools' summaries. */
 export function jobSummary(job: JobView): string {

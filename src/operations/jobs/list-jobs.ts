@@ -2,7 +2,6 @@ import { JobListQuery } from "../../contracts/inputs";
 import { JobPage } from "../../contracts/outputs";
 import { AppError } from "../../errors/app-error";
 import { defineOperation } from "../operation";
-import { asJob } from "./job-summary";
 
 export const listJobs = defineOperation({
   operationId: "listJobs",
@@ -18,6 +17,6 @@ export const listJobs = defineOperation({
     const page = services.jobs.list(customerId, input);
     // Asked for one job by id: none is an answer only when that job is unknown here.
     if (input.jobId && page.jobs.length === 0) throw new AppError("JOB_NOT_FOUND", `No job ${input.jobId} in this organization.`, { jobId: input.jobId });
-    return { jobs: page.jobs.map(asJob), nextCursor: page.nextCursor };
+    return { jobs: page.jobs, nextCursor: page.nextCursor };
   },
 });

@@ -2,7 +2,7 @@ import { JobRequest } from "../../contracts/job-request";
 import { Job } from "../../contracts/outputs";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { defineOperation } from "../operation";
-import { asJob, jobSummary } from "./job-summary";
+import { jobSummary } from "./job-summary";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
 export const runJob = defineOperation({
@@ -25,5 +25,5 @@ export const runJob = defineOperation({
   output: Job,
   errors: [...JOB_REQUEST_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
   example: STATIC_HTML_EXAMPLE,
-  handle: async (body, { services, customerId, meta }) => asJob(await services.jobs.run(customerId, body, meta)),
+  handle: async (body, { services, customerId, meta }) => services.jobs.run(customerId, body, meta),
 });

@@ -1,6 +1,6 @@
 import { withDefaults } from "./check-run";
 import { parseEmail, type EmailArtifacts } from "../../../src/inbox/email-artifacts";
-import type { EmailHtmlSnapshot } from "../../../src/inbox/snapshot-email-html";
+import type { EmailHtmlSnapshot } from "../../../src/capture/snapshot-email-html";
 import type { DkimOutcome, DmarcOutcome, EmailAuthentication, SpfOutcome } from "../../../src/inbox/authentication";
 import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clients/render";
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";

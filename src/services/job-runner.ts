@@ -1,0 +1,197 @@
+import type { PlannedJob, PlannedValidation } from "../domain/job-request";
+import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
+import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
+import type { CaptureSize } from "../capture/vocabulary";
+import type { Screenshot } from "../capture/artifacts";
+import type { EmailCapturePlan } from "../capture/email-capture";
+import type { RenderOutcome } from "../capture/mail-clients/render";
+import { UrlProbe } from "../capture/url-probe";
+import { UnparseableMessage, type EmailArtifacts } from "../inbox/email-artifacts";
+import { renderTargets } from "../catalog/email-clients";
+import { renderPrice } from "../catalog/render-pricing";
+import type { ServiceContext } from "./context";
+
+/** What a run produced: a row per planned check, the screenshots it stored, and why it stopped short if it did. */
+export interface Execution {
+  rows: RecordedResult[];
+  captures: StoredFile[];
+  interruption?: string;
+}
+
+/** A message as the inbox kept it: its bytes and the SMTP envelope. */
+export interface MessageToCheck {
+  raw: Uint8Array;
+  envelope: EmailCapturePlan["envelope"];
+  expectedSubject: string | null;
+}
+
+/** A part of a visual row that could not be delivered (a mail client that could not be rendered). */
+interface UndeliveredPart {
+  name: string;
+  credits: number;
+  finding: Finding;
+}
+
+/** What a visual row is judged on: its screenshots (and their capture keys), and what it could not cover. */
+interface Evidence {
+  screenshots: Screenshot[];
+  keys: string[];
+  undelivered: UndeliveredPart[];
+}
+
+/** A captured subject, as the checks and the judge see it. */
+interface Captured {
+  evaluate(v: PlannedValidation): Outcome | Promise<Outcome>;
+  evidence(v: PlannedValidation): Evidence;
+}
+
+/**
+ * Runs a charged job's checks on either subject: capture (WebCaptureEngine or EmailCaptureEngine), store
+ * the screenshots, run each check (a crash is an error row for that check only), judge each visual row on
+ * its screenshots, and mark what a delivered row could not cover. Settlement is the caller's.
+ */
+export class JobRunner {
+  constructor(private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "captures" | "judge">) {}
+
+  async runWeb(jobId: string, customerId: string, job: PlannedJob): Promise<Execution> {
+    if (job.run.length === 0) return { rows: [], captures: [] };
+    const subject = job.type === "url" ? { type: "url" as const, url: job.url! } : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
+    // Image URLs among the parameters (e.g. logo-usage's logoUrl): the capture loads and measures them as references.
+    const referenceImages = job.run.flatMap((v) => v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]));
+    const capture = await this.ctx.webCapture.capture(subject, {
+      viewports: captureViewports(job),
+      needs: new Set(job.run.flatMap((v) => v.module.meta.needs)),
+      referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
+    });
+    if (!capture.ok) return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
+    const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
+    const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
+    const captures = shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s));
+    // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
+    const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
+    try {
+      const rows = await this.check(job.run, {
+        evaluate: (v) => (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services),
+        evidence: (v) => {
+          const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
+          return { screenshots: own, keys: own.map(keyOf), undelivered: [] };
+        },
+      });
+      return { rows, captures };
+    } finally {
+      services.probe.close();
+    }
+  }
+
+  /** An email job's checks on its message; `email` is null when the bytes are not a message (every row errored). */
+  async runEmail(jobId: string, customerId: string, planned: PlannedValidation[], message: MessageToCheck): Promise<Execution & { email: EmailArtifacts | null }> {
+    const rendered = planned.filter((v) => v.module.meta.needs.includes("render"));
+    let email: EmailArtifacts;
+    try {
+      email = await this.ctx.emailCapture.capture(message.raw, {
+        envelope: message.envelope,
+        expectedSubject: message.expectedSubject,
+        needs: new Set(planned.flatMap((v) => v.module.meta.needs)),
+        // Each visual check's renders under its id (each (client, form factor) rendered once per job).
+        ...(rendered.length ? { renders: Object.fromEntries(rendered.map((v) => [v.module.meta.id, renderTargets(v.module, v.clients)])) } : {}),
+      });
+    } catch (e) {
+      if (!(e instanceof UnparseableMessage)) throw e;
+      return { rows: errorRows(planned, e.message), captures: [], email: null };
+    }
+    // Each render's screenshot stored once as `<jobId>-<clientId>-<formFactor>.jpg`, however many checks read it.
+    const keys = new Map<string, string>();
+    const captures: StoredFile[] = [];
+    for (const outcome of Object.values(email.renders ?? {}).flat()) {
+      if (!outcome.ok || keys.has(outcome.render.label)) continue;
+      const key = `${jobId}-${outcome.render.label}.jpg`;
+      captures.push(this.ctx.captures.store(customerId, jobId, key, outcome.render.screenshot));
+      keys.set(outcome.render.label, key);
+    }
+    const rows = await this.check(planned, {
+      evaluate: (v) => (v.module as EmailValidation).evaluate(email, v.parameters),
+      evidence: (v) => {
+        const outcomes = email.renders?.[v.module.meta.id] ?? [];
+        const ok = outcomes.filter((o): o is Extract<RenderOutcome, { ok: true }> => o.ok);
+        const failed = outcomes.filter((o): o is Extract<RenderOutcome, { ok: false }> => !o.ok);
+        return {
+          screenshots: ok.map((o) => o.render.screenshot),
+          keys: ok.map((o) => keys.get(o.render.label)!),
+          undelivered: failed.map((f) => ({
+            name: `${f.client.name} at ${f.formFactor}`,
+            credits: renderPrice(f.client),
+            finding: {
+              message: `${f.client.name} could not be rendered, so this verdict does not cover it: ${f.error} (refunded)`,
+              viewport: f.formFactor,
+              measured: { client: f.client.id, refundedCredits: renderPrice(f.client) },
+            },
+          })),
+        };
+      },
+    });
+    return { rows, captures, email };
+  }
+
+  /** Every check on the captured subject; each visual row judged on its own screenshots (the one judge call). */
+  private check(planned: PlannedValidation[], captured: Captured): Promise<RecordedResult[]> {
+    return Promise.all(
+      planned.map(async (v) => {
+        const result = await runCheck(v, () => captured.evaluate(v));
+        if (v.module.meta.kind !== "visual") return result;
+        const evidence = captured.evidence(v);
+        result.captureKeys = evidence.keys;
+        if (result.outcome.verdict !== "error" && evidence.screenshots.length) {
+          const started = performance.now();
+          result.outcome = await this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: evidence.screenshots });
+          result.durationMs += performance.now() - started;
+        }
+        return evidence.undelivered.length && result.outcome.verdict !== "error" ? withUndelivered(result, evidence.undelivered) : result;
+      }),
+    );
+  }
+}
+
+/** A delivered row that could not cover some parts: says which, and carries their price for the refund rule. */
+function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): RecordedResult {
+  const names = parts.map((p) => p.name).join(", ");
+  const marked: RecordedResult = { ...result, undelivered: { credits: parts.reduce((n, p) => n + p.credits, 0), reason: `could not render in ${names}` } };
+  const refunded = refundOf(marked)!.credits;
+  return {
+    ...marked,
+    outcome: {
+      ...result.outcome,
+      reasoning: `${result.outcome.reasoning} Not judged in ${names}: the render failed (${refunded} credit(s) refunded).`,
+      findings: [...result.outcome.findings, ...parts.map((p) => p.finding)],
+    },
+  };
+}
+
+/** Every selected check's standard sizes, plus any the request adds with captureSizes. */
+function captureViewports(job: PlannedJob): CaptureSize[] {
+  const wanted = new Set<CaptureSize>([...(job.captureSizes ?? []), ...job.run.flatMap((v) => v.module.meta.capture.standard)]);
+  // DOM checks read desktop-md; it is always gathered for them.
+  if (job.run.some((v) => v.module.meta.needs.includes("dom"))) wanted.add("desktop-md");
+  return [...wanted];
+}
+
+async function runCheck(v: PlannedValidation, check: () => Outcome | Promise<Outcome>): Promise<RecordedResult> {
+  const started = performance.now();
+  let outcome: Outcome;
+  try {
+    outcome = await check();
+  } catch (e) {
+    // A crash in one check is an error row for that check only, refunded at settlement.
+    const message = `The check crashed: ${(e as Error).message}`;
+    outcome = { verdict: "error", reason: message, reasoning: message, findings: [] };
+  }
+  return row(v, outcome, performance.now() - started);
+}
+
+/** Every validation an error row with the same cause: the job could not run or read its subject at all. */
+export function errorRows(validations: PlannedValidation[], cause: string): RecordedResult[] {
+  return validations.map((v) => row(v, { verdict: "error", reason: cause, reasoning: cause, findings: [] }, 0));
+}
+
+function row(v: PlannedValidation, outcome: Outcome, durationMs: number): RecordedResult {
+  return { validationId: v.module.meta.id, severity: v.severity, credits: v.credits, outcome, captureKeys: [], durationMs };
+}
