@@ -11,12 +11,13 @@ export interface RunningAssay {
 }
 
 /**
- * One process, everything in it: the browser pool (warmed), HTTP, the SMTP inbox, recovery of email jobs
- * left pending by a restart, and the sweep that expires email jobs whose message never came.
+ * One process, everything in it: the browser pool (warmed, unless `warmBrowsers` is false: then the first job
+ * that renders starts it, and a process that never renders never starts Chromium), HTTP, the SMTP inbox,
+ * recovery of email jobs left pending by a restart, and the sweep that expires email jobs whose message never came.
  */
-export async function startAssay(config: Config): Promise<RunningAssay> {
+export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
   const assay = createAssay(config);
-  await assay.pool.warm();
+  if (warmBrowsers) await assay.pool.warm();
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);

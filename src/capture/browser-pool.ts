@@ -59,6 +59,11 @@ export class BrowserPool {
     private readonly size: number,
   ) {}
 
+  /** How many browsers have been started (none until the pool is warmed or first used). */
+  get launched(): number {
+    return this.browsers.length;
+  }
+
   /** Starts the browsers now so the first job does not pay for the launch. */
   warm(): Promise<void> {
     while (this.browsers.length < this.size) this.browsers.push({ browser: this.launch(), active: 0 });

@@ -32,12 +32,13 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), "assay-test-"));
 }
 
-/** The real app (real SQLite file, real Chromium) on an ephemeral port with a fresh data directory. */
+/** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
   const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...extraEnv };
   const config = loadConfig({ ...process.env, ...env });
-  const running = await startAssay(config);
+  // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
+  const running = await startAssay(config, { warmBrowsers: false });
   const assay = running.assay;
   const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   assay.config.publicBaseUrl = baseUrl;
