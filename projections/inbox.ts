@@ -50,10 +50,6 @@ export function findInboxAddress(db: Database, address: string): InboxAddress | 
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE address = ?`).get(address.toLowerCase());
 }
 
-export function inboxAddressOfJob(db: Database, jobId: string): InboxAddress | null {
-  return db.query<InboxAddress, [string]>(`${SELECT} WHERE job_id = ?`).get(jobId);
-}
-
 /** Jobs still waiting for mail whose window closed before `now`. */
 export function overdueAddresses(db: Database, now: string): InboxAddress[] {
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE state = 'waiting' AND expires_at <= ?`).all(now);

@@ -37,6 +37,3 @@ export function findOrganization(db: Database, customerId: string): Organization
     .get(customerId);
 }
 
-export function listCustomerIds(db: Database): string[] {
-  return db.query<{ id: string }, []>("SELECT customer_id AS id FROM organizations ORDER BY created_position").all().map((r) => r.id);
-}

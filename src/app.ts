@@ -61,7 +61,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),
-    feedback: new FeedbackService(ctx),
+    feedback: new FeedbackService(),
     emailClients: { catalog: emailClientCatalogView },
     operator: new OperatorService(ctx, accounts),
     store,

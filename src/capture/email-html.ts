@@ -5,13 +5,13 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 export type { EmailHtmlSnapshot } from "./snapshot-email-html";
 
 /** The longest the structure of one message's HTML may take to read, once started; past it the checks that need it error. */
-export const EMAIL_HTML_TIMEOUT_MS = 30_000;
+const EMAIL_HTML_TIMEOUT_MS = 30_000;
 /**
  * How many messages this process reads at once. A read is short (a context, a page, one evaluate), but a burst
  * of messages arriving together would otherwise open a page each at the same moment and starve one another
  * past the timeout; the rest wait their turn.
  */
-export const EMAIL_HTML_CONCURRENCY = 3;
+const EMAIL_HTML_CONCURRENCY = 3;
 
 let running = 0;
 const waiting: Array<() => void> = [];
@@ -71,6 +71,6 @@ export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs
  * (whatever its spelling, entity-encoded values included), and a Content-Security-Policy could switch the
  * message's own styles off. A quoted attribute value may hold ">" (quotes open a value only after "=").
  */
-export function withoutHttpEquiv(html: string): string {
+function withoutHttpEquiv(html: string): string {
   return html.replace(/<meta\b(?:=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["'])|[^>=])*>/gi, (tag) => (/[\s/]http-equiv\s*=/i.test(tag) ? "" : tag));
 }

@@ -82,9 +82,9 @@ export class GuardedFetchError extends Error {
   }
 }
 
-export const DEFAULT_MAX_REDIRECTS = 5;
-export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
-export const DEFAULT_TIMEOUT_MS = 15_000;
+const DEFAULT_MAX_REDIRECTS = 5;
+const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+const DEFAULT_TIMEOUT_MS = 15_000;
 
 /** Request headers that belong to one connection, or that guardedFetch sets itself. */
 const REQUEST_HEADERS_DROPPED = new Set([

@@ -13,7 +13,7 @@ export interface ImageBodies {
 }
 
 /** Limits on the decoding work: distinct page sources hashed, bytes kept, width of the palette sample. */
-export const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024, paletteSampleWidth: 320 };
+const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024, paletteSampleWidth: 320 };
 
 export function keepImageBody(kept: ImageBodies, url: string, contentType: string, body: Uint8Array): void {
   if (body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes || kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes) return;
@@ -23,7 +23,7 @@ export function keepImageBody(kept: ImageBodies, url: string, contentType: strin
 }
 
 /** The bytes a data: URL holds (base64 or percent-encoded), or null when it is not one. */
-export function dataUrlBytes(url: string): Uint8Array | null {
+function dataUrlBytes(url: string): Uint8Array | null {
   const comma = url.indexOf(",");
   if (!/^data:/i.test(url) || comma < 0) return null;
   const data = url.slice(comma + 1);

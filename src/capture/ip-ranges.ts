@@ -42,7 +42,7 @@ function v4ToInt(a: string): number | null {
   return n;
 }
 
-export function classifyV4(address: string): AddressClass | null {
+function classifyV4(address: string): AddressClass | null {
   const n = v4ToInt(address);
   if (n === null) return null;
   for (const [base, bits, cls] of V4_RANGES) {
@@ -53,7 +53,7 @@ export function classifyV4(address: string): AddressClass | null {
 }
 
 /** Expands an IPv6 address (with an optional trailing dotted IPv4) into eight 16-bit groups. */
-export function parseV6(address: string): number[] | null {
+function parseV6(address: string): number[] | null {
   let a = address.replace(/^\[|\]$/g, "").toLowerCase();
   const zone = a.indexOf("%");
   if (zone >= 0) a = a.slice(0, zone);
@@ -82,7 +82,7 @@ const embedded = (hi: number, lo: number): AddressClass => {
   return cls === "public" ? "reserved" : cls;
 };
 
-export function classifyV6(address: string): AddressClass | null {
+function classifyV6(address: string): AddressClass | null {
   const g = parseV6(address);
   if (!g) return null;
   const zeroPrefix = (n: number) => g.slice(0, n).every((x) => x === 0);

@@ -2,7 +2,7 @@ import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playw
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, DomSnapshot, ImagesSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, ImagesSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
 import { snapshotImages } from "./gather-images";
@@ -24,7 +24,7 @@ export interface CaptureLimits {
   screenshotMaxHeight: number;
 }
 
-export const DEFAULT_LIMITS: CaptureLimits = {
+const DEFAULT_LIMITS: CaptureLimits = {
   navigationTimeoutMs: 15_000,
   totalTimeoutMs: 45_000,
   quietMs: 300,

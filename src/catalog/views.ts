@@ -3,7 +3,7 @@ import { findSet, setSeverities, setsContaining, validationSets, type Validation
 
 /** The public shapes of catalog entries, built from the modules (the single source of these facts). */
 
-export function parameterView(m: ValidationModule) {
+function parameterView(m: ValidationModule) {
   return m.meta.parameters.map((p) => ({
     name: p.name,
     description: p.description,
@@ -33,7 +33,7 @@ export function catalogEntry(m: ValidationModule, includeParameters = false) {
 }
 
 /** An example body an agent can send as-is (parameters filled with their documented examples). */
-export function jobSnippet(m: ValidationModule) {
+function jobSnippet(m: ValidationModule) {
   const entry = m.meta.parameters.length
     ? { id: m.meta.id, parameters: Object.fromEntries(m.meta.parameters.map((p) => [p.name, p.example])) }
     : m.meta.id;

@@ -78,7 +78,7 @@ export const DescribeJobRequestInput = Type.Object(
   { additionalProperties: false },
 );
 
-export const ERROR_CODES = errorCatalog.map((e) => e.code);
+const ERROR_CODES = errorCatalog.map((e) => e.code);
 
 export const ExplainErrorInput = Type.Object(
   { code: Type.Optional(enumOf(ERROR_CODES, "An error code; omit it to list every code.")) },

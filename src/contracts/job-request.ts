@@ -1,8 +1,8 @@
-import { Type, type Static, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 
 export const JOB_TYPES = ["url", "static_html", "email"] as const;
-export const SEVERITIES = ["critical", "major", "minor", "info"] as const;
+const SEVERITIES = ["critical", "major", "minor", "info"] as const;
 export const DETAILS = ["brief", "verbose"] as const;
 
 /** A string enum. `x-enum` lets the request validator tell an out-of-range value from a wrongly typed one. */
@@ -12,7 +12,7 @@ export const enumOf = <T extends readonly string[]>(values: T, description: stri
     { description, "x-enum": values },
   ) as unknown as TUnion<TLiteral<T[number]>[]>;
 
-export const ClientSelection = Type.Record(Type.String(), Type.Array(Type.String()), {
+const ClientSelection = Type.Record(Type.String(), Type.Array(Type.String()), {
   description:
     "Email validations that render only. Keys are form factors (mobile-sm, tablet-portrait, desktop-md); values are arrays of mail-client ids; an empty array means that form factor's native default client.",
 });
@@ -55,4 +55,3 @@ export const JobRequest = Type.Object(
   { additionalProperties: false },
 );
 
-export type JobRequestBody = Static<typeof JobRequest>;

@@ -36,7 +36,7 @@ const Kind = literals(["functional", "visual"] as const);
 
 // ------------------------------------------------------------------ catalog
 
-export const ParameterView = Obj(
+const ParameterView = Obj(
   { name: Str(), description: Str(), format: Str(), schema: AnyJson(), default: Opt(AnyJson()), example: AnyJson() },
   "A parameter: name, description, format, its JSON Schema, default and example.",
 );
@@ -56,7 +56,7 @@ const catalogEntryFields = {
   parameters: Opt(Type.Array(ParameterView)),
 };
 
-export const CatalogEntry = Obj(catalogEntryFields, "A validation catalog entry.");
+const CatalogEntry = Obj(catalogEntryFields, "A validation catalog entry.");
 
 const Reference = Obj({ title: Str(), url: Str() });
 

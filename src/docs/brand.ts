@@ -2,7 +2,7 @@ import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
 
 /** Assay's own brand: the source of /.well-known/brand-card.json and the logos under /brand/. */
-export const BRAND = {
+const BRAND = {
   name: "Assay",
   tagline: "Headless QA for webpages and emails",
   colors: [

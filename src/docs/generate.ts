@@ -10,7 +10,7 @@ import { profileOf } from "../capture/mail-clients/profiles";
 import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
 
 /** docs/errors.md, from the one error table. */
-export function errorsMarkdown(): string {
+function errorsMarkdown(): string {
   const rows = errorCatalog.map(
     (e) => `| \`${e.code}\` | ${e.status} | ${e.title} | ${e.guidance.replace(/\|/g, "\\|")}${e.addedBySpecGap ? " *(added by Assay)*" : ""} |`,
   );
@@ -30,7 +30,7 @@ export function errorsMarkdown(): string {
 }
 
 /** docs/validations.md, from the validation modules and sets. */
-export function validationsMarkdown(): string {
+function validationsMarkdown(): string {
   const out = [
     "# Validations",
     "",
@@ -73,7 +73,7 @@ const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
  * catalog's clients, the visual checks and their default renders and prices, the profiles' limits) is filled
  * in here, at its `{{name}}` or `{{clientsOf:<profile>}}`.
  */
-export function emailClientsMarkdown(): string {
+function emailClientsMarkdown(): string {
   const clients = Object.values(EMAIL_CLIENTS).flat();
   const lightClients = clients.filter((c) => c.colorScheme === "light");
   const visualChecks = validationModules.filter((m) => m.meta.subjectType === "email" && m.meta.needs.includes("render"));

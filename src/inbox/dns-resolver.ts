@@ -72,7 +72,7 @@ export type DnsFixtureEntry =
 
 const TYPES = new Set(["TXT", "A", "AAAA", "PTR", "NS", "CNAME", "MX"]);
 
-export function loadDnsFixtures(path: string): DnsFixtures {
+function loadDnsFixtures(path: string): DnsFixtures {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, "utf8"));

@@ -11,7 +11,7 @@ export interface ModelJudgeConfig {
 }
 
 /** The JSON schema the model must answer with (OpenAI structured outputs). */
-export const VERDICT_SCHEMA = {
+const VERDICT_SCHEMA = {
   type: "object",
   additionalProperties: false,
   required: ["verdict", "reasoning", "findings"],

@@ -21,7 +21,7 @@ import pkg from "../../package.json";
 /** Protocol versions /mcp negotiates (the SDK's): the client's if listed, else the latest. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-export const MCP_INSTRUCTIONS = [
+const MCP_INSTRUCTIONS = [
   "Assay is a headless QA agent for webpages and emails: one subject per job (a URL, HTML with a base URL, or an email), one verdict per check: pass, fail (with the reason to fix) or error (the check could not run: not a verdict, refunded).",
   "Discovery tools need no key. Without a key, ask the user for their email and call create_account; the API key it returns is shown once. Then send it as Authorization: Bearer <key>.",
   "Pick checks with recommend_checks or search_validations, check the body with check_job_request, then run_job. Email jobs answer pending with a testEmail address: have the real message sent there and call await_email_job.",

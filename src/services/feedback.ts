@@ -1,7 +1,7 @@
 import { AppError } from "../errors/app-error";
 import type { Static } from "@sinclair/typebox";
 import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/inputs";
-import type { RequestMeta, ServiceContext } from "./context";
+import type { RequestMeta } from "./context";
 
 /**
  * Feedback on verdicts. Not built yet: nothing is ever due, so every surface answers with the
@@ -9,8 +9,6 @@ import type { RequestMeta, ServiceContext } from "./context";
  * MCP tools already call this service with their final schemas, so building feedback changes only this file.
  */
 export class FeedbackService {
-  constructor(private readonly ctx: Pick<ServiceContext, "store">) {}
-
   /** GET /api/feedback/due: exactly { due, setId, questionCount, rewardCredits }. */
   due(_customerId: string) {
     return { due: false, setId: null, questionCount: 0, rewardCredits: 0 };

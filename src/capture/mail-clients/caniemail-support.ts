@@ -25,7 +25,6 @@ interface Feature {
 }
 
 const DATA = caniemail as unknown as { last_update_date: string; data: Feature[] };
-export const CANIEMAIL_DATA_DATE = DATA.last_update_date;
 
 export type SupportLevel = "y" | "a" | "n" | "u";
 
@@ -66,7 +65,7 @@ export function newestVersion(results: Record<string, string>): string | undefin
 }
 
 /** A caniemail client key: "family.platform", e.g. "gmail.desktop-webmail", "outlook.windows". */
-export function supportOf(feature: Feature, clientKeys: string[]): FeatureSupport | undefined {
+function supportOf(feature: Feature, clientKeys: string[]): FeatureSupport | undefined {
   for (const key of clientKeys) {
     const [family, platform] = key.split(".") as [string, string];
     const results = feature.stats[family]?.[platform];
@@ -82,7 +81,6 @@ export function supportOf(feature: Feature, clientKeys: string[]): FeatureSuppor
 }
 
 const bySlug = new Map(DATA.data.map((f) => [f.slug, f]));
-export const caniemailFeature = (slug: string) => bySlug.get(slug);
 
 const PROPERTY_NAME = /^-?[a-z]+(-[a-z]+)*$/;
 
@@ -116,10 +114,10 @@ function buildPropertyMap(): Map<string, string> {
   for (const corner of ["top-left", "top-right", "bottom-left", "bottom-right"]) map.set(`border-${corner}-radius`, "css-border-radius");
   return map;
 }
-export const PROPERTY_FEATURES = buildPropertyMap();
+const PROPERTY_FEATURES = buildPropertyMap();
 
 /** Values that are features of their own: display:flex, linear-gradient(), calc(), units. */
-export const VALUE_FEATURES: Array<{ slug: string; property?: RegExp; value: RegExp }> = [
+const VALUE_FEATURES: Array<{ slug: string; property?: RegExp; value: RegExp }> = [
   { slug: "css-display-flex", property: /^display$/, value: /^(inline-)?flex\b/i },
   { slug: "css-display-grid", property: /^display$/, value: /^(inline-)?grid\b/i },
   { slug: "css-flex-direction", property: /^flex-direction$/, value: /column/i },
@@ -144,7 +142,7 @@ export const VALUE_FEATURES: Array<{ slug: string; property?: RegExp; value: Reg
 ];
 
 /** Selector features, as regular expressions over one selector. */
-export const SELECTOR_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
+const SELECTOR_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
   { slug: "css-selector-attribute", pattern: /\[/ },
   { slug: "css-selector-adjacent-sibling", pattern: /\+/ },
   { slug: "css-selector-general-sibling", pattern: /~(?!=)/ },
@@ -159,7 +157,7 @@ export const SELECTOR_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
 ];
 
 /** Media features with a caniemail entry of their own. */
-export const MEDIA_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
+const MEDIA_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
   { slug: "css-at-media-prefers-color-scheme", pattern: /prefers-color-scheme/i },
   { slug: "css-at-media-prefers-reduced-motion", pattern: /prefers-reduced-motion/i },
   { slug: "css-at-media-orientation", pattern: /orientation/i },
@@ -168,7 +166,7 @@ export const MEDIA_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
 ];
 
 /** HTML elements removed (or replaced by their fallback content) where caniemail says "not supported". */
-export const ELEMENT_FEATURES: Array<{ slug: string; selector: string; fallback: boolean }> = [
+const ELEMENT_FEATURES: Array<{ slug: string; selector: string; fallback: boolean }> = [
   { slug: "html-svg", selector: "svg", fallback: false },
   { slug: "html-video", selector: "video", fallback: true },
   { slug: "html-audio", selector: "audio", fallback: true },

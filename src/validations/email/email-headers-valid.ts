@@ -14,7 +14,7 @@ const DOT_ATOM = `${ATEXT}+(?:\\.${ATEXT}+)*`;
 const MSG_ID = new RegExp(`^<${DOT_ATOM}@(?:${DOT_ATOM}|\\[[^\\[\\]\\\\\\s]*\\])>$`);
 
 /** Why a Date value is not an RFC 5322 date-time, or null with the instant when it is. */
-export function dateProblem(value: string): string | null {
+function dateProblem(value: string): string | null {
   const v = value.replace(/\s+/g, " ").trim();
   const m = DATE_TIME.exec(v);
   if (!m) return `${JSON.stringify(v)} is not an RFC 5322 date-time (e.g. "Tue, 04 Mar 2025 07:42:00 +0000")`;

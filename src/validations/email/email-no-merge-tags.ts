@@ -2,7 +2,7 @@ import { pass, type EmailValidation, type Finding } from "../types";
 import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
 
 /** ESP merge tags and template syntax that should have been replaced before sending. */
-export const MERGE_TAGS: Array<[string, RegExp]> = [
+const MERGE_TAGS: Array<[string, RegExp]> = [
   ["Mailchimp merge tag *|X|*", /\*\|[A-Z0-9_:]+\|\*/],
   ["{{ }} template variable", /\{\{[^}]*\}\}/],
   ["{% %} template tag", /\{%[^%]*%\}/],

@@ -3,7 +3,7 @@ import { pass, type EmailValidation } from "../types";
 import { headerValues } from "../../inbox/email-artifacts";
 import { htmlCheck, htmlDomOf, hostWithin, listed, registrableDomain, urlKey } from "./_helpers";
 
-export const DEFAULT_UTM_PARAMETERS = ["utm_source", "utm_medium", "utm_campaign"];
+const DEFAULT_UTM_PARAMETERS = ["utm_source", "utm_medium", "utm_campaign"];
 /** Links that are not campaign content: opting out, preferences, the web version. */
 const EXCLUDED_TEXT = /unsubscribe|preferences|view (it )?(in (your )?browser|online)/i;
 

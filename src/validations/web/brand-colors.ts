@@ -7,9 +7,9 @@ export type Lab = [number, number, number];
 export type Rgb = [number, number, number];
 
 /** A colour counts as prominent from this share of the capture's area. */
-export const PROMINENT_SHARE = 0.02;
+const PROMINENT_SHARE = 0.02;
 /** Neutrals, left out: greys (chroma below 10), near-white (L* 93 and up), near-black (L* 12 and below, or below 25 with chroma under 16). */
-export function isNeutral([l, a, b]: Lab): boolean {
+function isNeutral([l, a, b]: Lab): boolean {
   const c = Math.hypot(a, b);
   return c < 10 || l >= 93 || l <= 12 || (l < 25 && c < 16);
 }
@@ -22,10 +22,10 @@ export function parseHex(hex: string): Rgb {
   return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)];
 }
 
-export const toHex = (rgb: Rgb) => `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, "0")).join("")}`;
+const toHex = (rgb: Rgb) => `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, "0")).join("")}`;
 
 /** sRGB (D65) to CIE L*a*b*. */
-export function rgbToLab([r, g, b]: Rgb): Lab {
+function rgbToLab([r, g, b]: Rgb): Lab {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
@@ -91,7 +91,7 @@ export interface ColourGroup {
 }
 
 /** The capture's non-neutral colours, grouped (bins within ΔE00 6 of a group's mean join it), largest first. */
-export function prominentColours(palette: CapturePalette): { groups: ColourGroup[]; neutralPixels: number } {
+function prominentColours(palette: CapturePalette): { groups: ColourGroup[]; neutralPixels: number } {
   const bins = palette.bins.map((b) => ({ ...b, lab: rgbToLab(b.rgb) })).sort((x, y) => y.count - x.count);
   const groups: Array<ColourGroup & { sum: Rgb }> = [];
   let neutralPixels = 0;

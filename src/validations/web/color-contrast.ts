@@ -9,7 +9,7 @@ const channel = (c: number) => {
 const luminance = ([r, g, b]: number[]) => 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
 
 /** WCAG 2.x contrast of a text block against its composited background; translucent text is blended first. */
-export function contrastOf(block: TextBlock): number {
+function contrastOf(block: TextBlock): number {
   const [r, g, b, a] = block.color;
   const bg = block.background;
   const fg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];

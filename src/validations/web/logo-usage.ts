@@ -5,7 +5,7 @@ import type { ImageSourceInfo, PageImage, WebArtifacts } from "../../capture/art
 import { visualCheck } from "./_helpers";
 
 /** A rendered aspect ratio further than this from the natural one is a distorted logo. */
-export const MAX_DISTORTION = 0.03;
+const MAX_DISTORTION = 0.03;
 /**
  * Content match: at most this many of the 128 hash bits differ and the 16×16 thumbnails differ by at most this
  * on average (0-255). Measured: the same picture re-encoded as JPEG at twice or half the size differs by 0-8
@@ -50,7 +50,7 @@ function hashDistance(a: string, b: string): number {
 }
 
 /** Same picture: the same bytes; or the hashes and the colour thumbnails agree and the natural proportions match. */
-export function sameContent(a: ImageSourceInfo | undefined, b: ImageSourceInfo | undefined): boolean {
+function sameContent(a: ImageSourceInfo | undefined, b: ImageSourceInfo | undefined): boolean {
   if (a?.sha256 && a.sha256 === b?.sha256) return true;
   if (!a?.hash || !b?.hash || !a.thumbnail || !b.thumbnail || !a.naturalHeight || !b.naturalHeight) return false;
   if (hashDistance(a.hash, b.hash) > MAX_HASH_DISTANCE) return false;

@@ -11,7 +11,7 @@ const WORD = /[A-Za-z]+(?:['’][A-Za-z]+)*/g;
  * letter doubled or undoubled (untill, ocurred). Unknown jargon is rarely one such slip from a word,
  * so only these dictionary suggestions count; other unknown words are left alone.
  */
-export function isTypingSlip(word: string, correction: string): boolean {
+function isTypingSlip(word: string, correction: string): boolean {
   const [a, b] = [word.toLowerCase(), correction.toLowerCase()];
   if (a.length === b.length) {
     const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));

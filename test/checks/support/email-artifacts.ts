@@ -6,7 +6,7 @@ import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clien
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";
 import { findEmailClient } from "../../../src/catalog/email-clients";
-import type { EmailValidation, Finding, Outcome } from "../../../src/validations/types";
+import type { EmailValidation, Outcome } from "../../../src/validations/types";
 import type { CaptureSize } from "../../../src/capture/vocabulary";
 
 /**

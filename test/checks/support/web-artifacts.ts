@@ -13,7 +13,7 @@ import type {
 import { VIEWPORTS, type CaptureSize } from "../../../src/capture/vocabulary";
 import { NetworkGuard } from "../../../src/capture/network-guard";
 import { UrlProbe } from "../../../src/capture/url-probe";
-import type { CheckServices, Finding, Outcome, WebValidation } from "../../../src/validations/types";
+import type { CheckServices, Outcome, WebValidation } from "../../../src/validations/types";
 
 /**
  * Hand-built WebArtifacts for the web checks' unit tests: every field a sensible empty default, typed against
