@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Projection } from "./projection";
+import type { KeyMintedData } from "../events";
 
 export const keysProjection: Projection = {
   name: "keys",
@@ -34,7 +35,7 @@ export interface KeyRecord {
   customerId: string;
   name: string;
   displayPrefix: string;
-  scopes: string[];
+  scopes: KeyMintedData["scopes"];
   createdAt: string;
   revokedAt: string | null;
 }

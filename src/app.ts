@@ -7,7 +7,7 @@ import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
-import { EmailCaptureEngine } from "./capture/email-capture";
+import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { emailClientCatalogView } from "./catalog/email-clients";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
@@ -17,7 +17,7 @@ import { FeedbackService } from "./services/feedback";
 import { OperatorService } from "./services/operator";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
-import { MailStore } from "./inbox/mail-store";
+import { MailStore } from "./store/mail-store";
 import type { ServiceContext } from "./services/context";
 import type { Services } from "./services/facade";
 

@@ -22,7 +22,7 @@ export interface Config {
   smtpTls?: { keyPath: string; certPath: string };
   /** Bound on each DNS query of the SPF, DKIM and DMARC checks (the system resolver). */
   dnsTimeoutMs: number;
-  /** Tests only: a JSON file of DNS records served instead of real DNS (src/inbox/dns-resolver.ts). */
+  /** Tests only: a JSON file of DNS records served instead of real DNS (src/capture/email/dns-resolver.ts). */
   dnsFixtures?: string;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };

@@ -5,11 +5,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type TestServer } from "./support/harness";
-import { dnsError, fixtureResolver, validateDnsFixtures, withDeadline } from "../src/inbox/dns-resolver";
+import { dnsError, fixtureResolver, validateDnsFixtures, withDeadline } from "../src/capture/email/dns-resolver";
 import { emailSenderDomain } from "../src/validations/email/email-sender-domain";
 import { emailAuthentication } from "../src/validations/email/email-authentication";
-import { authenticateWith, type EmailAuthentication } from "../src/inbox/authentication";
-import type { EmailArtifacts } from "../src/inbox/email-artifacts";
+import { authenticateWith, type EmailAuthentication } from "../src/capture/email/authentication";
+import type { EmailArtifacts } from "../src/capture/email/email-artifacts";
 
 /**
  * SPF, DKIM and DMARC over real SMTP, offline: the DNS the inbox asks is a fixture file (ASSAY_DNS_FIXTURES)

@@ -1,8 +1,8 @@
 import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
 import { Finding, Severity, SkippedValidation } from "../../events/jobs";
+import { Scope } from "../../events/account";
 import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
-import { ALL_SCOPES } from "../domain/accounts";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 
 /**
@@ -169,7 +169,7 @@ export const KeyList = Obj({
       keyId: Str(),
       name: Str(),
       displayPrefix: Str(),
-      scopes: Type.Array(literals(ALL_SCOPES)),
+      scopes: Type.Array(Scope),
       createdAt: Str(),
       revokedAt: Nullable(Str()),
       status: literals(["active", "revoked"] as const),

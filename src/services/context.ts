@@ -3,11 +3,11 @@ import type { EventStore } from "../store/event-store";
 import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
-import type { EmailCaptureEngine } from "../capture/email-capture";
+import type { EmailCaptureEngine } from "../capture/email/email-capture";
 import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
-import type { MailStore } from "../inbox/mail-store";
+import type { MailStore } from "../store/mail-store";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {

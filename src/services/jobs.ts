@@ -9,7 +9,7 @@ import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor } from "../../projections/jobs";
 import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
 import { findValidation } from "../catalog/registry";
-import { headline } from "../inbox/email-artifacts";
+import { headline } from "../capture/email/email-artifacts";
 import { JobRunner, errorRows, type Execution } from "./job-runner";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";

@@ -2,7 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Static } from "@sinclair/typebox";
 import type { Finding as FindingSchema, Severity as SeveritySchema } from "../../events/jobs";
 import type { WebArtifacts } from "../capture/artifacts";
-import type { EmailArtifacts } from "../inbox/email-artifacts";
+import type { EmailArtifacts } from "../capture/email/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
 import type { ArtifactKind, CaptureSize } from "../capture/vocabulary";
 

@@ -1,5 +1,5 @@
 import { OpenApiDocument } from "../../contracts/outputs";
-import { openApiDocument } from "../../docs/openapi";
+import { openApiDocument } from "../openapi";
 import { defineOperation } from "../operation";
 
 export const getOpenApi = defineOperation({

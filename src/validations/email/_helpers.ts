@@ -1,7 +1,7 @@
 import { getDomain } from "tldts";
 import { pass, type Outcome, type ValidationMeta } from "../types";
-import type { EmailArtifacts } from "../../inbox/email-artifacts";
-import type { EmailHtmlSnapshot } from "../../capture/snapshot-email-html";
+import type { EmailArtifacts } from "../../capture/email/email-artifacts";
+import type { EmailHtmlSnapshot } from "../../capture/email/snapshot-email-html";
 
 /** Defaults shared by the functional email checks: they read the MIME, render nothing, one credit. */
 export function mimeCheck(

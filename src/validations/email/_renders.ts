@@ -1,6 +1,6 @@
 import type { CaptureSize } from "../../capture/vocabulary";
 import type { Finding, Outcome, ValidationMeta } from "../types";
-import type { EmailArtifacts } from "../../inbox/email-artifacts";
+import type { EmailArtifacts } from "../../capture/email/email-artifacts";
 import type { EmailRender, RenderOutcome } from "../../capture/mail-clients/render";
 
 /**

@@ -1,5 +1,5 @@
 import type { Finding, EmailValidation, Outcome } from "../types";
-import type { DkimOutcome, EmailAuthentication, SpfOutcome } from "../../inbox/authentication";
+import type { DkimOutcome, EmailAuthentication, SpfOutcome } from "../../capture/email/authentication";
 import { mimeCheck } from "./_helpers";
 
 /** A result that means DNS did not answer: no verdict on the message can be drawn from it. */

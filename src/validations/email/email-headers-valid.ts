@@ -1,5 +1,5 @@
 import { pass, type EmailValidation, type Finding } from "../types";
-import { headerValues } from "../../inbox/email-artifacts";
+import { headerValues } from "../../capture/email/email-artifacts";
 import { mimeCheck } from "./_helpers";
 
 const DAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];

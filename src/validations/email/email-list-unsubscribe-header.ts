@@ -1,5 +1,5 @@
 import { pass, type EmailValidation } from "../types";
-import { headerValues } from "../../inbox/email-artifacts";
+import { headerValues } from "../../capture/email/email-artifacts";
 import { mimeCheck } from "./_helpers";
 
 export const emailListUnsubscribeHeader: EmailValidation = {

@@ -1,5 +1,5 @@
 import { pass, type Finding, type EmailValidation } from "../types";
-import { headerValues } from "../../inbox/email-artifacts";
+import { headerValues } from "../../capture/email/email-artifacts";
 import { addrSpecProblem, mimeCheck, parseAddressList } from "./_helpers";
 
 export const emailReplyToValid: EmailValidation = {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type EmailValidation } from "../types";
-import { headerValues } from "../../inbox/email-artifacts";
+import { headerValues } from "../../capture/email/email-artifacts";
 import { htmlCheck, htmlDomOf, hostWithin, listed, registrableDomain, urlKey } from "./_helpers";
 
 const DEFAULT_UTM_PARAMETERS = ["utm_source", "utm_medium", "utm_campaign"];

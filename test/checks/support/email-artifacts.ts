@@ -1,7 +1,7 @@
 import { withDefaults } from "./check-run";
-import { parseEmail, type EmailArtifacts } from "../../../src/inbox/email-artifacts";
-import type { EmailHtmlSnapshot } from "../../../src/capture/snapshot-email-html";
-import type { DkimOutcome, DmarcOutcome, EmailAuthentication, SpfOutcome } from "../../../src/inbox/authentication";
+import { parseEmail, type EmailArtifacts } from "../../../src/capture/email/email-artifacts";
+import type { EmailHtmlSnapshot } from "../../../src/capture/email/snapshot-email-html";
+import type { DkimOutcome, DmarcOutcome, EmailAuthentication, SpfOutcome } from "../../../src/capture/email/authentication";
 import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clients/render";
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";

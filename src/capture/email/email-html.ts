@@ -1,6 +1,6 @@
-import type { BrowserPool } from "./browser-pool";
+import type { BrowserPool } from "../browser-pool";
 import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
+import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
 
 export type { EmailHtmlSnapshot } from "./snapshot-email-html";
 

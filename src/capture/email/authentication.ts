@@ -1,6 +1,6 @@
 import { authenticate } from "mailauth";
 import { getAlignment } from "mailauth/lib/tools.js";
-import type { Config } from "../config";
+import type { Config } from "../../config";
 import { dnsResolverFor, type DnsResolver } from "./dns-resolver";
 
 /** How one SPF, DKIM or DMARC evaluation came out, in mailauth's (RFC 8601) result words. */

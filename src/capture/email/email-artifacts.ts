@@ -1,7 +1,7 @@
 import PostalMime from "postal-mime";
 import type { EmailAuthentication } from "./authentication";
-import type { EmailHtmlSnapshot } from "../capture/snapshot-email-html";
-import type { RenderOutcome } from "../capture/mail-clients/render";
+import type { EmailHtmlSnapshot } from "./snapshot-email-html";
+import type { RenderOutcome } from "../mail-clients/render";
 
 export interface Mailbox {
   name: string;
@@ -27,7 +27,7 @@ export interface EmailArtifacts {
   /** The subject line the job request expected, when it named one. */
   expectedSubject: string | null;
   /**
-   * SPF, DKIM, DMARC and alignment (src/inbox/authentication.ts), computed once per job only when a selected
+   * SPF, DKIM, DMARC and alignment (src/capture/email/authentication.ts), computed once per job only when a selected
    * check needs "authentication"; `{ error }` when they could not be evaluated at all.
    */
   authentication?: EmailAuthentication | { error: string };
@@ -37,13 +37,13 @@ export interface EmailArtifacts {
    */
   bodyParts?: { html: boolean; plain: boolean };
   /**
-   * The text/html part as Chromium parsed it (src/capture/email-html.ts), gathered once per job only when a
+   * The text/html part as Chromium parsed it (src/capture/email/email-html.ts), gathered once per job only when a
    * selected check needs "email-html"; `{ error }` when it could not be read. Absent without an HTML part.
    */
   htmlDom?: EmailHtmlSnapshot | { error: string };
   /**
    * Renders in emulated mail clients (src/capture/mail-clients), by validation id, made once per job only
-   * when a selected check needs "render" (src/capture/email-capture.ts); a failed render says why.
+   * when a selected check needs "render" (src/capture/email/email-capture.ts); a failed render says why.
    */
   renders?: Record<string, RenderOutcome[]>;
 }

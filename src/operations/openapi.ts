@@ -2,8 +2,8 @@ import { errorEntry, type ErrorCode } from "../errors/catalog";
 import { JobRequest } from "../contracts/job-request";
 import { ErrorBodySchema, jsonSchemaOf } from "../contracts/inputs";
 import { MAX_BODY_BYTES } from "../contracts/limits";
-import { httpErrors } from "../operations/errors";
-import { isRoute, type Operation, type RouteOperation } from "../operations/operation";
+import { httpErrors } from "./errors";
+import { isRoute, type Operation, type RouteOperation } from "./operation";
 import pkg from "../../package.json";
 
 /**

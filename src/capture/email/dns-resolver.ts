@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Resolver } from "node:dns/promises";
-import type { Config } from "../config";
+import type { Config } from "../../config";
 
 /**
  * What mailauth calls for every lookup: the signature of node:dns/promises `resolve(name, rrtype)`. Answers

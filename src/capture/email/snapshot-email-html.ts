@@ -1,4 +1,4 @@
-import type { PageHelpers } from "./page-helpers";
+import type { PageHelpers } from "../page-helpers";
 /** What the functional email checks read from the structure of the text/html part, gathered once per job. */
 export interface EmailHtmlSnapshot {
   /** The <html> element's lang attribute as written, or null when it has none (or the source has no <html> tag). */

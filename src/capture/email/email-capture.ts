@@ -1,10 +1,10 @@
-import type { Config } from "../config";
-import type { BrowserPool } from "./browser-pool";
-import type { ArtifactKind, RenderTarget } from "./vocabulary";
-import { parseEmail, type EmailArtifacts } from "../inbox/email-artifacts";
-import { authenticateEmail, type AuthenticationInput } from "../inbox/authentication";
+import type { Config } from "../../config";
+import type { BrowserPool } from "../browser-pool";
+import type { ArtifactKind, RenderTarget } from "../vocabulary";
+import { parseEmail, type EmailArtifacts } from "./email-artifacts";
+import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml } from "./email-html";
-import { EmailRenderEngine, type RenderOutcome } from "./mail-clients/render";
+import { EmailRenderEngine, type RenderOutcome } from "../mail-clients/render";
 
 /** How many renders of one message run at once (each in its own browser context). */
 const RENDER_CONCURRENCY = 3;
