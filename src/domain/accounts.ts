@@ -20,6 +20,9 @@ export const streams = {
   account: (customerId: string) => `account-${customerId}`,
   credits: (customerId: string) => `credits-${customerId}`,
   job: (jobId: string) => `job-${jobId}`,
+  person: (emailHash: string) => `person-${emailHash}`,
+  signInLink: (linkId: string) => `signin-${linkId}`,
+  session: (sessionId: string) => `session-${sessionId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */
@@ -32,7 +35,8 @@ export interface OpenAccount {
   orgCode: string;
   signupCredits: number;
   monthlyGrant: number;
-  key: MintedKey;
+  /** The signup key; an account opened by a first sign-in has none (its person mints keys). */
+  key?: MintedKey;
 }
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -62,7 +66,7 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
       type: "AccountOpened",
       data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: "free", monthlyGrant: cmd.monthlyGrant },
     },
-    keyMinted(cmd.customerId, cmd.key),
+    ...(cmd.key ? [keyMinted(cmd.customerId, cmd.key)] : []),
   ];
   return [
     { streamId: streams.email(cmd.emailHash), expectedVersion: 0, events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }] },
@@ -81,6 +85,16 @@ export function decideMintKey(customerId: string, key: MintedKey, organizationEx
     throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
   }
   return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [keyMinted(customerId, key)] }];
+}
+
+/** Decides a new secret for an active key of the organization; the old one keeps working until `previousValidUntil`. */
+export function decideRotateKey(
+  customerId: string,
+  rotation: { keyId: string; displayPrefix: string; secretHash: string; previousValidUntil: string },
+  keyIsActive: boolean,
+): StreamWrite[] {
+  if (!keyIsActive) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${rotation.keyId} in this organization.`, { keyId: rotation.keyId });
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRotated", data: { customerId, ...rotation } }] }];
 }
 
 /** Decides revoking a key, which must be one of the organization's keys and still active. */
