@@ -102,7 +102,7 @@ describe("sign-in by email link", () => {
     const reused = await openLink(link);
     expect(reused.status).toBe(400);
     expect(((await reused.json()) as any).details).toEqual({ reason: "used" });
-    const unknown = await server.api("GET", "/session/callback?token=nope");
+    const unknown = await server.api("GET", "/api/session/callback?token=nope");
     expectError(unknown, 400, "SIGNIN_LINK_INVALID");
     expect(unknown.body.details).toEqual({ reason: "unknown" });
     expect(eventCount(server)).toBe(before);

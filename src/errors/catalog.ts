@@ -47,11 +47,11 @@ const entries = [
   { code: "VALIDATION_SUBJECT_MISMATCH", status: 400, title: "Validation does not fit the job type", guidance: "A named validation's subject type does not fit the job type (details.mismatches)." },
   { code: "VALIDATION_TYPE_UNSUPPORTED", status: 400, title: "Unsupported job type", guidance: "Use type url, static_html or email (details.allowedValues)." },
   // 401
-  { code: "AUTH_REQUIRED", status: 401, title: "Authentication required", guidance: "Send Authorization: Bearer <API_KEY>. The key is missing, malformed, unknown or revoked; key mint, rotate and revoke need a signed-in session, not a key." },
+  { code: "AUTH_REQUIRED", status: 401, title: "Authentication required", guidance: "Send Authorization: Bearer <API_KEY>. The key is missing, malformed, unknown or revoked; key mint, rotate and revoke need a signed-in session (POST /api/session/email), not a key, and a session that ended or expired means signing in again." },
   // 402
   { code: "INSUFFICIENT_CREDITS", status: 402, title: "Insufficient credits", guidance: "The balance is too low; nothing was charged (details.balance, details.required, details.shortfall). Top up; do not retry the same body expecting it to be free." },
   // 403
-  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user." },
+  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user: adding members, or rotating and revoking a key another person minted (details.keyId)." },
   { code: "CSRF_TOKEN_INVALID", status: 403, title: "CSRF token missing or wrong", guidance: "A state-changing request made with the session cookie must carry the session's csrfToken (GET /api/session) in the X-CSRF-Token header, or a _csrf form field. Nothing was changed.", addedBySpecGap: true },
   { code: "CUSTOMER_SCOPE_MISMATCH", status: 403, title: "Customer scope mismatch", guidance: "customerId names another organization than the credential's. Omit customerId to act as your own organization." },
   { code: "INSUFFICIENT_SCOPE", status: 403, title: "Insufficient scope", guidance: "The key lacks a scope this route needs (details.requiredScope, details.keyScopes). Scopes are fixed at creation: mint a key with the scope." },

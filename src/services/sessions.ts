@@ -50,7 +50,7 @@ export class SessionService {
     const { config } = this.ctx;
     const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
     this.ctx.store.append(decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains), meta);
-    const link = new URL("/session/callback", config.publicBaseUrl);
+    const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
     link.searchParams.set("token", token);
     if (next) link.searchParams.set("next", next);
     await this.mailer.send({

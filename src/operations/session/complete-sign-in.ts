@@ -8,7 +8,7 @@ export const completeSignIn = defineOperation({
   summary: "Open a sign-in link: starts a session",
   description:
     "The link a sign-in email carries. It works once: it starts a fresh session (a new id whatever cookie came with the request) and redirects to `next`, a path on this site, or to /.",
-  http: { method: "get", path: "/session/callback", status: 303, returns: "A redirect to next (or /) setting the session cookie." },
+  http: { method: "get", path: "/api/session/callback", status: 303, returns: "A redirect to next (or /) setting the session cookie." },
   auth: { kind: "public" },
   input: { query: SignInCallbackQuery },
   errors: ["SIGNIN_LINK_INVALID", "UNAUTHORIZED_DOMAIN"],
