@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { clearedSessionCookie, sessionCookie } from "../src/operations/session-cookie";
 import { cookieOf, inSession, openLink, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
 /**
@@ -152,6 +153,12 @@ describe("sessions", () => {
     expect(cookieOf(res)).not.toBe(planted);
     expectError(await server.api("GET", "/api/session", { headers: { cookie: planted } }), 401, "AUTH_REQUIRED");
     expect((await server.api("GET", "/api/session", { headers: { cookie: cookieOf(res) } })).status).toBe(200);
+  });
+
+  test("behind https (PUBLIC_BASE_URL) the cookie is also Secure, when set and when cleared", () => {
+    const config = { publicBaseUrl: "https://assay.example", sessionMaxSeconds: 60 };
+    expect(sessionCookie("s3cret", config)).toBe("assay_session=s3cret; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=60");
+    expect(clearedSessionCookie(config)).toBe("assay_session=; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=0");
   });
 
   test("without a session, GET /api/session is AUTH_REQUIRED", async () => {

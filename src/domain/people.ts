@@ -1,5 +1,7 @@
 import { AppError } from "../errors/app-error";
 import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { Static } from "@sinclair/typebox";
+import type { Role as RoleSchema } from "../../events";
 import { ALL_SCOPES, decideOpenAccount, streams, type OpenAccount, type Scope } from "./accounts";
 
 /**
@@ -7,7 +9,7 @@ import { ALL_SCOPES, decideOpenAccount, streams, type OpenAccount, type Scope } 
  * with a role. Sign-in is by a single-use link; it starts a session in one of the person's organizations.
  */
 
-export type Role = "admin" | "member";
+export type Role = Static<typeof RoleSchema>;
 
 /**
  * The scopes a role may put on the keys it mints: an admin any; a member those of everyday work, which today
@@ -57,7 +59,7 @@ export interface SignIn {
  * free organization is opened with the person as admin; then a session starts in that organization, or in the
  * person's first one.
  */
-export function decideSignIn(cmd: SignIn): { writes: StreamWrite[]; customerId: string } {
+export function decideSignIn(cmd: SignIn): StreamWrite[] {
   const { link } = cmd;
   if (!link) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link is not known.", { reason: "unknown" });
   if (link.usedAt) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link was used already.", { reason: "used" });
@@ -96,7 +98,7 @@ export function decideSignIn(cmd: SignIn): { writes: StreamWrite[]; customerId: 
     expectedVersion: 0,
     events: [{ type: "SessionStarted", data: { ...cmd.session, personId, customerId } }],
   });
-  return { writes, customerId };
+  return writes;
 }
 
 export interface AddMember {

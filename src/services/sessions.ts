@@ -71,7 +71,7 @@ export class SessionService {
     const secret = newSecretToken();
     const sessionId = newSessionId();
     const endsBy = now + config.sessionMaxSeconds * 1000;
-    const { writes } = decideSignIn({
+    const writes = decideSignIn({
       now: iso(now),
       link,
       domains: config.signinDomains,
