@@ -66,8 +66,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean),
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
-    sessionIdleSeconds: Math.max(60, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
-    sessionMaxSeconds: Math.max(60, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
+    sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
+    sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
     keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),

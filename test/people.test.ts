@@ -161,6 +161,33 @@ describe("sessions", () => {
     expect(clearedSessionCookie(config)).toBe("assay_session=; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=0");
   });
 
+  test("a session slides while used (a SessionRenewed event, not one per request) and ends at its absolute lifetime all the same", async () => {
+    const config = strict.assay.config;
+    const saved = { idle: config.sessionIdleSeconds, max: config.sessionMaxSeconds };
+    // Two seconds idle (so renewed when a second old), three at most; the server reads its settings live.
+    Object.assign(config, { sessionIdleSeconds: 2, sessionMaxSeconds: 3 });
+    try {
+      const who = await signIn(strict, relay, `slider-${Date.now()}@${INVITED}`);
+      const started = eventsOf(strict).findLast((e) => e.type === "SessionStarted")!;
+      if (started.type !== "SessionStarted") throw new Error("no session");
+      await Bun.sleep(Math.max(0, Date.parse(started.recordedAt) + 1100 - Date.now()));
+      const renewed = await sessionOf(strict, who);
+      expect(renewed.status).toBe(200);
+      expect(renewed.body.expiresAt).toBe(started.data.endsBy);
+      expect(eventsOf(strict).at(-1)).toMatchObject({ type: "SessionRenewed", data: { sessionId: started.data.sessionId, expiresAt: started.data.endsBy } });
+      const count = eventCount(strict);
+      expect((await sessionOf(strict, who)).status).toBe(200);
+      expect(eventCount(strict)).toBe(count);
+      // Past the idle end it started with: alive, because it was used.
+      await Bun.sleep(Math.max(0, Date.parse(started.data.expiresAt) + 100 - Date.now()));
+      expect((await sessionOf(strict, who)).status).toBe(200);
+      await Bun.sleep(Math.max(0, Date.parse(started.data.endsBy) + 50 - Date.now()));
+      expectError(await sessionOf(strict, who), 401, "AUTH_REQUIRED");
+    } finally {
+      Object.assign(config, { sessionIdleSeconds: saved.idle, sessionMaxSeconds: saved.max });
+    }
+  });
+
   test("without a session, GET /api/session is AUTH_REQUIRED", async () => {
     expectError(await server.api("GET", "/api/session"), 401, "AUTH_REQUIRED");
   });
