@@ -52,8 +52,10 @@ export interface Membership {
   role: "admin" | "member";
 }
 
-export function findPersonByEmailHash(db: Database, emailHash: string): Person | null {
-  return db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE email_hash = ?").get(emailHash);
+/** The person with this email, and their memberships, as the deciders want them. */
+export function findPersonByEmailHash(db: Database, emailHash: string): (Person & { memberships: Membership[] }) | null {
+  const person = db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE email_hash = ?").get(emailHash);
+  return person ? { ...person, memberships: membershipsOf(db, person.personId) } : null;
 }
 
 export function findPerson(db: Database, personId: string): Person | null {

@@ -2,6 +2,7 @@ import { AppError } from "../errors/app-error";
 import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../events";
 import type { NewEvent, StreamWrite } from "../store/event-store";
 import { decide as decideCredits } from "./credits";
+import { sha256Hex } from "../store/canonical";
 
 /** Every scope, in the order the KeyMinted schema declares them (the one list of scopes). */
 export const ALL_SCOPES = ScopeSchema.anyOf.map((s) => s.const);
@@ -53,6 +54,9 @@ export function normaliseEmail(raw: unknown): string {
   }
   return `${local}@${domain.toLowerCase()}`;
 }
+
+/** What the log keys an email by (its claim, its person): the SHA-256 of the normalised address in lower case. */
+export const emailHashOf = (email: string) => sha256Hex(email.toLowerCase());
 
 const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
 

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import { ALL_SCOPES, decideMintKey, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
+import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
 import { decideAddMember, requireKeyAuthority, requireScopesOfRole, type Role } from "../domain/people";
 import { findPersonByEmailHash, membershipsOf } from "../../projections/people";
 import { findOrganization } from "../../projections/organizations";
@@ -37,7 +37,7 @@ export class AccountService {
   /** Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. */
   signup(rawEmail: unknown, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
-    const emailHash = sha256Hex(email.toLowerCase());
+    const emailHash = emailHashOf(email);
     const customerId = newCustomerId();
     const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
     const writes = decideOpenAccount(
@@ -103,7 +103,7 @@ export class AccountService {
   /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
   addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
-    const emailHash = sha256Hex(email.toLowerCase());
+    const emailHash = emailHashOf(email);
     const { db } = this.ctx.store;
     const person = findPersonByEmailHash(db, emailHash);
     const { writes, personId } = decideAddMember({
@@ -113,7 +113,7 @@ export class AccountService {
       role,
       actorRole: session.role,
       domains: this.ctx.config.signinDomains,
-      person: person ? { personId: person.personId, memberships: membershipsOf(db, person.personId) } : null,
+      person,
       newPersonId: newPersonId(),
     });
     if (writes.length) this.ctx.store.append(writes, meta);

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
-import { normaliseEmail, streams } from "../domain/accounts";
+import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
 import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
 import { findSessionBySecretHash, findSignInLink } from "../../projections/sessions";
@@ -65,7 +65,7 @@ export class SessionService {
     const { config, store } = this.ctx;
     const now = Date.now();
     const link = findSignInLink(store.db, sha256Hex(token));
-    const emailHash = link ? sha256Hex(link.email.toLowerCase()) : "";
+    const emailHash = link ? emailHashOf(link.email) : "";
     const person = link ? findPersonByEmailHash(store.db, emailHash) : null;
     const claim = link ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
     const secret = newSecretToken();
@@ -76,7 +76,7 @@ export class SessionService {
       link,
       domains: config.signinDomains,
       emailHash,
-      person: person ? { personId: person.personId, memberships: membershipsOf(store.db, person.personId) } : null,
+      person,
       newPersonId: newPersonId(),
       claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
       newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits },
