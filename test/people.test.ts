@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { rmSync } from "node:fs";
+import { ROOT, startServer, tempDataDir, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
 import { clearedSessionCookie, sessionCookie } from "../src/operations/session-cookie";
 import { cookieOf, inSession, openLink, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
@@ -389,5 +390,46 @@ test("no secret is stored: not API keys (current or rotated), session cookies, C
     }
   } finally {
     db.close();
+  }
+});
+
+test("with no relay configured, `assay serve` says so at start and writes the sign-in link to its log, where it works", async () => {
+  const dataDir = tempDataDir();
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
+    cwd: ROOT,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_MAIL_RELAY_URL: "" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  let log = "";
+  const reader = proc.stdout.getReader();
+  const waitFor = async (pattern: RegExp) => {
+    for (let match = pattern.exec(log); !match; match = pattern.exec(log)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`the server stopped; its log:\n${log}`);
+      log += new TextDecoder().decode(value);
+    }
+    return pattern.exec(log)!;
+  };
+  try {
+    const port = (await waitFor(/\(http (\d+),/))[1];
+    expect(log).toContain("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
+    const email = uniqueEmail("one-machine");
+    const asked = await fetch(`http://127.0.0.1:${port}/api/session/email`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email }),
+    });
+    expect(asked.status).toBe(202);
+    const link = (await waitFor(/https?:\/\/\S+\/api\/session\/callback\?token=\S+/))[0];
+    expect(log).toContain(`to ${email}`);
+    const opened = await openLink(link.replace(/^https?:\/\/[^/]+/, `http://127.0.0.1:${port}`));
+    expect(opened.status).toBe(303);
+    const session = await fetch(`http://127.0.0.1:${port}/api/session`, { headers: { cookie: cookieOf(opened) } });
+    expect(((await session.json()) as { email: string }).email).toBe(email);
+  } finally {
+    proc.kill("SIGTERM");
+    await proc.exited;
+    rmSync(dataDir, { recursive: true, force: true });
   }
 });
