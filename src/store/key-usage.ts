@@ -1,5 +1,7 @@
 import type { Database } from "bun:sqlite";
 
+const MINUTE = 60_000;
+
 /**
  * When each key was last used. Not an event (that would be one per request) and not a projection (replay could
  * not rebuild it): an observation kept beside the log, written at most once a minute per key, and left alone by
@@ -8,6 +10,8 @@ import type { Database } from "bun:sqlite";
 export class KeyUsage {
   private readonly upsert;
   private readonly read;
+  /** When this process last wrote each key's use, so that a busy key costs no write at all within its minute. */
+  private readonly written = new Map<string, number>();
 
   constructor(db: Database) {
     db.exec("CREATE TABLE IF NOT EXISTS key_usage (key_id TEXT PRIMARY KEY, last_used_at TEXT NOT NULL)");
@@ -21,7 +25,9 @@ export class KeyUsage {
   }
 
   touch(keyId: string, now: Date): void {
-    this.upsert.run(keyId, now.toISOString(), new Date(now.getTime() - 60_000).toISOString());
+    if (now.getTime() - (this.written.get(keyId) ?? 0) < MINUTE) return;
+    this.written.set(keyId, now.getTime());
+    this.upsert.run(keyId, now.toISOString(), new Date(now.getTime() - MINUTE).toISOString());
   }
 
   lastUsed(keyIds: string[]): Map<string, string> {
