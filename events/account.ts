@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { eventType, Id, Credits, type EventData } from "./shared";
+import { eventType, Id, Credits, Instant, Sha256Hex, type EventData } from "./shared";
 
 /** Stream `email-<sha256 of the lowercased address>`: makes one account per email an invariant of the log. */
 export const EmailClaimed = eventType("EmailClaimed", Type.Object({ emailHash: Id, customerId: Id }, { additionalProperties: false }));
@@ -38,8 +38,10 @@ export const KeyMinted = eventType(
       /** Non-secret leading characters shown in key lists so a person can tell keys apart. */
       displayPrefix: Type.String(),
       /** SHA-256 hex of the whole key; the key itself is never stored. */
-      secretHash: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+      secretHash: Sha256Hex,
       scopes: Type.Array(Scope, { minItems: 1 }),
+      /** The person who minted it from a session; absent for signup and operator keys (the organization's). */
+      personId: Type.Optional(Id),
     },
     { additionalProperties: false },
   ),
@@ -49,4 +51,22 @@ export type KeyMintedData = EventData<typeof KeyMinted>;
 export const KeyRevoked = eventType("KeyRevoked", Type.Object({ keyId: Id, customerId: Id }, { additionalProperties: false }));
 export type KeyRevokedData = EventData<typeof KeyRevoked>;
 
-export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRevoked] as const;
+/**
+ * A new secret for the same key id. The previous secret keeps working until `previousValidUntil` (the rotation
+ * overlap; a later rotation ends it), then gets 401.
+ */
+export const KeyRotated = eventType(
+  "KeyRotated",
+  Type.Object(
+    {
+      keyId: Id,
+      customerId: Id,
+      displayPrefix: Type.String(),
+      secretHash: Sha256Hex,
+      previousValidUntil: Instant,
+    },
+    { additionalProperties: false },
+  ),
+);
+
+export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked] as const;

@@ -3,6 +3,7 @@ export type Channel = "api" | "mcp" | "cli" | "dashboard" | "smtp" | "system";
 
 export interface Actor {
   kind: "key" | "session" | "system";
+  /** The key's id for a key; the signed-in person's id for a session. */
   id?: string;
 }
 

@@ -22,3 +22,7 @@ export type EventUnion<L extends ReadonlyArray<EventTypeDef>> = L[number] extend
 
 export const Id = Type.String({ minLength: 1, maxLength: 200 });
 export const Credits = Type.Integer({ minimum: 0 });
+/** A SHA-256 in hex: what the log keeps of a secret, never the secret. */
+export const Sha256Hex = Type.String({ pattern: "^[0-9a-f]{64}$" });
+/** A UTC time as Date.toISOString writes it, so that times compare as strings. */
+export const Instant = Type.String({ pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$" });

@@ -15,6 +15,8 @@ import { CaptureService } from "./services/captures";
 import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
 import { OperatorService } from "./services/operator";
+import { SessionService } from "./services/sessions";
+import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
@@ -58,6 +60,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
   return {
     config,
     accounts,
+    sessions: new SessionService(ctx, createMailer(config)),
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),

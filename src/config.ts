@@ -24,6 +24,20 @@ export interface Config {
   dnsTimeoutMs: number;
   /** Tests only: a JSON file of DNS records served instead of real DNS (src/capture/email/dns-resolver.ts). */
   dnsFixtures?: string;
+  /** The outbound SMTP relay sign-in links go through (smtp://host:port); unset, the links are written to the log. */
+  mailRelayUrl?: string;
+  /** The sender of sign-in mail. */
+  mailFrom: string;
+  /** Email domains allowed to sign in (lower case); empty means any. */
+  signinDomains: string[];
+  /** How long a sign-in link works (15 minutes). */
+  signinLinkTtlSeconds: number;
+  /** A session ends after this long without a request (sliding: each use renews it, at most once an hour). */
+  sessionIdleSeconds: number;
+  /** A session ends this long after sign-in however much it is used. */
+  sessionMaxSeconds: number;
+  /** How long a rotated key's previous secret keeps working (0: not at all). */
+  keyRotationOverlapSeconds: number;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -45,6 +59,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
     smtpMaxBytes: intFrom(env.ASSAY_SMTP_MAX_BYTES, 10 * 1024 * 1024),
+    ...(env.ASSAY_MAIL_RELAY_URL ? { mailRelayUrl: env.ASSAY_MAIL_RELAY_URL } : {}),
+    mailFrom: env.ASSAY_MAIL_FROM || "Assay <no-reply@assay.localhost>",
+    signinDomains: (env.ASSAY_SIGNIN_DOMAINS ?? "")
+      .split(",")
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+    signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
+    sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
+    sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
+    keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),
     ...(env.ASSAY_SMTP_TLS_KEY && env.ASSAY_SMTP_TLS_CERT ? { smtpTls: { keyPath: env.ASSAY_SMTP_TLS_KEY, certPath: env.ASSAY_SMTP_TLS_CERT } } : {}),

@@ -17,6 +17,7 @@ export interface RunningAssay {
  */
 export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
   const assay = createAssay(config);
+  if (!config.mailRelayUrl) console.log("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
   if (warmBrowsers) await assay.pool.warm();
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);

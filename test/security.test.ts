@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { runCli, startServer, type TestServer } from "./support/harness";
+import { runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 import { checkToolResult } from "./support/contracts";
 import { operations } from "../src/operations";
-import type { Operation } from "../src/operations/operation";
+import { isTool, type Operation } from "../src/operations/operation";
 import { ALL_SCOPES } from "../src/domain/accounts";
 import { errorEntry } from "../src/errors/catalog";
 
@@ -11,6 +12,8 @@ import { errorEntry } from "../src/errors/catalog";
  * The security suite, by construction: every operation that takes a key, on each surface it has, with its own
  * example input, is refused without a key, with a malformed key, with a revoked key, with a key lacking its scope,
  * and for another organization's customerId. A new key operation gets these tests by being in the list.
+ * Every session operation is refused without a session, with an API key (a key may only revoke itself), and,
+ * when it changes state, without the session's CSRF token; MCP never offers one.
  * Nothing refused may leave a trace: the event log is the same length after every refusal.
  */
 
@@ -19,7 +22,11 @@ const keyed = operations.filter((op): op is Keyed => op.auth.kind === "key" || o
 /** Whether the example needs a key at all (an optional operation may work without one). */
 const needsKey = (op: Keyed) => op.auth.kind === "key" || !!(op.auth.kind === "optional" && op.auth.needsKey?.(op.example));
 
+const sessionOps = operations.filter((op) => op.auth.kind === "session");
+
+let relay: MailRelay;
 let server: TestServer;
+let signedIn: SignedIn;
 let owner: { apiKey: string; customerId: string };
 let stranger: { customerId: string };
 let revokedKey: string;
@@ -32,7 +39,8 @@ const eventCount = () => {
 };
 
 beforeAll(async () => {
-  server = await startServer();
+  relay = await startMailRelay();
+  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
   owner = await server.signup();
   stranger = await server.signup();
   for (const scope of ALL_SCOPES) {
@@ -44,11 +52,15 @@ beforeAll(async () => {
   expect([out.code, out.stderr]).toEqual([0, ""]);
   expect(JSON.parse(out.stdout)).toEqual({ keyId: doomed.keyId, customerId: owner.customerId });
   revokedKey = doomed.apiKey;
+  signedIn = await signIn(server, relay, uniqueEmail("security"));
 });
-afterAll(() => server.stop());
+afterAll(async () => {
+  await server.stop();
+  await relay.stop();
+});
 
 /** An HTTP request for the operation's example: path parameters in the path, query fields in the query, the rest as the body. */
-function httpRequest(op: Keyed, extra: Record<string, unknown> = {}) {
+function httpRequest(op: Operation, extra: Record<string, unknown> = {}) {
   const args: Record<string, unknown> = { ...op.example, ...extra };
   let path = op.http!.path;
   const query = new URLSearchParams();
@@ -131,6 +143,42 @@ for (const op of keyed) {
     test("a key without the scope: 403 INSUFFICIENT_SCOPE", () => expectRefused(op, scopeless.get(op.auth.scope)!, "INSUFFICIENT_SCOPE"));
     test("another organization's customerId: 403 CUSTOMER_SCOPE_MISMATCH", () =>
       expectRefused(op, owner.apiKey, "CUSTOMER_SCOPE_MISMATCH", { customerId: stranger.customerId }));
+  });
+}
+
+/** Refused on HTTP with this status and code, leaving no event. */
+async function expectHttpRefusal(op: Operation, headers: Record<string, string>, status: number, code: string) {
+  const before = eventCount();
+  const { method, url, body } = httpRequest(op);
+  const res = await server.api(method, url, { ...(body !== undefined ? { body } : {}), headers });
+  expect([op.operationId, res.status, res.body.code]).toEqual([op.operationId, status, code]);
+  expect(eventCount()).toBe(before);
+}
+
+test("the session operations are here, on HTTP only", () => {
+  expect(sessionOps.map((op) => op.operationId).sort()).toEqual(
+    ["addMember", "deleteKey", "getSession", "mintKey", "revokeKey", "rotateKey", "signOut", "switchOrganization"].sort(),
+  );
+  for (const op of sessionOps) expect([op.operationId, !!op.http, isTool(op)]).toEqual([op.operationId, true, false]);
+});
+
+for (const op of sessionOps) {
+  describe(`${op.operationId} (session${op.auth.kind === "session" && op.auth.ownKey ? ", or its own key" : ""})`, () => {
+    test("no session: 401 AUTH_REQUIRED", () => expectHttpRefusal(op, {}, 401, "AUTH_REQUIRED"));
+    test("an ended or made-up session cookie: 401 AUTH_REQUIRED", () =>
+      expectHttpRefusal(op, { cookie: "assay_session=0123456789012345678901234567890123456789abc" }, 401, "AUTH_REQUIRED"));
+    if (op.auth.kind === "session" && op.auth.ownKey) {
+      test("an API key acting on another key: 403 SELF_REVOKE_ONLY", () =>
+        expectHttpRefusal(op, { authorization: `Bearer ${owner.apiKey}` }, 403, "SELF_REVOKE_ONLY"));
+    } else {
+      test("an API key, even beside the session cookie: 401 AUTH_REQUIRED", async () => {
+        await expectHttpRefusal(op, { authorization: `Bearer ${owner.apiKey}` }, 401, "AUTH_REQUIRED");
+        await expectHttpRefusal(op, { ...inSession(signedIn), authorization: `Bearer ${owner.apiKey}` }, 401, "AUTH_REQUIRED");
+      });
+    }
+    if (op.http!.method !== "get") {
+      test("the session without its CSRF token: 403 CSRF_TOKEN_INVALID", () => expectHttpRefusal(op, inSession(signedIn, null), 403, "CSRF_TOKEN_INVALID"));
+    }
   });
 }
 

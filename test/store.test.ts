@@ -6,7 +6,8 @@ import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type NewE
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
 import { dumpReadTables } from "../projections";
-import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "./support/harness";
+import { htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
 
 /**
  * The event log itself: append-only in the database, schema-checked at append, optimistic concurrency
@@ -117,6 +118,7 @@ describe("the service's event log", () => {
   let dataDir: string;
   let server: TestServer;
   let target: ReturnType<typeof Bun.serve>;
+  let relay: MailRelay;
   let env: Record<string, string>;
   let stopped = false;
   /** The CLI commands below work on the data directory as an operator would: with the server down. */
@@ -130,7 +132,8 @@ describe("the service's event log", () => {
     dataDir = tempDataDir();
     // A url job against a local 500 gives an interrupted, refunded job in the log too.
     target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 500 }) });
-    server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+    relay = await startMailRelay();
+    server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_MAIL_RELAY_URL: relay.url });
     env = server.env;
     const a = await server.signup();
     const b = await server.signup();
@@ -147,11 +150,22 @@ describe("the service's event log", () => {
     // A refusal between them changes nothing.
     const refused = await server.api("POST", "/api/jobs", { key: a.apiKey, body: htmlJob(PAGE, ["nope"]) });
     expect(refused.status).toBe(400);
+    // People: a claim of a's organization, a member added, a key minted, rotated and revoked, a switch and a sign-out.
+    const owner = await signIn(server, relay, a.email);
+    const colleague = uniqueEmail("colleague");
+    expect((await server.api("POST", "/api/members", { headers: inSession(owner), body: { email: colleague, role: "member" } })).status).toBe(201);
+    const member = await signIn(server, relay, colleague);
+    const key = (await server.api("POST", "/api/keys", { headers: inSession(member), body: { name: "ci", scopes: ["jobs:read"] } })).body;
+    expect((await server.api("POST", `/api/keys/${key.keyId}/rotate`, { headers: inSession(member) })).status).toBe(200);
+    expect((await server.api("POST", `/api/keys/${key.keyId}/revoke`, { headers: inSession(owner) })).status).toBe(200);
+    expect((await server.api("POST", "/api/session/organization", { headers: inSession(owner), body: { customerId: a.customerId } })).status).toBe(200);
+    expect((await server.api("POST", "/api/session/signout", { headers: inSession(owner) })).status).toBe(200);
   }, HOOK_TIMEOUT);
 
   afterAll(async () => {
     target.stop(true);
     await stopServer();
+    await relay.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }, HOOK_TIMEOUT);
 
@@ -181,10 +195,13 @@ describe("the service's event log", () => {
     };
     const before = read();
     // The dump covers every read model, and each holds what the requests above produced.
-    for (const table of ["organizations", "api_keys", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
+    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
     expect(before.organizations).toHaveLength(2);
+    expect(before.memberships).toHaveLength(2);
+    expect((before.sessions as Array<{ ended_at: string | null }>).filter((s) => s.ended_at)).toHaveLength(1);
+    expect((before.api_keys as Array<{ rotated_at: string | null; revoked_at: string | null }>).some((k) => k.rotated_at && k.revoked_at)).toBe(true);
     expect(before.jobs).toHaveLength(4);
     expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual(["completed", "completed", "completed", "interrupted"]);
     expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);

@@ -3,6 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../errors/app-error";
 import { errorCatalog, type ErrorCode } from "../errors/catalog";
 import { DETAILS, JOB_TYPES, enumOf } from "./job-request";
+import { ALL_SCOPES } from "../domain/accounts";
 import { pointerToPath, sortFieldErrors } from "./field-errors";
 
 /**
@@ -96,6 +97,56 @@ export const SignupBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** A path on this site (`/`, `/keys?x=1`), never another origin (`//host`, `/\\host`, `https://…`). */
+const sameOriginPath = (description: string) =>
+  Type.Optional(Type.String({ pattern: "^/(?![/\\\\])[^\\s]*$", maxLength: 2000, description }));
+
+export const SignInLinkBody = Type.Object(
+  {
+    email: Type.String({
+      description: "The address to send the sign-in link to. The answer is the same whether or not it has an account.",
+      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
+    }),
+    next: sameOriginPath("Where the link lands once signed in: a path on this site (default /)."),
+  },
+  { additionalProperties: false },
+);
+
+export const SignInCallbackQuery = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the sign-in link." }),
+    next: sameOriginPath("Where to go once signed in: a path on this site (default /)."),
+  },
+  { additionalProperties: false },
+);
+
+export const SwitchOrganizationBody = Type.Object(
+  { customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }) },
+  { additionalProperties: false },
+);
+
+export const MintKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: "A name to tell the key apart, e.g. ci or laptop." }),
+    scopes: Type.Array(enumOf(ALL_SCOPES, "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
+      minItems: 1,
+      uniqueItems: true,
+      description: "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const AddMemberBody = Type.Object(
+  {
+    email: Type.String({ description: "The person's email; they sign in with it.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
+    role: enumOf(["admin", "member"] as const, "admin: everything, including members and every key; member: jobs, feedback, and their own keys."),
+  },
+  { additionalProperties: false },
+);
+
+export const KeyRef = Type.Object({ keyId: Type.String({ minLength: 1, description: "The key's id (key_…)." }) }, { additionalProperties: false });
 
 export const CustomerQuery = Type.Object({ customerId: customerId() }, { additionalProperties: false });
 

@@ -16,7 +16,7 @@ const Obj = <T extends TProperties>(properties: T, description?: string) =>
   Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
 const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
 const Opt = Type.Optional;
-const Str = () => Type.String();
+const Str = (description?: string) => Type.String(description ? { description } : {});
 const Int = () => Type.Integer();
 const Bool = () => Type.Boolean();
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -163,19 +163,53 @@ export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), 
 
 export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), createdAt: Str() });
 
+const keyFields = {
+  keyId: Str(),
+  name: Str(),
+  displayPrefix: Str(),
+  scopes: Type.Array(Scope),
+  createdAt: Str(),
+  rotatedAt: Nullable(Str()),
+  revokedAt: Nullable(Str()),
+  status: literals(["active", "revoked"] as const),
+};
+
 export const KeyList = Obj({
-  keys: Type.Array(
-    Obj({
-      keyId: Str(),
-      name: Str(),
-      displayPrefix: Str(),
-      scopes: Type.Array(Scope),
-      createdAt: Str(),
-      revokedAt: Nullable(Str()),
-      status: literals(["active", "revoked"] as const),
-    }),
-  ),
+  keys: Type.Array(Obj({ ...keyFields, lastUsedAt: Nullable(Str("Updated at most once a minute.")) })),
 });
+
+export const NewKey = Obj({ apiKey: Str(), ...keyFields }, "The key; apiKey is shown only here.");
+
+export const RotatedKey = Obj(
+  { apiKey: Str(), previousValidUntil: Str(), ...keyFields },
+  "The key with its new secret, shown only here; the previous secret works until previousValidUntil.",
+);
+
+export const RevokedKey = Obj({ keyId: Str(), revokedAt: Str() });
+
+const Role = literals(["admin", "member"] as const);
+
+export const SessionView = Obj(
+  {
+    email: Str(),
+    personId: Str(),
+    customerId: Str("The organization the session acts for now."),
+    role: Role,
+    organizations: Type.Array(Obj({ customerId: Str(), orgCode: Str(), role: Role })),
+    csrfToken: Str("Send it as X-CSRF-Token (or a _csrf form field) with every state-changing request of this session."),
+    expiresAt: Str("When the session ends if unused; each use moves it forward, up to 30 days after sign-in by default."),
+  },
+  "Who is signed in.",
+);
+
+export const Member = Obj({ customerId: Str(), personId: Str(), email: Str(), role: Role }, "The membership.");
+
+export const SignInLinkSent = Obj(
+  { status: Type.Literal("sent"), message: Str() },
+  "The same answer whether or not the email has an account.",
+);
+
+export const SignedOut = Obj({ signedOut: Type.Literal(true) });
 
 export const Credits = Obj({
   customerId: Str(),

@@ -2,6 +2,7 @@ import { AppError } from "../errors/app-error";
 import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../events";
 import type { NewEvent, StreamWrite } from "../store/event-store";
 import { decide as decideCredits } from "./credits";
+import { sha256Hex } from "../store/canonical";
 
 /** Every scope, in the order the KeyMinted schema declares them (the one list of scopes). */
 export const ALL_SCOPES = ScopeSchema.anyOf.map((s) => s.const);
@@ -20,6 +21,9 @@ export const streams = {
   account: (customerId: string) => `account-${customerId}`,
   credits: (customerId: string) => `credits-${customerId}`,
   job: (jobId: string) => `job-${jobId}`,
+  person: (emailHash: string) => `person-${emailHash}`,
+  signInLink: (linkId: string) => `signin-${linkId}`,
+  session: (sessionId: string) => `session-${sessionId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */
@@ -32,7 +36,8 @@ export interface OpenAccount {
   orgCode: string;
   signupCredits: number;
   monthlyGrant: number;
-  key: MintedKey;
+  /** The signup key; an account opened by a first sign-in has none (its person mints keys). */
+  key?: MintedKey;
 }
 
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
@@ -50,6 +55,9 @@ export function normaliseEmail(raw: unknown): string {
   return `${local}@${domain.toLowerCase()}`;
 }
 
+/** What the log keys an email by (its claim, its person): the SHA-256 of the normalised address in lower case. */
+export const emailHashOf = (email: string) => sha256Hex(email.toLowerCase());
+
 const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
 
 /** Decides a signup: one account per email, with its first key and the signup grant. */
@@ -62,7 +70,7 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
       type: "AccountOpened",
       data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: "free", monthlyGrant: cmd.monthlyGrant },
     },
-    keyMinted(cmd.customerId, cmd.key),
+    ...(cmd.key ? [keyMinted(cmd.customerId, cmd.key)] : []),
   ];
   return [
     { streamId: streams.email(cmd.emailHash), expectedVersion: 0, events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }] },
@@ -81,6 +89,16 @@ export function decideMintKey(customerId: string, key: MintedKey, organizationEx
     throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
   }
   return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [keyMinted(customerId, key)] }];
+}
+
+/** Decides a new secret for an active key of the organization; the old one keeps working until `previousValidUntil`. */
+export function decideRotateKey(
+  customerId: string,
+  rotation: { keyId: string; displayPrefix: string; secretHash: string; previousValidUntil: string },
+  keyIsActive: boolean,
+): StreamWrite[] {
+  if (!keyIsActive) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${rotation.keyId} in this organization.`, { keyId: rotation.keyId });
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRotated", data: { customerId, ...rotation } }] }];
 }
 
 /** Decides revoking a key, which must be one of the organization's keys and still active. */

@@ -36,6 +36,7 @@ const entries = [
   { code: "ONE_VALIDATION_SET_PER_JOB", status: 400, title: "One validation set per job", guidance: "More than one validation set was requested; send one validationSetId string." },
   { code: "PLAN_EXCLUDES_SELECTED_CHECKS", status: 400, title: "Plan excludes the selected checks", guidance: "After plan gating no selected validation can run (details.gatedValidationIds, details.missingFeatures)." },
   { code: "PLAYGROUND_INVALID_URL", status: 400, title: "Not a public http(s) URL", guidance: "The URL must be a public http(s) URL; private, loopback, link-local and internal addresses are refused (details.reason)." },
+  { code: "SIGNIN_LINK_INVALID", status: 400, title: "Sign-in link not valid", guidance: "The sign-in link is unknown, used already or expired (details.reason); a link works once, for 15 minutes. Ask for a new one with POST /api/session/email.", addedBySpecGap: true },
   { code: "SIGNUP_INVALID_EMAIL", status: 400, title: "Invalid email", guidance: "email is not a syntactically valid address." },
   { code: "UNKNOWN_EMAIL_CLIENT", status: 400, title: "Unknown email client", guidance: "A client id does not exist in the render catalog for that form factor (details.validationId, details.unknownClients). See GET /api/email-clients." },
   { code: "UNKNOWN_FIELD", status: 400, title: "Unknown field", guidance: "The body has fields the request schema does not know (details.unknownFields). Remove them." },
@@ -46,16 +47,18 @@ const entries = [
   { code: "VALIDATION_SUBJECT_MISMATCH", status: 400, title: "Validation does not fit the job type", guidance: "A named validation's subject type does not fit the job type (details.mismatches)." },
   { code: "VALIDATION_TYPE_UNSUPPORTED", status: 400, title: "Unsupported job type", guidance: "Use type url, static_html or email (details.allowedValues)." },
   // 401
-  { code: "AUTH_REQUIRED", status: 401, title: "Authentication required", guidance: "Send Authorization: Bearer <API_KEY>. The key is missing, malformed, unknown or revoked; key mint, rotate and revoke need a signed-in session, not a key." },
+  { code: "AUTH_REQUIRED", status: 401, title: "Authentication required", guidance: "Send Authorization: Bearer <API_KEY>. The key is missing, malformed, unknown or revoked; key mint, rotate and revoke need a signed-in session (POST /api/session/email), not a key, and a session that ended or expired means signing in again." },
   // 402
   { code: "INSUFFICIENT_CREDITS", status: 402, title: "Insufficient credits", guidance: "The balance is too low; nothing was charged (details.balance, details.required, details.shortfall). Top up; do not retry the same body expecting it to be free." },
   // 403
-  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user." },
+  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user: adding members, or rotating and revoking a key another person minted (details.keyId)." },
+  { code: "CSRF_TOKEN_INVALID", status: 403, title: "CSRF token missing or wrong", guidance: "A state-changing request made with the session cookie must carry the session's csrfToken (GET /api/session) in the X-CSRF-Token header, or a _csrf form field. Nothing was changed.", addedBySpecGap: true },
   { code: "CUSTOMER_SCOPE_MISMATCH", status: 403, title: "Customer scope mismatch", guidance: "customerId names another organization than the credential's. Omit customerId to act as your own organization." },
   { code: "INSUFFICIENT_SCOPE", status: 403, title: "Insufficient scope", guidance: "The key lacks a scope this route needs (details.requiredScope, details.keyScopes). Scopes are fixed at creation: mint a key with the scope." },
   { code: "PLAN_EXCLUDES_EMAIL_CHECKS", status: 403, title: "Plan excludes email checks", guidance: "The plan has no email checks (details.feature)." },
   { code: "PLAN_EXCLUDES_REQUESTED_CLIENTS", status: 403, title: "Plan excludes requested clients", guidance: "An explicitly named (formFactor, clientId) pair is outside the plan; it is never silently narrowed (details.validationId, details.refusedClients, details.missingFeatures)." },
   { code: "PLAN_EXCLUDES_WEBSITE_CHECKS", status: 403, title: "Plan excludes website checks", guidance: "The plan has no website checks (details.feature)." },
+  { code: "SELF_REVOKE_ONLY", status: 403, title: "A key may revoke only itself", guidance: "With a Bearer key, DELETE /api/keys/{keyId} revokes that same key (a command-line logout). Revoke other keys from a signed-in session.", addedBySpecGap: true },
   { code: "UNAUTHORIZED_DOMAIN", status: 403, title: "Unauthorized domain", guidance: "Sign-in is restricted to invited email domains." },
   // 404
   { code: "CUSTOMER_NOT_FOUND", status: 404, title: "Customer not found", guidance: "No organization has that customerId. Omit customerId to act as your own organization." },

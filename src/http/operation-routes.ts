@@ -1,7 +1,8 @@
 import { Elysia } from "elysia";
 import { readInput } from "../contracts/inputs";
 import { customerIdOf } from "../operations/authorize";
-import { openCall } from "../operations/call";
+import { openCall, type SessionCredentials } from "../operations/call";
+import { sessionSecretOf } from "../operations/session-cookie";
 import { WithContent, isRoute, type Operation } from "../operations/operation";
 import type { Services } from "../services/facade";
 import { jsonBody, requestIdOf } from "./request";
@@ -22,19 +23,40 @@ function readHttpInput(op: Operation, request: Request, params: Record<string, s
   };
 }
 
+/** A session operation's credentials: the cookie, and the CSRF token from the header or a form's _csrf field. */
+function sessionCredentials(request: Request, body: unknown): SessionCredentials {
+  const form = /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "") && typeof body === "string";
+  return {
+    secret: sessionSecretOf(request.headers.get("cookie")),
+    csrfToken: request.headers.get("x-csrf-token") ?? (form ? new URLSearchParams(body).get("_csrf") : null),
+    stateChanging: request.method !== "GET" && request.method !== "HEAD",
+  };
+}
+
 /**
  * The /api routes: one per operation with an HTTP method and path. A key operation checks the key and its
- * scope before reading the input, then the organization the input names, as it always has.
+ * scope before reading the input, then the organization the input names, as it always has; a session
+ * operation signs in (session cookie, CSRF token) before reading the input.
  */
 export function operationRoutes(services: Services, operations: readonly Operation[]) {
   const app = new Elysia();
   for (const op of operations.filter(isRoute)) {
     app.route(op.http.method.toUpperCase(), elysiaPath(op.http.path), async ({ request, params, query, body, set }) => {
-      const call = openCall(op, { services, operations, requestId: requestIdOf(request), channel: "api", authorization: request.headers.get("authorization") });
+      const call = openCall(op, {
+        services,
+        operations,
+        requestId: requestIdOf(request),
+        channel: "api",
+        authorization: request.headers.get("authorization"),
+        ...(op.auth.kind === "session" ? { session: sessionCredentials(request, body) } : {}),
+      });
       const read = () => readHttpInput(op, request, params as Record<string, string>, query as Query, body);
       let input: unknown;
       if (op.auth.kind === "key") call.authorize(() => customerIdOf((input = read()), query));
-      else input = read();
+      else {
+        if (op.auth.kind === "session") call.signIn();
+        input = read();
+      }
       const output = await op.handle(input, call);
       if (output instanceof Response) return output;
       set.status = op.http.status ?? 200;

@@ -33,6 +33,13 @@ export const keyMeta = (principal: Principal, channel: Channel, requestId: strin
   channel,
 });
 
+/** The event metadata of a call made in a signed-in session: the person is the actor. */
+export const sessionMeta = (personId: string, channel: Channel, requestId: string): EventMetadata => ({
+  requestId,
+  actor: { kind: "session", id: personId },
+  channel,
+});
+
 /** The event metadata of a call made without one. */
 export const systemMeta = (channel: Channel, requestId: string): EventMetadata => ({ requestId, actor: { kind: "system" }, channel });
 

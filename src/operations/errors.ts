@@ -15,7 +15,11 @@ const unique = (codes: ErrorCode[]) => [...new Set(codes)];
 
 export function httpErrors(op: Operation): ErrorCode[] {
   const auth: ErrorCode[] =
-    op.auth.kind === "key" || op.auth.kind === "optional" ? ["AUTH_REQUIRED", ...TENANT] : op.auth.kind === "session" ? ["AUTH_REQUIRED"] : [];
+    op.auth.kind === "key" || op.auth.kind === "optional"
+      ? ["AUTH_REQUIRED", ...TENANT]
+      : op.auth.kind === "session"
+        ? ["AUTH_REQUIRED", ...(op.http?.method !== "get" ? (["CSRF_TOKEN_INVALID"] as ErrorCode[]) : [])]
+        : [];
   const input: ErrorCode[] = [
     ...(op.input.query ? HTTP_QUERY : []),
     ...(op.input.body && !op.input.rawBody ? HTTP_BODY : []),

@@ -18,6 +18,12 @@ import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
+import { addMember } from "./account/add-member";
+import { requestSignInLink } from "./session/request-sign-in-link";
+import { completeSignIn } from "./session/complete-sign-in";
+import { getSession } from "./session/get-session";
+import { switchOrganization } from "./session/switch-organization";
+import { signOut } from "./session/sign-out";
 import { checkJobRequest } from "./jobs/check-job-request";
 import { estimateJob } from "./jobs/estimate-job";
 import { runJob } from "./jobs/run-job";
@@ -47,6 +53,11 @@ export const operations: readonly Operation[] = [
   explainError,
   getOpenApi,
   signup,
+  requestSignInLink,
+  completeSignIn,
+  getSession,
+  switchOrganization,
+  signOut,
   estimateJob,
   runJob,
   listJobs,
@@ -63,6 +74,7 @@ export const operations: readonly Operation[] = [
   rotateKey,
   revokeKey,
   deleteKey,
+  addMember,
   getFeedbackDue,
   getFeedbackQuestions,
   submitFeedback,

@@ -51,6 +51,8 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
+const redirects = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
+
 export function openApiDocument(operations: readonly Operation[], baseUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const route of operations.filter(isRoute)) {
@@ -62,7 +64,12 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       summary: route.summary,
       ...(route.description ? { description: route.description } : {}),
       tags: [route.tag],
-      security: auth.kind === "key" ? [{ bearer: [scope!] }] : auth.kind === "session" ? [{ session: [] }] : [],
+      security:
+        auth.kind === "key"
+          ? [{ bearer: [scope!] }]
+          : auth.kind === "session"
+            ? [{ session: [] }, ...(auth.ownKey ? [{ bearer: [] }] : [])]
+            : [],
       ...(scope ? { "x-scope": scope } : {}),
       "x-error-codes": codes,
     };
@@ -79,7 +86,9 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     op.responses = {
       [String(http.status ?? 200)]: {
         description: http.returns,
-        ...(http.contentType
+        ...(redirects(http.status)
+          ? {}
+          : http.contentType
           ? { content: { [http.contentType]: { schema: { type: "string", contentMediaType: http.contentType } } } }
           : { content: { "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } } } }),
       },
@@ -101,6 +110,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     tags: [
       { name: "catalog", description: "Validations, sets and error codes; no key needed." },
       { name: "account", description: "Signup, organization, keys and credits." },
+      { name: "session", description: "Sign-in by email link and the session it starts (a cookie; state-changing calls carry its CSRF token)." },
       { name: "jobs", description: "Estimate, run and read jobs; screenshots." },
       { name: "feedback", description: "Feedback on verdicts, which earns credits." },
     ],
@@ -109,7 +119,13 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       schemas: { JobRequest: jsonSchemaOf(JobRequest), Error: jsonSchemaOf(ErrorBodySchema) },
       securitySchemes: {
         bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API_KEY> (assay_sk_…). Scopes are fixed when a key is minted." },
-        session: { type: "apiKey", in: "cookie", name: "session", description: "A signed-in dashboard session (not available through the API)." },
+        session: {
+          type: "apiKey",
+          in: "cookie",
+          name: "assay_session",
+          description:
+            "A signed-in session, started by a sign-in link (POST /api/session/email). State-changing requests also carry its csrfToken (GET /api/session) as X-CSRF-Token. API keys are refused.",
+        },
       },
     },
   };

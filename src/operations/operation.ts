@@ -4,6 +4,8 @@ import type { ErrorCode } from "../errors/catalog";
 import type { Scope } from "../domain/accounts";
 import type { RequestMeta } from "../services/context";
 import type { Services } from "../services/facade";
+import type { Principal } from "../services/accounts";
+import type { SessionPrincipal } from "../services/sessions";
 
 /**
  * One operation, declared once: the HTTP app, the MCP server and the OpenAPI document are folds over the
@@ -13,15 +15,17 @@ import type { Services } from "../services/facade";
 /**
  * public: no key. key: a Bearer key holding `scope`, acting for its own organization or the `customerId` it names.
  * optional: works without a key; a key (with `scope`) adds to it, and `needsKey` says which arguments need one.
- * session: a signed-in dashboard session; API keys are always refused.
+ * session: a signed-in session (its cookie, and its CSRF token on a state-changing call); API keys are refused,
+ * except that with `ownKey` a Bearer key may call it to act on itself alone (the handler gets it as `call.key`).
+ * Session operations are HTTP only: MCP never offers them.
  */
 export type Auth =
   | { kind: "public" }
   | { kind: "key"; scope: Scope }
   | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
-  | { kind: "session" };
+  | { kind: "session"; ownKey?: boolean };
 
-type Tag = "catalog" | "account" | "jobs" | "feedback";
+type Tag = "catalog" | "account" | "session" | "jobs" | "feedback";
 
 interface Inputs {
   path?: TObject;
@@ -44,6 +48,10 @@ export interface Call {
   customerId: string;
   /** optional operations: whether a key came with the call. */
   hasKey: boolean;
+  /** session operations: the signed-in person, resolved by the surface before the handler ran (null: see `key`). */
+  session: SessionPrincipal | null;
+  /** session operations with `ownKey`, called with a Bearer key instead of a session: that key. */
+  key: Principal | null;
   /**
    * Authorizes the call's key for the organization named (see ./authorize.ts; a function is read after the key
    * and scope passed). Surfaces call it for key operations; optional ones call it when they need the key.
@@ -112,6 +120,12 @@ export function defineOperation<const In extends Inputs, Out extends TSchema = T
 }
 
 type StaticOr<T> = T extends TSchema ? Static<T> : {};
+/** The signed-in session of a session operation's call (the surface resolved it before the handler ran). */
+export function sessionOf(call: Call): SessionPrincipal {
+  if (!call.session) throw new Error("a session operation ran without a session");
+  return call.session;
+}
+
 type InputOf<In extends Inputs> = In["rawBody"] extends true ? any : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
 
 /** The MCP arguments: the merge of the path, query and body schemas (the one schema itself when there is one). */
@@ -123,5 +137,5 @@ export function argumentsSchema(input: Inputs): TObject {
 
 export type ToolOperation = Operation & { mcp: NonNullable<Operation["mcp"]> };
 export type RouteOperation = Operation & { http: NonNullable<Operation["http"]> };
-export const isTool = (op: Operation): op is ToolOperation => !!op.mcp;
+export const isTool = (op: Operation): op is ToolOperation => !!op.mcp && op.auth.kind !== "session";
 export const isRoute = (op: Operation): op is RouteOperation => !!op.http;

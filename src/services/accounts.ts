@@ -1,11 +1,15 @@
 import { AppError } from "../errors/app-error";
-import { ALL_SCOPES, decideMintKey, decideOpenAccount, decideRevokeKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
+import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
+import { decideAddMember, requireKeyAuthority, requireScopesOfRole, type Role } from "../domain/people";
+import { findPersonByEmailHash, membershipsOf } from "../../projections/people";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
-import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
+import { KeyUsage } from "../store/key-usage";
+import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode, newPersonId } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
+import type { SessionPrincipal } from "./sessions";
 
 export interface Principal {
   key: KeyRecord;
@@ -13,18 +17,27 @@ export interface Principal {
 }
 
 /** A fresh secret and the key record the log keeps of it: its hash and a prefix, never the secret. */
-function newKey(name: string, scopes: Scope[]): { apiKey: string; key: MintedKey } {
+function newSecret(): { apiKey: string; secretHash: string; displayPrefix: string } {
   const apiKey = newApiKey();
-  return { apiKey, key: { keyId: newKeyId(), secretHash: sha256Hex(apiKey), displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4), name, scopes } };
+  return { apiKey, secretHash: sha256Hex(apiKey), displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4) };
+}
+
+function newKey(name: string, scopes: Scope[], personId?: string): { apiKey: string; key: MintedKey } {
+  const { apiKey, secretHash, displayPrefix } = newSecret();
+  return { apiKey, key: { keyId: newKeyId(), secretHash, displayPrefix, name, scopes, ...(personId ? { personId } : {}) } };
 }
 
 export class AccountService {
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
+  private readonly usage: KeyUsage;
+
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {
+    this.usage = new KeyUsage(ctx.store.db);
+  }
 
   /** Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. */
   signup(rawEmail: unknown, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
-    const emailHash = sha256Hex(email.toLowerCase());
+    const emailHash = emailHashOf(email);
     const customerId = newCustomerId();
     const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
     const writes = decideOpenAccount(
@@ -52,8 +65,68 @@ export class AccountService {
   }
 
   revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
-    const active = listKeys(this.ctx.store.db, customerId).some((k) => k.keyId === keyId && !k.revokedAt);
-    this.ctx.store.append(decideRevokeKey(customerId, keyId, active), meta);
+    this.ctx.store.append(decideRevokeKey(customerId, keyId, this.activeKey(customerId, keyId) !== null), meta);
+    return { keyId, revokedAt: findKeyById(this.ctx.store.db, keyId)!.revokedAt! };
+  }
+
+  /** An active key of the organization, or null (unknown, another organization's, revoked: all the same 404 later). */
+  private activeKey(customerId: string, keyId: string): KeyRecord | null {
+    const key = findKeyById(this.ctx.store.db, keyId);
+    return key && key.customerId === customerId && !key.revokedAt ? key : null;
+  }
+
+  /** Mints a key from a session, for the session's organization, never with a scope beyond the person's role. */
+  mintKeyAs(session: SessionPrincipal, name: string, scopes: Scope[], meta: RequestMeta) {
+    requireScopesOfRole(session.role, scopes);
+    const { apiKey, key } = newKey(name, scopes, session.personId);
+    this.ctx.store.append(decideMintKey(session.customerId, key, true), meta);
+    return { apiKey, ...this.keyView(findKeyById(this.ctx.store.db, key.keyId)!) };
+  }
+
+  /** A new secret for the same key id; the old one works for the rotation overlap (ASSAY_KEY_ROTATION_OVERLAP_SECONDS), then gets 401. */
+  rotateKeyAs(session: SessionPrincipal, keyId: string, meta: RequestMeta) {
+    const key = this.activeKey(session.customerId, keyId);
+    if (key) requireKeyAuthority(session, key);
+    const { apiKey, secretHash, displayPrefix } = newSecret();
+    const previousValidUntil = new Date(Date.now() + this.ctx.config.keyRotationOverlapSeconds * 1000).toISOString();
+    this.ctx.store.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
+    return { apiKey, previousValidUntil, ...this.keyView(findKeyById(this.ctx.store.db, keyId)!) };
+  }
+
+  /** Revokes a key from a session: an admin any of the organization's, a member only the keys they minted. */
+  revokeKeyAs(session: SessionPrincipal, keyId: string, meta: RequestMeta) {
+    const key = this.activeKey(session.customerId, keyId);
+    if (key) requireKeyAuthority(session, key);
+    return this.revokeKey(session.customerId, keyId, meta);
+  }
+
+  /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
+  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
+    const email = normaliseEmail(rawEmail);
+    const emailHash = emailHashOf(email);
+    const { db } = this.ctx.store;
+    const person = findPersonByEmailHash(db, emailHash);
+    const { writes, personId } = decideAddMember({
+      customerId: session.customerId,
+      email,
+      emailHash,
+      role,
+      actorRole: session.role,
+      domains: this.ctx.config.signinDomains,
+      person,
+      newPersonId: newPersonId(),
+    });
+    if (writes.length) this.ctx.store.append(writes, meta);
+    const membership = membershipsOf(db, personId).find((m) => m.customerId === session.customerId)!;
+    return { customerId: session.customerId, personId, email: person?.email ?? email, role: membership.role };
+  }
+
+  /** A key revoking itself with its own credential (a command-line logout); never another key. */
+  revokeOwnKey(principal: Principal, keyId: string, meta: RequestMeta) {
+    if (keyId !== principal.key.keyId) {
+      throw new AppError("SELF_REVOKE_ONLY", "A key may revoke only itself; revoke other keys from a signed-in session.", { keyId });
+    }
+    return this.revokeKey(principal.customerId, keyId, meta);
   }
 
   /** The organization a key belongs to, revoked or not; null for a key id this server never minted. */
@@ -67,8 +140,10 @@ export class AccountService {
     if (!match) {
       throw new AppError("AUTH_REQUIRED", "Send Authorization: Bearer <API_KEY>.", { reason: authorization ? "malformed" : "missing" });
     }
-    const key = match[1]!.startsWith(KEY_PREFIX) ? findKeyBySecretHash(this.ctx.store.db, sha256Hex(match[1]!)) : null;
+    const now = new Date();
+    const key = match[1]!.startsWith(KEY_PREFIX) ? findKeyBySecretHash(this.ctx.store.db, sha256Hex(match[1]!), now.toISOString()) : null;
     if (!key || key.revokedAt) throw new AppError("AUTH_REQUIRED", "The API key is not valid.", { reason: "invalid" });
+    this.usage.touch(key.keyId, now);
     return { key, customerId: key.customerId };
   }
 
@@ -99,15 +174,22 @@ export class AccountService {
   }
 
   keys(customerId: string) {
-    return listKeys(this.ctx.store.db, customerId).map((k) => ({
+    const keys = listKeys(this.ctx.store.db, customerId);
+    const lastUsed = this.usage.lastUsed(keys.map((k) => k.keyId));
+    return keys.map((k) => ({ ...this.keyView(k), lastUsedAt: lastUsed.get(k.keyId) ?? null }));
+  }
+
+  private keyView(k: KeyRecord) {
+    return {
       keyId: k.keyId,
       name: k.name,
       displayPrefix: k.displayPrefix,
-      scopes: k.scopes,
+      scopes: k.scopes as Scope[],
       createdAt: k.createdAt,
+      rotatedAt: k.rotatedAt,
       revokedAt: k.revokedAt,
-      status: k.revokedAt ? "revoked" : "active",
-    }));
+      status: k.revokedAt ? ("revoked" as const) : ("active" as const),
+    };
   }
 
   credits(customerId: string, limit = 20) {

@@ -6,6 +6,7 @@ import type { CaptureService } from "./captures";
 import type { CatalogService } from "./catalog";
 import type { FeedbackService } from "./feedback";
 import type { OperatorService } from "./operator";
+import type { SessionService } from "./sessions";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -15,6 +16,7 @@ export interface Services {
   /** Settings the surfaces print (publicBaseUrl) or document; read, never written, by them. */
   config: Config;
   accounts: AccountService;
+  sessions: SessionService;
   jobs: JobService;
   captures: CaptureService;
   catalog: CatalogService;

@@ -28,3 +28,9 @@ export const newJobId = () => `job_${randomBase62(22)}`;
 export const newRequestId = () => `req_${randomBase62(16)}`;
 /** A test address's local part: lower case (mail systems may fold its case), 26 characters, about 134 random bits. */
 export const newTestAddressToken = () => randomFrom(BASE36, 26);
+export const newPersonId = () => `per_${randomBase62(22)}`;
+/** A session's public handle (in events and lists); its cookie holds a separate secret. */
+export const newSessionId = () => `ses_${randomBase62(22)}`;
+/** A session cookie's secret and a sign-in link's token: 43 base62 characters, about 256 random bits. */
+export const newSecretToken = () => randomBase62(43);
+export const newSignInLinkId = () => `lnk_${randomBase62(22)}`;

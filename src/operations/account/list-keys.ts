@@ -12,7 +12,7 @@ export const listKeys = defineOperation({
     name: "list_keys",
     title: "List API keys",
     description:
-      "Your organization's API keys: id, name, display prefix, scopes, status. Never a secret. Minting, rotating and revoking need a signed-in dashboard session. Same as GET /api/keys.",
+      "Your organization's API keys: id, name, display prefix, scopes, status, and created, last used, rotated and revoked times. Never a secret. Minting, rotating and revoking need a signed-in session (POST /api/session/email mails a sign-in link). Same as GET /api/keys.",
     annotations: { title: "List API keys", ...READ },
     summary: ({ keys }) => `${plural(keys.length, "key")}, ${keys.filter((k) => k.status === "active").length} active.`,
   },

@@ -1,0 +1,19 @@
+import { SignedOut } from "../../contracts/outputs";
+import { defineOperation, sessionOf } from "../operation";
+import { clearedSessionCookie } from "../session-cookie";
+
+export const signOut = defineOperation({
+  operationId: "signOut",
+  tag: "session",
+  summary: "Sign out: ends the session on the server",
+  http: { method: "post", path: "/api/session/signout", returns: "Signed out; the cookie is cleared and the session id no longer works." },
+  auth: { kind: "session" },
+  input: {},
+  output: SignedOut,
+  errors: [],
+  example: {},
+  handle: (_input, call) => {
+    call.services.sessions.signOut(sessionOf(call), call.meta);
+    return Response.json({ signedOut: true }, { headers: { "set-cookie": clearedSessionCookie(call.services.config) } });
+  },
+});

@@ -1,0 +1,140 @@
+import { timingSafeEqual } from "node:crypto";
+import { AppError } from "../errors/app-error";
+import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
+import { decideIssueLink, decideRenewSession, decideSignIn, decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
+import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
+import { findSessionBySecretHash, findSignInLink } from "../../projections/sessions";
+import { sha256Hex } from "../store/canonical";
+import { newCustomerId, newOrgCode, newPersonId, newSecretToken, newSessionId, newSignInLinkId } from "./ids";
+import type { Mailer } from "./mailer";
+import type { RequestMeta, ServiceContext } from "./context";
+
+/** Who a session is: the person, the organization it acts for now, and the person's role there. */
+export interface SessionPrincipal {
+  sessionId: string;
+  personId: string;
+  email: string;
+  customerId: string;
+  role: Role;
+  expiresAt: string;
+  /** The token every state-changing request of this session must carry (derived from the cookie's secret, never stored). */
+  csrfToken: string;
+}
+
+/** A session's idle end moves forward on use, but at most once an hour (or half the idle time): one event, not one per request. */
+const RENEW_EVERY_SECONDS = 3600;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const csrfTokenOf = (secret: string) => sha256Hex(`csrf\n${secret}`);
+
+function sameToken(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Sign-in by email link, and the sessions it starts. */
+export class SessionService {
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "config" | "store">,
+    private readonly mailer: Mailer,
+  ) {}
+
+  /**
+   * Sends a single-use sign-in link. Says nothing of whether the email has an account: the same answer either
+   * way. Outside the invited domains it is refused and nothing is recorded or sent.
+   */
+  async requestLink(rawEmail: unknown, next: string | undefined, meta: RequestMeta): Promise<void> {
+    const email = normaliseEmail(rawEmail);
+    const token = newSecretToken();
+    const { config } = this.ctx;
+    const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
+    this.ctx.store.append(decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains), meta);
+    const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
+    link.searchParams.set("token", token);
+    if (next) link.searchParams.set("next", next);
+    await this.mailer.send({
+      to: email,
+      subject: "Your Assay sign-in link",
+      text: `Sign in to Assay by opening this link within ${Math.round(config.signinLinkTtlSeconds / 60)} minutes. It works once.\n\n${link}\n\nIf you did not ask for it, ignore this message.`,
+    });
+  }
+
+  /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
+  signIn(token: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
+    const { config, store } = this.ctx;
+    const now = Date.now();
+    const link = findSignInLink(store.db, sha256Hex(token));
+    const emailHash = link ? emailHashOf(link.email) : "";
+    const person = link ? findPersonByEmailHash(store.db, emailHash) : null;
+    const claim = link ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
+    const secret = newSecretToken();
+    const sessionId = newSessionId();
+    const endsBy = now + config.sessionMaxSeconds * 1000;
+    const writes = decideSignIn({
+      now: iso(now),
+      link,
+      domains: config.signinDomains,
+      emailHash,
+      person,
+      newPersonId: newPersonId(),
+      claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
+      newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits },
+      session: { sessionId, secretHash: sha256Hex(secret), expiresAt: iso(Math.min(now + config.sessionIdleSeconds * 1000, endsBy)), endsBy: iso(endsBy) },
+    });
+    store.append(writes, meta);
+    return { secret, session: this.authenticate(secret) };
+  }
+
+  /**
+   * The live session a cookie's secret names, renewed when due. Any problem is AUTH_REQUIRED, without saying
+   * which. `csrfToken` is checked when given (state-changing calls pass what the request carried, or null).
+   */
+  authenticate(secret: string | null | undefined, csrf?: { token: string | null }): SessionPrincipal {
+    const { config, store } = this.ctx;
+    const record = secret ? findSessionBySecretHash(store.db, sha256Hex(secret)) : null;
+    const now = Date.now();
+    if (!record || record.endedAt || record.expiresAt <= iso(now) || record.endsBy <= iso(now)) {
+      throw new AppError("AUTH_REQUIRED", "Sign in first: this needs a signed-in session.", { requires: "session" });
+    }
+    const csrfToken = csrfTokenOf(secret!);
+    if (csrf && !(csrf.token && sameToken(csrf.token, csrfToken))) {
+      throw new AppError("CSRF_TOKEN_INVALID", "Send the session's csrfToken in the X-CSRF-Token header (or a _csrf form field).", {
+        reason: csrf.token ? "mismatch" : "missing",
+      });
+    }
+    const membership = membershipsOf(store.db, record.personId).find((m) => m.customerId === record.customerId);
+    if (!membership) throw new AppError("AUTH_REQUIRED", "Sign in again: this session's organization is no longer yours.", { requires: "session" });
+    let expiresAt = record.expiresAt;
+    const renewEvery = Math.min(RENEW_EVERY_SECONDS, config.sessionIdleSeconds / 2) * 1000;
+    if (now - Date.parse(record.renewedAt) >= renewEvery) {
+      expiresAt = iso(Math.min(now + config.sessionIdleSeconds * 1000, Date.parse(record.endsBy)));
+      store.append(decideRenewSession(record.sessionId, expiresAt), { actor: { kind: "session", id: record.personId }, channel: "system" });
+    }
+    const email = findPerson(store.db, record.personId)!.email;
+    return { sessionId: record.sessionId, personId: record.personId, email, customerId: record.customerId, role: membership.role, expiresAt, csrfToken };
+  }
+
+  /** What GET /api/session answers. */
+  describe(session: SessionPrincipal) {
+    return {
+      email: session.email,
+      personId: session.personId,
+      customerId: session.customerId,
+      role: session.role,
+      organizations: membershipsOf(this.ctx.store.db, session.personId),
+      csrfToken: session.csrfToken,
+      expiresAt: session.expiresAt,
+    };
+  }
+
+  switchOrganization(session: SessionPrincipal, customerId: string, meta: RequestMeta) {
+    const member = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId);
+    this.ctx.store.append(decideSwitchOrganization(session.sessionId, customerId, !!member), meta);
+    return this.describe({ ...session, customerId, role: member!.role });
+  }
+
+  signOut(session: SessionPrincipal, meta: RequestMeta): void {
+    this.ctx.store.append(decideSignOut(session.sessionId), meta);
+  }
+}
