@@ -16,6 +16,7 @@ import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
 import { OperatorService } from "./services/operator";
 import { SessionService } from "./services/sessions";
+import { OidcSignIn } from "./services/oidc";
 import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
@@ -57,10 +58,12 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const mail = new MailStore(config.dataDir);
   const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail };
   const accounts = new AccountService(ctx);
+  const sessions = new SessionService(ctx, createMailer(config));
   return {
     config,
     accounts,
-    sessions: new SessionService(ctx, createMailer(config)),
+    sessions,
+    oidc: new OidcSignIn(config, sessions),
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),

@@ -36,6 +36,8 @@ export interface Config {
   sessionIdleSeconds: number;
   /** A session ends this long after sign-in however much it is used. */
   sessionMaxSeconds: number;
+  /** OpenID Connect sign-in (authorization code with PKCE), when all three are set; the redirect URI is PUBLIC_BASE_URL/api/session/oidc/callback. */
+  oidc?: { issuer: string; clientId: string; clientSecret: string };
   /** How long a rotated key's previous secret keeps working (0: not at all). */
   keyRotationOverlapSeconds: number;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
@@ -68,6 +70,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
     sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
     sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
+    ...(env.ASSAY_OIDC_ISSUER && env.ASSAY_OIDC_CLIENT_ID && env.ASSAY_OIDC_CLIENT_SECRET
+      ? { oidc: { issuer: env.ASSAY_OIDC_ISSUER, clientId: env.ASSAY_OIDC_CLIENT_ID, clientSecret: env.ASSAY_OIDC_CLIENT_SECRET } }
+      : {}),
     keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),

@@ -121,6 +121,23 @@ export const SignInCallbackQuery = Type.Object(
   { additionalProperties: false },
 );
 
+export const OidcStartQuery = Type.Object(
+  { next: sameOriginPath("Where to go once signed in: a path on this site (default /).") },
+  { additionalProperties: false },
+);
+
+/** What the OpenID provider sends back (RFC 6749 §4.1.2, RFC 9207's iss); other parameters are ignored. */
+export const OidcCallbackQuery = Type.Object(
+  {
+    state: Type.Optional(Type.String({ maxLength: 200, description: "The state this server sent the provider." })),
+    code: Type.Optional(Type.String({ maxLength: 2000, description: "The authorization code, on success." })),
+    iss: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's issuer identifier." })),
+    error: Type.Optional(Type.String({ maxLength: 200, description: "The provider's error code, on failure." })),
+    error_description: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's words on the error." })),
+  },
+  { additionalProperties: false },
+);
+
 export const SwitchOrganizationBody = Type.Object(
   { customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }) },
   { additionalProperties: false },

@@ -6,7 +6,7 @@ import { ALL_SCOPES, decideOpenAccount, streams, type OpenAccount, type Scope } 
 
 /**
  * People, their memberships and their sessions: a person is an email with memberships in organizations, each
- * with a role. Sign-in is by a single-use link; it starts a session in one of the person's organizations.
+ * with a role. Sign-in is by a single-use link or an OpenID provider; it starts a session in one of the person's organizations.
  */
 
 export type Role = Static<typeof RoleSchema>;
@@ -37,10 +37,9 @@ export function decideIssueLink(
   return [{ streamId: streams.signInLink(link.linkId), expectedVersion: 0, events: [{ type: "SignInLinkIssued", data: link }] }];
 }
 
-export interface SignIn {
-  now: string;
-  /** The link the token named, as the log knows it (null: no such link). */
-  link: { linkId: string; email: string; expiresAt: string; usedAt: string | null } | null;
+/** Signing in as an email already proven: by a used link, or by an OpenID provider's verified email. */
+export interface SignInAs {
+  email: string;
   domains: readonly string[];
   emailHash: string;
   /** The person with this email, if one signed in before, and their memberships. */
@@ -51,6 +50,12 @@ export interface SignIn {
   /** The free account a first sign-in opens when the email has no organization at all (no key: the person mints them). */
   newAccount: Omit<OpenAccount, "email" | "emailHash" | "key">;
   session: { sessionId: string; secretHash: string; expiresAt: string; endsBy: string };
+}
+
+export interface SignIn extends Omit<SignInAs, "email"> {
+  now: string;
+  /** The link the token named, as the log knows it (null: no such link). */
+  link: { linkId: string; email: string; expiresAt: string; usedAt: string | null } | null;
 }
 
 /**
@@ -64,17 +69,26 @@ export function decideSignIn(cmd: SignIn): StreamWrite[] {
   if (!link) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link is not known.", { reason: "unknown" });
   if (link.usedAt) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link was used already.", { reason: "used" });
   if (link.expiresAt <= cmd.now) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link has expired.", { reason: "expired" });
-  if (!signInAllowed(link.email, cmd.domains)) throw refuseDomain(link.email);
-
-  const writes: StreamWrite[] = [
+  return [
     { streamId: streams.signInLink(link.linkId), expectedVersion: 1, events: [{ type: "SignInLinkUsed", data: { linkId: link.linkId } }] },
+    ...decideSignInAs({ ...cmd, email: link.email }),
   ];
+}
+
+/**
+ * Decides a sign-in with a proven email, whatever proved it: refused outside the invited domains, else as
+ * described for a link above.
+ */
+export function decideSignInAs(cmd: SignInAs): StreamWrite[] {
+  const { email } = cmd;
+  if (!signInAllowed(email, cmd.domains)) throw refuseDomain(email);
+  const writes: StreamWrite[] = [];
   const personId = cmd.person?.personId ?? cmd.newPersonId;
   if (!cmd.person) {
     writes.push({
       streamId: streams.person(cmd.emailHash),
       expectedVersion: 0,
-      events: [{ type: "PersonRegistered", data: { personId, email: link.email, emailHash: cmd.emailHash } }],
+      events: [{ type: "PersonRegistered", data: { personId, email, emailHash: cmd.emailHash } }],
     });
   }
   const memberships = cmd.person?.memberships ?? [];
@@ -89,7 +103,7 @@ export function decideSignIn(cmd: SignIn): StreamWrite[] {
     customerId = memberships[0]!.customerId;
   } else {
     customerId = cmd.newAccount.customerId;
-    const opened = decideOpenAccount({ ...cmd.newAccount, email: link.email, emailHash: cmd.emailHash }, false);
+    const opened = decideOpenAccount({ ...cmd.newAccount, email, emailHash: cmd.emailHash }, false);
     for (const w of opened) if (w.streamId === streams.account(customerId)) w.events.push(admin(customerId));
     writes.push(...opened);
   }

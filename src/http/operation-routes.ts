@@ -48,6 +48,7 @@ export function operationRoutes(services: Services, operations: readonly Operati
         requestId: requestIdOf(request),
         channel: "api",
         authorization: request.headers.get("authorization"),
+        cookie: request.headers.get("cookie"),
         ...(op.auth.kind === "session" ? { session: sessionCredentials(request, body) } : {}),
       });
       const read = () => readHttpInput(op, request, params as Record<string, string>, query as Query, body);

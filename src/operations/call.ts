@@ -22,6 +22,8 @@ interface CallContext {
   /** The Authorization header, as sent. */
   authorization: string | null | undefined;
   session?: SessionCredentials;
+  /** HTTP: the Cookie header, as sent. */
+  cookie?: string | null;
   signal?: AbortSignal;
 }
 
@@ -40,6 +42,7 @@ export function openCall(op: Operation, ctx: CallContext): Call & { signIn(): vo
     customerId: "",
     hasKey: !!ctx.authorization,
     session: null,
+    cookie: ctx.cookie ?? null,
     key: null,
     authorize(customerId) {
       if (op.auth.kind !== "key" && op.auth.kind !== "optional") throw new Error(`${op.operationId} takes no key`);

@@ -21,6 +21,8 @@ import { deleteKey } from "./account/delete-key";
 import { addMember } from "./account/add-member";
 import { requestSignInLink } from "./session/request-sign-in-link";
 import { completeSignIn } from "./session/complete-sign-in";
+import { startOidcSignIn } from "./session/oidc-start";
+import { completeOidcSignIn } from "./session/oidc-callback";
 import { getSession } from "./session/get-session";
 import { switchOrganization } from "./session/switch-organization";
 import { signOut } from "./session/sign-out";
@@ -55,6 +57,8 @@ export const operations: readonly Operation[] = [
   signup,
   requestSignInLink,
   completeSignIn,
+  startOidcSignIn,
+  completeOidcSignIn,
   getSession,
   switchOrganization,
   signOut,

@@ -50,6 +50,8 @@ export interface Call {
   hasKey: boolean;
   /** session operations: the signed-in person, resolved by the surface before the handler ran (null: see `key`). */
   session: SessionPrincipal | null;
+  /** HTTP: the request's Cookie header, for an operation that keeps a cookie of its own (the OpenID sign-in's state). */
+  cookie: string | null;
   /** session operations with `ownKey`, called with a Bearer key instead of a session: that key. */
   key: Principal | null;
   /**

@@ -2,9 +2,12 @@ import type { Config } from "../config";
 
 /** The session cookie: its secret is the session's only credential (stored server-side as a hash). */
 const NAME = "assay_session";
+/** The OpenID sign-in's cookie: it binds the provider's answer to the browser that started the sign-in. */
+const OIDC_NAME = "assay_oidc";
+const OIDC_PATH = "/api/session/oidc";
 
-const attributes = (config: Pick<Config, "publicBaseUrl">) =>
-  `Path=/; HttpOnly; SameSite=Lax${config.publicBaseUrl.startsWith("https:") ? "; Secure" : ""}`;
+const attributes = (config: Pick<Config, "publicBaseUrl">, path = "/") =>
+  `Path=${path}; HttpOnly; SameSite=Lax${config.publicBaseUrl.startsWith("https:") ? "; Secure" : ""}`;
 
 /** Set-Cookie for a new session; it lasts as long as the session's absolute lifetime (the server ends it sooner when idle). */
 export const sessionCookie = (secret: string, config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">) =>
@@ -12,11 +15,22 @@ export const sessionCookie = (secret: string, config: Pick<Config, "publicBaseUr
 
 export const clearedSessionCookie = (config: Pick<Config, "publicBaseUrl">) => `${NAME}=; ${attributes(config)}; Max-Age=0`;
 
-/** The session secret a Cookie header carries, if any. */
-export function sessionSecretOf(cookieHeader: string | null): string | null {
+/** Set-Cookie for an OpenID sign-in under way: SameSite=Lax still sends it on the provider's top-level redirect back. */
+export const oidcStateCookie = (state: string, maxAgeSeconds: number, config: Pick<Config, "publicBaseUrl">) =>
+  `${OIDC_NAME}=${state}; ${attributes(config, OIDC_PATH)}; Max-Age=${maxAgeSeconds}`;
+
+export const clearedOidcStateCookie = (config: Pick<Config, "publicBaseUrl">) => `${OIDC_NAME}=; ${attributes(config, OIDC_PATH)}; Max-Age=0`;
+
+function cookieValue(cookieHeader: string | null | undefined, name: string): string | null {
   for (const part of (cookieHeader ?? "").split(";")) {
     const eq = part.indexOf("=");
-    if (eq > 0 && part.slice(0, eq).trim() === NAME) return part.slice(eq + 1).trim() || null;
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim() || null;
   }
   return null;
 }
+
+/** The session secret a Cookie header carries, if any. */
+export const sessionSecretOf = (cookieHeader: string | null) => cookieValue(cookieHeader, NAME);
+
+/** The OpenID sign-in state a Cookie header carries, if any. */
+export const oidcStateOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, OIDC_NAME);

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
-import { decideIssueLink, decideRenewSession, decideSignIn, decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
+import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
+import type { StreamWrite } from "../store/event-store";
 import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
 import { findSessionBySecretHash, findSignInLink } from "../../projections/sessions";
 import { sha256Hex } from "../store/canonical";
@@ -33,7 +34,7 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Sign-in by email link, and the sessions it starts. */
+/** Sign-in by email link (or with an email an OpenID provider verified), and the sessions it starts. */
 export class SessionService {
   constructor(
     private readonly ctx: Pick<ServiceContext, "config" | "store">,
@@ -62,18 +63,26 @@ export class SessionService {
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
   signIn(token: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
+    const link = findSignInLink(this.ctx.store.db, sha256Hex(token));
+    return this.startSession(link?.email ?? null, (cmd) => decideSignIn({ ...cmd, now: iso(Date.now()), link }), meta);
+  }
+
+  /** Signs in with an email another party verified (an OpenID provider) and starts a fresh session, as a link would. */
+  signInAs(email: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
+    return this.startSession(email, (cmd) => decideSignInAs({ ...cmd, email }), meta);
+  }
+
+  /** Gathers what the log knows of the email (none when no link was found), lets `decide` judge, and starts the session. */
+  private startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">) => StreamWrite[], meta: RequestMeta) {
     const { config, store } = this.ctx;
     const now = Date.now();
-    const link = findSignInLink(store.db, sha256Hex(token));
-    const emailHash = link ? emailHashOf(link.email) : "";
-    const person = link ? findPersonByEmailHash(store.db, emailHash) : null;
-    const claim = link ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
+    const emailHash = email ? emailHashOf(email) : "";
+    const person = email ? findPersonByEmailHash(store.db, emailHash) : null;
+    const claim = email ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
     const secret = newSecretToken();
     const sessionId = newSessionId();
     const endsBy = now + config.sessionMaxSeconds * 1000;
-    const writes = decideSignIn({
-      now: iso(now),
-      link,
+    const writes = decide({
       domains: config.signinDomains,
       emailHash,
       person,
