@@ -28,7 +28,7 @@ const GET_A_KEY = (base: string) =>
     `1. Ask the user for an email address they control (signing in with it later claims the account). Never invent one.`,
     `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits.`,
     `3. Send it as \`Authorization: Bearer <apiKey>\` on \`/api\` calls and on \`${base}/mcp\`.`,
-    `4. An existing account for that email is \`409 ACCOUNT_EXISTS\`: the user signs in (\`POST ${base}/api/session/email\` mails them a link) and mints a key with \`POST ${base}/api/keys\` from that session. Keys are minted, rotated and revoked from a session only; a key may revoke itself with \`DELETE ${base}/api/keys/{keyId}\`.`,
+    `4. An existing account for that email is \`409 ACCOUNT_EXISTS\`: the user signs in (\`POST ${base}/api/session/email\` mails them a link; where the server has an OpenID provider, \`${base}/api/session/oidc/start\` in a browser signs in too) and mints a key with \`POST ${base}/api/keys\` from that session. Keys are minted, rotated and revoked from a session only; a key may revoke itself with \`DELETE ${base}/api/keys/{keyId}\`.`,
   ].join("\n");
 
 const PICK_CHECKS = [

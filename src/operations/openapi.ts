@@ -124,7 +124,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
           in: "cookie",
           name: "assay_session",
           description:
-            "A signed-in session, started by a sign-in link (POST /api/session/email). State-changing requests also carry its csrfToken (GET /api/session) as X-CSRF-Token. API keys are refused.",
+            "A signed-in session, started by a sign-in link (POST /api/session/email) or, where configured, the OpenID provider (GET /api/session/oidc/start). State-changing requests also carry its csrfToken (GET /api/session) as X-CSRF-Token. API keys are refused.",
         },
       },
     },
