@@ -21,6 +21,7 @@ let providerServer: Server;
 let server: TestServer;
 let strict: TestServer;
 let plain: TestServer;
+let unreachable: TestServer;
 
 beforeAll(async () => {
   providerServer = createServer();
@@ -30,6 +31,12 @@ beforeAll(async () => {
   server = await startServer(oidcEnv);
   strict = await startServer({ ...oidcEnv, ASSAY_SIGNIN_DOMAINS: INVITED });
   plain = await startServer();
+  // A provider that is not there: a port this test just closed.
+  const closed = createServer();
+  await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+  const closedPort = (closed.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => closed.close(() => resolve()));
+  unreachable = await startServer({ ...oidcEnv, ASSAY_OIDC_ISSUER: `http://127.0.0.1:${closedPort}` });
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -52,6 +59,7 @@ afterAll(async () => {
   await server?.stop();
   await strict?.stop();
   await plain?.stop();
+  await unreachable?.stop();
   providerServer?.close();
 }, HOOK_TIMEOUT);
 
@@ -266,9 +274,12 @@ describe("OpenID Connect sign-in", () => {
     expect(eventCount(server)).toBe(before);
   });
 
-  test("without a configured provider the start route is SERVICE_UNAVAILABLE", async () => {
+  test("without a configured provider, or with one that cannot be reached, the start route is SERVICE_UNAVAILABLE", async () => {
     const res = await plain.api("GET", "/api/session/oidc/start");
     expectError(res, 503, "SERVICE_UNAVAILABLE");
     expect(res.body.details).toEqual({ dependency: "oidc" });
+    const down = await unreachable.api("GET", "/api/session/oidc/start");
+    expectError(down, 503, "SERVICE_UNAVAILABLE");
+    expect(down.body.details).toEqual({ dependency: "oidc", reason: expect.any(String) });
   });
 });

@@ -73,10 +73,7 @@ export class OidcSignIn {
       })
       .catch((error: unknown) => {
         this.provider = null;
-        throw new AppError("SERVICE_UNAVAILABLE", "The OpenID provider could not be reached; try again shortly.", {
-          dependency: "oidc",
-          reason: error instanceof Error ? error.message : String(error),
-        });
+        throw unreachable(error);
       });
     return this.provider;
   }
@@ -146,8 +143,11 @@ function providerRefusal(error: unknown): AppError {
   if (error instanceof client.ClientError) {
     return new AppError("OIDC_SIGNIN_FAILED", `The provider's answer was not valid: ${error.message}`, { reason: "provider", error: error.code ?? "invalid_response" });
   }
-  return new AppError("SERVICE_UNAVAILABLE", "The OpenID provider could not be reached; try again shortly.", {
+  return unreachable(error);
+}
+
+const unreachable = (error: unknown) =>
+  new AppError("SERVICE_UNAVAILABLE", "The OpenID provider could not be reached; try again shortly.", {
     dependency: "oidc",
     reason: error instanceof Error ? error.message : String(error),
   });
-}
