@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
+import { chromium } from "playwright-core";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
 import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
@@ -281,5 +283,32 @@ describe("OpenID Connect sign-in", () => {
     const down = await unreachable.api("GET", "/api/session/oidc/start");
     expectError(down, 503, "SERVICE_UNAVAILABLE");
     expect(down.body.details).toEqual({ dependency: "oidc", reason: expect.any(String) });
+  });
+});
+
+describe("OpenID Connect sign-in in a real browser", () => {
+  test("Chromium goes to the provider, logs in, consents, and lands signed in at next", async () => {
+    const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, headless: true, args: BASE_CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      const email = uniqueEmail("chromium");
+      await page.goto(`${server.baseUrl}/api/session/oidc/start?next=${encodeURIComponent("/api/session")}`);
+      expect(page.url().startsWith(issuer)).toBe(true);
+      await page.fill('input[name="login"]', email);
+      await page.fill('input[name="password"]', "any");
+      await page.click('button[type="submit"]');
+      await page.waitForSelector('input[name="prompt"][value="consent"]', { state: "attached" });
+      await page.click('button[type="submit"]');
+      await page.waitForURL(`${server.baseUrl}/api/session`);
+      const session = JSON.parse((await page.textContent("body"))!);
+      expect(session.email).toBe(email);
+      expect(session.role).toBe("admin");
+      // Cookies are per host, not port: the provider's share the jar. Of Assay's, the state cookie is gone.
+      const cookies = (await page.context().cookies(server.baseUrl)).filter((c) => c.name.startsWith("assay_"));
+      expect(cookies.map((c) => c.name)).toEqual(["assay_session"]);
+      expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: "Lax" });
+    } finally {
+      await browser.close();
+    }
   });
 });

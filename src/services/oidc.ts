@@ -8,6 +8,8 @@ import type { SessionPrincipal, SessionService } from "./sessions";
 
 /** How long a sign-in started at the provider may take to come back. */
 export const OIDC_PENDING_SECONDS = 600;
+/** Anyone may start a sign-in, so the sign-ins under way are bounded: past this many, the oldest is forgotten. */
+const MAX_PENDING = 10_000;
 
 /** A sign-in sent to the provider, kept until it comes back: the PKCE verifier and nonce never leave the server. */
 interface Pending {
@@ -83,6 +85,7 @@ export class OidcSignIn {
     const provider = await this.discover();
     const now = Date.now();
     for (const [key, p] of this.pending) if (p.expiresAt <= now) this.pending.delete(key);
+    if (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value!);
     const state = client.randomState();
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
