@@ -6,7 +6,8 @@ import { ALL_SCOPES, decideOpenAccount, streams, type OpenAccount, type Scope } 
 
 /**
  * People, their memberships and their sessions: a person is an email with memberships in organizations, each
- * with a role. Sign-in is by a single-use link or an OpenID provider; it starts a session in one of the person's organizations.
+ * with a role. Sign-in is by a single-use link or through an OpenID provider; it starts a session in one of the
+ * person's organizations.
  */
 
 export type Role = Static<typeof RoleSchema>;

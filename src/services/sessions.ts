@@ -64,7 +64,7 @@ export class SessionService {
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
   signIn(token: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
     const link = findSignInLink(this.ctx.store.db, sha256Hex(token));
-    return this.startSession(link?.email ?? null, (cmd) => decideSignIn({ ...cmd, now: iso(Date.now()), link }), meta);
+    return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta);
   }
 
   /** Signs in with an email another party verified (an OpenID provider) and starts a fresh session, as a link would. */
@@ -73,7 +73,7 @@ export class SessionService {
   }
 
   /** Gathers what the log knows of the email (none when no link was found), lets `decide` judge, and starts the session. */
-  private startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">) => StreamWrite[], meta: RequestMeta) {
+  private startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">, now: string) => StreamWrite[], meta: RequestMeta) {
     const { config, store } = this.ctx;
     const now = Date.now();
     const emailHash = email ? emailHashOf(email) : "";
@@ -90,7 +90,7 @@ export class SessionService {
       claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
       newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits },
       session: { sessionId, secretHash: sha256Hex(secret), expiresAt: iso(Math.min(now + config.sessionIdleSeconds * 1000, endsBy)), endsBy: iso(endsBy) },
-    });
+    }, iso(now));
     store.append(writes, meta);
     return { secret, session: this.authenticate(secret) };
   }
