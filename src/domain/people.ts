@@ -25,7 +25,7 @@ export function signInAllowed(email: string, domains: readonly string[]): boolea
   return domains.length === 0 || domains.includes(email.slice(email.lastIndexOf("@") + 1).toLowerCase());
 }
 
-const refuseDomain = (email: string) =>
+export const refuseDomain = (email: string) =>
   new AppError("UNAUTHORIZED_DOMAIN", "Sign-in is restricted to invited email domains.", { domain: email.slice(email.lastIndexOf("@") + 1) });
 
 /** Decides issuing a sign-in link for an email: refused, with nothing recorded, outside the invited domains. */
@@ -118,7 +118,7 @@ export interface AddMember {
  * registered if new and signs in as usual with that email. Adding a member again changes nothing.
  */
 export function decideAddMember(cmd: AddMember): { writes: StreamWrite[]; personId: string } {
-  if (cmd.actorRole !== "admin") throw new AppError("ADMIN_REQUIRED", "Only an admin may add members.", { role: cmd.actorRole });
+  requireAdmin(cmd.actorRole, "add members");
   if (!signInAllowed(cmd.email, cmd.domains)) throw refuseDomain(cmd.email);
   const personId = cmd.person?.personId ?? cmd.newPersonId;
   if (cmd.person?.memberships.some((m) => m.customerId === cmd.customerId)) return { writes: [], personId };
@@ -148,6 +148,11 @@ export function decideSwitchOrganization(sessionId: string, customerId: string, 
 
 export function decideSignOut(sessionId: string): StreamWrite[] {
   return [{ streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionEnded", data: { sessionId, reason: "signout" } }] }];
+}
+
+/** Managing the organization's members is for admins: a member gets ADMIN_REQUIRED. */
+export function requireAdmin(role: Role, action: string): void {
+  if (role !== "admin") throw new AppError("ADMIN_REQUIRED", `Only an admin may ${action}.`, { role });
 }
 
 /** Minting from a session: never a scope beyond the role's. */

@@ -19,6 +19,13 @@ import { rotateKey } from "./account/rotate-key";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
 import { addMember } from "./account/add-member";
+import { listMembers } from "./members/list-members";
+import { inviteMember } from "./members/invite-member";
+import { openInvitation } from "./members/open-invitation";
+import { acceptInvitation } from "./members/accept-invitation";
+import { changeMemberRole } from "./members/change-member-role";
+import { removeMember } from "./members/remove-member";
+import { leaveOrganization } from "./members/leave-organization";
 import { requestSignInLink } from "./session/request-sign-in-link";
 import { completeSignIn } from "./session/complete-sign-in";
 import { getSession } from "./session/get-session";
@@ -75,6 +82,13 @@ export const operations: readonly Operation[] = [
   revokeKey,
   deleteKey,
   addMember,
+  listMembers,
+  inviteMember,
+  openInvitation,
+  acceptInvitation,
+  changeMemberRole,
+  removeMember,
+  leaveOrganization,
   getFeedbackDue,
   getFeedbackQuestions,
   submitFeedback,

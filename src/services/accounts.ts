@@ -157,7 +157,7 @@ export class AccountService {
    * The organization a request acts for. Existence is checked before ownership (CUSTOMER_NOT_FOUND
    * wins over CUSTOMER_SCOPE_MISMATCH); customer ids are unguessable, so this reveals nothing usable.
    */
-  resolveCustomer(principal: Principal, customerId: unknown): string {
+  resolveCustomer(principal: Pick<Principal, "customerId">, customerId: unknown): string {
     if (customerId === undefined || customerId === null || customerId === "") return principal.customerId;
     if (typeof customerId !== "string" || !findOrganization(this.ctx.store.db, customerId)) {
       throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
@@ -173,10 +173,19 @@ export class AccountService {
     return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: org.plan, createdAt: org.createdAt };
   }
 
-  keys(customerId: string) {
-    const keys = listKeys(this.ctx.store.db, customerId);
+  /** The organization's keys; with `mintedBy`, only those that person minted. */
+  keys(customerId: string, mintedBy?: string) {
+    const keys = listKeys(this.ctx.store.db, customerId).filter((k) => mintedBy === undefined || k.personId === mintedBy);
     const lastUsed = this.usage.lastUsed(keys.map((k) => k.keyId));
     return keys.map((k) => ({ ...this.keyView(k), lastUsedAt: lastUsed.get(k.keyId) ?? null }));
+  }
+
+  /**
+   * The keys a session sees: an admin the organization's, a member only those they minted. `customerId`, when
+   * named, must be the session's organization, as for a key.
+   */
+  keysOf(session: SessionPrincipal, customerId: unknown) {
+    return this.keys(this.resolveCustomer(session, customerId), session.role === "admin" ? undefined : session.personId);
   }
 
   private keyView(k: KeyRecord) {
