@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
-import { cookieOf, inSession, openLink, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
+import { inSession, openLink, signIn, signInThrough, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
 /**
  * Organizations and their members through the real interface: invitations by an emailed link (a real SMTP
@@ -34,17 +34,6 @@ function expectError(res: ApiResponse, status: number, code: string) {
   if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
 }
 
-/** The invitation link in the newest message to this address (the server answers once the relay took it). */
-async function invitationFor(email: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const mail = relay.messages.findLast((m) => m.to.toLowerCase() === email.toLowerCase());
-    const link = mail && /https?:\/\/\S+\/invitations\/callback\?\S+/.exec(mail.text)?.[0];
-    if (link) return link;
-    await Bun.sleep(50);
-  }
-  throw new Error(`no invitation reached the relay for ${email}`);
-}
-
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 const sessionOf = (s: TestServer, who: SignedIn) => s.api("GET", "/api/session", { headers: inSession(who, null) });
 const members = (s: TestServer, who: SignedIn) => s.api("GET", "/api/members", { headers: inSession(who, null) });
@@ -52,24 +41,15 @@ const members = (s: TestServer, who: SignedIn) => s.api("GET", "/api/members", {
 async function invite(s: TestServer, admin: SignedIn, email: string, role: "admin" | "member" = "member"): Promise<string> {
   const res = await s.api("POST", "/api/invitations", { headers: inSession(admin), body: { email, role } });
   if (res.status !== 201) throw new Error(`invitation refused: ${res.status} ${JSON.stringify(res.body)}`);
-  const link = await invitationFor(email);
+  const link = await relay.invitationFor(email);
   return s === server ? link : link.replace(/^http:\/\/[^/]+/, s.baseUrl);
-}
-
-/** Opens an invitation link signed out: the session it starts. */
-async function joinThrough(s: TestServer, link: string): Promise<SignedIn> {
-  const res = await openLink(link);
-  if (res.status !== 303) throw new Error(`invitation failed: ${res.status} ${await res.text()}`);
-  const cookie = cookieOf(res);
-  const session = await s.api("GET", "/api/session", { headers: { cookie } });
-  return { cookie, csrfToken: session.body.csrfToken, customerId: session.body.customerId, personId: session.body.personId };
 }
 
 /** An organization with an admin and a member who joined by invitation. */
 async function team(tag: string): Promise<{ admin: SignedIn; member: SignedIn; memberEmail: string }> {
   const admin = await signIn(server, relay, uniqueEmail(`${tag}-admin`));
   const memberEmail = uniqueEmail(`${tag}-member`);
-  const member = await joinThrough(server, await invite(server, admin, memberEmail));
+  const member = await signInThrough(server, await invite(server, admin, memberEmail));
   return { admin, member, memberEmail };
 }
 
@@ -89,7 +69,7 @@ describe("invitations", () => {
     const { invitationId } = res.body;
     expect(invitationId).toMatch(/^inv_/);
     expect(res.body).toMatchObject({ customerId: admin.customerId, email, role: "admin" });
-    const link = await invitationFor(email);
+    const link = await relay.invitationFor(email);
     expect(relay.messages.findLast((m) => m.to === email)?.subject).toBe("You are invited to an Assay organization");
     const list = await members(server, admin);
     expect(list.status).toBe(200);
@@ -104,7 +84,7 @@ describe("invitations", () => {
     const email = uniqueEmail("guest");
     const link = await invite(server, admin, email);
     const before = eventCount(server);
-    const guest = await joinThrough(server, link);
+    const guest = await signInThrough(server, link);
     expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual(["InvitationAccepted", "PersonRegistered", "MemberAdded", "SessionStarted"]);
     const session = await sessionOf(server, guest);
     expect(session.body).toMatchObject({ email, customerId: admin.customerId, role: "member" });
@@ -168,7 +148,7 @@ describe("invitations", () => {
 
   test("inviting outside ASSAY_SIGNIN_DOMAINS is UNAUTHORIZED_DOMAIN, and a member inviting is ADMIN_REQUIRED: no event, no mail", async () => {
     const admin = await signIn(strict, relay, `boss-${Date.now()}@${INVITED}`);
-    const member = await joinThrough(strict, await invite(strict, admin, `staff-${Date.now()}@${INVITED}`));
+    const member = await signInThrough(strict, await invite(strict, admin, `staff-${Date.now()}@${INVITED}`));
     const before = { events: eventCount(strict), mail: relay.messages.length };
     expectError(await strict.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: uniqueEmail("outsider"), role: "member" } }), 403, "UNAUTHORIZED_DOMAIN");
     expectError(
