@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
 import { inSession, openLink, signIn, signInThrough, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
 /**
@@ -27,12 +27,6 @@ afterAll(async () => {
   await relay?.stop();
 }, HOOK_TIMEOUT);
 
-const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
-const eventCount = (s: TestServer) => eventsOf(s).length;
-
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-}
 
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 const sessionOf = (s: TestServer, who: SignedIn) => s.api("GET", "/api/session", { headers: inSession(who, null) });

@@ -20,3 +20,7 @@ export function sessionSecretOf(cookieHeader: string | null): string | null {
   }
   return null;
 }
+
+/** The answer of a link that signs in (sign-in or invitation): a redirect setting the new session's cookie. */
+export const signedInRedirect = (secret: string, location: string, config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">) =>
+  new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookie(secret, config), "cache-control": "no-store" } });

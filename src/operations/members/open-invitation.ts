@@ -1,6 +1,6 @@
 import { InvitationCallbackQuery } from "../../contracts/inputs";
 import { defineOperation } from "../operation";
-import { sessionCookie } from "../session-cookie";
+import { signedInRedirect } from "../session-cookie";
 
 export const openInvitation = defineOperation({
   operationId: "openInvitation",
@@ -15,9 +15,6 @@ export const openInvitation = defineOperation({
   example: { token: "a-token-from-the-email" },
   handle: (input, { services, meta }) => {
     const { secret } = services.members.signInThrough(input.token, meta);
-    return new Response(null, {
-      status: 303,
-      headers: { location: "/", "set-cookie": sessionCookie(secret, services.config), "cache-control": "no-store" },
-    });
+    return signedInRedirect(secret, "/", services.config);
   },
 });
