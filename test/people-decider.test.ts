@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { decideRotateKey, streams } from "../src/domain/accounts";
-import { decideAddMember, decideSignIn, requireKeyAuthority, requireScopesOfRole, type SignIn } from "../src/domain/people";
+import { decideSignIn, requireKeyAuthority, requireScopesOfRole, type SignIn } from "../src/domain/people";
+import { decideAddMember } from "../src/domain/members";
 import { AppError } from "../src/errors/app-error";
 
 /** The people deciders: which events a sign-in, a member and a key rotation record, and the refusals that record nothing. */

@@ -8,6 +8,38 @@ import { refuseDomain, requireAdmin, signInAllowed, type Role } from "./people";
  * always keeps at least one admin. A member who goes loses the keys they minted for it: they are revoked.
  */
 
+export interface AddMember {
+  customerId: string;
+  email: string;
+  emailHash: string;
+  role: Role;
+  /** The role of the person adding; only an admin may. */
+  actorRole: Role;
+  domains: readonly string[];
+  person: { personId: string; memberships: { customerId: string }[] } | null;
+  newPersonId: string;
+}
+
+/**
+ * Decides adding a person to an organization by email (admin only, within the invited domains): the person is
+ * registered if new and signs in as usual with that email. Adding a member again changes nothing.
+ */
+export function decideAddMember(cmd: AddMember): { writes: StreamWrite[]; personId: string } {
+  requireAdmin(cmd.actorRole, "add members");
+  if (!signInAllowed(cmd.email, cmd.domains)) throw refuseDomain(cmd.email);
+  const personId = cmd.person?.personId ?? cmd.newPersonId;
+  if (cmd.person?.memberships.some((m) => m.customerId === cmd.customerId)) return { writes: [], personId };
+  const writes: StreamWrite[] = cmd.person
+    ? []
+    : [{ streamId: streams.person(cmd.emailHash), expectedVersion: 0, events: [{ type: "PersonRegistered", data: { personId, email: cmd.email, emailHash: cmd.emailHash } }] }];
+  writes.push({
+    streamId: streams.account(cmd.customerId),
+    expectedVersion: "any",
+    events: [{ type: "MemberAdded", data: { customerId: cmd.customerId, personId, role: cmd.role } }],
+  });
+  return { writes, personId };
+}
+
 export interface Invitation {
   invitationId: string;
   customerId: string;

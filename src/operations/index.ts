@@ -18,7 +18,7 @@ import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
-import { addMember } from "./account/add-member";
+import { addMember } from "./members/add-member";
 import { listMembers } from "./members/list-members";
 import { inviteMember } from "./members/invite-member";
 import { openInvitation } from "./members/open-invitation";

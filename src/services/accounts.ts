@@ -1,13 +1,12 @@
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
-import { decideAddMember, requireKeyAuthority, requireScopesOfRole, type Role } from "../domain/people";
-import { findPersonByEmailHash, membershipsOf } from "../../projections/people";
+import { requireKeyAuthority, requireScopesOfRole } from "../domain/people";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
 import { KeyUsage } from "../store/key-usage";
-import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode, newPersonId } from "./ids";
+import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
 
@@ -98,27 +97,6 @@ export class AccountService {
     const key = this.activeKey(session.customerId, keyId);
     if (key) requireKeyAuthority(session, key);
     return this.revokeKey(session.customerId, keyId, meta);
-  }
-
-  /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
-  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
-    const email = normaliseEmail(rawEmail);
-    const emailHash = emailHashOf(email);
-    const { db } = this.ctx.store;
-    const person = findPersonByEmailHash(db, emailHash);
-    const { writes, personId } = decideAddMember({
-      customerId: session.customerId,
-      email,
-      emailHash,
-      role,
-      actorRole: session.role,
-      domains: this.ctx.config.signinDomains,
-      person,
-      newPersonId: newPersonId(),
-    });
-    if (writes.length) this.ctx.store.append(writes, meta);
-    const membership = membershipsOf(db, personId).find((m) => m.customerId === session.customerId)!;
-    return { customerId: session.customerId, personId, email: person?.email ?? email, role: membership.role };
   }
 
   /** A key revoking itself with its own credential (a command-line logout); never another key. */

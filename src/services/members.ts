@@ -1,5 +1,5 @@
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
-import { decideAcceptInvitation, decideChangeRole, decideInvite, decideRemoveMember, type MemberChange } from "../domain/members";
+import { decideAcceptInvitation, decideAddMember, decideChangeRole, decideInvite, decideRemoveMember, type MemberChange } from "../domain/members";
 import { decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
 import { findPersonByEmailHash, membersOf, membershipsOf } from "../../projections/people";
 import { findInvitationByTokenHash, pendingInvitations, type InvitationRecord } from "../../projections/invitations";
@@ -21,6 +21,25 @@ export class MembersService {
     private readonly mailer: Mailer,
     private readonly sessions: SessionService,
   ) {}
+
+  /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
+  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
+    const email = normaliseEmail(rawEmail);
+    const emailHash = emailHashOf(email);
+    const person = findPersonByEmailHash(this.ctx.store.db, emailHash);
+    const { writes, personId } = decideAddMember({
+      customerId: session.customerId,
+      email,
+      emailHash,
+      role,
+      actorRole: session.role,
+      domains: this.ctx.config.signinDomains,
+      person,
+      newPersonId: newPersonId(),
+    });
+    if (writes.length) this.ctx.store.append(writes, meta);
+    return this.memberView(session.customerId, personId);
+  }
 
   /** Invites an email (admin only): a single-use link by mail, as a sign-in link is sent. */
   async invite(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
