@@ -56,7 +56,7 @@ export class MembersService {
     await this.mailer.send({
       to: email,
       subject: "You are invited to an Assay organization",
-      text: `${session.email} invites you to the Assay organization ${org.orgCode} as ${role}. Open this link within ${Math.round(config.invitationTtlSeconds / 86400) || 1} days to join; it signs you in with this email and works once.\n\n${link}\n\nIf you did not expect it, ignore this message.`,
+      text: `${session.email} invites you to the Assay organization ${org.orgCode} as ${role}. Open this link before ${expiresAt} to join; it signs you in with this email and works once.\n\n${link}\n\nIf you did not expect it, ignore this message.`,
     });
     return invitationView(findInvitationByTokenHash(store.db, invitation.tokenHash)!);
   }
