@@ -79,3 +79,11 @@ export function findKeyById(db: Database, keyId: string): KeyRecord | null {
 export function listKeys(db: Database, customerId: string): KeyRecord[] {
   return db.query<KeyRow, [string]>(`${SELECT} WHERE customer_id = ? ORDER BY created_at, key_id`).all(customerId).map(fromRow);
 }
+
+/** The active keys a person minted for an organization: what goes when they leave it. */
+export function activeKeyIdsMintedBy(db: Database, customerId: string, personId: string): string[] {
+  return db
+    .query<{ keyId: string }, [string, string]>("SELECT key_id AS keyId FROM api_keys WHERE customer_id = ? AND person_id = ? AND revoked_at IS NULL ORDER BY key_id")
+    .all(customerId, personId)
+    .map((r) => r.keyId);
+}

@@ -37,6 +37,12 @@ export const peopleProjection: Projection = {
           e.position,
         );
         break;
+      case "MemberRoleChanged":
+        db.query("UPDATE memberships SET role = ? WHERE person_id = ? AND customer_id = ?").run(e.data.role, e.data.personId, e.data.customerId);
+        break;
+      case "MemberRemoved":
+        db.query("DELETE FROM memberships WHERE person_id = ? AND customer_id = ?").run(e.data.personId, e.data.customerId);
+        break;
     }
   },
 };
@@ -70,4 +76,21 @@ export function membershipsOf(db: Database, personId: string): Membership[] {
        JOIN organizations o ON o.customer_id = m.customer_id WHERE m.person_id = ? ORDER BY m.created_position`,
     )
     .all(personId);
+}
+
+export interface OrganizationMember {
+  personId: string;
+  email: string;
+  role: "admin" | "member";
+  joinedAt: string;
+}
+
+/** An organization's members, in the order they joined. */
+export function membersOf(db: Database, customerId: string): OrganizationMember[] {
+  return db
+    .query<OrganizationMember, [string]>(
+      `SELECT m.person_id AS personId, p.email, m.role, m.created_at AS joinedAt FROM memberships m
+       JOIN people p ON p.person_id = m.person_id WHERE m.customer_id = ? ORDER BY m.created_position`,
+    )
+    .all(customerId);
 }

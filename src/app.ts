@@ -17,6 +17,7 @@ import { FeedbackService } from "./services/feedback";
 import { OperatorService } from "./services/operator";
 import { SessionService } from "./services/sessions";
 import { OidcSignIn } from "./services/oidc";
+import { MembersService } from "./services/members";
 import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
@@ -58,12 +59,14 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const mail = new MailStore(config.dataDir);
   const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail };
   const accounts = new AccountService(ctx);
-  const sessions = new SessionService(ctx, createMailer(config));
+  const mailer = createMailer(config);
+  const sessions = new SessionService(ctx, mailer);
   return {
     config,
     accounts,
     sessions,
     oidc: new OidcSignIn(config, sessions),
+    members: new MembersService(ctx, mailer, sessions),
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),

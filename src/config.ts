@@ -32,6 +32,8 @@ export interface Config {
   signinDomains: string[];
   /** How long a sign-in link works (15 minutes). */
   signinLinkTtlSeconds: number;
+  /** How long an invitation link works (7 days). */
+  invitationTtlSeconds: number;
   /** A session ends after this long without a request (sliding: each use renews it, at most once an hour). */
   sessionIdleSeconds: number;
   /** A session ends this long after sign-in however much it is used. */
@@ -68,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean),
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
+    invitationTtlSeconds: Math.max(1, intFrom(env.ASSAY_INVITATION_TTL_SECONDS, 7 * 86400)),
     sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
     sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
     ...(env.ASSAY_OIDC_ISSUER && env.ASSAY_OIDC_CLIENT_ID && env.ASSAY_OIDC_CLIENT_SECRET

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { decideMintKey, decideRevokeKey, streams, type MintedKey } from "../src/domain/accounts";
-import { AppError } from "../src/errors/app-error";
+import { refusal } from "./support/refusal";
 
 /**
  * Key mint and revoke are decided in the domain: the events they record, and the refusals that record nothing.
@@ -13,16 +13,6 @@ const key: MintedKey = {
   secretHash: "0".repeat(64),
   scopes: ["jobs:read"],
 };
-
-function refusal(decide: () => unknown): AppError {
-  try {
-    decide();
-  } catch (e) {
-    if (e instanceof AppError) return e;
-    throw e;
-  }
-  throw new Error("expected a refusal, got events");
-}
 
 test("minting for an organization that exists decides one KeyMinted on its account stream", () => {
   expect(decideMintKey("cus_a", key, true)).toEqual([

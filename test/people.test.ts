@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
-import { ROOT, startServer, tempDataDir, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { ROOT, eventCount, eventsOf, expectError, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { clearedSessionCookie, sessionCookie } from "../src/operations/session-cookie";
 import { cookieOf, inSession, openLink, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
@@ -36,13 +36,6 @@ afterAll(async () => {
   await strict?.stop();
   await relay?.stop();
 }, HOOK_TIMEOUT);
-
-const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
-const eventCount = (s: TestServer) => eventsOf(s).length;
-
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-}
 
 const sessionOf = (s: TestServer, who: SignedIn) => s.api("GET", "/api/session", { headers: inSession(who, null) });
 const asKey = (s: TestServer, apiKey: string) => s.api("GET", "/api/org", { key: apiKey });

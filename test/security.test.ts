@@ -157,7 +157,22 @@ async function expectHttpRefusal(op: Operation, headers: Record<string, string>,
 
 test("the session operations are here, on HTTP only", () => {
   expect(sessionOps.map((op) => op.operationId).sort()).toEqual(
-    ["addMember", "deleteKey", "getSession", "mintKey", "revokeKey", "rotateKey", "signOut", "switchOrganization"].sort(),
+    [
+      "addMember",
+      "deleteKey",
+      "getSession",
+      "mintKey",
+      "revokeKey",
+      "rotateKey",
+      "signOut",
+      "switchOrganization",
+      "listMembers",
+      "inviteMember",
+      "acceptInvitation",
+      "changeMemberRole",
+      "removeMember",
+      "leaveOrganization",
+    ].sort(),
   );
   for (const op of sessionOps) expect([op.operationId, !!op.http, isTool(op)]).toEqual([op.operationId, true, false]);
 });

@@ -7,7 +7,7 @@ import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
 import { dumpReadTables } from "../projections";
 import { htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
-import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
+import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "./support/mail-relay";
 
 /**
  * The event log itself: append-only in the database, schema-checked at append, optimistic concurrency
@@ -158,6 +158,13 @@ describe("the service's event log", () => {
     const key = (await server.api("POST", "/api/keys", { headers: inSession(member), body: { name: "ci", scopes: ["jobs:read"] } })).body;
     expect((await server.api("POST", `/api/keys/${key.keyId}/rotate`, { headers: inSession(member) })).status).toBe(200);
     expect((await server.api("POST", `/api/keys/${key.keyId}/revoke`, { headers: inSession(owner) })).status).toBe(200);
+    // Members: an invitation opened signed out, a role change, then the invitee removed with the key they minted.
+    const invitee = uniqueEmail("invitee");
+    expect((await server.api("POST", "/api/invitations", { headers: inSession(owner), body: { email: invitee, role: "member" } })).status).toBe(201);
+    const guest = await signInThrough(server, await relay.invitationFor(invitee));
+    expect((await server.api("POST", "/api/keys", { headers: inSession(guest), body: { name: "guest", scopes: ["jobs:read"] } })).status).toBe(201);
+    expect((await server.api("POST", `/api/members/${guest.personId}/role`, { headers: inSession(owner), body: { role: "admin" } })).status).toBe(200);
+    expect((await server.api("DELETE", `/api/members/${guest.personId}`, { headers: inSession(owner) })).status).toBe(200);
     expect((await server.api("POST", "/api/session/organization", { headers: inSession(owner), body: { customerId: a.customerId } })).status).toBe(200);
     expect((await server.api("POST", "/api/session/signout", { headers: inSession(owner) })).status).toBe(200);
   }, HOOK_TIMEOUT);
@@ -195,7 +202,7 @@ describe("the service's event log", () => {
     };
     const before = read();
     // The dump covers every read model, and each holds what the requests above produced.
-    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
+    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "invitations", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
     expect(before.organizations).toHaveLength(2);

@@ -163,6 +163,28 @@ export const AddMemberBody = Type.Object(
   { additionalProperties: false },
 );
 
+export const InviteMemberBody = Type.Object(
+  {
+    email: Type.String({ description: "The email to invite; the invitation link goes there.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
+    role: AddMemberBody.properties.role,
+  },
+  { additionalProperties: false },
+);
+
+export const InvitationCallbackQuery = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link." }) },
+  { additionalProperties: false },
+);
+
+export const InvitationTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link (its token query parameter)." }) },
+  { additionalProperties: false },
+);
+
+export const PersonRef = Type.Object({ personId: Type.String({ minLength: 1, description: "The member's person id (per_…)." }) }, { additionalProperties: false });
+
+export const MemberRoleBody = Type.Object({ role: AddMemberBody.properties.role }, { additionalProperties: false });
+
 export const KeyRef = Type.Object({ keyId: Type.String({ minLength: 1, description: "The key's id (key_…)." }) }, { additionalProperties: false });
 
 export const CustomerQuery = Type.Object({ customerId: customerId() }, { additionalProperties: false });

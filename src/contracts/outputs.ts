@@ -204,6 +204,31 @@ export const SessionView = Obj(
 
 export const Member = Obj({ customerId: Str(), personId: Str(), email: Str(), role: Role }, "The membership.");
 
+export const Invitation = Obj(
+  { invitationId: Str(), customerId: Str(), email: Str(), role: Role, invitedAt: Str(), expiresAt: Str("The link works once, until then.") },
+  "The invitation; its link went to the email (or, with no mail relay, to the server's log).",
+);
+
+export const MemberList = Obj({
+  customerId: Str(),
+  members: Type.Array(Obj({ personId: Str(), email: Str(), role: Role, joinedAt: Str() })),
+  invitations: Type.Array(Invitation, { description: "Pending: neither accepted nor expired." }),
+});
+
+export const RemovedMember = Obj(
+  { customerId: Str(), personId: Str(), revokedKeyIds: Type.Array(Str(), { description: "The keys they had minted for the organization, revoked with them." }) },
+  "The member is gone.",
+);
+
+export const LeftOrganization = Obj(
+  {
+    customerId: Str("The organization left."),
+    revokedKeyIds: Type.Array(Str(), { description: "The keys you had minted for it, revoked." }),
+    session: Nullable(SessionView),
+  },
+  "You left; the session now acts for your next organization (session), or, with none left, is over (null).",
+);
+
 export const SignInLinkSent = Obj(
   { status: Type.Literal("sent"), message: Str() },
   "The same answer whether or not the email has an account.",

@@ -26,7 +26,7 @@ export function signInAllowed(email: string, domains: readonly string[]): boolea
   return domains.length === 0 || domains.includes(email.slice(email.lastIndexOf("@") + 1).toLowerCase());
 }
 
-const refuseDomain = (email: string) =>
+export const refuseDomain = (email: string) =>
   new AppError("UNAUTHORIZED_DOMAIN", "Sign-in is restricted to invited email domains.", { domain: email.slice(email.lastIndexOf("@") + 1) });
 
 /** Decides issuing a sign-in link for an email: refused, with nothing recorded, outside the invited domains. */
@@ -116,38 +116,6 @@ export function decideSignInAs(cmd: SignInAs): StreamWrite[] {
   return writes;
 }
 
-export interface AddMember {
-  customerId: string;
-  email: string;
-  emailHash: string;
-  role: Role;
-  /** The role of the person adding; only an admin may. */
-  actorRole: Role;
-  domains: readonly string[];
-  person: { personId: string; memberships: { customerId: string }[] } | null;
-  newPersonId: string;
-}
-
-/**
- * Decides adding a person to an organization by email (admin only, within the invited domains): the person is
- * registered if new and signs in as usual with that email. Adding a member again changes nothing.
- */
-export function decideAddMember(cmd: AddMember): { writes: StreamWrite[]; personId: string } {
-  if (cmd.actorRole !== "admin") throw new AppError("ADMIN_REQUIRED", "Only an admin may add members.", { role: cmd.actorRole });
-  if (!signInAllowed(cmd.email, cmd.domains)) throw refuseDomain(cmd.email);
-  const personId = cmd.person?.personId ?? cmd.newPersonId;
-  if (cmd.person?.memberships.some((m) => m.customerId === cmd.customerId)) return { writes: [], personId };
-  const writes: StreamWrite[] = cmd.person
-    ? []
-    : [{ streamId: streams.person(cmd.emailHash), expectedVersion: 0, events: [{ type: "PersonRegistered", data: { personId, email: cmd.email, emailHash: cmd.emailHash } }] }];
-  writes.push({
-    streamId: streams.account(cmd.customerId),
-    expectedVersion: "any",
-    events: [{ type: "MemberAdded", data: { customerId: cmd.customerId, personId, role: cmd.role } }],
-  });
-  return { writes, personId };
-}
-
 /** Decides moving a session's idle end forward (never past its absolute end). */
 export function decideRenewSession(sessionId: string, expiresAt: string): StreamWrite[] {
   return [{ streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionRenewed", data: { sessionId, expiresAt } }] }];
@@ -163,6 +131,11 @@ export function decideSwitchOrganization(sessionId: string, customerId: string, 
 
 export function decideSignOut(sessionId: string): StreamWrite[] {
   return [{ streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionEnded", data: { sessionId, reason: "signout" } }] }];
+}
+
+/** Managing the organization's members is for admins: a member gets ADMIN_REQUIRED. */
+export function requireAdmin(role: Role, action: string): void {
+  if (role !== "admin") throw new AppError("ADMIN_REQUIRED", `Only an admin may ${action}.`, { role });
 }
 
 /** Minting from a session: never a scope beyond the role's. */

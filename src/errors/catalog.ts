@@ -28,6 +28,7 @@ const entries = [
   { code: "INVALID_ENUM_VALUE", status: 400, title: "Invalid enum value", guidance: "A field holds a value outside details.allowedValues (details.field)." },
   { code: "INVALID_PARAMETER_VALUE", status: 400, title: "Invalid parameter value", guidance: "A parameter value violates its format (details.validationId, details.parameter, details.expected). See the validation's parameters in the catalog." },
   { code: "INVALID_REQUEST_BODY", status: 400, title: "Invalid request body", guidance: "The body is not valid JSON, is not application/json, or does not match the request schema (details.problems)." },
+  { code: "INVITATION_INVALID", status: 400, title: "Invitation not valid", guidance: "The invitation link is unknown, used already or expired (details.reason); an invitation works once, within 7 days by default (ASSAY_INVITATION_TTL_SECONDS). Ask an admin of the organization for a new one.", addedBySpecGap: true },
   { code: "JOB_ACCEPTS_ONE_SUBJECT", status: 400, title: "A job accepts one subject", guidance: "Send exactly one subject per job (details.subjectCount); a batch is N jobs." },
   { code: "JOB_SUBJECT_REQUIRED", status: 400, title: "Job subject required", guidance: "url is missing on a url job, or html/baseUrl on a static_html job (details.field)." },
   { code: "LEGACY_REQUEST_SHAPE", status: 400, title: "Legacy request shape", guidance: "The body lacks the top-level type or uses the old line-array shape. details.hint maps old fields to the unified ones." },
@@ -53,10 +54,11 @@ const entries = [
   // 402
   { code: "INSUFFICIENT_CREDITS", status: 402, title: "Insufficient credits", guidance: "The balance is too low; nothing was charged (details.balance, details.required, details.shortfall). Top up; do not retry the same body expecting it to be free." },
   // 403
-  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user: adding members, or rotating and revoking a key another person minted (details.keyId)." },
+  { code: "ADMIN_REQUIRED", status: 403, title: "Admin required", guidance: "This action needs an admin user: adding, inviting and removing members and changing roles, or rotating and revoking a key another person minted (details.keyId)." },
   { code: "CSRF_TOKEN_INVALID", status: 403, title: "CSRF token missing or wrong", guidance: "A state-changing request made with the session cookie must carry the session's csrfToken (GET /api/session) in the X-CSRF-Token header, or a _csrf form field. Nothing was changed.", addedBySpecGap: true },
   { code: "CUSTOMER_SCOPE_MISMATCH", status: 403, title: "Customer scope mismatch", guidance: "customerId names another organization than the credential's. Omit customerId to act as your own organization." },
   { code: "INSUFFICIENT_SCOPE", status: 403, title: "Insufficient scope", guidance: "The key lacks a scope this route needs (details.requiredScope, details.keyScopes). Scopes are fixed at creation: mint a key with the scope." },
+  { code: "INVITATION_EMAIL_MISMATCH", status: 403, title: "Invitation for another email", guidance: "The invitation names another email than the signed-in person's. Sign in with the invited email, or open the invitation link signed out: it signs in as the invited email. Nothing was changed.", addedBySpecGap: true },
   { code: "PLAN_EXCLUDES_EMAIL_CHECKS", status: 403, title: "Plan excludes email checks", guidance: "The plan has no email checks (details.feature)." },
   { code: "PLAN_EXCLUDES_REQUESTED_CLIENTS", status: 403, title: "Plan excludes requested clients", guidance: "An explicitly named (formFactor, clientId) pair is outside the plan; it is never silently narrowed (details.validationId, details.refusedClients, details.missingFeatures)." },
   { code: "PLAN_EXCLUDES_WEBSITE_CHECKS", status: 403, title: "Plan excludes website checks", guidance: "The plan has no website checks (details.feature)." },
@@ -68,6 +70,7 @@ const entries = [
   { code: "FEEDBACK_NOT_FOUND", status: 404, title: "Feedback not found", guidance: "No feedback recorded for this result; treat it as pending review." },
   { code: "FEEDBACK_SET_UNKNOWN", status: 404, title: "Feedback set unknown", guidance: "No active feedback set has this id." },
   { code: "JOB_NOT_FOUND", status: 404, title: "Job not found", guidance: "Unknown jobId, or the job belongs to another organization." },
+  { code: "MEMBER_NOT_FOUND", status: 404, title: "Member not found", guidance: "No member of the session's organization has this personId (details.personId); a person of another organization is answered the same. See GET /api/members.", addedBySpecGap: true },
   { code: "PLAYGROUND_RUN_NOT_FOUND", status: 404, title: "Playground run not found", guidance: "Unknown or expired playground run id (runs live in memory for a limited time)." },
   { code: "ROUTE_NOT_FOUND", status: 404, title: "Route not found", guidance: "No route has this method and path. See GET /api/openapi.json or /llms.txt.", addedBySpecGap: true },
   { code: "STORAGE_OBJECT_NOT_FOUND", status: 404, title: "Storage object not found", guidance: "No stored object for this customer, job and storage key." },
@@ -77,6 +80,7 @@ const entries = [
   { code: "FEEDBACK_ALREADY_GIVEN", status: 409, title: "Feedback already given", guidance: "The set is already completed (or the looks-wrong set was already filed for this job and check); nothing to retry." },
   { code: "FEEDBACK_NOT_DUE", status: 409, title: "Feedback not due", guidance: "The set is not currently due for this credential (details.expectedSetId when known)." },
   { code: "JOB_CHARGE_CONFLICT", status: 409, title: "Job charge conflict", guidance: "A ledger charge already exists for this job id under another tenant or amount. An invariant violation; nothing was charged." },
+  { code: "LAST_ADMIN", status: 409, title: "Last admin", guidance: "The organization's last admin cannot leave, be removed or be demoted (details.personId). Make another member admin first (POST /api/members/{personId}/role). Nothing was changed.", addedBySpecGap: true },
   // 413
   { code: "REQUEST_TOO_LARGE", status: 413, title: "Request too large", guidance: "The request body exceeds the size cap (details.limitBytes).", addedBySpecGap: true },
   // 429

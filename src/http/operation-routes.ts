@@ -36,12 +36,17 @@ function sessionCredentials(request: Request, body: unknown): SessionCredentials
 /**
  * The /api routes: one per operation with an HTTP method and path. A key operation checks the key and its
  * scope before reading the input, then the organization the input names, as it always has; a session
- * operation signs in (session cookie, CSRF token) before reading the input.
+ * operation (or a key operation open to sessions, called with a session cookie and no key) signs in (session
+ * cookie, CSRF token) before reading the input.
  */
 export function operationRoutes(services: Services, operations: readonly Operation[]) {
   const app = new Elysia();
   for (const op of operations.filter(isRoute)) {
     app.route(op.http.method.toUpperCase(), elysiaPath(op.http.path), async ({ request, params, query, body, set }) => {
+      // A key operation open to sessions takes one when the request has a session cookie and no key.
+      const bySession =
+        op.auth.kind === "session" ||
+        (op.auth.kind === "key" && !!op.auth.session && !request.headers.get("authorization") && !!sessionSecretOf(request.headers.get("cookie")));
       const call = openCall(op, {
         services,
         operations,
@@ -49,13 +54,13 @@ export function operationRoutes(services: Services, operations: readonly Operati
         channel: "api",
         authorization: request.headers.get("authorization"),
         cookie: request.headers.get("cookie"),
-        ...(op.auth.kind === "session" ? { session: sessionCredentials(request, body) } : {}),
+        ...(bySession ? { session: sessionCredentials(request, body) } : {}),
       });
       const read = () => readHttpInput(op, request, params as Record<string, string>, query as Query, body);
       let input: unknown;
-      if (op.auth.kind === "key") call.authorize(() => customerIdOf((input = read()), query));
+      if (op.auth.kind === "key" && !bySession) call.authorize(() => customerIdOf((input = read()), query));
       else {
-        if (op.auth.kind === "session") call.signIn();
+        if (bySession) call.signIn();
         input = read();
       }
       const output = await op.handle(input, call);

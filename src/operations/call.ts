@@ -53,9 +53,9 @@ export function openCall(op: Operation, ctx: CallContext): Call & { signIn(): vo
     },
     /** A session operation's caller: the session (AUTH_REQUIRED, then CSRF_TOKEN_INVALID), or its own key where allowed. */
     signIn() {
-      if (op.auth.kind !== "session") throw new Error(`${op.operationId} takes no session`);
+      if (op.auth.kind !== "session" && !(op.auth.kind === "key" && op.auth.session)) throw new Error(`${op.operationId} takes no session`);
       if (ctx.authorization) {
-        if (!op.auth.ownKey) {
+        if (op.auth.kind !== "session" || !op.auth.ownKey) {
           throw new AppError("AUTH_REQUIRED", "This needs a signed-in session; API keys are refused here.", { requires: "session" });
         }
         call.key = ctx.services.accounts.authenticate(ctx.authorization);

@@ -18,7 +18,14 @@ import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
-import { addMember } from "./account/add-member";
+import { addMember } from "./members/add-member";
+import { listMembers } from "./members/list-members";
+import { inviteMember } from "./members/invite-member";
+import { openInvitation } from "./members/open-invitation";
+import { acceptInvitation } from "./members/accept-invitation";
+import { changeMemberRole } from "./members/change-member-role";
+import { removeMember } from "./members/remove-member";
+import { leaveOrganization } from "./members/leave-organization";
 import { requestSignInLink } from "./session/request-sign-in-link";
 import { completeSignIn } from "./session/complete-sign-in";
 import { startOidcSignIn } from "./session/oidc-start";
@@ -79,6 +86,13 @@ export const operations: readonly Operation[] = [
   revokeKey,
   deleteKey,
   addMember,
+  listMembers,
+  inviteMember,
+  openInvitation,
+  acceptInvitation,
+  changeMemberRole,
+  removeMember,
+  leaveOrganization,
   getFeedbackDue,
   getFeedbackQuestions,
   submitFeedback,

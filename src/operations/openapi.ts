@@ -66,7 +66,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       tags: [route.tag],
       security:
         auth.kind === "key"
-          ? [{ bearer: [scope!] }]
+          ? [{ bearer: [scope!] }, ...(auth.session ? [{ session: [] }] : [])]
           : auth.kind === "session"
             ? [{ session: [] }, ...(auth.ownKey ? [{ bearer: [] }] : [])]
             : [],

@@ -13,7 +13,8 @@ import type { SessionPrincipal } from "../services/sessions";
  */
 
 /**
- * public: no key. key: a Bearer key holding `scope`, acting for its own organization or the `customerId` it names.
+ * public: no key. key: a Bearer key holding `scope`, acting for its own organization or the `customerId` it names;
+ * with `session`, a signed-in session sent without a key may call it too (HTTP only), for its own organization.
  * optional: works without a key; a key (with `scope`) adds to it, and `needsKey` says which arguments need one.
  * session: a signed-in session (its cookie, and its CSRF token on a state-changing call); API keys are refused,
  * except that with `ownKey` a Bearer key may call it to act on itself alone (the handler gets it as `call.key`).
@@ -21,7 +22,7 @@ import type { SessionPrincipal } from "../services/sessions";
  */
 export type Auth =
   | { kind: "public" }
-  | { kind: "key"; scope: Scope }
+  | { kind: "key"; scope: Scope; session?: true }
   | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
   | { kind: "session"; ownKey?: boolean };
 
@@ -48,7 +49,7 @@ export interface Call {
   customerId: string;
   /** optional operations: whether a key came with the call. */
   hasKey: boolean;
-  /** session operations: the signed-in person, resolved by the surface before the handler ran (null: see `key`). */
+  /** session operations (and key operations open to a session): the signed-in person, resolved by the surface before the handler ran (null: see `key`). */
   session: SessionPrincipal | null;
   /** HTTP: the request's Cookie header, for an operation that keeps a cookie of its own (the OpenID sign-in's state). */
   cookie: string | null;

@@ -34,3 +34,6 @@ export const sessionSecretOf = (cookieHeader: string | null) => cookieValue(cook
 
 /** The OpenID sign-in state a Cookie header carries, if any. */
 export const oidcStateOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, OIDC_NAME);
+/** The answer of a link that signs in (sign-in or invitation): a redirect setting the new session's cookie. */
+export const signedInRedirect = (secret: string, location: string, config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">) =>
+  new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookie(secret, config), "cache-control": "no-store" } });

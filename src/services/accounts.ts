@@ -1,13 +1,12 @@
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
-import { decideAddMember, requireKeyAuthority, requireScopesOfRole, type Role } from "../domain/people";
-import { findPersonByEmailHash, membershipsOf } from "../../projections/people";
+import { requireKeyAuthority, requireScopesOfRole } from "../domain/people";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
 import { KeyUsage } from "../store/key-usage";
-import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode, newPersonId } from "./ids";
+import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
 
@@ -100,27 +99,6 @@ export class AccountService {
     return this.revokeKey(session.customerId, keyId, meta);
   }
 
-  /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
-  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
-    const email = normaliseEmail(rawEmail);
-    const emailHash = emailHashOf(email);
-    const { db } = this.ctx.store;
-    const person = findPersonByEmailHash(db, emailHash);
-    const { writes, personId } = decideAddMember({
-      customerId: session.customerId,
-      email,
-      emailHash,
-      role,
-      actorRole: session.role,
-      domains: this.ctx.config.signinDomains,
-      person,
-      newPersonId: newPersonId(),
-    });
-    if (writes.length) this.ctx.store.append(writes, meta);
-    const membership = membershipsOf(db, personId).find((m) => m.customerId === session.customerId)!;
-    return { customerId: session.customerId, personId, email: person?.email ?? email, role: membership.role };
-  }
-
   /** A key revoking itself with its own credential (a command-line logout); never another key. */
   revokeOwnKey(principal: Principal, keyId: string, meta: RequestMeta) {
     if (keyId !== principal.key.keyId) {
@@ -157,7 +135,7 @@ export class AccountService {
    * The organization a request acts for. Existence is checked before ownership (CUSTOMER_NOT_FOUND
    * wins over CUSTOMER_SCOPE_MISMATCH); customer ids are unguessable, so this reveals nothing usable.
    */
-  resolveCustomer(principal: Principal, customerId: unknown): string {
+  resolveCustomer(principal: Pick<Principal, "customerId">, customerId: unknown): string {
     if (customerId === undefined || customerId === null || customerId === "") return principal.customerId;
     if (typeof customerId !== "string" || !findOrganization(this.ctx.store.db, customerId)) {
       throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
@@ -173,10 +151,19 @@ export class AccountService {
     return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: org.plan, createdAt: org.createdAt };
   }
 
-  keys(customerId: string) {
-    const keys = listKeys(this.ctx.store.db, customerId);
+  /** The organization's keys; with `mintedBy`, only those that person minted. */
+  keys(customerId: string, mintedBy?: string) {
+    const keys = listKeys(this.ctx.store.db, customerId).filter((k) => mintedBy === undefined || k.personId === mintedBy);
     const lastUsed = this.usage.lastUsed(keys.map((k) => k.keyId));
     return keys.map((k) => ({ ...this.keyView(k), lastUsedAt: lastUsed.get(k.keyId) ?? null }));
+  }
+
+  /**
+   * The keys a session sees: an admin the organization's, a member only those they minted. `customerId`, when
+   * named, must be the session's organization, as for a key.
+   */
+  keysOf(session: SessionPrincipal, customerId: unknown) {
+    return this.keys(this.resolveCustomer(session, customerId), session.role === "admin" ? undefined : session.personId);
   }
 
   private keyView(k: KeyRecord) {

@@ -8,6 +8,7 @@ import type { FeedbackService } from "./feedback";
 import type { OperatorService } from "./operator";
 import type { SessionService } from "./sessions";
 import type { OidcSignIn } from "./oidc";
+import type { MembersService } from "./members";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -19,6 +20,7 @@ export interface Services {
   accounts: AccountService;
   sessions: SessionService;
   oidc: OidcSignIn;
+  members: MembersService;
   jobs: JobService;
   captures: CaptureService;
   catalog: CatalogService;

@@ -34,3 +34,4 @@ export const newSessionId = () => `ses_${randomBase62(22)}`;
 /** A session cookie's secret and a sign-in link's token: 43 base62 characters, about 256 random bits. */
 export const newSecretToken = () => randomBase62(43);
 export const newSignInLinkId = () => `lnk_${randomBase62(22)}`;
+export const newInvitationId = () => `inv_${randomBase62(22)}`;

@@ -79,9 +79,7 @@ export class SessionService {
     const emailHash = email ? emailHashOf(email) : "";
     const person = email ? findPersonByEmailHash(store.db, emailHash) : null;
     const claim = email ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
-    const secret = newSecretToken();
-    const sessionId = newSessionId();
-    const endsBy = now + config.sessionMaxSeconds * 1000;
+    const { secret, session } = this.freshSession(now);
     const writes = decide({
       domains: config.signinDomains,
       emailHash,
@@ -89,10 +87,18 @@ export class SessionService {
       newPersonId: newPersonId(),
       claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
       newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits },
-      session: { sessionId, secretHash: sha256Hex(secret), expiresAt: iso(Math.min(now + config.sessionIdleSeconds * 1000, endsBy)), endsBy: iso(endsBy) },
+      session,
     }, iso(now));
     store.append(writes, meta);
     return { secret, session: this.authenticate(secret) };
+  }
+
+  /** A new session's cookie secret (shown once) and what SessionStarted records of it: a fresh id, never a reused one. */
+  freshSession(now: number) {
+    const secret = newSecretToken();
+    const endsBy = now + this.ctx.config.sessionMaxSeconds * 1000;
+    const expiresAt = iso(Math.min(now + this.ctx.config.sessionIdleSeconds * 1000, endsBy));
+    return { secret, session: { sessionId: newSessionId(), secretHash: sha256Hex(secret), expiresAt, endsBy: iso(endsBy) } };
   }
 
   /**

@@ -26,6 +26,15 @@ export interface TestServer {
 }
 
 let counter = 0;
+/** Every event a server's log holds, in order. */
+export const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
+export const eventCount = (s: TestServer) => eventsOf(s).length;
+
+/** Fails with the whole answer unless it is this status with this error code. */
+export function expectError(res: ApiResponse, status: number, code: string) {
+  if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 export const uniqueEmail = (tag = "user") => `${tag}-${Date.now()}-${counter++}@example.com`;
 
 export function tempDataDir(): string {

@@ -15,6 +15,8 @@ export interface MailRelay {
   messages: RelayedMail[];
   /** The sign-in link in the newest message to this address (the server answers once the relay took it). */
   linkFor(email: string): Promise<string>;
+  /** The invitation link in the newest message to this address. */
+  invitationFor(email: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -36,18 +38,20 @@ export async function startMailRelay(): Promise<MailRelay> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.server.address() as AddressInfo).port;
+  const newestLink = async (email: string, path: string) => {
+    for (let i = 0; i < 100; i++) {
+      const mail = messages.findLast((m) => m.to.toLowerCase() === email.toLowerCase());
+      const link = mail?.text.match(/https?:\/\/\S+/g)?.find((l) => new URL(l).pathname === path);
+      if (link) return link;
+      await Bun.sleep(50);
+    }
+    throw new Error(`no ${path} link reached the relay for ${email}`);
+  };
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    async linkFor(email) {
-      for (let i = 0; i < 100; i++) {
-        const mail = messages.findLast((m) => m.to.toLowerCase() === email.toLowerCase());
-        const link = mail && /https?:\/\/\S+\/session\/callback\?\S+/.exec(mail.text)?.[0];
-        if (link) return link;
-        await Bun.sleep(50);
-      }
-      throw new Error(`no sign-in link reached the relay for ${email}`);
-    },
+    linkFor: (email) => newestLink(email, "/api/session/callback"),
+    invitationFor: (email) => newestLink(email, "/api/invitations/callback"),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -71,7 +75,12 @@ export const cookieOf = (res: Response) => (res.headers.get("set-cookie") ?? "")
 export async function signIn(server: TestServer, relay: MailRelay, email: string): Promise<SignedIn> {
   const asked = await server.api("POST", "/api/session/email", { body: { email } });
   if (asked.status !== 202) throw new Error(`sign-in link refused: ${asked.status} ${JSON.stringify(asked.body)}`);
-  const res = await openLink(await relay.linkFor(email));
+  return signInThrough(server, await relay.linkFor(email));
+}
+
+/** Opens a link that signs in (a sign-in or an invitation link) as a browser would, and reads the session it started. */
+export async function signInThrough(server: TestServer, link: string): Promise<SignedIn> {
+  const res = await openLink(link);
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = cookieOf(res);
   const session = await server.api("GET", "/api/session", { headers: { cookie } });

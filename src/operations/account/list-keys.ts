@@ -7,6 +7,8 @@ export const listKeys = defineOperation({
   operationId: "listKeys",
   tag: "account",
   summary: "Your API keys (never a secret)",
+  description:
+    "With a Bearer key (account:read): the organization's keys. With a signed-in session instead: an admin sees the organization's keys, a member only the keys they minted. Never a secret.",
   http: { method: "get", path: "/api/keys", returns: "The keys." },
   mcp: {
     name: "list_keys",
@@ -16,10 +18,12 @@ export const listKeys = defineOperation({
     annotations: { title: "List API keys", ...READ },
     summary: ({ keys }) => `${plural(keys.length, "key")}, ${keys.filter((k) => k.status === "active").length} active.`,
   },
-  auth: { kind: "key", scope: "account:read" },
+  auth: { kind: "key", scope: "account:read", session: true },
   input: { query: CustomerQuery },
   output: KeyList,
   errors: [],
   example: {},
-  handle: (_input, { services, customerId }) => ({ keys: services.accounts.keys(customerId) }),
+  handle: (input, { services, customerId, session }) => ({
+    keys: session ? services.accounts.keysOf(session, input.customerId) : services.accounts.keys(customerId),
+  }),
 });

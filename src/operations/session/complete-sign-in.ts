@@ -1,6 +1,6 @@
 import { SignInCallbackQuery } from "../../contracts/inputs";
 import { defineOperation } from "../operation";
-import { sessionCookie } from "../session-cookie";
+import { signedInRedirect } from "../session-cookie";
 
 export const completeSignIn = defineOperation({
   operationId: "completeSignIn",
@@ -15,9 +15,6 @@ export const completeSignIn = defineOperation({
   example: { token: "a-token-from-the-email" },
   handle: (input, { services, meta }) => {
     const { secret } = services.sessions.signIn(input.token, meta);
-    return new Response(null, {
-      status: 303,
-      headers: { location: input.next ?? "/", "set-cookie": sessionCookie(secret, services.config), "cache-control": "no-store" },
-    });
+    return signedInRedirect(secret, input.next ?? "/", services.config);
   },
 });

@@ -14,5 +14,5 @@ export const addMember = defineOperation({
   output: Member,
   errors: ["ADMIN_REQUIRED", "SIGNUP_INVALID_EMAIL", "UNAUTHORIZED_DOMAIN", "INVALID_ENUM_VALUE"],
   example: { email: "colleague@example.com", role: "member" },
-  handle: (input, call) => call.services.accounts.addMember(sessionOf(call), input.email, input.role, call.meta),
+  handle: (input, call) => call.services.members.addMember(sessionOf(call), input.email, input.role, call.meta),
 });

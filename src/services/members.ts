@@ -1,0 +1,156 @@
+import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
+import { decideAcceptInvitation, decideAddMember, decideChangeRole, decideInvite, decideRemoveMember, type MemberChange } from "../domain/members";
+import { decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
+import { findPersonByEmailHash, membersOf, membershipsOf } from "../../projections/people";
+import { findInvitationByTokenHash, pendingInvitations, type InvitationRecord } from "../../projections/invitations";
+import { activeKeyIdsMintedBy } from "../../projections/keys";
+import { sha256Hex } from "../store/canonical";
+import { newInvitationId, newPersonId, newSecretToken } from "./ids";
+import type { Mailer } from "./mailer";
+import type { RequestMeta, ServiceContext } from "./context";
+import type { SessionPrincipal, SessionService } from "./sessions";
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+const invitationView = ({ acceptedAt: _, ...invitation }: InvitationRecord) => invitation;
+
+/** An organization's members: invitations by email, roles, removal and leaving. */
+export class MembersService {
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "config" | "store">,
+    private readonly mailer: Mailer,
+    private readonly sessions: SessionService,
+  ) {}
+
+  /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
+  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
+    const email = normaliseEmail(rawEmail);
+    const emailHash = emailHashOf(email);
+    const person = findPersonByEmailHash(this.ctx.store.db, emailHash);
+    const { writes, personId } = decideAddMember({
+      customerId: session.customerId,
+      email,
+      emailHash,
+      role,
+      actorRole: session.role,
+      domains: this.ctx.config.signinDomains,
+      person,
+      newPersonId: newPersonId(),
+    });
+    if (writes.length) this.ctx.store.append(writes, meta);
+    return this.memberView(session.customerId, personId);
+  }
+
+  /** Invites an email (admin only): a single-use link by mail, as a sign-in link is sent. */
+  async invite(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
+    const email = normaliseEmail(rawEmail);
+    const token = newSecretToken();
+    const { config, store } = this.ctx;
+    const invitationId = newInvitationId();
+    const expiresAt = iso(Date.now() + config.invitationTtlSeconds * 1000);
+    const invitation = { invitationId, customerId: session.customerId, email, role, tokenHash: sha256Hex(token), expiresAt };
+    store.append(decideInvite(invitation, session.role, config.signinDomains), meta);
+    const link = new URL(`${config.publicBaseUrl}/api/invitations/callback`);
+    link.searchParams.set("token", token);
+    const org = membershipsOf(store.db, session.personId).find((m) => m.customerId === session.customerId)!;
+    await this.mailer.send({
+      to: email,
+      subject: "You are invited to an Assay organization",
+      text: `${session.email} invites you to the Assay organization ${org.orgCode} as ${role}. Open this link before ${expiresAt} to join; it signs you in with this email and works once.\n\n${link}\n\nIf you did not expect it, ignore this message.`,
+    });
+    return invitationView(findInvitationByTokenHash(store.db, invitation.tokenHash)!);
+  }
+
+  /** Uses an invitation: joins the person with its email, and, with no signed-in person, starts their session. */
+  private accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta) {
+    const { config, store } = this.ctx;
+    const now = Date.now();
+    const invitation = findInvitationByTokenHash(store.db, sha256Hex(token));
+    const emailHash = invitation ? emailHashOf(invitation.email) : "";
+    const fresh = signedIn ? null : this.sessions.freshSession(now);
+    const { writes, personId } = decideAcceptInvitation({
+      now: iso(now),
+      invitation,
+      domains: config.signinDomains,
+      emailHash,
+      person: invitation ? findPersonByEmailHash(store.db, emailHash) : null,
+      newPersonId: newPersonId(),
+      signedInEmail: signedIn?.email ?? null,
+      session: fresh?.session ?? null,
+    });
+    store.append(writes, meta);
+    return { customerId: invitation!.customerId, personId, secret: fresh?.secret ?? null };
+  }
+
+  /** Signing in through an invitation link: a fresh session for the invited email, acting for the inviting organization. */
+  signInThrough(token: string, meta: RequestMeta): { secret: string } {
+    return { secret: this.accept(token, null, meta).secret! };
+  }
+
+  /** Accepting an invitation in a session: only one for the signed-in person's own email. */
+  acceptSignedIn(session: SessionPrincipal, token: string, meta: RequestMeta) {
+    const { customerId, personId } = this.accept(token, session, meta);
+    return this.memberView(customerId, personId);
+  }
+
+  /** The session's organization: its members and its pending invitations (any member may read them). */
+  list(session: SessionPrincipal) {
+    const { db } = this.ctx.store;
+    return {
+      customerId: session.customerId,
+      members: membersOf(db, session.customerId),
+      invitations: pendingInvitations(db, session.customerId, iso(Date.now())).map(invitationView),
+    };
+  }
+
+  changeRole(session: SessionPrincipal, personId: string, role: Role, meta: RequestMeta) {
+    const writes = decideChangeRole(this.change(session.customerId, personId), role, session.role);
+    if (writes.length) this.ctx.store.append(writes, meta);
+    return this.memberView(session.customerId, personId);
+  }
+
+  /** Removes a member (admin only); the keys they minted for the organization are revoked with them. */
+  remove(session: SessionPrincipal, personId: string, meta: RequestMeta) {
+    const { customerId } = session;
+    const revokedKeyIds = activeKeyIdsMintedBy(this.ctx.store.db, customerId, personId);
+    this.ctx.store.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
+    return { customerId, personId, revokedKeyIds };
+  }
+
+  /**
+   * Leaves the session's organization, revoking the keys minted for it; the session moves to the person's next
+   * organization, or ends when none is left.
+   */
+  leave(session: SessionPrincipal, meta: RequestMeta) {
+    const { customerId, personId, sessionId } = session;
+    const { db } = this.ctx.store;
+    const revokedKeyIds = activeKeyIdsMintedBy(db, customerId, personId);
+    const next = membershipsOf(db, personId).find((m) => m.customerId !== customerId);
+    this.ctx.store.append(
+      [
+        ...decideRemoveMember(this.change(customerId, personId), { reason: "left" }, revokedKeyIds),
+        ...(next ? decideSwitchOrganization(sessionId, next.customerId, true) : decideSignOut(sessionId)),
+      ],
+      meta,
+    );
+    return { customerId, revokedKeyIds, session: next ? this.sessions.describe({ ...session, customerId: next.customerId, role: next.role }) : null };
+  }
+
+  /** The organization's side of a change to one of its members, read once for the decider. */
+  private change(customerId: string, personId: string): MemberChange {
+    const { db } = this.ctx.store;
+    const members = membersOf(db, customerId);
+    return {
+      customerId,
+      personId,
+      accountVersion: this.ctx.store.streamVersion(streams.account(customerId)),
+      targetRole: members.find((m) => m.personId === personId)?.role ?? null,
+      admins: members.filter((m) => m.role === "admin").length,
+    };
+  }
+
+  private memberView(customerId: string, personId: string) {
+    const member = membersOf(this.ctx.store.db, customerId).find((m) => m.personId === personId)!;
+    return { customerId, personId, email: member.email, role: member.role };
+  }
+}
