@@ -1,11 +1,13 @@
 import { accountEvents } from "./account";
 import { creditEvents } from "./credits";
+import { deviceEvents } from "./device";
 import { jobEvents } from "./jobs";
 import { peopleEvents } from "./people";
 import type { EventUnion } from "./shared";
 
 export * from "./account";
 export * from "./credits";
+export * from "./device";
 export * from "./jobs";
 export * from "./people";
 
@@ -13,7 +15,7 @@ export * from "./people";
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
  * The one list the event union below is derived from, so the runtime check and the compile-time types cannot drift.
  */
-export const eventTypes = [...accountEvents, ...peopleEvents, ...creditEvents, ...jobEvents] as const;
+export const eventTypes = [...accountEvents, ...peopleEvents, ...deviceEvents, ...creditEvents, ...jobEvents] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */
 export type AssayEvent = EventUnion<typeof eventTypes>;

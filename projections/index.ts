@@ -5,11 +5,12 @@ import { organizationsProjection } from "./organizations";
 import { keysProjection } from "./keys";
 import { peopleProjection } from "./people";
 import { sessionsProjection } from "./sessions";
+import { deviceProjection } from "./device";
 import { creditsProjection } from "./credits";
 import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
 
-export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, creditsProjection, jobsProjection, inboxProjection];
+export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection];
 
 /** Creates read tables if needed and applies every projection in the append transaction. */
 export function installProjections(store: EventStore): void {

@@ -16,6 +16,7 @@ import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
 import { OperatorService } from "./services/operator";
 import { SessionService } from "./services/sessions";
+import { DeviceService } from "./services/device";
 import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
@@ -61,6 +62,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     config,
     accounts,
     sessions: new SessionService(ctx, createMailer(config)),
+    device: new DeviceService(ctx),
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),

@@ -36,6 +36,8 @@ export interface Config {
   sessionIdleSeconds: number;
   /** A session ends this long after sign-in however much it is used. */
   sessionMaxSeconds: number;
+  /** How long a device authorization's codes work (RFC 8628 expires_in; 10 minutes). */
+  deviceCodeTtlSeconds: number;
   /** How long a rotated key's previous secret keeps working (0: not at all). */
   keyRotationOverlapSeconds: number;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
@@ -68,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
     sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
     sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
+    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ASSAY_DEVICE_CODE_TTL_SECONDS, 600)),
     keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),

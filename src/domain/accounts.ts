@@ -24,6 +24,7 @@ export const streams = {
   person: (emailHash: string) => `person-${emailHash}`,
   signInLink: (linkId: string) => `signin-${linkId}`,
   session: (sessionId: string) => `session-${sessionId}`,
+  device: (codeId: string) => `device-${codeId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

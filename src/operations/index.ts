@@ -24,6 +24,8 @@ import { completeSignIn } from "./session/complete-sign-in";
 import { getSession } from "./session/get-session";
 import { switchOrganization } from "./session/switch-organization";
 import { signOut } from "./session/sign-out";
+import { requestDeviceCode } from "./device/request-device-code";
+import { exchangeDeviceCode } from "./device/exchange-device-code";
 import { checkJobRequest } from "./jobs/check-job-request";
 import { estimateJob } from "./jobs/estimate-job";
 import { runJob } from "./jobs/run-job";
@@ -58,6 +60,8 @@ export const operations: readonly Operation[] = [
   getSession,
   switchOrganization,
   signOut,
+  requestDeviceCode,
+  exchangeDeviceCode,
   estimateJob,
   runJob,
   listJobs,

@@ -7,6 +7,7 @@ import type { CatalogService } from "./catalog";
 import type { FeedbackService } from "./feedback";
 import type { OperatorService } from "./operator";
 import type { SessionService } from "./sessions";
+import type { DeviceService } from "./device";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -17,6 +18,7 @@ export interface Services {
   config: Config;
   accounts: AccountService;
   sessions: SessionService;
+  device: DeviceService;
   jobs: JobService;
   captures: CaptureService;
   catalog: CatalogService;
