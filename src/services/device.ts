@@ -38,8 +38,9 @@ export class DeviceService {
   /**
    * When each code was last polled, to answer slow_down. Held in memory, not on the log: a poll changes nothing
    * but this; a restart forgets it, which costs at most one poll answered authorization_pending early.
+   * An entry goes once its code has expired.
    */
-  private readonly lastPolls = new Map<string, string>();
+  private readonly lastPolls = new Map<string, { polledAt: string; expiresAt: string }>();
 
   constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
 
@@ -80,8 +81,9 @@ export class DeviceService {
     const now = iso(Date.now());
     const found = findDeviceCodeByHash(store.db, sha256Hex(input.device_code));
     const code = found && { ...found, version: store.streamVersion(streams.device(found.codeId)) };
-    const lastPolledAt = found ? (this.lastPolls.get(found.codeId) ?? null) : null;
-    if (found) this.lastPolls.set(found.codeId, now);
+    for (const [codeId, poll] of this.lastPolls) if (poll.expiresAt <= now) this.lastPolls.delete(codeId);
+    const lastPolledAt = found ? (this.lastPolls.get(found.codeId)?.polledAt ?? null) : null;
+    if (found) this.lastPolls.set(found.codeId, { polledAt: now, expiresAt: found.expiresAt });
     const { apiKey, key } = newKey(found?.clientId ?? "command line", found?.scopes ?? []);
     const { writes, refusal } = decideDeviceToken({ code, now, lastPolledAt, key });
     const approver = found?.personId ?? undefined;
