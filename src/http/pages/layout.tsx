@@ -20,15 +20,15 @@ const STYLE = `
 export function Layout(props: { title: string; children: Children }) {
   return (
     <html lang="en">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <title>{props.title} · Assay</title>
-          <style>{STYLE}</style>
-        </head>
-        <body>
-          <main>{props.children}</main>
-        </body>
-      </html>
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{props.title} · Assay</title>
+        <style>{STYLE}</style>
+      </head>
+      <body>
+        <main>{props.children}</main>
+      </body>
+    </html>
   );
 }
