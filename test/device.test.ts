@@ -188,6 +188,13 @@ describe("the device flow", () => {
   });
 });
 
+test("OpenAPI offers the device endpoints' bodies as forms beside JSON", async () => {
+  const doc = (await server.api("GET", "/api/openapi.json")).body;
+  for (const path of ["/api/device/code", "/api/device/token"]) {
+    expect(Object.keys(doc.paths[path].post.requestBody.content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+  }
+});
+
 describe("the /device page", () => {
   test("signed out, it offers the sign-in link form, which comes back to the page", async () => {
     const shown = await page(server, "/device?user_code=BCDF-GHJK");
