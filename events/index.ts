@@ -1,5 +1,6 @@
 import { accountEvents } from "./account";
 import { creditEvents } from "./credits";
+import { deviceEvents } from "./device";
 import { jobEvents } from "./jobs";
 import { memberEvents } from "./members";
 import { peopleEvents } from "./people";
@@ -7,6 +8,7 @@ import type { EventUnion } from "./shared";
 
 export * from "./account";
 export * from "./credits";
+export * from "./device";
 export * from "./jobs";
 export * from "./members";
 export * from "./people";
@@ -15,7 +17,7 @@ export * from "./people";
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
  * The one list the event union below is derived from, so the runtime check and the compile-time types cannot drift.
  */
-export const eventTypes = [...accountEvents, ...peopleEvents, ...memberEvents, ...creditEvents, ...jobEvents] as const;
+export const eventTypes = [...accountEvents, ...peopleEvents, ...memberEvents, ...deviceEvents, ...creditEvents, ...jobEvents] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */
 export type AssayEvent = EventUnion<typeof eventTypes>;

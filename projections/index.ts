@@ -6,11 +6,12 @@ import { keysProjection } from "./keys";
 import { peopleProjection } from "./people";
 import { sessionsProjection } from "./sessions";
 import { invitationsProjection } from "./invitations";
+import { deviceProjection } from "./device";
 import { creditsProjection } from "./credits";
 import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
 
-export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, creditsProjection, jobsProjection, inboxProjection];
+export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection];
 
 /** Creates read tables if needed and applies every projection in the append transaction. */
 export function installProjections(store: EventStore): void {

@@ -18,6 +18,7 @@ import { OperatorService } from "./services/operator";
 import { SessionService } from "./services/sessions";
 import { OidcSignIn } from "./services/oidc";
 import { MembersService } from "./services/members";
+import { DeviceService } from "./services/device";
 import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
@@ -67,6 +68,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     sessions,
     oidc: new OidcSignIn(config, sessions),
     members: new MembersService(ctx, mailer, sessions),
+    device: new DeviceService(ctx),
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),

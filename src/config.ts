@@ -40,6 +40,8 @@ export interface Config {
   sessionMaxSeconds: number;
   /** OpenID Connect sign-in (authorization code with PKCE), when all three are set; the redirect URI is PUBLIC_BASE_URL/api/session/oidc/callback. */
   oidc?: { issuer: string; clientId: string; clientSecret: string };
+  /** How long a device authorization's codes work (RFC 8628 expires_in; 10 minutes). */
+  deviceCodeTtlSeconds: number;
   /** How long a rotated key's previous secret keeps working (0: not at all). */
   keyRotationOverlapSeconds: number;
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
@@ -76,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     ...(env.ASSAY_OIDC_ISSUER && env.ASSAY_OIDC_CLIENT_ID && env.ASSAY_OIDC_CLIENT_SECRET
       ? { oidc: { issuer: env.ASSAY_OIDC_ISSUER, clientId: env.ASSAY_OIDC_CLIENT_ID, clientSecret: env.ASSAY_OIDC_CLIENT_SECRET } }
       : {}),
+    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ASSAY_DEVICE_CODE_TTL_SECONDS, 600)),
     keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),

@@ -166,6 +166,19 @@ describe("the service's event log", () => {
     expect((await server.api("POST", `/api/members/${guest.personId}/role`, { headers: inSession(owner), body: { role: "admin" } })).status).toBe(200);
     expect((await server.api("DELETE", `/api/members/${guest.personId}`, { headers: inSession(owner) })).status).toBe(200);
     expect((await server.api("POST", "/api/session/organization", { headers: inSession(owner), body: { customerId: a.customerId } })).status).toBe(200);
+    // A device sign-in: a code, polled too soon, approved on the /device page, exchanged for its key.
+    const device = (await server.api("POST", "/api/device/code", { body: { client_id: "replay" } })).body;
+    const token = { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code };
+    expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("authorization_pending");
+    expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("slow_down");
+    const approval = new URLSearchParams({ _csrf: owner.csrfToken, user_code: device.user_code, customerId: a.customerId, decision: "approve" });
+    const approved = await fetch(`${server.baseUrl}/device`, {
+      method: "POST",
+      headers: { cookie: owner.cookie, "content-type": "application/x-www-form-urlencoded" },
+      body: approval.toString(),
+    });
+    expect(approved.status).toBe(200);
+    expect((await server.api("POST", "/api/device/token", { body: token })).status).toBe(200);
     expect((await server.api("POST", "/api/session/signout", { headers: inSession(owner) })).status).toBe(200);
   }, HOOK_TIMEOUT);
 
@@ -202,13 +215,14 @@ describe("the service's event log", () => {
     };
     const before = read();
     // The dump covers every read model, and each holds what the requests above produced.
-    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "invitations", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
+    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "invitations", "device_codes", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
     expect(before.organizations).toHaveLength(2);
     expect(before.memberships).toHaveLength(2);
     expect((before.sessions as Array<{ ended_at: string | null }>).filter((s) => s.ended_at)).toHaveLength(1);
     expect((before.api_keys as Array<{ rotated_at: string | null; revoked_at: string | null }>).some((k) => k.rotated_at && k.revoked_at)).toBe(true);
+    expect(before.device_codes).toMatchObject([{ status: "redeemed", interval_seconds: 10 }]);
     expect(before.jobs).toHaveLength(4);
     expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual(["completed", "completed", "completed", "interrupted"]);
     expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);

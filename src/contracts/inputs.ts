@@ -352,3 +352,24 @@ export function readInput<T extends TObject>(schema: T, raw: unknown, opts: Read
 export function jsonSchemaOf(schema: TSchema): Record<string, unknown> {
   return JSON.parse(JSON.stringify(schema));
 }
+
+// ------------------------------------------------------------------ device authorization (RFC 8628)
+
+export const DeviceCodeBody = Type.Object(
+  {
+    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The client asking, e.g. assay-cli; it names the key minted." })),
+    scope: Type.Optional(
+      Type.String({ description: "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write); default all four." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceTokenBody = Type.Object(
+  {
+    grant_type: Type.Optional(Type.String({ description: "urn:ietf:params:oauth:grant-type:device_code" })),
+    device_code: Type.Optional(Type.String({ description: "The device_code POST /api/device/code answered." })),
+    client_id: Type.Optional(Type.String({ description: "The client asking, as in the code request." })),
+  },
+  { additionalProperties: false },
+);

@@ -374,3 +374,28 @@ export const FeedbackDue = Obj(
 /** Nothing is asked until feedback is built; the submission is refused (FEEDBACK_NOT_DUE) before it could answer. */
 export const FeedbackQuestions = Obj({ due: Type.Literal(false) });
 export const FeedbackReceipt = Type.Never({ description: "Not answered yet: every submission is refused with FEEDBACK_NOT_DUE while nothing is due." });
+
+export const DeviceAuthorization = Obj(
+  {
+    device_code: Str(),
+    user_code: Str(),
+    verification_uri: Str(),
+    verification_uri_complete: Str(),
+    expires_in: Type.Integer(),
+    interval: Type.Integer(),
+  },
+  "RFC 8628 §3.2: show user_code and verification_uri to the person, then poll POST /api/device/token every interval seconds.",
+);
+
+export const DeviceToken = Obj(
+  {
+    access_token: Str(),
+    token_type: Type.Literal("Bearer"),
+    scope: Str(),
+    keyId: Str(),
+    customerId: Str(),
+    orgCode: Str(),
+    email: Str(),
+  },
+  "The new key (access_token, shown only here) of the organization the person approved for, and that person's email.",
+);

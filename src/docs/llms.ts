@@ -29,6 +29,7 @@ const GET_A_KEY = (base: string) =>
     `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits.`,
     `3. Send it as \`Authorization: Bearer <apiKey>\` on \`/api\` calls and on \`${base}/mcp\`.`,
     `4. An existing account for that email is \`409 ACCOUNT_EXISTS\`: the user signs in (\`POST ${base}/api/session/email\` mails them a link; where the server has an OpenID provider, \`${base}/api/session/oidc/start\` in a browser signs in too) and mints a key with \`POST ${base}/api/keys\` from that session. Keys are minted, rotated and revoked from a session only; a key may revoke itself with \`DELETE ${base}/api/keys/{keyId}\`.`,
+    `5. A program the user runs on their machine (a command-line client) may sign in by the device flow of RFC 8628 instead: \`POST ${base}/api/device/code\`, show the user \`user_code\` and \`verification_uri\` (\`${base}/device\`, where they sign in and approve), then poll \`POST ${base}/api/device/token\` every \`interval\` seconds until it answers the key (\`access_token\`).`,
   ].join("\n");
 
 const PICK_CHECKS = [

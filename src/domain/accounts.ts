@@ -25,6 +25,7 @@ export const streams = {
   signInLink: (linkId: string) => `signin-${linkId}`,
   session: (sessionId: string) => `session-${sessionId}`,
   invitation: (invitationId: string) => `invitation-${invitationId}`,
+  device: (codeId: string) => `device-${codeId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

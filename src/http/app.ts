@@ -7,6 +7,7 @@ import { operations } from "../operations";
 import { operationRoutes } from "./operation-routes";
 import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
+import { devicePage } from "./pages/device";
 import { requestIdOf } from "./request";
 
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
@@ -44,5 +45,6 @@ export function createHttpApp(services: Services) {
     .get("/healthz", () => ({ status: "ok" }))
     .use(operationRoutes(services, operations))
     .use(agentRoutes(services))
-    .use(mcpRoutes(services, operations));
+    .use(mcpRoutes(services, operations))
+    .use(devicePage(services));
 }

@@ -12,20 +12,23 @@ type Query = Record<string, string | undefined>;
 /** Elysia's path syntax for an OpenAPI path: {key} becomes :key. */
 const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
+const isForm = (request: Request) => /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "");
+
 /** The input of an HTTP call: path, then query, then body, each read with its schema (a raw body is only parsed). */
 function readHttpInput(op: Operation, request: Request, params: Record<string, string>, query: Query, body: unknown): unknown {
-  const { path, query: querySchema, body: bodySchema, rawBody } = op.input;
+  const { path, query: querySchema, body: bodySchema, rawBody, form } = op.input;
   if (rawBody) return jsonBody(request, body);
+  const fields = () => (form && isForm(request) ? Object.fromEntries(new URLSearchParams(typeof body === "string" ? body : "")) : jsonBody(request, body));
   return {
     ...(path ? readInput(path, params) : {}),
     ...(querySchema ? readInput(querySchema, query, { query: true }) : {}),
-    ...(bodySchema ? readInput(bodySchema, jsonBody(request, body)) : {}),
+    ...(bodySchema ? readInput(bodySchema, fields()) : {}),
   };
 }
 
 /** A session operation's credentials: the cookie, and the CSRF token from the header or a form's _csrf field. */
 function sessionCredentials(request: Request, body: unknown): SessionCredentials {
-  const form = /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "") && typeof body === "string";
+  const form = isForm(request) && typeof body === "string";
   return {
     secret: sessionSecretOf(request.headers.get("cookie")),
     csrfToken: request.headers.get("x-csrf-token") ?? (form ? new URLSearchParams(body).get("_csrf") : null),

@@ -33,6 +33,8 @@ import { completeOidcSignIn } from "./session/oidc-callback";
 import { getSession } from "./session/get-session";
 import { switchOrganization } from "./session/switch-organization";
 import { signOut } from "./session/sign-out";
+import { requestDeviceCode } from "./device/request-device-code";
+import { exchangeDeviceCode } from "./device/exchange-device-code";
 import { checkJobRequest } from "./jobs/check-job-request";
 import { estimateJob } from "./jobs/estimate-job";
 import { runJob } from "./jobs/run-job";
@@ -69,6 +71,8 @@ export const operations: readonly Operation[] = [
   getSession,
   switchOrganization,
   signOut,
+  requestDeviceCode,
+  exchangeDeviceCode,
   estimateJob,
   runJob,
   listJobs,

@@ -77,10 +77,11 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     if (parameters.length) op.parameters = parameters;
     const body = route.input.body;
     if (body) {
+      const schema = body === JobRequest ? { $ref: "#/components/schemas/JobRequest" } : jsonSchemaOf(body);
       op.requestBody = {
         required: true,
-        description: `JSON, at most ${MAX_BODY_BYTES} bytes.`,
-        content: { "application/json": { schema: body === JobRequest ? { $ref: "#/components/schemas/JobRequest" } : jsonSchemaOf(body) } },
+        description: `${route.input.form ? "JSON or an HTML form" : "JSON"}, at most ${MAX_BODY_BYTES} bytes.`,
+        content: { "application/json": { schema }, ...(route.input.form ? { "application/x-www-form-urlencoded": { schema } } : {}) },
       };
     }
     op.responses = {

@@ -37,6 +37,8 @@ interface Inputs {
    * in its documented order, with its codes (src/domain/job-request.ts).
    */
   rawBody?: boolean;
+  /** The body may also come as an HTML form (application/x-www-form-urlencoded): OAuth clients and plain pages send forms. */
+  form?: boolean;
 }
 
 /** What a handler knows about its call, whichever surface it came through. */

@@ -21,7 +21,8 @@ function newSecret(): { apiKey: string; secretHash: string; displayPrefix: strin
   return { apiKey, secretHash: sha256Hex(apiKey), displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4) };
 }
 
-function newKey(name: string, scopes: Scope[], personId?: string): { apiKey: string; key: MintedKey } {
+/** A new key with its record for the log; also minted by a device authorization (./device.ts). */
+export function newKey(name: string, scopes: Scope[], personId?: string): { apiKey: string; key: MintedKey } {
   const { apiKey, secretHash, displayPrefix } = newSecret();
   return { apiKey, key: { keyId: newKeyId(), secretHash, displayPrefix, name, scopes, ...(personId ? { personId } : {}) } };
 }

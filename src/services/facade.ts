@@ -9,6 +9,7 @@ import type { OperatorService } from "./operator";
 import type { SessionService } from "./sessions";
 import type { OidcSignIn } from "./oidc";
 import type { MembersService } from "./members";
+import type { DeviceService } from "./device";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -21,6 +22,7 @@ export interface Services {
   sessions: SessionService;
   oidc: OidcSignIn;
   members: MembersService;
+  device: DeviceService;
   jobs: JobService;
   captures: CaptureService;
   catalog: CatalogService;

@@ -1,0 +1,137 @@
+import { Layout } from "./layout";
+
+/**
+ * The /device page's views: templates of their props alone (./device.ts gathers what they show). Text that
+ * comes from a person or a device is rendered with `safe` (escaped); attributes are always escaped.
+ */
+
+export interface SignInProps {
+  /** Where the sign-in link brings the person back: this page, with the code typed so far. */
+  next: string;
+  message?: string;
+}
+
+export interface EnterCodeProps {
+  email: string;
+  userCode?: string;
+  message?: string;
+}
+
+export interface ApproveProps {
+  email: string;
+  csrfToken: string;
+  /** XXXX-XXXX */
+  userCode: string;
+  clientId: string | null;
+  scopes: { scope: string; description: string }[];
+  organizations: { customerId: string; orgCode: string; role: string }[];
+  /** The organization the session acts for: chosen at first. */
+  customerId: string;
+  message?: string;
+}
+
+function Notice(props: { message?: string }) {
+  return props.message ? (
+    <p class="notice" role="alert" safe>
+      {props.message}
+    </p>
+  ) : (
+    ""
+  );
+}
+
+function SignedInAs(props: { email: string }) {
+  return (
+    <p>
+      Signed in as <strong safe>{props.email}</strong>.
+    </p>
+  );
+}
+
+export function SignInView(props: SignInProps) {
+  return (
+    <Layout title="Sign in to connect a device">
+      <h1>Sign in to connect a device</h1>
+      <Notice message={props.message} />
+      <p>We email you a link that signs you in and brings you back to this page. It works once, within 15 minutes.</p>
+      <form method="post" action="/api/session/email">
+        <input type="hidden" name="next" value={props.next} />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required />
+        <button type="submit">Email me a sign-in link</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function EnterCodeView(props: EnterCodeProps) {
+  return (
+    <Layout title="Connect a device">
+      <h1>Connect a device</h1>
+      <SignedInAs email={props.email} />
+      <Notice message={props.message} />
+      <form method="get" action="/device">
+        <label for="user_code">The code your device shows</label>
+        <input id="user_code" name="user_code" value={props.userCode ?? ""} placeholder="XXXX-XXXX" autocomplete="off" autocapitalize="characters" spellcheck="false" required />
+        <button type="submit">Continue</button>
+      </form>
+    </Layout>
+  );
+}
+
+export function ApproveView(props: ApproveProps) {
+  return (
+    <Layout title="Approve a device">
+      <h1>Approve this device?</h1>
+      <SignedInAs email={props.email} />
+      <Notice message={props.message} />
+      <p>Check that your device shows this code:</p>
+      <p class="code">{props.userCode}</p>
+      <p>
+        {props.clientId ? (
+          <>
+            <strong safe>{props.clientId}</strong> asks
+          </>
+        ) : (
+          "The device asks"
+        )}{" "}
+        for a key with these scopes:
+      </p>
+      <ul>
+        {props.scopes.map(({ scope, description }) => (
+          <li>
+            <code>{scope}</code>: {description}
+          </li>
+        ))}
+      </ul>
+      <form method="post" action="/device">
+        <input type="hidden" name="_csrf" value={props.csrfToken} />
+        <input type="hidden" name="user_code" value={props.userCode} />
+        <label for="customerId">For the organization</label>
+        <select id="customerId" name="customerId">
+          {props.organizations.map((o) => (
+            <option value={o.customerId} selected={o.customerId === props.customerId}>
+              {o.orgCode} ({o.role})
+            </option>
+          ))}
+        </select>
+        <button type="submit" name="decision" value="approve">
+          Approve
+        </button>
+        <button type="submit" name="decision" value="deny" class="secondary">
+          Deny
+        </button>
+      </form>
+    </Layout>
+  );
+}
+
+export function DoneView(props: { approved: boolean }) {
+  const title = props.approved ? "Device approved" : "Device denied";
+  return (
+    <Layout title={title}>
+      <h1>{title}</h1>
+      <p>{props.approved ? "Your device now receives its key. Return to it; you may close this page." : "The device gets no key. You may close this page."}</p>
+    </Layout>
+  );
+}

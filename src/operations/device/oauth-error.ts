@@ -1,0 +1,11 @@
+import { DeviceTokenError } from "../../domain/device";
+
+/** RFC 6749 §5.2: an OAuth refusal is 400 with `{ error, error_description }`; other errors keep the catalogued body. */
+export async function answeringOAuthErrors(run: () => unknown): Promise<Response> {
+  try {
+    return Response.json(await run(), { headers: { "cache-control": "no-store" } });
+  } catch (e) {
+    if (!(e instanceof DeviceTokenError)) throw e;
+    return Response.json({ error: e.error, error_description: e.description }, { status: 400, headers: { "cache-control": "no-store" } });
+  }
+}

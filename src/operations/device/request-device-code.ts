@@ -1,0 +1,19 @@
+import { DeviceCodeBody } from "../../contracts/inputs";
+import { DeviceAuthorization } from "../../contracts/outputs";
+import { defineOperation } from "../operation";
+import { answeringOAuthErrors } from "./oauth-error";
+
+export const requestDeviceCode = defineOperation({
+  operationId: "requestDeviceCode",
+  tag: "session",
+  summary: "Start a device sign-in (RFC 8628): a code for the person to approve",
+  description:
+    "For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver's role). An unknown scope is 400 `{ error: \"invalid_scope\" }`.",
+  http: { method: "post", path: "/api/device/code", returns: "The device authorization: device_code (keep it secret), user_code, verification_uri, expires_in, interval." },
+  auth: { kind: "public" },
+  input: { body: DeviceCodeBody, form: true },
+  output: DeviceAuthorization,
+  errors: [],
+  example: { client_id: "assay-cli", scope: "jobs:read jobs:write" },
+  handle: (input, { services, meta }) => answeringOAuthErrors(() => services.device.issue(input, meta)),
+});

@@ -1,0 +1,123 @@
+import { ALL_SCOPES, streams, type Scope } from "../domain/accounts";
+import {
+  decideApproveDeviceCode,
+  decideDenyDeviceCode,
+  decideDeviceToken,
+  decideIssueDeviceCode,
+  DEVICE_GRANT_TYPE,
+  DeviceTokenError,
+  formatUserCode,
+  normaliseUserCode,
+} from "../domain/device";
+import { findDeviceCodeByHash, findPendingDeviceCode, type DeviceCode } from "../../projections/device";
+import { findPerson, membershipsOf } from "../../projections/people";
+import { findOrganization } from "../../projections/organizations";
+import { sha256Hex } from "../store/canonical";
+import { newKey } from "./accounts";
+import { newDeviceCodeId, newSecretToken, newUserCode } from "./ids";
+import type { RequestMeta, ServiceContext } from "./context";
+import type { SessionPrincipal } from "./sessions";
+
+/** The least seconds between two token requests, at first (RFC 8628's default). */
+const INTERVAL_SECONDS = 5;
+/** What a device asks for when it names no scope: everything the signup key holds, within the approver's role. */
+const DEFAULT_SCOPES: readonly Scope[] = ALL_SCOPES;
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The scopes a device asks for: RFC 6749's space-separated list, each one of ours; none named is the default. */
+function scopesAsked(scope: string | undefined): Scope[] {
+  const named = (scope ?? "").split(/\s+/).filter(Boolean);
+  const unknown = named.filter((s) => !ALL_SCOPES.includes(s as Scope));
+  if (unknown.length) throw new DeviceTokenError("invalid_scope", `Unknown scope(s): ${unknown.join(", ")}. Known: ${ALL_SCOPES.join(" ")}.`);
+  return named.length ? [...new Set(named as Scope[])] : [...DEFAULT_SCOPES];
+}
+
+/** Device authorization (RFC 8628): codes for the command-line client, approval on the /device page, keys by polling. */
+export class DeviceService {
+  /**
+   * When each code was last polled, to answer slow_down. Held in memory, not on the log: a poll changes nothing
+   * but this; a restart forgets it, which costs at most one poll answered authorization_pending early.
+   * An entry goes once its code has expired.
+   */
+  private readonly lastPolls = new Map<string, { polledAt: string; expiresAt: string }>();
+
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
+
+  /** A new device authorization: the device code is shown only here (the log keeps its hash). */
+  issue(input: { client_id?: string; scope?: string }, meta: RequestMeta) {
+    const { config, store } = this.ctx;
+    const deviceCode = newSecretToken();
+    const userCode = newUserCode();
+    store.append(
+      decideIssueDeviceCode({
+        codeId: newDeviceCodeId(),
+        deviceCodeHash: sha256Hex(deviceCode),
+        userCode,
+        ...(input.client_id ? { clientId: input.client_id } : {}),
+        scopes: scopesAsked(input.scope),
+        expiresAt: iso(Date.now() + config.deviceCodeTtlSeconds * 1000),
+        interval: INTERVAL_SECONDS,
+      }),
+      { ...meta, channel: "cli" },
+    );
+    const verificationUri = `${config.publicBaseUrl}/device`;
+    return {
+      device_code: deviceCode,
+      user_code: formatUserCode(userCode),
+      verification_uri: verificationUri,
+      verification_uri_complete: `${verificationUri}?user_code=${formatUserCode(userCode)}`,
+      expires_in: config.deviceCodeTtlSeconds,
+      interval: INTERVAL_SECONDS,
+    };
+  }
+
+  /** One token request; an OAuth refusal is thrown as DeviceTokenError. Once approved, a fresh key for the approver's organization. */
+  token(input: { grant_type?: string; device_code?: string }, meta: RequestMeta) {
+    if (!input.grant_type) throw new DeviceTokenError("invalid_request", "grant_type is required.");
+    if (input.grant_type !== DEVICE_GRANT_TYPE) throw new DeviceTokenError("unsupported_grant_type", `Only ${DEVICE_GRANT_TYPE} is granted here.`);
+    if (!input.device_code) throw new DeviceTokenError("invalid_request", "device_code is required.");
+    const { store } = this.ctx;
+    const now = iso(Date.now());
+    const found = findDeviceCodeByHash(store.db, sha256Hex(input.device_code));
+    const code = found && { ...found, version: store.streamVersion(streams.device(found.codeId)) };
+    for (const [codeId, poll] of this.lastPolls) if (poll.expiresAt <= now) this.lastPolls.delete(codeId);
+    const lastPolledAt = found ? (this.lastPolls.get(found.codeId)?.polledAt ?? null) : null;
+    if (found) this.lastPolls.set(found.codeId, { polledAt: now, expiresAt: found.expiresAt });
+    const { apiKey, key } = newKey(found?.clientId ?? "command line", found?.scopes ?? []);
+    const { writes, refusal } = decideDeviceToken({ code, now, lastPolledAt, key });
+    const approver = found?.personId ?? undefined;
+    if (writes.length) store.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
+    if (refusal) throw refusal;
+    this.lastPolls.delete(found!.codeId);
+    const org = findOrganization(store.db, found!.customerId!)!;
+    return {
+      access_token: apiKey,
+      token_type: "Bearer" as const,
+      scope: key.scopes.join(" "),
+      keyId: key.keyId,
+      customerId: org.customerId,
+      orgCode: org.orgCode,
+      email: findPerson(store.db, approver!)!.email,
+    };
+  }
+
+  /** The pending request a typed user code names, or null. */
+  pending(typedUserCode: string): DeviceCode | null {
+    return findPendingDeviceCode(this.ctx.store.db, normaliseUserCode(typedUserCode), iso(Date.now()));
+  }
+
+  /** Approves a pending request for one of the signed-in person's organizations. */
+  approve(session: SessionPrincipal, typedUserCode: string, customerId: string, meta: RequestMeta): DeviceCode {
+    const code = this.pending(typedUserCode);
+    const role = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
+    this.ctx.store.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
+    return code!;
+  }
+
+  deny(session: SessionPrincipal, typedUserCode: string, meta: RequestMeta): DeviceCode {
+    const code = this.pending(typedUserCode);
+    this.ctx.store.append(decideDenyDeviceCode({ code, now: iso(Date.now()), personId: session.personId }), meta);
+    return code!;
+  }
+}
