@@ -18,7 +18,15 @@ function npmDependencies() {
   const bun = join(root, "node_modules", ".bin", "bun");
   if (existsSync(marker) && existsSync(bun) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
   log("installing npm dependencies");
-  run(existsSync(marker) ? "npm install --no-audit --no-fund" : "npm ci --no-audit --no-fund");
+  if (existsSync(marker)) return run("npm install --no-audit --no-fund");
+  try {
+    run("npm ci --no-audit --no-fund");
+  } catch {
+    // A registry mirror that lacks some platform builds of an optional dependency makes `npm ci` refuse a
+    // lock that `npm install` still resolves; say so, then install from the same lock.
+    log("npm ci refused the lock file; installing with npm install instead");
+    run("npm install --no-audit --no-fund");
+  }
 }
 
 function findChromium() {
