@@ -3,7 +3,7 @@ import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../errors/app-error";
 import { errorCatalog, type ErrorCode } from "../errors/catalog";
 import { DETAILS, JOB_TYPES, enumOf } from "./job-request";
-import { ALL_SCOPES } from "../domain/accounts";
+import { Scope } from "../../events/account";
 import { pointerToPath, sortFieldErrors } from "./field-errors";
 
 /**
@@ -146,7 +146,7 @@ export const SwitchOrganizationBody = Type.Object(
 export const MintKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, description: "A name to tell the key apart, e.g. ci or laptop." }),
-    scopes: Type.Array(enumOf(ALL_SCOPES, "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
+    scopes: Type.Array(enumOf(Scope.anyOf.map((s) => s.const), "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
       minItems: 1,
       uniqueItems: true,
       description: "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
