@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "
 import { Database } from "bun:sqlite";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { htmlJob, runCli, startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { expectError, htmlJob, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 
 /** Signup, keys, scopes, the organization and its credits, and tenant resolution, through HTTP. */
 
@@ -11,7 +11,6 @@ const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></bo
 const HOOK_TIMEOUT = 120_000;
 // Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
-const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
 let server: TestServer;
@@ -26,14 +25,6 @@ beforeAll(async () => {
 }, HOOK_TIMEOUT);
 afterAll(() => server.stop(), HOOK_TIMEOUT);
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  for (const field of Object.keys(res.body)) expect(ERROR_FIELDS.has(field)).toBe(true);
-  for (const field of ["title", "message", "developerMessage", "requestId"]) expect(typeof res.body[field]).toBe("string");
-  expect(res.body.requestId).toBe(res.headers.get("x-request-id"));
-}
 
 async function balanceOf(key: string): Promise<number> {
   const res = await server.api("GET", "/api/credits", { key });

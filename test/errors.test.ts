@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import { htmlJob, startServer, type ApiResponse, type TestServer } from "./support/harness";
+import { expectError, htmlJob, startServer, type TestServer } from "./support/harness";
 
 /**
  * Every 400 code a job body can trigger, through HTTP, against both POST /api/jobs/estimate and
@@ -24,7 +24,6 @@ const ENDPOINTS = ["/api/jobs/estimate", "/api/jobs"] as const;
 const HOOK_TIMEOUT = 120_000;
 // Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
-const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 const GRANT = 1000;
 
 let server: TestServer;
@@ -39,25 +38,6 @@ beforeAll(async () => {
 }, HOOK_TIMEOUT);
 afterAll(() => server.stop(), HOOK_TIMEOUT);
 
-/** The error body of spec section 7 plus requestId, matching the catalog's status for the code. */
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  expect(catalog.get(code)).toBe(status);
-  const body = res.body;
-  for (const field of Object.keys(body)) expect(ERROR_FIELDS.has(field)).toBe(true);
-  for (const field of ["title", "message", "developerMessage", "requestId"]) {
-    expect(typeof body[field]).toBe("string");
-    expect(body[field].length).toBeGreaterThan(0);
-  }
-  expect(body.requestId).toBe(res.headers.get("x-request-id"));
-  if ("details" in body) {
-    expect(typeof body.details).toBe("object");
-    expect(Array.isArray(body.details)).toBe(false);
-  }
-  expect(res.headers.get("content-type")).toContain("application/json");
-}
 
 async function expectNothingChargedOrCreated() {
   const credits = await server.api("GET", "/api/credits", { key });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test, setDefaultTimeout } from "bun:test";
-import { htmlJob, startServer, type ApiResponse, type TestServer } from "./support/harness";
+import { expectError, htmlJob, startServer, type ApiResponse, type TestServer } from "./support/harness";
 
 /** Estimate, run and list through HTTP, with real Chromium: verdicts, credits, skipped checks, filters, tenants. */
 
@@ -24,7 +24,6 @@ const WEB_ESSENTIALS = [
 const HOOK_TIMEOUT = 120_000;
 // Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
-const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
 
 let server: TestServer;
 let target: ReturnType<typeof Bun.serve>;
@@ -48,13 +47,6 @@ afterAll(async () => {
   await server.stop();
 }, HOOK_TIMEOUT);
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-  }
-  for (const field of Object.keys(res.body)) expect(ERROR_FIELDS.has(field)).toBe(true);
-  expect(res.body.requestId).toBe(res.headers.get("x-request-id"));
-}
 
 function expectOk(res: ApiResponse) {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${JSON.stringify(res.body)}`);

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
-import { startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider) on loopback, driven by hand as a browser would:
@@ -68,9 +68,6 @@ afterAll(async () => {
 const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
 const eventCount = (s: TestServer) => eventsOf(s).length;
 
-function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
-}
 
 /** A browser's cookies for one host, as name=value pairs (paths ignored: each flow gets a jar of its own). */
 class Jar {

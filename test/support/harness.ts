@@ -1,3 +1,4 @@
+import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -5,6 +6,7 @@ import type { Assay } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { startAssay } from "../../src/runtime";
 import { checkHttpBody } from "./contracts";
+import { errorEntry, type ErrorCode } from "../../src/errors/catalog";
 
 export const ROOT = join(import.meta.dir, "..", "..");
 
@@ -31,8 +33,27 @@ export const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
 export const eventCount = (s: TestServer) => eventsOf(s).length;
 
 /** Fails with the whole answer unless it is this status with this error code. */
+const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);
+
+/**
+ * A catalogued refusal: the status and code, the code's status in the error table, the body of spec section 7
+ * plus requestId (5xx add retryable) with every text field filled, requestId as in the header, JSON.
+ */
 export function expectError(res: ApiResponse, status: number, code: string) {
   if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  expect(errorEntry(code as ErrorCode).status).toBe(status);
+  const body = res.body;
+  for (const field of Object.keys(body)) expect(ERROR_FIELDS.has(field) || (status >= 500 && field === "retryable")).toBe(true);
+  for (const field of ["title", "message", "developerMessage", "requestId"]) {
+    expect(typeof body[field]).toBe("string");
+    expect(body[field].length).toBeGreaterThan(0);
+  }
+  expect(body.requestId).toBe(res.headers.get("x-request-id"));
+  if ("details" in body) {
+    expect(typeof body.details).toBe("object");
+    expect(Array.isArray(body.details)).toBe(false);
+  }
+  expect(res.headers.get("content-type")).toContain("application/json");
 }
 
 export const uniqueEmail = (tag = "user") => `${tag}-${Date.now()}-${counter++}@example.com`;
