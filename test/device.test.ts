@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium } from "playwright-core";
+import { errorEntry } from "../src/errors/catalog";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
@@ -140,6 +141,23 @@ describe("the device flow", () => {
     expectOAuthError(await poll(server, code.device_code), "access_denied");
     expectOAuthError(await poll(server, code.device_code), "access_denied");
     expect(eventsOfType(server, "KeyMinted")).toHaveLength(keysBefore);
+  });
+
+  test("an unknown user code is DEVICE_CODE_INVALID (400) on the page, and nothing is approved", async () => {
+    const code = await requestCode(server);
+    const person = await signIn(server, relay, uniqueEmail("device-typo"));
+    const form = await page(server, `/device?user_code=${code.user_code}`, person.cookie);
+    const approvedBefore = eventsOfType(server, "DeviceCodeApproved").length;
+    const refused = await postForm(
+      server,
+      "/device",
+      { _csrf: hidden(form.text, "_csrf")!, user_code: "BBBB-BBBB", customerId: person.customerId, decision: "approve" },
+      { cookie: person.cookie },
+    );
+    expect(refused.status).toBe(errorEntry("DEVICE_CODE_INVALID").status);
+    expect(refused.text).toContain("No pending request has this code");
+    expect(eventsOfType(server, "DeviceCodeApproved")).toHaveLength(approvedBefore);
+    expectOAuthError(await poll(server, code.device_code), "authorization_pending");
   });
 
   test("approving for an organization that is not yours is refused as a missing one, and approves nothing", async () => {
