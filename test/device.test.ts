@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { chromium } from "playwright-core";
 import { errorEntry } from "../src/errors/catalog";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { hidden, page, postForm } from "./support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
 
@@ -30,18 +31,6 @@ afterAll(async () => {
   await relay?.stop();
 }, HOOK_TIMEOUT);
 
-/** A POST with an HTML form's body, as an OAuth client or a browser without JavaScript sends it. */
-async function postForm(s: TestServer, path: string, fields: Record<string, string>, headers: Record<string, string> = {}) {
-  const res = await fetch(`${s.baseUrl}${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
-    body: new URLSearchParams(fields).toString(),
-    redirect: "manual",
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, json: () => JSON.parse(text) };
-}
-
 const requestCode = async (s: TestServer, fields: Record<string, string> = {}) => {
   const res = await postForm(s, "/api/device/code", fields);
   expect(res.status).toBe(200);
@@ -56,11 +45,6 @@ function expectOAuthError(res: { status: number; text: string }, error: string) 
   expect(body.error).toBe(error);
 }
 
-const page = async (s: TestServer, path: string, cookie?: string) => {
-  const res = await fetch(`${s.baseUrl}${path}`, { headers: cookie ? { cookie } : {} });
-  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
-};
-const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
 /** The page's own form, posted as a browser would: its hidden fields, the organization chosen and the button pressed. */
 async function decide(s: TestServer, who: SignedIn, userCode: string, decision: "approve" | "deny", fields: Record<string, string> = {}) {
   const form = await page(s, `/device?user_code=${userCode}`, who.cookie);
@@ -218,13 +202,14 @@ describe("the /device page", () => {
     const shown = await page(server, "/device?user_code=BCDF-GHJK");
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('<html lang="en">');
-    expect(shown.text).toContain('action="/api/session/email"');
+    expect(shown.text).toContain('action="/signin"');
     expect(shown.text).toContain('<label for="email">');
     const next = hidden(shown.text, "next")!;
     expect(next).toBe("/device?user_code=BCDF-GHJK");
     const email = uniqueEmail("device-signin");
-    const sent = await postForm(server, "/api/session/email", { email, next });
-    expect(sent.status).toBe(202);
+    const sent = await postForm(server, "/signin", { email, next });
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain("Check your mailbox");
     expect(await relay.linkFor(email)).toContain(`next=${encodeURIComponent(next)}`);
   });
 

@@ -8,6 +8,7 @@ import { operationRoutes } from "./operation-routes";
 import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
 import { devicePage } from "./pages/device";
+import { dashboardPages } from "./pages/dashboard";
 import { requestIdOf } from "./request";
 
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
@@ -46,5 +47,6 @@ export function createHttpApp(services: Services) {
     .use(operationRoutes(services, operations))
     .use(agentRoutes(services))
     .use(mcpRoutes(services, operations))
-    .use(devicePage(services));
+    .use(devicePage(services))
+    .use(dashboardPages({ services, operations }));
 }

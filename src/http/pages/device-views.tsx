@@ -1,4 +1,5 @@
-import { Layout } from "./layout";
+import { Layout, Notice } from "./layout";
+import { SignInForm } from "./dashboard/signin-views";
 
 /**
  * The /device page's views: templates of their props alone (./device.ts gathers what they show). Text that
@@ -8,6 +9,7 @@ import { Layout } from "./layout";
 export interface SignInProps {
   /** Where the sign-in link brings the person back: this page, with the code typed so far. */
   next: string;
+  oidc: boolean;
   message?: string;
 }
 
@@ -30,16 +32,6 @@ export interface ApproveProps {
   message?: string;
 }
 
-function Notice(props: { message?: string }) {
-  return props.message ? (
-    <p class="notice" role="alert" safe>
-      {props.message}
-    </p>
-  ) : (
-    ""
-  );
-}
-
 function SignedInAs(props: { email: string }) {
   return (
     <p>
@@ -53,13 +45,7 @@ export function SignInView(props: SignInProps) {
     <Layout title="Sign in to connect a device">
       <h1>Sign in to connect a device</h1>
       <Notice message={props.message} />
-      <p>We email you a link that signs you in and brings you back to this page. It works once, within 15 minutes.</p>
-      <form method="post" action="/api/session/email">
-        <input type="hidden" name="next" value={props.next} />
-        <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="email" required />
-        <button type="submit">Email me a sign-in link</button>
-      </form>
+      <SignInForm next={props.next} oidc={props.oidc} />
     </Layout>
   );
 }

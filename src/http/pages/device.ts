@@ -8,6 +8,7 @@ import { sessionSecretOf } from "../../operations/session-cookie";
 import type { Services } from "../../services/facade";
 import type { SessionPrincipal } from "../../services/sessions";
 import { requestIdOf } from "../request";
+import { sessionOrNull } from "./page-kit";
 import { ApproveView, DoneView, EnterCodeView, SignInView } from "./device-views";
 
 /**
@@ -18,16 +19,6 @@ import { ApproveView, DoneView, EnterCodeView, SignInView } from "./device-views
  */
 
 const pagePath = (userCode?: string) => (userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : "/device");
-
-/** The signed-in session a cookie names, or null (any problem reads as signed out). */
-function sessionOrNull(services: Services, request: Request): SessionPrincipal | null {
-  try {
-    return services.sessions.authenticate(sessionSecretOf(request.headers.get("cookie")));
-  } catch (e) {
-    if (e instanceof AppError && e.code === "AUTH_REQUIRED") return null;
-    throw e;
-  }
-}
 
 export function devicePage(services: Services) {
   /** The page for a session and a typed code: the request it names to approve, else the form to type one. */
@@ -57,7 +48,7 @@ export function devicePage(services: Services) {
         set.headers["cache-control"] = "no-store";
         const userCode = typeof query.user_code === "string" && query.user_code.trim() ? query.user_code.trim() : undefined;
         const session = sessionOrNull(services, request);
-        return html(session ? signedInView(session, userCode) : SignInView({ next: pagePath(userCode) }));
+        return html(session ? signedInView(session, userCode) : SignInView({ next: pagePath(userCode), oidc: !!services.config.oidc }));
       })
       .post("/device", ({ request, body, set, html }) => {
         set.headers["cache-control"] = "no-store";
@@ -70,7 +61,7 @@ export function devicePage(services: Services) {
         } catch (e) {
           if (!(e instanceof AppError) || (e.code !== "AUTH_REQUIRED" && e.code !== "CSRF_TOKEN_INVALID")) throw e;
           set.status = e.status;
-          return html(SignInView({ next: pagePath(userCode), message: `${e.message} Nothing was approved.` }));
+          return html(SignInView({ next: pagePath(userCode), oidc: !!services.config.oidc, message: `${e.message} Nothing was approved.` }));
         }
         const meta = sessionMeta(session.personId, "dashboard", requestIdOf(request));
         try {

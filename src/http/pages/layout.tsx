@@ -1,34 +1,95 @@
 import type { Children } from "@kitajs/html";
 
 /**
- * The frame of every server-rendered page: English, a title, readable without JavaScript or CSS. Colours keep
- * a contrast of at least 4.5:1 (WCAG AA): near-black on white, white on the dark blue of the buttons.
+ * The frame of every server-rendered page: English, a title and description, the mark as icon, readable
+ * without JavaScript or CSS. Colours keep a contrast of at least 4.5:1 (WCAG AA): near-black on white, white
+ * on the dark blue of the buttons.
  */
 const STYLE = `
   body { font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #ffffff; margin: 0; }
   main { max-width: 36rem; margin: 3rem auto; padding: 0 1rem; }
+  main.wide { max-width: 64rem; margin-top: 1.5rem; }
   label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
+  label.inline { display: inline; font-weight: 400; margin: 0 1rem 0 .25rem; }
   input, select { font: inherit; padding: .5rem; border: 1px solid #4b5563; border-radius: 4px; width: 100%; box-sizing: border-box; }
+  input[type=checkbox] { width: auto; }
   button { font: inherit; padding: .5rem 1rem; margin: 1rem .5rem 0 0; border-radius: 4px; border: 1px solid #1e3a8a; background: #1e3a8a; color: #ffffff; cursor: pointer; }
   button.secondary { background: #ffffff; color: #1e3a8a; }
+  button.small { padding: .25rem .75rem; margin: 0; }
   button:focus-visible, input:focus-visible, select:focus-visible, a:focus-visible { outline: 3px solid #b45309; outline-offset: 2px; }
   a { color: #1e3a8a; }
   .notice { padding: .75rem 1rem; border-left: 4px solid #b91c1c; background: #fef2f2; color: #7f1d1d; }
+  .done { padding: .75rem 1rem; border-left: 4px solid #166534; background: #f0fdf4; color: #14532d; }
   .code { font: 600 1.5rem/1.2 ui-monospace, monospace; letter-spacing: .1em; }
+  .secret { font: 1rem/1.4 ui-monospace, monospace; word-break: break-all; background: #f3f4f6; padding: .5rem; }
+  table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
+  th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d1d5db; vertical-align: top; }
+  .shell { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
+  .shell nav a { margin-right: 1rem; }
+  .shell form { display: flex; gap: .5rem; align-items: center; margin: 0; }
+  .shell select { width: auto; }
+  .inline-form { display: inline; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  fieldset { border: 1px solid #d1d5db; margin: 1rem 0; } fieldset p { margin: .25rem 0; }
+  .pass { color: #166534; } .fail { color: #b91c1c; } .error { color: #92400e; }
+  figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d1d5db; }
 `;
 
-export function Layout(props: { title: string; children: Children }) {
+export interface LayoutProps {
+  title: string;
+  /** One sentence on what the page is for (the meta description and link previews). */
+  description?: string;
+  /** Dashboard pages: wider, under the shell (navigation, organization, sign-out). */
+  wide?: boolean;
+  shell?: Children;
+  children: Children;
+}
+
+export function Layout(props: LayoutProps) {
+  const title = `${props.title} · Assay`;
+  const description = props.description ?? "Assay: a headless QA agent for webpages and emails.";
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>{props.title} · Assay</title>
-        <style>{STYLE}</style>
-      </head>
-      <body>
-        <main>{props.children}</main>
-      </body>
-    </html>
+    <>
+      {"<!doctype html>"}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title safe>{title}</title>
+          <meta name="description" content={description} />
+          <meta property="og:title" content={title} />
+          <meta property="og:description" content={description} />
+          <meta property="og:type" content="website" />
+          <link rel="icon" href="/brand/assay-mark.svg" type="image/svg+xml" />
+          <style>{STYLE}</style>
+        </head>
+        <body>
+          {props.shell ?? ""}
+          <main class={props.wide ? "wide" : undefined}>{props.children}</main>
+        </body>
+      </html>
+    </>
+  );
+}
+
+/** A refusal or problem, read out by screen readers as it appears. */
+export function Notice(props: { message?: string }) {
+  return props.message ? (
+    <p class="notice" role="alert" safe>
+      {props.message}
+    </p>
+  ) : (
+    ""
+  );
+}
+
+/** What a form just did. */
+export function Done(props: { message?: string }) {
+  return props.message ? (
+    <p class="done" role="status" safe>
+      {props.message}
+    </p>
+  ) : (
+    ""
   );
 }

@@ -10,7 +10,7 @@ export const mintKey = defineOperation({
     "Mints a key for the session's organization with a name and scopes fixed for its life, never beyond the role's: an admin any scope; a member jobs:read, jobs:write, feedback:write and account:read.",
   http: { method: "post", path: "/api/keys", status: 201, returns: "The key. apiKey is shown only here: store it." },
   auth: { kind: "session" },
-  input: { body: MintKeyBody },
+  input: { body: MintKeyBody, form: true },
   output: NewKey,
   errors: ["INSUFFICIENT_SCOPE", "INVALID_ENUM_VALUE"],
   example: { name: "ci", scopes: ["jobs:read", "jobs:write"] },

@@ -10,7 +10,7 @@ export const acceptInvitation = defineOperation({
     "Joins the invitation's organization with its role, in the current session (switch to it with POST /api/session/organization). The invitation must be for the signed-in person's email (else INVITATION_EMAIL_MISMATCH, and nothing changes); it works once, before it expires (else INVITATION_INVALID).",
   http: { method: "post", path: "/api/invitations/accept", returns: "The membership." },
   auth: { kind: "session" },
-  input: { body: InvitationTokenBody },
+  input: { body: InvitationTokenBody, form: true },
   output: Member,
   errors: ["INVITATION_INVALID", "INVITATION_EMAIL_MISMATCH", "UNAUTHORIZED_DOMAIN"],
   example: { token: "a-token-from-the-email" },

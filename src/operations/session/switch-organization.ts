@@ -9,7 +9,7 @@ export const switchOrganization = defineOperation({
   description: "Switches the organization the session acts for. One you are not a member of is CUSTOMER_NOT_FOUND, as for one that does not exist.",
   http: { method: "post", path: "/api/session/organization", returns: "The session, now acting for that organization." },
   auth: { kind: "session" },
-  input: { body: SwitchOrganizationBody },
+  input: { body: SwitchOrganizationBody, form: true },
   output: SessionView,
   errors: ["CUSTOMER_NOT_FOUND"],
   example: { customerId: "cus_0000000000000000000000" },

@@ -1,0 +1,135 @@
+import { Csrf, DashboardPage, type ShellProps } from "./shell";
+
+export interface KeyRow {
+  keyId: string;
+  name: string;
+  displayPrefix: string;
+  scopes: string[];
+  status: "active" | "revoked";
+  createdAt: string;
+  lastUsedAt: string | null;
+  rotatedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface KeysProps {
+  shell: ShellProps;
+  keys: KeyRow[];
+  /** The scopes the person's role may give a key, with what each allows. */
+  scopes: { scope: string; description: string }[];
+  /** A secret just minted or rotated: shown once, here. */
+  secret?: { keyId: string; name: string; apiKey: string; previousValidUntil?: string };
+  done?: string;
+  message?: string;
+}
+
+const when = (iso: string | null) => (iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "never");
+
+/** The secret, once, with a copy button (the one place the dashboard uses JavaScript; without it, select and copy). */
+function SecretOnce(props: { secret: NonNullable<KeysProps["secret"]> }) {
+  const { secret } = props;
+  return (
+    <section aria-labelledby="secret-heading">
+      <h2 id="secret-heading">
+        The secret of <span safe>{secret.name}</span>
+      </h2>
+      <p>Copy it now: it is shown only this once. Store it where your program reads it, e.g. as ASSAY_API_KEY.</p>
+      <p class="secret" id="secret" safe>
+        {secret.apiKey}
+      </p>
+      <button type="button" id="copy-secret" class="small" hidden>
+        Copy
+      </button>
+      {secret.previousValidUntil ? (
+        <p>
+          The previous secret keeps working until {when(secret.previousValidUntil)}, then gets 401.
+        </p>
+      ) : (
+        ""
+      )}
+      <script>{`(function(){var b=document.getElementById("copy-secret");if(!navigator.clipboard)return;b.hidden=false;b.addEventListener("click",function(){navigator.clipboard.writeText(document.getElementById("secret").textContent.trim()).then(function(){b.textContent="Copied";});});})();`}</script>
+    </section>
+  );
+}
+
+export function KeysView(props: KeysProps) {
+  const { shell } = props;
+  return (
+    <DashboardPage shell={shell} title="API keys" description="Mint, rotate and revoke the API keys of your organization." done={props.done} message={props.message}>
+      {props.secret ? <SecretOnce secret={props.secret} /> : ""}
+      <h2>Your keys</h2>
+      {props.keys.length === 0 ? (
+        <p>No keys yet.</p>
+      ) : (
+        <table>
+          <caption class="visually-hidden">API keys</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Prefix</th>
+              <th scope="col">Scopes</th>
+              <th scope="col">Created</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Rotated</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.keys.map((k) => (
+              <tr id={k.keyId}>
+                <td safe>{k.name}</td>
+                <td>
+                  <code safe>{k.displayPrefix}</code>
+                </td>
+                <td>{k.scopes.join(", ")}</td>
+                <td>{when(k.createdAt)}</td>
+                <td>{when(k.lastUsedAt)}</td>
+                <td>{when(k.rotatedAt)}</td>
+                <td>{k.status === "revoked" ? <>revoked {when(k.revokedAt)}</> : "active"}</td>
+                <td>
+                  {k.status === "active" ? (
+                    <>
+                      <form method="post" action={`/dashboard/keys/${k.keyId}/rotate`} class="inline-form">
+                        <Csrf token={shell.csrfToken} />
+                        <button type="submit" class="small secondary" aria-label={`Rotate ${k.name}`}>
+                          Rotate
+                        </button>
+                      </form>{" "}
+                      <form method="post" action={`/dashboard/keys/${k.keyId}/revoke`} class="inline-form">
+                        <Csrf token={shell.csrfToken} />
+                        <button type="submit" class="small secondary" aria-label={`Revoke ${k.name}`}>
+                          Revoke
+                        </button>
+                      </form>
+                    </>
+                  ) : (
+                    ""
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <h2>Mint a key</h2>
+      <form method="post" action="/dashboard/keys">
+        <Csrf token={shell.csrfToken} />
+        <label for="key-name">Name</label>
+        <input id="key-name" name="name" maxlength="100" placeholder="ci, laptop…" required />
+        <fieldset>
+          <legend>Scopes</legend>
+          {props.scopes.map(({ scope, description }) => (
+            <p>
+              <input type="checkbox" id={`scope-${scope}`} name="scopes" value={scope} checked={scope.startsWith("jobs:")} />
+              <label class="inline" for={`scope-${scope}`}>
+                <code>{scope}</code>: {description}
+              </label>
+            </p>
+          ))}
+        </fieldset>
+        <button type="submit">Mint key</button>
+      </form>
+    </DashboardPage>
+  );
+}

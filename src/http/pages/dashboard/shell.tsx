@@ -1,0 +1,99 @@
+import type { Children } from "@kitajs/html";
+import { Done, Layout, Notice } from "../layout";
+
+/** What the shell shows of the session: who, for which organization, and the token its forms carry. */
+export interface ShellProps {
+  email: string;
+  role: string;
+  customerId: string;
+  csrfToken: string;
+  organizations: { customerId: string; orgCode: string; role: string }[];
+  /** The page's own path: the organization switcher comes back to it. */
+  path: string;
+}
+
+const SECTIONS = [
+  { href: "/dashboard/jobs", label: "Jobs" },
+  { href: "/dashboard/credits", label: "Credits" },
+  { href: "/dashboard/keys", label: "Keys" },
+  { href: "/dashboard/members", label: "Members" },
+];
+
+/** The CSRF token every state-changing form of a session carries. */
+export function Csrf(props: { token: string }) {
+  return <input type="hidden" name="_csrf" value={props.token} />;
+}
+
+function Shell(props: ShellProps) {
+  return (
+    <header class="shell">
+      <nav aria-label="Dashboard">
+        {SECTIONS.map((s) => (
+          <a href={s.href} aria-current={props.path.startsWith(s.href) ? "page" : undefined}>
+            {s.label}
+          </a>
+        ))}
+      </nav>
+      <form method="post" action="/dashboard/organization">
+        <Csrf token={props.csrfToken} />
+        <input type="hidden" name="next" value={props.path} />
+        <label class="inline" for="organization">
+          Organization
+        </label>
+        <select id="organization" name="customerId">
+          {props.organizations.map((o) => (
+            <option value={o.customerId} selected={o.customerId === props.customerId}>
+              {o.orgCode} ({o.role})
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="small secondary">
+          Switch
+        </button>
+      </form>
+      <form method="post" action="/signout">
+        <Csrf token={props.csrfToken} />
+        <span safe>{props.email}</span>
+        <button type="submit" class="small secondary">
+          Sign out
+        </button>
+      </form>
+    </header>
+  );
+}
+
+/** A dashboard page: the shell, a heading, what the last form did or why it was refused, then the content. */
+export function DashboardPage(props: { shell: ShellProps; title: string; description: string; done?: string; message?: string; children: Children }) {
+  return (
+    <Layout title={props.title} description={props.description} wide shell={<Shell {...props.shell} />}>
+      <h1 safe>{props.title}</h1>
+      <Done message={props.done} />
+      <Notice message={props.message} />
+      {props.children}
+    </Layout>
+  );
+}
+
+/** A page that could not be shown: the error's message and code, under the shell when signed in. */
+export function ProblemPage(props: { shell?: ShellProps; status: number; code: string; message: string }) {
+  const body = (
+    <>
+      <p class="notice" role="alert" safe>
+        {props.message}
+      </p>
+      <p>
+        Error code <code safe>{props.code}</code> (HTTP {String(props.status)}). <a href="/dashboard/jobs">Back to your jobs</a>.
+      </p>
+    </>
+  );
+  return props.shell ? (
+    <DashboardPage shell={props.shell} title="Not available" description="This page could not be shown.">
+      {body}
+    </DashboardPage>
+  ) : (
+    <Layout title="Not available">
+      <h1>Not available</h1>
+      {body}
+    </Layout>
+  );
+}

@@ -1,0 +1,48 @@
+import { Done, Layout, Notice } from "../layout";
+
+/** The sign-in form: an emailed link (always), and the OpenID provider when one is configured. */
+export function SignInForm(props: { next: string; oidc?: boolean }) {
+  return (
+    <>
+      <p>We email you a link that signs you in and brings you back here. It works once, within 15 minutes.</p>
+      <form method="post" action="/signin">
+        <input type="hidden" name="next" value={props.next} />
+        <label for="email">Email</label>
+        <input id="email" name="email" type="email" autocomplete="email" required />
+        <button type="submit">Email me a sign-in link</button>
+      </form>
+      {props.oidc ? (
+        <p>
+          Or <a href={`/api/session/oidc/start?next=${encodeURIComponent(props.next)}`}>sign in with your company account</a>.
+        </p>
+      ) : (
+        ""
+      )}
+    </>
+  );
+}
+
+export function SignInPage(props: { next: string; oidc: boolean; message?: string; done?: string }) {
+  return (
+    <Layout title="Sign in" description="Sign in to Assay to see your jobs, credits, keys and members.">
+      <h1>Sign in to Assay</h1>
+      <Done message={props.done} />
+      <Notice message={props.message} />
+      <SignInForm next={props.next} oidc={props.oidc} />
+    </Layout>
+  );
+}
+
+export function LinkSentPage(props: { email: string; next: string }) {
+  return (
+    <Layout title="Check your mailbox" description="A sign-in link is on its way.">
+      <h1>Check your mailbox</h1>
+      <p role="status">
+        If <strong safe>{props.email}</strong> can sign in, a link is on its way. It signs you in once, within 15 minutes.
+      </p>
+      <p>
+        No mail? <a href={`/signin?next=${encodeURIComponent(props.next)}`}>Ask for another link</a>.
+      </p>
+    </Layout>
+  );
+}

@@ -1,0 +1,37 @@
+import type { TestServer } from "./harness";
+
+/** What a page answered: its status, headers and HTML. */
+export interface PageAnswer {
+  status: number;
+  headers: Headers;
+  type: string | null;
+  text: string;
+  json(): any;
+}
+
+async function answer(res: Response): Promise<PageAnswer> {
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, type: res.headers.get("content-type"), text, json: () => JSON.parse(text) };
+}
+
+/** A GET of a page as a browser without JavaScript asks it (no redirect followed). */
+export async function page(s: TestServer, path: string, cookie?: string): Promise<PageAnswer> {
+  return answer(await fetch(`${s.baseUrl}${path}`, { headers: cookie ? { cookie } : {}, redirect: "manual" }));
+}
+
+/** A POST with an HTML form's body, as an OAuth client or a browser without JavaScript sends it (no redirect followed). */
+export async function postForm(s: TestServer, path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageAnswer> {
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+  return answer(
+    await fetch(`${s.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+      body: body.toString(),
+      redirect: "manual",
+    }),
+  );
+}
+
+/** The value of the first hidden (or any) input named `name` in a page. */
+export const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
