@@ -32,6 +32,8 @@ export interface Config {
   signinDomains: string[];
   /** How long a sign-in link works (15 minutes). */
   signinLinkTtlSeconds: number;
+  /** Sign-in links one address may be sent per link lifetime (a mailbox is not to be flooded); more is SIGNIN_RATE_LIMITED. */
+  signinLinksPerAddress: number;
   /** How long an invitation link works (7 days). */
   invitationTtlSeconds: number;
   /** A session ends after this long without a request (sliding: each use renews it, at most once an hour). */
@@ -72,6 +74,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .map((d) => d.trim().toLowerCase())
       .filter(Boolean),
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
+    signinLinksPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_ADDRESS, 5)),
     invitationTtlSeconds: Math.max(1, intFrom(env.ASSAY_INVITATION_TTL_SECONDS, 7 * 86400)),
     sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
     sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),

@@ -284,20 +284,24 @@ describe("OpenID Connect sign-in", () => {
 });
 
 describe("OpenID Connect sign-in in a real browser", () => {
-  test("Chromium goes to the provider, logs in, consents, and lands signed in at next", async () => {
+  test("Chromium: the sign-in page offers the provider; log in, consent, and land signed in on the page asked for", async () => {
     const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, headless: true, args: BASE_CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
       const email = uniqueEmail("chromium");
-      await page.goto(`${server.baseUrl}/api/session/oidc/start?next=${encodeURIComponent("/api/session")}`);
+      await page.goto(`${server.baseUrl}/dashboard/keys`);
+      expect(page.url()).toBe(`${server.baseUrl}/signin?next=%2Fdashboard%2Fkeys`);
+      await page.getByRole("link", { name: "sign in with your company account" }).click();
       expect(page.url().startsWith(issuer)).toBe(true);
       await page.fill('input[name="login"]', email);
       await page.fill('input[name="password"]', "any");
       await page.click('button[type="submit"]');
       await page.waitForSelector('input[name="prompt"][value="consent"]', { state: "attached" });
       await page.click('button[type="submit"]');
-      await page.waitForURL(`${server.baseUrl}/api/session`);
-      const session = JSON.parse((await page.textContent("body"))!);
+      await page.waitForURL(`${server.baseUrl}/dashboard/keys`);
+      expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("API keys");
+      expect(await page.locator(".shell").textContent()).toContain(email);
+      const session = await page.evaluate(async () => (await fetch("/api/session")).json());
       expect(session.email).toBe(email);
       expect(session.role).toBe("admin");
       // Cookies are per host, not port: the provider's share the jar. Of Assay's, the state cookie is gone.

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from "node:crypto";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
@@ -36,10 +37,15 @@ function sameToken(a: string, b: string): boolean {
 
 /** Sign-in by email link (or with an email an OpenID provider verified), and the sessions it starts. */
 export class SessionService {
+  /** Links sent per address within one link lifetime. */
+  private readonly linksPerAddress: RateLimiterMemory;
+
   constructor(
     private readonly ctx: Pick<ServiceContext, "config" | "store">,
     private readonly mailer: Mailer,
-  ) {}
+  ) {
+    this.linksPerAddress = new RateLimiterMemory({ points: ctx.config.signinLinksPerAddress, duration: ctx.config.signinLinkTtlSeconds });
+  }
 
   /**
    * Sends a single-use sign-in link. Says nothing of whether the email has an account: the same answer either
@@ -50,7 +56,9 @@ export class SessionService {
     const token = newSecretToken();
     const { config } = this.ctx;
     const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
-    this.ctx.store.append(decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains), meta);
+    const writes = decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains);
+    await this.spendLink(email);
+    this.ctx.store.append(writes, meta);
     const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
     link.searchParams.set("token", token);
     if (next) link.searchParams.set("next", next);
@@ -59,6 +67,17 @@ export class SessionService {
       subject: "Your Assay sign-in link",
       text: `Sign in to Assay by opening this link within ${Math.round(config.signinLinkTtlSeconds / 60)} minutes. It works once.\n\n${link}\n\nIf you did not ask for it, ignore this message.`,
     });
+  }
+
+  /** Counts one more link for the address, refusing it past the limit (the count is per process: one machine's flood guard). */
+  private async spendLink(email: string): Promise<void> {
+    try {
+      await this.linksPerAddress.consume(emailHashOf(email));
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      const retryAfterSeconds = Math.ceil(e.msBeforeNext / 1000);
+      throw new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this address; ask again in ${retryAfterSeconds} s, or use a link already sent.`, { retryAfterSeconds });
+    }
   }
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
