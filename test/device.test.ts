@@ -190,6 +190,16 @@ describe("the device flow", () => {
   });
 });
 
+test("OpenAPI describes the token endpoint's OAuth refusals beside its catalogued errors", async () => {
+  const doc = (await server.api("GET", "/api/openapi.json")).body;
+  const refusal = doc.paths["/api/device/token"].post.responses["400"];
+  expect(refusal.description).toContain("authorization_pending");
+  const [oauth, catalogued] = refusal.content["application/json"].schema.oneOf;
+  expect(oauth.required.sort()).toEqual(["error", "error_description"]);
+  expect(oauth.properties.error.anyOf.map((s: { const: string }) => s.const)).toContain("slow_down");
+  expect(catalogued.allOf[0].$ref).toBe("#/components/schemas/Error");
+});
+
 test("OpenAPI offers the device endpoints' bodies as forms beside JSON", async () => {
   const doc = (await server.api("GET", "/api/openapi.json")).body;
   for (const path of ["/api/device/code", "/api/device/token"]) {

@@ -387,6 +387,23 @@ export const DeviceAuthorization = Obj(
   "RFC 8628 §3.2: show user_code and verification_uri to the person, then poll POST /api/device/token every interval seconds.",
 );
 
+/** The OAuth refusals of the device token endpoint (RFC 8628 §3.5, RFC 6749 §5.2), the one list of them. */
+export const DEVICE_TOKEN_ERRORS = [
+  "authorization_pending",
+  "slow_down",
+  "access_denied",
+  "expired_token",
+  "invalid_grant",
+  "invalid_request",
+  "unsupported_grant_type",
+  "invalid_scope",
+] as const;
+
+export const OAuthErrorBody = Obj(
+  { error: literals(DEVICE_TOKEN_ERRORS), error_description: Str() },
+  "An OAuth refusal (RFC 6749 §5.2): the RFC fixes this shape instead of the catalogued error body.",
+);
+
 export const DeviceToken = Obj(
   {
     access_token: Str(),

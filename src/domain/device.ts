@@ -4,6 +4,7 @@ import type { DeviceCodeIssuedData } from "../../events";
 import type { DeviceCode } from "../../projections/device";
 import { decideMintKey, streams, type MintedKey } from "./accounts";
 import { requireScopesOfRole, type Role } from "./people";
+import type { DEVICE_TOKEN_ERRORS } from "../contracts/outputs";
 
 /**
  * Device authorization (RFC 8628) for the command-line client: the device asks for a code, a signed-in person
@@ -16,15 +17,7 @@ export const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 const SLOW_DOWN_SECONDS = 5;
 
 /** The error a token request answers, with RFC 8628 §3.5 and RFC 6749 §5.2 names. */
-export type DeviceTokenErrorCode =
-  | "authorization_pending"
-  | "slow_down"
-  | "access_denied"
-  | "expired_token"
-  | "invalid_grant"
-  | "invalid_request"
-  | "unsupported_grant_type"
-  | "invalid_scope";
+export type DeviceTokenErrorCode = (typeof DEVICE_TOKEN_ERRORS)[number];
 
 /** An OAuth refusal: HTTP 400 with `{ error, error_description }`, not the catalogued error body (the RFC fixes the shape). */
 export class DeviceTokenError extends Error {

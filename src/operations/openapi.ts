@@ -51,6 +51,20 @@ function errorResponses(codes: ErrorCode[]) {
   );
 }
 
+/** Adds the refusals a standard shapes (OAuth's) beside the catalogued ones of the same status: either body may come. */
+function withOtherErrors(responses: Record<string, any>, other: NonNullable<Operation["http"]>["otherErrors"]) {
+  for (const [status, { description, schema }] of Object.entries(other ?? {})) {
+    const catalogued = responses[status];
+    responses[status] = catalogued
+      ? {
+          description: `${description}\n\n${catalogued.description}`,
+          content: { "application/json": { schema: { oneOf: [jsonSchemaOf(schema), catalogued.content["application/json"].schema] } } },
+        }
+      : { description, content: { "application/json": { schema: jsonSchemaOf(schema) } } };
+  }
+  return responses;
+}
+
 const redirects = (status: number | undefined) => status !== undefined && status >= 300 && status < 400;
 
 export function openApiDocument(operations: readonly Operation[], baseUrl: string) {
@@ -93,7 +107,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
           ? { content: { [http.contentType]: { schema: { type: "string", contentMediaType: http.contentType } } } }
           : { content: { "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } } } }),
       },
-      ...errorResponses(codes),
+      ...withOtherErrors(errorResponses(codes), http.otherErrors),
     };
     (paths[http.path] ??= {})[http.method] = op;
   }

@@ -97,6 +97,8 @@ export interface Operation<I = any, O = any> {
     returns: string;
     /** A non-JSON success body (the handler answers a Response). */
     contentType?: string;
+    /** A refusal answered in a shape a standard fixes instead of the catalogued error body (OAuth's), by status. */
+    otherErrors?: Record<number, { description: string; schema: TSchema }>;
   };
   mcp?: {
     name: string;

@@ -1,5 +1,5 @@
 import { DeviceTokenBody } from "../../contracts/inputs";
-import { DeviceToken } from "../../contracts/outputs";
+import { DeviceToken, OAuthErrorBody } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { answeringOAuthErrors } from "./oauth-error";
 
@@ -9,7 +9,14 @@ export const exchangeDeviceCode = defineOperation({
   summary: "Poll for the key a device sign-in was approved with (RFC 8628)",
   description:
     "grant_type=urn:ietf:params:oauth:grant-type:device_code with the device_code, as a form or JSON. Until approved it answers 400 with RFC 8628's `{ error, error_description }`: authorization_pending (poll again after interval seconds), slow_down (polled too fast: wait 5 seconds longer from now on), access_denied, expired_token; invalid_grant for an unknown or used code, unsupported_grant_type for another grant. Once approved: a new key (access_token, shown only here), its keyId and scopes, the organization approved for and the approver's email. A code gives one key only.",
-  http: { method: "post", path: "/api/device/token", returns: "The key, minted for the organization the person approved." },
+  http: {
+    method: "post",
+    path: "/api/device/token",
+    returns: "The key, minted for the organization the person approved.",
+    otherErrors: {
+      400: { description: "An OAuth refusal (RFC 8628 §3.5): authorization_pending, slow_down, access_denied, expired_token, invalid_grant, unsupported_grant_type, invalid_request.", schema: OAuthErrorBody },
+    },
+  },
   auth: { kind: "public" },
   input: { body: DeviceTokenBody, form: true },
   output: DeviceToken,
