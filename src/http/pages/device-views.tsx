@@ -6,20 +6,25 @@ import { SignInForm } from "./dashboard/signin-views";
  * comes from a person or a device is rendered with `safe` (escaped); attributes are always escaped.
  */
 
-export interface SignInProps {
+/** Every view: the site's public origin (PUBLIC_BASE_URL), for link previews. */
+interface Origin {
+  origin: string;
+}
+
+export interface SignInProps extends Origin {
   /** Where the sign-in link brings the person back: this page, with the code typed so far. */
   next: string;
   oidc: boolean;
   message?: string;
 }
 
-export interface EnterCodeProps {
+export interface EnterCodeProps extends Origin {
   email: string;
   userCode?: string;
   message?: string;
 }
 
-export interface ApproveProps {
+export interface ApproveProps extends Origin {
   email: string;
   csrfToken: string;
   /** XXXX-XXXX */
@@ -42,7 +47,7 @@ function SignedInAs(props: { email: string }) {
 
 export function SignInView(props: SignInProps) {
   return (
-    <Layout title="Sign in to connect a device">
+    <Layout title="Sign in to connect a device" origin={props.origin}>
       <h1>Sign in to connect a device</h1>
       <Notice message={props.message} />
       <SignInForm next={props.next} oidc={props.oidc} />
@@ -52,7 +57,7 @@ export function SignInView(props: SignInProps) {
 
 export function EnterCodeView(props: EnterCodeProps) {
   return (
-    <Layout title="Connect a device">
+    <Layout title="Connect a device" origin={props.origin}>
       <h1>Connect a device</h1>
       <SignedInAs email={props.email} />
       <Notice message={props.message} />
@@ -67,7 +72,7 @@ export function EnterCodeView(props: EnterCodeProps) {
 
 export function ApproveView(props: ApproveProps) {
   return (
-    <Layout title="Approve a device">
+    <Layout title="Approve a device" origin={props.origin}>
       <h1>Approve this device?</h1>
       <SignedInAs email={props.email} />
       <Notice message={props.message} />
@@ -112,10 +117,10 @@ export function ApproveView(props: ApproveProps) {
   );
 }
 
-export function DoneView(props: { approved: boolean }) {
+export function DoneView(props: Origin & { approved: boolean }) {
   const title = props.approved ? "Device approved" : "Device denied";
   return (
-    <Layout title={title}>
+    <Layout title={title} origin={props.origin}>
       <h1>{title}</h1>
       <p>{props.approved ? "Your device now receives its key. Return to it; you may close this page." : "The device gets no key. You may close this page."}</p>
     </Layout>

@@ -21,14 +21,16 @@ import { ApproveView, DoneView, EnterCodeView, SignInView } from "./device-views
 const pagePath = (userCode?: string) => (userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : "/device");
 
 export function devicePage(services: Services) {
+  const origin = services.config.publicBaseUrl;
   /** The page for a session and a typed code: the request it names to approve, else the form to type one. */
   function signedInView(session: SessionPrincipal, userCode: string | undefined, message?: string) {
     const request = userCode ? services.device.pending(userCode) : null;
     if (!request) {
       const unknown = userCode && !message ? "No pending request has this code; it may have expired or been answered. Check the code on your device." : message;
-      return EnterCodeView({ email: session.email, userCode, message: unknown });
+      return EnterCodeView({ origin, email: session.email, userCode, message: unknown });
     }
     return ApproveView({
+      origin,
       email: session.email,
       csrfToken: session.csrfToken,
       userCode: formatUserCode(request.userCode),
@@ -48,7 +50,7 @@ export function devicePage(services: Services) {
         set.headers["cache-control"] = "no-store";
         const userCode = typeof query.user_code === "string" && query.user_code.trim() ? query.user_code.trim() : undefined;
         const session = sessionOrNull(services, request);
-        return html(session ? signedInView(session, userCode) : SignInView({ next: pagePath(userCode), oidc: !!services.config.oidc }));
+        return html(session ? signedInView(session, userCode) : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc }));
       })
       .post("/device", ({ request, body, set, html }) => {
         set.headers["cache-control"] = "no-store";
@@ -61,7 +63,7 @@ export function devicePage(services: Services) {
         } catch (e) {
           if (!(e instanceof AppError) || (e.code !== "AUTH_REQUIRED" && e.code !== "CSRF_TOKEN_INVALID")) throw e;
           set.status = e.status;
-          return html(SignInView({ next: pagePath(userCode), oidc: !!services.config.oidc, message: `${e.message} Nothing was approved.` }));
+          return html(SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc, message: `${e.message} Nothing was approved.` }));
         }
         const meta = sessionMeta(session.personId, "dashboard", requestIdOf(request));
         try {
@@ -73,7 +75,7 @@ export function devicePage(services: Services) {
           set.status = e.status;
           return html(signedInView(session, userCode, e.message));
         }
-        return html(DoneView({ approved: decision === "approve" }));
+        return html(DoneView({ origin, approved: decision === "approve" }));
       })
   );
 }

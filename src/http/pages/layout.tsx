@@ -22,12 +22,13 @@ const STYLE = `
   .done { padding: .75rem 1rem; border-left: 4px solid #166534; background: #f0fdf4; color: #14532d; }
   .code { font: 600 1.5rem/1.2 ui-monospace, monospace; letter-spacing: .1em; }
   .secret { font: 1rem/1.4 ui-monospace, monospace; word-break: break-all; background: #f3f4f6; padding: .5rem; }
+  .table-scroll { overflow-x: auto; max-width: 100%; }
   table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d1d5db; vertical-align: top; }
   .shell { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
   .shell nav a { margin-right: 1rem; }
-  .shell form { display: flex; gap: .5rem; align-items: center; margin: 0; }
-  .shell select { width: auto; }
+  .shell form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0; max-width: 100%; }
+  .shell select { width: auto; max-width: 100%; }
   .inline-form { display: inline; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   fieldset { border: 1px solid #d1d5db; margin: 1rem 0; } fieldset p { margin: .25rem 0; }
@@ -37,6 +38,8 @@ const STYLE = `
 
 export interface LayoutProps {
   title: string;
+  /** The site's public origin (PUBLIC_BASE_URL): link previews need absolute URLs. */
+  origin: string;
   /** One sentence on what the page is for (the meta description and link previews). */
   description?: string;
   /** Dashboard pages: wider, under the shell (navigation, organization, sign-out). */
@@ -60,6 +63,7 @@ export function Layout(props: LayoutProps) {
           <meta property="og:title" content={title} />
           <meta property="og:description" content={description} />
           <meta property="og:type" content="website" />
+          <meta property="og:image" content={`${props.origin}/brand/assay-mark.svg`} />
           <link rel="icon" href="/brand/assay-mark.svg" type="image/svg+xml" />
           <style>{STYLE}</style>
         </head>

@@ -1,4 +1,4 @@
-import { Csrf, DashboardPage, type ShellProps } from "./shell";
+import { Csrf, DashboardPage, ScrollRegion, type ShellProps } from "./shell";
 
 export interface KeyRow {
   keyId: string;
@@ -61,8 +61,8 @@ export function KeysView(props: KeysProps) {
       {props.keys.length === 0 ? (
         <p>No keys yet.</p>
       ) : (
+        <ScrollRegion label="API keys">
         <table>
-          <caption class="visually-hidden">API keys</caption>
           <thead>
             <tr>
               <th scope="col">Name</th>
@@ -111,6 +111,7 @@ export function KeysView(props: KeysProps) {
             ))}
           </tbody>
         </table>
+        </ScrollRegion>
       )}
       <h2>Mint a key</h2>
       <form method="post" action="/dashboard/keys">

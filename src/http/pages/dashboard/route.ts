@@ -28,6 +28,7 @@ interface ElysiaArgs {
 export function shellOf(ctx: PageContext, session: SessionPrincipal, path: string): ShellProps {
   const described = ctx.services.sessions.describe(session);
   return {
+    origin: ctx.services.config.publicBaseUrl,
     email: described.email,
     role: described.role,
     customerId: described.customerId,
@@ -60,13 +61,13 @@ export function dashboardRoute(ctx: PageContext, handler: Handler) {
       if (!(e instanceof AppError)) throw e;
       // A form that outlived its session, or a forged one: sign in again; nothing was done.
       if (e.code === "AUTH_REQUIRED") return signInFirst("/dashboard");
-      return problemPage(e, request, shell);
+      return problemPage(ctx, e, request, shell);
     }
   };
 }
 
-export function problemPage(e: AppError, request: Request, shell?: ShellProps): Response {
-  return htmlPage(ProblemPage({ shell, status: e.status, code: e.code, message: e.message }) as string, e.status, {
+export function problemPage(ctx: PageContext, e: AppError, request: Request, shell?: ShellProps): Response {
+  return htmlPage(ProblemPage({ origin: ctx.services.config.publicBaseUrl, shell, status: e.status, code: e.code, message: e.message }) as string, e.status, {
     "x-request-id": requestIdOf(request),
   });
 }

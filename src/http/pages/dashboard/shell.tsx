@@ -3,6 +3,8 @@ import { Done, Layout, Notice } from "../layout";
 
 /** What the shell shows of the session: who, for which organization, and the token its forms carry. */
 export interface ShellProps {
+  /** The site's public origin (PUBLIC_BASE_URL). */
+  origin: string;
   email: string;
   role: string;
   customerId: string;
@@ -62,10 +64,19 @@ function Shell(props: ShellProps) {
   );
 }
 
+/** A wide table on a narrow screen scrolls within its region (focusable, so keyboards can scroll it), not the page. */
+export function ScrollRegion(props: { label: string; children: Children }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={props.label} tabindex="0">
+      {props.children}
+    </div>
+  );
+}
+
 /** A dashboard page: the shell, a heading, what the last form did or why it was refused, then the content. */
 export function DashboardPage(props: { shell: ShellProps; title: string; description: string; done?: string; message?: string; children: Children }) {
   return (
-    <Layout title={props.title} description={props.description} wide shell={<Shell {...props.shell} />}>
+    <Layout title={props.title} origin={props.shell.origin} description={props.description} wide shell={<Shell {...props.shell} />}>
       <h1 safe>{props.title}</h1>
       <Done message={props.done} />
       <Notice message={props.message} />
@@ -75,7 +86,7 @@ export function DashboardPage(props: { shell: ShellProps; title: string; descrip
 }
 
 /** A page that could not be shown: the error's message and code, under the shell when signed in. */
-export function ProblemPage(props: { shell?: ShellProps; status: number; code: string; message: string }) {
+export function ProblemPage(props: { origin: string; shell?: ShellProps; status: number; code: string; message: string }) {
   const body = (
     <>
       <p class="notice" role="alert" safe>
@@ -91,7 +102,7 @@ export function ProblemPage(props: { shell?: ShellProps; status: number; code: s
       {body}
     </DashboardPage>
   ) : (
-    <Layout title="Not available">
+    <Layout title="Not available" origin={props.origin}>
       <h1>Not available</h1>
       {body}
     </Layout>

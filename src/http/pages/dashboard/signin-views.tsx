@@ -22,9 +22,9 @@ export function SignInForm(props: { next: string; oidc?: boolean }) {
   );
 }
 
-export function SignInPage(props: { next: string; oidc: boolean; message?: string; done?: string }) {
+export function SignInPage(props: { origin: string; next: string; oidc: boolean; message?: string; done?: string }) {
   return (
-    <Layout title="Sign in" description="Sign in to Assay to see your jobs, credits, keys and members.">
+    <Layout title="Sign in" origin={props.origin} description="Sign in to Assay to see your jobs, credits, keys and members.">
       <h1>Sign in to Assay</h1>
       <Done message={props.done} />
       <Notice message={props.message} />
@@ -33,9 +33,9 @@ export function SignInPage(props: { next: string; oidc: boolean; message?: strin
   );
 }
 
-export function LinkSentPage(props: { email: string; next: string }) {
+export function LinkSentPage(props: { origin: string; email: string; next: string }) {
   return (
-    <Layout title="Check your mailbox" description="A sign-in link is on its way.">
+    <Layout title="Check your mailbox" origin={props.origin} description="A sign-in link is on its way.">
       <h1>Check your mailbox</h1>
       <p role="status">
         If <strong safe>{props.email}</strong> can sign in, a link is on its way. It signs you in once, within 15 minutes.

@@ -14,12 +14,13 @@ const localPath = (next: unknown) => (typeof next === "string" && next.startsWit
  */
 export function signInPages(ctx: PageContext) {
   const oidc = !!ctx.services.config.oidc;
+  const origin = ctx.services.config.publicBaseUrl;
   return new Elysia()
     .get("/", ({ request }) => seeOther(sessionOrNull(ctx.services, request) ? "/dashboard/jobs" : "/signin"))
     .get("/dashboard", () => seeOther("/dashboard/jobs"))
     .get("/signin", ({ query }) => {
       const done = query.done === "signed-out" ? "You are signed out." : undefined;
-      return htmlPage(SignInPage({ next: localPath(query.next), oidc, done }) as string);
+      return htmlPage(SignInPage({ origin, next: localPath(query.next), oidc, done }) as string);
     })
     .post("/signin", async ({ request, body }) => {
       const form = formOf(body);
@@ -28,9 +29,9 @@ export function signInPages(ctx: PageContext) {
         await callOperation(ctx, "requestSignInLink", request, { body: `${new URLSearchParams({ email: form.get("email") ?? "", next })}` });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        return htmlPage(SignInPage({ next, oidc, message: `${e.message} No link was sent.` }) as string, e.status);
+        return htmlPage(SignInPage({ origin, next, oidc, message: `${e.message} No link was sent.` }) as string, e.status);
       }
-      return htmlPage(LinkSentPage({ email: form.get("email") ?? "", next }) as string);
+      return htmlPage(LinkSentPage({ origin, email: form.get("email") ?? "", next }) as string);
     })
     .post(
       "/signout",
