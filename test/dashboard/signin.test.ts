@@ -108,6 +108,16 @@ describe("the sign-in page", () => {
   });
 });
 
+test("llms.txt's way to a key for an existing account can be followed: its dashboard address leads to sign-in and back", async () => {
+  const llms = await (await fetch(`${server.baseUrl}/llms.txt`)).text();
+  const address = new RegExp(`${server.baseUrl}/dashboard/keys`).exec(llms)?.[0];
+  expect(address).toBeDefined();
+  const signedOut = await fetch(address!, { redirect: "manual" });
+  expect(signedOut.headers.get("location")).toBe("/signin?next=%2Fdashboard%2Fkeys");
+  const form = await page(server, signedOut.headers.get("location")!);
+  expect(hidden(form.text, "next")).toBe("/dashboard/keys");
+});
+
 describe("in real Chromium", () => {
   test("sign in by the emailed link, mint a key (secret once, copy button), rotate it, revoke it: 401 next", async () => {
     const context = await browser.newContext();
