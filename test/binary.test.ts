@@ -10,7 +10,7 @@ afterAll(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test("npm run build compiles dist/assay, which serves a healthy /healthz on its own", async () => {
+test("npm run build compiles dist/assay, which serves on its own: /healthz, the sign-in page, the API", async () => {
   const build = Bun.spawnSync(["npm", "run", "build"], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
   expect(build.exitCode).toBe(0);
   const port = 20000 + Math.floor(Math.random() * 20000);
@@ -25,4 +25,10 @@ test("npm run build compiles dist/assay, which serves a healthy /healthz on its 
     if (status !== 200) await Bun.sleep(100);
   }
   expect(status).toBe(200);
+  // The templates (JSX) and the sign-in libraries are in the binary too.
+  const signIn = await fetch(`http://127.0.0.1:${port}/signin`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toContain('action="/signin"');
+  const sent = await fetch(`http://127.0.0.1:${port}/api/session/email`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "binary@example.com" }) });
+  expect(sent.status).toBe(202);
 });
