@@ -122,7 +122,7 @@ export const SignInCallbackQuery = Type.Object(
 );
 
 export const OidcStartQuery = Type.Object(
-  { next: sameOriginPath("Where to go once signed in: a path on this site (default /).") },
+  { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },
   { additionalProperties: false },
 );
 
