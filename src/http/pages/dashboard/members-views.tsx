@@ -49,7 +49,7 @@ function AdminActions(props: { member: MemberRow; roles: string[]; csrfToken: st
       <form method="post" action={`/dashboard/members/${encodeURIComponent(member.personId)}/role`} class="inline-form">
         <Csrf token={props.csrfToken} />
         <label class="visually-hidden" for={`role-${member.personId}`}>
-          Role of {member.email}
+          Role of <span safe>{member.email}</span>
         </label>
         <select id={`role-${member.personId}`} name="role">
           <RoleOptions roles={props.roles} selected={member.role} />
