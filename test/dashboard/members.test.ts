@@ -89,6 +89,7 @@ describe("the members page", () => {
     const joined = eventsOf(server).findLast((e) => e.type === "MemberAdded")!;
     const personId = (joined.data as { personId: string }).personId;
     expect(roleIn(rowOf(after.text, personId))).toBe("member");
+    expect(rowOf(after.text, personId)).toContain(`Role of <span>${email.replace("'", "&#x27;")}</span>`);
     expect(after.text).toContain("No pending invitations.");
     // The invitee reads the same list, with Leave and no admin form.
     const theirs = await page(server, "/dashboard/members", cookie);
