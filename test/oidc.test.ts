@@ -186,7 +186,7 @@ describe("OpenID Connect sign-in", () => {
     const before = eventCount(server);
     const res = await callback(server, flow.callback, flow.app.header());
     expect(res.status).toBe(303);
-    expect(res.headers.get("location")).toBe("/");
+    expect(res.headers.get("location")).toBe("/dashboard");
     const session = await server.api("GET", "/api/session", { headers: { cookie: sessionCookieOf(res)! } });
     expect(session.body.customerId).toBe(account.customerId);
     expect(session.body.organizations).toEqual([{ customerId: account.customerId, orgCode: account.orgCode, role: "admin" }]);

@@ -108,7 +108,7 @@ export const SignInLinkBody = Type.Object(
       description: "The address to send the sign-in link to. The answer is the same whether or not it has an account.",
       "x-invalid-code": "SIGNUP_INVALID_EMAIL",
     }),
-    next: sameOriginPath("Where the link lands once signed in: a path on this site (default /)."),
+    next: sameOriginPath("Where the link lands once signed in: a path on this site (default /dashboard)."),
   },
   { additionalProperties: false },
 );
@@ -116,13 +116,13 @@ export const SignInLinkBody = Type.Object(
 export const SignInCallbackQuery = Type.Object(
   {
     token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the sign-in link." }),
-    next: sameOriginPath("Where to go once signed in: a path on this site (default /)."),
+    next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard)."),
   },
   { additionalProperties: false },
 );
 
 export const OidcStartQuery = Type.Object(
-  { next: sameOriginPath("Where to go once signed in: a path on this site (default /).") },
+  { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },
   { additionalProperties: false },
 );
 

@@ -89,7 +89,7 @@ export class OidcSignIn {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
-    this.pending.set(sha256Hex(state), { verifier, nonce, next: next ?? "/", expiresAt: now + OIDC_PENDING_SECONDS * 1000 });
+    this.pending.set(sha256Hex(state), { verifier, nonce, next: next ?? "/dashboard", expiresAt: now + OIDC_PENDING_SECONDS * 1000 });
     const redirectTo = client.buildAuthorizationUrl(provider, {
       redirect_uri: this.redirectUri,
       scope: "openid email",

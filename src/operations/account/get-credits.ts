@@ -7,6 +7,8 @@ export const getCredits = defineOperation({
   operationId: "getCredits",
   tag: "account",
   summary: "Balance, plan, monthly grant and recent ledger entries",
+  description:
+    "With a Bearer key (account:read): the organization's credits. With a signed-in session instead: the credits of the organization the session acts for.",
   http: { method: "get", path: "/api/credits", returns: "The credits." },
   mcp: {
     name: "get_credits",
@@ -15,7 +17,7 @@ export const getCredits = defineOperation({
     annotations: { title: "Get credits", ...READ },
     summary: (data) => `Balance ${data.balance} credits on the ${data.plan} plan.`,
   },
-  auth: { kind: "key", scope: "account:read" },
+  auth: { kind: "key", scope: "account:read", session: true },
   input: { query: CreditsQuery },
   output: Credits,
   errors: [],

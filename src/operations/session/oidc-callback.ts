@@ -8,7 +8,7 @@ export const completeOidcSignIn = defineOperation({
   summary: "The OpenID provider's redirect back: starts a session",
   description:
     "The provider sends the browser here. The answer must carry the state of a sign-in this browser started (once); the code is exchanged, the provider must vouch for the email (email_verified), and the person signs in as with an email link: a signup email claims its organization, a new email opens a free one, outside ASSAY_SIGNIN_DOMAINS it is UNAUTHORIZED_DOMAIN and nothing is created. A fresh session, then a redirect to the `next` given at the start.",
-  http: { method: "get", path: "/api/session/oidc/callback", status: 303, returns: "A redirect to next (or /) setting the session cookie." },
+  http: { method: "get", path: "/api/session/oidc/callback", status: 303, returns: "A redirect to next (or /dashboard) setting the session cookie." },
   auth: { kind: "public" },
   input: { query: OidcCallbackQuery },
   errors: ["OIDC_STATE_INVALID", "OIDC_SIGNIN_FAILED", "UNAUTHORIZED_DOMAIN", "SIGNUP_INVALID_EMAIL", "SERVICE_UNAVAILABLE"],

@@ -1,0 +1,99 @@
+import { DashboardPage, type ShellProps } from "./shell";
+
+export interface LedgerRow {
+  position: number;
+  type: string;
+  amount: number;
+  jobId?: string;
+  reason?: string;
+  balanceAfter: number;
+  recordedAt: string;
+}
+
+export interface CreditsProps {
+  shell: ShellProps;
+  balance: number;
+  plan: string;
+  monthlyGrant: number;
+  ledger: LedgerRow[];
+  /** How many of the newest entries were asked for, and the choices the operation allows. */
+  limit: number;
+  limits: number[];
+}
+
+const when = (iso: string) => <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
+const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
+
+export function CreditsView(props: CreditsProps) {
+  return (
+    <DashboardPage shell={props.shell} title="Credits" description="Your organization's credit balance, plan, monthly grant and ledger.">
+      <dl>
+        <dt>Balance</dt>
+        <dd id="balance">{String(props.balance)} credits</dd>
+        <dt>Plan</dt>
+        <dd safe>{props.plan}</dd>
+        <dt>Monthly grant</dt>
+        <dd>{String(props.monthlyGrant)} credits</dd>
+      </dl>
+      <h2>Ledger</h2>
+      <form method="get" action="/dashboard/credits">
+        <label class="inline" for="limit">
+          Entries shown
+        </label>
+        <select id="limit" name="limit">
+          {props.limits.map((n) => (
+            <option value={String(n)} selected={n === props.limit}>
+              {String(n)}
+            </option>
+          ))}
+        </select>
+        <button type="submit" class="small secondary">
+          Show
+        </button>
+      </form>
+      {props.ledger.length === 0 ? (
+        <p>No ledger entries yet.</p>
+      ) : (
+        <table>
+          <caption>
+            The {String(props.ledger.length)} newest entries, newest first; the position is the entry's event in the log.
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Position</th>
+              <th scope="col">Type</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Job</th>
+              <th scope="col">Reason</th>
+              <th scope="col">Balance after</th>
+              <th scope="col">Recorded</th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.ledger.map((e) => (
+              <tr id={`position-${e.position}`}>
+                <td>{String(e.position)}</td>
+                <td>
+                  <code safe>{e.type}</code>
+                </td>
+                <td>{signed(e.amount)}</td>
+                <td>
+                  {e.jobId ? (
+                    <a href={`/dashboard/jobs/${encodeURIComponent(e.jobId)}`}>
+                      <code safe>{e.jobId}</code>
+                    </a>
+                  ) : (
+                    ""
+                  )}
+                </td>
+                <td safe>{e.reason ?? ""}</td>
+                <td>{String(e.balanceAfter)}</td>
+                <td>{when(e.recordedAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </DashboardPage>
+  );
+}

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { eventsOf, htmlJob, startServer, uniqueEmail, type TestServer } from "../support/harness";
+import { signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
+import { page } from "../support/pages";
+
+/**
+ * The credits page as a browser without JavaScript reads it: balance, plan, monthly grant and the ledger, each
+ * entry with its event position and, for a job's charge, a link to the job. Real server, real sign-in, a real job.
+ */
+
+setDefaultTimeout(120_000);
+let relay: MailRelay;
+let server: TestServer;
+
+beforeAll(async () => {
+  relay = await startMailRelay();
+  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
+}, 120_000);
+afterAll(async () => {
+  await server?.stop();
+  await relay?.stop();
+}, 120_000);
+
+const PAGE = `<!doctype html><html lang="en"><head><title>Credits</title></head><body><h1>Credits</h1></body></html>`;
+const rows = (html: string) => [...html.matchAll(/<tr id="position-(\d+)">/g)].map((m) => Number(m[1]));
+
+describe("the credits page", () => {
+  test("signed out, it sends the person to sign in and back", async () => {
+    const res = await page(server, "/dashboard/credits?limit=50");
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe("/signin?next=%2Fdashboard%2Fcredits%3Flimit%3D50");
+  });
+
+  test("shows the balance, plan and grant, and the ledger with each entry's event position and the charged job's link", async () => {
+    const { apiKey, customerId, email } = await server.signup(uniqueEmail("credits"));
+    const run = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, [{ id: "page-title" }]) });
+    expect(run.status).toBe(200);
+    const jobId = run.body.jobId as string;
+    const credits = (await server.api("GET", "/api/credits", { key: apiKey })).body;
+    expect(credits.ledger.some((e: { jobId?: string }) => e.jobId === jobId)).toBe(true);
+
+    const who = await signIn(server, relay, email);
+    expect(who.customerId).toBe(customerId);
+    const before = eventsOf(server).length;
+    const shown = await page(server, "/dashboard/credits", who.cookie);
+    expect(shown.status).toBe(200);
+    expect(shown.headers.get("cache-control")).toBe("no-store");
+    expect(shown.text).toContain(`<dd id="balance">${credits.balance} credits</dd>`);
+    expect(shown.text).toContain(`<dd>${credits.plan}</dd>`);
+    expect(shown.text).toContain(`<dd>${credits.monthlyGrant} credits</dd>`);
+    // Every entry, newest first, under its position in the log; the positions are those of the ledger's events.
+    expect(rows(shown.text)).toEqual(credits.ledger.map((e: { position: number }) => e.position));
+    const positions = new Map(eventsOf(server).map((e) => [e.position, e.type]));
+    for (const e of credits.ledger) expect(positions.get(e.position)).toBe(e.type);
+    const charge = credits.ledger.find((e: { jobId?: string; amount: number }) => e.jobId === jobId && e.amount < 0);
+    const chargeRow = shown.text.slice(shown.text.indexOf(`<tr id="position-${charge.position}">`)).split("</tr>")[0]!;
+    expect(chargeRow).toContain(`<a href="/dashboard/jobs/${jobId}">`);
+    expect(chargeRow).toContain(`<td>${charge.amount}</td>`);
+    expect(chargeRow).toContain(`<td>${charge.balanceAfter}</td>`);
+    // Reading writes nothing.
+    expect(eventsOf(server).length).toBe(before);
+  });
+
+  test("more entries on request, within the operation's limit; outside it, the page says why with 400", async () => {
+    const { apiKey, email } = await server.signup(uniqueEmail("credits-limit"));
+    for (let i = 0; i < 2; i++) expect((await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, [{ id: "page-title" }]) })).status).toBe(200);
+    const all = (await server.api("GET", "/api/credits?limit=200", { key: apiKey })).body.ledger.length;
+    expect(all).toBeGreaterThan(2);
+    const who = await signIn(server, relay, email);
+    const two = await page(server, "/dashboard/credits?limit=2", who.cookie);
+    expect(two.status).toBe(200);
+    expect(rows(two.text)).toHaveLength(2);
+    expect(two.text).toContain('<option value="2" selected>2</option>');
+    const most = await page(server, "/dashboard/credits?limit=200", who.cookie);
+    expect(rows(most.text)).toHaveLength(all);
+    expect(most.text).toContain('<option value="200" selected>200</option>');
+    const tooMany = await page(server, "/dashboard/credits?limit=201", who.cookie);
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.text).toContain("<code>INVALID_REQUEST_BODY</code>");
+  });
+
+  test("a customerId in the address changes nothing: the page shows the session's organization alone", async () => {
+    const mine = await signIn(server, relay, uniqueEmail("credits-mine"));
+    const theirs = await server.signup(uniqueEmail("credits-theirs"));
+    await server.api("POST", "/api/jobs", { key: theirs.apiKey, body: htmlJob(PAGE, [{ id: "page-title" }]) });
+    const own = await page(server, "/dashboard/credits", mine.cookie);
+    const asked = await page(server, `/dashboard/credits?customerId=${theirs.customerId}`, mine.cookie);
+    expect(asked.status).toBe(200);
+    expect(rows(asked.text)).toEqual(rows(own.text));
+  });
+});
