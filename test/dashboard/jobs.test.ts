@@ -157,7 +157,7 @@ describe("a job's page", () => {
     expect(alt.findings.length).toBeGreaterThan(0);
     for (const f of alt.findings) {
       expect(html).toContain(`<td>${Bun.escapeHTML(f.message)}</td>`);
-      if (f.selector) expect(html).toContain(`<code>${Bun.escapeHTML(f.selector)}</code>`);
+      expect(html).toContain(`<code>${Bun.escapeHTML(f.selector)}</code>`);
     }
     expect(html).toContain(`${webJob.credits.charged} charged, ${webJob.credits.refunded} refunded, ${webJob.credits.net} net`);
     const cta = webJob.results.find((r: any) => r.validationId === "cta-visible");
@@ -185,6 +185,16 @@ describe("a job's page", () => {
     expectError(missing, 404, "STORAGE_OBJECT_NOT_FOUND");
     expect(foreign.body.message).toBe(missing.body.message);
     expect(eventCount(server)).toBe(before);
+  });
+
+  test("a session naming another organization is refused as a key would be, on every route the pages read", async () => {
+    const path = capturePath(webJob.results.find((r: any) => r.captures).captures[0].screenshotUrl);
+    const headers = { cookie: stranger.who.cookie };
+    for (const url of [`/api/jobs?customerId=${owner.customerId}`, `${path}?customerId=${owner.customerId}`, `/api/jobs/${emailJob.jobId}/email?customerId=${owner.customerId}`]) {
+      expectError(await server.api("GET", url, { headers }), 403, "CUSTOMER_SCOPE_MISMATCH");
+    }
+    const own = await server.api("GET", `/api/jobs?customerId=${stranger.customerId}`, { headers });
+    expect([own.status, own.body.jobs]).toEqual([200, []]);
   });
 
   test("another organization's job reads exactly as a missing one", async () => {
