@@ -123,6 +123,7 @@ describe("the jobs list", () => {
 
     const first = await page(server, "/dashboard/jobs?status=pending&limit=2", org.who.cookie);
     expect(jobIdsOn(first.text)).toEqual([waiting[2].jobId, waiting[1].jobId]);
+    expect(first.text).toContain('<input type="hidden" name="limit" value="2"/>');
     expect(first.text).toContain("second &lt;b&gt;bold&lt;/b&gt;");
     expect(first.text).not.toContain("<b>bold</b>");
     const next = nextLinkOn(first.text)!;

@@ -83,6 +83,8 @@ export interface JobsListProps {
   statuses: string[];
   /** The status filtered on, if any. */
   status?: string;
+  /** A page size other than the default, kept by the filter form. */
+  limit?: string;
   /** Past the first page: the first page's link (the same filter). */
   firstPage?: string;
   /** The next page's link (the filter and the cursor), when there is one. */
@@ -104,6 +106,7 @@ export function JobsListView(props: JobsListProps) {
             </option>
           ))}
         </select>
+        {props.limit ? <input type="hidden" name="limit" value={props.limit} /> : ""}
         <button type="submit">Filter</button>
       </form>
       <h2>{props.firstPage ? "Older jobs" : "Newest jobs"}</h2>

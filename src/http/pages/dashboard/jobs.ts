@@ -54,7 +54,7 @@ export function jobPages(ctx: PageContext) {
     .get(
       "/dashboard/jobs",
       dashboardRoute(ctx, async (req) => {
-        // The filter goes to listJobs as given (a page size out of range is its INVALID_PARAMETER_VALUE), and with the next page's link.
+        // The filter goes to listJobs as given (it refuses a page size it does not take, as on /api), and with the next page's link.
         const filter = filterOf(req.query);
         const cursor = req.query.cursor || undefined;
         const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(ctx, "listJobs", req.request, {
@@ -63,7 +63,7 @@ export function jobPages(ctx: PageContext) {
         const nextPage = nextCursor ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}` : undefined;
         const firstPage = Object.keys(filter).length ? `/dashboard/jobs?${new URLSearchParams(filter)}` : "/dashboard/jobs";
         return htmlPage(
-          JobsListView({ shell: req.shell, jobs, statuses: [...JOB_STATUSES], status: filter.status, firstPage: cursor ? firstPage : undefined, nextPage }) as string,
+          JobsListView({ shell: req.shell, jobs, statuses: [...JOB_STATUSES], status: filter.status, limit: filter.limit, firstPage: cursor ? firstPage : undefined, nextPage }) as string,
         );
       }),
     )
