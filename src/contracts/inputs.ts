@@ -216,6 +216,8 @@ export const GetJobInput = Type.Object(
   { additionalProperties: false },
 );
 
+export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
+
 export const AWAIT_MAX_SECONDS = 120;
 
 export const AwaitEmailJobInput = Type.Object(

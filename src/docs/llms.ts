@@ -44,6 +44,7 @@ const EMAIL_JOBS = (base: string) =>
     "1. `POST /api/jobs` (or `run_job`) with `\"type\": \"email\"`: validated, priced and charged like any job; the answer is `status: \"pending\"` with `testEmail`, a one-time address, and `expiresAt` (30 minutes by default).",
     "2. Send the real email to `testEmail` over SMTP, or ask the user to. One message per address; anything else is refused at RCPT.",
     `3. Poll \`GET ${base}/api/jobs?jobId=<jobId>\` every few seconds (or call \`await_email_job\`, which waits up to 120 s per call) until \`status\` is no longer \`pending\`: \`completed\` (checked; results as for webpages) or \`expired\` (nothing arrived in time; every credit refunded).`,
+    `4. The message exactly as it arrived: \`GET ${base}/api/jobs/<jobId>/email\` (same key) answers it as \`message/rfc822\`, an attachment \`<jobId>.eml\`.`,
   ].join("\n");
 
 function jobExamplesMarkdown(): string {

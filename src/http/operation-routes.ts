@@ -90,6 +90,8 @@ export async function invokeOperation(services: Services, operations: readonly O
   else {
     if (bySession) call.signIn();
     input = read();
+    // A key operation a session calls acts for the session's organization: naming another is refused as for a key.
+    if (bySession && op.auth.kind === "key") services.accounts.resolveCustomer(call.session!, customerIdOf(input, query));
   }
   return op.handle(input, call);
 }

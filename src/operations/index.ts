@@ -40,6 +40,7 @@ import { estimateJob } from "./jobs/estimate-job";
 import { runJob } from "./jobs/run-job";
 import { listJobs } from "./jobs/list-jobs";
 import { getJob } from "./jobs/get-job";
+import { getJobEmail } from "./jobs/get-job-email";
 import { awaitEmailJob } from "./jobs/await-email-job";
 import { listEmailClients } from "./jobs/list-email-clients";
 import { getCapture } from "./captures/get-capture";
@@ -77,6 +78,7 @@ export const operations: readonly Operation[] = [
   runJob,
   listJobs,
   getJob,
+  getJobEmail,
   awaitEmailJob,
   getCapture,
   getSharedCapture,

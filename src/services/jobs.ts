@@ -137,6 +137,20 @@ export class JobService {
     return jobView(row, results, detail ?? row.detail, this.ctx.captures);
   }
 
+  /**
+   * The raw message an email job received, as the inbox stored it: JOB_NOT_FOUND when this organization has no
+   * such job, STORAGE_OBJECT_NOT_FOUND when the job holds no message (a webpage job, or none has arrived yet).
+   */
+  receivedEmail(customerId: string, jobId: string): { jobId: string; raw: Uint8Array } {
+    const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
+    if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
+    const arrival = this.readJob(jobId).email;
+    if (!arrival) {
+      throw new AppError("STORAGE_OBJECT_NOT_FOUND", `Job ${jobId} holds no received email: ${row.type === "email" ? "none has arrived yet" : "it is not an email job"}.`, { jobId });
+    }
+    return { jobId, raw: this.ctx.mail.read(customerId, arrival.storageKey) };
+  }
+
   /** Whether the inbox should take a message for this recipient now (asked at RCPT). */
   recipientStatus(address: string, now = new Date()): RecipientStatus {
     if ((address.split("@")[1] ?? "").toLowerCase() !== this.ctx.config.inboxDomain.toLowerCase()) return "foreign";

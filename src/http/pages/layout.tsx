@@ -34,6 +34,8 @@ const STYLE = `
   fieldset { border: 1px solid #d1d5db; margin: 1rem 0; } fieldset p { margin: .25rem 0; }
   .pass { color: #166534; } .fail { color: #b91c1c; } .error { color: #92400e; }
   figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d1d5db; }
+  .shots { display: flex; flex-wrap: wrap; gap: 0 1.5rem; } .shots figure img { width: 320px; height: auto; }
+  .header-value { word-break: break-word; font: .875rem/1.4 ui-monospace, monospace; }
 `;
 
 export interface LayoutProps {

@@ -1,11 +1,12 @@
 import { Elysia } from "elysia";
 import type { PageContext } from "../page-kit";
 import { creditPages } from "./credits";
+import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { memberPages } from "./members";
 import { signInPages } from "./signin";
 
 /** The dashboard: server-rendered pages over the same operations as /api, usable without JavaScript. */
 export function dashboardPages(ctx: PageContext) {
-  return new Elysia().use(signInPages(ctx)).use(keyPages(ctx)).use(creditPages(ctx)).use(memberPages(ctx));
+  return new Elysia().use(signInPages(ctx)).use(jobPages(ctx)).use(creditPages(ctx)).use(keyPages(ctx)).use(memberPages(ctx));
 }

@@ -1,0 +1,81 @@
+import { Elysia } from "elysia";
+import PostalMime from "postal-mime";
+import { JOB_STATUSES } from "../../../contracts/inputs";
+import { AppError } from "../../../errors/app-error";
+import type { JobView } from "../../../services/job-views";
+import { callOperation, htmlPage, type PageContext } from "../page-kit";
+import { dashboardRoute, type DashboardRequest } from "./route";
+import { JobPageView, JobsListView, type ReceivedEmail } from "./jobs-views";
+
+const PAGE_SIZE = 20;
+
+/** A capture URL as the page links it: its path on this site, where the session's cookie goes with it. */
+const onThisSite = (url: string) => new URL(url, "http://assay.invalid").pathname;
+
+/** The job as the page shows it: screenshot links on this site. */
+function localJob(job: JobView): JobView {
+  return {
+    ...job,
+    results: job.results.map((r) => ({
+      ...r,
+      ...(r.screenshotUrl ? { screenshotUrl: onThisSite(r.screenshotUrl) } : {}),
+      ...(r.captures ? { captures: r.captures.map((c) => ({ ...c, screenshotUrl: onThisSite(c.screenshotUrl) })) } : {}),
+    })),
+  };
+}
+
+/** The list a request names: a known status (anything else is no filter), the page size, and the page's cursor. */
+function filterOf(query: DashboardRequest["query"]) {
+  const status = (JOB_STATUSES as readonly string[]).includes(query.status ?? "") ? query.status : undefined;
+  return { ...(status ? { status } : {}), ...(query.limit ? { limit: query.limit } : {}) };
+}
+
+/** The jobs pages: the organization's jobs (filter, pages), and one job with its verdicts, screenshots and message. */
+export function jobPages(ctx: PageContext) {
+  /** An email job's message (headers, for the download link), or null while it holds none. */
+  async function receivedEmail(req: DashboardRequest, jobId: string): Promise<ReceivedEmail | null> {
+    let raw: Response;
+    try {
+      raw = await callOperation<Response>(ctx, "getJobEmail", req.request, { params: { jobId } });
+    } catch (e) {
+      if (e instanceof AppError && e.code === "STORAGE_OBJECT_NOT_FOUND") return null;
+      throw e;
+    }
+    const bytes = new Uint8Array(await raw.arrayBuffer());
+    const parsed = await PostalMime.parse(bytes);
+    return {
+      downloadUrl: `/api/jobs/${encodeURIComponent(jobId)}/email`,
+      bytes: bytes.byteLength,
+      headers: parsed.headers.map((h) => ({ name: h.key, value: h.value })),
+    };
+  }
+
+  return new Elysia()
+    .get(
+      "/dashboard/jobs",
+      dashboardRoute(ctx, async (req) => {
+        // The filter goes to listJobs as given (it refuses a page size it does not take, as on /api), and with the next page's link.
+        const filter = filterOf(req.query);
+        const cursor = req.query.cursor || undefined;
+        const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(ctx, "listJobs", req.request, {
+          query: { limit: String(PAGE_SIZE), ...filter, ...(cursor ? { cursor } : {}) },
+        });
+        const nextPage = nextCursor ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}` : undefined;
+        const firstPage = Object.keys(filter).length ? `/dashboard/jobs?${new URLSearchParams(filter)}` : "/dashboard/jobs";
+        return htmlPage(
+          JobsListView({ shell: req.shell, jobs, statuses: [...JOB_STATUSES], status: filter.status, limit: filter.limit, firstPage: cursor ? firstPage : undefined, nextPage }) as string,
+        );
+      }),
+    )
+    .get(
+      "/dashboard/jobs/:jobId",
+      dashboardRoute(ctx, async (req) => {
+        const jobId = req.params.jobId!;
+        // One job by id, verbose: an unknown id and another organization's read the same (JOB_NOT_FOUND).
+        const { jobs } = await callOperation<{ jobs: JobView[] }>(ctx, "listJobs", req.request, { query: { jobId, detail: "verbose" } });
+        const job = jobs[0]!;
+        const email = job.type === "email" ? await receivedEmail(req, job.jobId) : null;
+        return htmlPage(JobPageView({ shell: { ...req.shell, path: "/dashboard/jobs" }, job: localJob(job), email }) as string);
+      }),
+    );
+}
