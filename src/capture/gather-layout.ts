@@ -32,7 +32,24 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     return "rgb(255, 255, 255)";
   };
 
-  // Text overlap: client rects of every visible text node, compared between unrelated elements.
+  // What of an element's text can show: its rects cut by every ancestor that clips its overflow or has a clip
+  // (the visually-hidden pattern: a 1px box with overflow hidden and clip), in viewport coordinates.
+  const clipCache = new Map<Element, { l: number; t: number; r: number; b: number }>();
+  const clipOf = (el: Element): { l: number; t: number; r: number; b: number } => {
+    const cached = clipCache.get(el);
+    if (cached) return cached;
+    const up = el.parentElement ? clipOf(el.parentElement) : { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
+    const cs = getComputedStyle(el);
+    let clip = up;
+    if (cs.overflowX !== "visible" || cs.overflowY !== "visible" || cs.clip.startsWith("rect") || cs.clipPath !== "none") {
+      const r = el.getBoundingClientRect();
+      clip = { l: Math.max(up.l, r.left), t: Math.max(up.t, r.top), r: Math.min(up.r, r.right), b: Math.min(up.b, r.bottom) };
+    }
+    clipCache.set(el, clip);
+    return clip;
+  };
+
+  // Text overlap: client rects of every visible text node, as far as no ancestor clips them, compared between unrelated elements.
   const rects: Array<{ el: Element; x: number; y: number; w: number; h: number }> = [];
   if (document.body) {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -43,8 +60,13 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
       const { shown, cs } = visibleBox(el);
       if (!shown || cs.visibility !== "visible") continue;
       range.selectNodeContents(n);
+      const clip = clipOf(el);
       for (const r of Array.from(range.getClientRects())) {
-        if (r.width > 0 && r.height > 0) rects.push({ el, x: r.left + sx, y: r.top + sy, w: r.width, h: r.height });
+        const l = Math.max(r.left, clip.l);
+        const t = Math.max(r.top, clip.t);
+        const w = Math.min(r.right, clip.r) - l;
+        const h = Math.min(r.bottom, clip.b) - t;
+        if (w > 0 && h > 0) rects.push({ el, x: l + sx, y: t + sy, w, h });
       }
     }
   }

@@ -58,6 +58,8 @@ async function settled(org: Org, jobId: string) {
 }
 
 const capturePath = (url: string) => new URL(url).pathname;
+/** The share link (path and query, as the HTML holds it) a page gives a capture. */
+const sharedPathOn = (html: string, path: string) => new RegExp(`<img src="(${path}/shared\\?[^"]+)"`).exec(html)![1]!;
 const jobIdsOn = (html: string) => [...html.matchAll(/<tr id="(job_[^"]+)">/g)].map((m) => m[1]);
 const nextLinkOn = (html: string) => /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
 
@@ -164,10 +166,13 @@ describe("a job's page", () => {
     const cta = webJob.results.find((r: any) => r.validationId === "cta-visible");
     expect(cta.captures.length).toBe(3);
     for (const c of cta.captures) {
-      const path = capturePath(c.screenshotUrl);
-      expect(html).toContain(`<img src="${path}" alt="Screenshot at ${c.viewport}"`);
-      expect(html).toContain(`<a href="${path}">view large</a>`);
-      expect(html.split(`<img src="${path}"`).length).toBe(2);
+      // Each screenshot by a share link made as the page is drawn: it loads without the session, for a while.
+      const shared = sharedPathOn(html, capturePath(c.screenshotUrl));
+      expect(html).toContain(`<img src="${shared}" alt="Screenshot at ${c.viewport}"`);
+      expect(html).toContain(`<a href="${shared}">view large</a>`);
+      expect(html.split(`<img src="${shared}"`).length).toBe(2);
+      const image = await fetch(`${server.baseUrl}${shared.replaceAll("&amp;", "&")}`);
+      expect([image.status, image.headers.get("content-type")]).toEqual([200, "image/jpeg"]);
     }
     expect(html).not.toContain("The message");
   });
@@ -282,10 +287,11 @@ describe("in real Chromium", () => {
         expect(await img.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth)).toBeGreaterThan(0);
       }
       const first = webJob.results.find((r: any) => r.captures).captures[0];
-      const [large] = await Promise.all([tab.waitForResponse((r) => r.url().endsWith(capturePath(first.screenshotUrl))), tab.getByRole("link", { name: "view large" }).first().click()]);
+      const sharedPrefix = `${server.baseUrl}${capturePath(first.screenshotUrl)}/shared?`;
+      const [large] = await Promise.all([tab.waitForResponse((r) => r.url().startsWith(sharedPrefix)), tab.getByRole("link", { name: "view large" }).first().click()]);
       expect(large.status()).toBe(200);
       expect(large.headers()["content-type"]).toBe("image/jpeg");
-      expect(tab.url()).toBe(`${server.baseUrl}${capturePath(first.screenshotUrl)}`);
+      expect(tab.url().startsWith(sharedPrefix)).toBe(true);
     } finally {
       await browser.close();
     }

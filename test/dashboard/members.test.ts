@@ -228,7 +228,7 @@ describe("the members page", () => {
       // The admin makes the invitee an admin through the row's form; the page shows it.
       await adminTab.goto(`${server.baseUrl}/dashboard/members`);
       await adminTab.getByLabel(`Role of ${inviteeEmail}`, { exact: true }).selectOption("admin");
-      await adminTab.getByRole("button", { name: `Change the role of ${inviteeEmail}` }).click();
+      await adminTab.getByRole("button", { name: `Change role of ${inviteeEmail}` }).click();
       expect(await adminTab.locator(".done").textContent()).toContain("Role changed.");
       const row = adminTab.getByRole("row").filter({ hasText: inviteeEmail });
       expect(await row.locator("td.role").textContent()).toBe("admin");

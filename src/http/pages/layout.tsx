@@ -6,7 +6,7 @@ import type { Children } from "@kitajs/html";
  * on the dark blue of the buttons.
  */
 const STYLE = `
-  body { font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #ffffff; margin: 0; }
+  body { font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #ffffff; margin: 0; overflow-wrap: anywhere; }
   main { max-width: 36rem; margin: 3rem auto; padding: 0 1rem; }
   main.wide { max-width: 64rem; margin-top: 1.5rem; }
   label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }

@@ -1,4 +1,4 @@
-import { DashboardPage, type ShellProps } from "./shell";
+import { DashboardPage, ScrollRegion, type ShellProps } from "./shell";
 
 export interface LedgerRow {
   position: number;
@@ -54,7 +54,7 @@ export function CreditsView(props: CreditsProps) {
       {props.ledger.length === 0 ? (
         <p>No ledger entries yet.</p>
       ) : (
-        <table>
+        <ScrollRegion label="Ledger"><table>
           <caption>
             The {String(props.ledger.length)} newest entries, newest first; the position is the entry's event in the log.
           </caption>
@@ -92,7 +92,7 @@ export function CreditsView(props: CreditsProps) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></ScrollRegion>
       )}
     </DashboardPage>
   );

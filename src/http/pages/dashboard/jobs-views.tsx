@@ -1,4 +1,4 @@
-import { DashboardPage, type ShellProps } from "./shell";
+import { DashboardPage, ScrollRegion, type ShellProps } from "./shell";
 
 /** What the pages show of a job (the shape the job operations answer). */
 export interface JobItem {
@@ -113,7 +113,7 @@ export function JobsListView(props: JobsListProps) {
       {props.jobs.length === 0 ? (
         <p>{props.status ? `No ${props.status} jobs.` : "No jobs yet. Run one with POST /api/jobs or the run_job tool."}</p>
       ) : (
-        <table>
+        <ScrollRegion label="Jobs"><table>
           <caption class="visually-hidden">Jobs</caption>
           <thead>
             <tr>
@@ -147,7 +147,7 @@ export function JobsListView(props: JobsListProps) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></ScrollRegion>
       )}
       {props.firstPage || props.nextPage ? (
         <nav aria-label="Pages">
@@ -171,7 +171,7 @@ export function JobsListView(props: JobsListProps) {
 function Findings(props: { findings: ResultItem["findings"] }) {
   if (props.findings.length === 0) return "";
   return (
-    <table>
+    <ScrollRegion label="Findings"><table>
       <caption class="visually-hidden">Findings</caption>
       <thead>
         <tr>
@@ -211,7 +211,7 @@ function Findings(props: { findings: ResultItem["findings"] }) {
           </tr>
         ))}
       </tbody>
-    </table>
+    </table></ScrollRegion>
   );
 }
 
@@ -284,7 +284,7 @@ function EmailSection(props: { job: JobItem; email: ReceivedEmail | null }) {
               Download the raw message (.eml, {String(email.bytes)} bytes)
             </a>
           </p>
-          <table>
+          <ScrollRegion label="The message's headers"><table>
             <caption class="visually-hidden">The message's headers</caption>
             <thead>
               <tr>
@@ -304,7 +304,7 @@ function EmailSection(props: { job: JobItem; email: ReceivedEmail | null }) {
                 </tr>
               ))}
             </tbody>
-          </table>
+          </table></ScrollRegion>
         </>
       ) : (
         <p>
@@ -340,7 +340,7 @@ export function JobPageView(props: JobPageProps) {
       ) : (
         ""
       )}
-      <table>
+      <ScrollRegion label="The job"><table>
         <caption class="visually-hidden">The job</caption>
         <tbody>
           <tr>
@@ -377,7 +377,7 @@ export function JobPageView(props: JobPageProps) {
             <td>{when(job.completedAt)}</td>
           </tr>
         </tbody>
-      </table>
+      </table></ScrollRegion>
       {job.type === "email" ? <EmailSection job={job} email={props.email} /> : ""}
       <h2>Verdicts</h2>
       {job.results.length === 0 ? <p>No verdicts yet.</p> : job.results.map((r) => <Result result={r} />)}
@@ -398,6 +398,7 @@ export function JobPageView(props: JobPageProps) {
       {shots.size ? (
         <>
           <h2>Screenshots</h2>
+          <p>The image links are temporary share links: reload this page for fresh ones.</p>
           <div class="shots">
             {[...shots].map(([url, label]) => (
               <Shot url={url} label={label} />

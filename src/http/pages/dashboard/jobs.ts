@@ -9,17 +9,23 @@ import { JobPageView, JobsListView, type ReceivedEmail } from "./jobs-views";
 
 const PAGE_SIZE = 20;
 
-/** A capture URL as the page links it: its path on this site, where the session's cookie goes with it. */
-const onThisSite = (url: string) => new URL(url, "http://assay.invalid").pathname;
-
-/** The job as the page shows it: screenshot links on this site. */
-function localJob(job: JobView): JobView {
+/**
+ * The job as the page shows it: each screenshot by a share link on this site (signed, short-lived), made as the
+ * page is drawn, so images and their large views load wherever the page is opened (another tab, a checker
+ * without the session), while the page itself stays behind sign-in. The captures are the job's own: the job
+ * was read for the session's organization.
+ */
+function localJob(job: JobView, share: (key: string) => string): JobView {
+  const shared = (url: string) => {
+    const link = new URL(share(new URL(url).pathname.split("/").pop()!));
+    return `${link.pathname}${link.search}`;
+  };
   return {
     ...job,
     results: job.results.map((r) => ({
       ...r,
-      ...(r.screenshotUrl ? { screenshotUrl: onThisSite(r.screenshotUrl) } : {}),
-      ...(r.captures ? { captures: r.captures.map((c) => ({ ...c, screenshotUrl: onThisSite(c.screenshotUrl) })) } : {}),
+      ...(r.screenshotUrl ? { screenshotUrl: shared(r.screenshotUrl) } : {}),
+      ...(r.captures ? { captures: r.captures.map((c) => ({ ...c, screenshotUrl: shared(c.screenshotUrl) })) } : {}),
     })),
   };
 }
@@ -75,7 +81,7 @@ export function jobPages(ctx: PageContext) {
         const { jobs } = await callOperation<{ jobs: JobView[] }>(ctx, "listJobs", req.request, { query: { jobId, detail: "verbose" } });
         const job = jobs[0]!;
         const email = job.type === "email" ? await receivedEmail(req, job.jobId) : null;
-        return htmlPage(JobPageView({ shell: { ...req.shell, path: "/dashboard/jobs" }, job: localJob(job), email }) as string);
+        return htmlPage(JobPageView({ shell: { ...req.shell, path: "/dashboard/jobs" }, job: localJob(job, (key) => ctx.services.captures.shareUrl(key)), email }) as string);
       }),
     );
 }

@@ -1,4 +1,4 @@
-import { Csrf, DashboardPage, type ShellProps } from "./shell";
+import { Csrf, DashboardPage, ScrollRegion, type ShellProps } from "./shell";
 
 export interface MemberRow {
   personId: string;
@@ -54,7 +54,7 @@ function AdminActions(props: { member: MemberRow; roles: string[]; csrfToken: st
         <select id={`role-${member.personId}`} name="role">
           <RoleOptions roles={props.roles} selected={member.role} />
         </select>{" "}
-        <button type="submit" class="small secondary" aria-label={`Change the role of ${member.email}`}>
+        <button type="submit" class="small secondary" aria-label={`Change role of ${member.email}`}>
           Change role
         </button>
       </form>{" "}
@@ -84,7 +84,7 @@ export function MembersView(props: MembersProps) {
       message={props.message}
     >
       <h2>Members</h2>
-      <table>
+      <ScrollRegion label="Members"><table>
         <caption class="visually-hidden">Members</caption>
         <thead>
           <tr>
@@ -115,12 +115,12 @@ export function MembersView(props: MembersProps) {
             </tr>
           ))}
         </tbody>
-      </table>
+      </table></ScrollRegion>
       <h2>Pending invitations</h2>
       {props.invitations.length === 0 ? (
         <p>No pending invitations.</p>
       ) : (
-        <table>
+        <ScrollRegion label="Pending invitations"><table>
           <caption class="visually-hidden">Pending invitations</caption>
           <thead>
             <tr>
@@ -140,7 +140,7 @@ export function MembersView(props: MembersProps) {
               </tr>
             ))}
           </tbody>
-        </table>
+        </table></ScrollRegion>
       )}
       {admin ? (
         <>

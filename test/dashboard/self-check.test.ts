@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { startServer, uniqueEmail, type TestServer } from "../support/harness";
+import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import { page, postForm, type PageAnswer } from "../support/pages";
+
+/**
+ * Assay checks itself: each page it serves to people, as a signed-in person sees it, goes through the API as a
+ * static_html job rendered at the page's own address, once with the launch-readiness set and once with the
+ * accessibility set, and every verdict must be pass. Loopback is opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS)
+ * so that the icon and the links the pages carry are really fetched.
+ */
+
+setDefaultTimeout(300_000);
+const SETS = ["launch-readiness", "accessibility"];
+let relay: MailRelay;
+let server: TestServer;
+let person: SignedIn;
+let apiKey: string;
+let jobId: string;
+
+beforeAll(async () => {
+  relay = await startMailRelay();
+  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+  person = await signIn(server, relay, uniqueEmail("self-check"));
+  const minted = await server.api("POST", "/api/keys", { headers: inSession(person), body: { name: "self-check", scopes: ["jobs:read", "jobs:write", "account:read"] } });
+  expect(minted.status).toBe(201);
+  apiKey = minted.body.apiKey;
+  // A finished job with screenshots and a failing verdict, for the jobs list and the job page.
+  const job = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "static_html", html: "<!doctype html><html lang=en><title>Two headings</title><h1>One</h1><h1>Two</h1>", baseUrl: "https://example.com/", validations: ["single-h1", "layout-not-broken"] },
+  });
+  expect(job.status).toBe(200);
+  jobId = job.body.jobId;
+}, 300_000);
+afterAll(async () => {
+  await server?.stop();
+  await relay?.stop();
+}, 120_000);
+
+/** The pages, each as the HTML a browser gets at its address. */
+const pages: Array<[string, () => Promise<PageAnswer>]> = [
+  ["/signin", () => page(server, "/signin")],
+  ["/signin (link sent)", () => postForm(server, "/signin", { email: uniqueEmail("self-check-link"), next: "/dashboard" })],
+  ["/device", () => page(server, "/device", person.cookie)],
+  ["/dashboard/keys (a secret shown once)", () => postForm(server, "/dashboard/keys", { _csrf: person.csrfToken, name: "shown", scopes: ["jobs:read"] }, { cookie: person.cookie })],
+  ["/dashboard/keys", () => page(server, "/dashboard/keys", person.cookie)],
+  ["/dashboard/jobs", () => page(server, "/dashboard/jobs", person.cookie)],
+  ["/dashboard/jobs/{jobId}", () => page(server, `/dashboard/jobs/${jobId}`, person.cookie)],
+  ["/dashboard/credits", () => page(server, "/dashboard/credits", person.cookie)],
+  ["/dashboard/members", () => page(server, "/dashboard/members", person.cookie)],
+];
+
+test.each(pages)("%s passes launch-readiness and accessibility", async (label, load) => {
+  const shown = await load();
+  expect(shown.status).toBeLessThan(300);
+  const baseUrl = `${server.baseUrl}${label.split(" ")[0]!.replace("{jobId}", jobId)}`;
+  for (const validationSetId of SETS) {
+    const job = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "static_html", html: shown.text, baseUrl, validationSetId } });
+    expect(job.status).toBe(200);
+    const failing = job.body.results
+      .filter((r: { verdict: string }) => r.verdict !== "pass")
+      .map((r: { validationId: string; verdict: string; reason?: string; findings: unknown[] }) => ({ check: r.validationId, verdict: r.verdict, reason: r.reason, findings: r.findings.slice(0, 3) }));
+    expect({ page: label, validationSetId, failing }).toEqual({ page: label, validationSetId, failing: [] });
+  }
+});
