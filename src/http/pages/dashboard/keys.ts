@@ -1,9 +1,8 @@
 import { Elysia } from "elysia";
-import { AppError } from "../../../errors/app-error";
 import { SCOPE_DESCRIPTIONS } from "../../../domain/accounts";
 import { ROLE_SCOPES } from "../../../domain/people";
 import { callOperation, htmlPage, seeOther, type PageContext } from "../page-kit";
-import { dashboardRoute, type DashboardRequest } from "./route";
+import { dashboardRoute, formRoute, type DashboardRequest } from "./route";
 import { KeysView, type KeysProps } from "./keys-views";
 
 const DONE: Record<string, string> = { revoked: "The key is revoked: its next request gets 401." };
@@ -16,16 +15,7 @@ export function keyPages(ctx: PageContext) {
     return htmlPage(KeysView({ shell: { ...req.shell, path: "/dashboard/keys" }, keys, scopes, ...extra }) as string, status);
   }
 
-  /** Runs a form's operation; a refusal shows the page again with the reason and the refusal's status. */
-  const form = (act: (req: DashboardRequest) => Promise<Response>) =>
-    dashboardRoute(ctx, async (req) => {
-      try {
-        return await act(req);
-      } catch (e) {
-        if (!(e instanceof AppError) || e.code === "AUTH_REQUIRED") throw e;
-        return render(req, { message: `${e.message} Nothing was changed. (${e.code})` }, e.status);
-      }
-    });
+  const form = (act: (req: DashboardRequest) => Promise<Response>) => formRoute(ctx, render, act);
 
   return new Elysia()
     .get(

@@ -1,9 +1,8 @@
 import { Elysia } from "elysia";
-import { AppError } from "../../../errors/app-error";
 import { Role } from "../../../../events/people";
 import { clearedSessionCookie } from "../../../operations/session-cookie";
 import { callOperation, htmlPage, seeOther, type PageContext } from "../page-kit";
-import { dashboardRoute, type DashboardRequest } from "./route";
+import { dashboardRoute, formRoute, type DashboardRequest } from "./route";
 import { MembersView, type MembersProps } from "./members-views";
 
 const ROLES = Role.anyOf.map((r) => r.const);
@@ -33,16 +32,7 @@ export function memberPages(ctx: PageContext) {
     return htmlPage(view as string, status);
   }
 
-  /** Runs a form's operation; a refusal shows the page again with the reason and the refusal's status. */
-  const form = (act: (req: DashboardRequest) => Promise<Response>) =>
-    dashboardRoute(ctx, async (req) => {
-      try {
-        return await act(req);
-      } catch (e) {
-        if (!(e instanceof AppError) || e.code === "AUTH_REQUIRED") throw e;
-        return render(req, { message: `${e.message} Nothing was changed. (${e.code})` }, e.status);
-      }
-    });
+  const form = (act: (req: DashboardRequest) => Promise<Response>) => formRoute(ctx, render, act);
 
   const person = (req: DashboardRequest) => ({ personId: req.params.personId! });
 

@@ -66,6 +66,25 @@ export function dashboardRoute(ctx: PageContext, handler: Handler) {
   };
 }
 
+/**
+ * A form's route: its operation runs in `act`; a refusal (other than a lost session) shows the page again, drawn
+ * by `render`, with the reason and code under the refusal's status: nothing was changed.
+ */
+export function formRoute(
+  ctx: PageContext,
+  render: (req: DashboardRequest, notice: { message: string }, status: number) => Promise<Response>,
+  act: (req: DashboardRequest) => Promise<Response>,
+) {
+  return dashboardRoute(ctx, async (req) => {
+    try {
+      return await act(req);
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code === "AUTH_REQUIRED") throw e;
+      return render(req, { message: `${e.message} Nothing was changed. (${e.code})` }, e.status);
+    }
+  });
+}
+
 export function problemPage(ctx: PageContext, e: AppError, request: Request, shell?: ShellProps): Response {
   return htmlPage(ProblemPage({ origin: ctx.services.config.publicBaseUrl, shell, status: e.status, code: e.code, message: e.message }) as string, e.status, {
     "x-request-id": requestIdOf(request),
