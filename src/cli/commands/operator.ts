@@ -1,0 +1,92 @@
+import type { Command } from "commander";
+import { openOperator } from "../../app";
+import type { OperatorService } from "../../services/operator";
+import { ALL_SCOPES, type Scope } from "../../domain/accounts";
+import { action, UsageError } from "../program";
+
+/** Runs an operator command over the composition root's operator service, closing the store after. */
+function withOperator(command: (operator: OperatorService) => number): number {
+  const { operator, close } = openOperator();
+  try {
+    return command(operator);
+  } finally {
+    close();
+  }
+}
+
+/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, key mint/revoke. */
+export function registerOperatorCommands(program: Command): void {
+  program
+    .command("serve")
+    .description("serve HTTP and the SMTP inbox (configured by environment; see README)")
+    .action(action(async () => (await import("../serve")).serve()));
+
+  program
+    .command("replay")
+    .description("drop every read table and rebuild them from the event log")
+    .action(
+      action(() =>
+        withOperator((operator) => {
+          const started = performance.now();
+          const { events } = operator.replay();
+          console.log(`replayed ${events} events into fresh read tables in ${Math.round(performance.now() - started)} ms`);
+          return 0;
+        }),
+      ),
+    );
+
+  program
+    .command("ledger")
+    .description("the credit ledger")
+    .command("verify")
+    .description("check the hash chain and recompute every balance; exits 1 on any mismatch")
+    .option("--customer <id>", "one organization only")
+    .option("--json", "the report as JSON")
+    .action(
+      action((opts: { customer?: string; json?: boolean }) =>
+        withOperator((operator) => {
+          const report = operator.verifyLedger(opts.customer);
+          if (opts.json) console.log(JSON.stringify(report, null, 2));
+          else {
+            console.log(`events: ${report.events}, credit events: ${report.creditEvents}, organizations: ${report.customers}`);
+            for (const [customerId, balance] of Object.entries(report.balances)) console.log(`  ${customerId}: ${balance}`);
+            for (const p of report.problems) {
+              console.log(`MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}${p.customerId ? ` (${p.customerId})` : ""}: ${p.message}`);
+            }
+            console.log(report.ok ? "ledger verified: hash chain intact, balances match" : `ledger verification FAILED: ${report.problems.length} problem(s)`);
+          }
+          return report.ok ? 0 : 1;
+        }),
+      ),
+    );
+
+  const key = program.command("key").description("operator: keys on this server's data directory");
+  key
+    .command("mint")
+    .description(`operator: mint a key for an organization (scopes: ${ALL_SCOPES.join(", ")})`)
+    .requiredOption("--customer <id>", "the organization")
+    .requiredOption("--scope <scope...>", "a scope (repeat for more)")
+    .option("--name <name>", "a name for the key", "operator key")
+    .action(
+      action((opts: { customer: string; scope: string[]; name: string }) => {
+        const bad = opts.scope.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
+        if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(", ")}`);
+        return withOperator((operator) => {
+          console.log(JSON.stringify(operator.mintKey(opts.customer, opts.name, opts.scope as Scope[])));
+          return 0;
+        });
+      }),
+    );
+  key
+    .command("revoke")
+    .description("operator: revoke a key; requests with it are refused with AUTH_REQUIRED from then on")
+    .requiredOption("--key <keyId>", "the key's id")
+    .action(
+      action((opts: { key: string }) =>
+        withOperator((operator) => {
+          console.log(JSON.stringify(operator.revokeKey(opts.key)));
+          return 0;
+        }),
+      ),
+    );
+}
