@@ -1,0 +1,143 @@
+/**
+ * The pass policy: whether a job's results block, pass, or leave the decision open. One pure function for the
+ * job view (`overallPassPolicy`), the command line (`assay run --fail-on`) and anything else that decides.
+ *
+ * Two severity vocabularies meet here. Assay's catalog speaks `critical`, `major`, `minor`, `info`; the hosted
+ * service's clients speak `required`, `recommended`, `optional`, `prohibited`. The mapping (SEVERITY_MAPPING):
+ *
+ * | Assay      | policy        | a failure…                                   |
+ * |------------|---------------|----------------------------------------------|
+ * | critical   | required      | blocks                                       |
+ * | major      | required      | blocks                                       |
+ * | minor      | recommended   | warns                                        |
+ * | info       | optional      | warns                                        |
+ * | (none)     | prohibited    | blocks: the check found the prohibited thing |
+ *
+ * A request's `severity: "required"` is stored as `critical`, `recommended` as `minor`, `optional` as `info`;
+ * `prohibited` has no Assay counterpart and is kept as itself.
+ *
+ * The threshold (`--fail-on`) is a comma-separated list of words, case-insensitive:
+ * - `fail` (the default): failed rows whose severity is required (critical, major) or prohibited block.
+ * - one severity name, of either vocabulary: failed rows of that severity or graver block. The order, gravest
+ *   first: prohibited, critical, major (= required), minor (= recommended), info (= optional). `required` is the
+ *   same as `fail`; `info` or `optional` makes every failure block (Assay's "every result passes").
+ * - `error`: error rows at a blocking severity block too. Without it they are `undecided`: the check could not
+ *   run, so it is no verdict either way. Error rows below the threshold only warn, as their failures would.
+ * `fail` and a severity name together: the severity name wins. An unknown word throws a RangeError.
+ *
+ * A blocking row goes to `blockedByProhibited` when its severity is prohibited, else to `blockedByRequired` (a
+ * threshold below `required` makes more rows required for this decision). The decision: `blocked` when either
+ * list has an id; else `undecided` when `undecided` has one; else `pass`. Rows are ids in their given order.
+ */
+
+export const ASSAY_SEVERITIES = ["critical", "major", "minor", "info"] as const;
+export const POLICY_SEVERITIES = ["required", "recommended", "optional", "prohibited"] as const;
+export type AssaySeverity = (typeof ASSAY_SEVERITIES)[number];
+export type PolicySeverity = (typeof POLICY_SEVERITIES)[number];
+/** What a row's severity may be: either vocabulary. */
+export type AnySeverity = AssaySeverity | PolicySeverity;
+
+/** Assay's severity to the hosted vocabulary. */
+export const TO_POLICY: Readonly<Record<AssaySeverity, PolicySeverity>> = {
+  critical: "required",
+  major: "required",
+  minor: "recommended",
+  info: "optional",
+};
+
+/** A request's hosted severity as Assay stores it (`prohibited` has no Assay counterpart and stays itself). */
+export const FROM_POLICY: Readonly<Record<PolicySeverity, AssaySeverity | "prohibited">> = {
+  required: "critical",
+  recommended: "minor",
+  optional: "info",
+  prohibited: "prohibited",
+};
+
+/** The published mapping, one line per Assay severity plus prohibited: what the catalog and llms.txt show. */
+export const SEVERITY_MAPPING: ReadonlyArray<{ assay: AssaySeverity | null; policy: PolicySeverity; blocks: boolean }> = [
+  { assay: "critical", policy: "required", blocks: true },
+  { assay: "major", policy: "required", blocks: true },
+  { assay: "minor", policy: "recommended", blocks: false },
+  { assay: "info", policy: "optional", blocks: false },
+  { assay: null, policy: "prohibited", blocks: true },
+];
+
+/** A row's severity in the hosted vocabulary, whichever vocabulary it is written in. */
+export function policySeverity(severity: AnySeverity): PolicySeverity {
+  return (POLICY_SEVERITIES as readonly string[]).includes(severity) ? (severity as PolicySeverity) : TO_POLICY[severity as AssaySeverity];
+}
+
+/** Gravity, higher is graver: what a threshold compares. */
+const RANK: Readonly<Record<AnySeverity, number>> = {
+  prohibited: 4,
+  critical: 3,
+  major: 2,
+  required: 2,
+  minor: 1,
+  recommended: 1,
+  info: 0,
+  optional: 0,
+};
+
+/** A parsed threshold: rows of rank `minRank` or graver block when failed; `errorsBlock`: error rows too. */
+export interface Threshold {
+  minRank: number;
+  errorsBlock: boolean;
+}
+
+export const DEFAULT_THRESHOLD: Threshold = { minRank: RANK.required, errorsBlock: false };
+
+/** Parses a `--fail-on` value (see the module comment); throws a RangeError naming an unknown word. */
+export function parseThreshold(text: string): Threshold {
+  const words = text.split(",").map((w) => w.trim().toLowerCase()).filter((w) => w !== "");
+  if (words.length === 0) throw new RangeError("The threshold is empty: use fail, error, or a severity name.");
+  let minRank: number | undefined;
+  let errorsBlock = false;
+  for (const word of words) {
+    if (word === "fail") continue;
+    if (word === "error") errorsBlock = true;
+    else if (word in RANK) {
+      if (minRank !== undefined) throw new RangeError(`The threshold names two severities; give one (the lowest that should block).`);
+      minRank = RANK[word as AnySeverity];
+    } else
+      throw new RangeError(
+        `Unknown threshold word ${JSON.stringify(word)}: use fail, error, or one of ${[...POLICY_SEVERITIES, ...ASSAY_SEVERITIES].join(", ")}.`,
+      );
+  }
+  return { minRank: minRank ?? DEFAULT_THRESHOLD.minRank, errorsBlock };
+}
+
+/** One result row as the policy reads it: its id, its verdict (`verdict` or `status`) and its severity. */
+export type PolicyRow = { validationId: string; severity: AnySeverity } & (
+  | { verdict: "pass" | "fail" | "error" }
+  | { status: "pass" | "fail" | "error" }
+);
+
+export interface PassPolicy {
+  /** Blocking rows whose severity is not prohibited. */
+  blockedByRequired: string[];
+  /** Blocking rows whose severity is prohibited. */
+  blockedByProhibited: string[];
+  blocked: boolean;
+  /** Error rows at a blocking severity, when the threshold does not count errors. */
+  undecided: string[];
+  /** Failed (or error) rows below the threshold: reported, never blocking. */
+  warnings: string[];
+  decision: "pass" | "blocked" | "undecided";
+}
+
+/** Decides a job from its result rows under a threshold (a `--fail-on` string or a parsed Threshold; default `fail`). */
+export function passPolicy(results: readonly PolicyRow[], threshold: string | Threshold = DEFAULT_THRESHOLD): PassPolicy {
+  const t = typeof threshold === "string" ? parseThreshold(threshold) : threshold;
+  const out: PassPolicy = { blockedByRequired: [], blockedByProhibited: [], blocked: false, undecided: [], warnings: [], decision: "pass" };
+  for (const row of results) {
+    const verdict = "verdict" in row ? row.verdict : row.status;
+    if (verdict === "pass") continue;
+    if (RANK[row.severity] < t.minRank) out.warnings.push(row.validationId);
+    else if (verdict === "error" && !t.errorsBlock) out.undecided.push(row.validationId);
+    else (row.severity === "prohibited" ? out.blockedByProhibited : out.blockedByRequired).push(row.validationId);
+  }
+  out.blocked = out.blockedByRequired.length > 0 || out.blockedByProhibited.length > 0;
+  out.decision = out.blocked ? "blocked" : out.undecided.length > 0 ? "undecided" : "pass";
+  return out;
+}
