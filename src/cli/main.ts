@@ -1,10 +1,12 @@
 import { registerOperatorCommands } from "./commands/operator";
+import { registerRunCommands } from "./commands/run";
 import { newProgram, runProgram } from "./program";
 
 /** `assay <command>`: every command on one parser (commander); each command's module registers it. */
 export async function runCli(argv: string[]): Promise<number> {
   const program = newProgram();
   registerOperatorCommands(program);
+  registerRunCommands(program);
   if (argv.length === 0) {
     program.outputHelp({ error: true });
     return 2;

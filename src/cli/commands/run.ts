@@ -1,0 +1,206 @@
+import { appendFileSync, writeFileSync } from "node:fs";
+import { Option, type Command } from "commander";
+import { parseThreshold, type Threshold } from "../../domain/pass-policy";
+import { ApiFailure, baseUrlOf, callApi, keyInUse } from "../client";
+import { action, EXIT, UsageError } from "../program";
+import { writeEvidence } from "../report/evidence";
+import { githubSummary, runOutputs, writeGithubOutputs } from "../report/github";
+import { junitReport } from "../report/junit";
+import { sarifReport } from "../report/sarif";
+import { textReport } from "../report/text";
+import { deliverMessage, smtpEndpoint } from "../run/deliver";
+import { fetchJob, followJob } from "../run/follow";
+import { jobSource, type SourceOptions } from "../run/job-source";
+import { exitOf, verdictOf, type JobView } from "../run/verdict";
+
+const FORMATS = ["text", "json", "junit", "sarif"] as const;
+type Format = (typeof FORMATS)[number];
+
+interface ServerOptions {
+  baseUrl?: string;
+}
+interface ReportOptions extends ServerOptions {
+  failOn: string;
+  format: Format;
+  output?: string;
+  evidenceDir?: string;
+  timeout: string;
+}
+interface SmtpOptions {
+  smtpHost?: string;
+  smtpPort?: string;
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The server and its key; no key is undecided (exit 2) before anything is sent. */
+function connection(opts: ServerOptions): { baseUrl: string; key: string } {
+  const baseUrl = baseUrlOf(opts.baseUrl);
+  const key = keyInUse(baseUrl);
+  if (!key) throw new ApiFailure(0, "NO_KEY", `No key for ${baseUrl}: run \`assay login\` or set ASSAY_API_KEY.`, null);
+  return { baseUrl, key: key.apiKey };
+}
+
+function threshold(text: string): Threshold {
+  try {
+    return parseThreshold(text);
+  } catch (e) {
+    throw new UsageError(`--fail-on: ${(e as Error).message}`);
+  }
+}
+
+function timeoutMs(text: string): number {
+  const seconds = Number(text);
+  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--timeout ${text}: give seconds, a number of 0 or more`);
+  return seconds * 1000;
+}
+
+/** Runs a client command; a catalogued failure (refused, unreachable, no key) prints its line and is undecided. */
+async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (e) {
+    if (!(e instanceof ApiFailure)) throw e;
+    console.error(`assay: ${e.describe()}`);
+    if (process.env.GITHUB_OUTPUT) writeGithubOutputs(process.env.GITHUB_OUTPUT, { verdict: "undecided", error: e.code });
+    return EXIT.undecided;
+  }
+}
+
+/** The report in the chosen format (text coloured only on a terminal). */
+function render(format: Format, job: JobView, threshold: Threshold, colour: boolean): string {
+  const verdict = verdictOf(job, threshold);
+  if (format === "json") return `${JSON.stringify({ verdict: verdict.outcome, why: verdict.why, policy: verdict.policy, job }, null, 2)}\n`;
+  if (format === "junit") return junitReport(job, verdict);
+  if (format === "sarif") return sarifReport(job);
+  return textReport(job, verdict, colour);
+}
+
+/** Decides a finished (or timed-out) job and reports it: the report, GitHub outputs and summary, evidence; the exit code. */
+async function finish(job: JobView, conn: { baseUrl: string; key: string }, opts: ReportOptions): Promise<number> {
+  const t = threshold(opts.failOn);
+  const verdict = verdictOf(job, t);
+  const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+  if (opts.output) {
+    writeFileSync(opts.output, render(opts.format, job, t, false));
+    process.stdout.write(textReport(job, verdict, colour));
+  } else process.stdout.write(render(opts.format, job, t, colour));
+  if (opts.evidenceDir) {
+    const files = await writeEvidence(opts.evidenceDir, conn.baseUrl, conn.key, job);
+    console.error(`evidence: ${files.length} file(s) in ${opts.evidenceDir}`);
+  }
+  if (process.env.GITHUB_OUTPUT) writeGithubOutputs(process.env.GITHUB_OUTPUT, runOutputs(job, verdict));
+  if (process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, githubSummary(job, verdict));
+  return exitOf(verdict);
+}
+
+/** POST /api/jobs; an email job with a message file gets it delivered to its test address. */
+async function createJob(requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions, conn: { baseUrl: string; key: string }): Promise<JobView> {
+  const source = jobSource(requestFile, opts);
+  const job = (await callApi<JobView>(conn.baseUrl, "POST", "/api/jobs", { key: conn.key, body: source.body })).body;
+  const address = job.testEmail ?? job.subject.testEmail;
+  if (source.emlPath && address) {
+    const endpoint = smtpEndpoint(conn.baseUrl, opts);
+    try {
+      await deliverMessage(source.emlPath, address, endpoint);
+    } catch (e) {
+      throw new ApiFailure(0, "SMTP_DELIVERY_FAILED", `Could not deliver ${source.emlPath} to ${address} via ${endpoint.host}:${endpoint.port}: ${(e as Error).message}`, null);
+    }
+  }
+  return job;
+}
+
+function subjectOptions(command: Command): Command {
+  return command
+    .argument("[request]", "a JSON file holding a whole job body (POST /api/jobs), instead of --url/--html/--email")
+    .option("--url <url>", "check the page at this address (a url job)")
+    .option("--html <file>", "check this HTML file (a static_html job); needs --page-url")
+    .option("--page-url <url>", "with --html: the address the page stands for (the job's baseUrl; relative links resolve against it)")
+    .option("--subject <text>", "email jobs: the subject line the message should carry")
+    .option("--validation <id[:name=value]>", "a check to run, repeatable; ID:name=value sets a parameter (values parse as JSON when they can)", collect)
+    .option("--set <id>", "a validation set to run")
+    .option("--smtp-host <host>", "the server's SMTP inbox host (default: ASSAY_SMTP_HOST, else the server's host name)")
+    .option("--smtp-port <port>", "the server's SMTP inbox port (default: ASSAY_SMTP_PORT, else 2525)")
+    .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)");
+}
+
+function reportOptions(command: Command, defaultTimeout: string): Command {
+  return command
+    .option("--fail-on <threshold>", "what blocks: fail (required-severity failures), a severity name (that or graver), plus ,error to count errors", "fail")
+    .addOption(new Option("--format <format>", "the report's format").choices(FORMATS).default("text"))
+    .option("--output <file>", "write the report to this file (a text summary still goes to stdout)")
+    .option("--evidence-dir <dir>", "write the job JSON and every non-pass screenshot here")
+    .option("--timeout <seconds>", "how long to wait for a pending job (then undecided, exit 2)", defaultTimeout);
+}
+
+const EXIT_HELP = "\nExit codes: 0 pass, 1 blocked (the --fail-on threshold was crossed), 2 undecided (refused, expired, interrupted, timed out, unreachable, no key, bad usage).";
+
+/** `assay run`, `assay start` and `assay wait`: a job from the command line or CI, decided by the pass policy. */
+export function registerRunCommands(program: Command): void {
+  reportOptions(
+    subjectOptions(
+      program
+        .command("run")
+        .description("run a job and wait for its verdict: a page (--url, --html), an email (--email FILE.eml is delivered to the job's address over SMTP) or a request file")
+        .option("--email [file]", "an email job; with FILE.eml the message is delivered to the job's test address over SMTP, without it send one yourself"),
+    ),
+    "600",
+  )
+    .addHelpText("after", EXIT_HELP)
+    .action(
+      action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ReportOptions) =>
+        undecidedOnFailure(async () => {
+          const conn = connection(opts);
+          const limit = timeoutMs(opts.timeout);
+          threshold(opts.failOn);
+          const created = await createJob(requestFile, opts, conn);
+          const address = created.testEmail ?? created.subject.testEmail;
+          if (address && !process.stderr.isTTY) console.error(`job ${created.jobId}: waiting for mail at ${address}`);
+          const job = await followJob(conn.baseUrl, conn.key, created, { timeoutMs: limit });
+          return finish(job, conn, opts);
+        }),
+      ),
+    );
+
+  subjectOptions(
+    program
+      .command("start")
+      .description("create a job and print its id (and, for an email job, its test address on the next line); `assay wait` finishes it")
+      .option("--email [file]", "an email job; with FILE.eml the message is delivered to the job's test address over SMTP"),
+  )
+    .addHelpText("after", "\nUnder GitHub Actions the id and address are also outputs (job-id, test-email).\nExit codes: 0 created, 2 undecided (refused, unreachable, no key, bad usage).")
+    .action(
+      action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions) =>
+        undecidedOnFailure(async () => {
+          const conn = connection(opts);
+          const job = await createJob(requestFile, opts, conn);
+          const address = job.testEmail ?? job.subject.testEmail;
+          console.log(job.jobId);
+          if (address) console.log(address);
+          if (process.env.GITHUB_OUTPUT) writeGithubOutputs(process.env.GITHUB_OUTPUT, { "job-id": job.jobId, ...(address ? { "test-email": address } : {}) });
+          return EXIT.pass;
+        }),
+      ),
+    );
+
+  reportOptions(
+    program
+      .command("wait")
+      .description("wait for a job started with `assay start` (or any job id) and report its verdict as `run` does")
+      .argument("<jobId>", "the job")
+      .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)"),
+    "600",
+  )
+    .addHelpText("after", EXIT_HELP)
+    .action(
+      action((jobId: string, opts: ReportOptions) =>
+        undecidedOnFailure(async () => {
+          const conn = connection(opts);
+          const limit = timeoutMs(opts.timeout);
+          threshold(opts.failOn);
+          const job = await followJob(conn.baseUrl, conn.key, await fetchJob(conn.baseUrl, conn.key, jobId), { timeoutMs: limit });
+          return finish(job, conn, opts);
+        }),
+      ),
+    );
+}

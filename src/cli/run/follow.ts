@@ -1,0 +1,52 @@
+import { callApi } from "../client";
+import type { JobView } from "./verdict";
+
+/** The job as it stands now (GET /api/jobs?jobId=…). */
+export async function fetchJob(baseUrl: string, key: string, jobId: string): Promise<JobView> {
+  const page = await callApi<{ jobs: JobView[] }>(baseUrl, "GET", `/api/jobs?jobId=${encodeURIComponent(jobId)}`, { key });
+  const job = page.body.jobs[0];
+  if (!job) throw new Error(`job ${jobId} was not found`);
+  return job;
+}
+
+/** A line of progress while a job runs: on a terminal it rewrites itself in place (stderr), elsewhere nothing is printed. */
+export class Progress {
+  private readonly live = Boolean(process.stderr.isTTY);
+  private readonly started = Date.now();
+  private shown = false;
+
+  update(job: JobView): void {
+    if (!this.live) return;
+    const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);
+    const address = job.testEmail ?? job.subject.testEmail;
+    const mail = job.type === "email" ? ` · ${address ?? ""} · ${job.status === "pending" ? "waiting for mail" : "mail arrived"}` : "";
+    process.stderr.write(`\r\x1b[2K${job.jobId} ${job.status} ${elapsed}s${mail}`);
+    this.shown = true;
+  }
+
+  done(): void {
+    if (this.shown) process.stderr.write("\r\x1b[2K");
+  }
+}
+
+/** Polls until the job is no longer pending or running, or the time is up (then answers it as it stands). */
+export async function followJob(
+  baseUrl: string,
+  key: string,
+  first: JobView,
+  opts: { timeoutMs: number; intervalMs?: number },
+): Promise<JobView> {
+  const progress = new Progress();
+  const deadline = Date.now() + opts.timeoutMs;
+  let job = first;
+  try {
+    while ((job.status === "pending" || job.status === "running") && Date.now() < deadline) {
+      progress.update(job);
+      await Bun.sleep(Math.min(opts.intervalMs ?? 250, Math.max(0, deadline - Date.now())));
+      job = await fetchJob(baseUrl, key, job.jobId);
+    }
+  } finally {
+    progress.done();
+  }
+  return job;
+}
