@@ -206,3 +206,53 @@ describe("assay start + assay wait", () => {
     expect(existsSync(join(work, "config", "assay", "hosts.json"))).toBe(false);
   });
 });
+
+describe("on a terminal", () => {
+  test("progress while the job waits (elapsed time, the address, whether mail arrived) and a coloured verdict", async () => {
+    const started = await runCli(["start", "--email", ...EMAIL_CHECKS], env);
+    const [jobId, address] = started.stdout.trim().split("\n");
+    // `script` gives the CLI a pseudo-terminal for stdout and stderr.
+    const command = `${process.execPath} ${join(ROOT, "src", "main.ts")} wait ${jobId} --timeout 1`;
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: "" }, stdout: "pipe", stderr: "pipe" });
+    const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+    expect(code).toBe(2);
+    expect(out).toContain(`\r\x1b[2K${jobId} pending 0s · ${address} · waiting for mail`);
+    expect(out).toContain(`verdict: \x1b[33mUNDECIDED\x1b[0m`);
+  });
+});
+
+describe("action.yml (composite)", () => {
+  test("its run step builds the command from the inputs and writes the step's outputs", async () => {
+    const action = Bun.YAML.parse(readFileSync(join(ROOT, "action.yml"), "utf8")) as any;
+    expect(action.runs.using).toBe("composite");
+    const step = action.runs.steps.find((s: any) => s.id === "run");
+    // Every input reaches the step (as INPUT_* or the ASSAY_* variables) and every output reads the step's.
+    const passed = Object.values(step.env).join(" ");
+    for (const input of Object.keys(action.inputs)) expect(passed).toContain(`\${{ inputs.${input} }}`);
+    for (const [name, output] of Object.entries<any>(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
+
+    const output = join(work, "action-output");
+    writeFileSync(output, "");
+    const proc = Bun.spawn(["bash", "-c", step.run], {
+      cwd: work,
+      env: {
+        ...process.env,
+        ...env,
+        GITHUB_ACTION_PATH: ROOT,
+        GITHUB_OUTPUT: output,
+        INPUT_HTML: join(work, "bad.html"),
+        INPUT_PAGE_URL: "https://shop.example/sale",
+        INPUT_VALIDATIONS: "page-title\nsingle-h1",
+        INPUT_FAIL_ON: "fail",
+        INPUT_FORMAT: "sarif",
+        INPUT_OUTPUT: join(work, "action.sarif"),
+        INPUT_TIMEOUT: "60",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    expect(await proc.exited).toBe(1);
+    expect(readFileSync(output, "utf8")).toMatch(/^job-id=job_\S+\nverdict=blocked\ncredits=2\nblocking-checks=page-title\n$/);
+    expect(JSON.parse(readFileSync(join(work, "action.sarif"), "utf8")).runs[0].results.length).toBeGreaterThan(0);
+  });
+});
