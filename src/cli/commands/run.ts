@@ -5,8 +5,6 @@ import { ApiFailure, baseUrlOf, callApi, keyInUse } from "../client";
 import { action, EXIT, UsageError } from "../program";
 import { writeEvidence } from "../report/evidence";
 import { githubSummary, runOutputs, writeGithubOutputs } from "../report/github";
-import { junitReport } from "../report/junit";
-import { sarifReport } from "../report/sarif";
 import { textReport } from "../report/text";
 import { deliverMessage, smtpEndpoint } from "../run/deliver";
 import { fetchJob, followJob } from "../run/follow";
@@ -67,12 +65,12 @@ async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
   }
 }
 
-/** The report in the chosen format (text coloured only on a terminal). */
-function render(format: Format, job: JobView, threshold: Threshold, colour: boolean): string {
+/** The report in the chosen format (text coloured only on a terminal); the JUnit and SARIF builders load only when asked for. */
+async function render(format: Format, job: JobView, threshold: Threshold, colour: boolean): Promise<string> {
   const verdict = verdictOf(job, threshold);
   if (format === "json") return `${JSON.stringify({ verdict: verdict.outcome, why: verdict.why, policy: verdict.policy, job }, null, 2)}\n`;
-  if (format === "junit") return junitReport(job, verdict);
-  if (format === "sarif") return sarifReport(job);
+  if (format === "junit") return (await import("../report/junit")).junitReport(job, verdict);
+  if (format === "sarif") return (await import("../report/sarif")).sarifReport(job);
   return textReport(job, verdict, colour);
 }
 
@@ -82,9 +80,9 @@ async function finish(job: JobView, conn: { baseUrl: string; key: string }, opts
   const verdict = verdictOf(job, t);
   const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   if (opts.output) {
-    writeFileSync(opts.output, render(opts.format, job, t, false));
+    writeFileSync(opts.output, await render(opts.format, job, t, false));
     process.stdout.write(textReport(job, verdict, colour));
-  } else process.stdout.write(render(opts.format, job, t, colour));
+  } else process.stdout.write(await render(opts.format, job, t, colour));
   if (opts.evidenceDir) {
     const files = await writeEvidence(opts.evidenceDir, conn.baseUrl, conn.key, job);
     console.error(`evidence: ${files.length} file(s) in ${opts.evidenceDir}`);

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import nodemailer from "nodemailer";
 
 /** Where the server's SMTP inbox listens: --smtp-host (else ASSAY_SMTP_HOST, else the server's host name) and --smtp-port (else ASSAY_SMTP_PORT, else 2525, the server's default). */
 export function smtpEndpoint(baseUrl: string, opts: { smtpHost?: string; smtpPort?: string }): { host: string; port: number } {
@@ -14,8 +13,9 @@ function fromAddress(raw: string): string {
   return /<([^<>\s]+@[^<>\s]+)>/.exec(header)?.[1] ?? /([^\s<>",]+@[^\s<>",]+)/.exec(header)?.[1] ?? "assay-cli@localhost";
 }
 
-/** Delivers the .eml file as it is (raw bytes) to the job's test address over SMTP (STARTTLS when offered, any certificate). */
+/** Delivers the .eml file as it is (raw bytes) to the job's test address over SMTP (STARTTLS when offered, any certificate). nodemailer loads only here. */
 export async function deliverMessage(emlPath: string, to: string, endpoint: { host: string; port: number }): Promise<void> {
+  const { default: nodemailer } = await import("nodemailer");
   const raw = readFileSync(emlPath);
   const transport = nodemailer.createTransport({ host: endpoint.host, port: endpoint.port, secure: false, tls: { rejectUnauthorized: false } });
   try {
