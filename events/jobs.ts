@@ -9,6 +9,14 @@ export const Severity = Type.Union([
   Type.Literal("info"),
 ]);
 
+/** The hosted service's severity vocabulary, kept on a validation when the request named it (src/domain/pass-policy.ts maps it). */
+export const PolicySeverity = Type.Union([
+  Type.Literal("required"),
+  Type.Literal("recommended"),
+  Type.Literal("optional"),
+  Type.Literal("prohibited"),
+]);
+
 export const Finding = Type.Object(
   {
     message: Type.String(),
@@ -25,6 +33,8 @@ export const SelectedValidation = Type.Object(
   {
     id: Id,
     severity: Severity,
+    /** The severity as the request named it in the hosted vocabulary (severity holds its Assay equivalent). */
+    policySeverity: Type.Optional(PolicySeverity),
     parameters: Type.Record(Type.String(), Type.Unknown()),
     credits: Credits,
     fromSet: Type.Boolean(),

@@ -100,7 +100,8 @@ describe("run", () => {
     const job = res.body;
     expect(job.jobId).toMatch(/^job_/);
     expect(job.status).toBe("completed");
-    expect(job.validationSets).toEqual(["web-essentials"]);
+    expect(job.validationSetId).toBe("web-essentials");
+    expect(job.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual(["web-essentials"]);
     expect(job.skipped_validations).toEqual([]);
     expect(job.credits).toEqual({ charged: 9, refunded: 0, net: 9 });
     expect(job.results.map((r: { validationId: string }) => r.validationId).sort()).toEqual([...WEB_ESSENTIALS].sort());
@@ -135,7 +136,8 @@ describe("run", () => {
     expect(res.body.status).toBe("completed");
     for (const r of res.body.results) expect([r.validationId, r.verdict]).toEqual([r.validationId, "pass"]);
     expect(res.body.summary.passed).toBe(true);
-    expect(res.body.validationSets).toBeUndefined();
+    expect(res.body.validationSetId).toBeUndefined();
+    expect(res.body.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual([null]);
   });
 
   test("detail=verbose adds references and a note to every result", async () => {
@@ -382,7 +384,8 @@ describe("url jobs", () => {
       expect(r.verdict).toBe("error");
       expect(typeof r.reason).toBe("string");
     }
-    expect(res.body.interruption).toContain("500");
+    expect(res.body.interruption.message).toContain("500");
+    expect(res.body.interruption).toMatchObject({ cause: "capture_failed", refund: { settled: true } });
     expect(res.body.summary.passed).toBe(false);
     expect(res.body.credits).toEqual({ charged: 3, refunded: 3, net: 0 });
     const after = await credits(server, apiKey);

@@ -211,10 +211,8 @@ export const JobListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const GetJobInput = Type.Object(
-  { jobId: Type.String({ minLength: 1, description: "The jobId a job tool or POST /api/jobs returned." }), detail: detail(), customerId: customerId() },
-  { additionalProperties: false },
-);
+/** GET /api/jobs/{jobId}'s query (with the path's jobId, get_job's arguments). */
+export const GetJobQuery = Type.Object({ detail: detail(), customerId: customerId() }, { additionalProperties: false });
 
 export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
 

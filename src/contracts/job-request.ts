@@ -1,8 +1,10 @@
 import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
+import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../domain/pass-policy";
 
 export const JOB_TYPES = ["url", "static_html", "email"] as const;
-const SEVERITIES = ["critical", "major", "minor", "info"] as const;
+/** Either vocabulary: Assay's, or the hosted service's (stored as Assay's, see src/domain/pass-policy.ts). */
+const SEVERITIES = [...ASSAY_SEVERITIES, ...POLICY_SEVERITIES] as const;
 export const DETAILS = ["brief", "verbose"] as const;
 
 /** A string enum. `x-enum` lets the request validator tell an out-of-range value from a wrongly typed one. */
@@ -20,7 +22,10 @@ const ClientSelection = Type.Record(Type.String(), Type.Array(Type.String()), {
 export const ValidationEntry = Type.Object(
   {
     id: Type.String({ description: "A runnable validation id of the job's subject type." }),
-    severity: Type.Optional(enumOf(SEVERITIES, "Overrides the catalog severity for this job.")),
+    severity: Type.Optional(enumOf(
+        SEVERITIES,
+        "Overrides the catalog severity for this job: critical, major, minor, info, or the hosted vocabulary required (stored as critical), recommended (minor), optional (info), prohibited (a failure blocks as a found prohibited thing).",
+      )),
     parameters: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: "The validation's parameters, by name." }),
     ),

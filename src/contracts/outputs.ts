@@ -1,5 +1,5 @@
 import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
-import { Finding, Severity, SkippedValidation } from "../../events/jobs";
+import { Finding, PolicySeverity, Severity, SkippedValidation } from "../../events/jobs";
 import { Scope } from "../../events/account";
 import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
@@ -85,6 +85,13 @@ export const SetView = Obj(
     validationIds: Type.Array(Str()),
     severities: Dict(Severity),
     parameters: Type.Array(ParameterView),
+    policySeverities: Type.Record(Type.String(), PolicySeverity, { description: "Each check's severity in the hosted vocabulary." }),
+    blockingValidationIds: Type.Array(Str(), { description: "The checks whose failure blocks (required, prohibited)." }),
+    warningValidationIds: Type.Array(Str(), { description: "The checks whose failure only warns (recommended, optional)." }),
+    severityMapping: Type.Array(
+      Obj({ assay: Nullable(Severity), policy: PolicySeverity, blocks: Bool() }),
+      { description: "Assay's severities against the hosted vocabulary: critical and major are required, minor recommended, info optional; prohibited has no Assay severity (assay null)." },
+    ),
   },
   "A validation set.",
 );
@@ -291,8 +298,66 @@ const Result = Obj(
     captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),
     references: Opt(Type.Array(Reference)),
     note: Opt(Str()),
+    status: literals(["pass", "fail", "error"] as const),
+    policySeverity: PolicySeverity,
+    captureSizeId: Opt(Type.String({ description: "The capture size (a webpage's viewport, an email render's form factor) of the render this row refers to." })),
+    captureClientId: Opt(Type.String({ description: "Email renders: the mail client of the render this row refers to." })),
   },
-  "One check's result. verdict error: the check could not run (not a verdict; refunded).",
+  "One check's result. verdict error: the check could not run (not a verdict; refunded). status is verdict under the hosted service's name, policySeverity the severity in its vocabulary.",
+);
+
+const Ids = (description: string) => Type.Array(Str(), { description });
+
+/** The job's decision under the default threshold (`fail`), from src/domain/pass-policy.ts. */
+const OverallPassPolicy = Obj(
+  {
+    threshold: Type.Literal("fail"),
+    blockedByRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
+    blockedByProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
+    undecided: Ids("Checks of a blocking severity that could not run (error): no verdict either way."),
+    warnings: Ids("Failed or errored checks of severity recommended or optional: reported, never blocking."),
+    decision: literals(["pass", "blocked", "undecided", "pending"] as const),
+  },
+  "blocked when either blockedBy list has an id; else undecided when undecided has one (or the job was interrupted or expired); else pass. pending until the job settles.",
+);
+
+const JobValidationSet = Obj(
+  {
+    validationSetId: Nullable(Type.String({ description: "The set these checks came from; null: checks the request named one by one." })),
+    validations: Type.Array(
+      Obj({ validationId: Str(), severity: PolicySeverity, status: literals(["pass", "fail", "error", "pending"] as const) }),
+    ),
+    failuresBySeverity: Obj(
+      { required: Type.Array(Str()), recommended: Type.Array(Str()), optional: Type.Array(Str()), prohibited: Type.Array(Str()) },
+      "The ids of the failed checks, by severity (hosted vocabulary).",
+    ),
+  },
+  "The checks of one source (a set, or the request's own list) with their hosted severity and status.",
+);
+
+const EmailCapture = Obj(
+  {
+    testEmail: Str(),
+    captureMode: Type.Literal("inbox", { description: "The message is sent to the one-time address of Assay's SMTP inbox." }),
+    captureStatus: literals(["awaiting_email", "received", "expired"] as const),
+    expiresAt: Str(),
+  },
+  "An email job's capture: the address, and whether the message came.",
+);
+
+const Interruption = Obj(
+  {
+    cause: literals(["capture_failed", "execution_failed", "email_expired"] as const),
+    message: Str(),
+    affectedValidationIds: Type.Array(Str()),
+    refund: Obj({ settled: Bool(), refundedCredits: Int() }),
+  },
+  "Why the job stopped short (the subject could not be captured, the job could not run, or no message came) and what was refunded.",
+);
+
+const JobSkippedValidation = Obj(
+  { ...SkippedValidation.properties, reasonCode: SkippedValidation.properties.reason },
+  "A check not run (missing parameters): not a verdict, not charged. reasonCode is reason under the hosted service's name.",
 );
 
 export const Job = Obj(
@@ -312,17 +377,19 @@ export const Job = Obj(
       },
       "The subject as a fingerprint: HTML by its SHA-256 and size; an email job's test address and window.",
     ),
-    validationSets: Opt(Type.Array(Str())),
-    overallPassPolicy: Type.Literal("every-result-pass"),
+    validationSetId: Opt(Type.String({ description: "The set the request named." })),
+    validationSets: Type.Array(JobValidationSet),
+    overallPassPolicy: OverallPassPolicy,
     summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
     results: Type.Array(Result),
-    skipped_validations: Type.Array(SkippedValidation),
+    skipped_validations: Type.Array(JobSkippedValidation),
     credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),
+    emailCapture: Opt(EmailCapture),
     testEmail: Opt(Type.String({ description: "Email jobs: the one-time address to send the message to." })),
     expiresAt: Opt(Str()),
     email: Opt(Obj({ from: Str(), subject: Str(), expectedSubject: Opt(Str()), subjectMatches: Opt(Bool()) })),
     warnings: Opt(Type.Array(Str())),
-    interruption: Opt(Str()),
+    interruption: Opt(Interruption),
     createdAt: Str(),
     completedAt: Nullable(Str()),
   },

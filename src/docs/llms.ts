@@ -8,6 +8,7 @@ import { operations } from "../operations";
 import { isTool } from "../operations/operation";
 import { mcpErrors } from "../operations/errors";
 import { MCP_PROTOCOL_VERSIONS } from "../mcp/server";
+import { SEVERITY_MAPPING } from "../domain/pass-policy";
 
 /**
  * /llms.txt (the short map) and /llms-full.txt (everything an agent needs in one file), generated from the
@@ -21,6 +22,19 @@ const VERDICTS = [
   "- `pass`: the check passed.",
   "- `fail`: the check ran and found a problem; `reason` says what to fix and where, `findings` point at elements (selectors, URLs, text). Fix it, or report it to the user.",
   "- `error`: the check could not run (a tooling problem: a page that would not load, a crash, an unreadable message). It is not a verdict on the work and is refunded. Retrying may help; do not report it as a failure.",
+].join("\n");
+
+/** The decision and the two severity vocabularies (src/domain/pass-policy.ts). */
+const PASS_POLICY = [
+  "A job decides itself: `overallPassPolicy` lists `blockedByRequired` (failed checks of severity required) and `blockedByProhibited` (a prohibited thing found); either non-empty means blocked. `undecided` lists blocking checks that could not run (error); an interrupted or expired job is undecided. Otherwise it passes. `validationSets[]` give each check's `severity` and `status`, and `failuresBySeverity`. Poll `GET /api/jobs/{jobId}` for one job.",
+  "",
+  "Severities come in two vocabularies, both accepted in `validations[].severity`:",
+  "",
+  "| Assay | Hosted | A failure |",
+  "|---|---|---|",
+  ...SEVERITY_MAPPING.map((m) => `| ${m.assay ? `\`${m.assay}\`` : "(none)"} | \`${m.policy}\` | ${m.blocks ? "blocks" : "warns"} |`),
+  "",
+  "A request's `required` is stored as `critical`, `recommended` as `minor`, `optional` as `info`; `prohibited` as `critical`, kept as prohibited. Each set (`GET /api/validation-sets/{id}`) lists its `blockingValidationIds` and `warningValidationIds`.",
 ].join("\n");
 
 const GET_A_KEY = (base: string) =>
@@ -92,6 +106,10 @@ export function llmsTxt(base: string): string {
     "",
     VERDICTS,
     "",
+    "## Pass or block",
+    "",
+    PASS_POLICY,
+    "",
     "## Docs",
     "",
     `- [llms-full.txt](${base}/llms-full.txt): every check, set, error code, the job body and the tools in one file`,
@@ -151,6 +169,8 @@ export function llmsFullTxt(base: string): string {
     "## What the results mean",
     "",
     VERDICTS,
+    "",
+    PASS_POLICY,
     "",
     "A job's `summary.passed` is true when every result passed. `skipped_validations` lists checks not run (missing parameters): not verdicts, not charged. `credits` shows what was charged and refunded. Results with captures carry `screenshotUrl` (same Bearer key; does not expire) and `screenshotShareUrl` (short-lived, no key).",
     "",

@@ -14,12 +14,15 @@ import type { Severity, ValidationModule } from "../validations/types";
 import type { NetworkGuard } from "../capture/network-guard";
 import { canonicalJson } from "../store/canonical";
 import { priceJob } from "./pricing";
+import { isPolicySeverity, storedSeverity, type AnySeverity, type PolicySeverity } from "./pass-policy";
 
 export type JobType = (typeof JOB_TYPES)[number];
 
 export interface PlannedValidation {
   module: ValidationModule;
   severity: Severity;
+  /** The severity as the request named it in the hosted vocabulary (severity holds its Assay equivalent). */
+  policySeverity?: PolicySeverity;
   parameters: Record<string, unknown>;
   credits: number;
   fromSet: boolean;
@@ -450,9 +453,11 @@ function select({ set, unique, parameters: flat }: PlanDraft): Selection {
       });
       continue;
     }
+    const asked = entry?.config.severity;
     run.push({
       module,
-      severity: entry?.config.severity ?? module.meta.severity,
+      severity: asked ? storedSeverity(asked) : module.meta.severity,
+      ...(asked && isPolicySeverity(asked) ? { policySeverity: asked } : {}),
       parameters,
       fromSet,
       ...(entry?.config.clients ? { clients: entry.config.clients } : {}),
@@ -462,7 +467,7 @@ function select({ set, unique, parameters: flat }: PlanDraft): Selection {
 }
 
 interface EntryConfig {
-  severity?: Severity;
+  severity?: AnySeverity;
   parameters?: Record<string, unknown>;
   clients?: Record<string, string[]>;
 }

@@ -161,7 +161,7 @@ function accept(
       ...(inbox ?? {}),
     },
     ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-    validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
+    validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, ...(v.policySeverity ? { policySeverity: v.policySeverity } : {}), parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
     skipped: job.skipped,
     totalCredits: job.totalCredits,
     detail: job.detail,

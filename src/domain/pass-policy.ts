@@ -14,7 +14,7 @@
  * | (none)     | prohibited    | blocks: the check found the prohibited thing |
  *
  * A request's `severity: "required"` is stored as `critical`, `recommended` as `minor`, `optional` as `info`;
- * `prohibited` has no Assay counterpart and is kept as itself.
+ * `prohibited` has no Assay counterpart: stored as `critical` (it blocks), and the job keeps `prohibited` beside it.
  *
  * The threshold (`--fail-on`) is a comma-separated list of words, case-insensitive:
  * - `fail` (the default): failed rows whose severity is required (critical, major) or prohibited block.
@@ -64,7 +64,17 @@ export const SEVERITY_MAPPING: ReadonlyArray<{ assay: AssaySeverity | null; poli
 
 /** A row's severity in the hosted vocabulary, whichever vocabulary it is written in. */
 export function policySeverity(severity: AnySeverity): PolicySeverity {
-  return (POLICY_SEVERITIES as readonly string[]).includes(severity) ? (severity as PolicySeverity) : TO_POLICY[severity as AssaySeverity];
+  return isPolicySeverity(severity) ? severity : TO_POLICY[severity];
+}
+
+/** Whether a severity is in the hosted vocabulary. */
+export const isPolicySeverity = (severity: string): severity is PolicySeverity => (POLICY_SEVERITIES as readonly string[]).includes(severity);
+
+/** How a request's severity is stored in Assay's vocabulary: FROM_POLICY, with prohibited kept as critical (it blocks). */
+export function storedSeverity(severity: AnySeverity): AssaySeverity {
+  if (!isPolicySeverity(severity)) return severity;
+  const stored = FROM_POLICY[severity];
+  return stored === "prohibited" ? "critical" : stored;
 }
 
 /** Gravity, higher is graver: what a threshold compares. */

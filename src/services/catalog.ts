@@ -6,6 +6,7 @@ import { catalogEntry, findSet, listSets, setView, validationDetail } from "../c
 import { JobRequest, JOB_TYPES } from "../contracts/job-request";
 import { jsonSchemaOf } from "../contracts/inputs";
 import { PLAN_STEPS } from "../domain/job-request";
+import { policySeverity, SEVERITY_MAPPING } from "../domain/pass-policy";
 import type { ValidationModule } from "../validations/types";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import type { ServiceContext } from "./context";
@@ -36,13 +37,13 @@ export class CatalogService {
   }
 
   sets(q: { subjectType?: SubjectType } = {}) {
-    return { validationSets: listSets(q.subjectType) };
+    return { validationSets: listSets(q.subjectType).map(withPolicy) };
   }
 
   set(setId: string) {
     const set = findSet(setId);
     if (!set) throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, { validationSetId: setId });
-    return setView(set);
+    return withPolicy(setView(set));
   }
 
   /** Ranked word matching over ids, names, categories, summaries and judgments; deterministic. */
@@ -350,3 +351,19 @@ const GOAL_RULES: GoalRule[] = [
   { words: ["unsubscribe", "list-unsubscribe", "deliverability", "deliver", "inbox", "spam", "gmail", "yahoo", "bulk"], because: "deliverability", categories: ["deliverability"] },
   { words: ["subject", "subject line"], because: "the subject line", checks: ["email-subject-length"] },
 ];
+
+/**
+ * A set in the hosted vocabulary too: each check's policy severity, which checks block (required) and which only
+ * warn, and the mapping itself (src/domain/pass-policy.ts).
+ */
+function withPolicy(view: ReturnType<typeof setView>) {
+  const policySeverities = Object.fromEntries(Object.entries(view.severities).map(([id, s]) => [id, policySeverity(s)]));
+  const blocks = (id: string) => policySeverities[id] === "required" || policySeverities[id] === "prohibited";
+  return {
+    ...view,
+    policySeverities,
+    blockingValidationIds: view.validationIds.filter(blocks),
+    warningValidationIds: view.validationIds.filter((id) => !blocks(id)),
+    severityMapping: SEVERITY_MAPPING.map((m) => ({ ...m })),
+  };
+}

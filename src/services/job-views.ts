@@ -4,6 +4,8 @@ import type { JobRow, ResultRow } from "../../projections/jobs";
 import type { CaptureService } from "./captures";
 import type { Static } from "@sinclair/typebox";
 import type { Job } from "../contracts/outputs";
+import { CAPTURE_SIZES } from "../capture/vocabulary";
+import { passPolicy, policySeverity, type PolicyRow, type PolicySeverity } from "../domain/pass-policy";
 
 /** A job as every surface shows it; its schema is the operations' output, checked on every body the tests receive. */
 export type JobView = Static<typeof Job>;
@@ -16,7 +18,20 @@ const NOTES = {
   error: "We could not run this check, so it is not a verdict on your work. It was refunded.",
 };
 
-function resultView(r: ResultRow, detail: "brief" | "verbose", captures: CaptureService) {
+/**
+ * The render a row refers to, from its first capture's key: `<jobId>-<size>.jpg` for a webpage,
+ * `<jobId>-<clientId>-<formFactor>.jpg` for an email render.
+ */
+export function renderOf(jobId: string, captureKeys: string[]): { captureSizeId?: string; captureClientId?: string } {
+  const key = captureKeys[0];
+  if (!key?.startsWith(`${jobId}-`) || !key.endsWith(".jpg")) return {};
+  const rest = key.slice(jobId.length + 1, -".jpg".length);
+  const size = CAPTURE_SIZES.find((s) => rest === s || rest.endsWith(`-${s}`));
+  if (!size) return {};
+  return rest === size ? { captureSizeId: size } : { captureSizeId: size, captureClientId: rest.slice(0, -size.length - 1) };
+}
+
+function resultView(r: ResultRow, detail: "brief" | "verbose", captures: CaptureService, jobId: string, policy: PolicySeverity) {
   const module = findValidation(r.validationId);
   return {
     validationId: r.validationId,
@@ -34,23 +49,90 @@ function resultView(r: ResultRow, detail: "brief" | "verbose", captures: Capture
         }
       : {}),
     ...(detail === "verbose" ? { references: module?.meta.references ?? [], note: NOTES[r.verdict] } : {}),
+    status: r.verdict,
+    policySeverity: policy,
+    ...renderOf(jobId, r.captureKeys),
   };
+}
+
+const SETTLED = new Set<JobRow["status"]>(["completed", "interrupted", "expired"]);
+
+/** The interruption as the hosted service's clients read it: a cause, the message, the checks it cost and the refund. */
+function interruptionView(j: JobRow, results: ResultRow[]) {
+  if (!j.interruption) return undefined;
+  const cause = j.status === "expired" ? "email_expired" : j.interruption.startsWith("The job could not run") ? "execution_failed" : "capture_failed";
+  const errored = results.filter((r) => r.verdict === "error").map((r) => r.validationId);
+  return {
+    cause,
+    message: j.interruption,
+    affectedValidationIds: j.status === "expired" ? j.validations.map((v) => v.id) : errored,
+    refund: { settled: SETTLED.has(j.status), refundedCredits: j.refunded },
+  } as const;
+}
+
+/**
+ * The job's decision and its checks by source, in the hosted vocabulary. An expired job's checks never ran:
+ * they count as error rows (undecided). Until the job settles its decision is pending.
+ */
+function policyView(j: JobRow, results: ResultRow[]) {
+  const severityOf = new Map(j.validations.map((v) => [v.id, v.policySeverity ?? policySeverity(v.severity)]));
+  const policyOf = (id: string, fallback: ResultRow["severity"]) => severityOf.get(id) ?? policySeverity(fallback);
+  const byId = new Map(results.map((r) => [r.validationId, r]));
+  const statusOf = (id: string) => byId.get(id)?.verdict ?? (j.status === "expired" || j.status === "interrupted" ? "error" : "pending");
+  const rows: PolicyRow[] = j.validations.flatMap((v) => {
+    const status = statusOf(v.id);
+    return status === "pending" ? [] : [{ validationId: v.id, severity: policyOf(v.id, v.severity), status }];
+  });
+  const decided = passPolicy(rows, "fail");
+  const settled = SETTLED.has(j.status);
+  const decision = !settled ? "pending" : decided.decision === "pass" && j.interruption ? "undecided" : decided.decision;
+  const sources = [
+    { validationSetId: j.validationSetId, ids: j.validations.filter((v) => v.fromSet).map((v) => v.id) },
+    { validationSetId: null, ids: j.validations.filter((v) => !v.fromSet).map((v) => v.id) },
+  ].filter((s) => s.ids.length > 0);
+  const validationSets = sources.map((s) => {
+    const failuresBySeverity: Record<PolicySeverity, string[]> = { required: [], recommended: [], optional: [], prohibited: [] };
+    const validations = s.ids.map((id) => {
+      const severity = severityOf.get(id)!;
+      const status = statusOf(id);
+      if (status === "fail") failuresBySeverity[severity].push(id);
+      return { validationId: id, severity, status };
+    });
+    return { validationSetId: s.validationSetId, validations, failuresBySeverity };
+  });
+  const { blockedByRequired, blockedByProhibited, undecided, warnings } = decided;
+  return {
+    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, undecided, warnings, decision },
+    validationSets,
+    policyOf,
+  };
+}
+
+function emailCaptureView(j: JobRow) {
+  if (j.type !== "email" || !j.subject.testEmail || !j.subject.expiresAt) return undefined;
+  const captureStatus = j.status === "expired" ? "expired" : j.status === "pending" ? "awaiting_email" : "received";
+  return { testEmail: j.subject.testEmail, captureMode: "inbox", captureStatus, expiresAt: j.subject.expiresAt } as const;
 }
 
 export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", captures: CaptureService): JobView {
   const counts = { pass: 0, fail: 0, error: 0 };
   for (const r of results) counts[r.verdict]++;
+  const policy = policyView(j, results);
+  const emailCapture = emailCaptureView(j);
+  const interruption = interruptionView(j, results);
   return {
     jobId: j.jobId,
     type: j.type,
     status: j.status,
     subject: j.subject,
-    ...(j.validationSetId ? { validationSets: [j.validationSetId] } : {}),
-    overallPassPolicy: "every-result-pass" as const,
+    ...(j.validationSetId ? { validationSetId: j.validationSetId } : {}),
+    validationSets: policy.validationSets,
+    overallPassPolicy: policy.overallPassPolicy,
     summary: { ...counts, passed: j.status === "completed" && counts.fail === 0 && counts.error === 0 },
-    results: results.map((r) => resultView(r, detail, captures)),
-    skipped_validations: j.skipped,
+    results: results.map((r) => resultView(r, detail, captures, j.jobId, policy.policyOf(r.validationId, r.severity))),
+    skipped_validations: j.skipped.map((s) => ({ ...s, reasonCode: s.reason })),
     credits: { charged: j.charged, refunded: j.refunded, net: j.charged - j.refunded },
+    ...(emailCapture ? { emailCapture } : {}),
     ...(j.type === "email" ? { testEmail: j.subject.testEmail, expiresAt: j.subject.expiresAt } : {}),
     ...(j.email
       ? {
@@ -60,7 +142,7 @@ export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verb
             : {}),
         }
       : {}),
-    ...(j.interruption ? { interruption: j.interruption } : {}),
+    ...(interruption ? { interruption } : {}),
     createdAt: j.createdAt,
     completedAt: j.completedAt,
   };

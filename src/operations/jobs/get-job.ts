@@ -1,4 +1,4 @@
-import { GetJobInput } from "../../contracts/inputs";
+import { GetJobQuery, JobRef } from "../../contracts/inputs";
 import { Job } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
@@ -8,15 +8,18 @@ export const getJob = defineOperation({
   operationId: "getJob",
   tag: "jobs",
   summary: "One job with its status and results",
+  description:
+    "The job, bare (not wrapped): its status, results, the decision (overallPassPolicy: blockedByRequired, blockedByProhibited) and its checks by set with their hosted severities. Poll it until status is no longer pending or running. Same as GET /api/jobs?jobId=… (which answers a page of one).",
+  http: { method: "get", path: "/api/jobs/{jobId}", returns: "The job." },
   mcp: {
     name: "get_job",
     title: "Get a job",
-    description: "One job with its status and results. Same as GET /api/jobs?jobId=….",
+    description: "One job with its status, results and decision (overallPassPolicy). Same as GET /api/jobs/{jobId}.",
     annotations: { title: "Get a job", ...READ },
     summary: (data) => jobSummary(data),
   },
   auth: { kind: "key", scope: "jobs:read" },
-  input: { body: GetJobInput },
+  input: { path: JobRef, query: GetJobQuery },
   output: Job,
   errors: ["JOB_NOT_FOUND"],
   example: { jobId: "job_example" },

@@ -12,7 +12,7 @@ export interface JobItem {
   credits: { charged: number; refunded: number; net: number };
   email?: { from: string; subject: string; expectedSubject?: string; subjectMatches?: boolean };
   warnings?: string[];
-  interruption?: string;
+  interruption?: { message: string };
   createdAt: string;
   completedAt: string | null;
 }
@@ -335,7 +335,7 @@ export function JobPageView(props: JobPageProps) {
       </p>
       {job.interruption ? (
         <p class="notice" safe>
-          {job.interruption}
+          {job.interruption.message}
         </p>
       ) : (
         ""

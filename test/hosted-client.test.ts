@@ -1,0 +1,241 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { expectError, htmlJob, startServer, type TestServer } from "./support/harness";
+import { passPolicy } from "../src/domain/pass-policy";
+import { renderOf } from "../src/services/job-views";
+
+/**
+ * The hosted service's own clients against Assay (issue 11, section 2). HostedClient below is written from that
+ * contract alone, not from Assay's code: POST /api/jobs, poll GET /api/jobs/{jobId} (bare or as { job }), decide
+ * from the job. It must decide pass, blocked and undecided correctly against a real server, and agree with
+ * Assay's own decision (overallPassPolicy.decision, and passPolicy over the result rows as the CLI reads them).
+ */
+
+setDefaultTimeout(120_000);
+
+type Decision = "pass" | "blocked" | "undecided";
+type HostedSeverity = "required" | "recommended" | "optional" | "prohibited";
+interface HostedJob {
+  jobId: string;
+  status: string;
+  overallPassPolicy: { blockedByRequired: string[]; blockedByProhibited: string[] };
+  validationSets: Array<{
+    validations: Array<{ validationId: string; severity: HostedSeverity; status: "pass" | "fail" | "error" | "pending" }>;
+    failuresBySeverity: Record<HostedSeverity, string[]>;
+  }>;
+  results: Array<{ validationId: string; status: "pass" | "fail" | "error"; captureSizeId?: string; captureClientId?: string }>;
+  emailCapture?: { testEmail: string; captureMode: string; captureStatus: string; expiresAt: string };
+  interruption?: { cause: string; message: string; affectedValidationIds: string[]; refund: { settled: boolean; refundedCredits: number } };
+  skipped_validations: Array<{ validationId: string; reasonCode: string }>;
+}
+
+class HostedClient {
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
+
+  private async call(method: string, path: string, body?: unknown): Promise<any> {
+    const res = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${this.apiKey}`, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const parsed = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(parsed)}`);
+    return parsed;
+  }
+
+  /** The job, whichever way it comes: bare or as { job }. */
+  private static unwrap(body: any): HostedJob {
+    return (body.job ?? body) as HostedJob;
+  }
+
+  async create(body: unknown): Promise<HostedJob> {
+    return HostedClient.unwrap(await this.call("POST", "/api/jobs", body));
+  }
+
+  async get(jobId: string): Promise<HostedJob> {
+    return HostedClient.unwrap(await this.call("GET", `/api/jobs/${encodeURIComponent(jobId)}`));
+  }
+
+  async waitFor(jobId: string, timeoutMs = 30_000): Promise<HostedJob> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const job = await this.get(jobId);
+      if (job.status !== "pending" && job.status !== "running" && job.status !== "queued") return job;
+      if (Date.now() > deadline) throw new Error(`job ${jobId} still ${job.status}`);
+      await Bun.sleep(100);
+    }
+  }
+
+  /** The contract's rule: a failed required check or a found prohibited thing blocks; an interruption or a blocking check that errored leaves it open. */
+  static decide(job: HostedJob): Decision {
+    const p = job.overallPassPolicy;
+    if (p.blockedByRequired.length > 0 || p.blockedByProhibited.length > 0) return "blocked";
+    if (job.interruption) return "undecided";
+    const rows = job.validationSets.flatMap((s) => s.validations);
+    if (rows.some((v) => v.status === "error" && (v.severity === "required" || v.severity === "prohibited"))) return "undecided";
+    return "pass";
+  }
+
+  async run(body: unknown): Promise<{ job: HostedJob; decision: Decision }> {
+    const created = await this.create(body);
+    const job = await this.waitFor(created.jobId);
+    return { job, decision: HostedClient.decide(job) };
+  }
+}
+
+const GOOD = `<!doctype html><html lang="en"><head><title>Spring sale</title>
+<meta name="description" content="Everything in the spring range is twenty percent off until Sunday.">
+<meta name="viewport" content="width=device-width, initial-scale=1"></head>
+<body><h1>Spring sale</h1><h2>Shoes</h2><p>Free returns within 30 days.</p><img src="/a.png" alt="A red shoe"></body></html>`;
+// No description, two h1s, a skipped heading level.
+const BAD = `<!doctype html><html lang="en"><head><title>Sale</title></head><body><h1>One</h1><h1>Two</h1><h4>Deep</h4><p>Hello world</p></body></html>`;
+const LOREM = `<!doctype html><html lang="en"><head><title>Draft</title></head><body><h1>Draft</h1><p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p></body></html>`;
+
+let server: TestServer;
+let target: ReturnType<typeof Bun.serve>;
+let apiKey: string;
+let client: HostedClient;
+
+beforeAll(async () => {
+  // Loopback opened for the url job that will not load; a one-second email window for the expired email job.
+  server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_EMAIL_WINDOW_SECONDS: "1" });
+  target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<h1>Internal Server Error</h1>", { status: 500, headers: { "content-type": "text/html" } }) });
+  apiKey = (await server.signup()).apiKey;
+  client = new HostedClient(server.baseUrl, apiKey);
+}, 120_000);
+afterAll(async () => {
+  target.stop(true);
+  await server.stop();
+}, 120_000);
+
+/** The same job through the harness (its body checked against the Job schema), and Assay's own decisions about it. */
+async function assayAgrees(job: HostedJob, decision: Decision) {
+  const res = await server.api("GET", `/api/jobs/${job.jobId}`, { key: apiKey });
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual(job);
+  expect(res.body.overallPassPolicy.decision).toBe(decision);
+  const rows = res.body.results.map((r: any) => ({ validationId: r.validationId, severity: r.policySeverity, status: r.status }));
+  const cli = passPolicy(rows);
+  expect(cli.blockedByRequired).toEqual(job.overallPassPolicy.blockedByRequired);
+  expect(cli.blockedByProhibited).toEqual(job.overallPassPolicy.blockedByProhibited);
+  if (!job.interruption) expect(cli.decision).toBe(decision);
+}
+
+describe("a client written from the hosted contract decides from the job alone", () => {
+  test("pass: a clean page under a published set plus a check of its own; each source, severity, status and render", async () => {
+    const { job, decision } = await client.run(
+      htmlJob(GOOD, ["no-horizontal-overflow"], { validationSetId: "web-essentials", captureSizes: ["mobile-sm"] }),
+    );
+    expect(decision).toBe("pass");
+    expect(job.status).toBe("completed");
+    expect(job.validationSets).toHaveLength(2);
+    const [set, own] = job.validationSets;
+    expect(own).toMatchObject({ validationSetId: null, validations: [{ validationId: "no-horizontal-overflow", severity: expect.any(String), status: "pass" }] });
+    expect(job.results.find((r) => r.validationId === "no-horizontal-overflow")).toMatchObject({ captureSizeId: "mobile-sm" });
+    expect(job.results.find((r) => r.validationId === "page-title")).not.toHaveProperty("captureSizeId");
+    expect((set as any).validationSetId).toBe("web-essentials");
+    expect(set!.validations.map((v) => v.status).every((s) => s === "pass")).toBe(true);
+    expect(set!.validations.find((v) => v.validationId === "page-title")).toEqual({ validationId: "page-title", severity: "required", status: "pass" });
+    expect(set!.failuresBySeverity).toEqual({ required: [], recommended: [], optional: [], prohibited: [] });
+    expect(job.results.every((r) => r.status === "pass")).toBe(true);
+    await assayAgrees(job, "pass");
+  });
+
+  test("pass with warnings: failures of recommended and optional checks are reported, not blocking", async () => {
+    const { job, decision } = await client.run(htmlJob(BAD, ["page-title", { id: "single-h1", severity: "recommended" }, { id: "heading-order", severity: "optional" }]));
+    expect(decision).toBe("pass");
+    expect(job.validationSets[0]!.failuresBySeverity).toEqual({ required: [], recommended: ["single-h1"], optional: ["heading-order"], prohibited: [] });
+    expect((job.overallPassPolicy as any).warnings).toEqual(["single-h1", "heading-order"]);
+    await assayAgrees(job, "pass");
+  });
+
+  test("blocked by required: severity \"required\" is accepted, and its failure blocks", async () => {
+    const { job, decision } = await client.run(htmlJob(BAD, [{ id: "single-h1", severity: "required" }, "meta-description"]));
+    expect(decision).toBe("blocked");
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: ["single-h1"], blockedByProhibited: [] });
+    expect(job.validationSets[0]!.validations).toEqual([
+      { validationId: "single-h1", severity: "required", status: "fail" },
+      { validationId: "meta-description", severity: "recommended", status: "fail" },
+    ]);
+    // Stored in Assay's vocabulary: required is critical.
+    const res = await server.api("GET", `/api/jobs/${job.jobId}`, { key: apiKey });
+    expect(res.body.results.map((r: any) => [r.validationId, r.severity, r.policySeverity])).toEqual([
+      ["single-h1", "critical", "required"],
+      ["meta-description", "minor", "recommended"],
+    ]);
+    await assayAgrees(job, "blocked");
+  });
+
+  test("blocked by prohibited: a prohibited thing found blocks on its own list; a skipped check carries reasonCode", async () => {
+    const { job, decision } = await client.run(htmlJob(LOREM, [{ id: "no-lorem-ipsum", severity: "prohibited" }, "page-title", "required-text-present"]));
+    expect(decision).toBe("blocked");
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["no-lorem-ipsum"] });
+    expect(job.validationSets[0]!.failuresBySeverity.prohibited).toEqual(["no-lorem-ipsum"]);
+    expect(job.skipped_validations).toEqual([expect.objectContaining({ validationId: "required-text-present", reasonCode: "REQUIRES_CONFIGURATION" })]);
+    await assayAgrees(job, "blocked");
+  });
+
+  test("undecided: a page that will not load interrupts the job; the interruption names its cause, checks and refund", async () => {
+    const { job, decision } = await client.run({ type: "url", url: `${target.url.origin}/down`, validations: ["page-title", "html-lang"] });
+    expect(decision).toBe("undecided");
+    expect(job.status).toBe("interrupted");
+    expect(job.interruption).toMatchObject({ cause: "capture_failed", affectedValidationIds: ["page-title", "html-lang"], refund: { settled: true, refundedCredits: 2 } });
+    expect(job.interruption!.message).toContain("500");
+    expect(job.results.map((r) => r.status)).toEqual(["error", "error"]);
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: [], blockedByProhibited: [], undecided: ["page-title", "html-lang"] });
+    await assayAgrees(job, "undecided");
+  });
+
+  test("undecided: an email job whose message never came; emailCapture says awaiting, then expired", async () => {
+    const created = await client.create({ type: "email", validations: ["email-subject-length"] });
+    expect(created.status).toBe("pending");
+    expect(created.emailCapture).toMatchObject({ testEmail: expect.stringContaining("@"), captureMode: "inbox", captureStatus: "awaiting_email" });
+    expect((created.overallPassPolicy as any).decision).toBe("pending");
+    expect(created.validationSets[0]!.validations).toEqual([{ validationId: "email-subject-length", severity: expect.any(String), status: "pending" }]);
+    const job = await client.waitFor(created.jobId);
+    expect(HostedClient.decide(job)).toBe("undecided");
+    expect(job.emailCapture).toMatchObject({ testEmail: created.emailCapture!.testEmail, captureStatus: "expired" });
+    expect(job.interruption).toMatchObject({ cause: "email_expired", affectedValidationIds: ["email-subject-length"], refund: { settled: true, refundedCredits: 1 } });
+    await assayAgrees(job, "undecided");
+  });
+});
+
+describe("the job route and the vocabulary", () => {
+  test("a row's render from its capture key: a webpage's size; an email render's client and form factor", () => {
+    expect(renderOf("job_1", ["job_1-tablet-portrait.jpg"])).toEqual({ captureSizeId: "tablet-portrait" });
+    expect(renderOf("job_1", ["job_1-gmail-web-dark-desktop-md.jpg", "job_1-outlook-mobile-sm.jpg"])).toEqual({ captureSizeId: "desktop-md", captureClientId: "gmail-web-dark" });
+    expect(renderOf("job_1", [])).toEqual({});
+  });
+
+  test("GET /api/jobs/{jobId}: another organization's job or an unknown id is JOB_NOT_FOUND; detail works as a query", async () => {
+    const { jobId } = await client.create({ type: "email", validations: ["email-subject-length"] });
+    const other = (await server.signup()).apiKey;
+    expectError(await server.api("GET", `/api/jobs/${jobId}`, { key: other }), 404, "JOB_NOT_FOUND");
+    expectError(await server.api("GET", "/api/jobs/job_nope", { key: apiKey }), 404, "JOB_NOT_FOUND");
+    const listed = await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey });
+    const got = await server.api("GET", `/api/jobs/${jobId}?detail=verbose`, { key: apiKey });
+    expect(got.body).toEqual(listed.body.jobs[0]);
+  });
+
+  test("a wrong severity is still refused, with its code and field", async () => {
+    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(GOOD, [{ id: "page-title", severity: "blocker" }]) });
+    expectError(res, 400, "INVALID_ENUM_VALUE");
+    expect(res.body.details.field).toBe("validations[0].severity");
+  });
+
+  test("a set states which checks block and which warn, with the published mapping; llms.txt publishes it too", async () => {
+    const res = await server.api("GET", "/api/validation-sets/web-essentials");
+    expect(res.status).toBe(200);
+    const set = res.body;
+    expect(set.policySeverities["page-title"]).toBe("required");
+    expect(set.blockingValidationIds).toContain("page-title");
+    expect(set.warningValidationIds).toContain("single-h1");
+    expect([...set.blockingValidationIds, ...set.warningValidationIds].sort()).toEqual([...set.validationIds].sort());
+    expect(set.severityMapping).toContainEqual({ assay: null, policy: "prohibited", blocks: true });
+    const text = await (await fetch(`${server.baseUrl}/llms.txt`)).text();
+    expect(text).toContain("| `major` | `required` | blocks |");
+    expect(text).toContain("| (none) | `prohibited` | blocks |");
+  });
+});

@@ -1,0 +1,94 @@
+import { describe, expect, test } from "bun:test";
+import {
+  ASSAY_SEVERITIES,
+  parseThreshold,
+  passPolicy,
+  policySeverity,
+  POLICY_SEVERITIES,
+  SEVERITY_MAPPING,
+  storedSeverity,
+  type PolicyRow,
+} from "../src/domain/pass-policy";
+
+/** The pass policy on its own: the severity mapping, the --fail-on threshold and the decision. No server. */
+
+const row = (validationId: string, severity: PolicyRow["severity"], verdict: "pass" | "fail" | "error"): PolicyRow => ({ validationId, severity, verdict });
+
+describe("the severity mapping", () => {
+  test("Assay's severities in the hosted vocabulary: critical and major are required, minor recommended, info optional", () => {
+    expect(ASSAY_SEVERITIES.map(policySeverity)).toEqual(["required", "required", "recommended", "optional"]);
+    expect(POLICY_SEVERITIES.map(policySeverity)).toEqual([...POLICY_SEVERITIES]);
+  });
+
+  test("a request's hosted severity is stored in Assay's, and maps back to itself; prohibited is stored as critical", () => {
+    expect(POLICY_SEVERITIES.map(storedSeverity)).toEqual(["critical", "minor", "info", "critical"]);
+    for (const s of ["required", "recommended", "optional"] as const) expect(policySeverity(storedSeverity(s))).toBe(s);
+    expect(ASSAY_SEVERITIES.map(storedSeverity)).toEqual([...ASSAY_SEVERITIES]);
+  });
+
+  test("the published table agrees with the functions, and says which block", () => {
+    for (const m of SEVERITY_MAPPING) if (m.assay) expect(policySeverity(m.assay)).toBe(m.policy);
+    expect(SEVERITY_MAPPING.filter((m) => m.blocks).map((m) => m.policy)).toEqual(["required", "required", "prohibited"]);
+  });
+});
+
+describe("the threshold", () => {
+  test("fail by default: required and prohibited failures block, the others warn", () => {
+    expect(parseThreshold("fail")).toEqual({ minRank: 2, errorsBlock: false });
+    expect(parseThreshold("required")).toEqual(parseThreshold("fail"));
+    expect(parseThreshold("MAJOR")).toEqual(parseThreshold("fail"));
+  });
+
+  test("severity names of either vocabulary, and error", () => {
+    expect(parseThreshold("minor")).toEqual(parseThreshold("recommended"));
+    expect(parseThreshold("info")).toEqual(parseThreshold("optional"));
+    expect(parseThreshold("fail, error")).toEqual({ minRank: 2, errorsBlock: true });
+    expect(parseThreshold("critical,error")).toEqual({ minRank: 3, errorsBlock: true });
+  });
+
+  test("an unknown word, an empty value or two severities are refused by name", () => {
+    expect(() => parseThreshold("warn")).toThrow(/Unknown threshold word "warn"/);
+    expect(() => parseThreshold(" , ")).toThrow(RangeError);
+    expect(() => parseThreshold("minor,major")).toThrow(/two severities/);
+  });
+});
+
+describe("the decision", () => {
+  const rows = [
+    row("title", "major", "fail"),
+    row("lang", "critical", "pass"),
+    row("h1", "minor", "fail"),
+    row("lorem", "prohibited", "fail"),
+    row("vitals", "critical", "error"),
+    row("note", "info", "error"),
+  ];
+
+  test("by default: required and prohibited failures block, errors at a blocking severity are undecided, the rest warn", () => {
+    expect(passPolicy(rows)).toEqual({
+      blockedByRequired: ["title"],
+      blockedByProhibited: ["lorem"],
+      blocked: true,
+      undecided: ["vitals"],
+      warnings: ["h1", "note"],
+      decision: "blocked",
+    });
+  });
+
+  test("hosted names and status rows decide the same as Assay names and verdict rows", () => {
+    const hosted = rows.map((r) => ({ validationId: r.validationId, severity: policySeverity(r.severity), status: "verdict" in r ? r.verdict : r.status }));
+    expect(passPolicy(hosted)).toEqual(passPolicy(rows));
+  });
+
+  test("a lower threshold blocks more; error makes blocking errors block", () => {
+    expect(passPolicy(rows, "minor").blockedByRequired).toEqual(["title", "h1"]);
+    expect(passPolicy(rows, "info,error")).toMatchObject({ blockedByRequired: ["title", "h1", "vitals", "note"], undecided: [], warnings: [] });
+    expect(passPolicy(rows, "critical")).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], warnings: ["title", "h1", "note"] });
+    expect(passPolicy(rows, parseThreshold("prohibited"))).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], undecided: [] });
+  });
+
+  test("no blocking failure: undecided when a blocking check errored, else pass (warnings do not block)", () => {
+    expect(passPolicy([row("a", "major", "pass"), row("b", "major", "error")]).decision).toBe("undecided");
+    expect(passPolicy([row("a", "major", "pass"), row("b", "minor", "fail"), row("c", "info", "error")])).toMatchObject({ decision: "pass", blocked: false, warnings: ["b", "c"] });
+    expect(passPolicy([]).decision).toBe("pass");
+  });
+});
