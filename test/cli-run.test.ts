@@ -100,8 +100,11 @@ describe("assay run: subjects and exit codes", () => {
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("NO_KEY");
 
-    const unknown = await runCli(["run", "--url", pageUrl(), "--validation", "no-such-check"], env);
+    const output = join(work, "refused-output");
+    writeFileSync(output, "");
+    const unknown = await runCli(["run", "--url", pageUrl(), "--validation", "no-such-check"], { ...env, GITHUB_OUTPUT: output });
     expect(unknown.code).toBe(2);
+    expect(readFileSync(output, "utf8")).toMatch(/^verdict=undecided\nerror=[A-Z_]+\n$/);
     expect(unknown.stderr).toMatch(/^assay: [A-Z_]+: .+ \(request [\w-]+\)\n$/);
     expect(unknown.stdout + unknown.stderr).not.toContain(apiKey);
 
@@ -254,5 +257,26 @@ describe("action.yml (composite)", () => {
     expect(await proc.exited).toBe(1);
     expect(readFileSync(output, "utf8")).toMatch(/^job-id=job_\S+\nverdict=blocked\ncredits=2\nblocking-checks=page-title\n$/);
     expect(JSON.parse(readFileSync(join(work, "action.sarif"), "utf8")).runs[0].results.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the CLI and the job's own overallPassPolicy agree", () => {
+  test("pass, blocked by required, blocked by prohibited, warnings: the same decision and lists", async () => {
+    const cases: Array<{ validations: unknown[]; decision: string }> = [
+      { validations: ["no-lorem-ipsum"], decision: "pass" },
+      { validations: ["page-title", { id: "html-lang", severity: "optional" }], decision: "blocked" },
+      { validations: [{ id: "single-h1", severity: "prohibited" }, { id: "page-title", severity: "recommended" }], decision: "blocked" },
+      { validations: ["single-h1", { id: "page-title", severity: "optional" }], decision: "pass" },
+    ];
+    for (const [i, c] of cases.entries()) {
+      const file = join(work, `agree-${i}.json`);
+      writeFileSync(file, JSON.stringify({ type: "static_html", html: BAD, baseUrl: "https://shop.example/sale", validations: c.validations }));
+      const r = await runCli(["run", file, "--format", "json"], env);
+      const { verdict, policy, job } = JSON.parse(r.stdout);
+      expect([verdict, r.code]).toEqual([c.decision, c.decision === "pass" ? 0 : 1]);
+      expect(job.overallPassPolicy.decision).toBe(verdict);
+      expect(policy.blockedByRequired).toEqual(job.overallPassPolicy.blockedByRequired);
+      expect(policy.blockedByProhibited).toEqual(job.overallPassPolicy.blockedByProhibited);
+    }
   });
 });
