@@ -209,14 +209,25 @@ describe("the job route and the vocabulary", () => {
     expect(renderOf("job_1", [])).toEqual({});
   });
 
-  test("GET /api/jobs/{jobId}: another organization's job or an unknown id is JOB_NOT_FOUND; detail works as a query", async () => {
-    const { jobId } = await client.create({ type: "email", validations: ["email-subject-length"] });
+  test("GET /api/jobs/{jobId}: the job as GET /api/jobs?jobId= lists it; detail as a query; another organization's or an unknown id is JOB_NOT_FOUND", async () => {
+    const { jobId } = await client.create(htmlJob(GOOD, ["page-title"]));
+    const listed = await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey });
+    const got = await server.api("GET", `/api/jobs/${jobId}`, { key: apiKey });
+    expect(got.body).toEqual(listed.body.jobs[0]);
+    expect(got.body.results[0]).not.toHaveProperty("note");
+    const verbose = await server.api("GET", `/api/jobs/${jobId}?detail=verbose`, { key: apiKey });
+    expect(verbose.body.results[0].note).toEqual(expect.any(String));
     const other = (await server.signup()).apiKey;
     expectError(await server.api("GET", `/api/jobs/${jobId}`, { key: other }), 404, "JOB_NOT_FOUND");
     expectError(await server.api("GET", "/api/jobs/job_nope", { key: apiKey }), 404, "JOB_NOT_FOUND");
-    const listed = await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey });
-    const got = await server.api("GET", `/api/jobs/${jobId}?detail=verbose`, { key: apiKey });
-    expect(got.body).toEqual(listed.body.jobs[0]);
+  });
+
+  test("their logout: DELETE /api/keys/{keyId} with the key itself revokes it", async () => {
+    const { apiKey: own, keyId } = await server.signup();
+    const res = await fetch(`${server.baseUrl}/api/keys/${keyId}`, { method: "DELETE", headers: { authorization: `Bearer ${own}` } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ keyId, revokedAt: expect.any(String) });
+    expect((await fetch(`${server.baseUrl}/api/jobs`, { headers: { authorization: `Bearer ${own}` } })).status).toBe(401);
   });
 
   test("a wrong severity is still refused, with its code and field", async () => {
