@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import {
   ASSAY_SEVERITIES,
+  decideJob,
+  type DecidableJob,
   parseThreshold,
   passPolicy,
   policySeverity,
@@ -90,5 +92,31 @@ describe("the decision", () => {
     expect(passPolicy([row("a", "major", "pass"), row("b", "major", "error")]).decision).toBe("undecided");
     expect(passPolicy([row("a", "major", "pass"), row("b", "minor", "fail"), row("c", "info", "error")])).toMatchObject({ decision: "pass", blocked: false, warnings: ["b", "c"] });
     expect(passPolicy([]).decision).toBe("pass");
+  });
+});
+
+describe("deciding a job's JSON", () => {
+  const job = (over: Partial<DecidableJob>): DecidableJob => ({ status: "completed", results: [], ...over });
+  const results: DecidableJob["results"] = [
+    { validationId: "title", severity: "major", verdict: "fail", policySeverity: "required" },
+    { validationId: "lorem", severity: "critical", verdict: "fail", policySeverity: "prohibited" },
+    { validationId: "h1", severity: "minor", verdict: "fail" },
+  ];
+
+  test("result rows at their Assay severity (finer for thresholds), prohibited kept", () => {
+    expect(decideJob(job({ results }))).toMatchObject({ blockedByRequired: ["title"], blockedByProhibited: ["lorem"], warnings: ["h1"], decision: "blocked" });
+    expect(decideJob(job({ results }), "critical")).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], warnings: ["title", "h1"] });
+    expect(decideJob(job({ results: results.slice(2) }))).toMatchObject({ decision: "pass" });
+  });
+
+  test("checks with no row (an expired email job) at their hosted severity and status; expired or interrupted never passes", () => {
+    const expired = job({ status: "expired", interruption: { cause: "email_expired" }, validationSets: [{ validations: [{ validationId: "subject", severity: "recommended", status: "error" }] }] });
+    expect(decideJob(expired)).toMatchObject({ undecided: [], warnings: ["subject"], decision: "undecided" });
+    expect(decideJob(job({ status: "interrupted", results: [{ validationId: "title", severity: "major", verdict: "error" }] }))).toMatchObject({ undecided: ["title"], decision: "undecided" });
+  });
+
+  test("pending until the job settles", () => {
+    expect(decideJob(job({ status: "pending", validationSets: [{ validations: [{ validationId: "subject", severity: "required", status: "pending" }] }] })).decision).toBe("pending");
+    expect(decideJob(job({ status: "running" })).decision).toBe("pending");
   });
 });

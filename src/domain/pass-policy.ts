@@ -28,6 +28,9 @@
  * A blocking row goes to `blockedByProhibited` when its severity is prohibited, else to `blockedByRequired` (a
  * threshold below `required` makes more rows required for this decision). The decision: `blocked` when either
  * list has an id; else `undecided` when `undecided` has one; else `pass`. Rows are ids in their given order.
+ *
+ * `decideJob(job, threshold?)` decides a job's JSON (GET /api/jobs/{jobId}) the same way: what a client such as
+ * `assay run` calls, agreeing with the job's own `overallPassPolicy` under the default threshold.
  */
 
 export const ASSAY_SEVERITIES = ["critical", "major", "minor", "info"] as const;
@@ -150,4 +153,36 @@ export function passPolicy(results: readonly PolicyRow[], threshold: string | Th
   out.blocked = out.blockedByRequired.length > 0 || out.blockedByProhibited.length > 0;
   out.decision = out.blocked ? "blocked" : out.undecided.length > 0 ? "undecided" : "pass";
   return out;
+}
+
+/** A job as GET /api/jobs/{jobId} answers it, as much as deciding needs (older servers lack validationSets). */
+export interface DecidableJob {
+  status: string;
+  results: ReadonlyArray<{ validationId: string; severity: AssaySeverity; verdict: "pass" | "fail" | "error"; policySeverity?: PolicySeverity }>;
+  validationSets?: ReadonlyArray<{ validations: ReadonlyArray<{ validationId: string; severity: PolicySeverity; status: string }> }>;
+  interruption?: unknown;
+}
+
+export type JobDecision = Omit<PassPolicy, "decision"> & { decision: PassPolicy["decision"] | "pending" };
+
+/**
+ * Decides a job's JSON under a threshold, as the job's own overallPassPolicy does under `fail`: a result row is
+ * read at its Assay severity (finer for thresholds) unless it is prohibited; a check without a row (an expired
+ * email job's) at its hosted severity and status. `pending` until the job settles; an interrupted or expired job
+ * that nothing blocks is undecided.
+ */
+export function decideJob(job: DecidableJob, threshold: string | Threshold = DEFAULT_THRESHOLD): JobDecision {
+  const results = new Map(job.results.map((r) => [r.validationId, r]));
+  const listed = job.validationSets?.flatMap((s) => s.validations) ?? [];
+  const rows: PolicyRow[] = listed.length
+    ? listed.flatMap((v): PolicyRow[] => {
+        const r = results.get(v.validationId);
+        if (r) return [{ validationId: r.validationId, severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity, verdict: r.verdict }];
+        return v.status === "pass" || v.status === "fail" || v.status === "error" ? [{ validationId: v.validationId, severity: v.severity, status: v.status }] : [];
+      })
+    : job.results.map((r) => ({ validationId: r.validationId, severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity, verdict: r.verdict }));
+  const decided: JobDecision = passPolicy(rows, threshold);
+  if (job.status === "pending" || job.status === "running") decided.decision = "pending";
+  else if (decided.decision === "pass" && (job.interruption || job.status === "expired" || job.status === "interrupted")) decided.decision = "undecided";
+  return decided;
 }

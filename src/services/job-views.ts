@@ -22,7 +22,7 @@ const NOTES = {
  * The render a row refers to, from its first capture's key: `<jobId>-<size>.jpg` for a webpage,
  * `<jobId>-<clientId>-<formFactor>.jpg` for an email render.
  */
-export function renderOf(jobId: string, captureKeys: string[]): { captureSizeId?: string; captureClientId?: string } {
+function renderOf(jobId: string, captureKeys: string[]): { captureSizeId?: string; captureClientId?: string } {
   const key = captureKeys[0];
   if (!key?.startsWith(`${jobId}-`) || !key.endsWith(".jpg")) return {};
   const rest = key.slice(jobId.length + 1, -".jpg".length);
