@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import type { Job } from "../../contracts/outputs";
-import { passPolicy, type PassPolicy, type PolicyRow, type Threshold } from "../../domain/pass-policy";
+import { decideJob, type JobDecision, type Threshold } from "../../domain/pass-policy";
 import { EXIT } from "../program";
 
 type WireJob = Static<typeof Job>;
@@ -12,18 +12,18 @@ export type JobView = Omit<WireJob, "results"> & { results: ResultRow[] };
 /** The run's decision: its exit code's name, the policy behind it, and one sentence saying why. */
 export interface Verdict {
   outcome: "pass" | "blocked" | "undecided";
-  policy: PassPolicy;
+  policy: JobDecision;
   why: string;
 }
 
 export const exitOf = (v: Verdict): number => EXIT[v.outcome];
 
 /**
- * Decides a job the way its `overallPassPolicy` does (the shared passPolicy over its rows) under the run's
- * threshold. A job that did not complete (expired, interrupted, still pending when the wait ended) is undecided.
+ * Decides a job the way its `overallPassPolicy` does (the shared decideJob) under the run's threshold. A job that
+ * did not complete (expired, interrupted, still pending when the wait ended) is undecided.
  */
 export function verdictOf(job: JobView, threshold: Threshold): Verdict {
-  const policy = passPolicy(job.results.map(policyRow), threshold);
+  const policy = decideJob(job, threshold);
   if (job.status === "expired") return { outcome: "undecided", policy, why: "the job expired: no message arrived at its test address in time" };
   if (job.status === "interrupted") return { outcome: "undecided", policy, why: `the job was interrupted: ${interruptionText(job)}` };
   if (job.status !== "completed") return { outcome: "undecided", policy, why: `the job is still ${job.status}: the wait ended first` };
@@ -31,14 +31,6 @@ export function verdictOf(job: JobView, threshold: Threshold): Verdict {
   if (policy.decision === "blocked") return { outcome: "blocked", policy, why: `blocked by ${blocking.join(", ")}` };
   if (policy.decision === "undecided") return { outcome: "undecided", policy, why: `could not run: ${policy.undecided.join(", ")}` };
   return { outcome: "pass", policy, why: policy.warnings.length ? `passed, with warnings: ${policy.warnings.join(", ")}` : "passed" };
-}
-
-/**
- * A row as the policy reads it: its Assay severity (so a threshold can tell critical from major), except a row the
- * request made `prohibited`, which has no Assay counterpart and is read as the job's own policy reads it.
- */
-function policyRow(r: ResultRow): PolicyRow {
-  return { validationId: r.validationId, verdict: r.verdict, severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity };
 }
 
 /** The interruption's text, whether the server answers it as a sentence or as an object with a message. */
