@@ -1,3 +1,5 @@
+import { registerAuthCommands } from "./commands/auth";
+import { registerInstallCommands } from "./commands/install";
 import { registerOperatorCommands } from "./commands/operator";
 import { newProgram, runProgram } from "./program";
 
@@ -5,6 +7,8 @@ import { newProgram, runProgram } from "./program";
 export async function runCli(argv: string[]): Promise<number> {
   const program = newProgram();
   registerOperatorCommands(program);
+  registerAuthCommands(program);
+  registerInstallCommands(program);
   if (argv.length === 0) {
     program.outputHelp({ error: true });
     return 2;
