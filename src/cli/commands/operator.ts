@@ -1,11 +1,14 @@
 import type { Command } from "commander";
-import { openOperator } from "../../app";
 import type { OperatorService } from "../../services/operator";
 import { ALL_SCOPES, type Scope } from "../../domain/accounts";
 import { action, UsageError } from "../program";
 
-/** Runs an operator command over the composition root's operator service, closing the store after. */
-function withOperator(command: (operator: OperatorService) => number): number {
+/**
+ * Runs an operator command over the composition root's operator service, closing the store after. The composition
+ * root is imported here, not at the top: the client commands (and --version) start without loading the server.
+ */
+async function withOperator(command: (operator: OperatorService) => number): Promise<number> {
+  const { openOperator } = await import("../../app");
   const { operator, close } = openOperator();
   try {
     return command(operator);
