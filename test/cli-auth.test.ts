@@ -180,6 +180,10 @@ describe("login, status, print-key, logout", () => {
     const executablePath = findChromium(process.env.CHROMIUM_PATH);
     if (!executablePath) throw new Error("no Chromium found (set CHROMIUM_PATH)");
     const user = newUser({ CI: "true" });
+    // A key stored before: login replaces it and names it, since it stays active on the server.
+    const earlier = await deviceKey("jobs:read");
+    mkdirSync(join(user.config, "assay"), { recursive: true, mode: 0o700 });
+    writeFileSync(user.hostsFile, JSON.stringify({ [server.baseUrl]: { apiKey: earlier.access_token, keyId: earlier.keyId }, "http://other.example": { keyId: "key_kept" } }), { mode: 0o600 });
     const running = startCli(["login"], user.env);
     const [, address] = await running.waitFor(/\(or open (\S+)\)/);
     expect(await running.waitFor(/Not opening a browser \(CI is set\)/)).toBeTruthy();
@@ -200,7 +204,11 @@ describe("login, status, print-key, logout", () => {
     const login = await running.done();
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`as ${email}`);
-    const stored = JSON.parse(readFileSync(user.hostsFile, "utf8"))[server.baseUrl];
+    expect(login.stdout).toContain(`Replacing the stored key ${earlier.keyId}, which stays active: revoke it at ${server.baseUrl}/dashboard/keys.`);
+    const hosts = JSON.parse(readFileSync(user.hostsFile, "utf8"));
+    expect(hosts["http://other.example"]).toEqual({ keyId: "key_kept" });
+    const stored = hosts[server.baseUrl];
+    expect(stored.keyId).not.toBe(earlier.keyId);
     expect((await server.api("GET", "/api/credits", { key: stored.apiKey })).status).toBe(200);
   });
 });

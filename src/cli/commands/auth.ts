@@ -82,6 +82,10 @@ async function login(opts: { baseUrl?: string; browser: boolean }): Promise<numb
     });
     const token = answer.body;
     if (token.error === undefined) {
+      const replaced = storedKey(baseUrl);
+      if (replaced && replaced.keyId !== token.keyId) {
+        console.log(`Replacing the stored key ${replaced.keyId}, which stays active: revoke it at ${baseUrl}/dashboard/keys.`);
+      }
       saveKey(baseUrl, {
         apiKey: token.access_token,
         keyId: token.keyId,
