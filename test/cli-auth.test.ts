@@ -65,7 +65,7 @@ describe("login, status, print-key, logout", () => {
     expect(login.stderr).toBe("");
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`open ${server.baseUrl}/device and enter the code ${login.userCode}`);
-    expect(login.stdout).toContain(`${server.baseUrl}/device?user_code=${login.userCode}`);
+    expect(login.stdout).toContain(`(or open ${server.baseUrl}/device?user_code=${login.userCode}); the code expires in 10 minutes.`);
     // A subprocess's stdout is a pipe: no browser is opened, and it says why.
     expect(login.stdout).toContain("Not opening a browser (not on a terminal)");
     expect(login.stdout).toContain(`Logged in to ${server.baseUrl} as ${login.email}`);
@@ -131,6 +131,20 @@ describe("login, status, print-key, logout", () => {
     expect(login.code).toBe(2);
     expect(login.stderr).toContain("The request was denied on the device page; no key was stored.");
     expect(existsSync(user.hostsFile)).toBe(false);
+  });
+
+  test("login whose code expires before approval: exit 2, nothing stored", async () => {
+    const shortLived = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_DEVICE_CODE_TTL_SECONDS: "1" });
+    try {
+      const user = newUser({ ASSAY_BASE_URL: shortLived.baseUrl });
+      const login = await runCli(["login"], user.env);
+      expect(login.stdout).toContain("the code expires in 1 second.");
+      expect(login.code).toBe(2);
+      expect(login.stderr).toContain("The code expired before it was approved; run assay login again.");
+      expect(existsSync(user.hostsFile)).toBe(false);
+    } finally {
+      await shortLived.stop();
+    }
   });
 
   test("logout of a key the server already revoked: exit 1, naming the key id to revoke in the dashboard", async () => {

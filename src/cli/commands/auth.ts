@@ -34,6 +34,10 @@ function browserAvailable(): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
+/** A duration for people: "10 minutes", "1 second". */
+const inWords = (seconds: number) =>
+  seconds >= 120 ? `${Math.round(seconds / 60)} minutes` : `${seconds} second${seconds === 1 ? "" : "s"}`;
+
 interface DeviceAuthorization {
   device_code: string;
   user_code: string;
@@ -58,7 +62,7 @@ async function login(opts: { baseUrl?: string; browser: boolean }): Promise<numb
   }
   const auth = code.body;
   console.log(`To approve this device, open ${auth.verification_uri} and enter the code ${auth.user_code}`);
-  console.log(`(or open ${auth.verification_uri_complete}); the code expires in ${Math.round(auth.expires_in / 60)} minutes.`);
+  console.log(`(or open ${auth.verification_uri_complete}); the code expires in ${inWords(auth.expires_in)}.`);
   const browser = browserAvailable();
   if (!opts.browser) console.log("Not opening a browser (--no-browser).");
   else if (!browser.ok) console.log(`Not opening a browser (${browser.why}): open the address yourself.`);
