@@ -133,6 +133,42 @@ describe("login, status, print-key, logout", () => {
     expect(existsSync(user.hostsFile)).toBe(false);
   });
 
+  test("login honours slow_down: 5 seconds more between polls, and the server's next answer is the key", async () => {
+    // A proxy in front of the real server sends the CLI's first poll twice: the server answers the second with a
+    // real slow_down, which the proxy hands back to the CLI. It records when each of the CLI's polls arrives.
+    const polls: number[] = [];
+    const proxy = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      async fetch(req) {
+        const url = new URL(req.url);
+        const body = req.method === "GET" ? undefined : await req.text();
+        const forward = () => fetch(`${server.baseUrl}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body });
+        let res = await forward();
+        if (url.pathname === "/api/device/token") {
+          polls.push(Date.now());
+          if (polls.length === 1) res = await forward();
+        }
+        return new Response(await res.text(), { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json" } });
+      },
+    });
+    try {
+      const user = newUser({ ASSAY_BASE_URL: `http://127.0.0.1:${proxy.port}` });
+      const running = startCli(["login"], user.env);
+      const [, userCode] = await running.waitFor(/enter the code ([A-Z]{4}-[A-Z]{4})/);
+      while (polls.length === 0) await Bun.sleep(100);
+      const person = await signIn(server, relay, uniqueEmail("cli-slow"));
+      expect((await decideDevice(server, person, userCode!, "approve")).status).toBe(200);
+      const login = await running.done();
+      expect(login.code).toBe(0);
+      expect(polls).toHaveLength(2);
+      expect(polls[1]! - polls[0]!).toBeGreaterThanOrEqual(10_000);
+      expect(polls[1]! - polls[0]!).toBeLessThan(12_000);
+    } finally {
+      proxy.stop(true);
+    }
+  });
+
   test("login whose code expires before approval: exit 2, nothing stored", async () => {
     const shortLived = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_DEVICE_CODE_TTL_SECONDS: "1" });
     try {
