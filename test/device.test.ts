@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { chromium } from "playwright-core";
 import { errorEntry } from "../src/errors/catalog";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
-import { hidden, page, postForm } from "./support/pages";
-import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
+import { decideDevice, hidden, page, postForm } from "./support/pages";
+import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
 
 /**
@@ -45,17 +45,6 @@ function expectOAuthError(res: { status: number; text: string }, error: string) 
   expect(body.error).toBe(error);
 }
 
-/** The page's own form, posted as a browser would: its hidden fields, the organization chosen and the button pressed. */
-async function decide(s: TestServer, who: SignedIn, userCode: string, decision: "approve" | "deny", fields: Record<string, string> = {}) {
-  const form = await page(s, `/device?user_code=${userCode}`, who.cookie);
-  expect(form.text).toContain('action="/device"');
-  return postForm(
-    s,
-    "/device",
-    { _csrf: hidden(form.text, "_csrf")!, user_code: hidden(form.text, "user_code")!, customerId: who.customerId, decision, ...fields },
-    { cookie: who.cookie },
-  );
-}
 const eventsOfType = (s: TestServer, type: string) => [...s.assay.store.readAll()].filter((e) => e.type === type);
 
 describe("the device flow", () => {
@@ -89,7 +78,7 @@ describe("the device flow", () => {
     expect(forged.status).toBe(403);
     expect(eventsOfType(server, "DeviceCodeApproved")).toHaveLength(0);
 
-    const approved = await decide(server, owner, code.user_code, "approve");
+    const approved = await decideDevice(server, owner, code.user_code, "approve");
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("<h1>Device approved</h1>");
     expect(eventsOfType(server, "DeviceCodeApproved").at(-1)).toMatchObject({ metadata: { actor: { kind: "session", id: owner.personId }, channel: "dashboard" } });
@@ -120,7 +109,7 @@ describe("the device flow", () => {
     const code = await requestCode(server);
     const person = await signIn(server, relay, uniqueEmail("device-denier"));
     const keysBefore = eventsOfType(server, "KeyMinted").length;
-    const denied = await decide(server, person, code.user_code, "deny");
+    const denied = await decideDevice(server, person, code.user_code, "deny");
     expect([denied.status, denied.text.includes("<h1>Device denied</h1>")]).toEqual([200, true]);
     expectOAuthError(await poll(server, code.device_code), "access_denied");
     expectOAuthError(await poll(server, code.device_code), "access_denied");
@@ -148,7 +137,7 @@ describe("the device flow", () => {
     const code = await requestCode(server, { scope: "jobs:read" });
     const person = await signIn(server, relay, uniqueEmail("device-stranger"));
     const other = await server.signup();
-    const refused = await decide(server, person, code.user_code, "approve", { customerId: other.customerId });
+    const refused = await decideDevice(server, person, code.user_code, "approve", { customerId: other.customerId });
     expect(refused.status).toBe(404);
     expect(refused.text).toContain('role="alert"');
     expect(refused.text).toContain("No organization has customerId");

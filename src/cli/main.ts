@@ -1,3 +1,5 @@
+import { registerAuthCommands } from "./commands/auth";
+import { registerInstallCommands } from "./commands/install";
 import { registerOperatorCommands } from "./commands/operator";
 import { registerRunCommands } from "./commands/run";
 import { newProgram, runProgram } from "./program";
@@ -6,6 +8,8 @@ import { newProgram, runProgram } from "./program";
 export async function runCli(argv: string[]): Promise<number> {
   const program = newProgram();
   registerOperatorCommands(program);
+  registerAuthCommands(program);
+  registerInstallCommands(program);
   registerRunCommands(program);
   if (argv.length === 0) {
     program.outputHelp({ error: true });

@@ -1,6 +1,6 @@
 import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Assay } from "../../src/app";
 import { loadConfig } from "../../src/config";
@@ -108,16 +108,59 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
   };
 }
 
-/** Runs the CLI as a subprocess, as an operator would. */
-export async function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/**
+ * The CLI's environment: the test's, then `env`. Bun's transpiler cache stays where the test's own is, so a test that
+ * gives the CLI another HOME neither fills it with the cache nor pays for transpiling again.
+ */
+const cliEnv = (env: Record<string, string>) => ({
+  ...process.env,
+  BUN_RUNTIME_TRANSPILER_CACHE_PATH: process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ?? join(homedir(), ".bun", "install", "cache", "@t@"),
+  ...env,
+});
+
+/** Runs the CLI as a subprocess, as an operator would (in `cwd`, the repository by default). */
+export async function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
+    cwd,
+    env: cliEnv(env),
     stdout: "pipe",
     stderr: "pipe",
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
+}
+
+/** A CLI subprocess still running: read its output as it comes (waitFor), then its end (done). */
+export interface RunningCli {
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
+  done(): Promise<{ code: number; stdout: string; stderr: string }>;
+}
+
+/** Starts the CLI as a subprocess without waiting for it: for commands a test answers while they run (login). */
+export function startCli(args: string[], env: Record<string, string>, cwd = ROOT): RunningCli {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], { cwd, env: cliEnv(env), stdout: "pipe", stderr: "pipe" });
+  let stdout = "";
+  const decoder = new TextDecoder();
+  const reading = (async () => {
+    for await (const chunk of proc.stdout) stdout += decoder.decode(chunk, { stream: true });
+  })();
+  const stderr = new Response(proc.stderr).text();
+  return {
+    async waitFor(pattern, timeoutMs = 15_000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const found = pattern.exec(stdout);
+        if (found) return found;
+        if (Date.now() > until || proc.exitCode !== null) throw new Error(`no ${pattern} in the CLI's output: ${stdout} ${await stderr}`);
+        await Bun.sleep(50);
+      }
+    },
+    async done() {
+      const code = await proc.exited;
+      await reading;
+      return { code, stdout, stderr: await stderr };
+    },
+  };
 }
 
 /** A small page wrapped in a static_html job body. */

@@ -1,4 +1,6 @@
+import { expect } from "bun:test";
 import type { TestServer } from "./harness";
+import type { SignedIn } from "./mail-relay";
 
 /** What a page answered: its status, headers and HTML. */
 export interface PageAnswer {
@@ -35,3 +37,15 @@ export async function postForm(s: TestServer, path: string, fields: Record<strin
 
 /** The value of the first hidden (or any) input named `name` in a page. */
 export const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+
+/** The /device page's own form, posted as a browser would: its hidden fields, the organization chosen and the button pressed. */
+export async function decideDevice(s: TestServer, who: SignedIn, userCode: string, decision: "approve" | "deny", fields: Record<string, string> = {}) {
+  const form = await page(s, `/device?user_code=${userCode}`, who.cookie);
+  expect(form.text).toContain('action="/device"');
+  return postForm(
+    s,
+    "/device",
+    { _csrf: hidden(form.text, "_csrf")!, user_code: hidden(form.text, "user_code")!, customerId: who.customerId, decision, ...fields },
+    { cookie: who.cookie },
+  );
+}

@@ -4,8 +4,8 @@ import { ALL_SCOPES, type Scope } from "../../domain/accounts";
 import { action, UsageError } from "../program";
 
 /**
- * Runs an operator command over the composition root's operator service, closing the store after. The root is
- * imported here, not at the top: it loads the whole server (about 1.4 s), which the client commands never need.
+ * Runs an operator command over the composition root's operator service, closing the store after. The composition
+ * root is imported here, not at the top: the client commands (and --version) start without loading the server.
  */
 async function withOperator(command: (operator: OperatorService) => number): Promise<number> {
   const { openOperator } = await import("../../app");
