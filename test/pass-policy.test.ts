@@ -1,12 +1,11 @@
 import { describe, expect, test } from "bun:test";
+import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../src/contracts/job-request";
 import {
-  ASSAY_SEVERITIES,
   decideJob,
   type DecidableJob,
   parseThreshold,
   passPolicy,
   policySeverity,
-  POLICY_SEVERITIES,
   SEVERITY_MAPPING,
   storedSeverity,
   type PolicyRow,

@@ -1,8 +1,11 @@
 import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
-import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../domain/pass-policy";
 
 export const JOB_TYPES = ["url", "static_html", "email"] as const;
+/** Assay's severities: how much a failure matters. */
+export const ASSAY_SEVERITIES = ["critical", "major", "minor", "info"] as const;
+/** The hosted service's severities: what a failure does to the job (src/domain/pass-policy.ts maps the two). */
+export const POLICY_SEVERITIES = ["required", "recommended", "optional", "prohibited"] as const;
 /** Either vocabulary: Assay's, or the hosted service's (stored as Assay's, see src/domain/pass-policy.ts). */
 const SEVERITIES = [...ASSAY_SEVERITIES, ...POLICY_SEVERITIES] as const;
 export const DETAILS = ["brief", "verbose"] as const;

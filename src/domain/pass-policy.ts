@@ -1,3 +1,5 @@
+import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../contracts/job-request";
+
 /**
  * The pass policy: whether a job's results block, pass, or leave the decision open. One pure function for the
  * job view (`overallPassPolicy`), the command line (`assay run --fail-on`) and anything else that decides.
@@ -33,8 +35,6 @@
  * `assay run` calls, agreeing with the job's own `overallPassPolicy` under the default threshold.
  */
 
-export const ASSAY_SEVERITIES = ["critical", "major", "minor", "info"] as const;
-export const POLICY_SEVERITIES = ["required", "recommended", "optional", "prohibited"] as const;
 export type AssaySeverity = (typeof ASSAY_SEVERITIES)[number];
 export type PolicySeverity = (typeof POLICY_SEVERITIES)[number];
 /** What a row's severity may be: either vocabulary. */
