@@ -1,16 +1,15 @@
 /**
- * `bun bench/cli-run-bench.ts`: the overhead of `assay run` over the bare API call for the same job. The job is
- * the job bench's (web-essentials on the landing page at every capture size); each round runs it once as one
- * POST /api/jobs (fetch, timed to the last byte) and once as `assay run request.json --format json` in a fresh
- * process (timed from spawn to exit: start-up, the call, the decision and the report). Rounds alternate so
- * both see the same warm pool. Also `assay --version` alone (start-up of `bun src/main.ts`). Medians, no target.
+ * The overhead of `assay run` over the bare API call for the same job: the job bench's job (web-essentials on the
+ * landing page at every capture size), each round once as one POST /api/jobs (fetch, timed to the last byte) and
+ * once as `assay run request.json --format json` in a fresh process (timed from spawn to exit: start-up, the call,
+ * the decision and the report). Rounds alternate so both see the same warm pool. Also `assay --version` alone
+ * (start-up of `bun src/main.ts`). Part of `npm run bench`; `bun bench/cli-run-bench.ts` runs it alone.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { JOB_BODY, startBenchApp } from "./bench-app";
-import { fmtMs, nowMs, printTable, removeTempDirs, summary, tempDir } from "./support";
+import { JOB_BODY, startBenchApp, type BenchApp } from "./bench-app";
+import { fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, summary, tempDir, type Row } from "./support";
 
-const ROUNDS = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS) || 7);
 const main = join(import.meta.dir, "..", "src", "main.ts");
 
 async function timedCli(args: string[], env: Record<string, string>): Promise<number> {
@@ -22,8 +21,14 @@ async function timedCli(args: string[], env: Record<string, string>): Promise<nu
   return ms;
 }
 
-const app = await startBenchApp(1);
-try {
+export interface CliBenchResult {
+  rounds: number;
+  bare: number;
+  cli: number;
+  version: number;
+}
+
+export async function benchCli(app: BenchApp, rounds = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS) || 7)): Promise<CliBenchResult> {
   const apiKey = await app.newApiKey();
   const dir = tempDir("cli");
   const request = join(dir, "request.json");
@@ -33,19 +38,33 @@ try {
   const bare: number[] = [];
   const cli: number[] = [];
   const version: number[] = [];
-  for (let i = 0; i < ROUNDS; i++) {
+  for (let i = 0; i < rounds; i++) {
     bare.push((await app.runJob(apiKey)).ms);
     cli.push(await timedCli(["run", request, "--format", "json"], env));
     version.push(await timedCli(["--version"], env));
   }
-  const b = summary(bare).p50;
-  const c = summary(cli).p50;
-  printTable([
-    { name: `POST /api/jobs, bare fetch (${ROUNDS} runs)`, value: fmtMs(b), baseline: "", ratio: "", target: "" },
-    { name: `assay run request.json --format json (${ROUNDS} runs)`, value: fmtMs(c), baseline: fmtMs(b), ratio: `+${fmtMs(c - b)}`, target: "" },
-    { name: `assay --version (bun src/main.ts, ${ROUNDS} runs)`, value: fmtMs(summary(version).p50), baseline: "", ratio: "", target: "" },
-  ]);
-} finally {
-  await app.close();
-  removeTempDirs();
+  return { rounds, bare: summary(bare).p50, cli: summary(cli).p50, version: summary(version).p50 };
+}
+
+export function cliRows(r: CliBenchResult): Row[] {
+  return [
+    {
+      name: `assay run request.json --format json, p50 (n=${r.rounds})`,
+      value: fmtMs(r.cli),
+      baseline: `${fmtMs(r.bare)} bare POST /api/jobs`,
+      ratio: `${fmtRatio(r.cli / r.bare)} (${r.cli >= r.bare ? "+" : "-"}${fmtMs(Math.abs(r.cli - r.bare))})`,
+      target: "-",
+    },
+    { name: `assay --version (bun src/main.ts), p50 (n=${r.rounds})`, value: fmtMs(r.version), baseline: "-", ratio: "-", target: "-" },
+  ];
+}
+
+if (import.meta.main) {
+  const app = await startBenchApp(1);
+  try {
+    printTable(cliRows(await benchCli(app)));
+  } finally {
+    await app.close();
+    removeTempDirs();
+  }
 }

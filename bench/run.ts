@@ -1,6 +1,7 @@
 /**
  * `npm run bench`: prints figures for the event store, replay, a static_html job (beside a bare
- * playwright-core harness and one Lighthouse run), 4 concurrent clients and email jobs over SMTP, each next to a baseline
+ * playwright-core harness and one Lighthouse run), 4 concurrent clients, MCP and the command line beside HTTP, and email
+ * jobs over SMTP, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  */
@@ -12,6 +13,7 @@ import { benchLighthouse } from "./lighthouse-bench";
 import { benchSoak } from "./soak-bench";
 import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
+import { benchCli, cliRows } from "./cli-run-bench";
 import { startBenchApp } from "./bench-app";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
@@ -74,6 +76,7 @@ async function main(): Promise<void> {
   let lh: Awaited<ReturnType<typeof benchLighthouse>>;
   let soak: Awaited<ReturnType<typeof benchSoak>>;
   let mcp: Awaited<ReturnType<typeof benchMcp>>;
+  let cli: Awaited<ReturnType<typeof benchCli>>;
   try {
     log(`static_html web-essentials job at ${sizes} over HTTP vs a bare playwright-core harness (rotating)`);
     j = await benchJobs(app, rss);
@@ -84,6 +87,8 @@ async function main(): Promise<void> {
     soak = await benchSoak(app, SOAK_CLIENTS, soakSeconds);
     log("MCP vs HTTP: tools/call list_validations vs GET /api/validations, tools/call run_job vs POST /api/jobs");
     mcp = await benchMcp(app);
+    log("the command line: assay run request.json vs the bare POST /api/jobs, and assay --version");
+    cli = await benchCli(app);
   } finally {
     await app.close();
   }
@@ -154,6 +159,7 @@ async function main(): Promise<void> {
   rows.push(...email.rows);
 
   rows.push(...mcpRows(mcp));
+  rows.push(...cliRows(cli));
 
   rss.stop();
   rows.push(
