@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eventsOf, htmlJob, startServer, uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
+import { eventsOf, htmlJob, uniqueEmail, type TestServer } from "../support/harness";
+import { signIn, type MailRelay, startServerWithRelay } from "../support/mail-relay";
 import { page } from "../support/pages";
 
 /**
@@ -11,14 +11,13 @@ import { page } from "../support/pages";
 setDefaultTimeout(120_000);
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay());
 }, 120_000);
 afterAll(async () => {
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Credits</title></head><body><h1>Credits</h1></body></html>`;

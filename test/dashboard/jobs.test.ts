@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import nodemailer from "nodemailer";
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
-import { eventCount, expectError, htmlJob, startServer, uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import { eventCount, expectError, htmlJob, uniqueEmail, type TestServer } from "../support/harness";
+import { signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { page } from "../support/pages";
 
 /**
@@ -16,6 +16,7 @@ import { page } from "../support/pages";
 setDefaultTimeout(120_000);
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 
 /** An organization by signup (its key runs jobs) whose signup email then signs in (the session acts for it). */
 interface Org {
@@ -64,8 +65,7 @@ const jobIdsOn = (html: string) => [...html.matchAll(/<tr id="(job_[^"]+)">/g)].
 const nextLinkOn = (html: string) => /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay());
   owner = await organization("jobs-owner");
   stranger = await organization("jobs-stranger");
   webJob = await runJob(owner, htmlJob(PAGE, ["image-alt-text", "cta-visible"]));
@@ -81,8 +81,7 @@ beforeAll(async () => {
   emailJob = await settled(owner, pending.jobId);
 }, 180_000);
 afterAll(async () => {
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 describe("the jobs list", () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eventsOf, startServer, uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import { eventsOf, uniqueEmail, type TestServer } from "../support/harness";
+import { signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm } from "../support/pages";
 
 /**
@@ -12,14 +12,13 @@ import { hidden, page, postForm } from "../support/pages";
 setDefaultTimeout(120_000);
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600" });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600" }));
 }, 120_000);
 afterAll(async () => {
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 const secretOn = (html: string) => /<p class="secret" id="secret">([^<]+)<\/p>/.exec(html)?.[1];

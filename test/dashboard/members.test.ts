@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
-import { eventsOf, uniqueEmail, startServer, type TestServer } from "../support/harness";
-import { inSession, openLink, signIn, signInThrough, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import { eventsOf, uniqueEmail, type TestServer } from "../support/harness";
+import { inSession, openLink, signIn, signInThrough, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm, type PageAnswer } from "../support/pages";
 
 /**
@@ -15,14 +15,13 @@ import { hidden, page, postForm, type PageAnswer } from "../support/pages";
 setDefaultTimeout(120_000);
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay());
 }, 120_000);
 afterAll(async () => {
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 const members = (who: SignedIn) => page(server, "/dashboard/members", who.cookie);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { startServer, uniqueEmail, type TestServer } from "../support/harness";
-import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import { uniqueEmail, type TestServer } from "../support/harness";
+import { inSession, signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { page, postForm, type PageAnswer } from "../support/pages";
 
 /**
@@ -14,13 +14,13 @@ setDefaultTimeout(300_000);
 const SETS = ["launch-readiness", "accessibility"];
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 let person: SignedIn;
 let apiKey: string;
 let jobId: string;
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
   person = await signIn(server, relay, uniqueEmail("self-check"));
   const minted = await server.api("POST", "/api/keys", { headers: inSession(person), body: { name: "self-check", scopes: ["jobs:read", "jobs:write", "account:read"] } });
   expect(minted.status).toBe(201);
@@ -34,8 +34,7 @@ beforeAll(async () => {
   jobId = job.body.jobId;
 }, 300_000);
 afterAll(async () => {
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 /** The pages, each as the HTML a browser gets at its address. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
-import { eventCount, eventsOf, expectError, startServer, uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
+import { eventCount, eventsOf, expectError, uniqueEmail, type TestServer } from "../support/harness";
+import { signIn, type MailRelay, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm } from "../support/pages";
 
 /**
@@ -15,17 +15,16 @@ setDefaultTimeout(120_000);
 const LINKS_PER_ADDRESS = 2;
 let relay: MailRelay;
 let server: TestServer;
+let stopServer: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_SIGNIN_LINKS_PER_ADDRESS: String(LINKS_PER_ADDRESS), ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600" });
+  ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_SIGNIN_LINKS_PER_ADDRESS: String(LINKS_PER_ADDRESS), ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600" }));
   browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, headless: true, args: BASE_CHROMIUM_ARGS });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await relay?.stop();
+  await stopServer?.();
 }, 120_000);
 
 describe("the sign-in page", () => {

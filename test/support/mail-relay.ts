@@ -1,7 +1,7 @@
 import { SMTPServer } from "smtp-server";
 import PostalMime from "postal-mime";
 import type { AddressInfo } from "node:net";
-import type { TestServer } from "./harness";
+import { startServer, type TestServer } from "./harness";
 
 export interface RelayedMail {
   to: string;
@@ -93,3 +93,17 @@ export const inSession = (s: SignedIn, csrf: string | null = s.csrfToken): Recor
   cookie: s.cookie,
   ...(csrf === null ? {} : { "x-csrf-token": csrf }),
 });
+
+/** A server whose sign-in and invitation mail goes to a local relay: what every page test starts with. */
+export async function startServerWithRelay(env: Record<string, string> = {}): Promise<{ relay: MailRelay; server: TestServer; stop(): Promise<void> }> {
+  const relay = await startMailRelay();
+  const server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ...env });
+  return {
+    relay,
+    server,
+    async stop() {
+      await server.stop();
+      await relay.stop();
+    },
+  };
+}
