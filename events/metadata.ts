@@ -2,8 +2,8 @@
 export type Channel = "api" | "mcp" | "cli" | "dashboard" | "smtp" | "system";
 
 export interface Actor {
-  kind: "key" | "session" | "system";
-  /** The key's id for a key; the signed-in person's id for a session. */
+  kind: "key" | "session" | "operator" | "system";
+  /** The key's id for a key; the signed-in person's id for a session; the operator's login name for the operator. */
   id?: string;
 }
 

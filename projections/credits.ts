@@ -39,6 +39,8 @@ export const creditsProjection: Projection = {
 function ledgerLink(e: CreditEvent): { jobId: string | null; reason: string | null } {
   switch (e.type) {
     case "CreditsGranted":
+      return { jobId: e.data.feedback?.jobId ?? null, reason: e.data.reason };
+    case "CreditsDeducted":
       return { jobId: null, reason: e.data.reason };
     case "CreditsCharged":
     case "CreditsRefunded":

@@ -51,7 +51,7 @@ describe("EventStore on a temporary file", () => {
     ["a negative amount", grant("cus_a", -5)],
     ["an amount of the wrong type", grant("cus_a", "ten")],
     ["an unknown reason", grant("cus_a", 5, { reason: "gift" })],
-    ["an extra property", grant("cus_a", 5, { note: "hi" })],
+    ["an extra property", grant("cus_a", 5, { memo: "hi" })],
     ["a missing property", unchecked({ type: "CreditsGranted", data: { customerId: "cus_a", amount: 5 } })],
     ["an unknown event type", unchecked({ type: "CreditsConjured", data: { customerId: "cus_a", amount: 5 } })],
   ])("an event with %s is refused at append and nothing is written", (_name, event) => {
@@ -62,7 +62,7 @@ describe("EventStore on a temporary file", () => {
 
   test("a batch holding one invalid event is refused whole", () => {
     expect(() =>
-      store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", 0)] }], META),
+      store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", -1)] }], META),
     ).toThrow(EventSchemaError);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });

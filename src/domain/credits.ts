@@ -20,8 +20,10 @@ export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerSt
 
 export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
   switch (cmd.kind) {
-    case "grant":
-      return [{ type: "CreditsGranted", data: { customerId: cmd.customerId, amount: cmd.amount, reason: cmd.reason } }];
+    case "grant": {
+      const { kind: _kind, ...data } = cmd;
+      return [{ type: "CreditsGranted", data }];
+    }
     case "charge": {
       const amount = cmd.lines.reduce((n, l) => n + l.credits, 0);
       const prior = state.existingCharge;

@@ -1,3 +1,4 @@
+import { userInfo } from "node:os";
 import { AppError } from "../errors/app-error";
 import type { Scope } from "../domain/accounts";
 import { rebuildProjections } from "../../projections";
@@ -5,7 +6,16 @@ import { verifyLedger } from "./audit";
 import type { AccountService } from "./accounts";
 import type { RequestMeta, ServiceContext } from "./context";
 
-const OPERATOR: RequestMeta = { actor: { kind: "system" }, channel: "cli" };
+/** The operator at this machine's shell: events they cause name them (their login) as the actor. */
+const OPERATOR: RequestMeta = { actor: { kind: "operator", id: operatorName() }, channel: "cli" };
+
+function operatorName(): string {
+  try {
+    return userInfo().username || "operator";
+  } catch {
+    return "operator";
+  }
+}
 
 /** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke`). */
 export class OperatorService {
