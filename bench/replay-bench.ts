@@ -79,7 +79,7 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const t0 = nowMs();
   const customers: Array<{ customerId: string; keyId: string }> = [];
   for (let i = 0; i < accountCount; i++) {
-    const a = accounts.signup(`bench-${i}@example.com`, { requestId: newRequestId(), actor: { kind: "system" }, channel: "api" });
+    const a = await accounts.signup(`bench-${i}@example.com`, { requestId: newRequestId(), actor: { kind: "system" }, channel: "api" });
     customers.push({ customerId: a.customerId, keyId: a.keyId });
   }
   const eventsPerJobMax = 2 + plan.run.length + 2;

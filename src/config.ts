@@ -34,6 +34,11 @@ export interface Config {
   signinLinkTtlSeconds: number;
   /** Sign-in links one address may be sent per link lifetime (a mailbox is not to be flooded); more is SIGNIN_RATE_LIMITED. */
   signinLinksPerAddress: number;
+  /** Accounts POST /api/signup (and create_account) may open from one client address per window; more is SIGNUP_RATE_LIMITED. */
+  signupsPerAddress: number;
+  signupWindowSeconds: number;
+  /** Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry, not the socket. */
+  trustForwardedFor: boolean;
   /** How long an invitation link works (7 days). */
   invitationTtlSeconds: number;
   /** A session ends after this long without a request (sliding: each use renews it, at most once an hour). */
@@ -75,6 +80,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
     signinLinksPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_ADDRESS, 5)),
+    signupsPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNUPS_PER_ADDRESS, 5)),
+    signupWindowSeconds: Math.max(1, intFrom(env.ASSAY_SIGNUP_WINDOW_SECONDS, 3600)),
+    trustForwardedFor: env.ASSAY_TRUST_FORWARDED_FOR === "1",
     invitationTtlSeconds: Math.max(1, intFrom(env.ASSAY_INVITATION_TTL_SECONDS, 7 * 86400)),
     sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
     sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),

@@ -87,6 +87,7 @@ const entries = [
   // 429
   { code: "PLAYGROUND_LIMIT_REACHED", status: 429, title: "Playground limit reached", guidance: "This anonymous session used all its free playground runs." },
   { code: "PLAYGROUND_RATE_LIMITED", status: 429, title: "Playground rate limited", guidance: "Too many playground runs from one IP in the window." },
+  { code: "SIGNUP_RATE_LIMITED", status: 429, title: "Signups rate limited", guidance: "This client address opened as many free accounts as it may within the window (ASSAY_SIGNUPS_PER_ADDRESS per ASSAY_SIGNUP_WINDOW_SECONDS, 5 per hour by default). Nothing was created; sign in to an account you have, or try again after details.retryAfterSeconds (also the Retry-After header).", addedBySpecGap: true },
   { code: "SIGNIN_RATE_LIMITED", status: 429, title: "Sign-in links rate limited", guidance: "This address was sent as many sign-in links as it may be within one link lifetime (ASSAY_SIGNIN_LINKS_PER_ADDRESS, 5 per 15 minutes by default). Use a link already sent, or ask again after details.retryAfterSeconds. Nothing was sent.", addedBySpecGap: true },
   // 5xx
   { code: "INTERNAL_ERROR", status: 500, title: "Internal error", guidance: "Retry; if it persists, contact support with the requestId." },

@@ -9,11 +9,12 @@ import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
 import { devicePage } from "./pages/device";
 import { dashboardPages } from "./pages/dashboard";
-import { requestIdOf } from "./request";
+import { noteClientAddress, requestIdOf } from "./request";
 
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
 export function createHttpApp(services: Services) {
   return new Elysia()
+    .onRequest(({ request, server }) => noteClientAddress(request, server?.requestIP(request)?.address, services.config.trustForwardedFor))
     .onParse(async ({ request }) => {
       const text = await request.text();
       if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
@@ -41,6 +42,9 @@ export function createHttpApp(services: Services) {
       set.status = appError.status;
       set.headers["content-type"] = "application/json";
       set.headers["x-request-id"] = requestId;
+      // A limit says when to come back (RFC 9110 §10.2.3), in the header as well as in details.
+      const retryAfter = appError.details?.retryAfterSeconds;
+      if (typeof retryAfter === "number") set.headers["retry-after"] = String(retryAfter);
       return appError.toBody(requestId);
     })
     .get("/healthz", () => ({ status: "ok" }))

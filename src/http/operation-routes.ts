@@ -7,7 +7,7 @@ import { openCall, type SessionCredentials } from "../operations/call";
 import { sessionSecretOf } from "../operations/session-cookie";
 import { WithContent, isRoute, type Operation } from "../operations/operation";
 import type { Services } from "../services/facade";
-import { jsonBody, requestIdOf } from "./request";
+import { clientAddressOf, jsonBody, requestIdOf } from "./request";
 
 export type Query = Record<string, string | undefined>;
 
@@ -82,6 +82,7 @@ export async function invokeOperation(services: Services, operations: readonly O
     channel,
     authorization: request.headers.get("authorization"),
     cookie: request.headers.get("cookie"),
+    clientAddress: clientAddressOf(request),
     ...(bySession ? { session: sessionCredentials(op, request, body) } : {}),
   });
   const read = () => readHttpInput(op, request, params, query, body);

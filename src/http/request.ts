@@ -2,6 +2,22 @@ import { AppError } from "../errors/app-error";
 import { newRequestId } from "../services/ids";
 
 const requestIds = new WeakMap<Request, string>();
+const clientAddresses = new WeakMap<Request, string>();
+
+/**
+ * Records where a request came from (the app's first hook does, with Bun's server). Behind a reverse proxy
+ * (ASSAY_TRUST_FORWARDED_FOR=1) it is the last X-Forwarded-For entry, the address the nearest proxy saw.
+ */
+export function noteClientAddress(request: Request, socketAddress: string | undefined, trustForwardedFor: boolean): void {
+  const forwarded = trustForwardedFor ? request.headers.get("x-forwarded-for")?.split(",").pop()?.trim() : undefined;
+  const address = forwarded || socketAddress;
+  if (address) clientAddresses.set(request, address);
+}
+
+/** The client's address, for per-address limits; never written to the event log. */
+export function clientAddressOf(request: Request): string | undefined {
+  return clientAddresses.get(request);
+}
 
 /** One id per HTTP request: in the response header, error bodies, logs and event metadata. */
 export function requestIdOf(request: Request): string {

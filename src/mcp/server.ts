@@ -70,6 +70,7 @@ interface McpCall {
   operations: readonly Operation[];
   requestId: string;
   authorization: string | null;
+  clientAddress?: string;
   signal?: AbortSignal;
 }
 
@@ -98,14 +99,14 @@ async function callTool(name: string, args: unknown, ctx: McpCall): Promise<Call
   }
 }
 
-function serverFor(services: Services, operations: readonly Operation[], requestId: string, authorization: string | null): Server {
+function serverFor(services: Services, operations: readonly Operation[], requestId: string, authorization: string | null, clientAddress?: string): Server {
   const server = new Server(
     { name: "assay", title: "Assay", version: pkg.version, websiteUrl: services.config.publicBaseUrl },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(operations) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(request.params.name, request.params.arguments, { services, operations, requestId, authorization, signal: extra.signal }),
+    callTool(request.params.name, request.params.arguments, { services, operations, requestId, authorization, clientAddress, signal: extra.signal }),
   );
   return server;
 }
@@ -131,7 +132,14 @@ const rpcError = (status: number, code: number, message: string, requestId: stri
  * (else 401 invalid_token); a tools/call of a tool that needs a key, without one, is 401 with the
  * protected-resource metadata in WWW-Authenticate, before the tool protocol is spoken.
  */
-export async function handleMcp(services: Services, operations: readonly Operation[], request: Request, rawBody: unknown, requestId: string): Promise<Response> {
+export async function handleMcp(
+  services: Services,
+  operations: readonly Operation[],
+  request: Request,
+  rawBody: unknown,
+  requestId: string,
+  clientAddress?: string,
+): Promise<Response> {
   if (request.method !== "POST") {
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
     return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp." }, id: null }), {
@@ -171,7 +179,7 @@ export async function handleMcp(services: Services, operations: readonly Operati
       }
     }
   }
-  const server = serverFor(services, operations, requestId, authorization);
+  const server = serverFor(services, operations, requestId, authorization, clientAddress);
   const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   await server.connect(transport);
   try {

@@ -24,6 +24,8 @@ interface CallContext {
   session?: SessionCredentials;
   /** HTTP: the Cookie header, as sent. */
   cookie?: string | null;
+  /** Where the request came from, when the surface knows (HTTP, MCP over HTTP). */
+  clientAddress?: string;
   signal?: AbortSignal;
 }
 
@@ -43,6 +45,7 @@ export function openCall(op: Operation, ctx: CallContext): Call & { signIn(): vo
     hasKey: !!ctx.authorization,
     session: null,
     cookie: ctx.cookie ?? null,
+    clientAddress: ctx.clientAddress,
     key: null,
     authorize(customerId) {
       if (op.auth.kind !== "key" && op.auth.kind !== "optional") throw new Error(`${op.operationId} takes no key`);

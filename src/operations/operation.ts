@@ -57,6 +57,8 @@ export interface Call {
   cookie: string | null;
   /** session operations with `ownKey`, called with a Bearer key instead of a session: that key. */
   key: Principal | null;
+  /** The client's address, when the surface knows it: per-address limits (signup) read it; it is never logged as an event. */
+  clientAddress?: string;
   /**
    * Authorizes the call's key for the organization named (see ./authorize.ts; a function is read after the key
    * and scope passed). Surfaces call it for key operations; optional ones call it when they need the key.

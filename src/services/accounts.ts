@@ -1,3 +1,4 @@
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
 import { requireKeyAuthority, requireScopesOfRole } from "../domain/people";
@@ -29,15 +30,23 @@ export function newKey(name: string, scopes: Scope[], personId?: string): { apiK
 
 export class AccountService {
   private readonly usage: KeyUsage;
+  /** Accounts opened per client address and window: each signup mints free credits, so a loop must not mint many. */
+  private readonly signupsPerAddress: RateLimiterMemory;
 
   constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {
     this.usage = new KeyUsage(ctx.store.db);
+    this.signupsPerAddress = new RateLimiterMemory({ points: ctx.config.signupsPerAddress, duration: ctx.config.signupWindowSeconds });
   }
 
-  /** Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. */
-  signup(rawEmail: unknown, meta: RequestMeta) {
+  /**
+   * Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. A signup from
+   * a client address past its limit is SIGNUP_RATE_LIMITED; only signups that would open an account count.
+   */
+  async signup(rawEmail: unknown, meta: RequestMeta, clientAddress?: string) {
     const email = normaliseEmail(rawEmail);
     const emailHash = emailHashOf(email);
+    const exists = this.ctx.store.streamVersion(streams.email(emailHash)) > 0;
+    if (!exists && clientAddress) await this.countSignup(clientAddress);
     const customerId = newCustomerId();
     const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
     const writes = decideOpenAccount(
@@ -50,11 +59,25 @@ export class AccountService {
         monthlyGrant: this.ctx.config.monthlyFreeCredits,
         key,
       },
-      this.ctx.store.streamVersion(streams.email(emailHash)) > 0,
+      exists,
     );
     this.ctx.store.append(writes, meta);
     const org = findOrganization(this.ctx.store.db, customerId)!;
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
+  }
+
+  private async countSignup(clientAddress: string): Promise<void> {
+    try {
+      await this.signupsPerAddress.consume(addressGroup(clientAddress));
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      const retryAfterSeconds = Math.ceil(e.msBeforeNext / 1000);
+      throw new AppError("SIGNUP_RATE_LIMITED", `Too many accounts opened from this address; try again in ${retryAfterSeconds} s, or sign in to an account you have.`, {
+        retryAfterSeconds,
+        limit: this.ctx.config.signupsPerAddress,
+        windowSeconds: this.ctx.config.signupWindowSeconds,
+      });
+    }
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
@@ -199,4 +222,19 @@ export class AccountService {
       })),
     };
   }
+}
+
+/**
+ * The unit a per-address limit counts: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64 prefix,
+ * since one IPv6 host commonly holds a whole /64.
+ */
+export function addressGroup(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(":")) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }

@@ -65,7 +65,8 @@ export function tempDataDir(): string {
 /** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
-  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...extraEnv };
+  // Tests open many organizations from 127.0.0.1; the per-address signup limit has its own test (test/signup-limit.test.ts).
+  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ...extraEnv };
   const config = loadConfig({ ...process.env, ...env });
   // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
   const running = await startAssay(config, { warmBrowsers: false });

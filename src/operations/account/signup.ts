@@ -19,7 +19,7 @@ export const signup = defineOperation({
   auth: { kind: "public" },
   input: { body: SignupBody },
   output: NewAccount,
-  errors: ["SIGNUP_INVALID_EMAIL", "ACCOUNT_EXISTS"],
+  errors: ["SIGNUP_INVALID_EMAIL", "ACCOUNT_EXISTS", "SIGNUP_RATE_LIMITED"],
   example: { email: "someone@example.com" },
-  handle: (input, { services, meta }) => services.accounts.signup(input.email, meta),
+  handle: (input, { services, meta, clientAddress }) => services.accounts.signup(input.email, meta, clientAddress),
 });
