@@ -294,6 +294,15 @@ export const FeedbackSubmission = Type.Object(
   { additionalProperties: false },
 );
 
+export const FeedbackResultQuery = Type.Object(
+  {
+    jobId: Type.String({ minLength: 1, description: "The job the result belongs to." }),
+    validationId: Type.String({ minLength: 1, description: "The check whose result the feedback is about." }),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
 // ------------------------------------------------------------------ errors
 
 /** The error body every surface returns (HTTP body; MCP tool errors' structuredContent). */
