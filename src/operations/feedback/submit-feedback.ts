@@ -1,4 +1,4 @@
-import { FeedbackSubmission } from "../../contracts/inputs";
+import { FeedbackSubmission, feedbackSubmissionFromForm } from "../../contracts/inputs";
 import { FeedbackReceipt } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 
@@ -16,7 +16,7 @@ export const submitFeedback = defineOperation({
     summary: (data) => `Feedback on ${data.setId} filed; ${data.payout.credits} credits paid, balance ${data.payout.balanceAfter}.`,
   },
   auth: { kind: "key", scope: "feedback:write", session: true },
-  input: { body: FeedbackSubmission },
+  input: { body: FeedbackSubmission, form: feedbackSubmissionFromForm },
   output: FeedbackReceipt,
   errors: [
     "FEEDBACK_NOT_DUE",
