@@ -17,7 +17,7 @@ async function withOperator(command: (operator: OperatorService) => number): Pro
   }
 }
 
-/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, key mint/revoke. */
+/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, feedback report, key mint/revoke. */
 export function registerOperatorCommands(program: Command): void {
   program
     .command("serve")
