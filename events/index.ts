@@ -1,6 +1,7 @@
 import { accountEvents } from "./account";
 import { creditEvents } from "./credits";
 import { deviceEvents } from "./device";
+import { feedbackEvents } from "./feedback";
 import { jobEvents } from "./jobs";
 import { memberEvents } from "./members";
 import { peopleEvents } from "./people";
@@ -9,6 +10,7 @@ import type { EventUnion } from "./shared";
 export * from "./account";
 export * from "./credits";
 export * from "./device";
+export * from "./feedback";
 export * from "./jobs";
 export * from "./members";
 export * from "./people";
@@ -17,7 +19,7 @@ export * from "./people";
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
  * The one list the event union below is derived from, so the runtime check and the compile-time types cannot drift.
  */
-export const eventTypes = [...accountEvents, ...peopleEvents, ...memberEvents, ...deviceEvents, ...creditEvents, ...jobEvents] as const;
+export const eventTypes = [...accountEvents, ...peopleEvents, ...memberEvents, ...deviceEvents, ...creditEvents, ...jobEvents, ...feedbackEvents] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */
 export type AssayEvent = EventUnion<typeof eventTypes>;

@@ -10,8 +10,9 @@ import { deviceProjection } from "./device";
 import { creditsProjection } from "./credits";
 import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
+import { feedbackProjection } from "./feedback";
 
-export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection];
+export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection, feedbackProjection];
 
 /** Creates read tables if needed and applies every projection in the append transaction. */
 export function installProjections(store: EventStore): void {

@@ -14,6 +14,7 @@ import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
 import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
+import { loadFeedbackSets } from "./catalog/feedback-sets";
 import { OperatorService } from "./services/operator";
 import { SessionService } from "./services/sessions";
 import { OidcSignIn } from "./services/oidc";
@@ -48,6 +49,8 @@ export function openStore(dataDir: string): EventStore {
 
 /** Builds the whole service graph for one process. */
 export function createAssay(config: Config = loadConfig()): Assay {
+  // Before anything opens: a broken sets file stops the start with its name and problem.
+  const feedbackSets = loadFeedbackSets(config.feedbackSetsFile);
   const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets);
   const chromium = findChromium(config.chromiumPath);
@@ -72,7 +75,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     jobs: new JobService(ctx),
     captures,
     catalog: new CatalogService(ctx),
-    feedback: new FeedbackService(),
+    feedback: new FeedbackService(store, feedbackSets),
     emailClients: { catalog: emailClientCatalogView },
     operator: new OperatorService(ctx, accounts),
     store,

@@ -12,6 +12,8 @@ export interface Config {
   browserPoolSize: number;
   signupCredits: number;
   monthlyFreeCredits: number;
+  /** A feedback sets file replacing the embedded one (src/catalog/feedback-sets.json), validated at start. */
+  feedbackSetsFile?: string;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -68,6 +70,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserPoolSize: Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2)),
     signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
+    ...(env.ASSAY_FEEDBACK_SETS_FILE ? { feedbackSetsFile: resolve(env.ASSAY_FEEDBACK_SETS_FILE) } : {}),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),

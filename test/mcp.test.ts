@@ -334,9 +334,9 @@ describe("key tools", () => {
     expect(await ok(keyed, "list_feedback_questions")).toEqual({ due: false });
     expect((await server.api("GET", "/api/feedback/questions", { key })).body).toEqual({ due: false });
     const submission = { setId: "fs_1", answers: [{ questionId: "q1", value: "pass" }] };
-    const e = await refused(keyed, "submit_feedback_answers", submission, "FEEDBACK_NOT_DUE");
+    const e = await refused(keyed, "submit_feedback_answers", submission, "FEEDBACK_SET_UNKNOWN");
     const http = await server.api("POST", "/api/feedback", { key, body: submission });
-    expect(http.status).toBe(409);
+    expect(http.status).toBe(404);
     expect({ code: http.body.code, details: http.body.details }).toEqual({ code: e.code, details: e.details });
     await refused(keyed, "submit_feedback_answers", { answers: [] }, "MISSING_REQUIRED_FIELD");
   });
@@ -430,6 +430,39 @@ describe("key tools", () => {
     } finally {
       await client.close();
     }
+  });
+
+  test("the feedback tools for real: the due set after a job, the looks-wrong set, a submission filed as mcp and paid once, get_feedback", async () => {
+    const key = account.apiKey;
+    const [job] = (await server.api("GET", "/api/jobs?limit=1", { key })).body.jobs;
+    const due = await ok(keyed, "list_feedback_due");
+    expect(due).toEqual({ due: true, setId: "first-job", questionCount: 3, rewardCredits: 5 });
+    expect(due).toEqual((await server.api("GET", "/api/feedback/due", { key })).body);
+    expect(await ok(keyed, "list_feedback_questions")).toEqual((await server.api("GET", "/api/feedback/questions", { key })).body);
+
+    const row = job.results.find((r: any) => r.verdict !== "error") ?? job.results[0];
+    const anchors = { jobId: job.jobId, validationId: row.validationId };
+    const asked = await ok(keyed, "list_feedback_questions", anchors);
+    expect(asked).toMatchObject({ due: true, setId: "looks-wrong", storedVerdict: row.verdict });
+    expect(asked).toEqual((await server.api("GET", `/api/feedback/questions?jobId=${job.jobId}&validationId=${row.validationId}`, { key })).body);
+    const answers = [
+      { questionId: "humanVerdict", value: row.verdict },
+      { questionId: "aiMistakeNotes", value: null },
+      { questionId: "verdictComments", value: "Right call." },
+      { questionId: "feedbackNotes", value: "" },
+    ];
+    const before = (await ok(keyed, "get_credits")).balance;
+    const receipt = await ok(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers });
+    expect(receipt).toMatchObject({ ...anchors, source: "mcp", payout: { credits: asked.rewardCredits, balanceAfter: before + asked.rewardCredits } });
+    const submitted = [...server.assay.store.readAll()].filter((e) => e.type === "FeedbackSubmitted").pop()!;
+    expect(submitted.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key" } });
+    expect(submitted.data).toMatchObject({ source: "mcp", ...anchors });
+    await refused(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers }, "FEEDBACK_ALREADY_GIVEN");
+    const record = await ok(keyed, "get_feedback", anchors);
+    expect(record).toMatchObject({ humanVerdict: row.verdict, disputed: false, source: "mcp" });
+    expect(record).toEqual((await server.api("GET", `/api/feedback?jobId=${job.jobId}&validationId=${row.validationId}`, { key })).body);
+    const other = job.results.find((r: any) => r.validationId !== row.validationId);
+    await refused(keyed, "get_feedback", { jobId: job.jobId, validationId: other.validationId }, "FEEDBACK_NOT_FOUND");
   });
 
   test("an email job: run_job answers pending, await_email_job waits (bounded), then completes after real SMTP delivery", async () => {

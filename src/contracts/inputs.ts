@@ -294,6 +294,41 @@ export const FeedbackSubmission = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * The dashboard's feedback form as a submission: setId, jobId and validationId as fields, and one field per question
+ * named `answer.<questionId>` (text and choices as sent; a suffix says how to read the rest: `:number` a rating,
+ * `:boolean` "true" or "false", `:list` every value sent under the name, empty ones dropped, so a hidden empty field
+ * makes "no box ticked" an empty list). A question whose field is absent stays unanswered (FEEDBACK_ANSWERS_INVALID).
+ */
+export function feedbackSubmissionFromForm(form: URLSearchParams): Record<string, unknown> {
+  const answers = new Map<string, unknown>();
+  for (const name of new Set(form.keys())) {
+    const field = /^answer\.([^:]+)(?::(number|boolean|list))?$/.exec(name);
+    if (!field) continue;
+    const [, questionId, as] = field as unknown as [string, string, "number" | "boolean" | "list" | undefined];
+    const raw = form.get(name)!;
+    answers.set(
+      questionId,
+      as === "list" ? form.getAll(name).filter((v) => v !== "") : as === "number" ? (raw.trim() === "" ? null : Number(raw)) : as === "boolean" ? raw === "true" : raw,
+    );
+  }
+  return {
+    setId: form.get("setId") ?? "",
+    ...(form.get("jobId") ? { jobId: form.get("jobId") } : {}),
+    ...(form.get("validationId") ? { validationId: form.get("validationId") } : {}),
+    answers: [...answers].map(([questionId, value]) => ({ questionId, value })),
+  };
+}
+
+export const FeedbackResultQuery = Type.Object(
+  {
+    jobId: Type.String({ minLength: 1, description: "The job the result belongs to." }),
+    validationId: Type.String({ minLength: 1, description: "The check whose result the feedback is about." }),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
 // ------------------------------------------------------------------ errors
 
 /** The error body every surface returns (HTTP body; MCP tool errors' structuredContent). */

@@ -4,6 +4,7 @@ import { Scope } from "../../events/account";
 import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
+import { QuestionShape } from "../catalog/feedback-sets";
 
 /**
  * The success bodies of the operations, exactly: every object lists its fields and allows no others, so the
@@ -438,9 +439,58 @@ export const FeedbackDue = Obj(
   "Exactly these four fields.",
 );
 
-/** Nothing is asked until feedback is built; the submission is refused (FEEDBACK_NOT_DUE) before it could answer. */
-export const FeedbackQuestions = Obj({ due: Type.Literal(false) });
-export const FeedbackReceipt = Type.Never({ description: "Not answered yet: every submission is refused with FEEDBACK_NOT_DUE while nothing is due." });
+const Answers = Type.Array(Obj({ questionId: Str(), value: AnyJson() }), { description: "One answer per question, as submitted." });
+const VerdictValue = literals(["pass", "fail", "error"] as const);
+const FeedbackSource = literals(["agent", "dashboard", "mcp"] as const);
+
+export const FeedbackQuestions = Type.Union([
+  Obj(
+    {
+      due: Type.Literal(true),
+      setId: Str(),
+      scope: literals(["validation", "job", "standard"] as const),
+      title: Str(),
+      jobId: Str("The job the set is about: the looks-wrong set's, or the newest job that fits a queued set."),
+      validationId: Opt(Str("The looks-wrong set: the check it is about.")),
+      storedVerdict: Opt(VerdictValue),
+      validationSetId: Opt(Str("A per-standard set: the validation set it is about.")),
+      questionCount: Int(),
+      rewardCredits: Int(),
+      questions: Type.Array(Obj({ id: Str(), text: Str(), shape: QuestionShape })),
+    },
+    "The set asked: answer every question once, each value fitting its shape.",
+  ),
+  Obj({ due: Type.Literal(false) }, "Nothing is asked (or the looks-wrong set was already filed for this result)."),
+]);
+
+export const FeedbackReceipt = Obj(
+  {
+    setId: Str(),
+    jobId: Opt(Str()),
+    validationId: Opt(Str()),
+    answers: Answers,
+    source: FeedbackSource,
+    submittedAt: Str(),
+    payout: Obj({ credits: Int(), balanceAfter: Int() }, "Credits paid for this submission (0 for a set worth nothing) and the balance after."),
+  },
+  "The submission as filed, and its payout.",
+);
+
+export const FeedbackRecord = Obj(
+  {
+    setId: Str(),
+    jobId: Str(),
+    validationId: Str(),
+    storedVerdict: VerdictValue,
+    humanVerdict: VerdictValue,
+    disputed: Bool(),
+    answers: Answers,
+    source: FeedbackSource,
+    submittedAt: Str(),
+    rewardCredits: Int(),
+  },
+  "The looks-wrong feedback filed about one result.",
+);
 
 export const DeviceAuthorization = Obj(
   {

@@ -35,7 +35,13 @@ function formFields(schema: TObject, body: unknown): Record<string, unknown> {
 function readHttpInput(op: Operation, request: Request, params: Record<string, string>, query: Query, body: unknown): unknown {
   const { path, query: querySchema, body: bodySchema, rawBody, form } = op.input;
   if (rawBody) return jsonBody(request, body);
-  const fields = () => (form && isForm(request) && bodySchema ? formFields(bodySchema, body) : jsonBody(request, body));
+  const fields = () => {
+    if (!form || !isForm(request) || !bodySchema) return jsonBody(request, body);
+    if (form === true) return formFields(bodySchema, body);
+    const sent = new URLSearchParams(typeof body === "string" ? body : "");
+    sent.delete("_csrf");
+    return form(sent);
+  };
   return {
     ...(path ? readInput(path, params) : {}),
     ...(querySchema ? readInput(querySchema, query, { query: true }) : {}),

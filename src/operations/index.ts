@@ -49,6 +49,7 @@ import { fetchCapture } from "./captures/fetch-capture";
 import { getFeedbackDue } from "./feedback/get-feedback-due";
 import { getFeedbackQuestions } from "./feedback/get-feedback-questions";
 import { submitFeedback } from "./feedback/submit-feedback";
+import { getFeedback } from "./feedback/get-feedback";
 
 /** Every operation, once. The HTTP app, the MCP server, OpenAPI, llms-full.txt and the README's route table fold over it. */
 export const operations: readonly Operation[] = [
@@ -102,4 +103,5 @@ export const operations: readonly Operation[] = [
   getFeedbackDue,
   getFeedbackQuestions,
   submitFeedback,
+  getFeedback,
 ];

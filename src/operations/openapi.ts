@@ -94,8 +94,9 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       const schema = body === JobRequest ? { $ref: "#/components/schemas/JobRequest" } : jsonSchemaOf(body);
       op.requestBody = {
         required: true,
-        description: `${route.input.form ? "JSON or an HTML form" : "JSON"}, at most ${MAX_BODY_BYTES} bytes.`,
-        content: { "application/json": { schema }, ...(route.input.form ? { "application/x-www-form-urlencoded": { schema } } : {}) },
+        description: `${route.input.form === true ? "JSON or an HTML form" : "JSON"}, at most ${MAX_BODY_BYTES} bytes.`,
+        // A form read by a function of its own is the dashboard's; its fields are not the body schema's.
+        content: { "application/json": { schema }, ...(route.input.form === true ? { "application/x-www-form-urlencoded": { schema } } : {}) },
       };
     }
     op.responses = {

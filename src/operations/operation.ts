@@ -37,8 +37,12 @@ interface Inputs {
    * in its documented order, with its codes (src/domain/job-request.ts).
    */
   rawBody?: boolean;
-  /** The body may also come as an HTML form (application/x-www-form-urlencoded): OAuth clients and plain pages send forms. */
-  form?: boolean;
+  /**
+   * The body may also come as an HTML form (application/x-www-form-urlencoded): OAuth clients and plain pages send
+   * forms. true: each field is the body field of its name; a function: builds the body from fields the body schema
+   * cannot name one to one (the feedback form's per-question answers), then the body schema reads it as JSON.
+   */
+  form?: true | ((fields: URLSearchParams) => Record<string, unknown>);
 }
 
 /** What a handler knows about its call, whichever surface it came through. */

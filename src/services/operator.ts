@@ -3,6 +3,7 @@ import { AppError } from "../errors/app-error";
 import type { Scope } from "../domain/accounts";
 import { rebuildProjections } from "../../projections";
 import { verifyLedger } from "./audit";
+import { feedbackReport } from "./feedback";
 import type { AccountService } from "./accounts";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -17,7 +18,7 @@ function operatorName(): string {
   }
 }
 
-/** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke`). */
+/** What the operator runs on this server's data directory (`assay replay | ledger verify | feedback report | key mint | key revoke`). */
 export class OperatorService {
   constructor(
     private readonly ctx: Pick<ServiceContext, "store">,
@@ -31,6 +32,11 @@ export class OperatorService {
 
   verifyLedger(customerId?: string) {
     return verifyLedger(this.ctx.store, customerId);
+  }
+
+  /** Looks-wrong feedback per check since an ISO date: counts, disputes by direction, the notes newest first. */
+  feedbackReport(since?: string) {
+    return feedbackReport(this.ctx.store, since);
   }
 
   mintKey(customerId: string, name: string, scopes: Scope[]) {

@@ -37,6 +37,14 @@ afterAll(async () => {
   await stopServer?.();
 }, 120_000);
 
+/** The looks-wrong form for the failing verdict, filed as a person would; then the page showing what was filed. */
+async function fileFeedback(): Promise<PageAnswer> {
+  const path = `/dashboard/jobs/${jobId}/feedback/single-h1`;
+  const fields = { _csrf: person.csrfToken, setId: "looks-wrong", jobId, validationId: "single-h1", "answer.humanVerdict": "fail", "answer.aiMistakeNotes": "", "answer.verdictComments": "Two h1 elements.", "answer.feedbackNotes": "" };
+  expect((await postForm(server, path, fields, { cookie: person.cookie })).status).toBe(303);
+  return page(server, `${path}?done=filed`, person.cookie);
+}
+
 /** The pages, each as the HTML a browser gets at its address. */
 const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ["/signin", () => page(server, "/signin")],
@@ -46,6 +54,8 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ["/dashboard/keys", () => page(server, "/dashboard/keys", person.cookie)],
   ["/dashboard/jobs", () => page(server, "/dashboard/jobs", person.cookie)],
   ["/dashboard/jobs/{jobId}", () => page(server, `/dashboard/jobs/${jobId}`, person.cookie)],
+  ["/dashboard/jobs/{jobId}/feedback/single-h1", () => page(server, `/dashboard/jobs/${jobId}/feedback/single-h1`, person.cookie)],
+  ["/dashboard/jobs/{jobId}/feedback/single-h1 (filed)", () => fileFeedback()],
   ["/dashboard/credits", () => page(server, "/dashboard/credits", person.cookie)],
   ["/dashboard/members", () => page(server, "/dashboard/members", person.cookie)],
 ];

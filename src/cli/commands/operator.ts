@@ -17,7 +17,7 @@ async function withOperator(command: (operator: OperatorService) => number): Pro
   }
 }
 
-/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, key mint/revoke. */
+/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, feedback report, key mint/revoke. */
 export function registerOperatorCommands(program: Command): void {
   program
     .command("serve")
@@ -61,6 +61,35 @@ export function registerOperatorCommands(program: Command): void {
           return report.ok ? 0 : 1;
         }),
       ),
+    );
+
+  program
+    .command("feedback")
+    .description("feedback filed on verdicts")
+    .command("report")
+    .description("per check: looks-wrong feedback, disputed verdicts by direction, and the notes, newest first")
+    .option("--since <date>", "only feedback filed on or after this date (YYYY-MM-DD or an ISO time)")
+    .option("--json", "the report as JSON")
+    .action(
+      action((opts: { since?: string; json?: boolean }) => {
+        const since = opts.since === undefined ? undefined : new Date(opts.since);
+        if (since && Number.isNaN(since.getTime())) throw new UsageError(`--since ${opts.since} is not a date`);
+        return withOperator((operator) => {
+          const report = operator.feedbackReport(since?.toISOString());
+          if (opts.json) console.log(JSON.stringify(report, null, 2));
+          else if (report.checks.length === 0) console.log(`No feedback${since ? ` since ${since.toISOString()}` : ""}.`);
+          else {
+            for (const c of report.checks) {
+              console.log(`${c.validationId}: ${c.feedback} feedback, ${c.disputed} disputed (${c.falseFail} false fail, ${c.missedProblem} missed problem, ${c.error} error)`);
+              for (const n of c.notes) {
+                const notes = [n.aiMistakeNotes, n.verdictComments, n.feedbackNotes].filter(Boolean).join(" | ");
+                console.log(`  ${n.submittedAt} job ${n.jobId}: ${n.storedVerdict} -> ${n.humanVerdict} (${n.source}): ${notes}`);
+              }
+            }
+          }
+          return 0;
+        });
+      }),
     );
 
   const key = program.command("key").description("operator: keys on this server's data directory");

@@ -12,7 +12,8 @@ const STYLE = `
   label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
   label.inline { display: inline; font-weight: 400; margin: 0 1rem 0 .25rem; }
   input, select { font: inherit; padding: .5rem; border: 1px solid #4b5563; border-radius: 4px; width: 100%; box-sizing: border-box; }
-  input[type=checkbox] { width: auto; }
+  input[type=checkbox], input[type=radio] { width: auto; }
+  textarea { font: inherit; padding: .5rem; border: 1px solid #4b5563; border-radius: 4px; width: 100%; box-sizing: border-box; }
   button { font: inherit; padding: .5rem 1rem; margin: 1rem .5rem 0 0; border-radius: 4px; border: 1px solid #1e3a8a; background: #1e3a8a; color: #ffffff; cursor: pointer; }
   button.secondary { background: #ffffff; color: #1e3a8a; }
   button.small { padding: .25rem .75rem; margin: 0; }

@@ -12,15 +12,15 @@ export const getFeedbackDue = defineOperation({
     name: "list_feedback_due",
     title: "Feedback due",
     description:
-      "Whether a feedback set is due for this key: { due, setId, questionCount, rewardCredits }. Answering it earns credits. Same as GET /api/feedback/due.",
+      "Whether a feedback set is due for this key (sets queue per key and are asked one at a time): { due, setId, questionCount, rewardCredits }. Answering it earns credits. Same as GET /api/feedback/due.",
     annotations: { title: "Feedback due", ...READ },
     summary: (data) =>
       data.due ? `Feedback set ${data.setId} is due: ${plural(data.questionCount, "question")} for ${data.rewardCredits} credits.` : "No feedback is due.",
   },
-  auth: { kind: "key", scope: "feedback:write" },
+  auth: { kind: "key", scope: "feedback:write", session: true },
   input: { query: CustomerQuery },
   output: FeedbackDue,
   errors: [],
   example: {},
-  handle: (_input, { services, customerId }) => services.feedback.due(customerId),
+  handle: (_input, { services, customerId, meta }) => services.feedback.due(customerId, meta),
 });

@@ -1,4 +1,4 @@
-import { FeedbackSubmission } from "../../contracts/inputs";
+import { FeedbackSubmission, feedbackSubmissionFromForm } from "../../contracts/inputs";
 import { FeedbackReceipt } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 
@@ -11,12 +11,12 @@ export const submitFeedback = defineOperation({
     name: "submit_feedback_answers",
     title: "Submit feedback answers",
     description:
-      "Answers a due feedback set, one answer per question matching its shape; earns its rewardCredits. Append-only: no edits, no second payout; filed as source agent. Same as POST /api/feedback.",
+      "Answers a due feedback set, one answer per question matching its shape; earns its rewardCredits. Append-only: no edits, no second payout; the source is the channel's (mcp here, agent for a Bearer key over HTTP, dashboard for a session). Same as POST /api/feedback.",
     annotations: { title: "Submit feedback answers", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    summary: () => "Feedback filed.",
+    summary: (data) => `Feedback on ${data.setId} filed; ${data.payout.credits} credits paid, balance ${data.payout.balanceAfter}.`,
   },
-  auth: { kind: "key", scope: "feedback:write" },
-  input: { body: FeedbackSubmission },
+  auth: { kind: "key", scope: "feedback:write", session: true },
+  input: { body: FeedbackSubmission, form: feedbackSubmissionFromForm },
   output: FeedbackReceipt,
   errors: [
     "FEEDBACK_NOT_DUE",
@@ -27,6 +27,7 @@ export const submitFeedback = defineOperation({
     "FEEDBACK_RATIONALE_REQUIRED",
     "AI_MISTAKE_NOTES_REQUIRED",
     "FEEDBACK_CHECK_NOT_IN_JOB",
+    "JOB_NOT_FOUND",
   ],
   example: { setId: "fs_example", answers: [{ questionId: "q1", value: "pass" }] },
   handle: (input, { services, customerId, meta }) => services.feedback.submit(customerId, input, meta),

@@ -1,6 +1,7 @@
 import { Elysia } from "elysia";
 import type { PageContext } from "../page-kit";
 import { creditPages } from "./credits";
+import { feedbackPages } from "./feedback";
 import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { memberPages } from "./members";
@@ -8,5 +9,5 @@ import { signInPages } from "./signin";
 
 /** The dashboard: server-rendered pages over the same operations as /api, usable without JavaScript. */
 export function dashboardPages(ctx: PageContext) {
-  return new Elysia().use(signInPages(ctx)).use(jobPages(ctx)).use(creditPages(ctx)).use(keyPages(ctx)).use(memberPages(ctx));
+  return new Elysia().use(signInPages(ctx)).use(jobPages(ctx)).use(feedbackPages(ctx)).use(creditPages(ctx)).use(keyPages(ctx)).use(memberPages(ctx));
 }

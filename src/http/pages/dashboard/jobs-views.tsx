@@ -229,7 +229,7 @@ function Shot(props: { label: string; url: string }) {
   );
 }
 
-function Result(props: { result: ResultItem }) {
+function Result(props: { jobId: string; result: ResultItem }) {
   const r = props.result;
   return (
     <section id={`result-${r.validationId}`} aria-labelledby={`result-${r.validationId}-heading`}>
@@ -237,7 +237,10 @@ function Result(props: { result: ResultItem }) {
         <span safe>{r.name}</span>: <span class={r.verdict}>{r.verdict}</span>
       </h3>
       <p>
-        <code safe>{r.validationId}</code>, severity {r.severity}.
+        <code safe>{r.validationId}</code>, severity {r.severity}.{" "}
+        <a href={`/dashboard/jobs/${encodeURIComponent(props.jobId)}/feedback/${encodeURIComponent(r.validationId)}`}>
+          Looks wrong? Tell us about <span safe>{r.name}</span>
+        </a>
       </p>
       {r.reason ? (
         <p>
@@ -380,7 +383,7 @@ export function JobPageView(props: JobPageProps) {
       </table></ScrollRegion>
       {job.type === "email" ? <EmailSection job={job} email={props.email} /> : ""}
       <h2>Verdicts</h2>
-      {job.results.length === 0 ? <p>No verdicts yet.</p> : job.results.map((r) => <Result result={r} />)}
+      {job.results.length === 0 ? <p>No verdicts yet.</p> : job.results.map((r) => <Result jobId={job.jobId} result={r} />)}
       {job.skipped_validations.length ? (
         <>
           <h2>Skipped checks</h2>
