@@ -23,6 +23,10 @@ import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
+import { PlanService } from "./services/plans";
+import { LocalBillingProvider } from "./services/billing/local";
+import type { BillingProvider } from "./services/billing/provider";
+import { loadPlanCatalog, type PlanCatalog } from "./catalog/plans";
 import type { ServiceContext } from "./services/context";
 import type { Services } from "./services/facade";
 
@@ -48,6 +52,8 @@ export function openStore(dataDir: string): EventStore {
 
 /** Builds the whole service graph for one process. */
 export function createAssay(config: Config = loadConfig()): Assay {
+  const planCatalog = loadPlanCatalog(config.plansFile);
+  const billing = billingProvider(config, planCatalog);
   const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets);
   const chromium = findChromium(config.chromiumPath);
@@ -58,7 +64,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(config.dataDir);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail };
+  const plans = new PlanService({ config, store }, planCatalog, billing);
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
@@ -75,6 +82,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     feedback: new FeedbackService(),
     emailClients: { catalog: emailClientCatalogView },
     operator: new OperatorService(ctx, accounts),
+    plans,
     store,
     pool,
     mail,
@@ -83,6 +91,12 @@ export function createAssay(config: Config = loadConfig()): Assay {
       store.close();
     },
   };
+}
+
+/** The billing provider ASSAY_BILLING_PROVIDER names; an unknown name stops the process at start. */
+function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider {
+  if (config.billingProvider === "local") return new LocalBillingProvider(catalog);
+  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local).`);
 }
 
 /** The operator's graph (the CLI's replay, ledger verify and key commands): the store and what those commands need, no browser. */

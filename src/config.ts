@@ -12,6 +12,10 @@ export interface Config {
   browserPoolSize: number;
   signupCredits: number;
   monthlyFreeCredits: number;
+  /** The operator's plan catalog (JSON); unset, the built-in one (src/catalog/plans.json). */
+  plansFile?: string;
+  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator). */
+  billingProvider: string;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -63,6 +67,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserPoolSize: Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2)),
     signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
+    ...(env.ASSAY_PLANS_FILE ? { plansFile: resolve(env.ASSAY_PLANS_FILE) } : {}),
+    billingProvider: env.ASSAY_BILLING_PROVIDER || "local",
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),

@@ -10,6 +10,7 @@ import type { SessionService } from "./sessions";
 import type { OidcSignIn } from "./oidc";
 import type { MembersService } from "./members";
 import type { DeviceService } from "./device";
+import type { PlanService } from "./plans";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -29,4 +30,5 @@ export interface Services {
   feedback: FeedbackService;
   emailClients: { catalog: typeof emailClientCatalogView };
   operator: OperatorService;
+  plans: PlanService;
 }
