@@ -2,7 +2,8 @@ import { AppError } from "../errors/app-error";
 import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from "../catalog/plans";
 import { findOrganization } from "../../projections/organizations";
 import { BillingProviderError, type BillingProvider } from "./billing/provider";
-import type { ServiceContext } from "./context";
+import type { Config } from "../config";
+import type { EventStore } from "../store/event-store";
 
 /** An organization's plan as resolved for one request: the catalog plan, its usable monthly credits, and which provider said so. */
 export interface ResolvedPlan {
@@ -19,7 +20,8 @@ export interface ResolvedPlan {
  */
 export class PlanService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store">,
+    // Not a ServiceContext: the context carries this service, so naming it here would import in a circle.
+    private readonly ctx: { config: Config; store: EventStore },
     readonly catalog: PlanCatalog,
     private readonly provider: BillingProvider,
   ) {}
