@@ -1,4 +1,4 @@
-import { openStore } from "../src/app";
+import { openStore, plansFor } from "../src/app";
 import { loadConfig } from "../src/config";
 import { rebuildProjections } from "../projections";
 import { chargeForJob, creditState } from "../projections/credits";
@@ -69,7 +69,7 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const dir = tempDir("replay");
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openStore(dir);
-  const accounts = new AccountService({ config, store });
+  const accounts = new AccountService({ config, store, plans: plansFor(config)(store) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },

@@ -1,22 +1,49 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startServer, tempDataDir, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, htmlJob, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { inSession, signIn, signInThrough, startServerWithRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
+
+const FEATURES_ALL = { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true };
+const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"];
 
 let server: TestServer;
+let relay: MailRelay;
+let stopAll: () => Promise<void>;
 beforeAll(async () => {
-  server = await startServer();
+  // No sweep: the grants these tests see are the ones requests make. Private targets: a url job's host is this server.
+  ({ server, relay, stop: stopAll } = await startServerWithRelay({ ASSAY_GRANT_SWEEP_SECONDS: "0", ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
 });
-afterAll(() => server.stop());
+afterAll(() => stopAll());
+
+/** An organization opened by its admin's first sign-in, moved to `planCode` by that admin, with a key for the API. */
+async function orgOn(planCode: string): Promise<{ admin: SignedIn; key: string }> {
+  const admin = await signIn(server, relay, uniqueEmail(`plan-${planCode}`));
+  if (planCode !== "free") {
+    const changed = await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode } });
+    if (changed.status !== 200) throw new Error(`plan change refused: ${changed.status} ${JSON.stringify(changed.body)}`);
+  }
+  const minted = await server.api("POST", "/api/keys", { headers: inSession(admin), body: { name: "plan test", scopes: ALL_SCOPES } });
+  return { admin, key: minted.body.apiKey };
+}
+
+/** Refused before work: no event, no job, the balance as it was. */
+async function expectNothingMoved(key: string, run: () => Promise<unknown>) {
+  const before = { events: eventCount(server), credits: (await server.api("GET", "/api/credits", { key })).body.balance };
+  await run();
+  expect(eventCount(server)).toBe(before.events);
+  expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(before.credits);
+  expect((await server.api("GET", "/api/jobs", { key })).body.jobs).toEqual([]);
+}
 
 describe("the plan catalog", () => {
   test("a bad ASSAY_PLANS_FILE stops the start, naming the file and the problem", async () => {
     const dir = tempDataDir();
     const cases: Array<[string, unknown, RegExp]> = [
       ["not-json.json", "{ plans: ", /cannot be read as JSON/],
-      ["no-free.json", { plans: [{ code: "team", name: "Team", paid: true, monthlyCredits: 5, features: { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true }, mailClients: "all" }] }, /no plan with code "free"/],
+      ["no-free.json", { plans: [{ code: "team", name: "Team", paid: true, monthlyCredits: 5, features: FEATURES_ALL, mailClients: "all" }] }, /no plan with code "free"/],
       ["bad-feature.json", { plans: [{ code: "free", name: "Free", paid: false, features: { website_checks: "yes" }, mailClients: "all" }] }, /\/plans\/0\/features/],
-      ["bad-client.json", { plans: [{ code: "free", name: "Free", paid: false, features: { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true }, mailClients: ["lotus-notes"] }] }, /\/plans\/0\/mailClients: no mail client "lotus-notes"/],
+      ["bad-client.json", { plans: [{ code: "free", name: "Free", paid: false, features: FEATURES_ALL, mailClients: ["lotus-notes"] }] }, /\/plans\/0\/mailClients: no mail client "lotus-notes"/],
     ];
     for (const [name, content, problem] of cases) {
       const file = join(dir, name);
@@ -25,13 +52,127 @@ describe("the plan catalog", () => {
       await expect(start).rejects.toThrow(file);
       await expect(start).rejects.toThrow(problem);
     }
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe("an organization's plan", () => {
+  test("an admin changes it (PlanChanged by the session); org, credits and email-clients name the same plan", async () => {
+    const admin = await signIn(server, relay, uniqueEmail("plan-admin"));
+    const before = eventCount(server);
+    const changed = await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode: "email" } });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ customerId: admin.customerId, plan: "email", planName: "Email checks, native clients" });
+    const event = eventsOf(server).slice(before).find((e) => e.type === "PlanChanged")!;
+    expect(event.data).toEqual({ customerId: admin.customerId, planCode: "email", previousPlanCode: "free" });
+    expect(event.metadata).toMatchObject({ actor: { kind: "session", id: admin.personId }, channel: "api" });
+
+    const minted = await server.api("POST", "/api/keys", { headers: inSession(admin), body: { name: "reader", scopes: ALL_SCOPES } });
+    const key = minted.body.apiKey;
+    const org = (await server.api("GET", "/api/org", { key })).body;
+    const credits = (await server.api("GET", "/api/credits", { key })).body;
+    const clients = (await server.api("GET", "/api/email-clients", { key })).body;
+    expect([org.plan, org.planName]).toEqual(["email", "Email checks, native clients"]);
+    expect([credits.plan, credits.planName, credits.monthlyGrant]).toEqual(["email", "Email checks, native clients", 1000]);
+    expect(clients.plan).toEqual({ code: "email", name: "Email checks, native clients" });
+    const desktop = clients.formFactors["desktop-md"].clients;
+    expect([desktop["apple-mail"].planIncluded, desktop["apple-mail-dark"].planIncluded]).toEqual([true, true]);
+    expect([desktop["gmail-web"].planIncluded, desktop["outlook-windows"].planIncluded]).toEqual([false, false]);
+
+    // The same plan again records nothing.
+    const same = eventCount(server);
+    expect((await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode: "email" } })).status).toBe(200);
+    expect(eventCount(server)).toBe(same);
   });
 
-  test("a new organization resolves to the free plan with the configured monthly credits, from the local provider", async () => {
-    const org = await server.signup();
-    const resolved = await server.assay.plans.resolve(org.customerId);
-    expect(resolved.plan.code).toBe("free");
-    expect(resolved.monthlyCredits).toBe(server.assay.config.monthlyFreeCredits);
-    expect(resolved.source).toBe("local");
+  test("a code the catalog lacks is PLAN_UNKNOWN; a member is ADMIN_REQUIRED; neither records anything", async () => {
+    const admin = await signIn(server, relay, uniqueEmail("plan-boss"));
+    const invited = await server.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: uniqueEmail("plan-staff"), role: "member" } });
+    const member = await signInThrough(server, await relay.invitationFor(invited.body.email));
+    const before = eventCount(server);
+    const unknown = await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode: "platinum" } });
+    expectError(unknown, 400, "PLAN_UNKNOWN");
+    expect(unknown.body.details).toEqual({ field: "planCode", planCode: "platinum", knownPlanCodes: ["free", "web", "email", "team"] });
+    const refused = await server.api("POST", "/api/org/plan", { headers: inSession(member), body: { planCode: "team" } });
+    expectError(refused, 403, "ADMIN_REQUIRED");
+    expect(refused.body.details).toEqual({ role: "member" });
+    expect(eventCount(server)).toBe(before);
+  });
+});
+
+describe("gating before pricing", () => {
+  test("a plan without website checks refuses url and static_html jobs: PLAN_EXCLUDES_WEBSITE_CHECKS, nothing charged or created", async () => {
+    const { key } = await orgOn("email");
+    await expectNothingMoved(key, async () => {
+      for (const [path, body] of [
+        ["/api/jobs", htmlJob("<html lang=en><title>t</title></html>", ["page-title"])],
+        ["/api/jobs/estimate", htmlJob("<html lang=en><title>t</title></html>", ["page-title"])],
+        ["/api/jobs", { type: "url", url: `${server.baseUrl}/healthz`, validations: ["page-title"] }],
+      ] as const) {
+        const res = await server.api("POST", path, { key, body });
+        expectError(res, 403, "PLAN_EXCLUDES_WEBSITE_CHECKS");
+        expect(res.body.details).toEqual({ feature: "website_checks", planCode: "email" });
+      }
+    });
+  });
+
+  test("a plan without email checks refuses email jobs: PLAN_EXCLUDES_EMAIL_CHECKS, nothing charged or created", async () => {
+    const { key } = await orgOn("web");
+    await expectNothingMoved(key, async () => {
+      const res = await server.api("POST", "/api/jobs", { key, body: { type: "email", validations: ["email-headers-valid"] } });
+      expectError(res, 403, "PLAN_EXCLUDES_EMAIL_CHECKS");
+      expect(res.body.details).toEqual({ feature: "email_checks", planCode: "web" });
+    });
+  });
+
+  test("an explicitly named client outside the plan is PLAN_EXCLUDES_REQUESTED_CLIENTS, never narrowed", async () => {
+    const { key } = await orgOn("email");
+    await expectNothingMoved(key, async () => {
+      const named = { id: "email-layout-not-broken", clients: { "desktop-md": ["apple-mail", "outlook-windows", "gmail-web"] } };
+      for (const path of ["/api/jobs", "/api/jobs/estimate"]) {
+        const res = await server.api("POST", path, { key, body: { type: "email", validations: ["email-headers-valid", named] } });
+        expectError(res, 403, "PLAN_EXCLUDES_REQUESTED_CLIENTS");
+        expect(res.body.details).toEqual({
+          validationId: "email-layout-not-broken",
+          refusedClients: [
+            { formFactor: "desktop-md", clientId: "outlook-windows" },
+            { formFactor: "desktop-md", clientId: "gmail-web" },
+          ],
+          missingFeatures: ["extra_credit_clients"],
+          planCode: "email",
+        });
+      }
+    });
+  });
+
+  test("checks the plan does not include are trimmed into skipped_validations and not charged; the estimate equals the run", async () => {
+    const { key } = await orgOn("email");
+    const body = { type: "email", validations: ["email-headers-valid", { id: "email-subject-length", parameters: { maxLength: 60 } }, "email-layout-not-broken"] };
+    const estimate = (await server.api("POST", "/api/jobs/estimate", { key, body })).body;
+    const trimmed = { validationId: "email-subject-length", reason: "SKIPPED_NOT_IN_PLAN", message: expect.stringContaining("custom_parameters") };
+    expect(estimate.lines.map((l: { validationId: string }) => l.validationId)).toEqual(["email-headers-valid", "email-layout-not-broken"]);
+    expect(estimate.skipped_validations).toEqual([trimmed]);
+    const free = (await server.api("POST", "/api/jobs/estimate", { key: (await orgOn("free")).key, body })).body;
+    expect(free.skipped_validations).toEqual([]);
+    expect(estimate.totalCredits).toBe(free.totalCredits - free.lines.find((l: { validationId: string }) => l.validationId === "email-subject-length").credits);
+
+    const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
+    const job = await server.api("POST", "/api/jobs", { key, body });
+    expect(job.status).toBe(200);
+    expect(job.body.skipped_validations).toEqual([{ ...trimmed, reasonCode: "SKIPPED_NOT_IN_PLAN" }]);
+    expect(job.body.credits.charged).toBe(estimate.totalCredits);
+    expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(balance - estimate.totalCredits);
+  });
+
+  test("nothing left after trimming is PLAN_EXCLUDES_SELECTED_CHECKS with the gated checks and missing features", async () => {
+    const { key } = await orgOn("email");
+    await expectNothingMoved(key, async () => {
+      const body = { type: "email", validations: [{ id: "email-subject-length", parameters: { maxLength: 60 } }] };
+      for (const path of ["/api/jobs", "/api/jobs/estimate"]) {
+        const res = await server.api("POST", path, { key, body });
+        expectError(res, 400, "PLAN_EXCLUDES_SELECTED_CHECKS");
+        expect(res.body.details).toEqual({ gatedValidationIds: ["email-subject-length"], missingFeatures: ["custom_parameters"], planCode: "email" });
+      }
+    });
   });
 });

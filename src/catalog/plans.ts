@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import type { EmailClient } from "../capture/vocabulary";
 import { EMAIL_CLIENTS } from "./email-clients";
 import defaultCatalog from "./plans.json" with { type: "json" };
 
@@ -91,4 +92,18 @@ function firstProblem(raw: unknown): string | null {
   }
   if (!seen.has(FREE_PLAN_CODE)) return `/plans: no plan with code "${FREE_PLAN_CODE}", the plan new organizations open on`;
   return null;
+}
+
+/**
+ * The features a plan lacks for a mail client: extra_credit_clients for an extra-credit client on a plan
+ * without them. A client the plan's list leaves out lacks no feature (the plan names its clients).
+ */
+export function clientMissingFeatures(plan: Plan, client: Pick<EmailClient, "extraCredits">): PlanFeature[] {
+  return client.extraCredits && !plan.features.extra_credit_clients ? ["extra_credit_clients"] : [];
+}
+
+/** Whether a plan includes a mail client: in its list ("all", or the client's id; a dark variant goes with its light client) and not lacking a feature. */
+export function planIncludesClient(plan: Plan, client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">): boolean {
+  const listed = plan.mailClients === "all" || plan.mailClients.includes(client.lightVariant ?? client.id);
+  return listed && clientMissingFeatures(plan, client).length === 0;
 }

@@ -168,7 +168,7 @@ export const OpenApiDocument = Obj(
 
 export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
 
-export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), createdAt: Str() });
+export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), planName: Str(), createdAt: Str() });
 
 const keyFields = {
   keyId: Str(),
@@ -247,6 +247,7 @@ export const Credits = Obj({
   customerId: Str(),
   balance: Int(),
   plan: Str(),
+  planName: Str(),
   monthlyGrant: Int(),
   ledger: Type.Array(
     Obj({
@@ -425,7 +426,7 @@ const EmailClientView = Obj({
 });
 
 export const EmailClientCatalog = Obj({
-  plan: Obj({ id: Str(), note: Str() }),
+  plan: Obj({ code: Str(), name: Str() }),
   pricing: Obj({ creditsPerRender: Int(), extraCreditsPerRender: Int(), note: Str() }),
   formFactors: Dict(Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) })),
   docs: Str(),

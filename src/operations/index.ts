@@ -16,6 +16,7 @@ import { listKeys } from "./account/list-keys";
 import { getCredits } from "./account/get-credits";
 import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
+import { changePlan } from "./account/change-plan";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
 import { addMember } from "./members/add-member";
@@ -89,6 +90,7 @@ export const operations: readonly Operation[] = [
   getOrg,
   mintKey,
   rotateKey,
+  changePlan,
   revokeKey,
   deleteKey,
   addMember,

@@ -1,5 +1,4 @@
 import type { Config } from "../config";
-import type { emailClientCatalogView } from "../catalog/email-clients";
 import type { AccountService } from "./accounts";
 import type { JobService } from "./jobs";
 import type { CaptureService } from "./captures";
@@ -28,7 +27,6 @@ export interface Services {
   captures: CaptureService;
   catalog: CatalogService;
   feedback: FeedbackService;
-  emailClients: { catalog: typeof emailClientCatalogView };
   operator: OperatorService;
   plans: PlanService;
 }
