@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventCount, eventsOf, expectError, htmlJob, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, signInThrough, startServerWithRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
 const FEATURES_ALL = { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true };
 const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"];
+const periodAt = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 7);
 
 let server: TestServer;
 let relay: MailRelay;
@@ -174,5 +175,129 @@ describe("gating before pricing", () => {
         expect(res.body.details).toEqual({ gatedValidationIds: ["email-subject-length"], missingFeatures: ["custom_parameters"], planCode: "email" });
       }
     });
+  });
+});
+
+describe("the monthly grant and the operator's commands", () => {
+  test("operator grant, deduct and plan set (the operator as actor); one monthly grant per period under 20 concurrent requests and across restarts; free tops up, paid adds", async () => {
+    const dataDir = tempDataDir();
+    const env = { DATA_DIR: dataDir, ASSAY_GRANT_SWEEP_SECONDS: "0" };
+    const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+    const monthlyGrants = (s: TestServer, customerId: string) =>
+      eventsOf(s).flatMap((e) => (e.type === "CreditsGranted" && e.data.customerId === customerId && e.data.reason === "monthly" ? [e.data] : []));
+    const balanceOf = async (s: TestServer, key: string) => (await s.api("GET", "/api/credits", { key })).body.balance;
+
+    let s = await startServer(env);
+    const [free, paid, quiet] = [await s.signup(), await s.signup(), await s.signup()];
+    // The signup grant closes the signup month for the free plan: no monthly grant this month.
+    expect(eventsOf(s).find((e) => e.type === "CreditsGranted" && e.data.customerId === free.customerId)!.data).toEqual({
+      customerId: free.customerId,
+      amount: 1000,
+      reason: "signup",
+      period: periodAt(0),
+      planCode: "free",
+    });
+    expect(await balanceOf(s, free.apiKey)).toBe(1000);
+    expect(monthlyGrants(s, free.customerId)).toEqual([]);
+    await s.stop();
+
+    const deducted = await cli("credits", "deduct", "--customer", free.customerId, "--amount", "400", "--reason", "duplicate signup");
+    expect([deducted.code, JSON.parse(deducted.stdout)]).toEqual([0, { customerId: free.customerId, balance: 600 }]);
+    const granted = await cli("credits", "grant", "--customer", free.customerId, "--amount", "50", "--reason", "goodwill");
+    expect([granted.code, JSON.parse(granted.stdout)]).toEqual([0, { customerId: free.customerId, balance: 650 }]);
+    const overdrawn = await cli("credits", "deduct", "--customer", free.customerId, "--amount", "5000", "--reason", "too much");
+    expect(overdrawn.code).toBe(1);
+    expect(overdrawn.stderr).toContain("INSUFFICIENT_CREDITS: Cannot deduct 5000 credits from a balance of 650: a balance never goes below zero; nothing was deducted.");
+    const moved = await cli("plan", "set", "--customer", paid.customerId, "--plan", "team");
+    expect([moved.code, JSON.parse(moved.stdout)]).toEqual([0, { customerId: paid.customerId, plan: "team", previousPlan: "free" }]);
+    const unknown = await cli("plan", "set", "--customer", paid.customerId, "--plan", "platinum");
+    expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("PLAN_UNKNOWN")]);
+    const usage = await cli("credits", "grant", "--customer", free.customerId, "--amount", "-3", "--reason", "x");
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--amount must be a whole number of credits, 1 or more")]);
+
+    s = await startServer(env);
+    const operatorEvents = eventsOf(s).filter((e) => e.metadata.actor.kind === "operator");
+    expect(operatorEvents.map((e) => [e.type, e.data])).toEqual([
+      ["CreditsDeducted", { customerId: free.customerId, amount: 400, reason: "operator", note: "duplicate signup" }],
+      ["CreditsGranted", { customerId: free.customerId, amount: 50, reason: "operator", note: "goodwill" }],
+      ["PlanChanged", { customerId: paid.customerId, planCode: "team", previousPlanCode: "free" }],
+    ]);
+    expect(operatorEvents.every((e) => e.metadata.channel === "cli")).toBe(true);
+    // A paid plan's entitlement is added for the month it starts in.
+    const team = (await s.api("GET", "/api/credits", { key: paid.apiKey })).body;
+    expect([team.plan, team.planName, team.monthlyGrant, team.balance]).toEqual(["team", "Team", 20000, 21000]);
+    expect(monthlyGrants(s, paid.customerId)).toEqual([{ customerId: paid.customerId, amount: 20000, reason: "monthly", period: periodAt(0), planCode: "team" }]);
+    await s.stop();
+
+    // Next month: 20 concurrent requests per organization, one grant each.
+    const later = { ...env, ASSAY_CLOCK_OFFSET_DAYS: "31" };
+    s = await startServer(later);
+    const concurrent = (key: string) =>
+      Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? s.api("GET", "/api/credits", { key }) : s.api("GET", "/api/org", { key }))));
+    for (const res of [...(await concurrent(free.apiKey)), ...(await concurrent(paid.apiKey))]) expect(res.status).toBe(200);
+    expect(monthlyGrants(s, free.customerId)).toEqual([{ customerId: free.customerId, amount: 350, reason: "monthly", period: periodAt(31), planCode: "free" }]);
+    expect(await balanceOf(s, free.apiKey)).toBe(1000);
+    expect(monthlyGrants(s, paid.customerId).map((g) => [g.period, g.amount])).toEqual([[periodAt(0), 20000], [periodAt(31), 20000]]);
+    expect(await balanceOf(s, paid.apiKey)).toBe(41000);
+    expect(eventsOf(s).filter((e) => e.type === "CreditsGranted" && e.data.reason === "monthly").every((e) => e.metadata.actor.kind === "system")).toBe(true);
+    await s.stop();
+
+    // A restart with the sweep on: the organization no request touched gets its period at start (a top-up of 0,
+    // recorded, closing the period); the others are not granted twice.
+    s = await startServer({ ...later, ASSAY_GRANT_SWEEP_SECONDS: "3600" });
+    expect(monthlyGrants(s, quiet.customerId)).toEqual([{ customerId: quiet.customerId, amount: 0, reason: "monthly", period: periodAt(31), planCode: "free" }]);
+    expect(monthlyGrants(s, free.customerId)).toHaveLength(1);
+    expect(monthlyGrants(s, paid.customerId)).toHaveLength(2);
+    await s.stop();
+
+    const verified = await cli("ledger", "verify");
+    expect([verified.code, verified.stdout]).toEqual([0, expect.stringContaining("ledger verified: hash chain intact, balances match")]);
+    expect(verified.stdout).toContain(`${free.customerId}: 1000`);
+    expect(verified.stdout).toContain(`${paid.customerId}: 41000`);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test("a plan without a usable credits entitlement, or one the catalog lacks, is PLAN_NOT_PUBLISHED before any work", async () => {
+    const dataDir = tempDataDir();
+    const catalog = (plans: unknown[]) => {
+      const file = join(dataDir, `plans-${plans.length}.json`);
+      writeFileSync(file, JSON.stringify({ plans: [{ code: "free", name: "Free", paid: false, features: FEATURES_ALL, mailClients: "all" }, ...plans] }));
+      return file;
+    };
+    const unlimited = { code: "unlimited", name: "Unlimited", paid: true, monthlyCredits: 2147483647, features: FEATURES_ALL, mailClients: "all" };
+    const unpriced = { code: "unpriced", name: "Unpriced", paid: true, features: FEATURES_ALL, mailClients: "all" };
+    const both = catalog([unlimited, unpriced]);
+    let s = await startServer({ DATA_DIR: dataDir, ASSAY_PLANS_FILE: both });
+    const [a, b] = [await s.signup(), await s.signup()];
+    await s.stop();
+    for (const [org, plan] of [[a, "unlimited"], [b, "unpriced"]] as const) {
+      expect((await runCli(["plan", "set", "--customer", org.customerId, "--plan", plan], { DATA_DIR: dataDir, ASSAY_PLANS_FILE: both })).code).toBe(0);
+    }
+
+    const refusedEverywhere = async (key: string, details: Record<string, unknown>) => {
+      const before = eventCount(s);
+      for (const [method, path, body] of [
+        ["GET", "/api/credits", undefined],
+        ["GET", "/api/org", undefined],
+        ["GET", "/api/email-clients", undefined],
+        ["POST", "/api/jobs/estimate", htmlJob("<html lang=en><title>t</title></html>", ["page-title"])],
+        ["POST", "/api/jobs", htmlJob("<html lang=en><title>t</title></html>", ["page-title"])],
+      ] as const) {
+        const res = await s.api(method, path, { key, body });
+        expectError(res, 503, "PLAN_NOT_PUBLISHED");
+        expect(res.body.details).toEqual(details);
+      }
+      expect(eventCount(s)).toBe(before);
+    };
+    s = await startServer({ DATA_DIR: dataDir, ASSAY_PLANS_FILE: both });
+    await refusedEverywhere(a.apiKey, { planCode: "unlimited", monthlyCredits: 2147483647, provider: "local" });
+    await refusedEverywhere(b.apiKey, { planCode: "unpriced", monthlyCredits: null, provider: "local" });
+    await s.stop();
+
+    // The catalog no longer has the plan the organization is on.
+    s = await startServer({ DATA_DIR: dataDir, ASSAY_PLANS_FILE: catalog([unpriced]) });
+    await refusedEverywhere(a.apiKey, { planCode: "unlimited", provider: "local" });
+    await s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
