@@ -2,6 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventCount, eventsOf, expectError, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { checkToolResult } from "./support/contracts";
 import { inSession, signIn, signInThrough, startServerWithRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 
 const FEATURES_ALL = { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true };
@@ -163,6 +167,26 @@ describe("gating before pricing", () => {
     expect(job.body.skipped_validations).toEqual([{ ...trimmed, reasonCode: "SKIPPED_NOT_IN_PLAN" }]);
     expect(job.body.credits.charged).toBe(estimate.totalCredits);
     expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(balance - estimate.totalCredits);
+  });
+
+  test("check_job_request with a key answers what the run would: the plan's refusal, or the quote without the trimmed checks", async () => {
+    const { key } = await orgOn("email");
+    const client = new Client({ name: "plans-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    const check = async (body: unknown) => {
+      const result = (await client.callTool({ name: "check_job_request", arguments: body as Record<string, unknown> })) as CallToolResult;
+      checkToolResult("check_job_request", result);
+      return result.structuredContent as any;
+    };
+    await expectNothingMoved(key, async () => {
+      const web = await check(htmlJob("<html lang=en><title>t</title></html>", ["page-title"]));
+      expect([web.ok, web.httpStatus, web.error.code, web.error.details]).toEqual([false, 403, "PLAN_EXCLUDES_WEBSITE_CHECKS", { feature: "website_checks", planCode: "email" }]);
+      const trimmed = await check({ type: "email", validations: ["email-headers-valid", { id: "email-subject-length", parameters: { maxLength: 60 } }] });
+      expect(trimmed.ok).toBe(true);
+      expect(trimmed.quote.lines.map((l: { validationId: string }) => l.validationId)).toEqual(["email-headers-valid"]);
+      expect(trimmed.quote.skipped_validations.map((v: { reason: string }) => v.reason)).toEqual(["SKIPPED_NOT_IN_PLAN"]);
+    });
+    await client.close();
   });
 
   test("nothing left after trimming is PLAN_EXCLUDES_SELECTED_CHECKS with the gated checks and missing features", async () => {

@@ -170,6 +170,23 @@ export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), 
 
 export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), planName: Str(), createdAt: Str() });
 
+export const PlanList = Obj(
+  {
+    current: Str(),
+    plans: Type.Array(
+      Obj({
+        code: Str(),
+        name: Str(),
+        paid: Bool(),
+        monthlyCredits: Nullable(Int()),
+        features: Obj({ website_checks: Bool(), email_checks: Bool(), custom_parameters: Bool(), extra_credit_clients: Bool() }),
+        mailClients: Type.Union([Type.Literal("all"), Type.Array(Str())]),
+      }),
+    ),
+  },
+  "The plan catalog, and the plan the organization is on (current).",
+);
+
 const keyFields = {
   keyId: Str(),
   name: Str(),

@@ -17,6 +17,7 @@ import { getCredits } from "./account/get-credits";
 import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
 import { changePlan } from "./account/change-plan";
+import { listPlans } from "./account/list-plans";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
 import { addMember } from "./members/add-member";
@@ -91,6 +92,7 @@ export const operations: readonly Operation[] = [
   mintKey,
   rotateKey,
   changePlan,
+  listPlans,
   revokeKey,
   deleteKey,
   addMember,

@@ -116,6 +116,22 @@ export class PlanService {
     return { organizations: ids.length, refused };
   }
 
+  /** The plan catalog as an organization may choose from it, with the plan it is on; the free plan's credits are the configured amount. */
+  async list(customerId: string) {
+    const { plan } = await this.entitle(customerId);
+    return {
+      current: plan.code,
+      plans: this.catalog.plans.map((p) => ({
+        code: p.code,
+        name: p.name,
+        paid: p.paid,
+        monthlyCredits: p.code === FREE_PLAN_CODE ? this.ctx.config.monthlyFreeCredits : (p.monthlyCredits ?? null),
+        features: p.features,
+        mailClients: p.mailClients,
+      })),
+    };
+  }
+
   /** The mail-client catalog with each client's inclusion under the organization's plan (GET /api/email-clients). */
   async emailClients(customerId: string) {
     const { plan } = await this.entitle(customerId);
