@@ -80,6 +80,14 @@ describe("an organization's plan", () => {
     expect([org.plan, org.planName]).toEqual(["email", "Email checks, native clients"]);
     expect([credits.plan, credits.planName, credits.monthlyGrant]).toEqual(["email", "Email checks, native clients", 1000]);
     expect(clients.plan).toEqual({ code: "email", name: "Email checks, native clients" });
+    const plans = (await server.api("GET", "/api/plans", { key })).body;
+    expect(plans.current).toBe("email");
+    expect(plans.plans.map((p: { code: string; paid: boolean; monthlyCredits: number }) => [p.code, p.paid, p.monthlyCredits])).toEqual([
+      ["free", false, 1000],
+      ["web", false, 1000],
+      ["email", false, 1000],
+      ["team", true, 20000],
+    ]);
     const desktop = clients.formFactors["desktop-md"].clients;
     expect([desktop["apple-mail"].planIncluded, desktop["apple-mail-dark"].planIncluded]).toEqual([true, true]);
     expect([desktop["gmail-web"].planIncluded, desktop["outlook-windows"].planIncluded]).toEqual([false, false]);
