@@ -151,7 +151,7 @@ describe("gating before pricing", () => {
             { formFactor: "desktop-md", clientId: "outlook-windows" },
             { formFactor: "desktop-md", clientId: "gmail-web" },
           ],
-          missingFeatures: ["extra_credit_clients"],
+          missingFeatures: ["mail_clients", "extra_credit_clients"],
           planCode: "email",
         });
       }
@@ -207,6 +207,39 @@ describe("gating before pricing", () => {
         expect(res.body.details).toEqual({ gatedValidationIds: ["email-subject-length"], missingFeatures: ["custom_parameters"], planCode: "email" });
       }
     });
+  });
+});
+
+describe("a plan whose mail clients leave out the native defaults", () => {
+  test("a visual check rendering in default clients outside the plan is trimmed (mail_clients); alone, it is PLAN_EXCLUDES_SELECTED_CHECKS", async () => {
+    const dataDir = tempDataDir();
+    const file = join(dataDir, "plans.json");
+    const gmailOnly = { code: "gmail", name: "Gmail only", paid: false, monthlyCredits: 100, features: { ...FEATURES_ALL, website_checks: false }, mailClients: ["gmail-web"] };
+    writeFileSync(file, JSON.stringify({ plans: [{ code: "free", name: "Free", paid: false, features: FEATURES_ALL, mailClients: "all" }, gmailOnly] }));
+    let s = await startServer({ DATA_DIR: dataDir, ASSAY_PLANS_FILE: file });
+    const org = await s.signup();
+    await s.stop();
+    expect((await runCli(["plan", "set", "--customer", org.customerId, "--plan", "gmail"], { DATA_DIR: dataDir, ASSAY_PLANS_FILE: file })).code).toBe(0);
+    s = await startServer({ DATA_DIR: dataDir, ASSAY_PLANS_FILE: file });
+    const key = org.apiKey;
+    const clients = (await s.api("GET", "/api/email-clients", { key })).body.formFactors["desktop-md"].clients;
+    expect([clients["gmail-web"].planIncluded, clients["apple-mail"].planIncluded]).toEqual([true, false]);
+
+    const estimate = await s.api("POST", "/api/jobs/estimate", { key, body: { type: "email", validations: ["email-headers-valid", "email-layout-not-broken"] } });
+    expect(estimate.body.lines.map((l: { validationId: string }) => l.validationId)).toEqual(["email-headers-valid"]);
+    expect(estimate.body.skipped_validations).toEqual([
+      { validationId: "email-layout-not-broken", reason: "SKIPPED_NOT_IN_PLAN", message: "email-layout-not-broken is not in the Gmail only plan (it needs mail_clients). Not run and not charged." },
+    ]);
+    // Named, the plan's own client renders.
+    const named = await s.api("POST", "/api/jobs/estimate", { key, body: { type: "email", validations: [{ id: "email-layout-not-broken", clients: { "desktop-md": ["gmail-web"] } }] } });
+    expect([named.status, named.body.skipped_validations]).toEqual([200, []]);
+    const before = eventCount(s);
+    const alone = await s.api("POST", "/api/jobs", { key, body: { type: "email", validations: ["email-layout-not-broken"] } });
+    expectError(alone, 400, "PLAN_EXCLUDES_SELECTED_CHECKS");
+    expect(alone.body.details).toEqual({ gatedValidationIds: ["email-layout-not-broken"], missingFeatures: ["mail_clients"], planCode: "gmail" });
+    expect(eventCount(s)).toBe(before);
+    await s.stop();
+    rmSync(dataDir, { recursive: true, force: true });
   });
 });
 

@@ -95,15 +95,19 @@ function firstProblem(raw: unknown): string | null {
 }
 
 /**
- * The features a plan lacks for a mail client: extra_credit_clients for an extra-credit client on a plan
- * without them. A client the plan's list leaves out lacks no feature (the plan names its clients).
+ * What a plan lacks for a mail client, as refusals name it (details.missingFeatures): `mail_clients` when its client
+ * list leaves the client out, `extra_credit_clients` for an extra-credit client on a plan without them.
  */
-export function clientMissingFeatures(plan: Plan, client: Pick<EmailClient, "extraCredits">): PlanFeature[] {
-  return client.extraCredits && !plan.features.extra_credit_clients ? ["extra_credit_clients"] : [];
+export type MissingFeature = PlanFeature | "mail_clients";
+
+export function clientMissingFeatures(plan: Plan, client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">): MissingFeature[] {
+  const missing: MissingFeature[] = [];
+  if (plan.mailClients !== "all" && !plan.mailClients.includes(client.lightVariant ?? client.id)) missing.push("mail_clients");
+  if (client.extraCredits && !plan.features.extra_credit_clients) missing.push("extra_credit_clients");
+  return missing;
 }
 
-/** Whether a plan includes a mail client: in its list ("all", or the client's id; a dark variant goes with its light client) and not lacking a feature. */
+/** Whether a plan includes a mail client: listed ("all", or the client's id; a dark variant goes with its light client), and extra-credit only on a plan with them. */
 export function planIncludesClient(plan: Plan, client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">): boolean {
-  const listed = plan.mailClients === "all" || plan.mailClients.includes(client.lightVariant ?? client.id);
-  return listed && clientMissingFeatures(plan, client).length === 0;
+  return clientMissingFeatures(plan, client).length === 0;
 }

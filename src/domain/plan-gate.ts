@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import { clientMissingFeatures, planIncludesClient, type Plan, type PlanFeature } from "../catalog/plans";
+import { clientMissingFeatures, planIncludesClient, type MissingFeature, type Plan } from "../catalog/plans";
 import { findEmailClient, renderTargets } from "../catalog/email-clients";
 import { canonicalJson } from "../store/canonical";
 import type { PlannedJob, PlannedValidation } from "./job-request";
@@ -15,7 +15,7 @@ export const PLAN_GATE_ERRORS: ErrorCode[] = ["PLAN_EXCLUDES_WEBSITE_CHECKS", "P
  * Pure: the same plan and job give the same answer for an estimate and a run.
  */
 export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
-  const feature: PlanFeature = job.type === "email" ? "email_checks" : "website_checks";
+  const feature = job.type === "email" ? "email_checks" : "website_checks";
   if (!plan.features[feature]) {
     throw new AppError(
       job.type === "email" ? "PLAN_EXCLUDES_EMAIL_CHECKS" : "PLAN_EXCLUDES_WEBSITE_CHECKS",
@@ -25,7 +25,7 @@ export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
   }
   for (const v of job.run) refuseNamedClientsOutside(v, plan);
   const run: PlannedValidation[] = [];
-  const gated: Array<{ validationId: string; missing: PlanFeature[] }> = [];
+  const gated: Array<{ validationId: string; missing: MissingFeature[] }> = [];
   for (const v of job.run) {
     const missing = missingFor(v, plan);
     if (missing) gated.push({ validationId: v.module.meta.id, missing });
@@ -48,7 +48,7 @@ export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
       ...gated.map((g) => ({
         validationId: g.validationId,
         reason: "SKIPPED_NOT_IN_PLAN" as const,
-        message: `${g.validationId} is not in the ${plan.name} plan${g.missing.length ? ` (it needs ${g.missing.join(", ")})` : " (its mail clients are outside the plan)"}. Not run and not charged.`,
+        message: `${g.validationId} is not in the ${plan.name} plan (it needs ${g.missing.join(", ")}). Not run and not charged.`,
       })),
     ],
     totalCredits: run.reduce((n, v) => n + v.credits, 0),
@@ -68,8 +68,8 @@ function refuseNamedClientsOutside(v: PlannedValidation, plan: Plan): void {
   );
 }
 
-/** Why the plan does not include a check (the features it lacks, possibly none), or null when it does. */
-function missingFor(v: PlannedValidation, plan: Plan): PlanFeature[] | null {
+/** Why the plan does not include a check (what it lacks), or null when it does. */
+function missingFor(v: PlannedValidation, plan: Plan): MissingFeature[] | null {
   if (!plan.features.custom_parameters && usesCustomParameters(v)) return ["custom_parameters"];
   if (!v.module.meta.needs.includes("render")) return null;
   // Only default renders reach here (named clients were checked above): a default outside the plan trims the check.
