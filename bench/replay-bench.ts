@@ -1,4 +1,4 @@
-import { openStore } from "../src/app";
+import { openStore, plansFor } from "../src/app";
 import { loadConfig } from "../src/config";
 import { rebuildProjections } from "../projections";
 import { chargeForJob, creditState } from "../projections/credits";
@@ -62,14 +62,14 @@ function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: E
 
 /**
  * Builds a realistic log through the real services and domain deciders (signups, then web-essentials
- * jobs: charge + accept, nine results, settle, the odd refund), topped up with monthly grants to
+ * jobs: charge + accept, nine results, settle, the odd refund), topped up with operator grants to
  * exactly `target` events; then reopens the file and times rebuildProjections, as `assay replay` does.
  */
 export async function benchReplay(rss: RssSampler, target = 100_000, accountCount = 500): Promise<ReplayResult> {
   const dir = tempDir("replay");
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openStore(dir);
-  const accounts = new AccountService({ config, store });
+  const accounts = new AccountService({ config, store, plans: plansFor(config)(store) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },
@@ -94,7 +94,7 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   for (let i = 0; position < target; i++, position++) {
     const c = customers[i % customers.length]!;
     const streamId = streams.credits(c.customerId);
-    store.append([{ streamId, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: c.customerId, amount: 1000, reason: "monthly" } }] }], system);
+    store.append([{ streamId, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: c.customerId, amount: 1000, reason: "operator", note: "bench top-up" } }] }], system);
   }
   const buildMs = nowMs() - t0;
   const sumBalances = (s: EventStore) => s.db.query<{ n: number; c: number }, []>("SELECT SUM(balance) AS n, COUNT(*) AS c FROM credit_balances").get()!;

@@ -13,7 +13,8 @@ export const AccountOpened = eventType(
       customerId: Id,
       orgCode: Id,
       email: Type.String(),
-      plan: Type.Literal("free"),
+      /** The plan code (src/catalog/plans.ts) the organization opens on; logs before plans were catalogued say "free". */
+      plan: Id,
       monthlyGrant: Credits,
     },
     { additionalProperties: false },
@@ -69,4 +70,11 @@ export const KeyRotated = eventType(
   ),
 );
 
-export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked] as const;
+/** Stream `account-<customerId>`: the organization's plan changed (by an admin or the operator). */
+export const PlanChanged = eventType(
+  "PlanChanged",
+  Type.Object({ customerId: Id, planCode: Id, previousPlanCode: Id }, { additionalProperties: false }),
+);
+export type PlanChangedData = EventData<typeof PlanChanged>;
+
+export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked, PlanChanged] as const;

@@ -5,7 +5,7 @@ import { creditDelta, isCreditEvent, type CreditEvent } from "../events";
 /** Balances and the ledger: a cache of the fold of each organization's credit stream. */
 export const creditsProjection: Projection = {
   name: "credits",
-  tables: ["credit_balances", "credit_ledger"],
+  tables: ["credit_balances", "credit_ledger", "credit_grant_periods"],
   ddl: `CREATE TABLE IF NOT EXISTS credit_balances (
     customer_id TEXT PRIMARY KEY,
     balance INTEGER NOT NULL CHECK (balance >= 0),
@@ -22,7 +22,13 @@ export const creditsProjection: Projection = {
     recorded_at TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS credit_ledger_customer ON credit_ledger (customer_id, position);
-  CREATE INDEX IF NOT EXISTS credit_ledger_job ON credit_ledger (job_id, kind)`,
+  CREATE INDEX IF NOT EXISTS credit_ledger_job ON credit_ledger (job_id, kind);
+  CREATE TABLE IF NOT EXISTS credit_grant_periods (
+    customer_id TEXT NOT NULL,
+    period TEXT NOT NULL,
+    plan_code TEXT NOT NULL,
+    PRIMARY KEY (customer_id, period, plan_code)
+  )`,
   apply(db, e) {
     if (!e.streamId.startsWith("credits-") || !isCreditEvent(e)) return;
     const d = e.data;
@@ -31,6 +37,9 @@ export const creditsProjection: Projection = {
     const delta = creditDelta(e);
     const balance = (prior?.balance ?? 0) + delta;
     db.query("INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version").run(d.customerId, balance, e.streamVersion);
+    if (e.type === "CreditsGranted" && e.data.period && e.data.planCode) {
+      db.query("INSERT INTO credit_grant_periods (customer_id, period, plan_code) VALUES (?, ?, ?)").run(d.customerId, e.data.period, e.data.planCode);
+    }
     db.query("INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(e.position, d.customerId, e.type, delta, jobId, reason, balance, e.recordedAt);
   },
 };
@@ -59,6 +68,12 @@ export function creditState(db: Database, customerId: string): CreditState {
       .query<CreditState, [string]>("SELECT balance, stream_version AS streamVersion FROM credit_balances WHERE customer_id = ?")
       .get(customerId) ?? { balance: 0, streamVersion: 0 }
   );
+}
+
+/** The periods (with their plan) a signup or monthly grant covers, as `period/planCode` (the credit decider's periodKey). */
+export function grantedPeriods(db: Database, customerId: string): Set<string> {
+  const rows = db.query<{ key: string }, [string]>("SELECT period || '/' || plan_code AS key FROM credit_grant_periods WHERE customer_id = ?").all(customerId);
+  return new Set(rows.map((r) => r.key));
 }
 
 export interface LedgerEntry {

@@ -14,6 +14,10 @@ export const organizationsProjection: Projection = {
     created_position INTEGER NOT NULL
   )`,
   apply(db, e) {
+    if (e.type === "PlanChanged") {
+      db.query("UPDATE organizations SET plan = ? WHERE customer_id = ?").run(e.data.planCode, e.data.customerId);
+      return;
+    }
     if (e.type !== "AccountOpened") return;
     const d = e.data;
     db.query("INSERT INTO organizations (customer_id, org_code, email, plan, monthly_grant, created_at, created_position) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.customerId, d.orgCode, d.email, d.plan, d.monthlyGrant, e.recordedAt, e.position);
@@ -27,6 +31,11 @@ export interface Organization {
   plan: string;
   monthlyGrant: number;
   createdAt: string;
+}
+
+/** Every organization's id, for the monthly grant's sweep. */
+export function allCustomerIds(db: Database): string[] {
+  return db.query<{ customerId: string }, []>("SELECT customer_id AS customerId FROM organizations ORDER BY created_position").all().map((r) => r.customerId);
 }
 
 export function findOrganization(db: Database, customerId: string): Organization | null {

@@ -8,7 +8,6 @@ import { NetworkGuard } from "./capture/network-guard";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
-import { emailClientCatalogView } from "./catalog/email-clients";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
@@ -24,6 +23,10 @@ import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
+import { PlanService } from "./services/plans";
+import { LocalBillingProvider } from "./services/billing/local";
+import type { BillingProvider } from "./services/billing/provider";
+import { loadPlanCatalog, type PlanCatalog } from "./catalog/plans";
 import type { ServiceContext } from "./services/context";
 import type { Services } from "./services/facade";
 
@@ -51,6 +54,7 @@ export function openStore(dataDir: string): EventStore {
 export function createAssay(config: Config = loadConfig()): Assay {
   // Before anything opens: a broken sets file stops the start with its name and problem.
   const feedbackSets = loadFeedbackSets(config.feedbackSetsFile);
+  const plansOver = plansFor(config);
   const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets);
   const chromium = findChromium(config.chromiumPath);
@@ -61,7 +65,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(config.dataDir);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail };
+  const plans = plansOver(store);
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
@@ -76,8 +81,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
     captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(store, feedbackSets),
-    emailClients: { catalog: emailClientCatalogView },
     operator: new OperatorService(ctx, accounts),
+    plans,
     store,
     pool,
     mail,
@@ -88,8 +93,26 @@ export function createAssay(config: Config = loadConfig()): Assay {
   };
 }
 
-/** The operator's graph (the CLI's replay, ledger verify and key commands): the store and what those commands need, no browser. */
+/**
+ * The plan catalog and the billing provider, read and checked before anything opens (a bad catalog stops the
+ * start); then a PlanService over a store.
+ */
+export function plansFor(config: Config): (store: EventStore) => PlanService {
+  const catalog = loadPlanCatalog(config.plansFile);
+  const provider = billingProvider(config, catalog);
+  return (store) => new PlanService({ config, store }, catalog, provider);
+}
+
+/** The billing provider ASSAY_BILLING_PROVIDER names; an unknown name stops the process at start. */
+function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider {
+  if (config.billingProvider === "local") return new LocalBillingProvider(catalog);
+  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local).`);
+}
+
+/** The operator's graph (the CLI's replay, ledger verify, key, credits and plan commands): the store and what those commands need, no browser. */
 export function openOperator(config: Config = loadConfig()): { operator: OperatorService; close(): void } {
+  const plansOver = plansFor(config);
   const store = openStore(config.dataDir);
-  return { operator: new OperatorService({ store }, new AccountService({ config, store })), close: () => store.close() };
+  const plans = plansOver(store);
+  return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans })), close: () => store.close() };
 }

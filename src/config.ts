@@ -14,6 +14,14 @@ export interface Config {
   monthlyFreeCredits: number;
   /** A feedback sets file replacing the embedded one (src/catalog/feedback-sets.json), validated at start. */
   feedbackSetsFile?: string;
+  /** The operator's plan catalog (JSON); unset, the built-in one (src/catalog/plans.json). */
+  plansFile?: string;
+  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator). */
+  billingProvider: string;
+  /** How often the monthly grant sweeps every organization, and once at start (0: never; requests still grant lazily). */
+  grantSweepSeconds: number;
+  /** Tests only: days added to the clock the monthly grant reads its period from, so a test can be in another month. */
+  clockOffsetDays: number;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -71,6 +79,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
     ...(env.ASSAY_FEEDBACK_SETS_FILE ? { feedbackSetsFile: resolve(env.ASSAY_FEEDBACK_SETS_FILE) } : {}),
+    ...(env.ASSAY_PLANS_FILE ? { plansFile: resolve(env.ASSAY_PLANS_FILE) } : {}),
+    billingProvider: env.ASSAY_BILLING_PROVIDER || "local",
+    grantSweepSeconds: intFrom(env.ASSAY_GRANT_SWEEP_SECONDS, 3600),
+    clockOffsetDays: intFrom(env.ASSAY_CLOCK_OFFSET_DAYS, 0),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
@@ -101,6 +113,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
       : {}),
   };
+}
+
+/** Now, as the monthly grant's periods read it (moved by ASSAY_CLOCK_OFFSET_DAYS in tests). */
+export function grantClock(config: Pick<Config, "clockOffsetDays">): Date {
+  return new Date(Date.now() + config.clockOffsetDays * 86_400_000);
 }
 
 function intFrom(value: string | undefined, fallback: number): number {

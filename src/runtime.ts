@@ -13,7 +13,8 @@ export interface RunningAssay {
 /**
  * One process, everything in it: the browser pool (warmed, unless `warmBrowsers` is false: then the first job
  * that renders starts it, and a process that never renders never starts Chromium), HTTP, the SMTP inbox,
- * recovery of email jobs left pending by a restart, and the sweep that expires email jobs whose message never came.
+ * recovery of email jobs left pending by a restart, the sweep that expires email jobs whose message never came, and
+ * the monthly grant's sweep.
  */
 export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
   const assay = createAssay(config);
@@ -23,6 +24,16 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
   await assay.jobs.recoverEmailJobs();
+  // The monthly grant: swept at start and then periodically, so a quiet organization gets its period too (requests also grant lazily).
+  const grantSweep = async () => {
+    try {
+      await assay.plans.sweep();
+    } catch (e) {
+      console.error("monthly grant sweep failed:", e);
+    }
+  };
+  if (config.grantSweepSeconds > 0) await grantSweep();
+  const grantSweeper = config.grantSweepSeconds > 0 ? setInterval(grantSweep, config.grantSweepSeconds * 1000) : null;
   // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).
   const sweepMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
   const sweeper = setInterval(() => {
@@ -38,6 +49,7 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
     smtpPort,
     async stop() {
       clearInterval(sweeper);
+      if (grantSweeper) clearInterval(grantSweeper);
       await inbox.stop();
       await http.stop();
       await assay.close();

@@ -35,3 +35,28 @@ test("a first charge decides one CreditsCharged that folds the balance down; a r
   const refunded = decide({ kind: "refund", customerId: "cus_a", jobId: "job_1", lines: [{ ...lines[0]!, reason: "error row" }] }, after);
   expect(evolve(after, refunded[0]!).balance).toBe(3);
 });
+
+test("the monthly grant: an unpaid plan tops up (0 included), a paid plan adds; once folded, the same period and plan decide nothing", () => {
+  const monthly = (balance: number, topUp: boolean, grantedPeriods?: ReadonlySet<string>) =>
+    decide({ kind: "monthly", customerId: "cus_a", period: "2026-12", planCode: topUp ? "free" : "team", monthlyCredits: 1000, topUp }, { balance, grantedPeriods });
+  expect(monthly(650, true)).toEqual([{ type: "CreditsGranted", data: { customerId: "cus_a", amount: 350, reason: "monthly", period: "2026-12", planCode: "free" } }]);
+  expect(monthly(1500, true)[0]!.data.amount).toBe(0);
+  const added = monthly(650, false);
+  expect(added[0]!.data.amount).toBe(1000);
+  const after = evolve({ balance: 650 }, added[0]!);
+  expect(after.balance).toBe(1650);
+  expect(monthly(after.balance, false, after.grantedPeriods)).toEqual([]);
+  // Another plan in the same month is another grant; the signup grant's period counts as granted for its plan.
+  expect(monthly(after.balance, true, after.grantedPeriods)).toHaveLength(1);
+  const signup = evolve({ balance: 0 }, { type: "CreditsGranted", data: { customerId: "cus_a", amount: 1000, reason: "signup", period: "2026-12", planCode: "free" } });
+  expect(monthly(signup.balance, true, signup.grantedPeriods)).toEqual([]);
+});
+
+test("an operator deduction never takes the balance below zero: INSUFFICIENT_CREDITS and no event", () => {
+  expect(decide({ kind: "deduct", customerId: "cus_a", amount: 5, note: "correction" }, { balance: 5 })).toEqual([
+    { type: "CreditsDeducted", data: { customerId: "cus_a", amount: 5, reason: "operator", note: "correction" } },
+  ]);
+  expect(() => decide({ kind: "deduct", customerId: "cus_a", amount: 6, note: "correction" }, { balance: 5 })).toThrow(
+    expect.objectContaining({ code: "INSUFFICIENT_CREDITS", details: { balance: 5, required: 6, shortfall: 1 } }),
+  );
+});

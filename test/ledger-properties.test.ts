@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import fc from "fast-check";
-import { openStore } from "../src/app";
+import { openStore, plansFor } from "../src/app";
 import { loadConfig } from "../src/config";
 import { AppError } from "../src/errors/app-error";
 import { AccountService } from "../src/services/accounts";
@@ -69,7 +69,8 @@ class World {
   private seq = 0;
 
   async open(): Promise<void> {
-    const accounts = new AccountService({ config: loadConfig({ DATA_DIR: this.dir, ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS) }), store: this.store });
+    const config = loadConfig({ DATA_DIR: this.dir, ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS) });
+    const accounts = new AccountService({ config, store: this.store, plans: plansFor(config)(this.store) });
     for (let i = 0; i < CUSTOMERS; i++) {
       const { customerId } = await accounts.signup(`prop-${i}@example.com`, META);
       this.customers.push(customerId);

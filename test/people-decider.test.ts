@@ -17,7 +17,7 @@ const signIn = (over: Partial<SignIn> = {}): SignIn => ({
   person: null,
   newPersonId: "per_new",
   claimedBy: null,
-  newAccount: { customerId: "cus_new", orgCode: "ORG-NEW", signupCredits: 1000, monthlyGrant: 1000 },
+  newAccount: { customerId: "cus_new", orgCode: "ORG-NEW", signupCredits: 1000, monthlyGrant: 1000, period: "2026-11" },
   session: { sessionId: "ses_1", secretHash: "b".repeat(64), expiresAt: LATER, endsBy: LATER },
   ...over,
 });

@@ -69,7 +69,7 @@ describe("sign-in by email link", () => {
       "CreditsGranted",
       "SessionStarted",
     ]);
-    expect(server.assay.accounts.credits(who.customerId).balance).toBe(server.assay.config.signupCredits);
+    expect((await server.assay.accounts.credits(who.customerId)).balance).toBe(server.assay.config.signupCredits);
     // The link's mail went through the relay, to that address.
     expect(relay.messages.findLast((m) => m.to === email)?.subject).toBe("Your Assay sign-in link");
   });

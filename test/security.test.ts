@@ -168,6 +168,7 @@ test("the session operations are here, on HTTP only", () => {
       "switchOrganization",
       "listMembers",
       "inviteMember",
+      "changePlan",
       "acceptInvitation",
       "changeMemberRole",
       "removeMember",
@@ -200,7 +201,7 @@ for (const op of sessionOps) {
 test("nothing was charged or created for either organization", async () => {
   for (const org of [owner, stranger]) {
     expect(server.assay.jobs.list(org.customerId, {}).jobs).toEqual([]);
-    const credits = server.assay.accounts.credits(org.customerId);
+    const credits = await server.assay.accounts.credits(org.customerId);
     expect([credits.balance, credits.ledger.length]).toEqual([server.assay.config.signupCredits, 1]);
   }
 });

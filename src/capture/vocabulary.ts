@@ -68,7 +68,6 @@ export interface EmailClient {
   formFactor: CaptureSize;
   /** The client a form factor renders in when a check names no client for it. */
   nativeDefault: boolean;
-  planIncluded: boolean;
   extraCredits: boolean;
   profile: EmulationProfileId;
   /** caniemail client keys whose data drive the profile's CSS support, first match wins. */

@@ -7,13 +7,12 @@ import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./ren
  * Each client is an emulation profile (src/capture/mail-clients/profiles.ts) applied to the message before
  * it is rendered in Chromium; docs/email-clients.md says what each one does and how faithful it is.
  *
- * Plans: self-hosted Assay has one plan, and every client is in it (`planIncluded`); nothing is trimmed by
- * plan, so PLAN_EXCLUDES_REQUESTED_CLIENTS is never raised. `extraCredits` clients cost one more credit
- * per render (./render-pricing.ts). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never
- * raised either.
+ * Which clients an organization may name depends on its plan (./plans.ts `planIncludesClient`); the view
+ * marks each client `planIncluded` for the caller's plan. `extraCredits` clients cost one more credit per
+ * render (./render-pricing.ts). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never raised.
  */
 
-type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height" | "planIncluded">;
+type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height">;
 
 const APPLE_MAIL_MACOS: Base = { id: "apple-mail", name: "Apple Mail (macOS)", engine: "WebKit", profile: "apple-mail-macos", caniemail: ["apple-mail.macos"], darkMode: "color-scheme", extraCredits: false };
 const APPLE_MAIL_IOS: Base = { id: "apple-mail-ios", name: "Apple Mail (iPhone)", engine: "WebKit", profile: "apple-mail-ios", caniemail: ["apple-mail.ios"], darkMode: "color-scheme", extraCredits: false };
@@ -36,7 +35,6 @@ function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; na
       ...base,
       formFactor,
       nativeDefault: !!o.native,
-      planIncluded: true,
       colorScheme: "light",
       width: o.width,
       height: VIEWPORTS[formFactor].height,
@@ -107,10 +105,10 @@ export function renderTargets(module: ValidationModule, clients?: Record<string,
   return targets;
 }
 
-/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id. */
-export function emailClientCatalogView() {
+/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id, with inclusion under the caller's plan. */
+export function emailClientCatalogView(plan: { code: string; name: string }, planIncludes: (client: EmailClient) => boolean) {
   return {
-    plan: { id: "self-hosted", note: "Self-hosted Assay has one plan: every client is included; nothing is trimmed by plan." },
+    plan: { code: plan.code, name: plan.name },
     pricing: {
       creditsPerRender: CREDITS_PER_RENDER,
       extraCreditsPerRender: EXTRA_CREDITS_PER_RENDER,
@@ -130,7 +128,7 @@ export function emailClientCatalogView() {
                 name: c.name,
                 engine: c.engine,
                 nativeDefault: c.nativeDefault,
-                planIncluded: c.planIncluded,
+                planIncluded: planIncludes(c),
                 extraCredits: c.extraCredits,
                 creditsPerRender: renderPrice(c),
                 colorScheme: c.colorScheme,

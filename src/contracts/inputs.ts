@@ -408,3 +408,8 @@ export const DeviceTokenBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ChangePlanBody = Type.Object(
+  { planCode: Type.String({ minLength: 1, maxLength: 40, description: "A plan code of this server's plan catalog (the built-in one: free, web, email, team)." }) },
+  { additionalProperties: false },
+);

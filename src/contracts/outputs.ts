@@ -169,7 +169,24 @@ export const OpenApiDocument = Obj(
 
 export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
 
-export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), createdAt: Str() });
+export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), planName: Str(), createdAt: Str() });
+
+export const PlanList = Obj(
+  {
+    current: Str(),
+    plans: Type.Array(
+      Obj({
+        code: Str(),
+        name: Str(),
+        paid: Bool(),
+        monthlyCredits: Nullable(Int()),
+        features: Obj({ website_checks: Bool(), email_checks: Bool(), custom_parameters: Bool(), extra_credit_clients: Bool() }),
+        mailClients: Type.Union([Type.Literal("all"), Type.Array(Str())]),
+      }),
+    ),
+  },
+  "The plan catalog, and the plan the organization is on (current).",
+);
 
 const keyFields = {
   keyId: Str(),
@@ -248,6 +265,7 @@ export const Credits = Obj({
   customerId: Str(),
   balance: Int(),
   plan: Str(),
+  planName: Str(),
   monthlyGrant: Int(),
   ledger: Type.Array(
     Obj({
@@ -426,7 +444,7 @@ const EmailClientView = Obj({
 });
 
 export const EmailClientCatalog = Obj({
-  plan: Obj({ id: Str(), note: Str() }),
+  plan: Obj({ code: Str(), name: Str() }),
   pricing: Obj({ creditsPerRender: Int(), extraCreditsPerRender: Int(), note: Str() }),
   formFactors: Dict(Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) })),
   docs: Str(),

@@ -3,6 +3,7 @@ import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../ev
 import type { NewEvent, StreamWrite } from "../store/event-store";
 import { decide as decideCredits } from "./credits";
 import { sha256Hex } from "../store/canonical";
+import { FREE_PLAN_CODE } from "../catalog/plans";
 
 /** Every scope, in the order the KeyMinted schema declares them (the one list of scopes). */
 export const ALL_SCOPES = ScopeSchema.anyOf.map((s) => s.const);
@@ -38,6 +39,8 @@ export interface OpenAccount {
   orgCode: string;
   signupCredits: number;
   monthlyGrant: number;
+  /** The signup's period (`YYYY-MM`): the signup grant covers it, so the first monthly grant is the next month's. */
+  period: string;
   /** The signup key; an account opened by a first sign-in has none (its person mints keys). */
   key?: MintedKey;
 }
@@ -70,7 +73,7 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
   const account: NewEvent[] = [
     {
       type: "AccountOpened",
-      data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: "free", monthlyGrant: cmd.monthlyGrant },
+      data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: FREE_PLAN_CODE, monthlyGrant: cmd.monthlyGrant },
     },
     ...(cmd.key ? [keyMinted(cmd.customerId, cmd.key)] : []),
   ];
@@ -80,9 +83,24 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
     {
       streamId: streams.credits(cmd.customerId),
       expectedVersion: 0,
-      events: decideCredits({ kind: "grant", customerId: cmd.customerId, amount: cmd.signupCredits, reason: "signup" }, { balance: 0 }),
+      events: decideCredits(
+        { kind: "grant", customerId: cmd.customerId, amount: cmd.signupCredits, reason: "signup", period: cmd.period, planCode: FREE_PLAN_CODE },
+        { balance: 0 },
+      ),
     },
   ];
+}
+
+/**
+ * Decides moving an organization to another plan of the catalog. The same plan again is no change (no event);
+ * a code the catalog lacks is PLAN_UNKNOWN.
+ */
+export function decideChangePlan(customerId: string, planCode: string, currentPlanCode: string, knownPlanCodes: readonly string[]): StreamWrite[] {
+  if (!knownPlanCodes.includes(planCode)) {
+    throw new AppError("PLAN_UNKNOWN", `No plan ${JSON.stringify(planCode)} in the plan catalog.`, { field: "planCode", planCode, knownPlanCodes });
+  }
+  if (planCode === currentPlanCode) return [];
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "PlanChanged", data: { customerId, planCode, previousPlanCode: currentPlanCode } }] }];
 }
 
 /** Decides minting a further key for an organization, which must exist. */

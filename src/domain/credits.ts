@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import { creditDelta, type CreditEvent, type CreditsChargedData, type CreditsGrantedData, type CreditsRefundedData } from "../../events";
+import { creditDelta, type CreditEvent, type CreditsChargedData, type CreditsDeductedData, type CreditsGrantedData, type CreditsRefundedData } from "../../events";
 
 /** The credit ledger as a decider: decide(command, state) -> events; evolve(state, event) -> state. */
 
@@ -7,15 +7,30 @@ export interface CreditLedgerState {
   balance: number;
   /** A charge already recorded for the job this command is about, under any tenant. */
   existingCharge?: { customerId: string; amount: number } | null;
+  /** The periods a signup or monthly grant already covers, each with its plan (`periodKey`). */
+  grantedPeriods?: ReadonlySet<string>;
 }
+
+/** A grant period (UTC calendar month) and the plan it was granted under: a monthly grant happens once per key. */
+export const periodKey = (period: string, planCode: string) => `${period}/${planCode}`;
+
+/** The UTC calendar month of an instant, `YYYY-MM`: the period a monthly grant covers. */
+export const periodOf = (at: Date) => at.toISOString().slice(0, 7);
 
 export type CreditCommand =
   | ({ kind: "grant" } & CreditsGrantedData)
   | ({ kind: "charge" } & Pick<CreditsChargedData, "customerId" | "jobId" | "lines">)
-  | ({ kind: "refund" } & Pick<CreditsRefundedData, "customerId" | "jobId" | "lines">);
+  | ({ kind: "refund" } & Pick<CreditsRefundedData, "customerId" | "jobId" | "lines">)
+  /** The period's monthly credits under a plan: `topUp` raises the balance to the amount (unpaid plans), otherwise the amount is added. */
+  | { kind: "monthly"; customerId: string; period: string; planCode: string; monthlyCredits: number; topUp: boolean }
+  | ({ kind: "deduct" } & Pick<CreditsDeductedData, "customerId" | "amount" | "note">);
 
 export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerState {
-  return { ...state, balance: state.balance + creditDelta(e) };
+  const next = { ...state, balance: state.balance + creditDelta(e) };
+  if (e.type === "CreditsGranted" && e.data.period && e.data.planCode) {
+    next.grantedPeriods = new Set([...(state.grantedPeriods ?? []), periodKey(e.data.period, e.data.planCode)]);
+  }
+  return next;
 }
 
 export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
@@ -42,6 +57,22 @@ export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEven
         );
       }
       return [{ type: "CreditsCharged", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines: cmd.lines } }];
+    }
+    case "monthly": {
+      // A second grant for the same period and plan is no grant: the monthly grant is idempotent.
+      if (state.grantedPeriods?.has(periodKey(cmd.period, cmd.planCode))) return [];
+      const amount = cmd.topUp ? Math.max(0, cmd.monthlyCredits - state.balance) : cmd.monthlyCredits;
+      return [{ type: "CreditsGranted", data: { customerId: cmd.customerId, amount, reason: "monthly", period: cmd.period, planCode: cmd.planCode } }];
+    }
+    case "deduct": {
+      if (cmd.amount > state.balance) {
+        throw new AppError("INSUFFICIENT_CREDITS", `Cannot deduct ${cmd.amount} credits from a balance of ${state.balance}: a balance never goes below zero; nothing was deducted.`, {
+          balance: state.balance,
+          required: cmd.amount,
+          shortfall: cmd.amount - state.balance,
+        });
+      }
+      return [{ type: "CreditsDeducted", data: { customerId: cmd.customerId, amount: cmd.amount, reason: "operator", note: cmd.note } }];
     }
     case "refund": {
       const lines = cmd.lines.filter((l) => l.credits > 0);

@@ -16,6 +16,8 @@ import { listKeys } from "./account/list-keys";
 import { getCredits } from "./account/get-credits";
 import { mintKey } from "./account/mint-key";
 import { rotateKey } from "./account/rotate-key";
+import { changePlan } from "./account/change-plan";
+import { listPlans } from "./account/list-plans";
 import { revokeKey } from "./account/revoke-key";
 import { deleteKey } from "./account/delete-key";
 import { addMember } from "./members/add-member";
@@ -90,6 +92,8 @@ export const operations: readonly Operation[] = [
   getOrg,
   mintKey,
   rotateKey,
+  changePlan,
+  listPlans,
   revokeKey,
   deleteKey,
   addMember,

@@ -6,6 +6,8 @@ import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
+import { grantClock } from "../config";
+import { periodOf } from "../domain/credits";
 import { KeyUsage } from "../store/key-usage";
 import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -33,7 +35,7 @@ export class AccountService {
   /** Accounts opened per client address and window: each signup mints free credits, so a loop must not mint many. */
   private readonly signupsPerAddress: RateLimiterMemory;
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">) {
     this.usage = new KeyUsage(ctx.store.db);
     this.signupsPerAddress = new RateLimiterMemory({ points: ctx.config.signupsPerAddress, duration: ctx.config.signupWindowSeconds });
   }
@@ -57,6 +59,7 @@ export class AccountService {
         orgCode: newOrgCode(),
         signupCredits: this.ctx.config.signupCredits,
         monthlyGrant: this.ctx.config.monthlyFreeCredits,
+        period: periodOf(grantClock(this.ctx.config)),
         key,
       },
       exists,
@@ -170,9 +173,11 @@ export class AccountService {
     return customerId;
   }
 
-  org(customerId: string) {
+  /** The organization, naming its resolved plan (after the period's monthly grant, as every plan-dependent read). */
+  async org(customerId: string) {
+    const { plan } = await this.ctx.plans.entitle(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
-    return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: org.plan, createdAt: org.createdAt };
+    return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: plan.code, planName: plan.name, createdAt: org.createdAt };
   }
 
   /** The organization's keys; with `mintedBy`, only those that person minted. */
@@ -203,14 +208,16 @@ export class AccountService {
     };
   }
 
-  credits(customerId: string, limit = 20) {
-    const org = findOrganization(this.ctx.store.db, customerId)!;
+  /** The balance and ledger after the period's monthly grant, with the resolved plan and its monthly credits. */
+  async credits(customerId: string, limit = 20) {
+    const { plan, monthlyCredits } = await this.ctx.plans.entitle(customerId);
     const { balance } = creditState(this.ctx.store.db, customerId);
     return {
       customerId,
       balance,
-      plan: org.plan,
-      monthlyGrant: org.monthlyGrant,
+      plan: plan.code,
+      planName: plan.name,
+      monthlyGrant: monthlyCredits,
       ledger: recentLedger(this.ctx.store.db, customerId, limit).map((e) => ({
         position: e.position,
         type: e.kind,

@@ -8,6 +8,7 @@ import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
 import type { MailStore } from "../store/mail-store";
+import type { PlanService } from "./plans";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -22,6 +23,8 @@ export interface ServiceContext {
   captures: CaptureService;
   judge: Judge;
   mail: MailStore;
+  /** Resolves an organization's plan (billing provider, catalog, entitlement): the one entry point for plan-dependent requests. */
+  plans: PlanService;
 }
 
 /** Who asked, on which surface: recorded in every event's metadata. */

@@ -1,5 +1,4 @@
 import type { Config } from "../config";
-import type { emailClientCatalogView } from "../catalog/email-clients";
 import type { AccountService } from "./accounts";
 import type { JobService } from "./jobs";
 import type { CaptureService } from "./captures";
@@ -10,6 +9,7 @@ import type { SessionService } from "./sessions";
 import type { OidcSignIn } from "./oidc";
 import type { MembersService } from "./members";
 import type { DeviceService } from "./device";
+import type { PlanService } from "./plans";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -27,6 +27,6 @@ export interface Services {
   captures: CaptureService;
   catalog: CatalogService;
   feedback: FeedbackService;
-  emailClients: { catalog: typeof emailClientCatalogView };
   operator: OperatorService;
+  plans: PlanService;
 }

@@ -1,6 +1,8 @@
 import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
 import { priceJob } from "../domain/pricing";
+import { gateJob } from "../domain/plan-gate";
+import type { Plan } from "../catalog/plans";
 import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
@@ -63,7 +65,8 @@ export class JobService {
 
   /** The price of a body, validated exactly as a run would be; nothing is charged or created. */
   async estimate(customerId: string, body: unknown) {
-    const { skipped_validations, ...priced } = await this.plan(body);
+    const { plan } = await this.ctx.plans.entitle(customerId);
+    const { skipped_validations, ...priced } = await this.plan(body, plan);
     const { balance } = creditState(this.ctx.store.db, customerId);
     return {
       ...priced,
@@ -79,9 +82,10 @@ export class JobService {
     return customerId !== undefined ? { quote: await this.estimate(customerId, body) } : { plan: await this.plan(body) };
   }
 
-  /** A body validated and priced (one priceJob for estimate and run), with no organization in view. */
-  private async plan(body: unknown): Promise<JobPlanQuote> {
-    const job = await planJob(body, this.ctx.guard);
+  /** A body validated, gated by the organization's plan when there is one, and priced (one priceJob for estimate and run). */
+  private async plan(body: unknown, plan?: Plan): Promise<JobPlanQuote> {
+    const planned = await planJob(body, this.ctx.guard);
+    const job = plan ? gateJob(planned, plan) : planned;
     return {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
@@ -91,7 +95,8 @@ export class JobService {
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
-    const job = await planJob(body, this.ctx.guard);
+    const { plan } = await this.ctx.plans.entitle(customerId);
+    const job = gateJob(await planJob(body, this.ctx.guard), plan);
     const jobId = newJobId();
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;

@@ -4,6 +4,10 @@ import type { Scope } from "../domain/accounts";
 import { rebuildProjections } from "../../projections";
 import { verifyLedger } from "./audit";
 import { feedbackReport } from "./feedback";
+import { decide as decideCredits, type CreditCommand } from "../domain/credits";
+import { streams } from "../domain/accounts";
+import { creditState } from "../../projections/credits";
+import { findOrganization } from "../../projections/organizations";
 import type { AccountService } from "./accounts";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -18,10 +22,10 @@ function operatorName(): string {
   }
 }
 
-/** What the operator runs on this server's data directory (`assay replay | ledger verify | feedback report | key mint | key revoke`). */
+/** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke | credits grant | credits deduct | plan set`). */
 export class OperatorService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "store">,
+    private readonly ctx: Pick<ServiceContext, "store" | "plans">,
     private readonly accounts: AccountService,
   ) {}
 
@@ -49,5 +53,28 @@ export class OperatorService {
     if (!customerId) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No key ${keyId} on this server.`, { keyId });
     this.accounts.revokeKey(customerId, keyId, OPERATOR);
     return { keyId, customerId };
+  }
+
+  /** Grants credits with the operator's note (CreditsGranted, reason operator). */
+  grantCredits(customerId: string, amount: number, note: string) {
+    return this.moveCredits(customerId, { kind: "grant", customerId, amount, reason: "operator", note });
+  }
+
+  /** Takes credits back with the operator's note (CreditsDeducted); never below zero (INSUFFICIENT_CREDITS, nothing deducted). */
+  deductCredits(customerId: string, amount: number, note: string) {
+    return this.moveCredits(customerId, { kind: "deduct", customerId, amount, note });
+  }
+
+  /** Moves an organization to another plan of the catalog (PlanChanged, the operator as actor). */
+  setPlan(customerId: string, planCode: string) {
+    return this.ctx.plans.changePlan(customerId, planCode, OPERATOR);
+  }
+
+  private moveCredits(customerId: string, cmd: CreditCommand): { customerId: string; balance: number } {
+    const { store } = this.ctx;
+    if (!findOrganization(store.db, customerId)) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
+    const { balance, streamVersion } = creditState(store.db, customerId);
+    store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
+    return { customerId, balance: creditState(store.db, customerId).balance };
   }
 }

@@ -4,6 +4,8 @@ import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
 import type { StreamWrite } from "../store/event-store";
+import { grantClock } from "../config";
+import { periodOf } from "../domain/credits";
 import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
 import { findSessionBySecretHash, findSignInLink } from "../../projections/sessions";
 import { sha256Hex } from "../store/canonical";
@@ -105,7 +107,7 @@ export class SessionService {
       person,
       newPersonId: newPersonId(),
       claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
-      newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits },
+      newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits, period: periodOf(grantClock(config)) },
       session,
     }, iso(now));
     store.append(writes, meta);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { eventsOf, htmlJob, uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, type MailRelay, startServerWithRelay } from "../support/mail-relay";
-import { page } from "../support/pages";
+import { signIn, signInThrough, inSession, type MailRelay, startServerWithRelay } from "../support/mail-relay";
+import { hidden, page, postForm } from "../support/pages";
 
 /**
  * The credits page as a browser without JavaScript reads it: balance, plan, monthly grant and the ledger, each
@@ -45,7 +45,7 @@ describe("the credits page", () => {
     expect(shown.status).toBe(200);
     expect(shown.headers.get("cache-control")).toBe("no-store");
     expect(shown.text).toContain(`<dd id="balance">${credits.balance} credits</dd>`);
-    expect(shown.text).toContain(`<dd>${credits.plan}</dd>`);
+    expect(shown.text).toContain(`<dd id="plan"><span>${credits.planName}</span> (<code>${credits.plan}</code>)</dd>`);
     expect(shown.text).toContain(`<dd>${credits.monthlyGrant} credits</dd>`);
     // Every entry, newest first, under its position in the log; the positions are those of the ledger's events.
     expect(rows(shown.text)).toEqual(credits.ledger.map((e: { position: number }) => e.position));
@@ -86,5 +86,32 @@ describe("the credits page", () => {
     const asked = await page(server, `/dashboard/credits?customerId=${theirs.customerId}`, mine.cookie);
     expect(asked.status).toBe(200);
     expect(rows(asked.text)).toEqual(rows(own.text));
+  });
+
+  test("an admin changes the plan with the page's form (PlanChanged); a refused change says why; a member gets no form", async () => {
+    const admin = await signIn(server, relay, uniqueEmail("credits-admin"));
+    const shown = await page(server, "/dashboard/credits", admin.cookie);
+    expect(shown.text).toContain('<option value="free" selected>Free, 1000 credits a month</option>');
+    expect(shown.text).toContain('<option value="team">Team, paid, 20000 credits a month</option>');
+
+    const changed = await postForm(server, "/dashboard/credits/plan", { _csrf: hidden(shown.text, "_csrf")!, planCode: "team" }, { cookie: admin.cookie });
+    expect([changed.status, changed.headers.get("location")]).toEqual([303, "/dashboard/credits?done=plan"]);
+    const after = await page(server, "/dashboard/credits?done=plan", admin.cookie);
+    expect(after.text).toContain("Plan changed.");
+    expect(after.text).toContain('<dd id="plan"><span>Team</span> (<code>team</code>)</dd>');
+    const event = eventsOf(server).findLast((e) => e.type === "PlanChanged")!;
+    expect([event.data, event.metadata.channel]).toEqual([{ customerId: admin.customerId, planCode: "team", previousPlanCode: "free" }, "dashboard"]);
+
+    const before = eventsOf(server).length;
+    const refused = await postForm(server, "/dashboard/credits/plan", { _csrf: admin.csrfToken, planCode: "platinum" }, { cookie: admin.cookie });
+    expect(refused.status).toBe(400);
+    expect(refused.text).toContain("Nothing was changed. (PLAN_UNKNOWN)");
+    expect(eventsOf(server).length).toBe(before);
+
+    const invited = await server.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: uniqueEmail("credits-member"), role: "member" } });
+    const member = await signInThrough(server, await relay.invitationFor(invited.body.email));
+    const memberView = await page(server, "/dashboard/credits", member.cookie);
+    expect(memberView.text).toContain('<dd id="plan"><span>Team</span> (<code>team</code>)</dd>');
+    expect(memberView.text).not.toContain('action="/dashboard/credits/plan"');
   });
 });

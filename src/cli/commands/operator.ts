@@ -17,7 +17,7 @@ async function withOperator(command: (operator: OperatorService) => number): Pro
   }
 }
 
-/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, feedback report, key mint/revoke. */
+/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, key mint/revoke, credits grant/deduct, plan set. */
 export function registerOperatorCommands(program: Command): void {
   program
     .command("serve")
@@ -117,6 +117,47 @@ export function registerOperatorCommands(program: Command): void {
       action((opts: { key: string }) =>
         withOperator((operator) => {
           console.log(JSON.stringify(operator.revokeKey(opts.key)));
+          return 0;
+        }),
+      ),
+    );
+
+  const credits = program.command("credits").description("operator: credits on this server's data directory, recorded with you as the actor");
+  for (const [name, description, move] of [
+    ["grant", "operator: grant credits to an organization", (o: OperatorService, c: string, n: number, r: string) => o.grantCredits(c, n, r)],
+    ["deduct", "operator: take credits back from an organization (never below zero)", (o: OperatorService, c: string, n: number, r: string) => o.deductCredits(c, n, r)],
+  ] as const) {
+    credits
+      .command(name)
+      .description(description)
+      .requiredOption("--customer <id>", "the organization")
+      .requiredOption("--amount <credits>", "a whole number of credits, 1 or more")
+      .requiredOption("--reason <text>", "why, recorded with the event (up to 500 characters)")
+      .action(
+        action((opts: { customer: string; amount: string; reason: string }) => {
+          const amount = Number(opts.amount);
+          if (!Number.isInteger(amount) || amount < 1) throw new UsageError(`--amount must be a whole number of credits, 1 or more; got ${JSON.stringify(opts.amount)}`);
+          const reason = opts.reason.trim();
+          if (!reason || reason.length > 500) throw new UsageError("--reason must say why, in 1 to 500 characters");
+          return withOperator((operator) => {
+            console.log(JSON.stringify(move(operator, opts.customer, amount, reason)));
+            return 0;
+          });
+        }),
+      );
+  }
+
+  program
+    .command("plan")
+    .description("operator: organizations' plans")
+    .command("set")
+    .description("operator: move an organization to another plan of the plan catalog")
+    .requiredOption("--customer <id>", "the organization")
+    .requiredOption("--plan <code>", "a plan code of the catalog (ASSAY_PLANS_FILE, or the built-in one)")
+    .action(
+      action((opts: { customer: string; plan: string }) =>
+        withOperator((operator) => {
+          console.log(JSON.stringify(operator.setPlan(opts.customer, opts.plan)));
           return 0;
         }),
       ),

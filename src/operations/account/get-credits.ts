@@ -1,7 +1,7 @@
 import { CreditsQuery } from "../../contracts/inputs";
 import { Credits } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
-import { READ } from "../words";
+import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 
 export const getCredits = defineOperation({
   operationId: "getCredits",
@@ -20,7 +20,7 @@ export const getCredits = defineOperation({
   auth: { kind: "key", scope: "account:read", session: true },
   input: { query: CreditsQuery },
   output: Credits,
-  errors: [],
+  errors: [...PLAN_RESOLUTION_ERRORS],
   example: { limit: 5 },
   handle: (input, { services, customerId }) => services.accounts.credits(customerId, input.limit ?? 20),
 });

@@ -1,7 +1,7 @@
 import { CustomerQuery } from "../../contracts/inputs";
 import { Organization } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
-import { READ } from "../words";
+import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 
 export const getOrg = defineOperation({
   operationId: "getOrg",
@@ -18,7 +18,7 @@ export const getOrg = defineOperation({
   auth: { kind: "key", scope: "account:read" },
   input: { query: CustomerQuery },
   output: Organization,
-  errors: [],
+  errors: [...PLAN_RESOLUTION_ERRORS],
   example: {},
   handle: (_input, { services, customerId }) => services.accounts.org(customerId),
 });

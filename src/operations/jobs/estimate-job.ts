@@ -1,8 +1,9 @@
 import { JobRequest } from "../../contracts/job-request";
 import { Quote } from "../../contracts/outputs";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
+import { PLAN_GATE_ERRORS } from "../../domain/plan-gate";
 import { defineOperation } from "../operation";
-import { plural } from "../words";
+import { plural, PLAN_RESOLUTION_ERRORS } from "../words";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
 export const estimateJob = defineOperation({
@@ -22,7 +23,7 @@ export const estimateJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Quote,
-  errors: JOB_REQUEST_ERRORS,
+  errors: [...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, ...PLAN_RESOLUTION_ERRORS],
   example: STATIC_HTML_EXAMPLE,
   handle: (body, { services, customerId }) => services.jobs.estimate(customerId, body),
 });

@@ -1,7 +1,7 @@
 import { CustomerQuery } from "../../contracts/inputs";
 import { EmailClientCatalog } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
-import { READ } from "../words";
+import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 
 export const listEmailClients = defineOperation({
   operationId: "listEmailClients",
@@ -22,7 +22,7 @@ export const listEmailClients = defineOperation({
   auth: { kind: "key", scope: "jobs:read" },
   input: { query: CustomerQuery },
   output: EmailClientCatalog,
-  errors: [],
+  errors: [...PLAN_RESOLUTION_ERRORS],
   example: {},
-  handle: (_input, { services }) => services.emailClients.catalog(),
+  handle: (_input, { services, customerId }) => services.plans.emailClients(customerId),
 });

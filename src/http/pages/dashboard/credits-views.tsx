@@ -1,4 +1,4 @@
-import { DashboardPage, ScrollRegion, type ShellProps } from "./shell";
+import { Csrf, DashboardPage, ScrollRegion, type ShellProps } from "./shell";
 
 export interface LedgerRow {
   position: number;
@@ -14,11 +14,16 @@ export interface CreditsProps {
   shell: ShellProps;
   balance: number;
   plan: string;
+  planName: string;
   monthlyGrant: number;
+  /** The plans of the catalog, for an admin's change-plan form. */
+  plans: Array<{ code: string; name: string; paid: boolean; monthlyCredits: number | null }>;
   ledger: LedgerRow[];
   /** How many of the newest entries were asked for, and the choices the operation allows. */
   limit: number;
   limits: number[];
+  done?: string;
+  message?: string;
 }
 
 const when = (iso: string) => <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time>;
@@ -26,15 +31,40 @@ const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 
 export function CreditsView(props: CreditsProps) {
   return (
-    <DashboardPage shell={props.shell} title="Credits" description="Your organization's credit balance, plan, monthly grant and ledger.">
+    <DashboardPage
+      shell={props.shell}
+      title="Credits"
+      description="Your organization's credit balance, plan, monthly grant and ledger."
+      done={props.done}
+      message={props.message}
+    >
       <dl>
         <dt>Balance</dt>
         <dd id="balance">{String(props.balance)} credits</dd>
         <dt>Plan</dt>
-        <dd safe>{props.plan}</dd>
+        <dd id="plan">
+          <span safe>{props.planName}</span> (<code safe>{props.plan}</code>)
+        </dd>
         <dt>Monthly grant</dt>
         <dd>{String(props.monthlyGrant)} credits</dd>
       </dl>
+      {props.shell.role === "admin" ? (
+        <form method="post" action="/dashboard/credits/plan">
+          <Csrf token={props.shell.csrfToken} />
+          <label for="plan-code">Change the plan</label>
+          <select id="plan-code" name="planCode">
+            {props.plans.map((p) => (
+              <option value={p.code} selected={p.code === props.plan} safe>
+                {`${p.name}${p.paid ? ", paid" : ""}${p.monthlyCredits === null ? "" : `, ${p.monthlyCredits} credits a month`}`}
+              </option>
+            ))}
+          </select>
+          <p>The new plan's monthly credits for this month are granted at once: an unpaid plan tops the balance up to its amount, a paid plan adds it.</p>
+          <button type="submit">Change plan</button>
+        </form>
+      ) : (
+        ""
+      )}
       <h2>Ledger</h2>
       <form method="get" action="/dashboard/credits">
         <label class="inline" for="limit">

@@ -1,0 +1,23 @@
+import { ChangePlanBody } from "../../contracts/inputs";
+import { Organization } from "../../contracts/outputs";
+import { defineOperation, sessionOf } from "../operation";
+import { PLAN_RESOLUTION_ERRORS } from "../words";
+
+export const changePlan = defineOperation({
+  operationId: "changePlan",
+  tag: "account",
+  summary: "Change the organization's plan (session, admin only)",
+  description:
+    "Moves the organization the session acts for to another plan of the plan catalog (recorded as PlanChanged). A member gets ADMIN_REQUIRED; a code the catalog lacks is PLAN_UNKNOWN. The new plan's monthly credits for the current month are granted with the next plan-dependent request.",
+  http: { method: "post", path: "/api/org/plan", returns: "The organization, on its new plan." },
+  auth: { kind: "session" },
+  input: { body: ChangePlanBody, form: true },
+  output: Organization,
+  errors: ["ADMIN_REQUIRED", "PLAN_UNKNOWN", ...PLAN_RESOLUTION_ERRORS],
+  example: { planCode: "team" },
+  handle: async (input, call) => {
+    const session = sessionOf(call);
+    call.services.plans.changePlanAs(session, input.planCode, call.meta);
+    return call.services.accounts.org(session.customerId);
+  },
+});

@@ -1,0 +1,166 @@
+import { AppError } from "../errors/app-error";
+import { grantClock, type Config } from "../config";
+import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, planIncludesClient, type Plan, type PlanCatalog } from "../catalog/plans";
+import { emailClientCatalogView } from "../catalog/email-clients";
+import { decideChangePlan, streams } from "../domain/accounts";
+import { decide as decideCredits, periodOf } from "../domain/credits";
+import { requireAdmin } from "../domain/people";
+import { ConcurrencyError, type EventStore } from "../store/event-store";
+import { allCustomerIds, findOrganization } from "../../projections/organizations";
+import { creditState, grantedPeriods } from "../../projections/credits";
+import { BillingProviderError, type BillingProvider } from "./billing/provider";
+import type { EventMetadata } from "../../events/metadata";
+
+/** An organization's plan as resolved for one request: the catalog plan, its usable monthly credits, and which provider said so. */
+export interface ResolvedPlan {
+  plan: Plan;
+  monthlyCredits: number;
+  /** The billing provider's name ("local" for the plan the log records). */
+  source: string;
+}
+
+/** The monthly grant is the system's doing, whichever request or sweep brings it about. */
+const SYSTEM: EventMetadata = { actor: { kind: "system" }, channel: "system" };
+
+/** Re-decisions a monthly grant makes when another request appended to the credit stream first. */
+const GRANT_ATTEMPTS = 5;
+
+/**
+ * Resolves an organization's plan: the provider's agreement, then the catalog plan it names, then a usable
+ * credits entitlement. Every plan-dependent request goes through `resolve` (or `entitle`, which also grants the
+ * period's monthly credits), so every refusal here comes before work and before any credit moves.
+ */
+export class PlanService {
+  constructor(
+    // Not a ServiceContext: the context carries this service, so naming it here would import in a circle.
+    private readonly ctx: { config: Config; store: EventStore },
+    readonly catalog: PlanCatalog,
+    private readonly provider: BillingProvider,
+  ) {}
+
+  async resolve(customerId: string): Promise<ResolvedPlan> {
+    const org = findOrganization(this.ctx.store.db, customerId);
+    if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+    let agreement;
+    try {
+      agreement = await this.provider.agreement({ customerId, email: org.email, planCode: org.plan });
+    } catch (e) {
+      throw providerRefusal(e, this.provider.name);
+    }
+    const plan = this.catalog.find(agreement.planCode);
+    if (!plan) {
+      throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${JSON.stringify(agreement.planCode)} is not in the plan catalog.`, {
+        planCode: agreement.planCode,
+        provider: this.provider.name,
+      });
+    }
+    if (plan.code === FREE_PLAN_CODE) return { plan, monthlyCredits: this.ctx.config.monthlyFreeCredits, source: this.provider.name };
+    const monthlyCredits = agreement.monthlyCredits ?? plan.monthlyCredits;
+    if (monthlyCredits === undefined || monthlyCredits === null || monthlyCredits <= 0 || (plan.paid && monthlyCredits === UNLIMITED_SENTINEL)) {
+      throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${plan.code} has no usable monthly credits entitlement.`, {
+        planCode: plan.code,
+        monthlyCredits: monthlyCredits ?? null,
+        provider: this.provider.name,
+      });
+    }
+    return { plan, monthlyCredits, source: this.provider.name };
+  }
+
+  /**
+   * The plan, after granting the current period's monthly credits if they are not yet granted: what a request
+   * that depends on the plan or reads the balance calls first.
+   */
+  async entitle(customerId: string): Promise<ResolvedPlan> {
+    const resolved = await this.resolve(customerId);
+    this.grantMonthly(customerId, resolved);
+    return resolved;
+  }
+
+  /**
+   * Once per organization, period and plan: an unpaid plan tops the balance up to its monthly amount (a grant of
+   * the difference, 0 included, which still closes the period); a paid plan adds its entitlement. Decided on the
+   * credit stream's state and appended with its version, so a request that appended first makes this one re-decide
+   * (and find the period granted).
+   */
+  private grantMonthly(customerId: string, { plan, monthlyCredits }: ResolvedPlan): void {
+    const { store } = this.ctx;
+    const period = periodOf(grantClock(this.ctx.config));
+    for (let attempt = 1; ; attempt++) {
+      const { balance, streamVersion } = creditState(store.db, customerId);
+      const events = decideCredits(
+        { kind: "monthly", customerId, period, planCode: plan.code, monthlyCredits, topUp: !plan.paid },
+        { balance, grantedPeriods: grantedPeriods(store.db, customerId) },
+      );
+      if (!events.length) return;
+      try {
+        store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events }], SYSTEM);
+        return;
+      } catch (e) {
+        if (!(e instanceof ConcurrencyError) || attempt === GRANT_ATTEMPTS) throw e;
+      }
+    }
+  }
+
+  /** Grants the current period to every organization (at start and periodically); one organization's refusal does not stop the rest. */
+  async sweep(): Promise<{ organizations: number; refused: number }> {
+    const ids = allCustomerIds(this.ctx.store.db);
+    let refused = 0;
+    for (const customerId of ids) {
+      try {
+        await this.entitle(customerId);
+      } catch (e) {
+        if (!(e instanceof AppError)) throw e;
+        refused++;
+      }
+    }
+    return { organizations: ids.length, refused };
+  }
+
+  /** The plan catalog as an organization may choose from it, with the plan it is on; the free plan's credits are the configured amount. */
+  async list(customerId: string) {
+    const { plan } = await this.entitle(customerId);
+    return {
+      current: plan.code,
+      plans: this.catalog.plans.map((p) => ({
+        code: p.code,
+        name: p.name,
+        paid: p.paid,
+        monthlyCredits: p.code === FREE_PLAN_CODE ? this.ctx.config.monthlyFreeCredits : (p.monthlyCredits ?? null),
+        features: p.features,
+        mailClients: p.mailClients,
+      })),
+    };
+  }
+
+  /** The mail-client catalog with each client's inclusion under the organization's plan (GET /api/email-clients). */
+  async emailClients(customerId: string) {
+    const { plan } = await this.entitle(customerId);
+    return emailClientCatalogView(plan, (client) => planIncludesClient(plan, client));
+  }
+
+  /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs). */
+  changePlan(customerId: string, planCode: string, meta: EventMetadata): { customerId: string; plan: string; previousPlan: string } {
+    const org = findOrganization(this.ctx.store.db, customerId);
+    if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code)), meta);
+    return { customerId, plan: planCode, previousPlan: org.plan };
+  }
+
+  /** An admin changing their organization's plan from a session; a member gets ADMIN_REQUIRED. */
+  changePlanAs(session: { customerId: string; role: "admin" | "member" }, planCode: string, meta: EventMetadata) {
+    requireAdmin(session.role, "change the organization's plan");
+    return this.changePlan(session.customerId, planCode, meta);
+  }
+}
+
+function providerRefusal(e: unknown, provider: string): AppError {
+  if (!(e instanceof BillingProviderError)) throw e;
+  switch (e.kind) {
+    case "not_provisioned":
+      return new AppError("BILLING_NOT_PROVISIONED", e.message, { provider });
+    case "unreachable":
+      return new AppError("BILLING_PROVIDER_UNREACHABLE", e.message, { provider });
+    case "unconfigured":
+      return new AppError("SERVICE_UNAVAILABLE", e.message, { dependency: `billing provider ${provider}` });
+  }
+}
