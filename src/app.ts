@@ -25,6 +25,7 @@ import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
 import { LocalBillingProvider } from "./services/billing/local";
+import { StripeBillingProvider } from "./services/billing/stripe";
 import type { BillingProvider } from "./services/billing/provider";
 import { loadPlanCatalog, type PlanCatalog } from "./catalog/plans";
 import type { ServiceContext } from "./services/context";
@@ -96,7 +97,19 @@ export function createAssay(config: Config = loadConfig()): Assay {
 /** The billing provider ASSAY_BILLING_PROVIDER names; an unknown name stops the process at start. */
 function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider {
   if (config.billingProvider === "local") return new LocalBillingProvider(catalog);
-  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local).`);
+  if (config.billingProvider === "stripe") {
+    // Unconfigured, the server still starts (catalog, errors, signup); plan-dependent requests are SERVICE_UNAVAILABLE.
+    if (!config.stripe.secretKey) console.error("ASSAY_BILLING_PROVIDER=stripe without ASSAY_STRIPE_SECRET_KEY: plan-dependent requests answer SERVICE_UNAVAILABLE.");
+    return new StripeBillingProvider(config.stripe);
+  }
+  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local, stripe).`);
+}
+
+/** The operator's billing graph (`assay billing provision`): the store, the plan catalog and the billing provider, no browser. */
+export function openBilling(config: Config = loadConfig()): { plans: PlanService; close(): void } {
+  const catalog = loadPlanCatalog(config.plansFile);
+  const store = openStore(config.dataDir);
+  return { plans: new PlanService({ config, store }, catalog, billingProvider(config, catalog)), close: () => store.close() };
 }
 
 /** The operator's graph (the CLI's replay, ledger verify and key commands): the store and what those commands need, no browser. */

@@ -14,8 +14,14 @@ export interface Config {
   monthlyFreeCredits: number;
   /** The operator's plan catalog (JSON); unset, the built-in one (src/catalog/plans.json). */
   plansFile?: string;
-  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator). */
+  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator) or "stripe". */
   billingProvider: string;
+  /** The Stripe provider's account; without secretKey the provider is unconfigured and plan-dependent requests are SERVICE_UNAVAILABLE. */
+  stripe: { secretKey?: string; apiBase?: string; freePrice?: string };
+  /** A remote provider's plan resolution is reused this long without asking it again. */
+  planFreshSeconds: number;
+  /** While the provider is unreachable, a resolution at most this old is still served (spec §8.7: at most 300). */
+  planStaleSeconds: number;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -69,6 +75,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
     ...(env.ASSAY_PLANS_FILE ? { plansFile: resolve(env.ASSAY_PLANS_FILE) } : {}),
     billingProvider: env.ASSAY_BILLING_PROVIDER || "local",
+    stripe: {
+      ...(env.ASSAY_STRIPE_SECRET_KEY ? { secretKey: env.ASSAY_STRIPE_SECRET_KEY } : {}),
+      ...(env.ASSAY_STRIPE_API_BASE ? { apiBase: env.ASSAY_STRIPE_API_BASE } : {}),
+      ...(env.ASSAY_STRIPE_FREE_PRICE ? { freePrice: env.ASSAY_STRIPE_FREE_PRICE } : {}),
+    },
+    planFreshSeconds: intFrom(env.ASSAY_PLAN_CACHE_SECONDS, 60),
+    planStaleSeconds: Math.min(300, intFrom(env.ASSAY_PLAN_STALE_SECONDS, 300)),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),

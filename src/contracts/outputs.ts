@@ -168,7 +168,14 @@ export const OpenApiDocument = Obj(
 
 export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
 
-export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), createdAt: Str() });
+export const Organization = Obj({
+  customerId: Str(),
+  orgCode: Str(),
+  email: Str(),
+  plan: Str("The plan code, as the billing provider resolves it."),
+  monthlyCredits: Type.Integer({ description: "The credits a month the plan grants." }),
+  createdAt: Str(),
+});
 
 const keyFields = {
   keyId: Str(),

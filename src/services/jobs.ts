@@ -63,6 +63,7 @@ export class JobService {
 
   /** The price of a body, validated exactly as a run would be; nothing is charged or created. */
   async estimate(customerId: string, body: unknown) {
+    await this.ctx.plans.resolve(customerId);
     const { skipped_validations, ...priced } = await this.plan(body);
     const { balance } = creditState(this.ctx.store.db, customerId);
     return {
@@ -91,6 +92,7 @@ export class JobService {
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
+    await this.ctx.plans.resolve(customerId);
     const job = await planJob(body, this.ctx.guard);
     const jobId = newJobId();
     if (job.type === "email") {

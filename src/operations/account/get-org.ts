@@ -2,6 +2,7 @@ import { CustomerQuery } from "../../contracts/inputs";
 import { Organization } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
+import { PLAN_RESOLUTION_ERRORS } from "../../services/plans";
 
 export const getOrg = defineOperation({
   operationId: "getOrg",
@@ -11,14 +12,18 @@ export const getOrg = defineOperation({
   mcp: {
     name: "get_org",
     title: "Get the organization",
-    description: "Your organization: customerId, orgCode, email, plan, creation time. Same as GET /api/org.",
+    description: "Your organization: customerId, orgCode, email, plan, creation time, and the plan's credits a month. Same as GET /api/org.",
     annotations: { title: "Get the organization", ...READ },
     summary: (data) => `Organization ${data.customerId} (${data.orgCode}), ${data.plan} plan.`,
   },
   auth: { kind: "key", scope: "account:read" },
   input: { query: CustomerQuery },
   output: Organization,
-  errors: [],
+  errors: PLAN_RESOLUTION_ERRORS,
   example: {},
-  handle: (_input, { services, customerId }) => services.accounts.org(customerId),
+  // The plan is the billing provider's answer (the log's plan under the local provider), with its credits a month.
+  handle: async (_input, { services, customerId }) => {
+    const { plan, monthlyCredits } = await services.plans.resolve(customerId);
+    return { ...services.accounts.org(customerId), plan: plan.code, monthlyCredits };
+  },
 });

@@ -21,5 +21,9 @@ export const signup = defineOperation({
   output: NewAccount,
   errors: ["SIGNUP_INVALID_EMAIL", "ACCOUNT_EXISTS"],
   example: { email: "someone@example.com" },
-  handle: (input, { services, meta }) => services.accounts.signup(input.email, meta),
+  handle: async (input, { services, meta }) => {
+    const account = services.accounts.signup(input.email, meta);
+    await services.plans.provisionOpened(account.customerId);
+    return account;
+  },
 });

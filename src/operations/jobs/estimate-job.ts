@@ -2,6 +2,7 @@ import { JobRequest } from "../../contracts/job-request";
 import { Quote } from "../../contracts/outputs";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { defineOperation } from "../operation";
+import { PLAN_RESOLUTION_ERRORS } from "../../services/plans";
 import { plural } from "../words";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
@@ -22,7 +23,7 @@ export const estimateJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Quote,
-  errors: JOB_REQUEST_ERRORS,
+  errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS],
   example: STATIC_HTML_EXAMPLE,
   handle: (body, { services, customerId }) => services.jobs.estimate(customerId, body),
 });

@@ -2,6 +2,7 @@ import { JobRequest } from "../../contracts/job-request";
 import { Job } from "../../contracts/outputs";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { defineOperation } from "../operation";
+import { PLAN_RESOLUTION_ERRORS } from "../../services/plans";
 import { jobSummary } from "./job-summary";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
@@ -23,7 +24,7 @@ export const runJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Job,
-  errors: [...JOB_REQUEST_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
+  errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
   example: STATIC_HTML_EXAMPLE,
   handle: async (body, { services, customerId, meta }) => services.jobs.run(customerId, body, meta),
 });
