@@ -8,7 +8,6 @@ import { NetworkGuard } from "./capture/network-guard";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
-import { emailClientCatalogView } from "./catalog/email-clients";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
 import { CaptureService } from "./services/captures";
@@ -24,6 +23,7 @@ import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
+import { EmailClientCatalog } from "./services/email-client-catalog";
 import { LocalBillingProvider } from "./services/billing/local";
 import { StripeBillingProvider } from "./services/billing/stripe";
 import type { BillingProvider } from "./services/billing/provider";
@@ -66,7 +66,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(config.dataDir);
   const plans = new PlanService({ config, store }, planCatalog, billing);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans };
+  const emailClients = new EmailClientCatalog(config.emailClientsFile);
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans, emailClients };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
@@ -81,7 +82,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(),
-    emailClients: { catalog: emailClientCatalogView },
+    emailClients,
     operator: new OperatorService(ctx, accounts),
     plans,
     store,

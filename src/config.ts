@@ -22,6 +22,8 @@ export interface Config {
   planFreshSeconds: number;
   /** While the provider is unreachable, a resolution at most this old is still served (spec §8.7: at most 300). */
   planStaleSeconds: number;
+  /** The operator's narrowing of the render catalog (which clients are offered per form factor); read when needed, again when it changes. */
+  emailClientsFile?: string;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -82,6 +84,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     planFreshSeconds: intFrom(env.ASSAY_PLAN_CACHE_SECONDS, 60),
     planStaleSeconds: Math.min(300, intFrom(env.ASSAY_PLAN_STALE_SECONDS, 300)),
+    ...(env.ASSAY_EMAIL_CLIENTS_FILE ? { emailClientsFile: resolve(env.ASSAY_EMAIL_CLIENTS_FILE) } : {}),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),

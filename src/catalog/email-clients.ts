@@ -9,8 +9,9 @@ import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./ren
  *
  * Plans: self-hosted Assay has one plan, and every client is in it (`planIncluded`); nothing is trimmed by
  * plan, so PLAN_EXCLUDES_REQUESTED_CLIENTS is never raised. `extraCredits` clients cost one more credit
- * per render (./render-pricing.ts). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never
- * raised either.
+ * per render (./render-pricing.ts). The catalog is compiled in; an operator's ASSAY_EMAIL_CLIENTS_FILE may narrow
+ * which clients are offered (src/services/email-client-catalog.ts), and when that file cannot be read the
+ * requests that name clients are EMAIL_CLIENT_CATALOG_UNAVAILABLE.
  */
 
 type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height" | "planIncluded">;
@@ -107,8 +108,8 @@ export function renderTargets(module: ValidationModule, clients?: Record<string,
   return targets;
 }
 
-/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id. */
-export function emailClientCatalogView() {
+/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id; the clients offered here. */
+export function emailClientCatalogView(clients: Record<CaptureSize, EmailClient[]> = EMAIL_CLIENTS) {
   return {
     plan: { id: "self-hosted", note: "Self-hosted Assay has one plan: every client is included; nothing is trimmed by plan." },
     pricing: {
@@ -123,7 +124,7 @@ export function emailClientCatalogView() {
           viewport: { width: VIEWPORTS[ff].width, height: VIEWPORTS[ff].height },
           nativeDefault: nativeDefault(ff).id,
           clients: Object.fromEntries(
-            EMAIL_CLIENTS[ff].map((c) => [
+            clients[ff].map((c) => [
               c.id,
               {
                 id: c.id,

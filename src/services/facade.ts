@@ -1,5 +1,4 @@
 import type { Config } from "../config";
-import type { emailClientCatalogView } from "../catalog/email-clients";
 import type { AccountService } from "./accounts";
 import type { JobService } from "./jobs";
 import type { CaptureService } from "./captures";
@@ -11,6 +10,7 @@ import type { OidcSignIn } from "./oidc";
 import type { MembersService } from "./members";
 import type { DeviceService } from "./device";
 import type { PlanService } from "./plans";
+import type { EmailClientCatalog } from "./email-client-catalog";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -28,7 +28,7 @@ export interface Services {
   captures: CaptureService;
   catalog: CatalogService;
   feedback: FeedbackService;
-  emailClients: { catalog: typeof emailClientCatalogView };
+  emailClients: EmailClientCatalog;
   operator: OperatorService;
   plans: PlanService;
 }

@@ -83,6 +83,7 @@ export class JobService {
   /** A body validated and priced (one priceJob for estimate and run), with no organization in view. */
   private async plan(body: unknown): Promise<JobPlanQuote> {
     const job = await planJob(body, this.ctx.guard);
+    this.ctx.emailClients.checkNamedClients(job.run);
     return {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
@@ -94,6 +95,7 @@ export class JobService {
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     await this.ctx.plans.resolve(customerId);
     const job = await planJob(body, this.ctx.guard);
+    this.ctx.emailClients.checkNamedClients(job.run);
     await this.browserReady();
     const jobId = newJobId();
     if (job.type === "email") {

@@ -22,7 +22,7 @@ export const listEmailClients = defineOperation({
   auth: { kind: "key", scope: "jobs:read" },
   input: { query: CustomerQuery },
   output: EmailClientCatalog,
-  errors: [],
+  errors: ["EMAIL_CLIENT_CATALOG_UNAVAILABLE"],
   example: {},
   handle: (_input, { services }) => services.emailClients.catalog(),
 });
