@@ -24,7 +24,9 @@ import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
+import { EmailClientCatalog } from "./services/email-client-catalog";
 import { LocalBillingProvider } from "./services/billing/local";
+import { StripeBillingProvider } from "./services/billing/stripe";
 import type { BillingProvider } from "./services/billing/provider";
 import { loadPlanCatalog, type PlanCatalog } from "./catalog/plans";
 import type { ServiceContext } from "./services/context";
@@ -66,7 +68,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(config.dataDir);
   const plans = plansOver(store);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans };
+  const emailClients = new EmailClientCatalog(config.emailClientsFile);
+  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans, emailClients };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
@@ -106,7 +109,19 @@ export function plansFor(config: Config): (store: EventStore) => PlanService {
 /** The billing provider ASSAY_BILLING_PROVIDER names; an unknown name stops the process at start. */
 function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider {
   if (config.billingProvider === "local") return new LocalBillingProvider(catalog);
-  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local).`);
+  if (config.billingProvider === "stripe") {
+    // Unconfigured, the server still starts (catalog, errors, signup); plan-dependent requests are SERVICE_UNAVAILABLE.
+    if (!config.stripe.secretKey) console.error("ASSAY_BILLING_PROVIDER=stripe without ASSAY_STRIPE_SECRET_KEY: plan-dependent requests answer SERVICE_UNAVAILABLE.");
+    return new StripeBillingProvider(config.stripe);
+  }
+  throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local, stripe).`);
+}
+
+/** The operator's billing graph (`assay billing provision`): the store, the plan catalog and the billing provider, no browser. */
+export function openBilling(config: Config = loadConfig()): { plans: PlanService; close(): void } {
+  const plansOver = plansFor(config);
+  const store = openStore(config.dataDir);
+  return { plans: plansOver(store), close: () => store.close() };
 }
 
 /** The operator's graph (the CLI's replay, ledger verify, key, credits and plan commands): the store and what those commands need, no browser. */

@@ -16,12 +16,20 @@ export interface Config {
   feedbackSetsFile?: string;
   /** The operator's plan catalog (JSON); unset, the built-in one (src/catalog/plans.json). */
   plansFile?: string;
-  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator). */
+  /** Where organizations' plans come from: "local" (the plan the log records, changed by an admin or the operator) or "stripe". */
   billingProvider: string;
   /** How often the monthly grant sweeps every organization, and once at start (0: never; requests still grant lazily). */
   grantSweepSeconds: number;
   /** Tests only: days added to the clock the monthly grant reads its period from, so a test can be in another month. */
   clockOffsetDays: number;
+  /** The Stripe provider's account; without secretKey the provider is unconfigured and plan-dependent requests are SERVICE_UNAVAILABLE. */
+  stripe: { secretKey?: string; apiBase?: string; freePrice?: string };
+  /** A remote provider's plan resolution is reused this long without asking it again. */
+  planFreshSeconds: number;
+  /** While the provider is unreachable, a resolution at most this old is still served (spec §8.7: at most 300). */
+  planStaleSeconds: number;
+  /** The operator's narrowing of the render catalog (which clients are offered per form factor); read when needed, again when it changes. */
+  emailClientsFile?: string;
   shareLinkSecret?: string;
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
@@ -83,6 +91,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     billingProvider: env.ASSAY_BILLING_PROVIDER || "local",
     grantSweepSeconds: intFrom(env.ASSAY_GRANT_SWEEP_SECONDS, 3600),
     clockOffsetDays: intFrom(env.ASSAY_CLOCK_OFFSET_DAYS, 0),
+    stripe: {
+      ...(env.ASSAY_STRIPE_SECRET_KEY ? { secretKey: env.ASSAY_STRIPE_SECRET_KEY } : {}),
+      ...(env.ASSAY_STRIPE_API_BASE ? { apiBase: env.ASSAY_STRIPE_API_BASE } : {}),
+      ...(env.ASSAY_STRIPE_FREE_PRICE ? { freePrice: env.ASSAY_STRIPE_FREE_PRICE } : {}),
+    },
+    planFreshSeconds: intFrom(env.ASSAY_PLAN_CACHE_SECONDS, 60),
+    planStaleSeconds: Math.min(300, intFrom(env.ASSAY_PLAN_STALE_SECONDS, 300)),
+    ...(env.ASSAY_EMAIL_CLIENTS_FILE ? { emailClientsFile: resolve(env.ASSAY_EMAIL_CLIENTS_FILE) } : {}),
     shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),

@@ -64,14 +64,22 @@ export class BrowserPool {
     return this.browsers.length;
   }
 
-  /** Starts the browsers now so the first job does not pay for the launch. */
-  warm(): Promise<void> {
-    while (this.browsers.length < this.size) this.browsers.push({ browser: this.launch(), active: 0 });
-    return Promise.all(this.browsers.map((b) => b.browser)).then(() => undefined);
+  /**
+   * Starts the browsers now (those not running), so the first job does not pay for the launch. Rejects with the
+   * launch's failure when none can be launched; the failed ones are dropped, so the next call launches again.
+   * JobService asks this before it accepts a job, so a job is never charged for a browser that cannot start.
+   */
+  async warm(): Promise<void> {
+    this.fill();
+    const slots = [...this.browsers];
+    const failures = await Promise.all(slots.map((b) => b.browser.then(() => null, (e: Error) => e)));
+    const failed = new Set(slots.filter((_, i) => failures[i] !== null));
+    this.browsers = this.browsers.filter((b) => !failed.has(b));
+    if (failed.size === slots.length) throw failures[0];
   }
 
   async use<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-    if (this.browsers.length === 0) void this.warm();
+    this.fill();
     const slot = this.browsers.reduce((a, b) => (b.active < a.active ? b : a));
     slot.active++;
     try {
@@ -90,6 +98,15 @@ export class BrowserPool {
     const all = this.browsers;
     this.browsers = [];
     await Promise.all(all.map(async (b) => (await b.browser.catch(() => null))?.close().catch(() => {})));
+  }
+
+  private fill(): void {
+    while (this.browsers.length < this.size) {
+      const browser = this.launch();
+      // A failed launch is reported by warm() or by the use() that awaits it, not as an unhandled rejection.
+      browser.catch(() => {});
+      this.browsers.push({ browser, active: 0 });
+    }
   }
 
   private launch(): Promise<Browser> {

@@ -9,7 +9,9 @@ import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./ren
  *
  * Which clients an organization may name depends on its plan (./plans.ts `planIncludesClient`); the view
  * marks each client `planIncluded` for the caller's plan. `extraCredits` clients cost one more credit per
- * render (./render-pricing.ts). The catalog is compiled in, so EMAIL_CLIENT_CATALOG_UNAVAILABLE is never raised.
+ * render (./render-pricing.ts). The catalog is compiled in; an operator's ASSAY_EMAIL_CLIENTS_FILE may narrow
+ * which clients are offered (src/services/email-client-catalog.ts), and when that file cannot be read the
+ * requests that name clients are EMAIL_CLIENT_CATALOG_UNAVAILABLE.
  */
 
 type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height">;
@@ -105,8 +107,12 @@ export function renderTargets(module: ValidationModule, clients?: Record<string,
   return targets;
 }
 
-/** GET /api/email-clients (and the list_email_clients tool): the catalog keyed by form factor, then client id, with inclusion under the caller's plan. */
-export function emailClientCatalogView(plan: { code: string; name: string }, planIncludes: (client: EmailClient) => boolean) {
+/** GET /api/email-clients (and the list_email_clients tool): the clients offered, keyed by form factor then client id, with inclusion under the caller's plan. */
+export function emailClientCatalogView(
+  plan: { code: string; name: string },
+  planIncludes: (client: EmailClient) => boolean,
+  clients: Record<CaptureSize, EmailClient[]> = EMAIL_CLIENTS,
+) {
   return {
     plan: { code: plan.code, name: plan.name },
     pricing: {
@@ -121,7 +127,7 @@ export function emailClientCatalogView(plan: { code: string; name: string }, pla
           viewport: { width: VIEWPORTS[ff].width, height: VIEWPORTS[ff].height },
           nativeDefault: nativeDefault(ff).id,
           clients: Object.fromEntries(
-            EMAIL_CLIENTS[ff].map((c) => [
+            clients[ff].map((c) => [
               c.id,
               {
                 id: c.id,

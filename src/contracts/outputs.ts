@@ -169,7 +169,15 @@ export const OpenApiDocument = Obj(
 
 export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
 
-export const Organization = Obj({ customerId: Str(), orgCode: Str(), email: Str(), plan: Str(), planName: Str(), createdAt: Str() });
+export const Organization = Obj({
+  customerId: Str(),
+  orgCode: Str(),
+  email: Str(),
+  plan: Str("The plan code, as the billing provider resolves it."),
+  planName: Str(),
+  monthlyCredits: Type.Integer({ description: "The credits a month the plan grants." }),
+  createdAt: Str(),
+});
 
 export const PlanList = Obj(
   {

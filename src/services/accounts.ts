@@ -65,6 +65,7 @@ export class AccountService {
       exists,
     );
     this.ctx.store.append(writes, meta);
+    await this.ctx.plans.provisionOpened(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
   }
@@ -175,9 +176,9 @@ export class AccountService {
 
   /** The organization, naming its resolved plan (after the period's monthly grant, as every plan-dependent read). */
   async org(customerId: string) {
-    const { plan } = await this.ctx.plans.entitle(customerId);
+    const { plan, monthlyCredits } = await this.ctx.plans.entitle(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
-    return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: plan.code, planName: plan.name, createdAt: org.createdAt };
+    return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: plan.code, planName: plan.name, monthlyCredits, createdAt: org.createdAt };
   }
 
   /** The organization's keys; with `mintedBy`, only those that person minted. */

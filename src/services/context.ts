@@ -9,6 +9,7 @@ import type { CaptureService } from "./captures";
 import type { Judge } from "../judge/judge";
 import type { MailStore } from "../store/mail-store";
 import type { PlanService } from "./plans";
+import type { EmailClientCatalog } from "./email-client-catalog";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -25,6 +26,8 @@ export interface ServiceContext {
   mail: MailStore;
   /** Resolves an organization's plan (billing provider, catalog, entitlement): the one entry point for plan-dependent requests. */
   plans: PlanService;
+  /** The render catalog as offered here (the operator's file, when named, narrows it). */
+  emailClients: EmailClientCatalog;
 }
 
 /** Who asked, on which surface: recorded in every event's metadata. */

@@ -2,7 +2,7 @@ import { AppError } from "../errors/app-error";
 import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
 import { priceJob } from "../domain/pricing";
 import { gateJob } from "../domain/plan-gate";
-import type { Plan } from "../catalog/plans";
+import { planIncludesClient, type Plan } from "../catalog/plans";
 import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
@@ -84,8 +84,7 @@ export class JobService {
 
   /** A body validated, gated by the organization's plan when there is one, and priced (one priceJob for estimate and run). */
   private async plan(body: unknown, plan?: Plan): Promise<JobPlanQuote> {
-    const planned = await planJob(body, this.ctx.guard);
-    const job = plan ? gateJob(planned, plan) : planned;
+    const job = await this.planned(body, plan);
     return {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
@@ -94,9 +93,26 @@ export class JobService {
     };
   }
 
+  /**
+   * The planner's table, then the clients this server offers (UNKNOWN_EMAIL_CLIENT, EMAIL_CLIENT_CATALOG_UNAVAILABLE),
+   * then the plan's gate: every refusal before pricing.
+   */
+  private async planned(body: unknown, plan?: Plan): Promise<PlannedJob> {
+    const planned = await planJob(body, this.ctx.guard);
+    this.ctx.emailClients.checkNamedClients(planned.run);
+    return plan ? gateJob(planned, plan) : planned;
+  }
+
+  /** The mail clients a job may name here (the render catalog as offered), each marked for the organization's plan. */
+  async emailClients(customerId: string) {
+    const { plan } = await this.ctx.plans.entitle(customerId);
+    return this.ctx.emailClients.view(plan, (client) => planIncludesClient(plan, client));
+  }
+
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     const { plan } = await this.ctx.plans.entitle(customerId);
-    const job = gateJob(await planJob(body, this.ctx.guard), plan);
+    const job = await this.planned(body, plan);
+    await this.browserReady();
     const jobId = newJobId();
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
@@ -120,6 +136,19 @@ export class JobService {
     }
     this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
     return this.get(customerId, jobId, job.detail);
+  }
+
+  /** Both subjects are captured in Chromium: a job is refused before it is charged when no browser can be launched. */
+  private async browserReady(): Promise<void> {
+    try {
+      await this.ctx.pool.warm();
+    } catch (e) {
+      // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
+      console.error(`Chromium could not be launched (${this.ctx.config.chromiumPath ?? "from PATH"}): ${(e as Error).message.split("\n")[0]}`);
+      throw new AppError("SERVICE_UNAVAILABLE", "Chromium could not be launched, so no job can run here now; nothing was charged. Retry shortly.", {
+        dependency: "chromium",
+      }, undefined, true);
+    }
   }
 
   list(customerId: string, q: JobListQuery) {

@@ -43,7 +43,7 @@ export class SessionService {
   private readonly linksPerAddress: RateLimiterMemory;
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store">,
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">,
     private readonly mailer: Mailer,
   ) {
     this.linksPerAddress = new RateLimiterMemory({ points: ctx.config.signinLinksPerAddress, duration: ctx.config.signinLinkTtlSeconds });
@@ -111,6 +111,9 @@ export class SessionService {
       session,
     }, iso(now));
     store.append(writes, meta);
+    // A first sign-in opened an organization: set it up with a remote billing provider too (failures are logged; see provisionOpened).
+    const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
+    if (opened?.type === "AccountOpened") void this.ctx.plans.provisionOpened(opened.data.customerId);
     return { secret, session: this.authenticate(secret) };
   }
 

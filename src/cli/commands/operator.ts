@@ -17,7 +17,7 @@ async function withOperator(command: (operator: OperatorService) => number): Pro
   }
 }
 
-/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, key mint/revoke, credits grant/deduct, plan set. */
+/** The server's own commands, run on this machine's data directory: serve, replay, ledger verify, feedback report, key mint/revoke, credits grant/deduct, plan set, billing provision. */
 export function registerOperatorCommands(program: Command): void {
   program
     .command("serve")
@@ -89,6 +89,25 @@ export function registerOperatorCommands(program: Command): void {
           }
           return 0;
         });
+      }),
+    );
+
+  program
+    .command("billing")
+    .description("operator: the billing provider (ASSAY_BILLING_PROVIDER)")
+    .command("provision")
+    .description("operator: set an organization up with the billing provider (its customer and the free subscription); safe to repeat")
+    .requiredOption("--customer <id>", "the organization")
+    .action(
+      action(async (opts: { customer: string }) => {
+        const { openBilling } = await import("../../app");
+        const { plans, close } = openBilling();
+        try {
+          console.log(await plans.provision(opts.customer));
+          return 0;
+        } finally {
+          close();
+        }
       }),
     );
 

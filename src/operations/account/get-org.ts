@@ -11,7 +11,7 @@ export const getOrg = defineOperation({
   mcp: {
     name: "get_org",
     title: "Get the organization",
-    description: "Your organization: customerId, orgCode, email, plan, creation time. Same as GET /api/org.",
+    description: "Your organization: customerId, orgCode, email, plan, creation time, and the plan's credits a month. Same as GET /api/org.",
     annotations: { title: "Get the organization", ...READ },
     summary: (data) => `Organization ${data.customerId} (${data.orgCode}), ${data.plan} plan.`,
   },
@@ -20,5 +20,6 @@ export const getOrg = defineOperation({
   output: Organization,
   errors: [...PLAN_RESOLUTION_ERRORS],
   example: {},
+  // The plan is the billing provider's answer (the log's plan under the local provider), with its credits a month.
   handle: (_input, { services, customerId }) => services.accounts.org(customerId),
 });

@@ -23,7 +23,7 @@ export const estimateJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Quote,
-  errors: [...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, ...PLAN_RESOLUTION_ERRORS],
+  errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE"],
   example: STATIC_HTML_EXAMPLE,
   handle: (body, { services, customerId }) => services.jobs.estimate(customerId, body),
 });

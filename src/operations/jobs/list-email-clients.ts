@@ -22,7 +22,7 @@ export const listEmailClients = defineOperation({
   auth: { kind: "key", scope: "jobs:read" },
   input: { query: CustomerQuery },
   output: EmailClientCatalog,
-  errors: [...PLAN_RESOLUTION_ERRORS],
+  errors: [...PLAN_RESOLUTION_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE"],
   example: {},
-  handle: (_input, { services, customerId }) => services.plans.emailClients(customerId),
+  handle: (_input, { services, customerId }) => services.jobs.emailClients(customerId),
 });

@@ -25,7 +25,7 @@ export const runJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Job,
-  errors: [...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, ...PLAN_RESOLUTION_ERRORS, "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
+  errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE", "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
   example: STATIC_HTML_EXAMPLE,
   handle: async (body, { services, customerId, meta }) => services.jobs.run(customerId, body, meta),
 });

@@ -1,16 +1,23 @@
 /**
  * Where an organization's plan comes from. The local provider reads the plan the log records
- * (./local.ts); another provider asks a billing service. PlanService (../plans.ts) is the one caller.
+ * (./local.ts); the Stripe provider asks Stripe (./stripe.ts). PlanService (../plans.ts) is the one caller.
  */
 export interface BillingAgreement {
   planCode: string;
-  /** The credits a month the agreement entitles; null or absent means the catalog plan's amount. */
+  /**
+   * The credits a month the agreement entitles. Absent: the catalog plan's amount. null: the agreement names
+   * none (the provider's product carries no usable entitlement), which is PLAN_NOT_PUBLISHED on a paid plan.
+   */
   monthlyCredits?: number | null;
 }
 
 export interface BillingProvider {
   readonly name: string;
+  /** True when answers come from another service: PlanService then caches them and serves a recent one through an outage. */
+  readonly remote: boolean;
   agreement(org: { customerId: string; email: string; planCode: string }): Promise<BillingAgreement>;
+  /** Sets the organization up with the provider (a customer, the free agreement); idempotent. What it did, in words. */
+  provision(org: { customerId: string; email: string }): Promise<string>;
 }
 
 /** A provider's failure, by kind; PlanService maps each to its catalogued refusal. */

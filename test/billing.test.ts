@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { eventCount, expectError, runCli, startServer, type TestServer } from "./support/harness";
+import { startFakeStripe, type FakeStripe } from "./support/stripe-server";
+import { STATIC_HTML_EXAMPLE } from "../src/operations/jobs/examples";
+
+/**
+ * The Stripe billing provider against a fake Stripe speaking Stripe's HTTP API. Plan resolutions are fresh for
+ * 2 s and served through an outage up to 4 s old, so the outage windows pass in seconds.
+ */
+const FRESH = 2;
+const STALE = 4;
+
+let stripe: FakeStripe;
+let server: TestServer;
+let freePrice: string;
+beforeAll(async () => {
+  stripe = startFakeStripe();
+  freePrice = stripe.addPlanPrice({ assay_plan: "free" });
+  server = await startServer({
+    ASSAY_BILLING_PROVIDER: "stripe",
+    ASSAY_STRIPE_SECRET_KEY: stripe.secretKey,
+    ASSAY_STRIPE_API_BASE: stripe.url,
+    ASSAY_STRIPE_FREE_PRICE: freePrice,
+    ASSAY_PLAN_CACHE_SECONDS: String(FRESH),
+    ASSAY_PLAN_STALE_SECONDS: String(STALE),
+  });
+});
+afterAll(async () => {
+  await server.stop();
+  stripe.close();
+});
+
+const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+
+/** A new organization whose free subscription is replaced by one to a product with this metadata. */
+async function orgOnPlan(metadata: Record<string, string>) {
+  const org = await server.signup();
+  stripe.cancelAll(org.customerId);
+  stripe.subscribe(org.customerId, stripe.addPlanPrice(metadata));
+  return org;
+}
+
+/**
+ * The job and its estimate are refused with this code, retryable only for an outage (the others wait for the
+ * operator or the billing account), and nothing was charged or created: the log and the balance are as before.
+ */
+async function expectJobRefused(key: string, status: number, code: string) {
+  const before = eventCount(server);
+  const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
+  for (const path of ["/api/jobs", "/api/jobs/estimate"]) {
+    const res = await server.api("POST", path, { key, body: STATIC_HTML_EXAMPLE });
+    expectError(res, status, code);
+    expect(res.body.retryable).toBe(code === "BILLING_PROVIDER_UNREACHABLE");
+  }
+  expect(eventCount(server)).toBe(before);
+  expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(balance);
+  expect((await server.api("GET", "/api/jobs", { key })).body.jobs).toEqual([]);
+  return (await server.api("POST", "/api/jobs", { key, body: STATIC_HTML_EXAMPLE })).body;
+}
+
+describe("the Stripe billing provider", () => {
+  test("signup provisions a Stripe customer for the organization and subscribes it to the free price", async () => {
+    const org = await server.signup();
+    const customer = stripe.customers.find((c) => c.metadata?.assay_customer_id === org.customerId)!;
+    expect(customer.email).toBe(org.email);
+    const subs = stripe.subscriptions.filter((s) => s.customer === customer.id);
+    expect(subs.map((s) => s.status)).toEqual(["active"]);
+    const org1 = await server.api("GET", "/api/org", { key: org.apiKey });
+    expect(org1.status).toBe(200);
+    expect(org1.body.plan).toBe("free");
+    expect(org1.body.monthlyCredits).toBe(server.assay.config.monthlyFreeCredits);
+  });
+
+  test("a paid subscription's plan and its product's credits resolve, and /api/org names them", async () => {
+    const org = await orgOnPlan({ assay_plan: "team", assay_monthly_credits: "25000" });
+    const res = await server.api("GET", "/api/org", { key: org.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ customerId: org.customerId, plan: "team", monthlyCredits: 25000 });
+    const resolved = await server.assay.plans.resolve(org.customerId);
+    expect(resolved).toMatchObject({ monthlyCredits: 25000, source: "stripe" });
+    expect(resolved.plan.name).toBe("Team");
+  });
+
+  test("a trialing subscription is a live agreement; a canceled one is none", async () => {
+    const org = await server.signup();
+    stripe.cancelAll(org.customerId);
+    stripe.subscribe(org.customerId, stripe.addPlanPrice({ assay_plan: "team", assay_monthly_credits: "500" }), "trialing");
+    expect((await server.api("GET", "/api/org", { key: org.apiKey })).body.plan).toBe("team");
+  });
+
+  test("no live subscription: BILLING_NOT_PROVISIONED, no default plan, nothing charged or created", async () => {
+    const org = await server.signup();
+    stripe.cancelAll(org.customerId);
+    const body = await expectJobRefused(org.apiKey, 503, "BILLING_NOT_PROVISIONED");
+    expect(body.details).toEqual({ provider: "stripe" });
+    expect(body.message).toContain("no active subscription");
+    expectError(await server.api("GET", "/api/org", { key: org.apiKey }), 503, "BILLING_NOT_PROVISIONED");
+  });
+
+  test("a product without a usable entitlement, or naming a plan the catalog lacks: PLAN_NOT_PUBLISHED, nothing charged", async () => {
+    const cases: Array<[Record<string, string>, Record<string, unknown>]> = [
+      [{ assay_plan: "team", assay_monthly_credits: "2147483647" }, { planCode: "team", monthlyCredits: 2147483647, provider: "stripe" }],
+      [{ assay_plan: "team", assay_monthly_credits: "0" }, { planCode: "team", monthlyCredits: 0, provider: "stripe" }],
+      [{ assay_plan: "team", assay_monthly_credits: "-5" }, { planCode: "team", monthlyCredits: -5, provider: "stripe" }],
+      [{ assay_plan: "team" }, { planCode: "team", monthlyCredits: null, provider: "stripe" }],
+      [{ assay_plan: "platinum", assay_monthly_credits: "100" }, { planCode: "platinum", provider: "stripe" }],
+    ];
+    for (const [metadata, details] of cases) {
+      const org = await orgOnPlan(metadata);
+      const body = await expectJobRefused(org.apiKey, 503, "PLAN_NOT_PUBLISHED");
+      expect(body.details).toEqual(details);
+    }
+  });
+
+  test("Stripe failing (500) with nothing kept: BILLING_PROVIDER_UNREACHABLE, retryable, nothing charged", async () => {
+    const org = await server.signup();
+    stripe.failing = true;
+    try {
+      const body = await expectJobRefused(org.apiKey, 503, "BILLING_PROVIDER_UNREACHABLE");
+      expect(body.details).toEqual({ provider: "stripe", staleLimitSeconds: STALE, lastResolvedSecondsAgo: null });
+    } finally {
+      stripe.failing = false;
+    }
+  });
+
+  test("a fresh resolution keeps Stripe off the hot path; through an outage a kept one is served until it is too old", async () => {
+    const org = await server.signup();
+    expect((await server.api("GET", "/api/org", { key: org.apiKey })).status).toBe(200);
+    const asked = stripe.requests.length;
+    const estimate = await server.api("POST", "/api/jobs/estimate", { key: org.apiKey, body: STATIC_HTML_EXAMPLE });
+    expect(estimate.status).toBe(200);
+    expect(stripe.requests.length).toBe(asked);
+
+    stripe.stop();
+    try {
+      await sleep(FRESH + 0.2);
+      // Past fresh, within stale: Stripe is asked, cannot be reached, and the kept plan is served.
+      const served = await server.api("GET", "/api/org", { key: org.apiKey });
+      expect(served.status).toBe(200);
+      expect(served.body.plan).toBe("free");
+      await sleep(STALE - FRESH);
+      const body = await expectJobRefused(org.apiKey, 503, "BILLING_PROVIDER_UNREACHABLE");
+      expect(body.details.provider).toBe("stripe");
+      expect(body.details.staleLimitSeconds).toBe(STALE);
+      expect(body.details.lastResolvedSecondsAgo).toBeGreaterThanOrEqual(STALE);
+
+      // Signing up during the outage still opens the account; it is unprovisioned until the operator provisions it.
+      const late = await server.signup();
+      expect(stripe.customers.some((c) => c.metadata?.assay_customer_id === late.customerId)).toBe(false);
+      stripe.restart();
+      await expectJobRefused(late.apiKey, 503, "BILLING_NOT_PROVISIONED");
+      const cli = await runCli(["billing", "provision", "--customer", late.customerId], server.env);
+      expect(cli.stderr).toBe("");
+      expect(cli.code).toBe(0);
+      expect(cli.stdout).toContain(`subscribed to the free price ${freePrice}`);
+      expect((await server.api("GET", "/api/org", { key: late.apiKey })).body.plan).toBe("free");
+      // Provisioning again changes nothing.
+      const again = await runCli(["billing", "provision", "--customer", late.customerId], server.env);
+      expect(again.stdout).toMatch(/exists; subscription sub_\w+ is active/);
+      expect(stripe.customers.filter((c) => c.metadata?.assay_customer_id === late.customerId)).toHaveLength(1);
+    } finally {
+      stripe.restart();
+    }
+  });
+});
