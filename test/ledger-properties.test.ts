@@ -2,14 +2,17 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import fc from "fast-check";
 import { openStore, plansFor } from "../src/app";
-import { loadConfig } from "../src/config";
+import { loadConfig, type Config } from "../src/config";
+import { loadFeedbackSets } from "../src/catalog/feedback-sets";
+import { FeedbackService } from "../src/services/feedback";
+import { OperatorService } from "../src/services/operator";
+import type { PlanService } from "../src/services/plans";
 import { AppError } from "../src/errors/app-error";
 import { AccountService } from "../src/services/accounts";
 import { verifyLedger } from "../src/services/audit";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide as decideJob, jobState, JobStateError, type JobEvent, type RecordedResult } from "../src/domain/jobs";
-import { decide as decideCredits } from "../src/domain/credits";
 import { streams } from "../src/domain/accounts";
 import { chargeForJob, creditState } from "../projections/credits";
 import { ConcurrencyError, type EventStore, type StreamWrite } from "../src/store/event-store";
@@ -17,16 +20,20 @@ import type { EventMetadata } from "../events/metadata";
 import { tempDataDir } from "./support/harness";
 
 /**
- * Properties of the ledger, over the real store, projections and deciders: for any sequence of signups, jobs
- * (accepted and charged, settled with any verdicts, refunded by the one rule, settled again by mistake), operator
- * grants and deductions, and racing decisions made on the same stale state, balances never go negative, each job
- * is charged once and settled once, the read model equals a model kept beside it, and `ledger verify` recomputes
- * every balance from the events alone.
+ * Properties of the ledger, over the real store, projections, deciders and services: for any sequence of signups,
+ * jobs (accepted and charged, settled with any verdicts, refunded by the one rule, settled again by mistake),
+ * operator grants and deductions (OperatorService), monthly grants in any month (PlanService), looks-wrong feedback
+ * payouts, repeated (FeedbackService), and racing decisions made on the same stale state, balances never go
+ * negative, each job is charged once and settled once, each set and anchor pays once, each month is granted once,
+ * the read model equals a model kept beside it, and `ledger verify` recomputes every balance from the events alone.
  */
 setDefaultTimeout(300_000);
 
 const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };
 const SIGNUP_CREDITS = 40;
+const MONTHLY_CREDITS = 60;
+/** Looks-wrong feedback is filed by a key: its credential. */
+const KEY_META: EventMetadata = { actor: { kind: "key", id: "key_property" }, channel: "api" };
 const CUSTOMERS = 2;
 
 const PAGE = '<html lang="en"><head><title>T</title><meta name="description" content="d"></head><body><h1>Hi</h1></body></html>';
@@ -49,7 +56,11 @@ type Command =
   | { kind: "grant"; customer: number; amount: number }
   | { kind: "deduct"; customer: number; amount: number }
   /** Two jobs decided on the same snapshot of the ledger, then appended: the second must re-decide, never double-spend. */
-  | { kind: "race"; customer: number; plans: [number, number] };
+  | { kind: "race"; customer: number; plans: [number, number] }
+  /** The monthly grant as a request in a later month would make it (0: this month, which the signup grant covers). */
+  | { kind: "monthly"; customer: number; month: number }
+  /** Looks-wrong feedback on one result of an earlier job (by index), agreeing with the stored verdict. */
+  | { kind: "feedback"; job: number; check: number };
 
 const customer = fc.integer({ min: 0, max: CUSTOMERS - 1 });
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
@@ -57,6 +68,8 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("grant" as const), customer, amount: fc.integer({ min: 0, max: 30 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("deduct" as const), customer, amount: fc.integer({ min: 1, max: 50 }) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant("race" as const), customer, plans: fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })) }) },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant("monthly" as const), customer, month: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("feedback" as const), job: fc.nat(), check: fc.nat() }) },
 );
 
 /** The world one run acts on: a fresh store, and a model of what each balance must be. */
@@ -65,12 +78,23 @@ class World {
   readonly store: EventStore = openStore(this.dir);
   readonly customers: string[] = [];
   readonly model = new Map<string, number>();
-  readonly jobs: string[] = [];
+  /** Every job charged, and the settled ones with their rows (what feedback can be about). */
+  readonly charged: string[] = [];
+  readonly jobs: Array<{ jobId: string; customerId: string; rows: RecordedResult[] }> = [];
+  /** Months granted, and looks-wrong anchors paid, as the model knows them. */
+  private readonly months = new Set<string>();
+  private readonly paid = new Set<string>();
   private seq = 0;
+  private config!: Config;
+  private plans!: PlanService;
+  private operator!: OperatorService;
+  private readonly feedback = new FeedbackService(this.store, loadFeedbackSets());
 
   async open(): Promise<void> {
-    const config = loadConfig({ DATA_DIR: this.dir, ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS) });
-    const accounts = new AccountService({ config, store: this.store, plans: plansFor(config)(this.store) });
+    this.config = loadConfig({ DATA_DIR: this.dir, ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS), ASSAY_FREE_MONTHLY_CREDITS: String(MONTHLY_CREDITS) });
+    this.plans = plansFor(this.config)(this.store);
+    const accounts = new AccountService({ config: this.config, store: this.store, plans: this.plans });
+    this.operator = new OperatorService({ store: this.store, plans: this.plans }, accounts);
     for (let i = 0; i < CUSTOMERS; i++) {
       const { customerId } = await accounts.signup(`prop-${i}@example.com`, META);
       this.customers.push(customerId);
@@ -99,7 +123,7 @@ class World {
     );
   }
 
-  run(cmd: Command): void {
+  async run(cmd: Command): Promise<void> {
     switch (cmd.kind) {
       case "job": {
         const customerId = this.customers[cmd.customer]!;
@@ -120,22 +144,74 @@ class World {
         }));
         const settle = () => this.store.append(decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
         settle();
+        this.jobs.push({ jobId, customerId, rows });
         this.adjust(customerId, rows.filter((r) => r.outcome.verdict === "error").reduce((n, r) => n + r.credits, 0));
         if (cmd.settleTwice) expect(settle).toThrow(JobStateError);
         return;
       }
       case "grant": {
         const customerId = this.customers[cmd.customer]!;
-        this.appendCredits(customerId, decideCredits({ kind: "grant", customerId, amount: cmd.amount, reason: "operator", note: "property test" }, this.ledger(customerId)));
+        this.operator.grantCredits(customerId, cmd.amount, "property test");
         this.adjust(customerId, cmd.amount);
         return;
       }
       case "deduct": {
         const customerId = this.customers[cmd.customer]!;
-        const balance = this.ledger(customerId).balance;
-        if (cmd.amount > balance) return;
-        this.appendCredits(customerId, [{ type: "CreditsDeducted", data: { customerId, amount: cmd.amount, reason: "operator", note: "property test" } }]);
+        if (cmd.amount > this.model.get(customerId)!) {
+          expect(() => this.operator.deductCredits(customerId, cmd.amount, "property test")).toThrow(AppError);
+          return;
+        }
+        this.operator.deductCredits(customerId, cmd.amount, "property test");
         this.adjust(customerId, -cmd.amount);
+        return;
+      }
+      case "monthly": {
+        const customerId = this.customers[cmd.customer]!;
+        const later = plansFor({ ...this.config, clockOffsetDays: 31 * cmd.month })(this.store);
+        // Twice, as two requests of that month would: the second grants nothing.
+        for (let i = 0; i < 2; i++) await later.entitle(customerId);
+        const month = `${customerId}/${new Date(Date.now() + 31 * cmd.month * 86_400_000).toISOString().slice(0, 7)}`;
+        if (cmd.month > 0 && !this.months.has(month)) {
+          this.months.add(month);
+          seen.monthlyGrants++;
+          this.adjust(customerId, Math.max(0, MONTHLY_CREDITS - this.model.get(customerId)!));
+        }
+        return;
+      }
+      case "feedback": {
+        if (this.jobs.length === 0) return;
+        const job = this.jobs[cmd.job % this.jobs.length]!;
+        const row = job.rows[cmd.check % job.rows.length]!;
+        const verdict = row.outcome.verdict;
+        const submit = () =>
+          this.feedback.submit(
+            job.customerId,
+            {
+              setId: "looks-wrong",
+              jobId: job.jobId,
+              validationId: row.validationId,
+              answers: [
+                { questionId: "humanVerdict", value: verdict },
+                { questionId: "aiMistakeNotes", value: null },
+                { questionId: "verdictComments", value: verdict === "pass" ? null : "The stored verdict is right." },
+                { questionId: "feedbackNotes", value: null },
+              ],
+            },
+            KEY_META,
+          );
+        const anchor = `${job.jobId}/${row.validationId}`;
+        if (this.paid.has(anchor)) {
+          expect(submit).toThrow(expect.objectContaining({ code: "FEEDBACK_ALREADY_GIVEN" }));
+          seen.repeatedPayouts++;
+          return;
+        }
+        const receipt = submit();
+        this.paid.add(anchor);
+        seen.payouts++;
+        // The reward is what the check cost on that job, net of its refund: an errored row earns nothing.
+        const reward = verdict === "error" ? 0 : row.credits;
+        expect(receipt.payout.credits).toBe(reward);
+        this.adjust(job.customerId, reward);
         return;
       }
       case "race": {
@@ -157,11 +233,12 @@ class World {
           if (first) {
             this.store.append(d.writes, META);
             this.adjust(customerId, -d.plan.totalCredits);
-            this.jobs.push(d.jobId);
+            this.charged.push(d.jobId);
             first = false;
             continue;
           }
           expect(() => this.store.append(d.writes, META)).toThrow(ConcurrencyError);
+          seen.races++;
           this.tryAccept(d.jobId, customerId, d.plan);
         }
         return;
@@ -180,12 +257,8 @@ class World {
       throw e;
     }
     this.adjust(customerId, -plan.totalCredits);
-    this.jobs.push(jobId);
+    this.charged.push(jobId);
     return true;
-  }
-
-  private appendCredits(customerId: string, events: StreamWrite["events"]): void {
-    this.store.append([{ streamId: streams.credits(customerId), expectedVersion: this.ledger(customerId).streamVersion, events }], META);
   }
 
   private adjust(customerId: string, delta: number): void {
@@ -198,7 +271,7 @@ class World {
   check(): void {
     for (const customerId of this.customers) expect(this.ledger(customerId).balance).toBe(this.model.get(customerId)!);
     const events = [...this.store.readAll()];
-    for (const jobId of this.jobs) {
+    for (const jobId of this.charged) {
       expect(events.filter((e) => e.type === "CreditsCharged" && e.data.jobId === jobId)).toHaveLength(1);
       expect(events.filter((e) => e.type === "JobSettled" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
       expect(events.filter((e) => e.type === "CreditsRefunded" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
@@ -207,21 +280,28 @@ class World {
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     for (const customerId of this.customers) expect(report.balances[customerId]).toBe(this.model.get(customerId)!);
+    const payouts = events.filter((e) => e.type === "CreditsGranted" && e.data.reason === "feedback");
+    expect(new Set(payouts.map((e) => JSON.stringify(e.type === "CreditsGranted" && e.data.feedback))).size).toBe(payouts.length);
+    const monthly = events.filter((e) => e.type === "CreditsGranted" && e.data.reason === "monthly");
+    expect(monthly).toHaveLength(this.months.size);
   }
 }
 
-let runs = 0;
-afterAll(() => expect(runs).toBeGreaterThan(0));
+/** What the runs did, so that a property that held only because nothing happened cannot pass. */
+const seen = { runs: 0, payouts: 0, repeatedPayouts: 0, monthlyGrants: 0, races: 0 };
+afterAll(() => {
+  for (const n of Object.values(seen)) expect(n).toBeGreaterThan(0);
+});
 
-test("for any sequence of jobs, settlements, grants, deductions and races, the ledger holds", async () => {
+test("for any sequence of jobs, settlements, grants, deductions, monthly grants, feedback payouts and races, the ledger holds", async () => {
   await fc.assert(
     fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 25 }), async (commands) => {
       const world = new World();
       try {
         await world.open();
-        for (const c of commands) world.run(c);
+        for (const c of commands) await world.run(c);
         world.check();
-        runs++;
+        seen.runs++;
       } finally {
         world.close();
       }
