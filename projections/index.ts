@@ -1,5 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { EventStore } from "../src/store/event-store";
+import { sha256Hex } from "../src/store/canonical";
 import type { Projection } from "./projection";
 import { organizationsProjection } from "./organizations";
 import { keysProjection } from "./keys";
@@ -14,9 +15,23 @@ import { feedbackProjection } from "./feedback";
 
 export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection, feedbackProjection];
 
-/** Creates read tables if needed and applies every projection in the append transaction. */
+/**
+ * Which version of each projection's tables the database holds: the hash of its DDL. A projection whose DDL is new
+ * or changed (a release added it, or a table or column to it) is rebuilt from the log when the store opens, so an
+ * existing data directory needs no manual `assay replay` after an upgrade.
+ */
+const VERSIONS_DDL = "CREATE TABLE IF NOT EXISTS projection_versions (name TEXT PRIMARY KEY, ddl_sha256 TEXT NOT NULL)";
+
+const ddlHash = (p: Projection) => sha256Hex(p.ddl);
+
+/** Creates read tables if needed, rebuilds those of a new or changed projection, and applies every projection in the append transaction. */
 export function installProjections(store: EventStore): void {
-  for (const p of projections) store.db.exec(p.ddl);
+  store.db.exec(VERSIONS_DDL);
+  const held = new Map(
+    store.db.query<{ name: string; hash: string }, []>("SELECT name, ddl_sha256 AS hash FROM projection_versions").all().map((r) => [r.name, r.hash]),
+  );
+  const stale = projections.filter((p) => held.get(p.name) !== ddlHash(p));
+  if (stale.length) store.transaction(() => rebuild(store, stale));
   store.onAppend((db, event) => {
     for (const p of projections) p.apply(db, event);
   });
@@ -24,15 +39,21 @@ export function installProjections(store: EventStore): void {
 
 /** Drops every read table and folds the whole log into fresh ones, in one transaction. */
 export function rebuildProjections(store: EventStore): { events: number } {
+  return store.transaction(() => rebuild(store, projections));
+}
+
+/** Drops these projections' tables, creates them anew and folds the whole log into them; records their versions. */
+function rebuild(store: EventStore, which: readonly Projection[]): { events: number } {
+  store.db.exec(VERSIONS_DDL);
+  for (const p of which) for (const t of p.tables) store.db.exec(`DROP TABLE IF EXISTS ${t}`);
+  for (const p of which) store.db.exec(p.ddl);
   let events = 0;
-  store.transaction(() => {
-    for (const p of projections) for (const t of p.tables) store.db.exec(`DROP TABLE IF EXISTS ${t}`);
-    for (const p of projections) store.db.exec(p.ddl);
-    for (const e of store.readAll()) {
-      for (const p of projections) p.apply(store.db, e);
-      events++;
-    }
-  });
+  for (const e of store.readAll()) {
+    for (const p of which) p.apply(store.db, e);
+    events++;
+  }
+  const record = store.db.query("INSERT INTO projection_versions (name, ddl_sha256) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET ddl_sha256 = excluded.ddl_sha256");
+  for (const p of which) record.run(p.name, ddlHash(p));
   return { events };
 }
 

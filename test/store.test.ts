@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type NewEvent } from "../src/store/event-store";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
-import { dumpReadTables } from "../projections";
+import { dumpReadTables, installProjections, projections } from "../projections";
 import { htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "./support/mail-relay";
 
@@ -237,6 +237,30 @@ describe("the service's event log", () => {
     // Replaying twice is the same as once.
     expect((await runCli(["replay"], env)).code).toBe(0);
     expect(read()).toEqual(before);
+  });
+
+  test("after an upgrade, a projection that is new or whose tables changed is rebuilt from the log when the store opens", () => {
+    const read = () => {
+      const db = new Database(dbPath(), { readonly: true });
+      try {
+        return dumpReadTables(db);
+      } finally {
+        db.close();
+      }
+    };
+    const before = read();
+    // The data directory as an older release left it: no feedback read model, the credits one without its grant months.
+    const db = new Database(dbPath());
+    db.exec("DROP TABLE feedback_jobs; DROP TABLE feedback_check_costs; DROP TABLE feedback_submissions; DROP TABLE credit_grant_periods");
+    db.exec("DELETE FROM projection_versions WHERE name = 'feedback'; UPDATE projection_versions SET ddl_sha256 = 'older' WHERE name = 'credits'");
+    db.close();
+    const store = new EventStore(dbPath(), eventTypes);
+    installProjections(store);
+    store.close();
+    expect(read()).toEqual(before);
+    const versions = new Database(dbPath(), { readonly: true });
+    expect(versions.query("SELECT name FROM projection_versions ORDER BY name").all()).toEqual(projections.map((p) => ({ name: p.name })).sort((a, b) => a.name.localeCompare(b.name)));
+    versions.close();
   });
 
   test("ledger verify passes on the untouched log, then fails naming the position of a tampered credit event", async () => {
