@@ -127,6 +127,15 @@ describe("the service's event log", () => {
     stopped = true;
   };
   const dbPath = () => join(dataDir, "assay.sqlite");
+  /** Every read table as the data directory holds it now. */
+  const read = () => {
+    const db = new Database(dbPath(), { readonly: true });
+    try {
+      return dumpReadTables(db);
+    } finally {
+      db.close();
+    }
+  };
 
   beforeAll(async () => {
     dataDir = tempDataDir();
@@ -205,14 +214,6 @@ describe("the service's event log", () => {
   });
 
   test("replay rebuilds every read table identically from the log", async () => {
-    const read = () => {
-      const db = new Database(dbPath(), { readonly: true });
-      try {
-        return dumpReadTables(db);
-      } finally {
-        db.close();
-      }
-    };
     const before = read();
     // The dump covers every read model, and each holds what the requests above produced.
     for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "invitations", "device_codes", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
@@ -240,14 +241,6 @@ describe("the service's event log", () => {
   });
 
   test("after an upgrade, a projection that is new or whose tables changed is rebuilt from the log when the store opens", () => {
-    const read = () => {
-      const db = new Database(dbPath(), { readonly: true });
-      try {
-        return dumpReadTables(db);
-      } finally {
-        db.close();
-      }
-    };
     const before = read();
     // The data directory as an older release left it: no feedback read model, the credits one without its grant months.
     const db = new Database(dbPath());

@@ -1,4 +1,3 @@
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
 import { requireKeyAuthority, requireScopesOfRole } from "../domain/people";
@@ -9,6 +8,7 @@ import { sha256Hex } from "../store/canonical";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
 import { KeyUsage } from "../store/key-usage";
+import { addressGroup, WindowedLimit } from "./limits";
 import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
@@ -33,11 +33,11 @@ export function newKey(name: string, scopes: Scope[], personId?: string): { apiK
 export class AccountService {
   private readonly usage: KeyUsage;
   /** Accounts opened per client address and window: each signup mints free credits, so a loop must not mint many. */
-  private readonly signupsPerAddress: RateLimiterMemory;
+  private readonly signupsPerAddress: WindowedLimit;
 
   constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">) {
     this.usage = new KeyUsage(ctx.store.db);
-    this.signupsPerAddress = new RateLimiterMemory({ points: ctx.config.signupsPerAddress, duration: ctx.config.signupWindowSeconds });
+    this.signupsPerAddress = new WindowedLimit(ctx.config.signupsPerAddress, ctx.config.signupWindowSeconds);
   }
 
   /**
@@ -70,18 +70,17 @@ export class AccountService {
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
   }
 
-  private async countSignup(clientAddress: string): Promise<void> {
-    try {
-      await this.signupsPerAddress.consume(addressGroup(clientAddress));
-    } catch (e) {
-      if (!(e instanceof RateLimiterRes)) throw e;
-      const retryAfterSeconds = Math.ceil(e.msBeforeNext / 1000);
-      throw new AppError("SIGNUP_RATE_LIMITED", `Too many accounts opened from this address; try again in ${retryAfterSeconds} s, or sign in to an account you have.`, {
-        retryAfterSeconds,
-        limit: this.ctx.config.signupsPerAddress,
-        windowSeconds: this.ctx.config.signupWindowSeconds,
-      });
-    }
+  private countSignup(clientAddress: string): Promise<void> {
+    const { points, windowSeconds } = this.signupsPerAddress;
+    return this.signupsPerAddress.spend(
+      addressGroup(clientAddress),
+      (retryAfterSeconds) =>
+        new AppError("SIGNUP_RATE_LIMITED", `Too many accounts opened from this address; try again in ${retryAfterSeconds} s, or sign in to an account you have.`, {
+          retryAfterSeconds,
+          limit: points,
+          windowSeconds,
+        }),
+    );
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
@@ -232,17 +231,3 @@ export class AccountService {
   }
 }
 
-/**
- * The unit a per-address limit counts: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64 prefix,
- * since one IPv6 host commonly holds a whole /64.
- */
-export function addressGroup(address: string): string {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return mapped[1]!;
-  if (!address.includes(":")) return address;
-  const [head = "", tail = ""] = address.toLowerCase().split("::");
-  const left = head ? head.split(":") : [];
-  const right = address.includes("::") && tail ? tail.split(":") : [];
-  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
-}

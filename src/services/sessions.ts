@@ -1,5 +1,4 @@
 import { timingSafeEqual } from "node:crypto";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
@@ -10,6 +9,7 @@ import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projecti
 import { findSessionBySecretHash, findSignInLink } from "../../projections/sessions";
 import { sha256Hex } from "../store/canonical";
 import { newCustomerId, newOrgCode, newPersonId, newSecretToken, newSessionId, newSignInLinkId } from "./ids";
+import { WindowedLimit } from "./limits";
 import type { Mailer } from "./mailer";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -40,13 +40,13 @@ function sameToken(a: string, b: string): boolean {
 /** Sign-in by email link (or with an email an OpenID provider verified), and the sessions it starts. */
 export class SessionService {
   /** Links sent per address within one link lifetime. */
-  private readonly linksPerAddress: RateLimiterMemory;
+  private readonly linksPerAddress: WindowedLimit;
 
   constructor(
     private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">,
     private readonly mailer: Mailer,
   ) {
-    this.linksPerAddress = new RateLimiterMemory({ points: ctx.config.signinLinksPerAddress, duration: ctx.config.signinLinkTtlSeconds });
+    this.linksPerAddress = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds);
   }
 
   /**
@@ -72,15 +72,14 @@ export class SessionService {
   }
 
   /** Counts one more link for the address, refusing it past the limit (the count is per process: one machine's flood guard). */
-  private async spendLink(email: string): Promise<void> {
-    try {
-      await this.linksPerAddress.consume(emailHashOf(email));
-    } catch (e) {
-      if (!(e instanceof RateLimiterRes)) throw e;
-      const retryAfterSeconds = Math.ceil(e.msBeforeNext / 1000);
-      throw new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this address; ask again in ${retryAfterSeconds} s, or use a link already sent.`, { retryAfterSeconds });
-    }
+  private spendLink(email: string): Promise<void> {
+    return this.linksPerAddress.spend(
+      emailHashOf(email),
+      (retryAfterSeconds) =>
+        new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this address; ask again in ${retryAfterSeconds} s, or use a link already sent.`, { retryAfterSeconds }),
+    );
   }
+
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
   signIn(token: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {

@@ -1,0 +1,41 @@
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { AppError } from "../errors/app-error";
+
+/**
+ * A windowed count per key (rate-limiter-flexible, in this process's memory: one machine's flood guard). `spend`
+ * counts one for the key, or throws the refusal built from how long until the key may try again.
+ */
+export class WindowedLimit {
+  private readonly limiter: RateLimiterMemory;
+
+  constructor(
+    readonly points: number,
+    readonly windowSeconds: number,
+  ) {
+    this.limiter = new RateLimiterMemory({ points, duration: windowSeconds });
+  }
+
+  async spend(key: string, refusal: (retryAfterSeconds: number) => AppError): Promise<void> {
+    try {
+      await this.limiter.consume(key);
+    } catch (e) {
+      if (!(e instanceof RateLimiterRes)) throw e;
+      throw refusal(Math.ceil(e.msBeforeNext / 1000));
+    }
+  }
+}
+
+/**
+ * The unit a per-address limit counts: an IPv4 address (also when IPv4-mapped), or an IPv6 address's /64 prefix,
+ * since one IPv6 host commonly holds a whole /64.
+ */
+export function addressGroup(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(":")) return address;
+  const [head = "", tail = ""] = address.toLowerCase().split("::");
+  const left = head ? head.split(":") : [];
+  const right = address.includes("::") && tail ? tail.split(":") : [];
+  const groups = address.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+}
