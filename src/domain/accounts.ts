@@ -103,6 +103,19 @@ export function decideChangePlan(customerId: string, planCode: string, currentPl
   return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "PlanChanged", data: { customerId, planCode, previousPlanCode: currentPlanCode } }] }];
 }
 
+/**
+ * Decides recording the organization's customer with a billing provider, as provisioning created or found it. The
+ * link it already has is no change (no event); a different one (the customer was replaced) is recorded anew.
+ */
+export function decideLinkBillingCustomer(
+  customerId: string,
+  link: { provider: string; billingCustomerId: string },
+  current: { provider: string | null; billingCustomerId: string | null },
+): StreamWrite[] {
+  if (current.provider === link.provider && current.billingCustomerId === link.billingCustomerId) return [];
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "BillingCustomerLinked", data: { customerId, ...link } }] }];
+}
+
 /** Decides minting a further key for an organization, which must exist. */
 export function decideMintKey(customerId: string, key: MintedKey, organizationExists: boolean): StreamWrite[] {
   if (!organizationExists) {
