@@ -92,10 +92,20 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
 }
 
 /**
- * Decides moving an organization to another plan of the catalog. The same plan again is no change (no event);
- * a code the catalog lacks is PLAN_UNKNOWN.
+ * Decides moving an organization to another plan of the catalog. Under a remote billing provider (`managedBy`, its
+ * name) the plan is the provider's subscription, so no change is Assay's to make: PLAN_MANAGED_BY_BILLING. The same
+ * plan again is no change (no event); a code the catalog lacks is PLAN_UNKNOWN.
  */
-export function decideChangePlan(customerId: string, planCode: string, currentPlanCode: string, knownPlanCodes: readonly string[]): StreamWrite[] {
+export function decideChangePlan(
+  customerId: string,
+  planCode: string,
+  currentPlanCode: string,
+  knownPlanCodes: readonly string[],
+  managedBy: string | null,
+): StreamWrite[] {
+  if (managedBy) {
+    throw new AppError("PLAN_MANAGED_BY_BILLING", `The plan is managed by the billing provider (${managedBy}): change the subscription there.`, { provider: managedBy });
+  }
   if (!knownPlanCodes.includes(planCode)) {
     throw new AppError("PLAN_UNKNOWN", `No plan ${JSON.stringify(planCode)} in the plan catalog.`, { field: "planCode", planCode, knownPlanCodes });
   }

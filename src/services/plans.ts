@@ -116,11 +116,16 @@ export class PlanService {
     return { organizations: ids.length, refused };
   }
 
-  /** The plan catalog as an organization may choose from it, with the plan it is on; the free plan's credits are the configured amount. */
+  /**
+   * The plan catalog as an organization may choose from it, with the plan it is on and whether Assay may change it
+   * (not under a remote billing provider); the free plan's credits are the configured amount.
+   */
   async list(customerId: string) {
     const { plan } = await this.entitle(customerId);
     return {
       current: plan.code,
+      billingProvider: this.provider.name,
+      planChangeable: !this.provider.remote,
       plans: this.catalog.plans.map((p) => ({
         code: p.code,
         name: p.name,
@@ -132,11 +137,12 @@ export class PlanService {
     };
   }
 
-  /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs). */
+  /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs); refused under a remote billing provider. */
   changePlan(customerId: string, planCode: string, meta: EventMetadata): { customerId: string; plan: string; previousPlan: string } {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code)), meta);
+    const managedBy = this.provider.remote ? this.provider.name : null;
+    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
     return { customerId, plan: planCode, previousPlan: org.plan };
   }
 
