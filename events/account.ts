@@ -77,4 +77,15 @@ export const PlanChanged = eventType(
 );
 export type PlanChangedData = EventData<typeof PlanChanged>;
 
-export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked, PlanChanged] as const;
+/**
+ * Stream `account-<customerId>`: provisioning created or found the organization's customer with the billing
+ * provider. Plan resolution then retrieves that customer by id rather than searching the provider for it (a
+ * provider's search may lag behind a customer it just created).
+ */
+export const BillingCustomerLinked = eventType(
+  "BillingCustomerLinked",
+  Type.Object({ customerId: Id, provider: Id, billingCustomerId: Id }, { additionalProperties: false }),
+);
+export type BillingCustomerLinkedData = EventData<typeof BillingCustomerLinked>;
+
+export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked, PlanChanged, BillingCustomerLinked] as const;

@@ -11,11 +11,17 @@ export const organizationsProjection: Projection = {
     plan TEXT NOT NULL,
     monthly_grant INTEGER NOT NULL,
     created_at TEXT NOT NULL,
-    created_position INTEGER NOT NULL
+    created_position INTEGER NOT NULL,
+    billing_provider TEXT,
+    billing_customer_id TEXT
   )`,
   apply(db, e) {
     if (e.type === "PlanChanged") {
       db.query("UPDATE organizations SET plan = ? WHERE customer_id = ?").run(e.data.planCode, e.data.customerId);
+      return;
+    }
+    if (e.type === "BillingCustomerLinked") {
+      db.query("UPDATE organizations SET billing_provider = ?, billing_customer_id = ? WHERE customer_id = ?").run(e.data.provider, e.data.billingCustomerId, e.data.customerId);
       return;
     }
     if (e.type !== "AccountOpened") return;
@@ -31,6 +37,9 @@ export interface Organization {
   plan: string;
   monthlyGrant: number;
   createdAt: string;
+  /** The billing provider provisioning linked a customer with, and that customer's id there; null until then. */
+  billingProvider: string | null;
+  billingCustomerId: string | null;
 }
 
 /** Every organization's id, for the monthly grant's sweep. */
@@ -41,7 +50,7 @@ export function allCustomerIds(db: Database): string[] {
 export function findOrganization(db: Database, customerId: string): Organization | null {
   return db
     .query<Organization, [string]>(
-      "SELECT customer_id AS customerId, org_code AS orgCode, email, plan, monthly_grant AS monthlyGrant, created_at AS createdAt FROM organizations WHERE customer_id = ?",
+      "SELECT customer_id AS customerId, org_code AS orgCode, email, plan, monthly_grant AS monthlyGrant, created_at AS createdAt, billing_provider AS billingProvider, billing_customer_id AS billingCustomerId FROM organizations WHERE customer_id = ?",
     )
     .get(customerId);
 }

@@ -117,14 +117,7 @@ function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider 
   throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local, stripe).`);
 }
 
-/** The operator's billing graph (`assay billing provision`): the store, the plan catalog and the billing provider, no browser. */
-export function openBilling(config: Config = loadConfig()): { plans: PlanService; close(): void } {
-  const plansOver = plansFor(config);
-  const store = openStore(config.dataDir);
-  return { plans: plansOver(store), close: () => store.close() };
-}
-
-/** The operator's graph (the CLI's replay, ledger verify, key, credits and plan commands): the store and what those commands need, no browser. */
+/** The operator's graph (the CLI's replay, ledger verify, key, credits, plan and billing commands): the store and what those commands need, no browser. */
 export function openOperator(config: Config = loadConfig()): { operator: OperatorService; close(): void } {
   const plansOver = plansFor(config);
   const store = openStore(config.dataDir);

@@ -1,36 +1,46 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eventCount, expectError, runCli, startServer, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, runCli, uniqueEmail, type TestServer } from "./support/harness";
+import { inSession, signIn, startServerWithRelay, type MailRelay } from "./support/mail-relay";
 import { startFakeStripe, type FakeStripe } from "./support/stripe-server";
 import { STATIC_HTML_EXAMPLE } from "../src/operations/jobs/examples";
 
 /**
  * The Stripe billing provider against a fake Stripe speaking Stripe's HTTP API. Plan resolutions are fresh for
- * 2 s and served through an outage up to 4 s old, so the outage windows pass in seconds.
+ * 2 s and served through an outage up to 4 s old, so the outage windows pass in seconds; a new customer shows in
+ * the fake's search 5 s after it is created (Stripe's search lags up to a minute), so only the customer linked
+ * in the log is found at once.
  */
 const FRESH = 2;
 const STALE = 4;
+const SEARCH_LAG = 5;
 
 let stripe: FakeStripe;
 let server: TestServer;
+let relay: MailRelay;
+let stopServer: () => Promise<void>;
 let freePrice: string;
 beforeAll(async () => {
   stripe = startFakeStripe();
+  stripe.searchLagSeconds = SEARCH_LAG;
   freePrice = stripe.addPlanPrice({ assay_plan: "free" });
-  server = await startServer({
+  ({ server, relay, stop: stopServer } = await startServerWithRelay({
     ASSAY_BILLING_PROVIDER: "stripe",
     ASSAY_STRIPE_SECRET_KEY: stripe.secretKey,
     ASSAY_STRIPE_API_BASE: stripe.url,
     ASSAY_STRIPE_FREE_PRICE: freePrice,
     ASSAY_PLAN_CACHE_SECONDS: String(FRESH),
     ASSAY_PLAN_STALE_SECONDS: String(STALE),
-  });
+  }));
 });
 afterAll(async () => {
-  await server.stop();
+  await stopServer();
   stripe.close();
 });
 
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
+const customerOf = (customerId: string) => stripe.customers.find((c) => c.metadata?.assay_customer_id === customerId && !c.deleted)!;
+const links = (customerId: string) =>
+  eventsOf(server).flatMap((e) => (e.type === "BillingCustomerLinked" && e.data.customerId === customerId ? [{ data: e.data, metadata: e.metadata }] : []));
 
 /** A new organization whose free subscription is replaced by one to a product with this metadata. */
 async function orgOnPlan(metadata: Record<string, string>) {
@@ -69,6 +79,86 @@ describe("the Stripe billing provider", () => {
     expect(org1.status).toBe(200);
     expect(org1.body.plan).toBe("free");
     expect(org1.body.monthlyCredits).toBe(server.assay.config.monthlyFreeCredits);
+  });
+
+  test("signup then a job at once: provisioning links the customer in the log, and the plan is read from it by id, not by the lagging search", async () => {
+    const org = await server.signup();
+    const customer = customerOf(org.customerId);
+    expect(links(org.customerId).map((e) => [e.data, e.metadata.actor.kind])).toEqual([
+      [{ customerId: org.customerId, provider: "stripe", billingCustomerId: customer.id }, "system"],
+    ]);
+    // Stripe's search does not have it yet.
+    const searched = await fetch(`${stripe.url}/v1/customers/search?query=${encodeURIComponent(`metadata['assay_customer_id']:'${org.customerId}'`)}`, {
+      headers: { authorization: `Bearer ${stripe.secretKey}` },
+    });
+    expect((await searched.json()).data).toEqual([]);
+    const asked = stripe.requests.length;
+    const run = await server.api("POST", "/api/jobs", { key: org.apiKey, body: STATIC_HTML_EXAMPLE });
+    expect(run.status).toBe(200);
+    expect(run.body.status).toBe("completed");
+    const since = stripe.requests.slice(asked);
+    expect(since).toContain(`GET /v1/customers/${customer.id}`);
+    expect(since).not.toContain("GET /v1/customers/search");
+  });
+
+  test("an organization never linked (its customer made outside Assay) is found by search, once Stripe's search has it", async () => {
+    stripe.stop();
+    const org = await server.signup();
+    stripe.restart();
+    expect(links(org.customerId)).toEqual([]);
+    stripe.createCustomer(org.customerId, org.email);
+    stripe.subscribe(org.customerId, stripe.addPlanPrice({ assay_plan: "team", assay_monthly_credits: "700" }));
+    // Not yet searchable: no customer, as Stripe answers in the first moments.
+    await expectJobRefused(org.apiKey, 503, "BILLING_NOT_PROVISIONED");
+    await sleep(SEARCH_LAG);
+    const res = await server.api("GET", "/api/org", { key: org.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ plan: "team", monthlyCredits: 700 });
+  });
+
+  test("a deleted linked customer is not provisioned; provisioning again replaces it and links the new one", async () => {
+    const org = await server.signup();
+    const first = customerOf(org.customerId).id;
+    expect((await server.api("GET", "/api/org", { key: org.apiKey })).status).toBe(200);
+    stripe.deleteCustomer(first);
+    await sleep(FRESH + 0.2);
+    const body = await expectJobRefused(org.apiKey, 503, "BILLING_NOT_PROVISIONED");
+    expect(body.details).toEqual({ provider: "stripe" });
+    expect(body.message).toBe(`Stripe customer ${first}, linked to organization ${org.customerId}, is deleted.`);
+
+    const cli = await runCli(["billing", "provision", "--customer", org.customerId], server.env);
+    expect([cli.code, cli.stderr]).toEqual([0, ""]);
+    const second = customerOf(org.customerId).id;
+    expect(second).not.toBe(first);
+    expect(cli.stdout).toContain(`linked Stripe customer ${first} is deleted; created Stripe customer ${second}; subscribed to the free price ${freePrice}`);
+    expect(links(org.customerId).map((e) => [e.data.billingCustomerId, e.metadata.actor.kind, e.metadata.channel])).toEqual([
+      [first, "system", "system"],
+      [second, "operator", "cli"],
+    ]);
+    expect((await server.api("GET", "/api/org", { key: org.apiKey })).body.plan).toBe("free");
+  });
+
+  test("the plan is Stripe's: an admin's change and the operator's plan set are PLAN_MANAGED_BY_BILLING, nothing changed; /api/plans says so", async () => {
+    const org = await server.signup();
+    const plans = (await server.api("GET", "/api/plans", { key: org.apiKey })).body;
+    expect([plans.current, plans.billingProvider, plans.planChangeable]).toEqual(["free", "stripe", false]);
+
+    const admin = await signIn(server, relay, uniqueEmail("billing-admin"));
+    // A first sign-in provisions the organization it opens without waiting for it; count from its link on.
+    for (let waited = 0; !links(admin.customerId).length && waited < 100; waited++) await sleep(0.1);
+    expect(links(admin.customerId)).toHaveLength(1);
+    const before = eventCount(server);
+    // Refused before the code is looked at: no change is Assay's to make.
+    for (const planCode of ["team", "platinum"]) {
+      const res = await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode } });
+      expectError(res, 409, "PLAN_MANAGED_BY_BILLING");
+      expect(res.body.details).toEqual({ provider: "stripe" });
+      expect(res.body.message).toBe("The plan is managed by the billing provider (stripe): change the subscription there.");
+    }
+    const cli = await runCli(["plan", "set", "--customer", org.customerId, "--plan", "team"], server.env);
+    expect([cli.code, cli.stdout, cli.stderr]).toEqual([1, "", "PLAN_MANAGED_BY_BILLING: The plan is managed by the billing provider (stripe): change the subscription there.\n"]);
+    expect(eventCount(server)).toBe(before);
+    expect((await server.api("GET", "/api/org", { key: org.apiKey })).body.plan).toBe("free");
   });
 
   test("a paid subscription's plan and its product's credits resolve, and /api/org names them", async () => {
@@ -158,6 +248,8 @@ describe("the Stripe billing provider", () => {
       const again = await runCli(["billing", "provision", "--customer", late.customerId], server.env);
       expect(again.stdout).toMatch(/exists; subscription sub_\w+ is active/);
       expect(stripe.customers.filter((c) => c.metadata?.assay_customer_id === late.customerId)).toHaveLength(1);
+      // The operator's provisioning linked the customer it created, once.
+      expect(links(late.customerId).map((e) => e.data.billingCustomerId)).toEqual([customerOf(late.customerId).id]);
     } finally {
       stripe.restart();
     }

@@ -81,7 +81,7 @@ describe("an organization's plan", () => {
     expect([credits.plan, credits.planName, credits.monthlyGrant]).toEqual(["email", "Email checks, native clients", 1000]);
     expect(clients.plan).toEqual({ code: "email", name: "Email checks, native clients" });
     const plans = (await server.api("GET", "/api/plans", { key })).body;
-    expect(plans.current).toBe("email");
+    expect([plans.current, plans.billingProvider, plans.planChangeable]).toEqual(["email", "local", true]);
     expect(plans.plans.map((p: { code: string; paid: boolean; monthlyCredits: number }) => [p.code, p.paid, p.monthlyCredits])).toEqual([
       ["free", false, 1000],
       ["web", false, 1000],

@@ -182,6 +182,10 @@ export const Organization = Obj({
 export const PlanList = Obj(
   {
     current: Str(),
+    billingProvider: Type.String({ description: "Where the plan comes from (ASSAY_BILLING_PROVIDER): local, the plan the log records, or a billing provider such as stripe." }),
+    planChangeable: Type.Boolean({
+      description: "Whether POST /api/org/plan may change the plan: false under a billing provider, whose subscription is the plan (PLAN_MANAGED_BY_BILLING).",
+    }),
     plans: Type.Array(
       Obj({
         code: Str(),
@@ -193,7 +197,7 @@ export const PlanList = Obj(
       }),
     ),
   },
-  "The plan catalog, and the plan the organization is on (current).",
+  "The plan catalog, the plan the organization is on (current), and whether it can be changed here.",
 );
 
 const keyFields = {

@@ -92,15 +92,38 @@ export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean
 }
 
 /**
- * Decides moving an organization to another plan of the catalog. The same plan again is no change (no event);
- * a code the catalog lacks is PLAN_UNKNOWN.
+ * Decides moving an organization to another plan of the catalog. Under a remote billing provider (`managedBy`, its
+ * name) the plan is the provider's subscription, so no change is Assay's to make: PLAN_MANAGED_BY_BILLING. The same
+ * plan again is no change (no event); a code the catalog lacks is PLAN_UNKNOWN.
  */
-export function decideChangePlan(customerId: string, planCode: string, currentPlanCode: string, knownPlanCodes: readonly string[]): StreamWrite[] {
+export function decideChangePlan(
+  customerId: string,
+  planCode: string,
+  currentPlanCode: string,
+  knownPlanCodes: readonly string[],
+  managedBy: string | null,
+): StreamWrite[] {
+  if (managedBy) {
+    throw new AppError("PLAN_MANAGED_BY_BILLING", `The plan is managed by the billing provider (${managedBy}): change the subscription there.`, { provider: managedBy });
+  }
   if (!knownPlanCodes.includes(planCode)) {
     throw new AppError("PLAN_UNKNOWN", `No plan ${JSON.stringify(planCode)} in the plan catalog.`, { field: "planCode", planCode, knownPlanCodes });
   }
   if (planCode === currentPlanCode) return [];
   return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "PlanChanged", data: { customerId, planCode, previousPlanCode: currentPlanCode } }] }];
+}
+
+/**
+ * Decides recording the organization's customer with a billing provider, as provisioning created or found it. The
+ * link it already has is no change (no event); a different one (the customer was replaced) is recorded anew.
+ */
+export function decideLinkBillingCustomer(
+  customerId: string,
+  link: { provider: string; billingCustomerId: string },
+  current: { provider: string | null; billingCustomerId: string | null },
+): StreamWrite[] {
+  if (current.provider === link.provider && current.billingCustomerId === link.billingCustomerId) return [];
+  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "BillingCustomerLinked", data: { customerId, ...link } }] }];
 }
 
 /** Decides minting a further key for an organization, which must exist. */

@@ -82,6 +82,7 @@ const entries = [
   { code: "FEEDBACK_ALREADY_GIVEN", status: 409, title: "Feedback already given", guidance: "The set is already completed (or the looks-wrong set was already filed for this job and check); nothing to retry." },
   { code: "FEEDBACK_NOT_DUE", status: 409, title: "Feedback not due", guidance: "The set is not currently due for this credential (details.expectedSetId when known)." },
   { code: "JOB_CHARGE_CONFLICT", status: 409, title: "Job charge conflict", guidance: "A ledger charge already exists for this job id under another tenant or amount. An invariant violation; nothing was charged." },
+  { code: "PLAN_MANAGED_BY_BILLING", status: 409, title: "Plan managed by the billing provider", guidance: "The organization's plan is its subscription with the billing provider (details.provider), not Assay's to change. Change the subscription in the billing provider; the new plan shows within ASSAY_PLAN_CACHE_SECONDS. Nothing was changed.", addedBySpecGap: true },
   { code: "LAST_ADMIN", status: 409, title: "Last admin", guidance: "The organization's last admin cannot leave, be removed or be demoted (details.personId). Make another member admin first (POST /api/members/{personId}/role). Nothing was changed.", addedBySpecGap: true },
   // 413
   { code: "REQUEST_TOO_LARGE", status: 413, title: "Request too large", guidance: "The request body exceeds the size cap (details.limitBytes).", addedBySpecGap: true },

@@ -22,7 +22,7 @@ function operatorName(): string {
   }
 }
 
-/** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke | credits grant | credits deduct | plan set`). */
+/** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke | credits grant | credits deduct | plan set | billing provision`). */
 export class OperatorService {
   constructor(
     private readonly ctx: Pick<ServiceContext, "store" | "plans">,
@@ -68,6 +68,11 @@ export class OperatorService {
   /** Moves an organization to another plan of the catalog (PlanChanged, the operator as actor). */
   setPlan(customerId: string, planCode: string) {
     return this.ctx.plans.changePlan(customerId, planCode, OPERATOR);
+  }
+
+  /** Sets an organization up with the billing provider and links the customer it created or found (the operator as actor). */
+  provisionBilling(customerId: string): Promise<string> {
+    return this.ctx.plans.provision(customerId, OPERATOR);
   }
 
   private moveCredits(customerId: string, cmd: CreditCommand): { customerId: string; balance: number } {

@@ -1,13 +1,13 @@
 import { AppError } from "../errors/app-error";
 import { grantClock, type Config } from "../config";
 import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from "../catalog/plans";
-import { decideChangePlan, streams } from "../domain/accounts";
+import { decideChangePlan, decideLinkBillingCustomer, streams } from "../domain/accounts";
 import { decide as decideCredits, periodOf } from "../domain/credits";
 import { requireAdmin } from "../domain/people";
 import { ConcurrencyError, type EventStore } from "../store/event-store";
-import { allCustomerIds, findOrganization } from "../../projections/organizations";
+import { allCustomerIds, findOrganization, type Organization } from "../../projections/organizations";
 import { creditState, grantedPeriods } from "../../projections/credits";
-import { BillingProviderError, type BillingAgreement, type BillingProvider } from "./billing/provider";
+import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider } from "./billing/provider";
 import type { EventMetadata } from "../../events/metadata";
 
 /** An organization's plan as resolved for one request: the catalog plan, its usable monthly credits, and which provider said so. */
@@ -46,7 +46,7 @@ export class PlanService {
   async resolve(customerId: string): Promise<ResolvedPlan> {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan });
+    const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) });
     const plan = this.catalog.find(agreement.planCode);
     if (!plan) {
       throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${JSON.stringify(agreement.planCode)} is not in the plan catalog.`, {
@@ -116,11 +116,16 @@ export class PlanService {
     return { organizations: ids.length, refused };
   }
 
-  /** The plan catalog as an organization may choose from it, with the plan it is on; the free plan's credits are the configured amount. */
+  /**
+   * The plan catalog as an organization may choose from it, with the plan it is on and whether Assay may change it
+   * (not under a remote billing provider); the free plan's credits are the configured amount.
+   */
   async list(customerId: string) {
     const { plan } = await this.entitle(customerId);
     return {
       current: plan.code,
+      billingProvider: this.provider.name,
+      planChangeable: !this.provider.remote,
       plans: this.catalog.plans.map((p) => ({
         code: p.code,
         name: p.name,
@@ -132,11 +137,12 @@ export class PlanService {
     };
   }
 
-  /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs). */
+  /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs); refused under a remote billing provider. */
   changePlan(customerId: string, planCode: string, meta: EventMetadata): { customerId: string; plan: string; previousPlan: string } {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code)), meta);
+    const managedBy = this.provider.remote ? this.provider.name : null;
+    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
     return { customerId, plan: planCode, previousPlan: org.plan };
   }
 
@@ -146,15 +152,25 @@ export class PlanService {
     return this.changePlan(session.customerId, planCode, meta);
   }
 
-  /** Sets an organization up with the billing provider (the operator's `assay billing provision`); what was done, in words. */
-  async provision(customerId: string): Promise<string> {
+  /**
+   * Sets an organization up with the billing provider (the operator's `assay billing provision`, and signup) and
+   * records the customer it created or found (BillingCustomerLinked), so resolving the plan need not find it by a
+   * search that may lag; what was done, in words.
+   */
+  async provision(customerId: string, meta: EventMetadata): Promise<string> {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+    let provisioned;
     try {
-      return await this.provider.provision({ customerId, email: org.email });
+      provisioned = await this.provider.provision({ customerId, email: org.email, billingCustomerId: this.linkOf(org) });
     } catch (e) {
       throw providerRefusal(e, this.provider.name);
     }
+    if (provisioned.billingCustomerId) {
+      const link = { provider: this.provider.name, billingCustomerId: provisioned.billingCustomerId };
+      this.ctx.store.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
+    }
+    return provisioned.summary;
   }
 
   /**
@@ -164,13 +180,18 @@ export class PlanService {
   async provisionOpened(customerId: string): Promise<void> {
     if (!this.provider.remote) return;
     try {
-      await this.provision(customerId);
+      await this.provision(customerId, SYSTEM);
     } catch (e) {
       console.error(`Billing: organization ${customerId} opened but was not provisioned with ${this.provider.name} (\`assay billing provision --customer ${customerId}\` retries): ${(e as Error).message}`);
     }
   }
 
-  private async agreement(org: { customerId: string; email: string; planCode: string }): Promise<BillingAgreement> {
+  /** The organization's customer with this server's provider, if provisioning linked one (a link with another provider is not this one's). */
+  private linkOf(org: Organization): string | null {
+    return org.billingProvider === this.provider.name ? org.billingCustomerId : null;
+  }
+
+  private async agreement(org: BillingOrganization): Promise<BillingAgreement> {
     const kept = this.agreements.get(org.customerId);
     const age = kept ? (Date.now() - kept.at) / 1000 : Infinity;
     if (kept && age < this.ctx.config.planFreshSeconds) return kept.agreement;

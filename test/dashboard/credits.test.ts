@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { eventsOf, htmlJob, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, signInThrough, inSession, type MailRelay, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm } from "../support/pages";
+import { startFakeStripe, type FakeStripe } from "../support/stripe-server";
 
 /**
  * The credits page as a browser without JavaScript reads it: balance, plan, monthly grant and the ledger, each
@@ -113,5 +114,43 @@ describe("the credits page", () => {
     const memberView = await page(server, "/dashboard/credits", member.cookie);
     expect(memberView.text).toContain('<dd id="plan"><span>Team</span> (<code>team</code>)</dd>');
     expect(memberView.text).not.toContain('action="/dashboard/credits/plan"');
+  });
+});
+
+/** Under a billing provider the plan is the subscription: its own server, with a fake Stripe. */
+describe("the credits page under a billing provider", () => {
+  let stripe: FakeStripe;
+  let billed: { relay: MailRelay; server: TestServer; stop(): Promise<void> };
+  beforeAll(async () => {
+    stripe = startFakeStripe();
+    billed = await startServerWithRelay({
+      ASSAY_BILLING_PROVIDER: "stripe",
+      ASSAY_STRIPE_SECRET_KEY: stripe.secretKey,
+      ASSAY_STRIPE_API_BASE: stripe.url,
+      ASSAY_STRIPE_FREE_PRICE: stripe.addPlanPrice({ assay_plan: "free" }),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await billed?.stop();
+    stripe?.close();
+  }, 120_000);
+
+  test("an admin gets no plan form, only where to change the subscription; a form posted anyway is refused, nothing changed", async () => {
+    const admin = await signIn(billed.server, billed.relay, uniqueEmail("credits-billed"));
+    // The first sign-in provisions the organization it opens without waiting for it.
+    for (let waited = 0; !eventsOf(billed.server).some((e) => e.type === "BillingCustomerLinked" && e.data.customerId === admin.customerId) && waited < 100; waited++) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const shown = await page(billed.server, "/dashboard/credits", admin.cookie);
+    expect(shown.status).toBe(200);
+    expect(shown.text).toContain('<dd id="plan"><span>Free</span> (<code>free</code>)</dd>');
+    expect(shown.text).toContain(`<p id="plan-managed">The plan is the organization's subscription with <span>stripe</span>: change the subscription there.</p>`);
+    expect(shown.text).not.toContain('action="/dashboard/credits/plan"');
+
+    const before = eventsOf(billed.server).length;
+    const refused = await postForm(billed.server, "/dashboard/credits/plan", { _csrf: admin.csrfToken, planCode: "team" }, { cookie: admin.cookie });
+    expect(refused.status).toBe(409);
+    expect(refused.text).toContain("(PLAN_MANAGED_BY_BILLING)");
+    expect(eventsOf(billed.server).length).toBe(before);
   });
 });

@@ -6,6 +6,9 @@ import type { Server } from "bun";
  * nesting, bearer secret-key auth, Stripe's object and list shapes, its error body
  * { error: { type, message, code? } } with its statuses, and the search query subset `field:'value'` and
  * `metadata['key']:'value'` joined by AND. Customers, products, prices and subscriptions live in memory.
+ * Like Stripe's, the search lags behind writes: a customer is searchable only `searchLagSeconds` after it was
+ * created (Stripe's docs: under normal operating conditions, data is searchable in under a minute, so search is
+ * not for read-after-write); retrieving it by id is current at once.
  */
 
 type Obj = Record<string, unknown> & { id: string; object: string; metadata?: Record<string, string> };
@@ -20,6 +23,12 @@ export interface FakeStripe {
   requests: string[];
   /** A product with this metadata and a monthly price for it; returns the price id. */
   addPlanPrice(metadata: Record<string, string>): string;
+  /** Seconds after its creation before a customer shows in search results (0: at once). */
+  searchLagSeconds: number;
+  /** A customer for the organization made outside Assay (as in Stripe's dashboard); returns its id. */
+  createCustomer(assayCustomerId: string, email: string): string;
+  /** Deletes a customer as Stripe does: retrieving it then answers { id, object, deleted: true }, and search leaves it out. */
+  deleteCustomer(id: string): void;
   /** Subscribes the organization's customer (found by its assay_customer_id) to a price, with this status. */
   subscribe(assayCustomerId: string, priceId: string, status?: string): Obj;
   /** Ends every subscription of the organization's customer (status canceled). */
@@ -38,6 +47,8 @@ const now = () => Math.floor(Date.now() / 1000);
 
 export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
   const customers: Obj[] = [];
+  /** When each customer became visible to search, in ms (Stripe's lag). */
+  const searchableAt = new Map<string, number>();
   const products: Obj[] = [];
   const prices: Obj[] = [];
   const subscriptions: Obj[] = [];
@@ -47,8 +58,14 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     Response.json({ error: { type, message, ...(code ? { code } : {}) } }, { status });
   const list = (url: string, data: Obj[], limit: number) =>
     Response.json({ object: "list", data: data.slice(0, limit), has_more: data.length > limit, url });
+  const newCustomer = (email: unknown, metadata: Record<string, string>): Obj => {
+    const customer: Obj = { id: newId("cus"), object: "customer", created: now(), email: email ?? null, metadata };
+    customers.push(customer);
+    searchableAt.set(customer.id, Date.now() + fake.searchLagSeconds * 1000);
+    return customer;
+  };
   const customerOf = (assayCustomerId: string) => {
-    const c = customers.find((x) => x.metadata?.assay_customer_id === assayCustomerId);
+    const c = customers.find((x) => x.metadata?.assay_customer_id === assayCustomerId && !x.deleted);
     if (!c) throw new Error(`fake Stripe: no customer for ${assayCustomerId}`);
     return c;
   };
@@ -72,13 +89,18 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     const path = url.pathname;
 
     if (req.method === "GET" && path === "/v1/customers/search") {
-      const matches = customers.filter(searchMatcher(String(params.query ?? "")));
+      const matching = searchMatcher(String(params.query ?? ""));
+      const matches = customers.filter((c) => !c.deleted && searchableAt.get(c.id)! <= Date.now() && matching(c));
       return Response.json({ object: "search_result", data: matches.slice(0, limit), has_more: matches.length > limit, next_page: null, url: path });
     }
     if (req.method === "POST" && path === "/v1/customers") {
-      const customer: Obj = { id: newId("cus"), object: "customer", created: now(), email: params.email ?? null, metadata: (params.metadata as Record<string, string>) ?? {} };
-      customers.push(customer);
-      return Response.json(customer);
+      return Response.json(newCustomer(params.email, (params.metadata as Record<string, string>) ?? {}));
+    }
+    const customer = path.match(/^\/v1\/customers\/([^/]+)$/);
+    if (req.method === "GET" && customer) {
+      const found = customers.find((c) => c.id === customer[1]);
+      if (!found) return error(404, "invalid_request_error", `No such customer: '${customer[1]}'`, "resource_missing");
+      return Response.json(found.deleted ? { id: found.id, object: "customer", deleted: true } : found);
     }
     if (req.method === "GET" && path === "/v1/subscriptions") {
       const status = String(params.status ?? "active");
@@ -110,6 +132,15 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     subscriptions,
     requests,
     failing: false,
+    searchLagSeconds: 0,
+    createCustomer(assayCustomerId, email) {
+      return newCustomer(email, { assay_customer_id: assayCustomerId }).id;
+    },
+    deleteCustomer(id) {
+      const found = customers.find((c) => c.id === id);
+      if (!found) throw new Error(`fake Stripe: no customer ${id}`);
+      found.deleted = true;
+    },
     addPlanPrice(metadata) {
       const prod: Obj = { id: newId("prod"), object: "product", name: metadata.assay_plan ?? "plan", active: true, metadata };
       products.push(prod);

@@ -7,11 +7,11 @@ import { action, UsageError } from "../program";
  * Runs an operator command over the composition root's operator service, closing the store after. The composition
  * root is imported here, not at the top: the client commands (and --version) start without loading the server.
  */
-async function withOperator(command: (operator: OperatorService) => number): Promise<number> {
+async function withOperator(command: (operator: OperatorService) => number | Promise<number>): Promise<number> {
   const { openOperator } = await import("../../app");
   const { operator, close } = openOperator();
   try {
-    return command(operator);
+    return await command(operator);
   } finally {
     close();
   }
@@ -99,16 +99,12 @@ export function registerOperatorCommands(program: Command): void {
     .description("operator: set an organization up with the billing provider (its customer and the free subscription); safe to repeat")
     .requiredOption("--customer <id>", "the organization")
     .action(
-      action(async (opts: { customer: string }) => {
-        const { openBilling } = await import("../../app");
-        const { plans, close } = openBilling();
-        try {
-          console.log(await plans.provision(opts.customer));
+      action((opts: { customer: string }) =>
+        withOperator(async (operator) => {
+          console.log(await operator.provisionBilling(opts.customer));
           return 0;
-        } finally {
-          close();
-        }
-      }),
+        }),
+      ),
     );
 
   const key = program.command("key").description("operator: keys on this server's data directory");

@@ -8,12 +8,12 @@ export const changePlan = defineOperation({
   tag: "account",
   summary: "Change the organization's plan (session, admin only)",
   description:
-    "Moves the organization the session acts for to another plan of the plan catalog (recorded as PlanChanged). A member gets ADMIN_REQUIRED; a code the catalog lacks is PLAN_UNKNOWN. The new plan's monthly credits for the current month are granted with the next plan-dependent request.",
+    "Moves the organization the session acts for to another plan of the plan catalog (recorded as PlanChanged). A member gets ADMIN_REQUIRED; under a billing provider (ASSAY_BILLING_PROVIDER other than local) the plan is the provider's subscription and the change is PLAN_MANAGED_BY_BILLING; a code the catalog lacks is PLAN_UNKNOWN. The new plan's monthly credits for the current month are granted with the next plan-dependent request.",
   http: { method: "post", path: "/api/org/plan", returns: "The organization, on its new plan." },
   auth: { kind: "session" },
   input: { body: ChangePlanBody, form: true },
   output: Organization,
-  errors: ["ADMIN_REQUIRED", "PLAN_UNKNOWN", ...PLAN_RESOLUTION_ERRORS],
+  errors: ["ADMIN_REQUIRED", "PLAN_MANAGED_BY_BILLING", "PLAN_UNKNOWN", ...PLAN_RESOLUTION_ERRORS],
   example: { planCode: "team" },
   handle: async (input, call) => {
     const session = sessionOf(call);

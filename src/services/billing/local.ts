@@ -1,5 +1,5 @@
 import type { PlanCatalog } from "../../catalog/plans";
-import type { BillingAgreement, BillingProvider } from "./provider";
+import type { BillingAgreement, BillingProvider, Provisioned } from "./provider";
 
 /** The self-hoster's billing: the plan the log records for the organization, with the catalog's monthly credits. */
 export class LocalBillingProvider implements BillingProvider {
@@ -13,7 +13,7 @@ export class LocalBillingProvider implements BillingProvider {
     return { planCode: org.planCode, monthlyCredits: this.catalog.find(org.planCode)?.monthlyCredits ?? null };
   }
 
-  async provision(): Promise<string> {
-    return "The local provider needs no provisioning: the plan is the one the log records.";
+  async provision(): Promise<Provisioned> {
+    return { summary: "The local provider needs no provisioning: the plan is the one the log records." };
   }
 }

@@ -11,13 +11,30 @@ export interface BillingAgreement {
   monthlyCredits?: number | null;
 }
 
+/** An organization as a provider sees it; `billingCustomerId` is its customer with this provider, once provisioning linked one. */
+export interface BillingOrganization {
+  customerId: string;
+  email: string;
+  planCode: string;
+  billingCustomerId: string | null;
+}
+
+/** What provisioning did, in words, and the provider's customer it created or found (to be linked in the log). */
+export interface Provisioned {
+  summary: string;
+  billingCustomerId?: string;
+}
+
 export interface BillingProvider {
   readonly name: string;
-  /** True when answers come from another service: PlanService then caches them and serves a recent one through an outage. */
+  /**
+   * True when answers come from another service: PlanService then caches them and serves a recent one through an
+   * outage, and the plan is the provider's (an admin or the operator cannot change it in Assay).
+   */
   readonly remote: boolean;
-  agreement(org: { customerId: string; email: string; planCode: string }): Promise<BillingAgreement>;
-  /** Sets the organization up with the provider (a customer, the free agreement); idempotent. What it did, in words. */
-  provision(org: { customerId: string; email: string }): Promise<string>;
+  agreement(org: BillingOrganization): Promise<BillingAgreement>;
+  /** Sets the organization up with the provider (a customer, the free agreement); idempotent. */
+  provision(org: Omit<BillingOrganization, "planCode">): Promise<Provisioned>;
 }
 
 /** A provider's failure, by kind; PlanService maps each to its catalogued refusal. */

@@ -1,5 +1,5 @@
 import Stripe from "stripe";
-import { BillingProviderError, type BillingAgreement, type BillingProvider } from "./provider";
+import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider, type Provisioned } from "./provider";
 
 /** Where an organization's Stripe customer names it, and where a product names its plan and credits. */
 export const STRIPE_METADATA = { customerId: "assay_customer_id", plan: "assay_plan", monthlyCredits: "assay_monthly_credits" } as const;
@@ -21,11 +21,18 @@ export class StripeBillingProvider implements BillingProvider {
     this.client = settings.secretKey ? new Stripe(settings.secretKey, clientOptions(settings.apiBase)) : null;
   }
 
-  async agreement(org: { customerId: string }): Promise<BillingAgreement> {
+  async agreement(org: BillingOrganization): Promise<BillingAgreement> {
     const stripe = this.configured();
     return call(async () => {
-      const customer = await this.findCustomer(stripe, org.customerId);
-      if (!customer) throw new BillingProviderError("not_provisioned", `Organization ${org.customerId} has no Stripe customer.`);
+      const customer = org.billingCustomerId ? await linkedCustomer(stripe, org.billingCustomerId) : await searchCustomer(stripe, org.customerId);
+      if (!customer) {
+        throw new BillingProviderError(
+          "not_provisioned",
+          org.billingCustomerId
+            ? `Stripe customer ${org.billingCustomerId}, linked to organization ${org.customerId}, is deleted.`
+            : `Organization ${org.customerId} has no Stripe customer.`,
+        );
+      }
       const subscription = await liveSubscription(stripe, customer.id);
       if (!subscription) throw new BillingProviderError("not_provisioned", `Stripe customer ${customer.id} has no active subscription.`);
       const price = subscription.items.data[0]?.price;
@@ -36,16 +43,18 @@ export class StripeBillingProvider implements BillingProvider {
     });
   }
 
-  async provision(org: { customerId: string; email: string }): Promise<string> {
+  async provision(org: Omit<BillingOrganization, "planCode">): Promise<Provisioned> {
     const stripe = this.configured();
     return call(async () => {
       const done: string[] = [];
-      let customer = await this.findCustomer(stripe, org.customerId);
+      const linked = org.billingCustomerId ? await linkedCustomer(stripe, org.billingCustomerId) : null;
+      if (org.billingCustomerId && !linked) done.push(`linked Stripe customer ${org.billingCustomerId} is deleted`);
+      let customer = linked ?? (await searchCustomer(stripe, org.customerId));
       if (!customer) {
         customer = await stripe.customers.create(
           { email: org.email, metadata: { [STRIPE_METADATA.customerId]: org.customerId } },
-          // Two provisioning attempts for one organization make one customer.
-          { idempotencyKey: `assay-customer-${org.customerId}` },
+          // Two provisioning attempts for one organization make one customer; replacing a deleted customer is another attempt.
+          { idempotencyKey: `assay-customer-${org.customerId}${org.billingCustomerId ? `-replacing-${org.billingCustomerId}` : ""}` },
         );
         done.push(`created Stripe customer ${customer.id}`);
       } else done.push(`Stripe customer ${customer.id} exists`);
@@ -55,7 +64,7 @@ export class StripeBillingProvider implements BillingProvider {
         const created = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: this.settings.freePrice }] });
         done.push(`subscribed to the free price ${this.settings.freePrice} (${created.id})`);
       } else done.push("no live subscription, and no ASSAY_STRIPE_FREE_PRICE to subscribe it to");
-      return `${org.customerId}: ${done.join("; ")}.`;
+      return { summary: `${org.customerId}: ${done.join("; ")}.`, billingCustomerId: customer.id };
     });
   }
 
@@ -63,11 +72,27 @@ export class StripeBillingProvider implements BillingProvider {
     if (!this.client) throw new BillingProviderError("unconfigured", "ASSAY_BILLING_PROVIDER=stripe, but ASSAY_STRIPE_SECRET_KEY is not set.");
     return this.client;
   }
+}
 
-  private async findCustomer(stripe: Stripe, customerId: string): Promise<Stripe.Customer | null> {
-    const found = await stripe.customers.search({ query: `metadata['${STRIPE_METADATA.customerId}']:'${customerId}'`, limit: 1 });
-    return found.data[0] ?? null;
+/** The customer provisioning linked, by id (always current); null when Stripe says it is deleted or has no such customer. */
+async function linkedCustomer(stripe: Stripe, id: string): Promise<Stripe.Customer | null> {
+  try {
+    const customer = await stripe.customers.retrieve(id);
+    return customer.deleted ? null : customer;
+  } catch (e) {
+    if (e instanceof Stripe.errors.StripeInvalidRequestError && e.code === "resource_missing") return null;
+    throw e;
   }
+}
+
+/**
+ * The organization's customer found by its metadata, for an organization provisioning never linked (set up outside
+ * Assay, or before links were recorded). Stripe's search lags behind writes (up to a minute), so a customer created
+ * moments ago is not found here.
+ */
+async function searchCustomer(stripe: Stripe, customerId: string): Promise<Stripe.Customer | null> {
+  const found = await stripe.customers.search({ query: `metadata['${STRIPE_METADATA.customerId}']:'${customerId}'`, limit: 1 });
+  return found.data[0] ?? null;
 }
 
 function clientOptions(apiBase?: string): Stripe.StripeConfig {

@@ -18,6 +18,9 @@ export interface CreditsProps {
   monthlyGrant: number;
   /** The plans of the catalog, for an admin's change-plan form. */
   plans: Array<{ code: string; name: string; paid: boolean; monthlyCredits: number | null }>;
+  /** False under a billing provider, whose subscription is the plan: no form then, a line saying where to change it. */
+  planChangeable: boolean;
+  billingProvider: string;
   ledger: LedgerRow[];
   /** How many of the newest entries were asked for, and the choices the operation allows. */
   limit: number;
@@ -48,7 +51,11 @@ export function CreditsView(props: CreditsProps) {
         <dt>Monthly grant</dt>
         <dd>{String(props.monthlyGrant)} credits</dd>
       </dl>
-      {props.shell.role === "admin" ? (
+      {!props.planChangeable ? (
+        <p id="plan-managed">
+          The plan is the organization's subscription with <span safe>{props.billingProvider}</span>: change the subscription there.
+        </p>
+      ) : props.shell.role === "admin" ? (
         <form method="post" action="/dashboard/credits/plan">
           <Csrf token={props.shell.csrfToken} />
           <label for="plan-code">Change the plan</label>
