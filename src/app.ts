@@ -24,6 +24,7 @@ import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
+import { PlaygroundService } from "./services/playground";
 import { EmailClientCatalog } from "./services/email-client-catalog";
 import { LocalBillingProvider } from "./services/billing/local";
 import { StripeBillingProvider } from "./services/billing/stripe";
@@ -81,6 +82,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs: new JobService(ctx),
+    playground: new PlaygroundService(ctx),
     captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(store, feedbackSets),

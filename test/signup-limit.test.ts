@@ -3,7 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { eventCount, expectError, startServer, uniqueEmail, type TestServer } from "./support/harness";
-import { addressGroup } from "../src/services/accounts";
+import { addressGroup } from "../src/services/address-group";
 
 /**
  * The free grant is not a faucet: POST /api/signup and the create_account tool open at most
