@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eventCount, expectError, startServer, type ApiResponse, type TestServer } from "./support/harness";
+import { rmSync } from "node:fs";
+import { eventCount, expectError, startServer, tempDataDir, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
  * The anonymous playground over HTTP: POST /api/playground/runs runs the configured checks (web-essentials) at one
@@ -139,4 +140,20 @@ describe("runs kept 2 s, at most 1, loopback refused", () => {
     expectError(await server.api("GET", `/api/playground/runs/${second.runId}`), 404, "PLAYGROUND_RUN_NOT_FOUND");
     expectError(await server.api("GET", `/api/playground/runs/${second.runId}/screenshots/desktop-md`), 404, "PLAYGROUND_RUN_NOT_FOUND");
   });
+});
+
+test("a playground setting the catalog cannot honour stops the start, naming it", async () => {
+  const dataDir = tempDataDir();
+  try {
+    for (const [name, value, said] of [
+      ["ASSAY_PLAYGROUND_CHECKS", "no-such-check", /ASSAY_PLAYGROUND_CHECKS: "no-such-check"/],
+      ["ASSAY_PLAYGROUND_CHECKS", "page-title,logo-usage", /ASSAY_PLAYGROUND_CHECKS: "logo-usage"/],
+      ["ASSAY_PLAYGROUND_CHECKS", "email-accessibility", /ASSAY_PLAYGROUND_CHECKS: "email-accessibility"/],
+      ["ASSAY_PLAYGROUND_VIEWPORT", "huge", /ASSAY_PLAYGROUND_VIEWPORT must be one of mobile-sm, tablet-portrait, desktop-md/],
+    ] as const) {
+      await expect(startServer({ DATA_DIR: dataDir, [name]: value })).rejects.toThrow(said);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });

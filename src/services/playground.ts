@@ -49,13 +49,13 @@ export class PlaygroundService {
   private readonly perAddress: RateLimiterMemory;
   private readonly settings: Config["playground"];
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge">) {
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge">,
+    offer: PlaygroundOffer,
+  ) {
     this.settings = ctx.config.playground;
-    this.checks = resolveChecks(this.settings.checks);
-    if (!(CAPTURE_SIZES as readonly string[]).includes(this.settings.viewport)) {
-      throw new Error(`ASSAY_PLAYGROUND_VIEWPORT must be one of ${CAPTURE_SIZES.join(", ")}; got ${JSON.stringify(this.settings.viewport)}.`);
-    }
-    this.viewport = this.settings.viewport as CaptureSize;
+    this.checks = offer.checks;
+    this.viewport = offer.viewport;
     this.perSession = new RateLimiterMemory({ points: this.settings.runsPerSession, duration: PLAYGROUND_SESSION_SECONDS });
     this.perAddress = new RateLimiterMemory({ points: this.settings.runsPerAddress, duration: this.settings.windowSeconds });
   }
@@ -199,16 +199,29 @@ async function refused(limiter: RateLimiterMemory, key: string): Promise<RateLim
   }
 }
 
-/** The configured checks as ids: one set id stands for its checks; each must be a webpage check that needs no parameters. */
-function resolveChecks(names: string[]): string[] {
-  const set = names.length === 1 ? findSet(names[0]!) : undefined;
-  const ids = set ? set.validationIds : names;
-  for (const id of ids) {
+/** What the playground offers: its checks and its one capture size. */
+export interface PlaygroundOffer {
+  checks: string[];
+  viewport: CaptureSize;
+}
+
+/**
+ * The configured offer, checked before anything opens (a bad setting stops the start, naming it): one set id stands
+ * for its checks; each must be a webpage check that needs no parameters; the viewport a capture size.
+ */
+export function playgroundOffer(settings: Pick<Config["playground"], "checks" | "viewport">): PlaygroundOffer {
+  const set = settings.checks.length === 1 ? findSet(settings.checks[0]!) : undefined;
+  if (set && set.subjectType !== "url") throw new Error(`ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(set.id)} is a set of email checks; the playground checks webpages.`);
+  const checks = set ? [...set.validationIds] : settings.checks;
+  if (!checks.length) throw new Error("ASSAY_PLAYGROUND_CHECKS names no check.");
+  for (const id of checks) {
     const module = findValidation(id);
     if (!module || module.meta.id !== id || module.meta.subjectType !== "url" || module.meta.requiresConfiguration) {
-      throw new Error(`ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(id)} is not a webpage check id (or set id) that runs without parameters.`);
+      throw new Error(`ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(id)} is not a validation set id or a webpage check id that runs without parameters.`);
     }
   }
-  if (!ids.length) throw new Error("ASSAY_PLAYGROUND_CHECKS names no check.");
-  return [...ids];
+  if (!(CAPTURE_SIZES as readonly string[]).includes(settings.viewport)) {
+    throw new Error(`ASSAY_PLAYGROUND_VIEWPORT must be one of ${CAPTURE_SIZES.join(", ")}; got ${JSON.stringify(settings.viewport)}.`);
+  }
+  return { checks, viewport: settings.viewport as CaptureSize };
 }

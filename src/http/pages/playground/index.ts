@@ -1,6 +1,5 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors/app-error";
-import { findValidation } from "../../../catalog/registry";
 import { callOperation, formOf, htmlPage, seeOther, type PageContext } from "../page-kit";
 import { PlaygroundMissingPage, PlaygroundPage, PlaygroundRunPage, type PlaygroundFormValues, type PlaygroundRunProps } from "./playground-views";
 
@@ -15,9 +14,8 @@ const refusal = (e: AppError) => `${e.code}: ${e.message}`;
 export function playgroundPages(ctx: PageContext) {
   const origin = ctx.services.config.publicBaseUrl;
   const { playground } = ctx.services;
-  const checks = playground.checks.map((id) => findValidation(id)!.meta.name);
   const form = (values?: PlaygroundFormValues, message?: string) =>
-    PlaygroundPage({ origin, checks, viewport: playground.viewport, values, message }) as string;
+    PlaygroundPage({ origin, checks: playground.checks, viewport: playground.viewport, values, message }) as string;
   return new Elysia()
     .get("/playground", () => htmlPage(form()))
     .post("/playground", async ({ request, body }) => {
@@ -38,7 +36,9 @@ export function playgroundPages(ctx: PageContext) {
     .get("/playground/runs/:runId", async ({ request, params }) => {
       try {
         const run = await callOperation<PlaygroundRunProps>(ctx, "getPlaygroundRun", request, { params });
-        return htmlPage(PlaygroundRunPage({ origin, run }) as string);
+        // The page links its screenshot by path, never as http: (mixed content on an https page).
+        const screenshotUrl = run.screenshotUrl && new URL(run.screenshotUrl).pathname;
+        return htmlPage(PlaygroundRunPage({ origin, run: { ...run, screenshotUrl } }) as string);
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
         return htmlPage(PlaygroundMissingPage({ origin, message: refusal(e) }) as string, e.status);

@@ -17,7 +17,7 @@ export interface PlaygroundRunProps {
   status: string;
   interruption?: string;
   summary: { pass: number; fail: number; error: number };
-  results: Array<{ validationId: string; name: string; verdict: string; reason?: string }>;
+  results: Array<{ validationId: string; verdict: string; reason?: string }>;
   screenshotUrl: string | null;
   expiresAt: string;
 }
@@ -40,7 +40,14 @@ export function PlaygroundPage(props: { origin: string; checks: string[]; viewpo
     <Layout title="Playground" origin={props.origin} description={DESCRIPTION}>
       <h1>Try Assay</h1>
       <p>
-        Check a page without an account, free: <span safe>{props.checks.join(", ")}</span>, at {props.viewport}.
+        Check a page without an account, free, at {props.viewport}:{" "}
+        {props.checks.map((id, i) => (
+          <>
+            {i ? ", " : ""}
+            <code safe>{id}</code>
+          </>
+        ))}
+        .
       </p>
       <Notice message={props.message} />
       <h2>A public page</h2>
@@ -64,7 +71,10 @@ export function PlaygroundPage(props: { origin: string; checks: string[]; viewpo
   );
 }
 
-/** One run: each verdict with its reason, the screenshot, and the invitation to sign up. */
+/**
+ * One run: each verdict with its reason, the screenshot, and the invitation to sign up. Checks go by their ids: a
+ * name such as "No lorem ipsum" would be filler text to the page's own no-lorem-ipsum check.
+ */
 export function PlaygroundRunPage(props: { origin: string; run: PlaygroundRunProps }) {
   const run = props.run;
   const subject = run.subject.url ?? `${run.subject.htmlBytes} bytes of HTML at ${run.subject.baseUrl}`;
@@ -90,7 +100,9 @@ export function PlaygroundRunPage(props: { origin: string; run: PlaygroundRunPro
           <tbody>
             {run.results.map((r) => (
               <tr id={`result-${r.validationId}`}>
-                <td safe>{r.name}</td>
+                <td>
+                  <code safe>{r.validationId}</code>
+                </td>
                 <td class={r.verdict}>{r.verdict}</td>
                 <td safe>{r.reason ?? ""}</td>
               </tr>
