@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { playgroundCookie } from "../src/operations/session-cookie";
 import { eventCount, expectError, startServer, tempDataDir, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
@@ -156,4 +157,10 @@ test("a playground setting the catalog cannot honour stops the start, naming it"
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
+});
+
+test("behind https (PUBLIC_BASE_URL) the playground's cookie is also Secure", () => {
+  expect(playgroundCookie("a".repeat(32), 60, { publicBaseUrl: "https://assay.example" })).toBe(
+    `assay_playground=${"a".repeat(32)}; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=60`,
+  );
 });

@@ -67,11 +67,11 @@ export class PlaygroundService {
    */
   async run(body: Static<typeof PlaygroundRunBody>, visitor: PlaygroundVisitor): Promise<{ run: PlaygroundRunView; sessionId: string }> {
     const job = await planJob(this.jobRequest(body), this.ctx.guard);
-    const offered = job.run.filter((v) => !this.checks.includes(v.module.meta.id)).map((v) => v.module.meta.id);
-    if (offered.length) {
-      throw new AppError("INVALID_ENUM_VALUE", `The playground does not run ${offered.join(", ")}; sign up to run every check.`, {
+    const notOffered = job.run.filter((v) => !this.checks.includes(v.module.meta.id)).map((v) => v.module.meta.id);
+    if (notOffered.length) {
+      throw new AppError("INVALID_ENUM_VALUE", `The playground does not run ${notOffered.join(", ")}; sign up to run every check.`, {
         field: "validations",
-        values: offered,
+        values: notOffered,
         allowedValues: this.checks,
       });
     }
