@@ -24,6 +24,7 @@ import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
+import { PlaygroundService, playgroundOffer } from "./services/playground";
 import { EmailClientCatalog } from "./services/email-client-catalog";
 import { LocalBillingProvider } from "./services/billing/local";
 import { StripeBillingProvider } from "./services/billing/stripe";
@@ -54,9 +55,10 @@ export function openStore(dataDir: string): EventStore {
 
 /** Builds the whole service graph for one process. */
 export function createAssay(config: Config = loadConfig()): Assay {
-  // Before anything opens: a broken sets file stops the start with its name and problem.
+  // Before anything opens: a broken sets file, plan catalog or playground setting stops the start with its name and problem.
   const feedbackSets = loadFeedbackSets(config.feedbackSetsFile);
   const plansOver = plansFor(config);
+  const offer = playgroundOffer(config.playground);
   const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets);
   const chromium = findChromium(config.chromiumPath);
@@ -81,6 +83,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs: new JobService(ctx),
+    playground: new PlaygroundService(ctx, offer),
     captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(store, feedbackSets),

@@ -69,6 +69,22 @@ export interface Config {
   deviceCodeTtlSeconds: number;
   /** How long a rotated key's previous secret keeps working (0: not at all). */
   keyRotationOverlapSeconds: number;
+  /** The anonymous playground: what a run checks, where runs are kept, and the two limits on who may start one. */
+  playground: {
+    /** Check ids, or one validation set id, resolved against the catalog at start (src/services/playground.ts). */
+    checks: string[];
+    /** The one capture size a run is shown at. */
+    viewport: string;
+    /** How long a run (and its screenshot) is kept in memory. */
+    runTtlSeconds: number;
+    /** At most this many runs are kept; past it the oldest is dropped. */
+    maxRuns: number;
+    /** Runs one anonymous session (its cookie) may start; more is PLAYGROUND_LIMIT_REACHED. */
+    runsPerSession: number;
+    /** Runs one client address may start per window; more is PLAYGROUND_RATE_LIMITED. */
+    runsPerAddress: number;
+    windowSeconds: number;
+  };
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -125,6 +141,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),
     ...(env.ASSAY_SMTP_TLS_KEY && env.ASSAY_SMTP_TLS_CERT ? { smtpTls: { keyPath: env.ASSAY_SMTP_TLS_KEY, certPath: env.ASSAY_SMTP_TLS_CERT } } : {}),
+    playground: {
+      checks: (env.ASSAY_PLAYGROUND_CHECKS || "web-essentials")
+        .split(",")
+        .map((c) => c.trim())
+        .filter(Boolean),
+      viewport: env.ASSAY_PLAYGROUND_VIEWPORT || "desktop-md",
+      runTtlSeconds: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUN_TTL_SECONDS, 3600)),
+      maxRuns: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_MAX_RUNS, 500)),
+      runsPerSession: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUNS_PER_SESSION, 3)),
+      runsPerAddress: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUNS_PER_ADDRESS, 10)),
+      windowSeconds: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_WINDOW_SECONDS, 3600)),
+    },
     ...(env.ASSAY_VISION_BASE_URL
       ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
       : {}),

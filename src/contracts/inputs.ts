@@ -253,6 +253,28 @@ export const CaptureRef = Type.Object(
 
 export const CaptureKeyParams = Type.Object({ key: Type.String({ description: "The capture key." }) });
 
+// ------------------------------------------------------------------ playground
+
+/** A playground run's body: a public URL, or pasted HTML with the address it stands for; it becomes a job request (the planner's codes). */
+export const PlaygroundRunBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ description: "A public http(s) URL to check. Send url, or html with baseUrl." })),
+    html: Type.Optional(Type.String({ description: "Pasted HTML to check, rendered as if served at baseUrl." })),
+    baseUrl: Type.Optional(Type.String({ description: "With html: the public address the HTML stands for (relative links resolve against it)." })),
+    validations: Type.Optional(
+      Type.Array(Type.String(), { description: "Some of the playground's checks (default: all of them); another id is INVALID_ENUM_VALUE." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const PlaygroundRunRef = Type.Object({ runId: Type.String({ minLength: 1, description: "The run's id (pgr_…)." }) });
+
+export const PlaygroundScreenshotRef = Type.Object({
+  runId: Type.String({ minLength: 1, description: "The run's id (pgr_…)." }),
+  size: Type.String({ description: "The capture size the run was shown at (its screenshotUrl names it)." }),
+});
+
 export const CaptureShareQuery = Type.Object(
   {
     // Optional in the schema: a link without them is refused like any invalid link (STORAGE_OBJECT_NOT_FOUND).

@@ -427,6 +427,32 @@ export const Job = Obj(
   "A job.",
 );
 
+export const PlaygroundRun = Obj(
+  {
+    runId: Str(),
+    type: literals(["url", "static_html"] as const),
+    subject: Obj({ url: Opt(Str()), baseUrl: Opt(Str()), htmlBytes: Opt(Int()) }, "The subject: the URL, or the pasted HTML's address and size."),
+    viewport: CaptureSize,
+    status: literals(["completed", "interrupted"] as const),
+    interruption: Opt(Type.String({ description: "Why no check could read the subject (it could not be captured)." })),
+    summary: Obj({ pass: Int(), fail: Int(), error: Int() }),
+    results: Type.Array(
+      Obj({
+        validationId: Str(),
+        name: Str(),
+        verdict: literals(["pass", "fail", "error"] as const),
+        severity: Severity,
+        reason: Opt(Type.String({ description: "On fail: what to fix and where. On error: the cause." })),
+        findings: Type.Array(Finding),
+      }),
+    ),
+    screenshotUrl: Nullable(Type.String({ description: "The page as captured at viewport; kept as long as the run. null when the capture failed." })),
+    createdAt: Str(),
+    expiresAt: Type.String({ description: "After this the run and its screenshot are gone (PLAYGROUND_RUN_NOT_FOUND)." }),
+  },
+  "An anonymous playground run: kept in memory until expiresAt, spending no credits.",
+);
+
 export const JobPage = Obj({ jobs: Type.Array(Job), nextCursor: Nullable(Str()) });
 
 export const AwaitedJob = Obj({ job: Job, stillPending: Bool(), waitedMs: Int() });

@@ -48,6 +48,9 @@ import { listEmailClients } from "./jobs/list-email-clients";
 import { getCapture } from "./captures/get-capture";
 import { getSharedCapture } from "./captures/get-shared-capture";
 import { fetchCapture } from "./captures/fetch-capture";
+import { runPlayground } from "./playground/run-playground";
+import { getPlaygroundRun } from "./playground/get-playground-run";
+import { getPlaygroundScreenshot } from "./playground/get-playground-screenshot";
 import { getFeedbackDue } from "./feedback/get-feedback-due";
 import { getFeedbackQuestions } from "./feedback/get-feedback-questions";
 import { submitFeedback } from "./feedback/submit-feedback";
@@ -87,6 +90,9 @@ export const operations: readonly Operation[] = [
   getSharedCapture,
   fetchCapture,
   listEmailClients,
+  runPlayground,
+  getPlaygroundRun,
+  getPlaygroundScreenshot,
   getCredits,
   listKeys,
   getOrg,

@@ -128,6 +128,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       { name: "account", description: "Signup, organization, keys and credits." },
       { name: "session", description: "Sign-in by email link and the session it starts (a cookie; state-changing calls carry its CSRF token)." },
       { name: "jobs", description: "Estimate, run and read jobs; screenshots." },
+      { name: "playground", description: "Anonymous runs of a few checks, without an account or credits; limited per session and per address." },
       { name: "feedback", description: "Feedback on verdicts, which earns credits." },
     ],
     paths,

@@ -5,6 +5,8 @@ const NAME = "assay_session";
 /** The OpenID sign-in's cookie: it binds the provider's answer to the browser that started the sign-in. */
 const OIDC_NAME = "assay_oidc";
 const OIDC_PATH = "/api/session/oidc";
+/** The anonymous playground session: a random id its run cap counts against, nothing more. */
+const PLAYGROUND_NAME = "assay_playground";
 
 const attributes = (config: Pick<Config, "publicBaseUrl">, path = "/") =>
   `Path=${path}; HttpOnly; SameSite=Lax${config.publicBaseUrl.startsWith("https:") ? "; Secure" : ""}`;
@@ -31,6 +33,13 @@ function cookieValue(cookieHeader: string | null | undefined, name: string): str
 
 /** The session secret a Cookie header carries, if any. */
 export const sessionSecretOf = (cookieHeader: string | null) => cookieValue(cookieHeader, NAME);
+
+/** Set-Cookie for a new anonymous playground session, set with its first run. */
+export const playgroundCookie = (sessionId: string, maxAgeSeconds: number, config: Pick<Config, "publicBaseUrl">) =>
+  `${PLAYGROUND_NAME}=${sessionId}; ${attributes(config)}; Max-Age=${maxAgeSeconds}`;
+
+/** The playground session a Cookie header carries, if any. */
+export const playgroundSessionOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, PLAYGROUND_NAME);
 
 /** The OpenID sign-in state a Cookie header carries, if any. */
 export const oidcStateOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, OIDC_NAME);

@@ -14,11 +14,25 @@ export interface CaptureFile {
   data: Uint8Array;
 }
 
+/** Where a run's screenshots go: the job's on disk (CaptureService), a playground run's in memory. */
+export interface CaptureSink {
+  store(customerId: string, jobId: string, key: string, file: CaptureFile): StoredFile;
+}
+
+/** What is recorded of a stored screenshot (CaptureStored's fields). */
+export const storedFileOf = (key: string, file: CaptureFile): StoredFile => ({
+  key,
+  viewport: file.viewport,
+  contentType: file.contentType,
+  bytes: file.data.byteLength,
+  sha256: sha256Hex(file.data),
+});
+
 /**
  * Screenshots on disk under DATA_DIR/captures/<customerId>/<jobId>/, each recorded by a CaptureStored
  * event (decided by the job, src/domain/jobs.ts). The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
  */
-export class CaptureService {
+export class CaptureService implements CaptureSink {
   private readonly secret: Buffer;
 
   // Built before the ServiceContext that holds it, so it takes only what it reads.
@@ -31,7 +45,7 @@ export class CaptureService {
     const path = this.pathOf(customerId, jobId, key);
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.data);
-    return { key, viewport: file.viewport, contentType: file.contentType, bytes: file.data.byteLength, sha256: sha256Hex(file.data) };
+    return storedFileOf(key, file);
   }
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */

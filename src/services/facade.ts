@@ -10,6 +10,7 @@ import type { OidcSignIn } from "./oidc";
 import type { MembersService } from "./members";
 import type { DeviceService } from "./device";
 import type { PlanService } from "./plans";
+import type { PlaygroundService } from "./playground";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
@@ -24,6 +25,8 @@ export interface Services {
   members: MembersService;
   device: DeviceService;
   jobs: JobService;
+  /** Anonymous runs: no organization, credits or events. */
+  playground: PlaygroundService;
   captures: CaptureService;
   catalog: CatalogService;
   feedback: FeedbackService;

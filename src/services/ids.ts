@@ -25,6 +25,10 @@ export const newKeyId = () => `key_${randomBase62(16)}`;
 export const newCustomerId = () => `cus_${randomBase62(22)}`;
 export const newOrgCode = () => `ORG-${randomBase62(10).toUpperCase()}`;
 export const newJobId = () => `job_${randomBase62(22)}`;
+/** A playground run: unguessable, since anyone holding the id may read the run. */
+export const newPlaygroundRunId = () => `pgr_${randomBase62(22)}`;
+/** An anonymous playground session (its cookie's value): it only counts runs, so it needs no secret beside it. */
+export const newPlaygroundSessionId = () => randomBase62(32);
 export const newRequestId = () => `req_${randomBase62(16)}`;
 /** A test address's local part: lower case (mail systems may fold its case), 26 characters, about 134 random bits. */
 export const newTestAddressToken = () => randomFrom(BASE36, 26);

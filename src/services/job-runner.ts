@@ -1,7 +1,8 @@
+import { AppError } from "../errors/app-error";
 import type { PlannedJob, PlannedValidation } from "../domain/job-request";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
 import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
-import type { CaptureSize } from "../capture/vocabulary";
+import type { ArtifactKind, CaptureSize } from "../capture/vocabulary";
 import type { Screenshot } from "../capture/artifacts";
 import type { EmailCapturePlan } from "../capture/email/email-capture";
 import type { RenderOutcome } from "../capture/mail-clients/render";
@@ -10,6 +11,7 @@ import { UnparseableMessage, type EmailArtifacts } from "../capture/email/email-
 import { renderTargets } from "../catalog/email-clients";
 import { renderPrice } from "../catalog/render-pricing";
 import type { ServiceContext } from "./context";
+import type { CaptureSink } from "./captures";
 
 /** What a run produced: a row per planned check, the screenshots it stored, and why it stopped short if it did. */
 export interface Execution {
@@ -51,16 +53,17 @@ interface Captured {
  * its screenshots, and mark what a delivered row could not cover. Settlement is the caller's.
  */
 export class JobRunner {
-  constructor(private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "captures" | "judge">) {}
+  constructor(private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "judge"> & { captures: CaptureSink }) {}
 
-  async runWeb(jobId: string, customerId: string, job: PlannedJob): Promise<Execution> {
+  /** `alsoNeeds`: artifacts gathered beyond what the checks read (the playground shows a screenshot whatever runs). */
+  async runWeb(jobId: string, customerId: string, job: PlannedJob, alsoNeeds: ArtifactKind[] = []): Promise<Execution> {
     if (job.run.length === 0) return { rows: [], captures: [] };
     const subject = job.type === "url" ? { type: "url" as const, url: job.url! } : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
     // Image URLs among the parameters (e.g. logo-usage's logoUrl): the capture loads and measures them as references.
     const referenceImages = job.run.flatMap((v) => v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]));
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job),
-      needs: new Set(job.run.flatMap((v) => v.module.meta.needs)),
+      needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...alsoNeeds]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
     });
     if (!capture.ok) return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
@@ -164,6 +167,19 @@ function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): Reco
       findings: [...result.outcome.findings, ...parts.map((p) => p.finding)],
     },
   };
+}
+
+/** Both subjects are captured in Chromium: a run is refused before it is charged or counted when no browser can be launched. */
+export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">): Promise<void> {
+  try {
+    await ctx.pool.warm();
+  } catch (e) {
+    // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
+    console.error(`Chromium could not be launched (${ctx.config.chromiumPath ?? "from PATH"}): ${(e as Error).message.split("\n")[0]}`);
+    throw new AppError("SERVICE_UNAVAILABLE", "Chromium could not be launched, so no job can run here now; nothing was charged. Retry shortly.", {
+      dependency: "chromium",
+    }, undefined, true);
+  }
 }
 
 /** Every selected check's standard sizes, plus any the request adds with captureSizes. */

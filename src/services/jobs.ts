@@ -12,7 +12,7 @@ import { findJobs, resultsFor } from "../../projections/jobs";
 import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
 import { findValidation } from "../catalog/registry";
 import { headline } from "../capture/email/email-artifacts";
-import { JobRunner, errorRows, type Execution } from "./job-runner";
+import { JobRunner, browserReady, errorRows, type Execution } from "./job-runner";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -112,7 +112,7 @@ export class JobService {
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     const { plan } = await this.ctx.plans.entitle(customerId);
     const job = await this.planned(body, plan);
-    await this.browserReady();
+    await browserReady(this.ctx);
     const jobId = newJobId();
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
@@ -136,19 +136,6 @@ export class JobService {
     }
     this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
     return this.get(customerId, jobId, job.detail);
-  }
-
-  /** Both subjects are captured in Chromium: a job is refused before it is charged when no browser can be launched. */
-  private async browserReady(): Promise<void> {
-    try {
-      await this.ctx.pool.warm();
-    } catch (e) {
-      // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
-      console.error(`Chromium could not be launched (${this.ctx.config.chromiumPath ?? "from PATH"}): ${(e as Error).message.split("\n")[0]}`);
-      throw new AppError("SERVICE_UNAVAILABLE", "Chromium could not be launched, so no job can run here now; nothing was charged. Retry shortly.", {
-        dependency: "chromium",
-      }, undefined, true);
-    }
   }
 
   list(customerId: string, q: JobListQuery) {

@@ -3,7 +3,8 @@ import type { AppError } from "../errors/app-error";
 
 /**
  * A windowed count per key (rate-limiter-flexible, in this process's memory: one machine's flood guard). `spend`
- * counts one for the key, or throws the refusal built from how long until the key may try again.
+ * counts one for the key, or throws the refusal built from how long until the key may try again; a refused
+ * attempt does not count.
  */
 export class WindowedLimit {
   private readonly limiter: RateLimiterMemory;
@@ -20,8 +21,14 @@ export class WindowedLimit {
       await this.limiter.consume(key);
     } catch (e) {
       if (!(e instanceof RateLimiterRes)) throw e;
-      throw refusal(Math.ceil(e.msBeforeNext / 1000));
+      await this.giveBack(key);
+      throw refusal(Math.max(1, Math.ceil(e.msBeforeNext / 1000)));
     }
+  }
+
+  /** Returns one spent point (an attempt another limit then refused). */
+  async giveBack(key: string): Promise<void> {
+    await this.limiter.reward(key, 1);
   }
 }
 

@@ -27,7 +27,8 @@ const STYLE = `
   table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d1d5db; vertical-align: top; }
   .shell { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
-  .shell nav a { margin-right: 1rem; }
+  .shell nav a, .site nav a { margin-right: 1rem; }
+  .site { padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
   .shell form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0; max-width: 100%; }
   .shell select { width: auto; max-width: 100%; }
   .inline-form { display: inline; }
@@ -71,11 +72,23 @@ export function Layout(props: LayoutProps) {
           <style>{STYLE}</style>
         </head>
         <body>
-          {props.shell ?? ""}
+          {props.shell ?? <SiteHeader />}
           <main class={props.wide ? "wide" : undefined}>{props.children}</main>
         </body>
       </html>
     </>
+  );
+}
+
+/** The header of the pages outside the dashboard: where a visitor without an account can go. */
+function SiteHeader() {
+  return (
+    <header class="site">
+      <nav aria-label="Site">
+        <a href="/playground">Playground</a>
+        <a href="/signin">Sign in</a>
+      </nav>
+    </header>
   );
 }
 
