@@ -1,30 +1,51 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, normalize } from "node:path";
 import { htmlJob, startServer, type TestServer } from "./support/harness";
 
 /**
  * Regression pages for wrong verdicts found on real public pages (issue 14): each case is a page that a check
  * once judged wrongly, run as a real static_html job through the API. The pages live beside each check's
- * pass and fail fixtures, in test/fixtures/web/<check id>/regressions/.
+ * pass and fail fixtures, in test/fixtures/web/<check id>/regressions/. As in test/web-checks.test.ts, a
+ * local server on 127.0.0.1 serves each check's server/ folder under /<check id>/, `{{BASE}}` in a page is that
+ * URL, and `?delay=<ms>` answers late.
  */
 const FIXTURES = join(import.meta.dir, "fixtures", "web");
 
 let server: TestServer;
 let apiKey: string;
+let assets: ReturnType<typeof Bun.serve>;
 
 beforeAll(async () => {
+  assets = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const url = new URL(req.url);
+      const delay = Number(url.searchParams.get("delay") ?? 0);
+      if (delay > 0) await Bun.sleep(delay);
+      const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
+      const root = join(FIXTURES, id ?? "", "server");
+      const file = normalize(join(root, ...rest));
+      if (!id || !file.startsWith(root + "/") || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      return new Response(Bun.file(file));
+    },
+  });
   server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
   apiKey = (await server.signup()).apiKey;
 });
 afterAll(async () => {
   await server.stop();
+  assets.stop(true);
 });
 
-async function run(check: string, page: string, parameters?: Record<string, unknown>, extra: Record<string, unknown> = {}, html?: string) {
-  const body = html ?? readFileSync(join(FIXTURES, check, "regressions", page), "utf8");
+const assetBase = (check: string) => `http://127.0.0.1:${assets.port}/${check}`;
+
+/** Runs one regression page as a static_html job rendered at `<asset base>/page.html`. */
+async function run(check: string, page: string, parameters?: Record<string, unknown>) {
+  const html = readFileSync(join(FIXTURES, check, "regressions", page), "utf8").replaceAll("{{BASE}}", assetBase(check));
   const entry = parameters ? { id: check, parameters } : check;
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(body, [entry], extra) });
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [entry], { baseUrl: `${assetBase(check)}/page.html` }) });
   expect(res.status).toBe(200);
   const [result] = res.body.results;
   expect(result.validationId).toBe(check);
@@ -48,4 +69,27 @@ test("accessibility-wcag: WCAG 2.2's target-size does not fail a page held to th
   const wcag22 = await run("accessibility-wcag", "small-targets-wcag21-conformant.html", { standard: "wcag22aa" });
   expect(wcag22.verdict).toBe("fail");
   expect(wcag22.findings.some((f) => f.measured?.rule === "target-size")).toBe(true);
+});
+
+test("canonical-url: a canonical link in <body> is ignored beside the one in <head>", async () => {
+  const result = await run("canonical-url", "canonical-in-body.html");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+  expect(result.reasoning).toBe("One canonical link: https://example.com/articles/spring-sale. 1 canonical link(s) in <body> ignored, as search engines ignore them.");
+});
+
+test("broken-images: <img src=\"\"> and an <img> without a source are not requested as the page itself, nor broken", async () => {
+  const result = await run("broken-images", "empty-sources.html");
+  expect({ verdict: result.verdict, reasoning: result.reasoning, findings: result.findings }).toMatchObject({ verdict: "pass" });
+  expect(result.reasoning).toBe("All 1 image(s) with a source loaded and decoded at desktop-md.");
+});
+
+test("broken-links: same-site links to missing paths are requested and fail; only the page's own URL (fragment aside) is skipped", async () => {
+  const result = await run("broken-links", "same-site-missing-path.html");
+  expect(result.verdict).toBe("fail");
+  expect(result.findings.map((f) => [f.selector, f.url])).toEqual([
+    ["#missing-sibling", `${assetBase("broken-links")}/missing-guide.html`],
+    ["#missing-root", `${assetBase("broken-links")}/gone/`],
+    ["#missing-query", `${assetBase("broken-links")}/page.html?lang=fr`],
+  ]);
+  expect(result.reasoning).toContain("6 link(s): 4 distinct http(s) target(s), 2 skipped");
 });

@@ -20,6 +20,8 @@ export interface LinkElementInfo {
   rel: string;
   href: string;
   resolved: string;
+  /** Inside <head>; search engines and Lighthouse ignore a canonical link in <body>. */
+  inHead: boolean;
 }
 
 export interface FormControlInfo extends ElementRef {

@@ -7,7 +7,7 @@ import type { DomSnapshot } from "./artifacts";
  * visibility:hidden, and not clipped to 1px or less (the screen-reader-only pattern).
  */
 export function snapshotDom(helpersKey: string): DomSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath, imageSource } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
 
   const hiddenCache = new Map<Element, boolean>();
   const isHidden = (el: Element | null): boolean => {
@@ -146,7 +146,7 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
     return {
       selector: cssPath(el),
       tag: isImg ? "img" : "input",
-      src: isImg ? img.currentSrc || img.src : (el as HTMLInputElement).src,
+      src: imageSource(el),
       hasAlt: el.hasAttribute("alt"),
       alt: el.getAttribute("alt"),
       naturalWidth: isImg ? img.naturalWidth : 0,
@@ -181,6 +181,7 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
       rel: (l.getAttribute("rel") ?? "").toLowerCase(),
       href: l.getAttribute("href")!,
       resolved: resolve(l.getAttribute("href")!),
+      inHead: l.closest("head") !== null,
     })),
     formControls,
     subresources,

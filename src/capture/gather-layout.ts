@@ -6,7 +6,7 @@ import type { LayoutSnapshot } from "./artifacts";
  * overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images.
  */
 export function snapshotLayout(helpersKey: string): LayoutSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath, imageSource } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
   const visibleBox = (el: Element) => {
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();
@@ -132,7 +132,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
 
   const brokenImages = Array.from(document.images)
     .filter((img) => img.complete && img.naturalWidth === 0 && visibleBox(img).shown)
-    .map((img) => ({ selector: cssPath(img), src: img.currentSrc || img.src }));
+    .map((img) => ({ selector: cssPath(img), src: imageSource(img) }));
 
   const h1 = Array.from(document.querySelectorAll("h1")).find((h) => visibleBox(h).shown);
   return {

@@ -4,6 +4,8 @@ export const PAGE_HELPERS_KEY = "assay.page-helpers";
 export interface PageHelpers {
   /** A CSS selector that finds this element: the nearest unique id, then tag:nth-of-type steps. */
   cssPath(el: Element): string;
+  /** The URL an <img> or <input type=image> loads (currentSrc first), or "" when it has no source. */
+  imageSource(el: Element): string;
 }
 
 /**
@@ -33,5 +35,11 @@ export function installPageHelpers(key: string): void {
     parts.unshift("html");
     return parts.join(" > ");
   };
-  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath }, configurable: true });
+  // The reflected .src of src="" (or white space) is the page's own URL: an empty source is no source.
+  const imageSource = (el: Element): string => {
+    const current = el.tagName === "IMG" ? (el as HTMLImageElement).currentSrc : "";
+    if (current) return current;
+    return (el.getAttribute("src") ?? "").trim() ? (el as HTMLImageElement).src : "";
+  };
+  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath, imageSource }, configurable: true });
 }
