@@ -93,3 +93,11 @@ test("broken-links: same-site links to missing paths are requested and fail; onl
   ]);
   expect(result.reasoning).toContain("6 link(s): 4 distinct http(s) target(s), 2 skipped");
 });
+
+test("core-web-vitals-lab: a hero that paints after a 4 s request (after load) is measured when it paints, and fails", async () => {
+  const result = await run("core-web-vitals-lab", "hero-after-slow-fetch.html");
+  expect({ verdict: result.verdict, reasoning: result.reasoning }).toMatchObject({ verdict: "fail" });
+  expect(result.reasoning).toContain("final");
+  const lcp = result.findings.find((f) => f.measured?.lcpMs !== undefined);
+  expect(lcp?.measured?.lcpMs as number).toBeGreaterThan(4000);
+});

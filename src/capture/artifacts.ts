@@ -242,6 +242,15 @@ export interface LabVitals {
   cls: number;
   fcpMs: number | null;
   loadMs: number | null;
+  /**
+   * The page went quiet (no request in flight or finished, no new largest paint) for the quiet window before
+   * the cap: the values are final. False when the cap cut the measurement short: LCP and CLS only grow, so
+   * they are lower bounds.
+   */
+  final: boolean;
+  /** How long after load the engine waited for the values to become final (the cap, when they did not). */
+  waitedMs: number;
+  capMs: number;
 }
 
 /** An image painted at one viewport: an <img> (or <input type=image>) or an element's CSS background-image url(). */
