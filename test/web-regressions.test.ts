@@ -101,3 +101,9 @@ test("core-web-vitals-lab: a hero that paints after a 4 s request (after load) i
   const lcp = result.findings.find((f) => f.measured?.lcpMs !== undefined);
   expect(lcp?.measured?.lcpMs as number).toBeGreaterThan(4000);
 });
+
+test("cta-visible: a button coloured on its table with href=\"#\" is the call to action, ranked above larger social icons", async () => {
+  const result = await run("cta-visible", "table-button-and-social-icons.html");
+  expect({ verdict: result.verdict, reasoning: result.reasoning }).toMatchObject({ verdict: "fail" });
+  expect(result.findings.map((f) => [f.selector, (f as { viewport?: string }).viewport])).toEqual([["#trial", "mobile-sm"]]);
+});

@@ -132,6 +132,8 @@ export interface ControlInfo {
   tag: string;
   type: string;
   text: string;
+  /** A link's resolved href ("" for other controls). */
+  href: string;
   /** Rendered with area: not display:none, visibility:hidden or opacity 0. */
   shown: boolean;
   display: string;

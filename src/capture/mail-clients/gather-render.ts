@@ -1,4 +1,5 @@
 import type { Box } from "../artifacts";
+import type { PageHelpers } from "../page-helpers";
 
 type RGB = [number, number, number];
 
@@ -26,7 +27,7 @@ export interface EmailRenderSnapshot {
     text: string;
     box: Box;
     shown: boolean;
-    /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell around it alone. */
+    /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell, table or wrapper around it alone. */
     buttonStyled: boolean;
     /** Its own text against the background under it (background images are blocked, so they do not count); null for a link without text. */
     contrast: number | null;
@@ -41,7 +42,7 @@ export interface EmailRenderSnapshot {
 
 /** Runs inside the rendered message (serialised by Playwright, so self-contained). */
 export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): EmailRenderSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, { cssPath(el: Element): string }>)[Symbol.for(args.helpersKey)]!;
+  const { cssPath, inColouredContainer } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(args.helpersKey)]!;
   const parse = (css: string): [number, number, number, number] => {
     const m = css.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
@@ -156,14 +157,12 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     const bg = parse(cs.backgroundColor);
     const parentBg = backgroundOf(a.parentElement);
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
-    const cell = a.closest("td, th, div");
-    const cellBg: [number, number, number, number] = cell ? parse(getComputedStyle(cell).backgroundColor) : [0, 0, 0, 0];
     const buttonStyled =
       (!!cs.backgroundImage && cs.backgroundImage !== "none") ||
       (bg[3] > 0 && blend(bg as [number, number, number, number], parentBg).join() !== parentBg.join()) ||
       (border >= 1 && cs.borderTopStyle !== "none") ||
-      // A "bulletproof" button: the coloured cell around a lone link.
-      (!!cell && cellBg[3] > 0 && (cell.textContent ?? "").trim() === own && own.length > 0 && own.length < 60);
+      // A "bulletproof" button: the coloured cell, table or wrapper around a lone link.
+      inColouredContainer(a);
     const textColour = blend(parse(cs.color), backgroundOf(a));
     const inside = Math.max(0, Math.min(union.right, width) - Math.max(union.left, 0));
     links.push({

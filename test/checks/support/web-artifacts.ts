@@ -116,6 +116,7 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
     tag: "a",
     type: "",
     text: selector,
+    href: "",
     shown: true,
     display: "inline-block",
     visibility: "visible",

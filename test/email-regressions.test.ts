@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import nodemailer from "nodemailer";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startServer, type TestServer } from "./support/harness";
+
+/**
+ * Regression messages for wrong verdicts found on real public emails (issue 14), delivered over real SMTP to an
+ * email job that selects the one check, rendered in its standard clients. The messages live beside each visual
+ * check's fixtures, in test/fixtures/email-visual/<check id>/regressions/.
+ */
+setDefaultTimeout(120_000);
+const FIXTURES = join(import.meta.dir, "fixtures", "email-visual");
+
+let server: TestServer;
+let apiKey: string;
+beforeAll(async () => {
+  server = await startServer();
+  apiKey = (await server.signup()).apiKey;
+}, 120_000);
+afterAll(() => server.stop(), 120_000);
+
+async function run(check: string, message: string) {
+  const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [check] } });
+  expect(created.status).toBe(200);
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
+  await transport.sendMail({ envelope: { from: "offers@trailhead.example", to: [created.body.testEmail] }, raw: readFileSync(join(FIXTURES, check, "regressions", message), "utf8") });
+  for (;;) {
+    const res = await server.api("GET", `/api/jobs?jobId=${created.body.jobId}&detail=verbose`, { key: apiKey });
+    const job = res.body.jobs[0];
+    if (job.status !== "pending") return job.results.find((r: { validationId: string }) => r.validationId === check);
+    await Bun.sleep(50);
+  }
+}
+
+test("email-cta-visible: a button coloured on its table with href=\"#\" is the call to action, not the larger social icons", async () => {
+  const result = await run("email-cta-visible", "table-button-and-social-icons.eml");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+  expect(result.reasoning).toContain('The call to action "Shop the sale" (#)');
+});
