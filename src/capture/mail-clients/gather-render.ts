@@ -1,3 +1,4 @@
+import { wcagContrast, type Rgb } from "culori";
 import type { Box } from "../artifacts";
 import type { PageHelpers } from "../page-helpers";
 
@@ -29,7 +30,10 @@ export interface EmailRenderSnapshot {
     shown: boolean;
     /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell, table or wrapper around it alone. */
     buttonStyled: boolean;
-    /** Its own text against the background under it (background images are blocked, so they do not count); null for a link without text. */
+    /** Its own text colour blended over what is behind it (null for a link without text of its own), and that background (background images are blocked, so they do not count). */
+    color: RGB | null;
+    background: RGB;
+    /** Its own text against the background under it (WCAG 2.x ratio); null for a link without text. */
     contrast: number | null;
     /** How much of its width lies within the viewport. */
     visibleShare: number;
@@ -40,25 +44,31 @@ export interface EmailRenderSnapshot {
   viewportWidth: number;
 }
 
+/** What the page measures; the contrast ratios are computed outside it (withContrast), with culori. */
+export type MeasuredEmailRender = Omit<EmailRenderSnapshot, "textBlocks" | "links"> & {
+  textBlocks: Array<Omit<EmailRenderSnapshot["textBlocks"][number], "contrast">>;
+  links: Array<Omit<EmailRenderSnapshot["links"][number], "contrast">>;
+};
+
+/** WCAG 2.x contrast of each text block and each link's own text, to two decimals. */
+export function withContrast(measured: MeasuredEmailRender): EmailRenderSnapshot {
+  const ratio = (fg: RGB, bg: RGB) => Math.round(wcagContrast(rgbColour(fg), rgbColour(bg)) * 100) / 100;
+  return {
+    ...measured,
+    textBlocks: measured.textBlocks.map((t) => ({ ...t, contrast: ratio(t.color, t.background) })),
+    links: measured.links.map((l) => ({ ...l, contrast: l.color ? ratio(l.color, l.background) : null })),
+  };
+}
+const rgbColour = ([r, g, b]: RGB): Rgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
+
 /** Runs inside the rendered message (serialised by Playwright, so self-contained). */
-export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): EmailRenderSnapshot {
+export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): MeasuredEmailRender {
   const { cssPath, inColouredContainer } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(args.helpersKey)]!;
   const parse = (css: string): [number, number, number, number] => {
     const m = css.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
     const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
     return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 1];
-  };
-  const lum = ([r, g, b]: RGB) => {
-    const c = [r, g, b].map((v) => {
-      const s = v / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
-  };
-  const contrast = (a: RGB, b: RGB) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p) as [number, number];
-    return Math.round(((x + 0.05) / (y + 0.05)) * 100) / 100;
   };
   /** The background under an element: its ancestors' background colours composited over the canvas. */
   const backgroundOf = (el: Element | null): RGB => {
@@ -84,7 +94,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
   const box = (r: DOMRect): Box => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
   const width = document.documentElement.clientWidth;
 
-  const textBlocks: EmailRenderSnapshot["textBlocks"] = [];
+  const textBlocks: MeasuredEmailRender["textBlocks"] = [];
   const owners = new Map<Element, string>();
   let words = 0;
   if (document.body) {
@@ -110,7 +120,6 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       bold: Number(cs.fontWeight) >= 600,
       color,
       background,
-      contrast: contrast(color, background),
     });
   }
 
@@ -134,7 +143,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     });
   }
 
-  const links: EmailRenderSnapshot["links"] = [];
+  const links: MeasuredEmailRender["links"] = [];
   for (const a of Array.from(document.querySelectorAll("a[href]"))) {
     const cs = getComputedStyle(a);
     const r = a.getBoundingClientRect();
@@ -163,7 +172,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       (border >= 1 && cs.borderTopStyle !== "none") ||
       // A "bulletproof" button: the coloured cell, table or wrapper around a lone link.
       inColouredContainer(a);
-    const textColour = blend(parse(cs.color), backgroundOf(a));
+    const linkBackground = backgroundOf(a);
     const inside = Math.max(0, Math.min(union.right, width) - Math.max(union.left, 0));
     links.push({
       selector: cssPath(a),
@@ -172,7 +181,8 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       box: box(union),
       shown: visible(a) || Array.from(a.children).some((c) => visible(c)),
       buttonStyled,
-      contrast: own ? contrast(textColour, backgroundOf(a)) : null,
+      color: own ? blend(parse(cs.color), linkBackground) : null,
+      background: linkBackground,
       visibleShare: union.width > 0 ? Math.round((inside / union.width) * 100) / 100 : 0,
     });
   }
