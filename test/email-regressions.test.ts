@@ -20,11 +20,13 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server.stop(), 120_000);
 
-async function run(check: string, message: string) {
-  const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [check] } });
+/** Delivers a message from FIXTURES (a path under it) to a job that selects one check (an id, or an entry with parameters or clients). */
+async function run(entry: string | { id: string; clients?: Record<string, string[]> }, message: string) {
+  const check = typeof entry === "string" ? entry : entry.id;
+  const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [entry] } });
   expect(created.status).toBe(200);
   const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-  await transport.sendMail({ envelope: { from: "offers@trailhead.example", to: [created.body.testEmail] }, raw: readFileSync(join(FIXTURES, check, "regressions", message), "utf8") });
+  await transport.sendMail({ envelope: { from: "offers@trailhead.example", to: [created.body.testEmail] }, raw: readFileSync(join(FIXTURES, message), "utf8") });
   for (;;) {
     const res = await server.api("GET", `/api/jobs?jobId=${created.body.jobId}&detail=verbose`, { key: apiKey });
     const job = res.body.jobs[0];
@@ -34,7 +36,13 @@ async function run(check: string, message: string) {
 }
 
 test("email-cta-visible: a button coloured on its table with href=\"#\" is the call to action, not the larger social icons", async () => {
-  const result = await run("email-cta-visible", "table-button-and-social-icons.eml");
+  const result = await run("email-cta-visible", "email-cta-visible/regressions/table-button-and-social-icons.eml");
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
   expect(result.reasoning).toContain('The call to action "Shop the sale" (#)');
+});
+
+test("email-dark-mode-legible in Gmail's partial inversion (colours converted with culori between reading and writing them)", async () => {
+  const legible = await run({ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } }, "email-dark-mode-legible/pass.eml");
+  expect({ verdict: legible.verdict, reason: legible.reason }).toMatchObject({ verdict: "pass" });
+  expect(legible.reasoning).toContain("Gmail");
 });

@@ -7,7 +7,7 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
-import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColoursInPage, snapshotEmailRender, withContrast, type EmailRenderSnapshot } from "./gather-render";
+import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours, snapshotEmailRender, withContrast, type EmailRenderSnapshot } from "./gather-render";
 
 /** One message rendered in one emulated client at one form factor. */
 export interface EmailRender {
@@ -157,7 +157,7 @@ export class EmailRenderEngine {
           }, scheme.text);
         }
       } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
-        const n = await page.evaluate(invertColoursInPage, client.darkMode);
+        const n = await invertColours(page, client.darkMode);
         scheme = profile.dark;
         await setCanvas(scheme.canvas);
         notes.push(`dark mode: ${client.darkMode} of ${n} element(s)`);
