@@ -14,16 +14,14 @@ export interface TextBlock {
   inCode: boolean;
   fontSizePx: number;
   fontWeight: number;
-  /** Computed text colour as [r, g, b, a] (0-255, alpha 0-1). */
-  color: [number, number, number, number];
-  /** The nearest ancestor background, composited down to opaque (white when none is set). */
-  background: [number, number, number];
 }
 
 export interface LinkElementInfo {
   rel: string;
   href: string;
   resolved: string;
+  /** Inside <head>; search engines and Lighthouse ignore a canonical link in <body>. */
+  inHead: boolean;
 }
 
 export interface FormControlInfo extends ElementRef {
@@ -134,6 +132,8 @@ export interface ControlInfo {
   tag: string;
   type: string;
   text: string;
+  /** A link's resolved href ("" for other controls). */
+  href: string;
   /** Rendered with area: not display:none, visibility:hidden or opacity 0. */
   shown: boolean;
   display: string;
@@ -192,20 +192,50 @@ export interface Screenshot {
   data: Uint8Array;
 }
 
-export interface AxeViolation {
+/** What axe-core measured for one element's text contrast (its color-contrast check data). */
+export interface AxeContrast {
+  /** Hex colours as axe resolved them; null when it could not. */
+  fgColor: string | null;
+  bgColor: string | null;
+  contrastRatio: number | null;
+  /** "4.5:1" or "3:1" (large text). */
+  expectedContrastRatio: string | null;
+  fontSize: string;
+  fontWeight: string;
+  /** Why axe could not decide (bgImage, bgGradient, bgOverlap, fgAlpha, ...), or which comparison failed. */
+  messageKey: string | null;
+}
+
+export interface AxeNode {
+  target: string;
+  /** axe's own account of the element: what to fix (violations), or why it could not decide (incomplete). */
+  failureSummary: string;
+  contrast?: AxeContrast;
+}
+
+/** One rule's violations or its elements needing review (incomplete). */
+export interface AxeRuleResult {
   id: string;
   impact: string | null;
   help: string;
   helpUrl: string;
   tags: string[];
-  nodes: Array<{ target: string; failureSummary: string }>;
+  /** Every element axe reported; nodes holds the first few. */
+  nodeCount: number;
+  nodes: AxeNode[];
 }
 
+/** axe-core's results on the page at desktop-md, run once with every WCAG A and AA tag. */
 export interface AxeSummary {
   version: string;
-  violations: AxeViolation[];
-  passes: number;
-  incomplete: number;
+  /** The tags axe ran with. */
+  tags: string[];
+  violations: AxeRuleResult[];
+  /** Rules axe could not decide on some elements: they need a person's review. */
+  incomplete: AxeRuleResult[];
+  /** Rules that passed, and rules that found nothing to test: with the others, every rule that ran. */
+  passes: Array<{ id: string; tags: string[] }>;
+  inapplicable: Array<{ id: string; tags: string[] }>;
 }
 
 /** Lab timings from the page's own performance entries (no throttling). */
@@ -214,6 +244,15 @@ export interface LabVitals {
   cls: number;
   fcpMs: number | null;
   loadMs: number | null;
+  /**
+   * The page went quiet (no request in flight or finished, no new largest paint) for the quiet window before
+   * the cap: the values are final. False when the cap cut the measurement short: LCP and CLS only grow, so
+   * they are lower bounds.
+   */
+  final: boolean;
+  /** How long after load the engine waited for the values to become final (the cap, when they did not). */
+  waitedMs: number;
+  capMs: number;
 }
 
 /** An image painted at one viewport: an <img> (or <input type=image>) or an element's CSS background-image url(). */

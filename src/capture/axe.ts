@@ -5,26 +5,62 @@ import type { AxeSummary } from "./artifacts";
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
 import axeSource from "../../node_modules/axe-core/axe.min.js" with { type: "text" };
 
-/** WCAG 2.0, 2.1 and 2.2 at levels A and AA. */
+/**
+ * Every WCAG level A and AA tag axe-core knows (2.0, 2.1, 2.2): axe runs once with all of them, and each check
+ * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`).
+ */
 export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+
+/** Elements kept per rule (the count of all of them is kept too). */
+const NODES_PER_RULE = 20;
 
 export async function runAxe(page: Page): Promise<AxeSummary> {
   await page.evaluate(axeSource as string);
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: any }).axe;
-    const r = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations"] });
-    return {
-      version: axe.version as string,
-      violations: r.violations.map((v: any) => ({
+  return page.evaluate(
+    async ({ tags, nodesPerRule }) => {
+      const axe = (window as unknown as { axe: any }).axe;
+      const r = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations", "incomplete"] });
+      const checksOf = (n: any): any[] => [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])];
+      const contrastOf = (n: any) => {
+        const d = checksOf(n).find((c) => c.id === "color-contrast")?.data;
+        if (!d || typeof d !== "object") return undefined;
+        return {
+          fgColor: typeof d.fgColor === "string" ? d.fgColor : null,
+          bgColor: typeof d.bgColor === "string" ? d.bgColor : null,
+          contrastRatio: typeof d.contrastRatio === "number" ? d.contrastRatio : null,
+          expectedContrastRatio: typeof d.expectedContrastRatio === "string" ? d.expectedContrastRatio : null,
+          fontSize: String(d.fontSize ?? ""),
+          fontWeight: String(d.fontWeight ?? ""),
+          messageKey: typeof d.messageKey === "string" ? d.messageKey : null,
+        };
+      };
+      const rule = (v: any) => ({
         id: v.id,
         impact: v.impact ?? null,
         help: v.help,
         helpUrl: v.helpUrl,
         tags: v.tags,
-        nodes: v.nodes.slice(0, 20).map((n: any) => ({ target: n.target.join(" "), failureSummary: n.failureSummary ?? "" })),
-      })),
-      passes: r.passes.length,
-      incomplete: r.incomplete.length,
-    };
-  }, AXE_TAGS);
+        nodeCount: v.nodes.length,
+        nodes: v.nodes.slice(0, nodesPerRule).map((n: any) => {
+          const contrast = contrastOf(n);
+          const message = checksOf(n).map((c) => c.message).find((m) => typeof m === "string" && m) ?? "";
+          return {
+            target: n.target.join(" "),
+            failureSummary: n.failureSummary ?? message,
+            ...(contrast ? { contrast } : {}),
+          };
+        }),
+      });
+      const ran = (v: any) => ({ id: v.id, tags: v.tags });
+      return {
+        version: axe.version as string,
+        tags,
+        violations: r.violations.map(rule),
+        incomplete: r.incomplete.map(rule),
+        passes: r.passes.map(ran),
+        inapplicable: r.inapplicable.map(ran),
+      };
+    },
+    { tags: AXE_TAGS, nodesPerRule: NODES_PER_RULE },
+  );
 }

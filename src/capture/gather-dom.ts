@@ -7,7 +7,7 @@ import type { DomSnapshot } from "./artifacts";
  * visibility:hidden, and not clipped to 1px or less (the screen-reader-only pattern).
  */
 export function snapshotDom(helpersKey: string): DomSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath, imageSource } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
 
   const hiddenCache = new Map<Element, boolean>();
   const isHidden = (el: Element | null): boolean => {
@@ -59,29 +59,6 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
     }
   };
 
-  const rgba = (css: string): [number, number, number, number] => {
-    const m = css.match(/rgba?\(([^)]+)\)/);
-    if (!m) return [0, 0, 0, css === "transparent" ? 0 : 1];
-    const parts = m[1]!.split(/[\s,\/]+/).filter(Boolean).map(Number);
-    return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0, parts[3] ?? 1];
-  };
-  const backgroundCache = new Map<Element, [number, number, number]>();
-  // Composites translucent backgrounds from the nearest opaque ancestor (white page by default).
-  const backgroundOf = (el: Element | null): [number, number, number] => {
-    if (!el) return [255, 255, 255];
-    const cached = backgroundCache.get(el);
-    if (cached) return cached;
-    const [r, g, b, a] = rgba(getComputedStyle(el).backgroundColor);
-    let result: [number, number, number];
-    if (a >= 1) result = [r, g, b];
-    else {
-      const under = backgroundOf(el.parentElement);
-      result = a <= 0 ? under : [r * a + under[0] * (1 - a), g * a + under[1] * (1 - a), b * a + under[2] * (1 - a)];
-    }
-    backgroundCache.set(el, result);
-    return result;
-  };
-
   const visibleText: DomSnapshot["visibleText"] = [];
   const byParent = new Map<Element, string[]>();
   // Reading order: inline neighbours join directly ("30 <b>days</b>."), block boundaries get a space.
@@ -110,8 +87,6 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
       inCode: !!el.closest("code, pre, kbd, samp"),
       fontSizePx: parseFloat(cs.fontSize),
       fontWeight: Number(cs.fontWeight) || 400,
-      color: rgba(cs.color),
-      background: backgroundOf(el),
     });
   }
 
@@ -171,7 +146,7 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
     return {
       selector: cssPath(el),
       tag: isImg ? "img" : "input",
-      src: isImg ? img.currentSrc || img.src : (el as HTMLInputElement).src,
+      src: imageSource(el),
       hasAlt: el.hasAttribute("alt"),
       alt: el.getAttribute("alt"),
       naturalWidth: isImg ? img.naturalWidth : 0,
@@ -206,6 +181,7 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
       rel: (l.getAttribute("rel") ?? "").toLowerCase(),
       href: l.getAttribute("href")!,
       resolved: resolve(l.getAttribute("href")!),
+      inHead: l.closest("head") !== null,
     })),
     formControls,
     subresources,

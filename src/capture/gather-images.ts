@@ -9,7 +9,7 @@ import type { Box, ImageSourceInfo, ImagesSnapshot } from "./artifacts";
  * Pseudo-element backgrounds (::before, ::after) are not seen: they have no box the DOM can measure.
  */
 export async function snapshotImages(helpersKey: string): Promise<ImagesSnapshot> {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath, imageSource } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
   const sx = scrollX;
   const sy = scrollY;
   const viewportWidth = document.documentElement.clientWidth;
@@ -98,7 +98,7 @@ export async function snapshotImages(helpersKey: string): Promise<ImagesSnapshot
       const scale = scaleOf(el, r);
       painted = { width: painted.width * scale.x, height: painted.height * scale.y };
     }
-    const src = el.tagName === "IMG" ? el.currentSrc || el.src : (el as unknown as HTMLInputElement).src;
+    const src = imageSource(el);
     images.push({ selector: cssPath(el), kind: "img", src, shown, box: pageBox(r), painted, fit: cs.objectFit, naturalWidth: nw, naturalHeight: nh });
     if (shown) mediaBoxes.push(pageBox(r));
   }

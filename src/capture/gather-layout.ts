@@ -6,7 +6,7 @@ import type { LayoutSnapshot } from "./artifacts";
  * overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images.
  */
 export function snapshotLayout(helpersKey: string): LayoutSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath, imageSource, inColouredContainer } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
   const visibleBox = (el: Element) => {
     const cs = getComputedStyle(el);
     const r = el.getBoundingClientRect();
@@ -98,7 +98,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     const parentBg = opaqueBackground(el.parentElement);
     const bg = rgba(cs.backgroundColor);
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
-    const buttonStyled = (bg[3]! > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none");
+    const buttonStyled = (bg[3]! > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none") || inColouredContainer(el);
     const block = el.parentElement;
     // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds other text.
     const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && textOf(block).length > textOf(el).length + 10;
@@ -107,6 +107,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
       tag: el.tagName.toLowerCase(),
       type: (el as HTMLInputElement).type ?? "",
       text: textOf(el) || (el as HTMLInputElement).value || el.getAttribute("aria-label") || "",
+      href: el.tagName === "A" ? (el as HTMLAnchorElement).href : "",
       shown,
       display: cs.display,
       visibility: cs.visibility,
@@ -132,7 +133,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
 
   const brokenImages = Array.from(document.images)
     .filter((img) => img.complete && img.naturalWidth === 0 && visibleBox(img).shown)
-    .map((img) => ({ selector: cssPath(img), src: img.currentSrc || img.src }));
+    .map((img) => ({ selector: cssPath(img), src: imageSource(img) }));
 
   const h1 = Array.from(document.querySelectorAll("h1")).find((h) => visibleBox(h).shown);
   return {

@@ -1,7 +1,10 @@
 import type { LabVitals } from "./artifacts";
 
+/** What the page's performance entries say at one moment; the engine decides when they are final. */
+export type VitalsReading = Omit<LabVitals, "final" | "waitedMs" | "capMs">;
+
 /** Runs in the page: reads buffered paint, LCP and layout-shift entries (CLS as the largest session window). */
-export function readLabVitals(): Promise<LabVitals> {
+export function readLabVitals(): Promise<VitalsReading> {
   return new Promise((resolve) => {
     let lcp: number | null = null;
     const shifts: Array<{ value: number; startTime: number }> = [];

@@ -4,6 +4,13 @@ export const PAGE_HELPERS_KEY = "assay.page-helpers";
 export interface PageHelpers {
   /** A CSS selector that finds this element: the nearest unique id, then tag:nth-of-type steps. */
   cssPath(el: Element): string;
+  /** The URL an <img> or <input type=image> loads (currentSrc first), or "" when it has no source. */
+  imageSource(el: Element): string;
+  /**
+   * Whether a control is a "bulletproof" button: an ancestor that holds it alone (its text and no other link
+   * or button), a cell, a table or a wrapper, paints a background unlike what is behind that ancestor.
+   */
+  inColouredContainer(el: Element): boolean;
 }
 
 /**
@@ -33,5 +40,33 @@ export function installPageHelpers(key: string): void {
     parts.unshift("html");
     return parts.join(" > ");
   };
-  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath }, configurable: true });
+  // The reflected .src of src="" (or white space) is the page's own URL: an empty source is no source.
+  const imageSource = (el: Element): string => {
+    const current = el.tagName === "IMG" ? (el as HTMLImageElement).currentSrc : "";
+    if (current) return current;
+    return (el.getAttribute("src") ?? "").trim() ? (el as HTMLImageElement).src : "";
+  };
+  const squash = (t: string | null) => (t ?? "").replace(/\s+/g, " ").trim();
+  const painted = (el: Element) => {
+    const bg = getComputedStyle(el).backgroundColor;
+    return bg !== "transparent" && !/^rgba\([^)]*[,/]\s*0\)$/.test(bg) ? bg : null;
+  };
+  const backdrop = (el: Element | null): string => {
+    for (let n = el; n; n = n.parentElement) {
+      const bg = painted(n);
+      if (bg) return bg;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  const inColouredContainer = (el: Element): boolean => {
+    const own = squash(el.textContent) || squash(el.getAttribute("aria-label")) || squash((el as HTMLInputElement).value ?? "");
+    if (!own || own.length >= 60) return false;
+    for (let n = el.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
+      if (squash(n.textContent) !== own || n.querySelectorAll("a[href], button").length > 1) return false;
+      const bg = painted(n);
+      if (bg && bg !== backdrop(n.parentElement)) return true;
+    }
+    return false;
+  };
+  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath, imageSource, inColouredContainer }, configurable: true });
 }

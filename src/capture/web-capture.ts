@@ -2,14 +2,14 @@ import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playw
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, ImagesSnapshot, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
 import { snapshotImages } from "./gather-images";
 import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
-import { readLabVitals } from "./lab-vitals";
+import { readLabVitals, type VitalsReading } from "./lab-vitals";
 import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
 
 export interface CaptureLimits {
@@ -22,6 +22,13 @@ export interface CaptureLimits {
   settleCapMs: number;
   /** Full-page screenshots stop at this height (CSS pixels); the finding says when a page was cut. */
   screenshotMaxHeight: number;
+  /**
+   * Lab vitals are final once nothing has happened for this long: no request in flight, none started or
+   * finished, and no new largest-contentful-paint candidate…
+   */
+  vitalsQuietMs: number;
+  /** …or, at the latest, this long after load: the vitals are then reported as not final. */
+  vitalsCapMs: number;
 }
 
 const DEFAULT_LIMITS: CaptureLimits = {
@@ -30,6 +37,8 @@ const DEFAULT_LIMITS: CaptureLimits = {
   quietMs: 300,
   settleCapMs: 2_000,
   screenshotMaxHeight: 8_000,
+  vitalsQuietMs: 1_000,
+  vitalsCapMs: 15_000,
 };
 
 /** Pages load at desktop size (the size the DOM checks are defined at), then resize through the rest. */
@@ -125,7 +134,7 @@ export class WebCaptureEngine {
       await page.evaluate(() => globalThis.document.fonts.ready.then(() => undefined));
       await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries };
-      if (plan.needs.has("vitals")) artifacts.vitals = await page.evaluate(readLabVitals);
+      if (plan.needs.has("vitals")) artifacts.vitals = await this.measureVitals(page, net, loadedAt);
       if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
       const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
       const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
@@ -177,6 +186,26 @@ export class WebCaptureEngine {
       const since = performance.now() - Math.max(net.lastActivity, readsConsole ? loadedAt : -Infinity);
       if (idle && (since >= this.limits.quietMs || (!readsConsole && net.lastActivity <= loadedAt))) return;
       await Bun.sleep(25);
+    }
+  }
+
+  /**
+   * Reads the lab vitals until they are final: the network and the largest paint both quiet for vitalsQuietMs
+   * (a hero image behind a slow request paints late, and LCP moves with it), or vitalsCapMs after load, when
+   * they are marked not final. No input is given, so nothing else ends LCP early.
+   */
+  private async measureVitals(page: Page, net: CaptureNetwork, loadedAt: number): Promise<LabVitals> {
+    const { vitalsQuietMs: quiet, vitalsCapMs: cap } = this.limits;
+    let reading: VitalsReading = await page.evaluate(readLabVitals);
+    let paintedAt = performance.now();
+    for (;;) {
+      const now = performance.now();
+      const done = net.inFlight === 0 && now - net.lastActivity >= quiet && now - paintedAt >= quiet;
+      if (done || now - loadedAt >= cap) return { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap };
+      await Bun.sleep(100);
+      const next = await page.evaluate(readLabVitals);
+      if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
+      reading = next;
     }
   }
 

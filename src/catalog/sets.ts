@@ -40,7 +40,7 @@ const definitions: ValidationSet[] = [
   {
     id: "accessibility",
     name: "Accessibility",
-    description: "WCAG 2.2 A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text, plus every axe-core WCAG A and AA rule.",
+    description: "WCAG A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text, plus axe-core's rules for WCAG 2.1 AA (or the version and level asked for).",
     subjectType: "url",
     validationIds: ["image-alt-text", "html-lang", "form-labels", "color-contrast", "heading-order", "font-size-body-min-max", "accessibility-wcag"],
   },

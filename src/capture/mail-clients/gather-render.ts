@@ -1,4 +1,7 @@
+import { converter, formatRgb, parse, wcagContrast, type Rgb } from "culori";
+import type { Page } from "playwright-core";
 import type { Box } from "../artifacts";
+import type { PageHelpers } from "../page-helpers";
 
 type RGB = [number, number, number];
 
@@ -26,9 +29,12 @@ export interface EmailRenderSnapshot {
     text: string;
     box: Box;
     shown: boolean;
-    /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell around it alone. */
+    /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell, table or wrapper around it alone. */
     buttonStyled: boolean;
-    /** Its own text against the background under it (background images are blocked, so they do not count); null for a link without text. */
+    /** Its own text colour blended over what is behind it (null for a link without text of its own), and that background (background images are blocked, so they do not count). */
+    color: RGB | null;
+    background: RGB;
+    /** Its own text against the background under it (WCAG 2.x ratio); null for a link without text. */
     contrast: number | null;
     /** How much of its width lies within the viewport. */
     visibleShare: number;
@@ -39,25 +45,31 @@ export interface EmailRenderSnapshot {
   viewportWidth: number;
 }
 
+/** What the page measures; the contrast ratios are computed outside it (withContrast), with culori. */
+export type MeasuredEmailRender = Omit<EmailRenderSnapshot, "textBlocks" | "links"> & {
+  textBlocks: Array<Omit<EmailRenderSnapshot["textBlocks"][number], "contrast">>;
+  links: Array<Omit<EmailRenderSnapshot["links"][number], "contrast">>;
+};
+
+/** WCAG 2.x contrast of each text block and each link's own text, to two decimals. */
+export function withContrast(measured: MeasuredEmailRender): EmailRenderSnapshot {
+  const ratio = (fg: RGB, bg: RGB) => Math.round(wcagContrast(rgbColour(fg), rgbColour(bg)) * 100) / 100;
+  return {
+    ...measured,
+    textBlocks: measured.textBlocks.map((t) => ({ ...t, contrast: ratio(t.color, t.background) })),
+    links: measured.links.map((l) => ({ ...l, contrast: l.color ? ratio(l.color, l.background) : null })),
+  };
+}
+const rgbColour = ([r, g, b]: RGB): Rgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
+
 /** Runs inside the rendered message (serialised by Playwright, so self-contained). */
-export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): EmailRenderSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, { cssPath(el: Element): string }>)[Symbol.for(args.helpersKey)]!;
+export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): MeasuredEmailRender {
+  const { cssPath, inColouredContainer } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(args.helpersKey)]!;
   const parse = (css: string): [number, number, number, number] => {
     const m = css.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];
     const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
     return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 1];
-  };
-  const lum = ([r, g, b]: RGB) => {
-    const c = [r, g, b].map((v) => {
-      const s = v / 255;
-      return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-    });
-    return 0.2126 * c[0]! + 0.7152 * c[1]! + 0.0722 * c[2]!;
-  };
-  const contrast = (a: RGB, b: RGB) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p) as [number, number];
-    return Math.round(((x + 0.05) / (y + 0.05)) * 100) / 100;
   };
   /** The background under an element: its ancestors' background colours composited over the canvas. */
   const backgroundOf = (el: Element | null): RGB => {
@@ -83,7 +95,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
   const box = (r: DOMRect): Box => ({ x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height });
   const width = document.documentElement.clientWidth;
 
-  const textBlocks: EmailRenderSnapshot["textBlocks"] = [];
+  const textBlocks: MeasuredEmailRender["textBlocks"] = [];
   const owners = new Map<Element, string>();
   let words = 0;
   if (document.body) {
@@ -109,7 +121,6 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       bold: Number(cs.fontWeight) >= 600,
       color,
       background,
-      contrast: contrast(color, background),
     });
   }
 
@@ -133,7 +144,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     });
   }
 
-  const links: EmailRenderSnapshot["links"] = [];
+  const links: MeasuredEmailRender["links"] = [];
   for (const a of Array.from(document.querySelectorAll("a[href]"))) {
     const cs = getComputedStyle(a);
     const r = a.getBoundingClientRect();
@@ -156,15 +167,13 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     const bg = parse(cs.backgroundColor);
     const parentBg = backgroundOf(a.parentElement);
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
-    const cell = a.closest("td, th, div");
-    const cellBg: [number, number, number, number] = cell ? parse(getComputedStyle(cell).backgroundColor) : [0, 0, 0, 0];
     const buttonStyled =
       (!!cs.backgroundImage && cs.backgroundImage !== "none") ||
       (bg[3] > 0 && blend(bg as [number, number, number, number], parentBg).join() !== parentBg.join()) ||
       (border >= 1 && cs.borderTopStyle !== "none") ||
-      // A "bulletproof" button: the coloured cell around a lone link.
-      (!!cell && cellBg[3] > 0 && (cell.textContent ?? "").trim() === own && own.length > 0 && own.length < 60);
-    const textColour = blend(parse(cs.color), backgroundOf(a));
+      // A "bulletproof" button: the coloured cell, table or wrapper around a lone link.
+      inColouredContainer(a);
+    const linkBackground = backgroundOf(a);
     const inside = Math.max(0, Math.min(union.right, width) - Math.max(union.left, 0));
     links.push({
       selector: cssPath(a),
@@ -173,77 +182,67 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       box: box(union),
       shown: visible(a) || Array.from(a.children).some((c) => visible(c)),
       buttonStyled,
-      contrast: own ? contrast(textColour, backgroundOf(a)) : null,
+      color: own ? blend(parse(cs.color), linkBackground) : null,
+      background: linkBackground,
       visibleShare: union.width > 0 ? Math.round((inside / union.width) * 100) / 100 : 0,
     });
   }
   return { canvas: args.canvas, textBlocks, images, links, words, altWords, viewportWidth: width };
 }
 
+type DarkInversion = "partial-invert" | "full-invert";
+const toHsl = converter("hsl");
+const toRgb = converter("rgb");
+
 /**
- * Dark mode, inside the rendered message. "partial-invert": light backgrounds are darkened and dark text
- * lightened, colours already dark (backgrounds) or light (text) kept. "full-invert": every text and
- * background colour has its lightness inverted. Colours are read first and written after (inline,
- * !important), so the order of elements does not matter.
+ * One CSS colour as a dark-mode client rewrites it, or null when it is left alone. "partial-invert": light
+ * backgrounds are darkened and dark text lightened, colours already dark (backgrounds) or light (text) kept.
+ * "full-invert": every text and background colour has its lightness inverted.
  */
-export function invertColoursInPage(mode: "partial-invert" | "full-invert"): number {
-  const parse = (css: string): [number, number, number, number] => {
-    const m = css.match(/rgba?\(([^)]+)\)/);
-    if (!m) return [0, 0, 0, 0];
-    const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
-    return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 1];
-  };
-  const toHsl = (r: number, g: number, b: number) => {
-    const [R, G, B] = [r / 255, g / 255, b / 255];
-    const max = Math.max(R, G, B);
-    const min = Math.min(R, G, B);
-    const l = (max + min) / 2;
-    if (max === min) return [0, 0, l];
-    const d = max - min;
-    const s = l > 0.5 ? d / (2 - max - min) : d / (max + min);
-    const h = max === R ? (G - B) / d + (G < B ? 6 : 0) : max === G ? (B - R) / d + 2 : (R - G) / d + 4;
-    return [h / 6, s, l];
-  };
-  const fromHsl = (h: number, s: number, l: number) => {
-    if (s === 0) return [l, l, l].map((v) => Math.round(v * 255));
-    const q = l < 0.5 ? l * (1 + s) : l + s - l * s;
-    const p = 2 * l - q;
-    const hue = (t: number) => {
-      if (t < 0) t += 1;
-      if (t > 1) t -= 1;
-      if (t < 1 / 6) return p + (q - p) * 6 * t;
-      if (t < 1 / 2) return q;
-      if (t < 2 / 3) return p + (q - p) * (2 / 3 - t) * 6;
-      return p;
-    };
-    return [hue(h + 1 / 3), hue(h), hue(h - 1 / 3)].map((v) => Math.round(v * 255));
-  };
-  const invert = (css: string, kind: "text" | "background"): string | null => {
-    const [r, g, b, a] = parse(css);
-    if (a === 0) return null;
-    const [h, s, l] = toHsl(r, g, b) as [number, number, number];
-    const light = l > 0.5;
-    if (mode === "partial-invert" && (kind === "text" ? light : !light)) return null;
-    // Partial inversion keeps inverted text readable on the darkened backgrounds (as Gmail and Outlook do, they
-    // lift it well clear of the dark); a full inversion keeps the lightness relations of the original.
-    const next = kind === "background" ? Math.max(0.07, 1 - l) : mode === "partial-invert" ? Math.min(0.93, Math.max(0.75, 1 - l)) : 1 - l;
-    const [R, G, B] = fromHsl(h, s, next) as [number, number, number];
-    return `rgba(${R}, ${G}, ${B}, ${a})`;
-  };
-  const elements = [document.documentElement, ...Array.from(document.querySelectorAll("body, body *"))] as HTMLElement[];
-  const plan = elements.map((el) => {
+export function invertedColour(css: string, kind: "text" | "background", mode: DarkInversion): string | null {
+  const colour = parse(css);
+  if (!colour || colour.alpha === 0) return null;
+  const { h, s, l } = toHsl(colour);
+  const light = l > 0.5;
+  if (mode === "partial-invert" && (kind === "text" ? light : !light)) return null;
+  // Partial inversion keeps inverted text readable on the darkened backgrounds (as Gmail and Outlook do, they
+  // lift it well clear of the dark); a full inversion keeps the lightness relations of the original.
+  const next = kind === "background" ? Math.max(0.07, 1 - l) : mode === "partial-invert" ? Math.min(0.93, Math.max(0.75, 1 - l)) : 1 - l;
+  return formatRgb({ ...toRgb({ mode: "hsl", h, s, l: next }), alpha: colour.alpha ?? 1 });
+}
+
+/** Inside the rendered message: every element's text, background and border colour, in document order. */
+export function readColoursInPage(): Array<[string, string, string]> {
+  const elements = [document.documentElement, ...Array.from(document.querySelectorAll("body, body *"))];
+  return elements.map((el) => {
     const cs = getComputedStyle(el);
-    return { el, color: invert(cs.color, "text"), background: invert(cs.backgroundColor, "background"), border: invert(cs.borderTopColor, "background") };
+    return [cs.color, cs.backgroundColor, cs.borderTopColor];
   });
+}
+
+/** Inside the rendered message: writes the new colours (inline, !important) in the same document order; returns how many elements changed. */
+export function writeColoursInPage(plan: Array<[string | null, string | null, string | null]>): number {
+  const elements = [document.documentElement, ...Array.from(document.querySelectorAll("body, body *"))] as HTMLElement[];
   let changed = 0;
-  for (const { el, color, background, border } of plan) {
-    if (!el.style) continue;
+  elements.forEach((el, i) => {
+    const [color, background, border] = plan[i] ?? [null, null, null];
+    if (!el.style) return;
     if (color) el.style.setProperty("color", color, "important");
     if (background) el.style.setProperty("background-color", background, "important");
     if (border) el.style.setProperty("border-color", border, "important");
     if (color || background) changed++;
-  }
+  });
   return changed;
+}
+
+/**
+ * Dark mode by inversion: colours are all read first and written after, so the order of elements does not
+ * matter; the conversions run here, with culori, between the two.
+ */
+export async function invertColours(page: Page, mode: DarkInversion): Promise<number> {
+  const read = await page.evaluate(readColoursInPage);
+  const plan = read.map(([color, background, border]) => [invertedColour(color, "text", mode), invertedColour(background, "background", mode), invertedColour(border, "background", mode)] as [string | null, string | null, string | null]);
+  return page.evaluate(writeColoursInPage, plan);
 }
 
 /** Apple Mail's choice in dark mode: does the message declare dark support, and does it set colours of its own? */

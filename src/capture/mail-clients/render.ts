@@ -1,3 +1,4 @@
+import { converter } from "culori";
 import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifacts";
@@ -6,7 +7,7 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
-import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColoursInPage, snapshotEmailRender, type EmailRenderSnapshot } from "./gather-render";
+import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours, snapshotEmailRender, withContrast, type EmailRenderSnapshot } from "./gather-render";
 
 /** One message rendered in one emulated client at one form factor. */
 export interface EmailRender {
@@ -34,9 +35,11 @@ export interface EmailRenderLimits {
 
 export const DEFAULT_RENDER_LIMITS: EmailRenderLimits = { timeoutMs: 20_000, screenshotMaxHeight: 8_000 };
 
+const toRgb = converter("rgb");
+/** A profile's canvas colour (hex, from the profile table) as 0-255 channels. */
 const rgb = (hex: string): [number, number, number] => {
-  const h = hex.replace("#", "");
-  return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16)) as [number, number, number];
+  const { r, g, b } = toRgb(hex)!;
+  return [Math.round(r * 255), Math.round(g * 255), Math.round(b * 255)];
 };
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
@@ -154,7 +157,7 @@ export class EmailRenderEngine {
           }, scheme.text);
         }
       } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
-        const n = await page.evaluate(invertColoursInPage, client.darkMode);
+        const n = await invertColours(page, client.darkMode);
         scheme = profile.dark;
         await setCanvas(scheme.canvas);
         notes.push(`dark mode: ${client.darkMode} of ${n} element(s)`);
@@ -164,7 +167,7 @@ export class EmailRenderEngine {
     }
     await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
     const layout = await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY);
-    const snapshot = await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) });
+    const snapshot = withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) }));
     const screenshot = await this.screenshot(page, formFactor);
     if (blocked.length) notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
     return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };

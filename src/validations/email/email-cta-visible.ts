@@ -1,19 +1,27 @@
 import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
+import { isSocialLink } from "../shared/social";
 import { findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
 
 const MIN_CONTRAST = 3;
 
 type Link = EmailRender["snapshot"]["links"][number];
 
-/** The primary call to action of a render: the largest button-styled link, or linked image of at least 40×20px. */
+/**
+ * The primary call to action of a render: the largest button-styled link, else the largest linked image of at
+ * least 40×20px; links to social networks ("follow us" icons) only when nothing else qualifies.
+ */
 function primary(r: EmailRender): Link | undefined {
-  const imageLinks = new Set(r.snapshot.images.filter((i) => i.link !== null && i.box.width >= 40 && i.box.height >= 20).map((i) => i.link));
+  const bigImages = r.snapshot.images.filter((i) => i.link !== null && i.box.width >= 40 && i.box.height >= 20);
+  // An image belongs to the link it lies in: by href and box, since many links may share href="#".
+  const holdsImage = (l: Link) => bigImages.some((i) => i.link === l.href && i.box.x >= l.box.x - 1 && i.box.y >= l.box.y - 1 && i.box.x + i.box.width <= l.box.x + l.box.width + 1 && i.box.y + i.box.height <= l.box.y + l.box.height + 1);
+  const rank = (l: Link) => (isSocialLink(l.href, l.text) ? 0 : l.buttonStyled ? 2 : 1);
   let best: Link | undefined;
   for (const l of r.snapshot.links) {
-    if (!l.buttonStyled && !imageLinks.has(l.href)) continue;
+    if (!l.buttonStyled && !holdsImage(l)) continue;
     if (/unsubscribe|preferences|view (it )?in (your )?browser/i.test(l.text)) continue;
-    if (!best || l.box.width * l.box.height > best.box.width * best.box.height) best = l;
+    const area = (x: Link) => x.box.width * x.box.height;
+    if (!best || rank(l) > rank(best) || (rank(l) === rank(best) && area(l) > area(best))) best = l;
   }
   return best;
 }
@@ -27,7 +35,7 @@ export const emailCtaVisible: EmailValidation = {
     standard: ["mobile-sm", "desktop-md"],
     summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
     judgment:
-      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell around it alone) or linked image of at least 40×20px, found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
+      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
     references: [{ title: "Litmus: bulletproof buttons", url: "https://www.litmus.com/blog/a-guide-to-bulletproof-buttons-in-email-design" }],
   }),
   evaluate(email) {

@@ -1,49 +1,89 @@
+import { Type } from "@sinclair/typebox";
 import { pass, type Finding, type WebValidation } from "../types";
-import { AXE_TAGS } from "../../capture/axe";
+import type { AxeRuleResult } from "../../capture/artifacts";
 import { domCheck } from "./_helpers";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
+const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
+
+const STANDARDS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"] as const;
+type Standard = (typeof STANDARDS)[number];
+const VERSIONS = ["wcag2", "wcag21", "wcag22"];
+
+/** The axe tags a standard takes in: every earlier version's rules, and level A's under AA (wcag21aa: wcag2a, wcag2aa, wcag21a, wcag21aa). */
+export function standardTags(standard: Standard): string[] {
+  const [, version, level] = /^(wcag2\d?)(aa?)$/.exec(standard)!;
+  const levels = level === "aa" ? ["a", "aa"] : ["a"];
+  return VERSIONS.slice(0, VERSIONS.indexOf(version!) + 1).flatMap((v) => levels.map((l) => `${v}${l}`));
+}
+
+const label = (standard: Standard) => {
+  const [, version, level] = /^wcag(2\d?)(aa?)$/.exec(standard)!;
+  return `WCAG ${version === "2" ? "2.0" : `${version![0]}.${version![1]}`} ${level!.toUpperCase()}`;
+};
+
+const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Finding[] =>
+  rule.nodes.map((n) => ({
+    message: `${review ? "needs review: " : ""}${rule.id}${rule.impact ? ` (${rule.impact})` : ""}: ${rule.help}${n.failureSummary ? `. ${clip(oneLine(n.failureSummary), 300)}` : ""}`,
+    selector: n.target,
+    url: rule.helpUrl,
+    viewport: "desktop-md",
+    measured: { rule: rule.id, impact: rule.impact, tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)), ...(review ? { outcome: "needs review" } : {}) },
+  }));
 
 export const accessibilityWcag: WebValidation = {
   meta: domCheck({
     id: "accessibility-wcag",
-    name: "WCAG 2.2 A and AA (axe-core)",
+    name: "WCAG A and AA (axe-core)",
     category: "accessibility",
     severity: "major",
-    summary: "axe-core finds no violation of its WCAG 2.0, 2.1 and 2.2 level A and AA rules.",
+    summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      `axe-core runs once on the loaded page at desktop-md (1280×800) with the rules tagged ${AXE_TAGS.join(", ")}. Fails when any rule reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. Rules axe cannot decide (incomplete) and best-practice rules outside WCAG do not fail the page.`,
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
     needs: ["axe"],
+    parameters: [
+      {
+        name: "standard",
+        description:
+          "The WCAG version and level the page is held to: wcag2a, wcag2aa (WCAG 2.0), wcag21a, wcag21aa (WCAG 2.1), wcag22a or wcag22aa (WCAG 2.2). Each takes in the earlier versions' rules, and AA takes in level A. WCAG 2.1 AA is the level most contracts and laws name (EN 301 549, the ADA's rule for public bodies).",
+        format: STANDARDS.join(" | "),
+        schema: Type.Union(STANDARDS.map((s) => Type.Literal(s))),
+        default: "wcag21aa",
+        example: "wcag22aa",
+      },
+    ],
     references: [
       { title: "axe-core rule descriptions", url: "https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptions.md" },
       { title: "WCAG 2.2", url: "https://www.w3.org/TR/WCAG22/" },
     ],
   }),
-  evaluate(artifacts) {
+  evaluate(artifacts, params) {
     const axe = artifacts.axe;
     if (!axe) throw new Error("no axe-core results gathered");
-    const findings: Finding[] = [];
-    for (const v of axe.violations) {
-      for (const n of v.nodes) {
-        findings.push({
-          message: `${v.id}${v.impact ? ` (${v.impact})` : ""}: ${v.help}${n.failureSummary ? `. ${clip(n.failureSummary.replace(/\s*\n\s*/g, " "), 300)}` : ""}`,
-          selector: n.target,
-          url: v.helpUrl,
-          viewport: "desktop-md",
-          measured: { rule: v.id, impact: v.impact, tags: v.tags.filter((t) => AXE_TAGS.includes(t) || /^wcag\d+$/.test(t)) },
-        });
-      }
-    }
-    const stats = `axe-core ${axe.version}: ${axe.passes} rule(s) passed, ${axe.incomplete} needed review, ${axe.violations.length} violated`;
-    if (axe.violations.length === 0) return pass(`${stats}.`);
-    const where = axe.violations
+    const standard = params.standard as Standard;
+    const tags = standardTags(standard);
+    const inStandard = (r: { tags: string[] }) => r.tags.some((t) => tags.includes(t));
+    const counts = (r: { tags: string[] }) => inStandard(r) && !r.tags.includes("best-practice");
+    const violations = axe.violations.filter(counts);
+    const incomplete = axe.incomplete.filter(counts);
+    const passes = axe.passes.filter(counts);
+    const ran = [...new Set([...violations, ...incomplete, ...passes, ...axe.inapplicable.filter(counts)].map((r) => r.id))].sort();
+    const findings = [...violations.flatMap((v) => findingsOf(v, false, tags)), ...incomplete.flatMap((v) => findingsOf(v, true, tags))];
+    const review = incomplete.reduce((n, r) => n + r.nodeCount, 0);
+    const stats =
+      `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +
+      `${violations.length} violated, ${review} element(s) needed review${incomplete.length ? ` (${incomplete.map((r) => `${r.id} ×${r.nodeCount}`).join(", ")})` : ""}. ` +
+      `Rules: ${ran.join(", ")}.`;
+    if (violations.length === 0) return pass(stats, findings);
+    const where = violations
       .slice(0, 3)
       .map((v) => `${v.id} at ${v.nodes[0]?.target ?? "the page"}: ${v.help}`)
       .join("; ");
+    const elements = violations.reduce((n, r) => n + r.nodeCount, 0);
     return {
       verdict: "fail",
-      reason: `Fix ${axe.violations.length} WCAG A/AA rule violation(s) on ${findings.length} element(s) at desktop-md: ${where}${axe.violations.length > 3 ? `; +${axe.violations.length - 3} more rule(s)` : ""}`,
-      reasoning: `${stats} (${axe.violations.map((v) => `${v.id} ×${v.nodes.length}`).join(", ")}).`,
+      reason: `Fix ${violations.length} ${label(standard)} rule violation(s) on ${elements} element(s) at desktop-md: ${where}${violations.length > 3 ? `; +${violations.length - 3} more rule(s)` : ""}`,
+      reasoning: `${stats} Violations: ${violations.map((v) => `${v.id} ×${v.nodeCount}`).join(", ")}.`,
       findings,
     };
   },

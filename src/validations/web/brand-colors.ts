@@ -1,87 +1,28 @@
 import { Type } from "@sinclair/typebox";
+import { converter, differenceCiede2000, formatHex, type Lab65 as Lab, type Rgb as CuloriRgb } from "culori";
 import type { Box, CapturePalette } from "../../capture/artifacts";
 import type { Finding, WebValidation } from "../types";
 import { visualCheck } from "./_helpers";
 
-export type Lab = [number, number, number];
 export type Rgb = [number, number, number];
 
 /** A colour counts as prominent from this share of the capture's area. */
 const PROMINENT_SHARE = 0.02;
 /** Neutrals, left out: greys (chroma below 10), near-white (L* 93 and up), near-black (L* 12 and below, or below 25 with chroma under 16). */
-function isNeutral([l, a, b]: Lab): boolean {
+function isNeutral({ l, a, b }: Lab): boolean {
   const c = Math.hypot(a, b);
   return c < 10 || l >= 93 || l <= 12 || (l < 25 && c < 16);
 }
 /** Bins closer than this (ΔE00) to a colour group's mean join it. */
 const GROUP_DISTANCE = 6;
 
-export function parseHex(hex: string): Rgb {
-  let h = hex.replace(/^#/, "");
-  if (h.length === 3) h = [...h].map((c) => c + c).join("");
-  return [parseInt(h.slice(0, 2), 16), parseInt(h.slice(2, 4), 16), parseInt(h.slice(4, 6), 16)];
-}
-
-const toHex = (rgb: Rgb) => `#${rgb.map((c) => Math.round(Math.min(255, Math.max(0, c))).toString(16).padStart(2, "0")).join("")}`;
-
-/** sRGB (D65) to CIE L*a*b*. */
-function rgbToLab([r, g, b]: Rgb): Lab {
-  const lin = (c: number) => {
-    const s = c / 255;
-    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-  };
-  const [R, G, B] = [lin(r), lin(g), lin(b)];
-  const x = (0.4124564 * R + 0.3575761 * G + 0.1804375 * B) / 0.95047;
-  const y = 0.2126729 * R + 0.7151522 * G + 0.072175 * B;
-  const z = (0.0193339 * R + 0.119192 * G + 0.9503041 * B) / 1.08883;
-  const f = (t: number) => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
-  const [fx, fy, fz] = [f(x), f(y), f(z)];
-  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
-}
-
-/** CIEDE2000 colour difference (kL = kC = kH = 1). */
-export function deltaE2000([L1, a1, b1]: Lab, [L2, a2, b2]: Lab): number {
-  const rad = Math.PI / 180;
-  const C1 = Math.hypot(a1, b1);
-  const C2 = Math.hypot(a2, b2);
-  const Cm = (C1 + C2) / 2;
-  const G = 0.5 * (1 - Math.sqrt(Cm ** 7 / (Cm ** 7 + 25 ** 7)));
-  const a1p = (1 + G) * a1;
-  const a2p = (1 + G) * a2;
-  const C1p = Math.hypot(a1p, b1);
-  const C2p = Math.hypot(a2p, b2);
-  const hue = (b: number, a: number) => {
-    if (a === 0 && b === 0) return 0;
-    const h = Math.atan2(b, a) / rad;
-    return h < 0 ? h + 360 : h;
-  };
-  const h1p = hue(b1, a1p);
-  const h2p = hue(b2, a2p);
-  const dLp = L2 - L1;
-  const dCp = C2p - C1p;
-  let dhp = 0;
-  if (C1p * C2p !== 0) {
-    dhp = h2p - h1p;
-    if (dhp > 180) dhp -= 360;
-    else if (dhp < -180) dhp += 360;
-  }
-  const dHp = 2 * Math.sqrt(C1p * C2p) * Math.sin((dhp / 2) * rad);
-  const Lpm = (L1 + L2) / 2;
-  const Cpm = (C1p + C2p) / 2;
-  let hpm = h1p + h2p;
-  if (C1p * C2p !== 0) {
-    if (Math.abs(h1p - h2p) > 180) hpm += h1p + h2p < 360 ? 360 : -360;
-    hpm /= 2;
-  }
-  const T = 1 - 0.17 * Math.cos((hpm - 30) * rad) + 0.24 * Math.cos(2 * hpm * rad) + 0.32 * Math.cos((3 * hpm + 6) * rad) - 0.2 * Math.cos((4 * hpm - 63) * rad);
-  const dTheta = 30 * Math.exp(-(((hpm - 275) / 25) ** 2));
-  const Rc = 2 * Math.sqrt(Cpm ** 7 / (Cpm ** 7 + 25 ** 7));
-  const Sl = 1 + (0.015 * (Lpm - 50) ** 2) / Math.sqrt(20 + (Lpm - 50) ** 2);
-  const Sc = 1 + 0.045 * Cpm;
-  const Sh = 1 + 0.015 * Cpm * T;
-  const Rt = -Math.sin(2 * dTheta * rad) * Rc;
-  return Math.sqrt((dLp / Sl) ** 2 + (dCp / Sc) ** 2 + (dHp / Sh) ** 2 + Rt * (dCp / Sc) * (dHp / Sh));
-}
+/** CIE L*a*b* under D65 (culori's lab65, the space its CIEDE2000 works in), and CIEDE2000 with kL = kC = kH = 1. */
+const toLab = converter("lab65");
+const deltaE2000 = differenceCiede2000();
+/** Capture colours are 0-255 per channel; culori's rgb is 0-1. */
+const rgbColour = ([r, g, b]: Rgb): CuloriRgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
+const labOf = (rgb: Rgb) => toLab(rgbColour(rgb));
+const toHex = (rgb: Rgb) => formatHex(rgbColour(rgb));
 
 export interface ColourGroup {
   rgb: Rgb;
@@ -92,7 +33,7 @@ export interface ColourGroup {
 
 /** The capture's non-neutral colours, grouped (bins within ΔE00 6 of a group's mean join it), largest first. */
 function prominentColours(palette: CapturePalette): { groups: ColourGroup[]; neutralPixels: number } {
-  const bins = palette.bins.map((b) => ({ ...b, lab: rgbToLab(b.rgb) })).sort((x, y) => y.count - x.count);
+  const bins = palette.bins.map((b) => ({ ...b, lab: labOf(b.rgb) })).sort((x, y) => y.count - x.count);
   const groups: Array<ColourGroup & { sum: Rgb }> = [];
   let neutralPixels = 0;
   for (const bin of bins) {
@@ -110,7 +51,7 @@ function prominentColours(palette: CapturePalette): { groups: ColourGroup[]; neu
       best.count += bin.count;
       best.sum = best.sum.map((s, i) => s + bin.rgb[i]! * bin.count) as Rgb;
       best.rgb = best.sum.map((s) => s / best!.count) as Rgb;
-      best.lab = rgbToLab(best.rgb);
+      best.lab = labOf(best.rgb);
       const x1 = Math.max(best.box.x + best.box.width, bin.box.x + bin.box.width);
       const y1 = Math.max(best.box.y + best.box.height, bin.box.y + bin.box.height);
       best.box = { x: Math.min(best.box.x, bin.box.x), y: Math.min(best.box.y, bin.box.y), width: 0, height: 0 };
@@ -163,7 +104,7 @@ export const brandColors: WebValidation = {
     const palette = artifacts.palette;
     if (!palette) throw new Error("no colour sample of the desktop-md capture");
     const tolerance = params.tolerance as number;
-    const brand = (params.palette as string[]).map((hex) => ({ hex: hex.toLowerCase(), lab: rgbToLab(parseHex(hex)) }));
+    const brand = (params.palette as string[]).map((hex) => ({ hex: hex.toLowerCase(), lab: toLab(hex) as Lab })); // the parameter's schema admits only hex colours
     const { groups, neutralPixels } = prominentColours(palette);
     const total = palette.totalPixels;
     const prominent = groups.filter((g) => g.count / total >= PROMINENT_SHARE);

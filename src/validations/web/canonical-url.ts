@@ -9,12 +9,15 @@ export const canonicalUrl: WebValidation = {
     severity: "minor",
     summary: "At most one <link rel=\"canonical\">, with an absolute http(s) URL.",
     judgment:
-      "Passes when the page has no canonical link (search engines then pick one) or exactly one whose href resolves to an http(s) URL without a fragment. Fails on two or more canonical links, an empty href, or a non-http(s) target.",
+      "Only canonical links in <head> count: one in <body> is ignored, as search engines and Lighthouse ignore it. Passes when <head> has no canonical link (search engines then pick one) or exactly one whose href resolves to an http(s) URL without a fragment. Fails on two or more canonical links in <head>, an empty href, or a non-http(s) target.",
     references: [{ title: "Google: consolidate duplicate URLs", url: "https://developers.google.com/search/docs/crawling-indexing/consolidate-duplicate-urls" }],
   }),
   evaluate(artifacts) {
-    const links = domAt(artifacts).linkElements.filter((l) => l.rel.split(/\s+/).includes("canonical"));
-    if (links.length === 0) return pass("No canonical link; search engines choose the canonical URL themselves.");
+    const canonical = domAt(artifacts).linkElements.filter((l) => l.rel.split(/\s+/).includes("canonical"));
+    const links = canonical.filter((l) => l.inHead);
+    const ignored = canonical.length - links.length;
+    const inBody = ignored ? ` ${ignored} canonical link(s) in <body> ignored, as search engines ignore them.` : "";
+    if (links.length === 0) return pass(`No canonical link in <head>; search engines choose the canonical URL themselves.${inBody}`);
     if (links.length > 1) {
       return {
         verdict: "fail",
@@ -33,6 +36,6 @@ export const canonicalUrl: WebValidation = {
         findings: [{ message: "invalid canonical href", url: link!.href, selector: 'link[rel="canonical"]' }],
       };
     }
-    return pass(`One canonical link: ${url.href}.`);
+    return pass(`One canonical link: ${url.href}.${inBody}`);
   },
 };

@@ -1,24 +1,11 @@
-import { failWith, pass, type WebValidation } from "../types";
-import type { TextBlock } from "../../capture/artifacts";
-import { domAt, domCheck, quote } from "./_helpers";
+import { failWith, pass, type Finding, type WebValidation } from "../types";
+import type { AxeNode } from "../../capture/artifacts";
+import { domCheck } from "./_helpers";
 
-const channel = (c: number) => {
-  const s = c / 255;
-  return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-};
-const luminance = ([r, g, b]: number[]) => 0.2126 * channel(r!) + 0.7152 * channel(g!) + 0.0722 * channel(b!);
+const RULE = "color-contrast";
 
-/** WCAG 2.x contrast of a text block against its composited background; translucent text is blended first. */
-function contrastOf(block: TextBlock): number {
-  const [r, g, b, a] = block.color;
-  const bg = block.background;
-  const fg = [r * a + bg[0] * (1 - a), g * a + bg[1] * (1 - a), b * a + bg[2] * (1 - a)];
-  const [l1, l2] = [luminance(fg), luminance(bg)].sort((x, y) => y - x);
-  return (l1! + 0.05) / (l2! + 0.05);
-}
-
-/** Large text (WCAG): at least 24px, or at least 18.66px (14pt) and bold. */
-const isLarge = (b: TextBlock) => b.fontSizePx >= 24 || (b.fontSizePx >= 18.66 && b.fontWeight >= 700);
+/** The required ratio as a number ("4.5:1" -> 4.5). */
+const requiredOf = (n: AxeNode) => (n.contrast?.expectedContrastRatio ? Number.parseFloat(n.contrast.expectedContrastRatio) : null);
 
 export const colorContrast: WebValidation = {
   meta: domCheck({
@@ -26,30 +13,46 @@ export const colorContrast: WebValidation = {
     name: "Text contrast (WCAG AA)",
     category: "accessibility",
     severity: "major",
-    summary: "Visible text meets WCAG AA contrast: 4.5:1, or 3:1 for large text.",
+    summary: "Visible text meets WCAG AA contrast: 4.5:1, or 3:1 for large text (axe-core's color-contrast rule).",
     judgment:
-      "Fails when visible text has a contrast ratio (WCAG 2.x relative luminance, text colour against the nearest opaque ancestor background, white by default) below 4.5:1, or below 3:1 for large text (24px and up, or 18.66px and up when bold). No rounding: 4.49 fails, 4.50 passes.",
-    references: [{ title: "WCAG 2.2 SC 1.4.3 Contrast (Minimum)", url: "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum" }],
+      "Reads axe-core's color-contrast rule, run once on the loaded page at desktop-md: axe composites the real backgrounds behind each text element (stacked, translucent, positioned) and applies WCAG 2.x relative luminance, 4.5:1, or 3:1 for large text (24px and up, or 18.66px and up when bold), with no rounding. Fails when axe reports a violation; each is a finding with its element, ratio, required ratio and colours. Text whose background axe cannot determine (a background image, a gradient, overlapping elements, translucent text) is listed as needing review and does not fail the page.",
+    needs: ["axe"],
+    references: [
+      { title: "WCAG 2.2 SC 1.4.3 Contrast (Minimum)", url: "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum" },
+      { title: "axe-core color-contrast rule", url: "https://dequeuniversity.com/rules/axe/4.10/color-contrast" },
+    ],
   }),
   evaluate(artifacts) {
-    const blocks = domAt(artifacts).visibleText;
-    const findings = [];
-    for (const b of blocks) {
-      const ratio = contrastOf(b);
-      const required = isLarge(b) ? 3 : 4.5;
-      if (ratio < required) {
-        findings.push({
-          message: `${ratio.toFixed(2)}:1 (needs ${required}:1) for ${quote(b.text, 50)}`,
-          selector: b.selector,
-          measured: { ratio: Math.floor(ratio * 100) / 100, required, color: `rgba(${b.color.join(",")})`, background: `rgb(${b.background.map(Math.round).join(",")})`, fontSizePx: b.fontSizePx },
-        });
-      }
+    const axe = artifacts.axe;
+    if (!axe) throw new Error("no axe-core results gathered");
+    const violation = axe.violations.find((r) => r.id === RULE);
+    const incomplete = axe.incomplete.find((r) => r.id === RULE);
+    const passed = axe.passes.some((r) => r.id === RULE);
+    const failing: Finding[] = (violation?.nodes ?? []).map((n) => {
+      const c = n.contrast;
+      const required = requiredOf(n);
+      return {
+        message: c?.contrastRatio != null ? `${c.contrastRatio}:1 (needs ${required}:1), ${c.fgColor} on ${c.bgColor}, ${c.fontSize} ${c.fontWeight}` : n.failureSummary,
+        selector: n.target,
+        viewport: "desktop-md",
+        measured: { ratio: c?.contrastRatio ?? null, required, color: c?.fgColor ?? null, background: c?.bgColor ?? null, fontSize: c?.fontSize ?? null, fontWeight: c?.fontWeight ?? null },
+      };
+    });
+    const review: Finding[] = (incomplete?.nodes ?? []).map((n) => ({
+      message: `needs review: ${n.failureSummary || "axe could not determine the contrast"}`,
+      selector: n.target,
+      viewport: "desktop-md",
+      measured: { outcome: "needs review", why: n.contrast?.messageKey ?? null, color: n.contrast?.fgColor ?? null, required: requiredOf(n) },
+    }));
+    const reviewed = incomplete ? ` ${incomplete.nodeCount} element(s) need review: axe could not determine their background (${[...new Set(incomplete.nodes.map((n) => n.contrast?.messageKey ?? "unknown"))].join(", ")}).` : "";
+    if (!violation) {
+      const measured = passed ? "the page meets WCAG AA contrast wherever axe could measure it" : "axe found no text it could measure";
+      return pass(`axe-core ${axe.version} color-contrast: ${measured}.${reviewed}`, review);
     }
-    if (findings.length === 0) return pass(`All ${blocks.length} visible text block(s) meet WCAG AA contrast.`);
     return failWith(
-      `Darken the text or lighten the background of ${findings.length} text block(s) to reach WCAG AA contrast`,
-      findings,
-      `${findings.length} of ${blocks.length} visible text block(s) fall below the WCAG AA ratio.`,
+      `Darken the text or lighten the background of ${violation.nodeCount} element(s) to reach WCAG AA contrast`,
+      [...failing, ...review],
+      `axe-core ${axe.version} color-contrast: ${violation.nodeCount} element(s) fall below the WCAG AA ratio.${reviewed}`,
     );
   },
 };

@@ -1,15 +1,21 @@
 import { pass, type WebValidation } from "../types";
 import type { ControlInfo, LayoutSnapshot } from "../../capture/artifacts";
+import { isSocialLink } from "../shared/social";
 import { layoutAt, quote, visualCheck } from "./_helpers";
 
-/** The primary call to action: the largest button-styled control whose top is above the desktop fold. */
+/**
+ * The primary call to action: the largest button-styled control whose top is above the desktop fold; links to
+ * social networks ("follow us" icons) only when nothing else qualifies.
+ */
 export function primaryCta(desktop: LayoutSnapshot): ControlInfo | undefined {
   const fold = desktop.viewport.height;
+  const rank = (c: ControlInfo) => (isSocialLink(c.href, c.text) ? 0 : 1);
+  const area = (c: ControlInfo) => c.box.width * c.box.height;
   let best: ControlInfo | undefined;
   for (const c of desktop.controls) {
     if (!c.shown || !c.buttonStyled || c.box.y >= fold) continue;
     if (!["a", "button"].includes(c.tag) && !(c.tag === "input" && c.type === "submit")) continue;
-    if (!best || c.box.width * c.box.height > best.box.width * best.box.height) best = c;
+    if (!best || rank(c) > rank(best) || (rank(c) === rank(best) && area(c) > area(best))) best = c;
   }
   return best;
 }
@@ -23,7 +29,7 @@ export const ctaVisible: WebValidation = {
     standard: ["mobile-sm", "tablet-portrait", "desktop-md"],
     summary: "The primary call to action, found above the fold at desktop width, is on screen at every size.",
     judgment:
-      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, or a border) whose top is above the fold at 1280×800. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
+      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, or a coloured cell, table or wrapper around it alone; whatever its href, # included) whose top is above the fold at 1280×800; links to social networks (by their site, or text that is only a network's name) rank below the others. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
     references: [{ title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" }],
   }),
   evaluate(artifacts) {

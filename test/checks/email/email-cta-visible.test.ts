@@ -63,3 +63,27 @@ test("a linked image of at least 40×20px is a call to action too", async () => 
     "Apple Mail (macOS): it shows no text: an image without alt text, and images are blocked",
   ]);
 });
+
+test("social icons rank below a real button, however large, and a button with href=\"#\" is still the call to action", async () => {
+  const icon = (network: string, x: number) => {
+    const href = `https://www.${network}.com/trailhead`;
+    const box = { x, y: 20, width: 120, height: 120 };
+    return { img: renderImage(`#${network} img`, `https://cdn.trailhead.example/${network}.png`, { link: href, box, alt: network }), link: renderLink(`#${network}`, href, network, { box, contrast: null }) };
+  };
+  const icons = [icon("facebook", 0), icon("instagram", 130)];
+  const hash = renderLink(BUTTON, "#", "Shop the sale", { buttonStyled: true, box: { x: 20, y: 400, width: 160, height: 40 } });
+  const snapshot = (cta: typeof hash) => ({ snapshot: { images: icons.map((i) => i.img), links: [...icons.map((i) => i.link), cta] } });
+  const out = await evaluate(emailCtaVisible, await both(snapshot(hash), snapshot({ ...hash, shown: false })));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.selector, f.url])).toEqual([["Apple Mail (macOS): it is hidden", BUTTON, "#"]]);
+});
+
+test("a linked image outranks a social icon even when the icon is larger", async () => {
+  const href = "https://www.facebook.com/trailhead";
+  const social = renderImage("#fb img", "https://cdn.trailhead.example/fb.png", { link: href, box: { x: 0, y: 0, width: 300, height: 300 }, alt: "Facebook" });
+  const banner = renderImage("#hero img", "https://cdn.trailhead.example/sale.png", { link: SALE, box: { x: 0, y: 400, width: 200, height: 50 }, alt: "Shop the sale" });
+  const links = [renderLink("#fb", href, "Facebook", { box: social.box, contrast: null }), renderLink("#hero", SALE, "Shop the sale", { box: banner.box, contrast: null })];
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { images: [social, banner], links } }, { snapshot: { images: [social, banner], links: [links[0]!] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.message, f.url])).toEqual([["Apple Mail (macOS): it is gone", SALE]]);
+});

@@ -20,3 +20,10 @@ test("fails <html> without lang, and with an empty lang, pointing at <html>", as
 test("a plain-text message has no markup to declare a language on", async () => {
   expect((await evaluate(emailHtmlLang, await email({ text: "Hello" }))).verdict).toBe("pass");
 });
+
+test('lang="und" (MJML\'s default) names no language: it fails with the fix', async () => {
+  const out = await evaluate(emailHtmlLang, await withDom({ lang: "und" }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings).toEqual([{ message: '<html lang="und"> names no language', selector: "html" }]);
+  expect(out.reason).toContain('<mjml lang="en">');
+});

@@ -199,6 +199,8 @@ export const renderLink = (selector: string, href: string, text: string, over: P
   box: { x: 20, y: 400, width: 200, height: 48 },
   shown: true,
   buttonStyled: false,
+  color: [0, 0, 0],
+  background: [255, 255, 255],
   contrast: 8,
   visibleShare: 1,
   ...over,

@@ -1,6 +1,9 @@
 import { withDefaults } from "./check-run";
 import type {
   AnchorInfo,
+  AxeNode,
+  AxeRuleResult,
+  AxeSummary,
   ControlInfo,
   DomSnapshot,
   HeadingInfo,
@@ -80,9 +83,9 @@ export function layout(size: CaptureSize, over: Partial<LayoutSnapshot> = {}): L
   };
 }
 
-/** Black 16px regular text on white, outside code. */
+/** 16px regular text, outside code. */
 export function text(selector: string, content: string, over: Partial<TextBlock> = {}): TextBlock {
-  return { selector, text: content, inCode: false, fontSizePx: 16, fontWeight: 400, color: [0, 0, 0, 1], background: [255, 255, 255], ...over };
+  return { selector, text: content, inCode: false, fontSizePx: 16, fontWeight: 400, ...over };
 }
 
 export const heading = (selector: string, level: number, content: string): HeadingInfo => ({ selector, visible: true, level, text: content });
@@ -113,6 +116,7 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
     tag: "a",
     type: "",
     text: selector,
+    href: "",
     shown: true,
     display: "inline-block",
     visibility: "visible",
@@ -122,6 +126,16 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
     inline: false,
     ...over,
   };
+}
+
+/** An axe rule result (a violation or an incomplete) on the given elements, tagged WCAG 2.0 A unless told. */
+export function axeRule(id: string, nodes: AxeNode[], over: Partial<AxeRuleResult> = {}): AxeRuleResult {
+  return { id, impact: "serious", help: `${id} help`, helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${id}`, tags: ["wcag2a"], nodeCount: nodes.length, nodes, ...over };
+}
+
+/** axe-core's results, all WCAG A/AA tags run, nothing found unless given. */
+export function axeSummary(over: Partial<AxeSummary> = {}): AxeSummary {
+  return { version: "4.14.1", tags: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"], violations: [], incomplete: [], passes: [], inapplicable: [], ...over };
 }
 
 /** A probe that may reach loopback (the tests' local servers) and nothing private beyond it. */

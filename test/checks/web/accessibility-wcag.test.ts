@@ -1,33 +1,69 @@
 import { expect, test } from "bun:test";
-import type { AxeViolation } from "../../../src/capture/artifacts";
-import { accessibilityWcag } from "../../../src/validations/web/accessibility-wcag";
-import { artifacts, evaluate, selectors } from "../support/web-artifacts";
+import { accessibilityWcag, standardTags } from "../../../src/validations/web/accessibility-wcag";
+import { artifacts, axeRule, axeSummary, evaluate, selectors } from "../support/web-artifacts";
 
-const violation = (id: string, targets: string[], tags = ["wcag2a", "wcag111", "best-practice"]): AxeViolation => ({
-  id,
-  impact: "critical",
-  help: `${id} help`,
-  helpUrl: `https://dequeuniversity.com/rules/axe/4.10/${id}`,
-  tags,
-  nodes: targets.map((target) => ({ target, failureSummary: "Fix any of the following:\n  Element has no alt" })),
+const node = (target: string, failureSummary = "Fix any of the following:\n  Element has no alt") => ({ target, failureSummary });
+
+test("each standard takes in the earlier versions, and AA takes in level A", () => {
+  expect(standardTags("wcag2a")).toEqual(["wcag2a"]);
+  expect(standardTags("wcag21aa")).toEqual(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
+  expect(standardTags("wcag22a")).toEqual(["wcag2a", "wcag21a", "wcag22a"]);
+  expect(standardTags("wcag22aa")).toEqual(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]);
 });
 
-test("no violation passes, whatever axe could not decide", async () => {
-  const out = await evaluate(accessibilityWcag, artifacts({ axe: { version: "4.10.0", violations: [], passes: 30, incomplete: 4 } }));
+test("no violation passes; what axe could not decide is listed as needing review, with the rules that ran", async () => {
+  const out = await evaluate(
+    accessibilityWcag,
+    artifacts({
+      axe: axeSummary({
+        passes: [{ id: "image-alt", tags: ["wcag2a"] }, { id: "html-has-lang", tags: ["wcag2a"] }],
+        inapplicable: [{ id: "video-caption", tags: ["wcag2a"] }],
+        incomplete: [axeRule("color-contrast", [node("#hero h1", "Element's background color could not be determined due to a background image")], { tags: ["wcag2aa", "wcag143"] })],
+      }),
+    }),
+  );
   expect(out.verdict).toBe("pass");
-  expect(out.reasoning).toContain("30 rule(s) passed, 4 needed review");
+  expect(out.reasoning).toContain("WCAG 2.1 AA");
+  expect(out.reasoning).toContain("4 rule(s) ran, 2 passed, 0 violated, 1 element(s) needed review (color-contrast ×1)");
+  expect(out.reasoning).toContain("Rules: color-contrast, html-has-lang, image-alt, video-caption.");
+  expect(out.findings).toHaveLength(1);
+  expect(out.findings[0]).toMatchObject({ selector: "#hero h1", measured: { rule: "color-contrast", outcome: "needs review" } });
+  expect(out.findings[0]!.message).toStartWith("needs review: color-contrast");
 });
 
 test("each violating element is a finding with its selector, rule and help page", async () => {
-  const out = await evaluate(accessibilityWcag, artifacts({ axe: { version: "4.10.0", violations: [violation("image-alt", ["img", "#logo"]), violation("button-name", ["button"])], passes: 20, incomplete: 0 } }));
+  const out = await evaluate(
+    accessibilityWcag,
+    artifacts({ axe: axeSummary({ violations: [axeRule("image-alt", [node("img"), node("#logo")], { impact: "critical", tags: ["wcag2a", "wcag111"] }), axeRule("button-name", [node("button")])] }) }),
+  );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["img", "#logo", "button"]);
   expect(out.findings[0]).toEqual({
     message: "image-alt (critical): image-alt help. Fix any of the following: Element has no alt",
     selector: "img",
-    url: "https://dequeuniversity.com/rules/axe/4.10/image-alt",
+    url: "https://dequeuniversity.com/rules/axe/4.14/image-alt",
     viewport: "desktop-md",
     measured: { rule: "image-alt", impact: "critical", tags: ["wcag2a", "wcag111"] },
   });
-  expect(out.reason).toStartWith("Fix 2 WCAG A/AA rule violation(s) on 3 element(s) at desktop-md: image-alt at img");
+  expect(out.reason).toStartWith("Fix 2 WCAG 2.1 AA rule violation(s) on 3 element(s) at desktop-md: image-alt at img");
+});
+
+test("a WCAG 2.2 rule (target-size) fails only when WCAG 2.2 is asked for; the default is WCAG 2.1 AA", async () => {
+  const page = artifacts({ axe: axeSummary({ violations: [axeRule("target-size", [node("#close")], { tags: ["wcag22aa", "wcag258"] })] }) });
+  const byDefault = await evaluate(accessibilityWcag, page);
+  expect(byDefault.verdict).toBe("pass");
+  expect(byDefault.reasoning).not.toContain("target-size");
+  const asked = await evaluate(accessibilityWcag, page, { standard: "wcag22aa" });
+  expect(asked.verdict).toBe("fail");
+  expect(selectors(asked)).toEqual(["#close"]);
+});
+
+test("level AA rules do not fail a level A standard, and best-practice rules never fail", async () => {
+  const page = artifacts({
+    axe: axeSummary({ violations: [axeRule("color-contrast", [node("#faint")], { tags: ["wcag2aa", "wcag143"] }), axeRule("region", [node("main")], { tags: ["cat.keyboard", "best-practice"] })] }),
+  });
+  expect((await evaluate(accessibilityWcag, page, { standard: "wcag2a" })).verdict).toBe("pass");
+  const aa = await evaluate(accessibilityWcag, page, { standard: "wcag2aa" });
+  expect(aa.verdict).toBe("fail");
+  expect(selectors(aa)).toEqual(["#faint"]);
 });

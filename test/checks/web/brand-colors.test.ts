@@ -1,7 +1,15 @@
 import { expect, test } from "bun:test";
 import type { CapturePalette } from "../../../src/capture/artifacts";
-import { brandColors, parseHex } from "../../../src/validations/web/brand-colors";
+import { converter, differenceCiede2000 } from "culori";
+import { brandColors } from "../../../src/validations/web/brand-colors";
 import { artifacts, evaluate } from "../support/web-artifacts";
+
+const toRgb = converter("rgb");
+/** A hex colour as the capture's 0-255 channels. */
+function rgb255(hex: string): [number, number, number] {
+  const { r, g, b } = toRgb(hex)!;
+  return [Math.round(r * 255), Math.round(g * 255), Math.round(b * 255)];
+}
 
 /** A desktop-md capture sampled at 100×100: each bin a colour, its pixel count and where it lies. */
 function capture(bins: Array<[hex: string, count: number, y: number]>, maskedPixels = 0): CapturePalette {
@@ -13,7 +21,7 @@ function capture(bins: Array<[hex: string, count: number, y: number]>, maskedPix
     sampleHeight: 100,
     totalPixels: 10_000,
     maskedPixels,
-    bins: bins.map(([hex, count, y]) => ({ rgb: parseHex(hex), count, box: { x: 0, y, width: 1280, height: 100 } })),
+    bins: bins.map(([hex, count, y]) => ({ rgb: rgb255(hex), count, box: { x: 0, y, width: 1280, height: 100 } })),
   };
 }
 
@@ -50,4 +58,23 @@ test("the tolerance decides how far is too far", async () => {
   const distance = out.findings[0]!.measured!.deltaE2000 as number;
   expect(distance).toBeGreaterThan(10);
   expect((await evaluate(brandColors, promo, { palette: ["#c2185b"], tolerance: Math.ceil(distance) })).verdict).toBe("pass");
+});
+
+test("CIEDE2000 as culori computes it matches Sharma, Wu and Dalal's published test data", () => {
+  const deltaE2000 = differenceCiede2000();
+  // The published pairs are CIELAB values; culori's CIEDE2000 reads them in its D65 Lab space as they are.
+  const lab = (l: number, a: number, b: number) => ({ mode: "lab65" as const, l, a, b });
+  // Pairs 1, 7, 17, 21, 25 and 34 of the paper's table 1, with their ΔE00 to four decimals.
+  const pairs: Array<[[number, number, number], [number, number, number], number]> = [
+    [[50, 2.6772, -79.7751], [50, 0, -82.7485], 2.0425],
+    [[50, 0, 0], [50, -1, 2], 2.3669],
+    [[50, 2.5, 0], [73, 25, -18], 27.1492],
+    [[50, 2.5, 0], [50, 3.1736, 0.5854], 1.0],
+    [[60.2574, -34.0099, 36.2677], [60.4626, -34.1751, 39.4387], 1.2644],
+    [[2.0776, 0.0795, -1.135], [0.9033, -0.0636, -0.5514], 0.9082],
+  ];
+  for (const [a, b, expected] of pairs) {
+    expect(deltaE2000(lab(...a), lab(...b))).toBeCloseTo(expected, 4);
+    expect(deltaE2000(lab(...b), lab(...a))).toBeCloseTo(expected, 4);
+  }
 });

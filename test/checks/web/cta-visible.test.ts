@@ -31,3 +31,11 @@ test("the CTA hidden, off-screen or gone at other sizes fails at each of them", 
   const gone = await evaluate(ctaVisible, withLayouts({ "desktop-md": desktop, "mobile-sm": {} }));
   expect(gone.findings.map((f) => f.message)).toEqual(['"Start free trial" at mobile-sm: it is gone from the page']);
 });
+
+test("social icons rank below a real button, however large they are", async () => {
+  const social = control("#facebook", box(0, 40, 400, 120), { text: "Facebook", href: "https://www.facebook.com/shop", buttonStyled: true });
+  const follow = control("#follow", box(0, 200, 400, 120), { text: "", href: "https://x.com/shop", buttonStyled: true });
+  const out = await evaluate(ctaVisible, withLayouts({ "desktop-md": { controls: [social, follow, trial({ href: "https://shop.example/#" })] }, "mobile-sm": { controls: [trial({ shown: false, display: "none" })] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => f.selector)).toEqual(["#trial"]);
+});

@@ -9,7 +9,7 @@ const withoutIco = localServer({ "/favicon.ico": () => new Response("<html>home<
 const bare = localServer({});
 afterAll(() => [withIco, withoutIco, bare].forEach((s) => s.stop()));
 
-const icon = (rel: string, href: string): LinkElementInfo => ({ rel, href, resolved: href.startsWith("data:") ? href : new URL(href, withIco.url("/")).href });
+const icon = (rel: string, href: string): LinkElementInfo => ({ rel, href, resolved: href.startsWith("data:") ? href : new URL(href, withIco.url("/")).href, inHead: true });
 const PNG_DATA_URL = `data:image/png;base64,${Buffer.from(PNG).toString("base64")}`;
 
 test("a declared data: icon holding an image passes without a request", async () => {
@@ -24,7 +24,7 @@ test("a declared icon the browser loaded as an image passes from the network log
   const svc = services();
   const out = await evaluate(
     favicon,
-    withDom({ linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url }] }, { network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] }),
+    withDom({ linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url, inHead: true }] }, { network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] }),
     {},
     svc,
   );

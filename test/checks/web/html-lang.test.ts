@@ -19,3 +19,13 @@ test("a lang of white space only fails as empty", async () => {
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([{ message: "<html lang> is empty", selector: "html" }]);
 });
+
+test('lang="und" (undetermined, MJML\'s default) names no language: it fails with the fix', async () => {
+  for (const lang of ["und", "UND", "und-Latn"]) {
+    const out = await evaluate(htmlLang, withDom({ htmlLang: lang }));
+    expect(out.verdict).toBe("fail");
+    expect(out.findings).toEqual([{ message: `<html lang="${lang}"> names no language`, selector: "html" }]);
+    expect(out.reason).toContain('lang="en"');
+  }
+  expect((await evaluate(htmlLang, withDom({ htmlLang: "ur" }))).verdict).toBe("pass");
+});
