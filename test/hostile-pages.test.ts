@@ -78,6 +78,14 @@ describe("a page's own scripts cannot take its verdicts away", () => {
     ]);
   });
 
+  test("a dialog storm on load: the first 20 dialogs are answered and listed, the rest answered without being shown", async () => {
+    const results = await runPage("dialog-storm.html");
+    const consoleRow = results.find((r) => r.validationId === "console-errors")!;
+    expect(consoleRow.findings.length).toBe(20);
+    expect(consoleRow.findings.slice(0, 2).map((f) => f.message)).toEqual(['alert() dialog: "Notice 1" (dismissed)', 'confirm() dialog: "Continue 2?" (dismissed)']);
+    expect(results.find((r) => r.validationId === "single-h1")!.verdict).toBe("pass");
+  });
+
   test("a page of bad practices (document.write, deprecated APIs, replaced built-ins, many console errors, odd markup)", async () => {
     const results = await runPage("bad-practices.html");
     expect(results.find((r) => r.validationId === "console-errors")!.verdict).toBe("fail");
