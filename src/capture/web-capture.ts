@@ -133,12 +133,12 @@ export class WebCaptureEngine {
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };
       // A gatherer that fails (the page broke it, or it ran out of something) errors only the checks that read its artifact.
       const failures: Partial<Record<ArtifactKind, string>> = {};
-      const gather = async <T>(kind: ArtifactKind, read: () => Promise<T>): Promise<T | undefined> => {
+      const gather = async <T>(kinds: ArtifactKind | ArtifactKind[], read: () => Promise<T>): Promise<T | undefined> => {
         try {
           return await read();
         } catch (e) {
           if (page.isClosed()) throw e;
-          failures[kind] ??= firstLine((e as Error).message);
+          for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
           return undefined;
         }
       };
@@ -165,7 +165,7 @@ export class WebCaptureEngine {
       if (plan.needs.has("images")) artifacts.images = images;
       if (plan.needs.has("images") || plan.needs.has("palette")) {
         // Decoding (reference images, image hashes, the capture's colours) happens in a blank page of this context.
-        const evidence = await gather(plan.needs.has("images") ? "images" : "palette", () =>
+        const evidence = await gather((["images", "palette"] as const).filter((k) => plan.needs.has(k)), () =>
           gatherImageEvidence({
             context,
             guard: this.guard,
