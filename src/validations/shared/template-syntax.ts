@@ -16,7 +16,11 @@ export interface TemplateSyntax {
  * Bracketed prose that looks like a field but is not one: an all-caps word of up to three letters is an
  * abbreviation ([PDF], [AD], [EN], [SIC]); these longer labels mark content in headlines and link text.
  */
-const BRACKETED_LABELS = new Set(["VIDEO", "AUDIO", "PHOTO", "PHOTOS", "UPDATED", "UPDATE", "SPONSORED", "LIVE", "DOCX", "XLSX", "PPTX", "HTML", "JSON", "WATCH", "LISTEN", "NSFW"]);
+const BRACKETED_LABELS = new Set([
+  "VIDEO", "AUDIO", "PHOTO", "PHOTOS", "GALLERY", "PODCAST", "UPDATED", "UPDATE", "EDIT", "SPONSORED", "ADVERTISEMENT",
+  "LIVE", "BREAKING", "EXCLUSIVE", "OPINION", "REVIEW", "WATCH", "LISTEN", "CLOSED", "SOLD OUT", "NSFW",
+  "DOCX", "XLSX", "PPTX", "HTML", "JSON",
+]);
 
 const ALL_CAPS_FIELD = /\[([A-Z][A-Z0-9]*(?:[_ .-][A-Z0-9]+)*)\]/g;
 
@@ -33,7 +37,8 @@ const SYNTAXES: Array<[string, RegExp]> = [
   ["Campaign Monitor tag [x,fallback=]", /\[[A-Za-z][\w ]*,\s*fallback=[^\]\n]*\]/i],
   ["[[X]] field", /\[\[\s*[A-Za-z_][\w .:-]{0,60}\]\]/],
   ["[INSERT …] authoring placeholder", /\[(?:INSERT|ADD|YOUR|ENTER|PLACEHOLDER)\b[^\]\n]{0,80}\]/i],
-  ["[FieldName] field", /\[(?:[a-z]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\]/],
+  // camelCase from two lower-case letters on, so a product name such as [iPhone] or [eBay] is not a field.
+  ["[FieldName] field", /\[(?:[a-z]{2,}(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\]/],
 ];
 
 /** The first unrendered template syntax in the text, or null. */

@@ -28,6 +28,7 @@ const UNRENDERED = [
   "[FirstName]",
   "[[CompanyName]]",
   "[first_name]",
+  "[firstName]",
   "{{ order.total }}",
   "{% for item in cart %}",
   "*|FNAME|*",
@@ -38,7 +39,7 @@ const UNRENDERED = [
   "[firstname,fallback=there]",
   "[Insert product photo caption]",
 ];
-const PROSE = ["See the footnote [1].", "It was recieved [sic] on time.", "[Updated] Our hours changed.", "Download the report [PDF].", "[VIDEO] How we roast", "Prices from [2024].", "He said [the manager] would call."];
+const PROSE = ["See the footnote [1].", "It was recieved [sic] on time.", "[Updated] Our hours changed.", "Download the report [PDF].", "[VIDEO] How we roast", "Prices from [2024].", "He said [the manager] would call.", "[ADVERTISEMENT]", "[SOLD OUT] Ethiopia Guji", "Now on [iPhone] and [eBay]."];
 
 test("any visible unrendered template syntax fails, whatever the field is called", async () => {
   for (const tag of UNRENDERED) {
