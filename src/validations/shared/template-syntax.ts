@@ -19,6 +19,9 @@ export interface TemplateSyntax {
 const BRACKETED_LABELS = new Set([
   "VIDEO", "AUDIO", "PHOTO", "PHOTOS", "GALLERY", "PODCAST", "UPDATED", "UPDATE", "EDIT", "SPONSORED", "ADVERTISEMENT",
   "LIVE", "BREAKING", "EXCLUSIVE", "OPINION", "REVIEW", "WATCH", "LISTEN", "CLOSED", "SOLD OUT", "NSFW",
+  // Subject-line tags of marketing mail.
+  "SALE", "FREE", "OFFER", "NEWS", "EVENT", "WEBINAR", "INVITATION", "REMINDER", "URGENT", "LAST CHANCE", "LIMITED TIME",
+  "FINAL HOURS", "ACTION REQUIRED",
   "DOCX", "XLSX", "PPTX", "HTML", "JSON",
 ]);
 

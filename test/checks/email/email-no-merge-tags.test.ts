@@ -55,6 +55,6 @@ test("template syntax fails by its shape, whatever the field is called; brackete
     const out = await evaluate(emailNoMergeTags, await email({ headers: { Subject: `Hello ${tag}` }, text: "Hello" }));
     expect({ tag, verdict: out.verdict }).toEqual({ tag, verdict: "fail" });
   }
-  const prose = await evaluate(emailNoMergeTags, await email({ headers: { Subject: "[Updated] Our hours [1]" }, text: "The report [PDF] was recieved [sic] on time. [VIDEO] How we roast." }));
+  const prose = await evaluate(emailNoMergeTags, await email({ headers: { Subject: "[LAST CHANCE] [SALE] [Updated] Our hours [1]" }, text: "The report [PDF] was recieved [sic] on time. [VIDEO] How we roast." }));
   expect({ verdict: prose.verdict, findings: prose.findings }).toEqual({ verdict: "pass", findings: [] });
 });
