@@ -5,6 +5,7 @@ import { EventStore } from "./store/event-store";
 import { eventTypes } from "../events";
 import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
+import { addressResolverFor } from "./capture/email/dns-resolver";
 import { BrowserPool, findChromium } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
@@ -60,7 +61,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const plansOver = plansFor(config);
   const offer = playgroundOffer(config.playground);
   const store = openStore(config.dataDir);
-  const guard = new NetworkGuard(config.allowPrivateTargets);
+  const guard = new NetworkGuard(config.allowPrivateTargets, addressResolverFor(config));
   const chromium = findChromium(config.chromiumPath);
   if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
   const pool = new BrowserPool(chromium, config.browserPoolSize);

@@ -157,7 +157,7 @@ describe("the inbox refuses", () => {
   });
 });
 
-test("a job whose message never came expires and is refunded in full", async () => {
+test("a job whose message never came expires and is refunded in full; mail to its address is then refused as expired", async () => {
   const local = await startServer({ ASSAY_EMAIL_WINDOW_SECONDS: "1" });
   try {
     const { apiKey: key } = await local.signup();
@@ -169,6 +169,7 @@ test("a job whose message never came expires and is refunded in full", async () 
     expect(credits.body.balance).toBe(1000);
     const err = await transport(local.smtpPort).sendMail(message(job.testEmail)).catch((e) => e);
     expect(err.responseCode).toBe(550);
+    expect(err.response).toContain("5.7.1 This test address has expired; create a new email job");
   } finally {
     await local.stop();
   }

@@ -89,6 +89,14 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
     expect(done.results[0].screenshotUrl).toMatch(/-apple-mail-ios-dark-mobile-sm\.jpg$/);
     expect(done.results[0].findings.some((f: any) => f.measured?.client === "apple-mail-ios-dark")).toBe(true);
   });
+
+  test("Apple Mail in dark mode decides from the message alone: light cells and default text are shown light, not white on white", async () => {
+    const job = await emailJob(["email-dark-mode-legible"]);
+    await deliver(job.testEmail, readFileSync(join(FIXTURES, "apple-mail-dark-decision", "light-cells.eml"), "utf8"));
+    const done = await settled(job.jobId);
+    const result = done.results[0];
+    expect({ verdict: result.verdict, reason: result.reason ?? null }).toEqual({ verdict: "pass", reason: null });
+  });
 });
 
 describe("clients on a visual email check", () => {

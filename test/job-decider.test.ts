@@ -140,7 +140,7 @@ test("an email job takes one message while its window is open; expiry only after
   expect(creditEvents(expiry)[0]!.data).toMatchObject({ amount: 2 });
   const expired = fold(waiting, expiry);
   expect(expired).toMatchObject({ status: "expired", charged: 2, refunded: 2 });
-  expect(mailboxState(expired, now)).toBe("used");
+  expect(mailboxState(expired, now)).toBe("expired");
   expect(() => decide({ kind: "expire", now: new Date(expiresAt) }, { job: expired, credits })).toThrow(JobStateError);
 
   // A message in the window is recorded once; a second one is refused, and so is expiry of a job that has its message.

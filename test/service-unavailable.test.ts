@@ -62,3 +62,26 @@ describe("the Stripe provider selected without a secret key", () => {
     expect(orgView.body.details).toEqual(details);
   });
 });
+
+describe("DNS cannot answer while a job's URL is checked", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // The guard resolves through the DNS fixture file: one name times out, one gets EAI_AGAIN, one does not exist.
+    const fixtures = join(tempDataDir(), "dns.json");
+    writeFileSync(fixtures, JSON.stringify({ "*.slow.example": { error: "ETIMEOUT" }, "*.flaky.example": { error: "EAI_AGAIN" }, "shop.example": { A: ["93.184.215.14"] } }));
+    server = await startServer({ ASSAY_DNS_FIXTURES: fixtures });
+  });
+  afterAll(() => server.stop());
+
+  test("a resolver time-out or EAI_AGAIN is 503 SERVICE_UNAVAILABLE (retryable, no job, nothing charged); a name that does not exist stays 400", async () => {
+    const org = await server.signup();
+    const balance = (await server.api("GET", "/api/credits", { key: org.apiKey })).body.balance;
+    for (const url of ["https://www.slow.example/", "https://www.flaky.example/pricing"]) {
+      await expectUnavailable(server, org.apiKey, "/api/jobs", { type: "url", url, validations: ["page-title"] }, { dependency: "dns", field: "url" });
+    }
+    expect((await server.api("GET", "/api/credits", { key: org.apiKey })).body.balance).toBe(balance);
+    const missing = await server.api("POST", "/api/jobs", { key: org.apiKey, body: { type: "url", url: "https://missing.example/", validations: ["page-title"] } });
+    expectError(missing, 400, "PLAYGROUND_INVALID_URL");
+    expect(missing.body.details).toMatchObject({ field: "url", reason: "unresolvable" });
+  });
+});

@@ -1,4 +1,4 @@
-import type { CaptureSize } from "./vocabulary";
+import type { ArtifactKind, CaptureSize } from "./vocabulary";
 
 /** One element of interest, located by a unique CSS selector. */
 export interface ElementRef {
@@ -99,6 +99,10 @@ export interface WebArtifacts {
   /** Every request the page made, as the network guard answered it. */
   network?: NetworkEntry[];
   console?: ConsoleEntry[];
+  /** The dialogs the page opened (up to a cap), with how each was answered. */
+  dialogs?: DialogEntry[];
+  /** Artifacts a gatherer could not read, with why: the checks that read them get an error row, the rest verdicts. */
+  gatherFailures?: Partial<Record<ArtifactKind, string>>;
   axe?: AxeSummary;
   vitals?: LabVitals;
   /** Images painted on the page, per capture size (when a check needs "images"). */
@@ -179,6 +183,13 @@ export interface ConsoleEntry {
   kind: "console.error" | "uncaught";
   text: string;
   url?: string;
+}
+
+export interface DialogEntry {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  /** The text a prompt was accepted with; null when the dialog was dismissed. */
+  answer: string | null;
 }
 
 export interface Screenshot {

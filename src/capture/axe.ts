@@ -1,5 +1,5 @@
-import type { Page } from "playwright-core";
 import type { AxeSummary } from "./artifacts";
+import type { IsolatedWorld } from "./isolated-world";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
@@ -14,10 +14,11 @@ export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", 
 /** Elements kept per rule (the count of all of them is kept too). */
 const NODES_PER_RULE = 20;
 
-export async function runAxe(page: Page): Promise<AxeSummary> {
-  await page.evaluate(axeSource as string);
-  return page.evaluate(
-    async ({ tags, nodesPerRule }) => {
+/** axe-core in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it. */
+export async function runAxe(world: IsolatedWorld): Promise<AxeSummary> {
+  await world.load(axeSource as string);
+  return world.run(
+    async ({ tags, nodesPerRule }: { tags: string[]; nodesPerRule: number }) => {
       const axe = (window as unknown as { axe: any }).axe;
       const r = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations", "incomplete"] });
       const checksOf = (n: any): any[] => [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])];

@@ -23,6 +23,12 @@ export type Resolver = (hostname: string) => Promise<Array<{ address: string; fa
 const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /**
+ * Resolver failures that say DNS could not answer now (getaddrinfo's EAI_AGAIN, a time-out, a server failure
+ * or refusal), not that the name does not exist: the URL may be fine, so the refusal is "dns-unavailable".
+ */
+const TRANSIENT_DNS = new Set(["EAI_AGAIN", "ETIMEOUT", "ETIMEDOUT", "ESERVFAIL", "ECONNREFUSED", "EREFUSED"]);
+
+/**
  * Ports browsers refuse to fetch (the Fetch standard's "bad ports"): other protocols that an HTTP request
  * could be smuggled into. Refused server-side too, so the server never does what a browser would not.
  */
@@ -62,6 +68,9 @@ export class NetworkGuard {
       try {
         resolved = await this.resolve(host.replace(/\.$/, ""));
       } catch (e) {
+        if (TRANSIENT_DNS.has((e as { code?: string }).code ?? "")) {
+          return { allowed: false, reason: "dns-unavailable", detail: `DNS could not answer for ${host} now (${(e as Error).message})` };
+        }
         return { allowed: false, reason: "unresolvable", detail: `${host} does not resolve (${(e as Error).message})` };
       }
       if (resolved.length === 0) return { allowed: false, reason: "unresolvable", detail: `${host} has no addresses` };

@@ -2,13 +2,14 @@ import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playw
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
 import { snapshotImages } from "./gather-images";
 import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
+import { IsolatedWorld } from "./isolated-world";
 import { readLabVitals, type VitalsReading } from "./lab-vitals";
 import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
 
@@ -88,7 +89,10 @@ export class WebCaptureEngine {
 
   private async captureIn(context: BrowserContext, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
     const page = await context.newPage();
-    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+    const dialogs = answerDialogs(page);
+    let crashed = false;
+    page.on("crash", () => (crashed = true));
+    await page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER });
     page.on("popup", (p) => void p.close().catch(() => {}));
     const net: CaptureNetwork = { blocked: [], log: [], inFlight: 0, lastActivity: performance.now(), sockets: new Set(), stop: new AbortController() };
     if (plan.needs.has("images") && plan.referenceImages?.length) net.images = { bodies: new Map(), bytes: 0 };
@@ -131,43 +135,65 @@ export class WebCaptureEngine {
       }
       const loadedAt = performance.now();
       await this.settle(net, loadedAt, plan.needs.has("console"));
-      await page.evaluate(() => globalThis.document.fonts.ready.then(() => undefined));
-      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
-      const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries };
-      if (plan.needs.has("vitals")) artifacts.vitals = await this.measureVitals(page, net, loadedAt);
-      if (plan.needs.has("axe")) artifacts.axe = await runAxe(page);
+      const cdp = await context.newCDPSession(page);
+      const world = await IsolatedWorld.open(page, cdp);
+      await world.run(() => globalThis.document.fonts.ready.then(() => undefined));
+      await world.run(installPageHelpers, PAGE_HELPERS_KEY);
+      const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };
+      // A gatherer that fails (the page broke it, or it ran out of something) errors only the checks that read its artifact.
+      const failures: Partial<Record<ArtifactKind, string>> = {};
+      const gather = async <T>(kinds: ArtifactKind | ArtifactKind[], read: () => Promise<T>): Promise<T | undefined> => {
+        try {
+          return await read();
+        } catch (e) {
+          if (page.isClosed()) throw e;
+          for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
+          return undefined;
+        }
+      };
+      if (plan.needs.has("vitals")) artifacts.vitals = await gather("vitals", () => this.measureVitals(world, net, loadedAt));
+      if (plan.needs.has("axe")) artifacts.axe = await gather("axe", () => runAxe(world));
       const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
       const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
       const images: Partial<Record<CaptureSize, ImagesSnapshot>> = {};
-      const cdp = plan.viewports.includes("mobile-sm") ? await context.newCDPSession(page) : null;
+      const keep = <T>(into: Partial<Record<CaptureSize, T>>, size: CaptureSize, value: T | undefined) => {
+        if (value !== undefined) into[size] = value;
+      };
       for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
         const v = VIEWPORTS[size];
         await page.setViewportSize({ width: v.width, height: v.height });
         // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
-        await cdp?.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
-        if (plan.needs.has("dom")) artifacts.dom[size] = await page.evaluate(snapshotDom, PAGE_HELPERS_KEY);
-        if (plan.needs.has("layout")) layout[size] = await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY);
-        if (plan.needs.has("images")) images[size] = await page.evaluate(snapshotImages, PAGE_HELPERS_KEY);
-        if (plan.needs.has("screenshot")) screenshots[size] = await this.screenshot(page, size);
+        if (plan.viewports.includes("mobile-sm")) await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        if (plan.needs.has("dom")) keep(artifacts.dom, size, await gather("dom", () => world.run(snapshotDom, PAGE_HELPERS_KEY)));
+        if (plan.needs.has("layout")) keep(layout, size, await gather("layout", () => world.run(snapshotLayout, PAGE_HELPERS_KEY)));
+        if (plan.needs.has("images")) keep(images, size, await gather("images", () => world.run(snapshotImages, PAGE_HELPERS_KEY)));
+        if (plan.needs.has("screenshot")) keep(screenshots, size, await gather("screenshot", () => this.screenshot(page, world, size)));
       }
       if (plan.needs.has("layout")) artifacts.layout = layout;
       if (plan.needs.has("screenshot")) artifacts.screenshots = screenshots;
       if (plan.needs.has("images")) artifacts.images = images;
       if (plan.needs.has("images") || plan.needs.has("palette")) {
         // Decoding (reference images, image hashes, the capture's colours) happens in a blank page of this context.
-        const evidence = await gatherImageEvidence({
-          context,
-          guard: this.guard,
-          signal: net.stop.signal,
-          referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
-          images,
-          screenshots,
-          kept: net.images ?? { bodies: new Map(), bytes: 0 },
-          palette: plan.needs.has("palette"),
-        });
+        const evidence = await gather((["images", "palette"] as const).filter((k) => plan.needs.has(k)), () =>
+          gatherImageEvidence({
+            context,
+            guard: this.guard,
+            signal: net.stop.signal,
+            referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
+            images,
+            screenshots,
+            kept: net.images ?? { bodies: new Map(), bytes: 0 },
+            palette: plan.needs.has("palette"),
+          }),
+        );
         Object.assign(artifacts, evidence);
       }
+      if (Object.keys(failures).length) artifacts.gatherFailures = failures;
       return { ok: true, artifacts };
+    } catch (e) {
+      // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
+      if (crashed || page.isClosed()) return { ok: false, interruption: `The page crashed or closed itself while it was captured: ${firstLine((e as Error).message)}` };
+      throw e;
     } finally {
       net.stop.abort();
       for (const socket of net.sockets) socket.close();
@@ -194,24 +220,24 @@ export class WebCaptureEngine {
    * (a hero image behind a slow request paints late, and LCP moves with it), or vitalsCapMs after load, when
    * they are marked not final. No input is given, so nothing else ends LCP early.
    */
-  private async measureVitals(page: Page, net: CaptureNetwork, loadedAt: number): Promise<LabVitals> {
+  private async measureVitals(world: IsolatedWorld, net: CaptureNetwork, loadedAt: number): Promise<LabVitals> {
     const { vitalsQuietMs: quiet, vitalsCapMs: cap } = this.limits;
-    let reading: VitalsReading = await page.evaluate(readLabVitals);
+    let reading: VitalsReading = await world.run(readLabVitals);
     let paintedAt = performance.now();
     for (;;) {
       const now = performance.now();
       const done = net.inFlight === 0 && now - net.lastActivity >= quiet && now - paintedAt >= quiet;
       if (done || now - loadedAt >= cap) return { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap };
       await Bun.sleep(100);
-      const next = await page.evaluate(readLabVitals);
+      const next = await world.run(readLabVitals);
       if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
       reading = next;
     }
   }
 
   /** A full-page JPEG (faster than PNG at the same use), cut at screenshotMaxHeight. */
-  private async screenshot(page: Page, size: CaptureSize): Promise<Screenshot> {
-    const { width, height } = await page.evaluate(() => ({
+  private async screenshot(page: Page, world: IsolatedWorld, size: CaptureSize): Promise<Screenshot> {
+    const { width, height } = await world.run(() => ({
       width: document.documentElement.clientWidth,
       height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
     }));
@@ -393,6 +419,46 @@ function fulfilHeaders(status: number, headers: Record<string, string>): Record<
   delete out["content-length"];
   if (status >= 300 && status < 400) delete out.location;
   return out;
+}
+
+/** Dialogs a page may open before the rest are answered in the page without being shown (a dialog storm ends). */
+const DIALOG_CAP = 20;
+/** What a prompt() is answered: non-empty, so a page that asks until it gets a name stops asking. */
+const PROMPT_ANSWER = "Assay";
+
+/**
+ * Every dialog is answered and recorded: alert and confirm dismissed, prompt accepted with PROMPT_ANSWER,
+ * beforeunload dismissed (the page stays).
+ */
+function answerDialogs(page: Page): DialogEntry[] {
+  const dialogs: DialogEntry[] = [];
+  page.on("dialog", (d) => {
+    const type = d.type() as DialogEntry["type"];
+    const answer = type === "prompt" ? PROMPT_ANSWER : null;
+    if (dialogs.length < DIALOG_CAP) dialogs.push({ type, message: d.message(), answer });
+    void (answer === null ? d.dismiss() : d.accept(answer)).catch(() => {});
+  });
+  return dialogs;
+}
+
+/**
+ * Runs in every frame before the page's scripts: past the cap, alert, confirm and prompt answer at once
+ * (undefined, false, PROMPT_ANSWER) without opening a dialog. Self-contained: Playwright serialises it.
+ */
+function capDialogs({ cap, promptAnswer }: { cap: number; promptAnswer: string }): void {
+  let opened = 0;
+  const answers: Record<string, unknown> = { alert: undefined, confirm: false, prompt: promptAnswer };
+  for (const name of Object.keys(answers)) {
+    const native = (window as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
+    Object.defineProperty(window, name, {
+      configurable: true,
+      writable: true,
+      value: function (this: unknown, ...args: unknown[]) {
+        opened++;
+        return opened <= cap ? native.apply(this, args) : answers[name];
+      },
+    });
+  }
 }
 
 const firstLine = (s: string) => s.split("\n")[0]!.replace(/^page\.goto: /, "");

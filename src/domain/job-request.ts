@@ -390,8 +390,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   },
   {
     name: "public-url",
-    codes: ["PLAYGROUND_INVALID_URL"],
-    rule: "url (resolved) and baseUrl are public http(s) URLs; the only step that may use DNS.",
+    codes: ["PLAYGROUND_INVALID_URL", "SERVICE_UNAVAILABLE"],
+    rule: "url (resolved) and baseUrl are public http(s) URLs; the only step that may use DNS. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
     async check({ body: b, type, guard }) {
       if (type === "url") await checkPublicUrl(b.url as string, "url", guard, true);
       if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, false);
@@ -591,6 +591,12 @@ async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, r
     throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not an absolute URL.`, { field, reason: "invalid-url" });
   }
   const verdict = resolve ? await guard.check(url) : guard.checkSyntax(url);
+  if (verdict && !verdict.allowed && verdict.reason === "dns-unavailable") {
+    throw new AppError("SERVICE_UNAVAILABLE", `DNS could not resolve the ${field}'s host now, so the job was not started and nothing was charged. Retry shortly.`, {
+      dependency: "dns",
+      field,
+    }, verdict.detail, true);
+  }
   if (verdict && !verdict.allowed) {
     throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not a public http(s) URL: ${verdict.detail}.`, {
       field,

@@ -59,6 +59,8 @@ export const jobState = (events: readonly JobEvent[]): JobState => events.reduce
  * the job closed), or expired (its window passed with no message).
  */
 export function mailboxState(state: JobState, now: Date): "waiting" | "used" | "expired" {
+  // Settled by the expiry sweep: the window passed without a message, so the address expired (it was never used).
+  if (state.status === "expired") return "expired";
   if (state.status !== "pending") return "used";
   return state.accepted!.subject.expiresAt! <= now.toISOString() ? "expired" : "waiting";
 }

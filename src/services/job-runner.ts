@@ -74,7 +74,12 @@ export class JobRunner {
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
     try {
       const rows = await this.check(job.run, {
-        evaluate: (v) => (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services),
+        evaluate: (v) => {
+          const failed = v.module.meta.needs.filter((kind) => capture.artifacts.gatherFailures?.[kind]);
+          if (failed.length === 0) return (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services);
+          const cause = `The capture could not gather what this check reads (${failed.map((k) => `${k}: ${capture.artifacts.gatherFailures![k]}`).join("; ")}), so it has no verdict; the other checks were not affected.`;
+          return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
+        },
         evidence: (v) => {
           const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
           return { screenshots: own, keys: own.map(keyOf), undelivered: [] };

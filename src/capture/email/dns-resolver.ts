@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { Resolver } from "node:dns/promises";
+import { lookup } from "node:dns/promises";
 import type { Config } from "../../config";
+import type { Resolver as AddressResolver } from "../network-guard";
 
 /**
  * What mailauth calls for every lookup: the signature of node:dns/promises `resolve(name, rrtype)`. Answers
@@ -16,6 +18,29 @@ export type DnsResolver = (name: string, rrtype: string) => Promise<unknown[]>;
 export function dnsResolverFor(config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures">): DnsResolver {
   // Read per job: a fixture file is a few records, and a test may rewrite it between jobs.
   return config.dnsFixtures ? fixtureResolver(loadDnsFixtures(config.dnsFixtures)) : systemResolver(config.dnsTimeoutMs);
+}
+
+/**
+ * The network guard's address lookups: A and AAAA from the fixture file when ASSAY_DNS_FIXTURES is set (tests),
+ * else the system's resolver (getaddrinfo, as the browser would resolve), cut at dnsTimeoutMs with ETIMEOUT.
+ */
+export function addressResolverFor(config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures">): AddressResolver {
+  if (config.dnsFixtures) {
+    const path = config.dnsFixtures;
+    return async (hostname) => {
+      const resolve = fixtureResolver(loadDnsFixtures(path));
+      const answers = await Promise.allSettled(
+        (["A", "AAAA"] as const).map(async (type) => ((await resolve(hostname, type)) as string[]).map((address) => ({ address, family: type === "A" ? 4 : 6 }))),
+      );
+      const found = answers.flatMap((a) => (a.status === "fulfilled" ? a.value : []));
+      if (found.length) return found;
+      // No address: a failure other than "no such name" or "no such record" is the one to report.
+      const errors = answers.map((a) => (a as PromiseRejectedResult).reason as Error & { code: string });
+      throw errors.find((e) => e.code !== "ENOTFOUND" && e.code !== "ENODATA") ?? dnsError("ENOTFOUND", "A", hostname);
+    };
+  }
+  const bounded = withDeadline((name) => lookup(name, { all: true, verbatim: true }), config.dnsTimeoutMs);
+  return (hostname) => bounded(hostname, "A") as ReturnType<AddressResolver>;
 }
 
 /** node:dns error with the fields node:dns sets (code, syscall, hostname). */
@@ -90,7 +115,7 @@ export function validateDnsFixtures(value: unknown, where = "DNS fixtures"): Dns
     const name = normaliseName(rawName);
     if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw bad(`${rawName}: expected an object of record types`);
     if ("error" in entry) {
-      if (typeof entry.error !== "string" || !/^E[A-Z]+$/.test(entry.error)) throw bad(`${rawName}: error must be a node:dns code such as "ETIMEOUT"`);
+      if (typeof entry.error !== "string" || !/^E[A-Z_]+$/.test(entry.error)) throw bad(`${rawName}: error must be a node:dns code such as "ETIMEOUT"`);
       out[name] = { error: entry.error };
       continue;
     }

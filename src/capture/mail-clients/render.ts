@@ -124,12 +124,13 @@ export class EmailRenderEngine {
     notes.push(...sanitized.notes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
-    // Apple Mail lays a dark message out dark; the inverting clients invert the light rendering afterwards.
-    let scheme = dark && client.darkMode === "color-scheme" ? profile.dark : profile.light;
+    // Everything is laid out light first: Apple Mail decides from the message alone (below) whether to show it
+    // dark, so its dark style cannot count as the message's declaration; the inverting clients invert the light rendering.
+    let scheme = profile.light;
     // In dark mode the root's color-scheme is dark too, so unstyled links and controls take their dark colours.
-    const clientStyle = (s: { text: string }) =>
-      `<style id="assay-client">:where(html) { color: ${s.text}; font-family: ${profile.fontFamily}; font-size: ${profile.fontSize};${s === profile.dark && dark ? " color-scheme: dark;" : ""} }</style>`;
-    const withDefaults = (doc: string, s: { text: string }) => doc.replace(/<head>/i, `<head>${clientStyle(s)}`);
+    const clientCss = (s: { text: string }) =>
+      `:where(html) { color: ${s.text}; font-family: ${profile.fontFamily}; font-size: ${profile.fontSize};${s === profile.dark ? " color-scheme: dark;" : ""} }`;
+    const withDefaults = (doc: string, s: { text: string }) => doc.replace(/<head>/i, `<head><style id="assay-client">${clientCss(s)}</style>`);
     const cdp = await context.newCDPSession(page);
     const setCanvas = (hex: string) => {
       const [r, g, b] = rgb(hex);
@@ -147,14 +148,14 @@ export class EmailRenderEngine {
         const decision = await page.evaluate(appleDarkDecisionInPage, await page.evaluate(() => getComputedStyle(document.documentElement).color));
         if (decision.declared || !decision.coloured) {
           notes.push(decision.declared ? "dark mode: the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own dark styles" : "dark mode: the message sets no colours, so it is darkened");
-        } else {
-          scheme = profile.light;
-          notes.push("dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)");
+          scheme = profile.dark;
           await setCanvas(scheme.canvas);
-          await page.evaluate((text) => {
+          await page.evaluate((css) => {
             const style = document.getElementById("assay-client");
-            if (style) style.textContent = style.textContent!.replace(/color: [^;]+;/, `color: ${text};`).replace(" color-scheme: dark;", "");
-          }, scheme.text);
+            if (style) style.textContent = css;
+          }, clientCss(scheme));
+        } else {
+          notes.push("dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)");
         }
       } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
         const n = await invertColours(page, client.darkMode);

@@ -1,6 +1,6 @@
 import { pass, type EmailValidation, type Finding } from "../types";
 import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
-import { LOREM } from "../shared/patterns";
+import { findFillerText } from "../shared/filler-text";
 
 export const emailNoLoremIpsum: EmailValidation = {
   meta: htmlCheck({
@@ -9,7 +9,8 @@ export const emailNoLoremIpsum: EmailValidation = {
     category: "content",
     severity: "critical",
     summary: "No Latin filler text is left in the subject or body.",
-    judgment: 'Fails when the subject, the visible text of the HTML part or the text/plain part contains "lorem ipsum", "dolor sit amet" or "consectetur adipiscing" (any case).',
+    judgment:
+      "Fails when the subject, the visible text of the HTML part or the text/plain part holds Latin placeholder copy, found by its vocabulary: on one line, among any 8 consecutive words (or a shorter line's words), at least 3 and three quarters are lorem-ipsum generator words (words that are also everyday English, such as 'in', 'sit' or 'non', count for neither side), or it contains \"lorem ipsum\", \"dolor sit amet\" or \"consectetur adipiscing\" (any case). A Latin motto or phrase (\"et cetera\", \"Semper fidelis\") is not filler.",
     references: [{ title: "Lorem ipsum (Wikipedia)", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
   }),
   evaluate(email) {
@@ -17,14 +18,14 @@ export const emailNoLoremIpsum: EmailValidation = {
     const read: string[] = [];
     const look = (where: string, text: string, selector?: string) => {
       read.push(where);
-      const m = LOREM.exec(text);
-      if (m) findings.push({ message: `Filler text in the ${where}`, text: text.slice(m.index, m.index + 60).replace(/\s+/g, " ").trim(), ...(selector ? { selector } : {}) });
+      const filler = findFillerText(text);
+      if (filler) findings.push({ message: `Filler text in the ${where}`, text: filler.snippet, ...(selector ? { selector } : {}) });
     };
     if (email.subject) look("subject", email.subject);
     if (hasHtmlPart(email)) {
       const got = htmlDomOf(email, "");
       if ("outcome" in got) return got.outcome;
-      look("HTML body", got.dom.visibleText, got.dom.textRuns.find((r) => LOREM.test(r.text))?.selector);
+      look("HTML body", got.dom.visibleText, got.dom.textRuns.find((r) => findFillerText(r.text))?.selector);
     }
     const plain = plainPart(email);
     if (plain !== null) look("text/plain part", plain);

@@ -1,28 +1,13 @@
 import { pass, type EmailValidation, type Finding } from "../types";
 import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
-
-/** ESP merge tags and template syntax that should have been replaced before sending. */
-const MERGE_TAGS: Array<[string, RegExp]> = [
-  ["Mailchimp merge tag *|X|*", /\*\|[A-Z0-9_:]+\|\*/],
-  ["{{ }} template variable", /\{\{[^}]*\}\}/],
-  ["{% %} template tag", /\{%[^%]*%\}/],
-  ["%%X%% merge field", /%%[A-Za-z_]+%%/],
-  ["${ } interpolation", /\$\{[^}]+\}/],
-  ["[% %] template tag", /\[%[^%]+%\]/],
-  ["<% %> template tag", /<%=?[^%]+%>/],
-  ["[FIRSTNAME]-style placeholder", /\[(?:FIRST[ _]?NAME|LAST[ _]?NAME|FULL[ _]?NAME|FNAME|LNAME|NAME|EMAIL|COMPANY|INSERT[ _A-Z]*)\]/],
-];
+import { findTemplateSyntax } from "../shared/template-syntax";
 
 function firstTag(text: string): { label: string; match: string; context: string } | null {
-  for (const [label, pattern] of MERGE_TAGS) {
-    const m = pattern.exec(text);
-    if (m) {
-      const start = Math.max(0, m.index - 30);
-      const context = text.slice(start, m.index + m[0].length + 30).replace(/\s+/g, " ").trim();
-      return { label, match: m[0], context };
-    }
-  }
-  return null;
+  const found = findTemplateSyntax(text);
+  if (!found) return null;
+  const start = Math.max(0, found.index - 30);
+  const context = text.slice(start, found.index + found.match.length + 30).replace(/\s+/g, " ").trim();
+  return { label: found.label, match: found.match, context };
 }
 
 export const emailNoMergeTags: EmailValidation = {
@@ -31,9 +16,10 @@ export const emailNoMergeTags: EmailValidation = {
     name: "No unrendered merge tags",
     category: "content",
     severity: "critical",
-    summary: "No merge tag or template variable reaches the reader unrendered: *|FNAME|*, {{ name }}, {% tag %}, %%Name%%, ${name}, [% name %], <%= name %>.",
+    summary:
+      "No merge tag or template variable reaches the reader unrendered: *|FNAME|*, {{ name }}, {% tag %}, %%Name%%, ${name}, {$name}, [% name %], <%= name %>, [[FIELD]], [FIELD_NAME], [FirstName], [firstname,fallback=].",
     judgment:
-      "Fails when the decoded subject, the preheader, the visible text of the HTML part outside <code> and <pre>, or the text/plain part (leaving out lines indented by 4 or more spaces or a tab, the plain-text convention for code samples) contains *|X|*, {{…}}, {%…%}, %%X%%, ${…}, [%…%], <%…%> or an upper-case [FIRSTNAME]-style placeholder. Template syntax shown as code passes.",
+      "Fails when the decoded subject, the preheader, the visible text of the HTML part outside <code> and <pre>, or the text/plain part (leaving out lines indented by 4 or more spaces or a tab, the plain-text convention for code samples) contains template syntax by its shape, whatever the field is called: *|X|*, {{…}}, {%…%}, {$x}, ${…}, %%X%%, [%…%], <%…%>, <$…$>, [[X]], a bracketed all-caps field of four or more letters ([HEADLINE], [POSTAL_ADDRESS]), a bracketed camelCase, PascalCase or snake_case field ([FirstName], [first_name]), a Campaign Monitor [x,fallback=] tag or an [INSERT …]-style authoring placeholder. Bracketed prose is not a field: numbers ([1]), lower-case or capitalised words ([sic], [Updated]), abbreviations of up to three letters ([PDF]), content and subject-line labels ([VIDEO], [UPDATED], [SOLD OUT], [LAST CHANCE]) and product names ([iPhone]). Attributes, comments and <title> are not read (not visible); template syntax shown as code passes.",
     references: [{ title: "Mailchimp: All the merge tags cheat sheet", url: "https://mailchimp.com/help/all-the-merge-tags-cheat-sheet/" }],
   }),
   evaluate(email) {

@@ -1,3 +1,4 @@
+import type { DialogEntry } from "../../capture/artifacts";
 import { pass, type Finding, type WebValidation } from "../types";
 import { domCheck, quote } from "./_helpers";
 
@@ -8,6 +9,12 @@ import { domCheck, quote } from "./_helpers";
  */
 const RESOURCE_LOAD = /^Failed to load resource\b/i;
 
+/** A dialog the page opened while loading: not an error, but what a visitor would have had to answer. */
+function dialogFinding(d: DialogEntry): Finding {
+  const answered = d.answer === null ? "dismissed" : `answered ${JSON.stringify(d.answer)}`;
+  return { message: `${d.type}() dialog: ${quote(d.message, 200)} (${answered})`, text: d.message, viewport: "desktop-md" };
+}
+
 export const consoleErrors: WebValidation = {
   meta: domCheck({
     id: "console-errors",
@@ -16,7 +23,7 @@ export const consoleErrors: WebValidation = {
     severity: "major",
     summary: "The page loads without uncaught exceptions, unhandled promise rejections or console.error messages.",
     judgment:
-      "The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own \"Failed to load resource\" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count.",
+      "The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own \"Failed to load resource\" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count. Dialogs the page opens (alert, confirm, prompt, beforeunload) are answered so the page can load (alert and confirm dismissed, prompt answered \"Assay\", at most 20 shown) and listed as findings; a dialog alone does not fail the check.",
     needs: ["console"],
     references: [
       { title: "MDN: console.error()", url: "https://developer.mozilla.org/en-US/docs/Web/API/console/error_static" },
@@ -28,20 +35,23 @@ export const consoleErrors: WebValidation = {
     const resourceMessages = entries.filter((e) => e.kind === "console.error" && RESOURCE_LOAD.test(e.text));
     const errors = entries.filter((e) => !resourceMessages.includes(e));
     const ignored = resourceMessages.length ? ` ${resourceMessages.length} resource-load message(s) from the browser were not counted.` : "";
-    if (errors.length === 0) return pass(`No uncaught exception and no console.error during load and settle at desktop-md.${ignored}`);
-    const findings: Finding[] = errors.map((e) => ({
+    const dialogs = artifacts.dialogs ?? [];
+    const answered = dialogs.length ? ` The page opened ${dialogs.length} dialog(s), answered so it could load (listed as findings).` : "";
+    if (errors.length === 0) return pass(`No uncaught exception and no console.error during load and settle at desktop-md.${ignored}${answered}`, dialogs.map(dialogFinding));
+    const errorFindings: Finding[] = errors.map((e) => ({
       message: `${e.kind === "uncaught" ? "uncaught exception" : "console.error"}: ${quote(e.text, 200)}`,
       text: e.text,
       viewport: "desktop-md",
       ...(e.url ? { url: e.url } : {}),
     }));
+    const findings = [...errorFindings, ...dialogs.map(dialogFinding)];
     const uncaught = errors.filter((e) => e.kind === "uncaught").length;
     const first = errors[0]!;
     const more = errors.length > 1 ? `; +${errors.length - 1} more` : "";
     return {
       verdict: "fail",
       reason: `Fix ${errors.length} JavaScript error(s) logged while the page loads at desktop-md (${quote(first.text, 120)}${first.url ? ` in ${first.url}` : ""}${more})`,
-      reasoning: `${uncaught} uncaught exception(s) or unhandled rejection(s) and ${errors.length - uncaught} console.error message(s) during load and settle at desktop-md.${ignored}`,
+      reasoning: `${uncaught} uncaught exception(s) or unhandled rejection(s) and ${errors.length - uncaught} console.error message(s) during load and settle at desktop-md.${ignored}${answered}`,
       findings,
     };
   },

@@ -1,16 +1,16 @@
 import { failWith, pass, type WebValidation } from "../types";
 import { domAt, domCheck, quote } from "./_helpers";
+import { findTemplateSyntax } from "../shared/template-syntax";
 
-/** Template syntaxes and authoring markers that should never reach a visitor. */
-const PLACEHOLDERS: Array<[string, RegExp]> = [
-  ["{{ }} template variable", /\{\{[^}]*\}\}/],
-  ["{% %} template tag", /\{%[^%]*%\}/],
-  ["${ } interpolation", /\$\{[^}]+\}/],
-  ["%%NAME%% merge field", /%%[A-Za-z_]+%%/],
-  ["*|NAME|* merge tag", /\*\|[A-Z0-9_]+\|\*/],
-  ["[INSERT …] authoring placeholder", /\[(INSERT|ADD|YOUR|ENTER|PLACEHOLDER|COMPANY|TBD)[^\]]*\]/i],
-  ["TODO/FIXME/TBD marker", /\bTODO:|\bFIXME:|\bTBD\b/],
-];
+/** Authoring markers left in the copy (template syntax is findTemplateSyntax's). */
+const AUTHORING_MARKER = /\bTODO:|\bFIXME:|\bTBD\b/;
+
+function firstPlaceholder(text: string): { label: string; match: string } | null {
+  const syntax = findTemplateSyntax(text);
+  if (syntax) return syntax;
+  const marker = AUTHORING_MARKER.exec(text);
+  return marker ? { label: "TODO/FIXME/TBD marker", match: marker[0] } : null;
+}
 
 export const noUnrenderedPlaceholders: WebValidation = {
   meta: domCheck({
@@ -20,7 +20,7 @@ export const noUnrenderedPlaceholders: WebValidation = {
     severity: "major",
     summary: "Template variables and authoring placeholders are not shown to visitors.",
     judgment:
-      "Fails when visible text outside <code>, <pre>, <kbd> and <samp> contains template syntax ({{ }}, {% %}, ${ }, %%X%%, *|X|*), bracketed authoring placeholders ([INSERT …], [YOUR …], [TBD]) or TODO:/FIXME:/TBD markers. Code samples may show template syntax.",
+      "Fails when visible text outside <code>, <pre>, <kbd> and <samp> contains template syntax by its shape, whatever the field is called: {{ }}, {% %}, {$x}, ${ }, %%X%%, *|X|*, [% %], <% %>, <$ $>, [[X]], a bracketed all-caps field of four or more letters ([HEADLINE], [POSTAL_ADDRESS]), a bracketed camelCase, PascalCase or snake_case field ([FirstName], [first_name]), a Campaign Monitor [x,fallback=] tag, a bracketed authoring placeholder ([INSERT …], [YOUR …]) or a TODO:/FIXME:/TBD marker. Bracketed prose is not a field: numbers ([1]), lower-case or capitalised words ([sic], [Updated]), abbreviations of up to three letters ([PDF]), content and subject-line labels ([VIDEO], [UPDATED], [SOLD OUT], [LAST CHANCE]) and product names ([iPhone]). Attributes, comments and <title> are not visible text; code samples may show template syntax.",
     references: [{ title: "Merge tags", url: "https://mailchimp.com/help/all-the-merge-tags-cheat-sheet/" }],
   }),
   evaluate(artifacts) {
@@ -28,13 +28,8 @@ export const noUnrenderedPlaceholders: WebValidation = {
     const findings = [];
     for (const block of dom.visibleText) {
       if (block.inCode) continue;
-      for (const [label, pattern] of PLACEHOLDERS) {
-        const m = block.text.match(pattern);
-        if (m) {
-          findings.push({ message: `${label} ${quote(m[0])} in ${block.selector}`, selector: block.selector, text: quote(block.text) });
-          break;
-        }
-      }
+      const found = firstPlaceholder(block.text);
+      if (found) findings.push({ message: `${found.label} ${quote(found.match)} in ${block.selector}`, selector: block.selector, text: quote(block.text) });
     }
     if (findings.length === 0) return pass(`Read ${dom.visibleText.length} visible text blocks; no template syntax or placeholder outside code.`);
     return failWith(

@@ -26,3 +26,9 @@ test("fails filler in the subject", async () => {
   const out = await evaluate(emailNoLoremIpsum, await email({ headers: { Subject: "Lorem ipsum dolor" }, text: "Hello" }));
   expect(out.findings).toEqual([{ message: "Filler text in the subject", text: "Lorem ipsum dolor" }]);
 });
+
+test("filler without the classic phrases fails by its vocabulary; a Latin motto does not", async () => {
+  const filler = "Maecenas sed ante pellentesque, posuere velit in, tincidunt massa.";
+  const out = await evaluate(emailNoLoremIpsum, await email({ headers: { Subject: "Semper fidelis: our anniversary roast" }, text: `Hi Sam,\n${filler}\nLux et veritas, et cetera.` }));
+  expect(out.findings).toEqual([{ message: "Filler text in the text/plain part", text: "Maecenas sed ante pellentesque, posuere velit in, tincidunt" }]);
+});

@@ -36,7 +36,7 @@ test("fails each syntax in the subject and the preheader", async () => {
     ["${user.name}", "${ } interpolation"],
     ["[% name %]", "[% %] template tag"],
     ["<%= name %>", "<% %> template tag"],
-    ["[FIRSTNAME]", "[FIRSTNAME]-style placeholder"],
+    ["[FIRSTNAME]", "[FIELD] placeholder"],
   ];
   for (const [tag, label] of cases) {
     const subject = await evaluate(emailNoMergeTags, await email({ headers: { Subject: `Hello ${tag}, your roast` }, text: "Hello" }));
@@ -45,4 +45,16 @@ test("fails each syntax in the subject and the preheader", async () => {
   const preheader = { text: "Hi {{ name }}, beans inside", selector: "html > body > div", hiddenBy: "display:none" };
   const out = await evaluate(emailNoMergeTags, await email({ html: "<p>x</p>" }, { htmlDom: htmlDom({ preheader }) }));
   expect(out.findings).toEqual([{ message: '{{ }} template variable "{{ name }}" in the preheader', text: "Hi {{ name }}, beans inside", selector: "html > body > div" }]);
+});
+
+test("template syntax fails by its shape, whatever the field is called; bracketed prose passes (the same detector as no-unrendered-placeholders)", async () => {
+  const headline = await evaluate(emailNoMergeTags, await email({ headers: { Subject: "[[HEADLINE]]" }, text: "Write to us at [POSTAL_ADDRESS]." }));
+  expect(headline.findings.map((f) => f.message)).toEqual(['[[X]] field "[[HEADLINE]]" in the subject', '[FIELD] placeholder "[POSTAL_ADDRESS]" in the text/plain part']);
+  const fields = ["[FirstName]", "[[CompanyName]]", "[firstname,fallback=there]", "{$name}", "%%first_name%%", "[[PERMALINK]]"];
+  for (const tag of fields) {
+    const out = await evaluate(emailNoMergeTags, await email({ headers: { Subject: `Hello ${tag}` }, text: "Hello" }));
+    expect({ tag, verdict: out.verdict }).toEqual({ tag, verdict: "fail" });
+  }
+  const prose = await evaluate(emailNoMergeTags, await email({ headers: { Subject: "[LAST CHANCE] [SALE] [Updated] Our hours [1]" }, text: "The report [PDF] was recieved [sic] on time. [VIDEO] How we roast." }));
+  expect({ verdict: prose.verdict, findings: prose.findings }).toEqual({ verdict: "pass", findings: [] });
 });

@@ -28,3 +28,17 @@ test("console.error and uncaught exceptions fail, each a finding with its text a
   expect(out.findings[1]).toMatchObject({ message: `uncaught exception: "TypeError: Cannot read properties of null (reading 'classList')"`, url: "https://shop.example/app.js" });
   expect(out.reasoning).toStartWith("2 uncaught exception(s) or unhandled rejection(s) and 1 console.error message(s)");
 });
+
+test("dialogs the page opened are findings with how each was answered; a dialog alone does not fail", async () => {
+  const dialogs = [
+    { type: "prompt" as const, message: "What is your name?", answer: "Assay" },
+    { type: "alert" as const, message: "Nice to meet you", answer: null },
+  ];
+  const quiet = await evaluate(consoleErrors, artifacts({ console: [], dialogs }));
+  expect(quiet.verdict).toBe("pass");
+  expect(quiet.findings.map((f) => f.message)).toEqual(['prompt() dialog: "What is your name?" (answered "Assay")', 'alert() dialog: "Nice to meet you" (dismissed)']);
+  expect(quiet.reasoning).toContain("opened 2 dialog(s)");
+  const noisy = await evaluate(consoleErrors, artifacts({ console: [{ kind: "console.error", text: "boom" }], dialogs }));
+  expect(noisy.verdict).toBe("fail");
+  expect(noisy.findings.map((f) => f.message)).toEqual(['console.error: "boom"', 'prompt() dialog: "What is your name?" (answered "Assay")', 'alert() dialog: "Nice to meet you" (dismissed)']);
+});

@@ -16,3 +16,29 @@ test("each filler phrase fails, in any case, by selector", async () => {
   expect(selectors(out)).toEqual(["#a", "#b", "#c"]);
   expect(out.findings[0]!.text).toBe('"LOREM IPSUM is here."');
 });
+
+/** Generator output that avoids the three classic phrases. */
+const VOCABULARY_FILLER = [
+  "Maecenas sed ante pellentesque, posuere velit in, tincidunt massa.",
+  "Vestibulum ullamcorper tortor",
+  "Our roasts. Pellentesque habitant morbi tristique senectus et netus et malesuada fames ac turpis egestas.",
+];
+/** Real copy with Latin in it: mottos, phrases, words that are also English, Romance-language prose. */
+const NOT_FILLER = [
+  "Lux et veritas",
+  "Semper fidelis: the regiment's motto since 1883.",
+  "Spices, herbs, et cetera.",
+  "Nulla dies sine linea, as the painter said.",
+  "Sit in a quiet corner and order the magna tasting flight, non-stop.",
+  "Il caffè non è mai troppo: porta a casa la nostra miscela.",
+  "Ad astra per aspera. Veni, vidi, vici. Carpe diem.",
+];
+
+test("Latin filler is found by its vocabulary, not by three phrases; mottos and everyday words are not filler", async () => {
+  const out = await evaluate(
+    noLoremIpsum,
+    withDom({ visibleText: [...VOCABULARY_FILLER.map((t, i) => text(`#f${i}`, t)), ...NOT_FILLER.map((t, i) => text(`#r${i}`, t))] }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(selectors(out)).toEqual(["#f0", "#f1", "#f2"]);
+});

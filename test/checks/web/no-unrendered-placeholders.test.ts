@@ -16,5 +16,39 @@ test("each kind of placeholder fails, one finding per element", async () => {
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(samples.map((_, i) => `#t${i}`));
   expect(out.findings[0]!.message).toBe('{{ }} template variable "{{ first_name }}" in #t0');
-  expect(out.findings[5]!.message).toBe('[INSERT …] authoring placeholder "[COMPANY NAME]" in #t5');
+  expect(out.findings[5]!.message).toBe('[FIELD] placeholder "[COMPANY NAME]" in #t5');
+});
+
+/** Unrendered syntax by its shape, not by a list of field names (the same detector as email-no-merge-tags). */
+const UNRENDERED = [
+  "[[HEADLINE]]",
+  "[[PERMALINK]]",
+  "[HEADLINE]",
+  "[POSTAL_ADDRESS]",
+  "[FirstName]",
+  "[[CompanyName]]",
+  "[first_name]",
+  "[firstName]",
+  "{{ order.total }}",
+  "{% for item in cart %}",
+  "*|FNAME|*",
+  "%%first_name%%",
+  "${customer.city}",
+  "<%= invoice.number %>",
+  "{$smarty.now}",
+  "[firstname,fallback=there]",
+  "[Insert product photo caption]",
+];
+const PROSE = ["See the footnote [1].", "It was recieved [sic] on time.", "[Updated] Our hours changed.", "Download the report [PDF].", "[VIDEO] How we roast", "Prices from [2024].", "He said [the manager] would call.", "[ADVERTISEMENT]", "[SOLD OUT] Ethiopia Guji", "Now on [iPhone] and [eBay]."];
+
+test("any visible unrendered template syntax fails, whatever the field is called", async () => {
+  for (const tag of UNRENDERED) {
+    const out = await evaluate(noUnrenderedPlaceholders, withDom({ visibleText: [text("#lead", `Read this: ${tag} today`)] }));
+    expect({ tag, verdict: out.verdict, match: out.findings[0]?.message.includes(JSON.stringify(tag)) }).toEqual({ tag, verdict: "fail", match: true });
+  }
+});
+
+test("ordinary bracketed prose passes", async () => {
+  const out = await evaluate(noUnrenderedPlaceholders, withDom({ visibleText: PROSE.map((p, i) => text(`#p${i}`, p)) }));
+  expect({ verdict: out.verdict, findings: out.findings }).toEqual({ verdict: "pass", findings: [] });
 });
