@@ -5,12 +5,12 @@ import { LOREM } from "../shared/patterns";
 export const emailNoLoremIpsum: EmailValidation = {
   meta: htmlCheck({
     id: "email-no-lorem-ipsum",
-    name: "No lorem ipsum",
+    name: "No Latin filler text",
     category: "content",
     severity: "critical",
     summary: "No Latin filler text is left in the subject or body.",
-    judgment: 'Fails when the subject, the visible text of the HTML part or the text/plain part contains "lorem ipsum", "dolor sit amet" or "consectetur adipiscing" (any case).',
-    references: [{ title: "Lorem ipsum (Wikipedia)", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
+    judgment: 'Fails when the subject, the visible text of the HTML part or the text/plain part contains `lorem ipsum`, `dolor sit amet` or `consectetur adipiscing` (any case).',
+    references: [{ title: "Wikipedia: Latin placeholder text", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
   }),
   evaluate(email) {
     const findings: Finding[] = [];

@@ -31,9 +31,9 @@ export const emailNoMergeTags: EmailValidation = {
     name: "No unrendered merge tags",
     category: "content",
     severity: "critical",
-    summary: "No merge tag or template variable reaches the reader unrendered: *|FNAME|*, {{ name }}, {% tag %}, %%Name%%, ${name}, [% name %], <%= name %>.",
+    summary: "No merge tag or template variable reaches the reader unrendered: `*|FNAME|*`, `{{ name }}`, `{% tag %}`, `%%Name%%`, `${name}`, `[% name %]`, `<%= name %>`.",
     judgment:
-      "Fails when the decoded subject, the preheader, the visible text of the HTML part outside <code> and <pre>, or the text/plain part (leaving out lines indented by 4 or more spaces or a tab, the plain-text convention for code samples) contains *|X|*, {{…}}, {%…%}, %%X%%, ${…}, [%…%], <%…%> or an upper-case [FIRSTNAME]-style placeholder. Template syntax shown as code passes.",
+      "Fails when the decoded subject, the preheader, the visible text of the HTML part outside <code> and <pre>, or the text/plain part (leaving out lines indented by 4 or more spaces or a tab, the plain-text convention for code samples) contains `*|X|*`, `{{…}}`, `{%…%}`, `%%X%%`, `${…}`, `[%…%]`, `<%…%>` or an upper-case `[FIRSTNAME]`-style placeholder. Template syntax shown as code passes.",
     references: [{ title: "Mailchimp: All the merge tags cheat sheet", url: "https://mailchimp.com/help/all-the-merge-tags-cheat-sheet/" }],
   }),
   evaluate(email) {

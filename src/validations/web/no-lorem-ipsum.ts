@@ -5,18 +5,18 @@ import { LOREM } from "../shared/patterns";
 export const noLoremIpsum: WebValidation = {
   meta: domCheck({
     id: "no-lorem-ipsum",
-    name: "No lorem ipsum",
+    name: "No Latin filler text",
     category: "content",
     severity: "major",
     summary: "Latin filler text is not left in the visible page.",
     judgment:
-      "Fails when visible text contains 'lorem ipsum', 'dolor sit amet' or 'consectetur adipiscing' (any case). Hidden elements, scripts, styles, templates, comments and attribute values are not read.",
-    references: [{ title: "Lorem ipsum (Wikipedia)", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
+      "Fails when visible text contains `lorem ipsum`, `dolor sit amet` or `consectetur adipiscing` (any case). Hidden elements, scripts, styles, templates, comments and attribute values are not read, nor text in code, pre, kbd or samp elements (a page quoting filler as an example has not left it in).",
+    references: [{ title: "Wikipedia: Latin placeholder text", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
   }),
   evaluate(artifacts) {
     const dom = domAt(artifacts);
     const findings = dom.visibleText
-      .filter((b) => LOREM.test(b.text))
+      .filter((b) => !b.inCode && LOREM.test(b.text))
       .map((b) => ({ message: `Filler text in ${b.selector}`, selector: b.selector, text: quote(b.text) }));
     if (findings.length === 0) return pass(`Read ${dom.visibleText.length} visible text blocks; none contains filler text.`);
     return failWith(

@@ -20,7 +20,7 @@ export const noUnrenderedPlaceholders: WebValidation = {
     severity: "major",
     summary: "Template variables and authoring placeholders are not shown to visitors.",
     judgment:
-      "Fails when visible text outside <code>, <pre>, <kbd> and <samp> contains template syntax ({{ }}, {% %}, ${ }, %%X%%, *|X|*), bracketed authoring placeholders ([INSERT …], [YOUR …], [TBD]) or TODO:/FIXME:/TBD markers. Code samples may show template syntax.",
+      "Fails when visible text outside <code>, <pre>, <kbd> and <samp> contains template syntax (`{{ }}`, `{% %}`, `${ }`, `%%X%%`, `*|X|*`), bracketed authoring placeholders (`[INSERT …]`, `[YOUR …]`, `[TBD]`) or `TODO:`/`FIXME:`/`TBD` markers. Code samples may show template syntax.",
     references: [{ title: "Merge tags", url: "https://mailchimp.com/help/all-the-merge-tags-cheat-sheet/" }],
   }),
   evaluate(artifacts) {

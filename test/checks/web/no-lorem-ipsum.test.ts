@@ -16,3 +16,8 @@ test("each filler phrase fails, in any case, by selector", async () => {
   expect(selectors(out)).toEqual(["#a", "#b", "#c"]);
   expect(out.findings[0]!.text).toBe('"LOREM IPSUM is here."');
 });
+
+test("filler quoted in code, pre, kbd or samp is an example, not filler left in", async () => {
+  const out = await evaluate(noLoremIpsum, withDom({ visibleText: [text("#quoted", "Lorem ipsum dolor sit amet", { inCode: true }), text("#p", "Real copy.")] }));
+  expect(out.verdict).toBe("pass");
+});
