@@ -9,6 +9,7 @@ import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
 import { devicePage } from "./pages/device";
 import { dashboardPages } from "./pages/dashboard";
+import { catalogPages } from "./pages/catalog";
 import { noteClientAddress, requestIdOf } from "./request";
 
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
@@ -52,5 +53,6 @@ export function createHttpApp(services: Services) {
     .use(agentRoutes(services))
     .use(mcpRoutes(services, operations))
     .use(devicePage(services))
-    .use(dashboardPages({ services, operations }));
+    .use(dashboardPages({ services, operations }))
+    .use(catalogPages({ services, operations }));
 }
