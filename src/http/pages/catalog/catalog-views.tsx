@@ -129,8 +129,6 @@ function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
                 <a href={`${props.base}/validations/${r.slug}/standard`} safe>
                   {r.name}
                 </a>
-                <br />
-                <Prose text={r.summary} />
               </td>
               <td>{KIND_NAMES[r.kind]}</td>
               <td>{credits(r.credits)}</td>
