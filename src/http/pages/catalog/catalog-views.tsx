@@ -317,7 +317,7 @@ export interface StandardProps {
     references: Array<{ title: string; url: string }>;
     sets: Array<{ id: string; name: string }>;
   };
-  /** What the check reads, in words. */
+  /** What the check reads: the capture's artifact kinds. */
   reads: string[];
   /** Capture sizes (webpages) or mail clients by form factor (emails); empty for an email check that renders nothing. */
   renders: string[];

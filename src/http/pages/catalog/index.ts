@@ -145,7 +145,8 @@ export function catalogPages(ctx: PageContext) {
             references: detail.references,
             sets: sets.filter((s) => detail.validationSets.includes(s.id)),
           },
-          reads: m.meta.needs,
+          // The artifacts it asks the capture for; an email check asking for none reads the parsed message alone.
+          reads: m.meta.needs.length ? m.meta.needs : ["the parsed message (headers and parts)"],
           renders: rendersOf(detail.id),
           examples: examplesOf(detail.id),
           snippets: snippetsFor(ctx.services.config.publicBaseUrl, detail.agentJobSnippet, record),
