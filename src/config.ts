@@ -6,6 +6,8 @@ export interface Config {
   smtpPort: number;
   dataDir: string;
   publicBaseUrl: string;
+  /** Where the public catalog site is published (ASSAY_CATALOG_BASE_URL); unset, it is PUBLIC_BASE_URL (read through catalogBaseUrl). */
+  catalogBaseUrl?: string;
   inboxDomain: string;
   allowPrivateTargets: boolean;
   chromiumPath?: string;
@@ -96,6 +98,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpPort: intFrom(env.SMTP_PORT, 2525),
     dataDir: resolve(env.DATA_DIR || "./data"),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
+    ...(env.ASSAY_CATALOG_BASE_URL ? { catalogBaseUrl: env.ASSAY_CATALOG_BASE_URL.replace(/\/+$/, "") } : {}),
     inboxDomain: env.ASSAY_INBOX_DOMAIN || "inbox.assay.localhost",
     allowPrivateTargets: env.ASSAY_ALLOW_PRIVATE_TARGETS === "1",
     chromiumPath: env.CHROMIUM_PATH || undefined,
@@ -157,6 +160,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
       : {}),
   };
+}
+
+/** The base of every catalog link (pages, canonical URLs, the sitemap, records' links): the catalog's own, or PUBLIC_BASE_URL. */
+export function catalogBaseUrl(config: Pick<Config, "catalogBaseUrl" | "publicBaseUrl">): string {
+  return config.catalogBaseUrl ?? config.publicBaseUrl;
 }
 
 /** Now, as the monthly grant's periods read it (moved by ASSAY_CLOCK_OFFSET_DAYS in tests). */

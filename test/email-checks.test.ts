@@ -3,8 +3,9 @@ import nodemailer from "nodemailer";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { validationModules } from "../src/catalog/registry";
-import type { ValidationModule } from "../src/validations/types";
+import { examplesOf } from "../src/catalog/examples";
 import { startServer, type TestServer } from "./support/harness";
+import { fixtureEntry, runEmailFixture, settledEmailJob, verdictAndReason } from "./support/fixture-runs";
 import { unreported } from "./checks/support/check-run";
 
 /**
@@ -33,25 +34,7 @@ function transport(port: number) {
   return nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
 }
 
-async function awaitSettled(jobId: string) {
-  for (let i = 0; i < 1200; i++) {
-    const res = await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey });
-    if (res.body.jobs[0].status !== "pending") return res.body.jobs[0];
-    await Bun.sleep(50);
-  }
-  throw new Error(`job ${jobId} still pending`);
-}
-
-/** Creates a job for one check, sends one fixture to its address as raw bytes, and waits for the result. */
-async function runFixture(m: ValidationModule, expected: (typeof VERDICTS)[number]) {
-  const paramsFile = join(FIXTURES, m.meta.id, "params.json");
-  const entry = existsSync(paramsFile) ? { id: m.meta.id, parameters: JSON.parse(readFileSync(paramsFile, "utf8")) } : m.meta.id;
-  const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [entry] } });
-  if (created.status !== 200) throw new Error(`creating the job for ${m.meta.id}: HTTP ${created.status} ${JSON.stringify(created.body)}`);
-  const raw = readFileSync(join(FIXTURES, m.meta.id, `${expected}.eml`));
-  await transport(server.smtpPort).sendMail({ envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] }, raw });
-  return awaitSettled(created.body.jobId);
-}
+const awaitSettled = (jobId: string) => settledEmailJob(server, apiKey, jobId);
 
 beforeAll(async () => {
   server = await startServer({ ASSAY_BROWSER_POOL_SIZE: "2" });
@@ -59,7 +42,7 @@ beforeAll(async () => {
   for (const m of checks) {
     for (const expected of VERDICTS) {
       if (!existsSync(join(FIXTURES, m.meta.id, `${expected}.eml`))) continue;
-      const job = runFixture(m, expected);
+      const job = runEmailFixture(server, apiKey, "email", m.meta.id, expected);
       job.catch(() => {}); // awaited by its test; a rejection here must not go unhandled first
       settled.set(`${m.meta.id}/${expected}`, job);
     }
@@ -88,13 +71,14 @@ test("the fixtures are complete RFC 5322 messages with CRLF line endings", () =>
 for (const m of checks) {
   describe(m.meta.id, () => {
     for (const expected of VERDICTS) {
-      test(`${expected}.eml gives ${expected}`, async () => {
+      test(`${expected}.eml gives ${expected}, as the catalog's example records`, async () => {
         const job = await settled.get(`${m.meta.id}/${expected}`);
         expect(job).toBeDefined();
         expect(job.status).toBe("completed");
         const [result] = job.results;
         expect(result.validationId).toBe(m.meta.id);
         expect({ verdict: result.verdict, reason: result.reason, reasoning: result.reasoning }).toMatchObject({ verdict: expected });
+        expect(verdictAndReason(result)).toEqual(verdictAndReason(examplesOf(m.meta.id)?.[expected]));
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(20);
           expect(result.findings.length).toBeGreaterThan(0);
@@ -131,10 +115,7 @@ describe("the HTML part's structure", () => {
   });
 
   test("the shared base message (any check's pass.eml) is clean for every functional email check at once", async () => {
-    const entries = checks.map((m) => {
-      const paramsFile = join(FIXTURES, m.meta.id, "params.json");
-      return existsSync(paramsFile) ? { id: m.meta.id, parameters: JSON.parse(readFileSync(paramsFile, "utf8")) } : m.meta.id;
-    });
+    const entries = checks.map((m) => fixtureEntry("email", m.meta.id));
     const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: entries } });
     expect(created.status).toBe(200);
     const raw = readFileSync(join(FIXTURES, "email-preheader", "pass.eml"));

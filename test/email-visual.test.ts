@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import nodemailer from "nodemailer";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "./support/harness";
@@ -7,6 +6,8 @@ import { EmailRenderEngine } from "../src/capture/mail-clients/render";
 import { newestVersion, unsupportedFor } from "../src/capture/mail-clients/caniemail-support";
 import { applyConditionalComments, msoCondition } from "../src/capture/mail-clients/profiles";
 import { EMAIL_CLIENTS, findEmailClient } from "../src/catalog/email-clients";
+import { examplesOf } from "../src/catalog/examples";
+import { runEmailFixture, verdictAndReason } from "./support/fixture-runs";
 import { unreported } from "./checks/support/check-run";
 
 setDefaultTimeout(120_000);
@@ -22,41 +23,17 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server.stop(), 120_000);
 
-/** Delivers a stored .eml over SMTP, byte for byte, to the job's one-time address. */
-async function deliver(to: string, raw: string) {
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-  await transport.sendMail({ envelope: { from: "offers@trailhead.example", to: [to] }, raw });
-}
-
-async function emailJob(validations: unknown[], key = apiKey) {
-  const res = await server.api("POST", "/api/jobs", { key, body: { type: "email", validations } });
-  if (res.status !== 200) throw new Error(`job refused: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body;
-}
-
-async function settled(jobId: string, key = apiKey) {
-  for (let i = 0; i < 1200; i++) {
-    const res = await server.api("GET", `/api/jobs?jobId=${jobId}&detail=verbose`, { key });
-    if (res.body.jobs[0].status !== "pending") return res.body.jobs[0];
-    await Bun.sleep(50);
-  }
-  throw new Error(`job ${jobId} still pending`);
-}
-
-async function runFixture(id: string, which: "pass" | "fail", validations: unknown[] = [id]) {
-  const job = await emailJob(validations);
-  await deliver(job.testEmail, readFileSync(join(FIXTURES, id, `${which}.eml`), "utf8"));
-  return settled(job.jobId);
-}
+const runFixture = (id: string, which: "pass" | "fail", validations?: unknown[]) => runEmailFixture(server, apiKey, "email-visual", id, which, validations);
 
 describe("visual email checks: fixtures delivered over SMTP, rendered in the native clients", () => {
   for (const id of CHECKS) {
     for (const which of ["pass", "fail"] as const) {
-      test(`${id}: ${which}.eml gets ${which}`, async () => {
+      test(`${id}: ${which}.eml gets ${which}, as the catalog's example records`, async () => {
         const done = await runFixture(id, which);
         expect(done.status).toBe("completed");
         const result = done.results.find((r: any) => r.validationId === id);
         if (result.verdict !== which) throw new Error(`expected ${which}, got ${result.verdict}: ${result.reason ?? result.reasoning}`);
+        expect(verdictAndReason(result)).toEqual(verdictAndReason(examplesOf(id)?.[which]));
         if (which === "fail") {
           expect(result.reason.length).toBeGreaterThan(20);
           // The fixture's defect, not some other one: expected.json names what the fail run must report.

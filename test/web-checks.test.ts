@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join, normalize } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { examplesOf } from "../src/catalog/examples";
 import { validationModules } from "../src/catalog/registry";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { UrlProbe } from "../src/capture/url-probe";
-import { htmlJob, startServer, type TestServer } from "./support/harness";
+import { startServer, type TestServer } from "./support/harness";
+import { exampleOf, FIXTURE_DIRS, serveWebFixtureAssets, verdictAndReason, webFixtureJob } from "./support/fixture-runs";
 import { unreported } from "./checks/support/check-run";
 
 /**
@@ -21,41 +23,25 @@ import { unreported } from "./checks/support/check-run";
  * run, so a fail fixture cannot pass by failing for another reason. (Unit tests on hand-built artifacts are
  * in test/checks/web.)
  */
-const FIXTURES = join(import.meta.dir, "fixtures", "web");
+const FIXTURES = FIXTURE_DIRS.web;
 const webChecks = validationModules.filter((m) => m.meta.subjectType === "url");
 
 let server: TestServer;
 let apiKey: string;
-let assets: ReturnType<typeof Bun.serve>;
 /** Requests the asset server answered, as "METHOD /path": what the probe tests count. */
 const assetLog: string[] = [];
+const assets = serveWebFixtureAssets(assetLog);
 
 beforeAll(async () => {
-  assets = Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const url = new URL(req.url);
-      assetLog.push(`${req.method} ${url.pathname}`);
-      const delay = Number(url.searchParams.get("delay") ?? 0);
-      if (delay > 0) await Bun.sleep(Math.min(delay, 5_000));
-      if (req.method === "HEAD" && url.searchParams.has("nohead")) return new Response(null, { status: 405 });
-      const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
-      const root = join(FIXTURES, id ?? "", "server");
-      const file = normalize(join(root, ...rest));
-      if (!id || !file.startsWith(root + "/") || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
-      return new Response(Bun.file(file));
-    },
-  });
   server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
   apiKey = (await server.signup()).apiKey;
 });
 afterAll(async () => {
   await server.stop();
-  assets.stop(true);
+  assets.server.stop(true);
 });
 
-const assetBase = (id: string) => `http://127.0.0.1:${assets.port}/${id}`;
+const assetBase = assets.base;
 
 test("every web check has a pass and a fail fixture, and says what the fail fixture must report", () => {
   const missing = webChecks
@@ -66,23 +52,14 @@ test("every web check has a pass and a fail fixture, and says what the fail fixt
 
 for (const m of webChecks) {
   describe(m.meta.id, () => {
-    const paramsFile = join(FIXTURES, m.meta.id, "params.json");
-    const parameters = existsSync(paramsFile) ? JSON.parse(readFileSync(paramsFile, "utf8")) : undefined;
-    const served = existsSync(join(FIXTURES, m.meta.id, "server"));
     for (const expected of ["pass", "fail"] as const) {
-      test(`${expected} fixture gives ${expected}`, async () => {
-        let html = readFileSync(join(FIXTURES, m.meta.id, `${expected}.html`), "utf8");
-        const extra: Record<string, unknown> = {};
-        if (served) {
-          html = html.replaceAll("{{BASE}}", assetBase(m.meta.id));
-          extra.baseUrl = `${assetBase(m.meta.id)}/`;
-        }
-        const entry = parameters ? { id: m.meta.id, parameters } : m.meta.id;
-        const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [entry], extra) });
+      test(`${expected} fixture gives ${expected}, as the catalog's example records`, async () => {
+        const res = await server.api("POST", "/api/jobs", { key: apiKey, body: webFixtureJob(m.meta.id, expected, assetBase(m.meta.id)) });
         expect(res.status).toBe(200);
         const [result] = res.body.results;
         expect(result.validationId).toBe(m.meta.id);
         expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({ verdict: expected });
+        expect(verdictAndReason(exampleOf(result, assetBase(m.meta.id)))).toEqual(verdictAndReason(examplesOf(m.meta.id)?.[expected]));
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(10);
           expect(result.findings.length).toBeGreaterThan(0);

@@ -86,7 +86,7 @@ const definitions: ValidationSet[] = [
     id: "marketing",
     name: "Marketing email",
     description:
-      "A campaign before it goes out: the unsubscribe header, one-click unsubscribe, the footer's unsubscribe link and postal address, nothing left unfinished (merge tags, lorem ipsum), how it shows in the inbox (subject length, preheader, From name, Gmail clipping), campaign tracking on own links, https links, the plain-text alternative, dark mode, readable text and alt text; and, rendered in the native mail clients, a layout that holds, fits a phone, stays legible in dark mode and readable with images off, with its call to action visible. Name the sender's other domains with ownDomains through validations[] when they differ from the From address.",
+      "A campaign before it goes out: the unsubscribe header, one-click unsubscribe, the footer's unsubscribe link and postal address, nothing left unfinished (merge tags, Latin filler text), how it shows in the inbox (subject length, preheader, From name, Gmail clipping), campaign tracking on own links, https links, the plain-text alternative, dark mode, readable text and alt text; and, rendered in the native mail clients, a layout that holds, fits a phone, stays legible in dark mode and readable with images off, with its call to action visible. Name the sender's other domains with ownDomains through validations[] when they differ from the From address.",
     subjectType: "email",
     validationIds: [
       "email-list-unsubscribe-header",

@@ -42,7 +42,8 @@ function jobSnippet(m: ValidationModule) {
     : { type: "email", subject: "Your subject line", validations: [entry] };
 }
 
-export function validationDetail(m: ValidationModule, publicBaseUrl: string) {
+/** `links.self` is the API's (PUBLIC_BASE_URL); the pages are the catalog site's (ASSAY_CATALOG_BASE_URL). */
+export function validationDetail(m: ValidationModule, publicBaseUrl: string, catalogBaseUrl: string) {
   const meta = m.meta;
   return {
     ...catalogEntry(m, true),
@@ -53,8 +54,8 @@ export function validationDetail(m: ValidationModule, publicBaseUrl: string) {
     agentJobSnippet: jobSnippet(m),
     links: {
       self: `${publicBaseUrl}/api/validations/${meta.slug}`,
-      standard: `${publicBaseUrl}/validations/${meta.slug}/standard`,
-      ...(meta.parameters.length ? { custom: `${publicBaseUrl}/validations/${meta.slug}/custom` } : {}),
+      standard: `${catalogBaseUrl}/validations/${meta.slug}/standard`,
+      ...(meta.parameters.length ? { custom: `${catalogBaseUrl}/validations/${meta.slug}/custom` } : {}),
     },
   };
 }

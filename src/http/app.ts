@@ -10,6 +10,7 @@ import { mcpRoutes } from "./mcp-routes";
 import { devicePage } from "./pages/device";
 import { dashboardPages } from "./pages/dashboard";
 import { playgroundPages } from "./pages/playground";
+import { catalogPages } from "./pages/catalog";
 import { noteClientAddress, requestIdOf } from "./request";
 
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
@@ -54,5 +55,6 @@ export function createHttpApp(services: Services) {
     .use(mcpRoutes(services, operations))
     .use(devicePage(services))
     .use(dashboardPages({ services, operations }))
-    .use(playgroundPages({ services, operations }));
+    .use(playgroundPages({ services, operations }))
+    .use(catalogPages({ services, operations }));
 }

@@ -10,6 +10,7 @@ import { policySeverity, SEVERITY_MAPPING } from "../domain/pass-policy";
 import type { ValidationModule } from "../validations/types";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import type { ServiceContext } from "./context";
+import { catalogBaseUrl } from "../config";
 
 type JobType = (typeof JOB_TYPES)[number];
 type SubjectType = "url" | "email";
@@ -33,7 +34,7 @@ export class CatalogService {
   }
 
   get(idOrSlug: string) {
-    return validationDetail(this.module(idOrSlug), this.ctx.config.publicBaseUrl);
+    return validationDetail(this.module(idOrSlug), this.ctx.config.publicBaseUrl, catalogBaseUrl(this.ctx.config));
   }
 
   sets(q: { subjectType?: SubjectType } = {}) {

@@ -37,6 +37,8 @@ const STYLE = `
   .pass { color: #166534; } .fail { color: #b91c1c; } .error { color: #92400e; }
   figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d1d5db; }
   .shots { display: flex; flex-wrap: wrap; gap: 0 1.5rem; } .shots figure img { width: 320px; height: auto; }
+  pre { white-space: pre-wrap; background: #f3f4f6; padding: .5rem; }
+  .filters a { margin-left: .75rem; } .filters a[aria-current] { font-weight: 700; }
   .header-value { word-break: break-word; font: .875rem/1.4 ui-monospace, monospace; }
 `;
 
@@ -46,6 +48,10 @@ export interface LayoutProps {
   origin: string;
   /** One sentence on what the page is for (the meta description and link previews). */
   description?: string;
+  /** Public pages: their one address (the canonical link and og:url). */
+  canonical?: string;
+  /** Public pages: schema.org structured data, written as one JSON-LD block. */
+  jsonLd?: object;
   /** Dashboard pages: wider, under the shell (navigation, organization, sign-out). */
   wide?: boolean;
   shell?: Children;
@@ -68,6 +74,15 @@ export function Layout(props: LayoutProps) {
           <meta property="og:description" content={description} />
           <meta property="og:type" content="website" />
           <meta property="og:image" content={`${props.origin}/brand/assay-mark.svg`} />
+          {props.canonical ? (
+            <>
+              <link rel="canonical" href={props.canonical} />
+              <meta property="og:url" content={props.canonical} />
+            </>
+          ) : (
+            ""
+          )}
+          {props.jsonLd ? <script type="application/ld+json">{jsonLdText(props.jsonLd)}</script> : ""}
           <link rel="icon" href="/brand/assay-mark.svg" type="image/svg+xml" />
           <style>{STYLE}</style>
         </head>
@@ -85,12 +100,16 @@ function SiteHeader() {
   return (
     <header class="site">
       <nav aria-label="Site">
+        <a href="/validations">Checks</a>
         <a href="/playground">Playground</a>
         <a href="/signin">Sign in</a>
       </nav>
     </header>
   );
 }
+
+/** JSON for a script element: `<` escaped, so no text in it can close the element. */
+const jsonLdText = (data: object) => JSON.stringify(data).replaceAll("<", "\\u003c");
 
 /** A refusal or problem, read out by screen readers as it appears. */
 export function Notice(props: { message?: string }) {

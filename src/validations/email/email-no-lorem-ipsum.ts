@@ -5,13 +5,13 @@ import { findFillerText } from "../shared/filler-text";
 export const emailNoLoremIpsum: EmailValidation = {
   meta: htmlCheck({
     id: "email-no-lorem-ipsum",
-    name: "No lorem ipsum",
+    name: "No Latin filler text",
     category: "content",
     severity: "critical",
     summary: "No Latin filler text is left in the subject or body.",
     judgment:
-      "Fails when the subject, the visible text of the HTML part or the text/plain part holds Latin placeholder copy, found by its vocabulary: on one line, among any 8 consecutive words (or a shorter line's words), at least 3 and three quarters are lorem-ipsum generator words (words that are also everyday English, such as 'in', 'sit' or 'non', count for neither side), or it contains \"lorem ipsum\", \"dolor sit amet\" or \"consectetur adipiscing\" (any case). A Latin motto or phrase (\"et cetera\", \"Semper fidelis\") is not filler.",
-    references: [{ title: "Lorem ipsum (Wikipedia)", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
+      "Fails when the subject, the visible text of the HTML part or the text/plain part holds Latin placeholder copy, found by its vocabulary: on one line, among any 8 consecutive words (or a shorter line's words), at least 3 and three quarters are words of the Latin generators (words that are also everyday English, such as `in`, `sit` or `non`, count for neither side), or it contains `lorem ipsum`, `dolor sit amet` or `consectetur adipiscing` (any case). A Latin motto or phrase (`et cetera`, `Semper fidelis`) is not filler.",
+    references: [{ title: "Wikipedia: Latin placeholder text", url: "https://en.wikipedia.org/wiki/Lorem_ipsum" }],
   }),
   evaluate(email) {
     const findings: Finding[] = [];

@@ -33,7 +33,7 @@ export const spelling: WebValidation = {
     severity: "minor",
     summary: "Visible text has no misspelled English words; British and American spellings both pass.",
     judgment:
-      "Fails when visible text outside code holds a known misspelling (recieve, seperate, definately…) or a lower-case word of five or more letters that neither the American nor the British English Hunspell dictionary accepts and that is one typing slip (two neighbouring letters swapped, a letter doubled or undoubled) from a word they suggest. Capitalised words (names, brands) and words in allowedWords are never flagged.",
+      "Fails when visible text outside code holds a known misspelling (`recieve`, `seperate`, `definately`…) or a lower-case word of five or more letters that neither the American nor the British English Hunspell dictionary accepts and that is one typing slip (two neighbouring letters swapped, a letter doubled or undoubled) from a word they suggest. Capitalised words (names, brands) and words in allowedWords are never flagged.",
     parameters: [
       {
         name: "allowedWords",

@@ -42,3 +42,8 @@ test("Latin filler is found by its vocabulary, not by three phrases; mottos and 
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#f0", "#f1", "#f2"]);
 });
+
+test("filler quoted in code, pre, kbd or samp is an example, not filler left in", async () => {
+  const out = await evaluate(noLoremIpsum, withDom({ visibleText: [text("#quoted", "Lorem ipsum dolor sit amet", { inCode: true }), text("#p", "Real copy.")] }));
+  expect(out.verdict).toBe("pass");
+});
