@@ -7,7 +7,7 @@ import { newestVersion, unsupportedFor } from "../src/capture/mail-clients/canie
 import { applyConditionalComments, msoCondition } from "../src/capture/mail-clients/profiles";
 import { EMAIL_CLIENTS, findEmailClient } from "../src/catalog/email-clients";
 import { examplesOf } from "../src/catalog/examples";
-import { runEmailFixture, verdictAndReason } from "./support/fixture-runs";
+import { runEmailFixture, runEmailMessage, verdictAndReason } from "./support/fixture-runs";
 import { unreported } from "./checks/support/check-run";
 
 setDefaultTimeout(120_000);
@@ -68,9 +68,7 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
   });
 
   test("Apple Mail in dark mode decides from the message alone: light cells and default text are shown light, not white on white", async () => {
-    const job = await emailJob(["email-dark-mode-legible"]);
-    await deliver(job.testEmail, readFileSync(join(FIXTURES, "apple-mail-dark-decision", "light-cells.eml"), "utf8"));
-    const done = await settled(job.jobId);
+    const done = await runEmailMessage(server, apiKey, readFileSync(join(FIXTURES, "apple-mail-dark-decision", "light-cells.eml")), ["email-dark-mode-legible"]);
     const result = done.results[0];
     expect({ verdict: result.verdict, reason: result.reason ?? null }).toEqual({ verdict: "pass", reason: null });
   });
