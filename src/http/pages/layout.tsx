@@ -132,3 +132,12 @@ export function Done(props: { message?: string }) {
     ""
   );
 }
+
+/** A wide table on a narrow screen scrolls within its region (focusable, so keyboards can scroll it), not the page. */
+export function ScrollRegion(props: { label: string; children: Children }) {
+  return (
+    <div class="table-scroll" role="region" aria-label={props.label} tabindex="0">
+      {props.children}
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { Layout } from "../layout";
+import { Layout, ScrollRegion } from "../layout";
 
 /**
  * The public catalog site's templates: every check by subject and category, a page per check's standard and custom
@@ -100,18 +100,9 @@ function Prose(props: { text: string }) {
   );
 }
 
-/** A table wider than a phone scrolls inside its own focusable region. */
-function Scroll(props: { label: string; children: Children }) {
-  return (
-    <div class="table-scroll" role="region" aria-label={props.label} tabindex="0">
-      {props.children}
-    </div>
-  );
-}
-
 function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
   return (
-    <Scroll label={props.label}>
+    <ScrollRegion label={props.label}>
       <table>
         <thead>
           <tr>
@@ -138,7 +129,7 @@ function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
           ))}
         </tbody>
       </table>
-    </Scroll>
+    </ScrollRegion>
   );
 }
 

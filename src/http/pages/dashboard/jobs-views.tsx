@@ -1,4 +1,5 @@
-import { DashboardPage, ScrollRegion, type ShellProps } from "./shell";
+import { DashboardPage, type ShellProps } from "./shell";
+import { ScrollRegion } from "../layout";
 
 /** What the pages show of a job (the shape the job operations answer). */
 export interface JobItem {

@@ -1,4 +1,5 @@
-import { Csrf, DashboardPage, ScrollRegion, type ShellProps } from "./shell";
+import { Csrf, DashboardPage, type ShellProps } from "./shell";
+import { ScrollRegion } from "../layout";
 
 export interface MemberRow {
   personId: string;

@@ -64,15 +64,6 @@ function Shell(props: ShellProps) {
   );
 }
 
-/** A wide table on a narrow screen scrolls within its region (focusable, so keyboards can scroll it), not the page. */
-export function ScrollRegion(props: { label: string; children: Children }) {
-  return (
-    <div class="table-scroll" role="region" aria-label={props.label} tabindex="0">
-      {props.children}
-    </div>
-  );
-}
-
 /** A dashboard page: the shell, a heading, what the last form did or why it was refused, then the content. */
 export function DashboardPage(props: { shell: ShellProps; title: string; description: string; done?: string; message?: string; children: Children }) {
   return (

@@ -1,5 +1,4 @@
-import { Layout, Notice } from "../layout";
-import { ScrollRegion } from "../dashboard/shell";
+import { Layout, Notice, ScrollRegion } from "../layout";
 
 /** What the try-it form was sent with, shown again when a run is refused. */
 export interface PlaygroundFormValues {
