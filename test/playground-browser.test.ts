@@ -51,8 +51,13 @@ test("a visitor checks pasted HTML from the page, then runs until each limit ans
 
   // A loopback address is refused on the page, and what was typed stays.
   await tab.getByLabel("Its address").fill(`${server.baseUrl}/`);
-  const [refusedUrl] = await Promise.all([tab.waitForResponse((r) => r.request().method() === "POST"), tab.getByRole("button", { name: "Check this page" }).click()]);
+  const [refusedUrl] = await Promise.all([
+    tab.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${server.baseUrl}/playground`),
+    tab.getByRole("button", { name: "Check this page" }).click(),
+  ]);
   expect(refusedUrl.status()).toBe(400);
+  // The refusal is a new document: read it once it has loaded, not the form it replaces.
+  await tab.waitForLoadState();
   await expect(tab.getByRole("alert").textContent()).resolves.toContain("PLAYGROUND_INVALID_URL");
   await expect(tab.getByLabel("Its address").inputValue()).resolves.toBe(`${server.baseUrl}/`);
 
