@@ -45,6 +45,8 @@ export async function startBenchApp(poolSize: number): Promise<BenchApp> {
     PORT: "0",
     ASSAY_BROWSER_POOL_SIZE: String(poolSize),
     ASSAY_SIGNUP_CREDITS: "1000000",
+    // The bench opens an organization per client it simulates, all from 127.0.0.1.
+    ASSAY_SIGNUPS_PER_ADDRESS: "100000",
   });
   const executablePath = findChromium(config.chromiumPath);
   if (!executablePath) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm run bench`, which installs it.");
