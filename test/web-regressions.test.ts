@@ -107,3 +107,17 @@ test("cta-visible: a button coloured on its table with href=\"#\" is the call to
   expect({ verdict: result.verdict, reasoning: result.reasoning }).toMatchObject({ verdict: "fail" });
   expect(result.findings.map((f) => [f.selector, (f as { viewport?: string }).viewport])).toEqual([["#trial", "mobile-sm"]]);
 });
+
+test("tap-targets: a row of one-letter links a space apart is judged (not a sentence); a link inside a sentence stays exempt", async () => {
+  const result = await run("tap-targets", "row-of-letter-links.html");
+  expect(result.verdict).toBe("fail");
+  const crowded = result.findings.map((f) => f.selector);
+  expect(crowded).toHaveLength(26);
+  expect(crowded.every((s) => s?.startsWith("html > body > main > a"))).toBe(true);
+  expect(result.reasoning).toContain("26 of 26 tap target(s)");
+});
+
+test("layout-not-broken: a big number at line-height 1 stacked on its label is not overlapping text", async () => {
+  const result = await run("layout-not-broken", "big-number-tight-line-height.html");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+});

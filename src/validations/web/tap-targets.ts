@@ -4,7 +4,10 @@ import { layoutAt, quote, visualCheck } from "./_helpers";
 
 const MIN = 24;
 
-/** WCAG 2.5.8: an undersized target passes if a 24px circle on its centre clears every other target. */
+/**
+ * WCAG 2.5.8: an undersized target passes if a 24px circle on its centre touches no other target (whatever its
+ * size) and no other undersized target's circle.
+ */
 function spacedEnough(t: ControlInfo, others: ControlInfo[]): boolean {
   const cx = t.box.x + t.box.width / 2;
   const cy = t.box.y + t.box.height / 2;
@@ -12,10 +15,10 @@ function spacedEnough(t: ControlInfo, others: ControlInfo[]): boolean {
     if (o === t) return true;
     const nx = Math.max(o.box.x, Math.min(cx, o.box.x + o.box.width));
     const ny = Math.max(o.box.y, Math.min(cy, o.box.y + o.box.height));
+    const clearsTarget = Math.hypot(cx - nx, cy - ny) >= MIN / 2;
     const undersized = o.box.width < MIN || o.box.height < MIN;
-    const limit = undersized ? MIN : MIN / 2;
-    if (undersized) return Math.hypot(cx - (o.box.x + o.box.width / 2), cy - (o.box.y + o.box.height / 2)) >= limit;
-    return Math.hypot(cx - nx, cy - ny) >= limit;
+    if (!undersized) return clearsTarget;
+    return clearsTarget && Math.hypot(cx - (o.box.x + o.box.width / 2), cy - (o.box.y + o.box.height / 2)) >= MIN;
   });
 }
 
@@ -28,7 +31,7 @@ export const tapTargets: WebValidation = {
     standard: ["mobile-sm"],
     summary: "At phone size every link and button is at least 24×24px, or spaced so a fingertip cannot hit a neighbour (WCAG 2.5.8).",
     judgment:
-      "At mobile-sm, each visible link, button and form control must be at least 24×24 CSS pixels, or be undersized but spaced so that a 24px circle centred on it does not touch another target (or another undersized target's circle). Links inside a sentence are exempt.",
+      "At mobile-sm, each visible link, button and form control must be at least 24×24 CSS pixels, or be undersized but spaced so that a 24px circle centred on it does not touch another target (or another undersized target's circle). Links inside a sentence (a block with text of its own, not only other links separated by spaces) are exempt.",
     references: [{ title: "WCAG 2.2 SC 2.5.8 Target Size (Minimum)", url: "https://www.w3.org/WAI/WCAG22/Understanding/target-size-minimum" }],
   }),
   evaluate(artifacts) {

@@ -41,3 +41,29 @@ test("a small target too close to a big one fails; the big one does not", async 
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#small"]);
 });
+
+test("a small link whose circle reaches a wide undersized neighbour fails, though their centres are far apart (stacked breadcrumb links)", async () => {
+  // Three links stacked at 18px lines, as an <ol> of breadcrumbs on a phone: each circle touches the next link's box.
+  const out = await evaluate(
+    tapTargets,
+    withLayouts({
+      "mobile-sm": {
+        controls: [
+          control("#home", { x: 48, y: 100, width: 40, height: 18 }),
+          control("#housing", { x: 48, y: 118, width: 190, height: 18 }),
+          control("#councils", { x: 48, y: 136, width: 180, height: 18 }),
+        ],
+      },
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(selectors(out)).toEqual(["#home", "#housing", "#councils"]);
+});
+
+test("wide undersized controls side by side pass when each one's circle clears the other (a search field and its button)", async () => {
+  const out = await evaluate(
+    tapTargets,
+    withLayouts({ "mobile-sm": { controls: [control("#q", { x: 8, y: 100, width: 153, height: 21 }), control("#go", { x: 165, y: 100, width: 58, height: 21 })] } }),
+  );
+  expect(out.verdict).toBe("pass");
+});
