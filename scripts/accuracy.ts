@@ -1,18 +1,26 @@
 /**
- * Verdict accuracy on the labelled corpus (../shared/corpus): every web case is served from loopback and
- * run as a url job through the real API with every web check that needs no parameters; every email case's
- * message.eml is delivered over SMTP (raw, as sent) to a fresh email job selecting every email check that needs
- * no parameters. Prints, per subject and defect type, which check caught it, the misses, and every false fail
- * on a clean case. Exit 0 whenever it could measure (it measures, it does not judge); 1 when the corpus is missing.
+ * Verdict accuracy on two labelled corpora, reported apart:
+ * - synthetic (../shared/corpus beside the repository, or ASSAY_CORPUS_DIR; written for this project): every web
+ *   case served from loopback and run as a url job; every email case's message.eml delivered over SMTP as stored.
+ *   Reported per defect type: which check caught it, the misses, every false fail on a clean case.
+ * - real-world (corpus/ in the repository: public pages and emails nobody here wrote, labelled per check; see
+ *   corpus/README.md): each page's site/ served from its own loopback root; each email built (MJML, Inky,
+ *   Handlebars), composed with its delivery headers and sent over SMTP. Reported per check: agreement, false
+ *   fails, misses, errors, every disagreement with the label's reason and Assay's.
+ * Every job selects every check of its subject that needs no parameters (email authentication left out: the
+ * messages arrive unsigned from loopback). Exit 0 whenever it could measure (it measures, it does not judge).
  *
- * ASSAY_ACCURACY_SUBJECTS=email (or web) runs one subject only.
+ * ASSAY_ACCURACY_CORPORA=synthetic or real-world (default both; the synthetic one is skipped when absent),
+ * ASSAY_ACCURACY_SUBJECTS=web or email (default both), ASSAY_ACCURACY_CASES=<id>,<id> (case ids or synthetic paths).
  */
-import { readFileSync, existsSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join, normalize } from "node:path";
-import { rmSync } from "node:fs";
 import nodemailer from "nodemailer";
-import { startServer, tempDataDir, type TestServer } from "../test/support/harness";
+import { startServer, tempDataDir } from "../test/support/harness";
 import { validationModules } from "../src/catalog/registry";
+import { Agreement } from "./corpus/agreement";
+import { labelledChecks, loadCases } from "./corpus/cases";
+import { composeEmailCase } from "./corpus/compose-email";
 
 const CORPUS = process.env.ASSAY_CORPUS_DIR ?? join(import.meta.dir, "..", "..", "shared", "corpus");
 
@@ -148,53 +156,115 @@ class Scorecard {
   }
 }
 
-if (!existsSync(join(CORPUS, "index.json"))) {
-  console.error(
-    `accuracy: no labelled corpus at ${CORPUS} (no index.json there). The corpus is not part of this repository: ` +
-      "put it at ../shared/corpus beside the repository, or set ASSAY_CORPUS_DIR to its directory.",
-  );
-  process.exit(1);
-}
-const index = JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] };
-const webChecks = validationModules.filter((m) => m.meta.subjectType === "url" && !m.meta.requiresConfiguration).map((m) => m.meta.id);
+const corpora = new Set((process.env.ASSAY_ACCURACY_CORPORA ?? "synthetic,real-world").split(",").map((x) => x.trim()));
+const subjects = new Set((process.env.ASSAY_ACCURACY_SUBJECTS ?? "web,email").split(",").map((x) => x.trim()));
+const only = process.env.ASSAY_ACCURACY_CASES ? new Set(process.env.ASSAY_ACCURACY_CASES.split(",").map((x) => x.trim())) : null;
 
-const corpusServer = Bun.serve({
-  port: 0,
-  hostname: "127.0.0.1",
-  async fetch(req) {
-    const path = normalize(decodeURIComponent(new URL(req.url).pathname)).replace(/^(\.\.[/\\])+/, "");
-    const file = join(CORPUS, path);
-    if (!file.startsWith(CORPUS) || !existsSync(file)) return new Response("not found", { status: 404 });
-    return new Response(Bun.file(file));
-  },
-});
+const syntheticPresent = existsSync(join(CORPUS, "index.json"));
+if (corpora.has("synthetic") && !syntheticPresent) {
+  const missing =
+    `accuracy: no synthetic corpus at ${CORPUS} (no index.json there). It is not part of this repository: ` +
+    "put it at ../shared/corpus beside the repository, or set ASSAY_CORPUS_DIR to its directory.";
+  if (!corpora.has("real-world")) {
+    console.error(missing);
+    process.exit(1);
+  }
+  console.error(`${missing} Scoring the real-world corpus only.`);
+  corpora.delete("synthetic");
+}
+const index = corpora.has("synthetic") ? (JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] }) : { cases: [] };
 
 const dataDir = tempDataDir();
-const server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_SIGNUP_CREDITS: "1000000" });
+const server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_SIGNUP_CREDITS: "10000000" });
 const { apiKey } = await server.signup("accuracy@example.com");
+/** End of DATA to a completed job, per email case of the corpus being scored. */
+const latencies: number[] = [];
+const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
 
-const subjects = new Set((process.env.ASSAY_ACCURACY_SUBJECTS ?? "web,email").split(",").map((x) => x.trim()));
+if (corpora.has("synthetic") && subjects.has("web")) await syntheticWebAccuracy();
+if (corpora.has("synthetic") && subjects.has("email")) await syntheticEmailAccuracy();
+if (corpora.has("real-world") && subjects.has("web")) await realWorldWebAccuracy();
+if (corpora.has("real-world") && subjects.has("email")) await realWorldEmailAccuracy();
 
-if (subjects.has("web")) {
-  const webCases = index.cases.filter((c) => c.subject === "web");
-  const card = new Scorecard("web");
-  for (const c of webCases) {
-    const url = `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`;
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations: webChecks } });
-    if (res.status !== 200) {
-      console.error(`${c.path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-      continue;
-    }
-    card.score(c, res.body.results);
-  }
-  card.report(webCases, `Web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
+transport.close();
+await server.stop();
+rmSync(dataDir, { recursive: true, force: true });
+
+/** A static server for one folder, on loopback: a case's pages see their own root, as on their own site. */
+function serveFolder(root: string) {
+  return Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    async fetch(req) {
+      const path = normalize(decodeURIComponent(new URL(req.url).pathname)).replace(/^(\.\.[/\\])+/, "");
+      let file = join(root, path);
+      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
+      if (!file.startsWith(root) || !existsSync(file)) return new Response("not found", { status: 404 });
+      return new Response(Bun.file(file));
+    },
+  });
 }
 
-if (subjects.has("email")) await emailAccuracy(server, apiKey);
+/** Runs a url job with every web check that needs no parameters; null (and a line on stderr) when refused. */
+async function runWebJob(label: string, url: string, validations: string[]): Promise<ResultRow[] | null> {
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations } });
+  if (res.status !== 200) {
+    console.error(`${label}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
+    return null;
+  }
+  return res.body.results;
+}
 
-await server.stop();
-corpusServer.stop(true);
-rmSync(dataDir, { recursive: true, force: true });
+/**
+ * Delivers one raw message over SMTP to a fresh email job and waits for its verdicts; the job, or a sentence
+ * saying why there are no verdicts.
+ */
+async function runEmailJob(raw: Buffer, envelopeFrom: string, validations: string[]): Promise<{ results: ResultRow[] } | { why: string }> {
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations } });
+  if (res.status !== 200) return { why: `HTTP ${res.status} ${JSON.stringify(res.body)}` };
+  await transport.sendMail({ envelope: { from: envelopeFrom, to: [res.body.testEmail] }, raw });
+  // sendMail resolves on the reply to the end of DATA: from here to a completed job is the inbox's latency.
+  const sent = performance.now();
+  let job: any;
+  for (let i = 0; i < 2400; i++) {
+    job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}`, { key: apiKey })).body.jobs[0];
+    if (job.status !== "pending") break;
+    await Bun.sleep(25);
+  }
+  latencies.push(performance.now() - sent);
+  if (job.status !== "completed") return { why: `job ${job.jobId} is ${job.status}${job.interruption ? `: ${job.interruption}` : ""}` };
+  return { results: job.results };
+}
+
+/** Runs items a few at a time (email renders are the slow part), keeping the order of the report. */
+async function fewAtATime<T>(items: T[], run: (item: T) => Promise<void>, width = 4): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      for (let item = queue.shift(); item; item = queue.shift()) await run(item);
+    }),
+  );
+}
+
+function printLatencies(what: string) {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const pct = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!) : 0);
+  console.log(`End of DATA to completed job, ${what}, 4 cases at a time: p50 ${pct(50)} ms, p95 ${pct(95)} ms.`);
+  latencies.length = 0;
+}
+
+async function syntheticWebAccuracy() {
+  const webCases = index.cases.filter((c) => c.subject === "web" && (!only || only.has(c.path)));
+  const webChecks = labelledChecks("web");
+  const card = new Scorecard("web");
+  const corpusServer = serveFolder(CORPUS);
+  for (const c of webCases) {
+    const results = await runWebJob(c.path, `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`, webChecks);
+    if (results) card.score(c, results);
+  }
+  corpusServer.stop(true);
+  card.report(webCases, `Synthetic web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
+}
 
 /**
  * The email corpus: each message.eml goes over SMTP exactly as stored (nodemailer's envelope + raw) to a fresh
@@ -204,57 +274,21 @@ rmSync(dataDir, { recursive: true, force: true });
  * unsigned, by a client that is not their sender, so those verdicts measure the replay, not the message (the
  * taxonomy has no authentication defect either); test/email-authentication.test.ts covers them.
  */
-async function emailAccuracy(server: TestServer, apiKey: string) {
-  const emailCases = index.cases.filter((c) => c.subject === "email");
-  const notMeasured = validationModules.filter((m) => m.meta.subjectType === "email" && (m.meta.needs as string[]).includes("authentication"));
-  const emailChecks = validationModules
-    .filter((m) => m.meta.subjectType === "email" && !m.meta.requiresConfiguration && !notMeasured.includes(m))
-    .map((m) => m.meta.id);
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
+async function syntheticEmailAccuracy() {
+  const emailCases = index.cases.filter((c) => c.subject === "email" && (!only || only.has(c.path)));
+  const emailChecks = labelledChecks("email");
   const card = new Scorecard("email");
-  const latencies: number[] = [];
   let done = 0;
-
-  const runCase = async (c: Case) => {
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: emailChecks } });
-    if (res.status !== 200) {
-      console.error(`${c.path}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
-      return;
-    }
+  await fewAtATime(emailCases, async (c) => {
     const raw = readFileSync(join(CORPUS, c.path, "message.eml"));
     const returnPath = /^Return-Path:\s*<([^>]*)>/im.exec(raw.subarray(0, 8192).toString("latin1"))?.[1] ?? "sender@example.com";
-    await transport.sendMail({ envelope: { from: returnPath, to: [res.body.testEmail] }, raw });
-    // sendMail resolves on the reply to the end of DATA: from here to a completed job is the inbox's latency.
-    const sent = performance.now();
-    let job: any;
-    for (let i = 0; i < 2400; i++) {
-      job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}`, { key: apiKey })).body.jobs[0];
-      if (job.status !== "pending") break;
-      await Bun.sleep(25);
-    }
-    latencies.push(performance.now() - sent);
+    const run = await runEmailJob(raw, returnPath, emailChecks);
+    if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
-    if (job.status !== "completed") {
-      console.error(`${c.path}: job ${job.jobId} is ${job.status}${job.interruption ? `: ${job.interruption}` : ""}`);
-      return;
-    }
-    card.score(c, job.results);
-  };
-
-  // A few at a time, in corpus order for the report.
-  const queue = [...emailCases];
-  await Promise.all(
-    Array.from({ length: 4 }, async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) await runCase(c);
-    }),
-  );
-  transport.close();
-
-  const notRun = notMeasured.length ? `; not run on the corpus (its messages are replayed unsigned from loopback): ${notMeasured.map((m) => m.meta.id).join(", ")}` : "";
-  card.report(emailCases, `Email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}${notRun}`);
-  const sorted = [...latencies].sort((a, b) => a - b);
-  const pct = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!) : 0);
-  console.log(`End of DATA to completed job, all ${emailChecks.length} checks, 4 cases at a time: p50 ${pct(50)} ms, p95 ${pct(95)} ms.`);
+    card.score(c, run.results);
+  });
+  card.report(emailCases, `Synthetic email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}; not run (replayed unsigned from loopback): email-authentication`);
+  printLatencies(`all ${emailChecks.length} checks`);
   const kindOf = (id: string) => validationModules.find((m) => m.meta.id === id)?.meta.kind ?? "functional";
   for (const kind of ["functional", "visual"] as const) {
     const ff = card.falseFails.filter((f) => kindOf(f.check) === kind);
@@ -262,4 +296,34 @@ async function emailAccuracy(server: TestServer, apiKey: string) {
     const run = emailChecks.filter((id) => kindOf(id) === kind).length;
     console.log(`${kind} checks (${run}): ${ff.length} false fail(s), ${ff.filter((f) => f.clean).length} on clean cases; ${er.length} error row(s).`);
   }
+}
+
+/** The real-world webpages (corpus/web): each case's site/ served from its own loopback root. */
+async function realWorldWebAccuracy() {
+  const cases = loadCases("web").filter((c) => !only || only.has(c.id));
+  const checks = labelledChecks("web");
+  const agreement = new Agreement("web", checks);
+  for (const c of cases) {
+    const site = serveFolder(join(c.dir, "site"));
+    const results = await runWebJob(c.id, `http://127.0.0.1:${site.port}/${c.entry}`, checks);
+    site.stop(true);
+    if (results) agreement.score(c.id, c.labels, results);
+    else agreement.failedToRun(c.id, "the job was refused (see above)");
+  }
+  agreement.report(`Real-world web corpus (corpus/web): ${cases.length} cases, ${checks.length} checks each`);
+}
+
+/** The real-world emails (corpus/email): built, composed with their delivery headers, sent over SMTP. */
+async function realWorldEmailAccuracy() {
+  const cases = loadCases("email").filter((c) => !only || only.has(c.id));
+  const checks = labelledChecks("email");
+  const agreement = new Agreement("email", checks);
+  await fewAtATime(cases, async (c) => {
+    const { raw, envelopeFrom } = await composeEmailCase(c);
+    const run = await runEmailJob(raw, envelopeFrom, checks);
+    if ("why" in run) agreement.failedToRun(c.id, run.why);
+    else agreement.score(c.id, c.labels, run.results);
+  });
+  agreement.report(`Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`);
+  printLatencies(`all ${checks.length} checks`);
 }

@@ -3,6 +3,7 @@ import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 import { checkToolResult } from "./support/contracts";
+import { httpRequestFor } from "./support/operation-requests";
 import { operations } from "../src/operations";
 import { isTool, type Operation } from "../src/operations/operation";
 import { ALL_SCOPES } from "../src/domain/accounts";
@@ -59,23 +60,8 @@ afterAll(async () => {
   await relay.stop();
 });
 
-/** An HTTP request for the operation's example: path parameters in the path, query fields in the query, the rest as the body. */
-function httpRequest(op: Operation, extra: Record<string, unknown> = {}) {
-  const args: Record<string, unknown> = { ...op.example, ...extra };
-  let path = op.http!.path;
-  const query = new URLSearchParams();
-  const body: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(args)) {
-    if (op.input.path?.properties[name]) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    else if (op.input.query?.properties[name]) query.set(name, String(value));
-    else body[name] = value;
-  }
-  const url = query.size ? `${path}?${query}` : path;
-  return { method: op.http!.method.toUpperCase(), url, body: op.http!.method === "get" ? undefined : body };
-}
-
 async function viaHttp(op: Keyed, authorization: string | undefined, extra?: Record<string, unknown>) {
-  const { method, url, body } = httpRequest(op, extra);
+  const { method, url, body } = httpRequestFor(op, { ...op.example, ...extra });
   return server.api(method, url, { ...(body !== undefined ? { body } : {}), ...(authorization ? { headers: { authorization } } : {}) });
 }
 
@@ -149,7 +135,7 @@ for (const op of keyed) {
 /** Refused on HTTP with this status and code, leaving no event. */
 async function expectHttpRefusal(op: Operation, headers: Record<string, string>, status: number, code: string) {
   const before = eventCount();
-  const { method, url, body } = httpRequest(op);
+  const { method, url, body } = httpRequestFor(op, op.example);
   const res = await server.api(method, url, { ...(body !== undefined ? { body } : {}), headers });
   expect([op.operationId, res.status, res.body.code]).toEqual([op.operationId, status, code]);
   expect(eventCount()).toBe(before);

@@ -124,6 +124,21 @@ function unauthorized(services: Services, e: AppError, requestId: string, invali
   });
 }
 
+/**
+ * A tools/call whose name is not a string or whose arguments are not an object: invalid params (-32602) with the
+ * request's id. The SDK would answer these as internal errors (-32603), as if the fault were ours.
+ */
+function malformedToolCall(message: unknown): { id: string | number | null; message: string } | null {
+  const m = message as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } } | null;
+  if (m?.method !== "tools/call") return null;
+  const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
+  const args = m.params?.arguments;
+  if (typeof m.params?.name !== "string") return { id, message: "Invalid params: tools/call needs params.name, the tool's name (a string); tools/list names them all." };
+  if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
+    return { id, message: `Invalid params: the arguments of ${m.params.name} must be an object of named arguments; tools/list gives its inputSchema.` };
+  return null;
+}
+
 const rpcError = (status: number, code: number, message: string, requestId: string) =>
   Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers: { "x-request-id": requestId } });
 
@@ -154,6 +169,8 @@ export async function handleMcp(
   } catch {
     return rpcError(400, -32700, "Parse error: the body is not JSON.", requestId);
   }
+  const malformed = (Array.isArray(parsed) ? parsed : [parsed]).map(malformedToolCall).find((m) => m !== null);
+  if (malformed) return Response.json({ jsonrpc: "2.0", id: malformed.id, error: { code: RpcErrorCode.InvalidParams, message: malformed.message } }, { headers: { "x-request-id": requestId } });
   let principal: Principal | undefined;
   const authorization = request.headers.get("authorization");
   if (authorization) {
