@@ -249,8 +249,9 @@ export class JobService {
       if (e instanceof JobStateError) return null;
       throw e;
     }
+    // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
     this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-    this.ctx.store.append(writes, SMTP);
+    this.ctx.store.append(writes, SMTP, { durable: true });
     return inbox.jobId;
   }
 
