@@ -59,7 +59,8 @@ const CUT_OFF_BY_RESTART = "The job could not run: the server restarted while it
 /**
  * The job engine's application service: plans and prices a body, accepts and charges it (the job decider,
  * src/domain/jobs.ts), runs it (JobRunner), settles it, takes an email job's message from the inbox,
- * expires email jobs whose message never came, and shows jobs (job-views.ts).
+ * expires email jobs whose message never came, closes at start what a stopped process left running, and shows
+ * jobs (job-views.ts).
  */
 export class JobService {
   private readonly runner: JobRunner;
