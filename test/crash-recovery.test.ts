@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
 import { connect } from "node:net";
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { htmlJob, runCli, spawnServer, tempDataDir, type ServerProcess } from "./support/harness";
 
 /**
@@ -43,9 +44,9 @@ function freshDataDir(): string {
 /** A server on a fresh data directory with one organization, and its opening balance. */
 async function openServer(env: Record<string, string> = {}) {
   const server = await spawnServer(freshDataDir(), env);
-  const { apiKey: key } = await server.signup();
+  const { apiKey: key, customerId } = await server.signup();
   const opening = (await server.api("GET", "/api/credits", { key })).body.balance as number;
-  return { server, key, opening };
+  return { server, key, customerId, opening };
 }
 
 async function jobsOf(server: ServerProcess, key: string): Promise<any[]> {
@@ -210,15 +211,23 @@ test("killed during capture (a page that never finishes loading): the job is int
   }
 });
 
-test("killed between the checks and the settlement: the webpage job is interrupted once and refunded", async () => {
-  const { server, key, opening } = await openServer({ ASSAY_CRASH_AT: "checks-done" });
-  expect(await server.api("POST", "/api/jobs", { key, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) }).catch((e: Error) => e)).toBeInstanceOf(Error);
+test("killed between the checks and the settlement: the webpage job is interrupted once and refunded, its unrecorded screenshot removed", async () => {
+  const { server, key, customerId, opening } = await openServer({ ASSAY_CRASH_AT: "checks-done" });
+  const body = htmlJob(PAGE, ["layout-not-broken"], { validationSetId: "web-essentials" });
+  expect(await server.api("POST", "/api/jobs", { key, body }).catch((e: Error) => e)).toBeInstanceOf(Error);
   expect((await server.exited).signal).toBe("SIGKILL");
+  // The run stored its screenshot before the kill; no CaptureStored records it.
+  const captures = join(server.dataDir, "captures", customerId);
+  const [jobDir] = readdirSync(captures);
+  expect(readdirSync(join(captures, jobDir!))).toEqual([`${jobDir}-desktop-md.jpg`]);
 
   const again = await restart(server);
   try {
     const [job] = await expectClosedOnce(again, key, opening);
+    expect(job.jobId).toBe(jobDir);
     expectCutOff(job);
+    expect(job.results.map((r: any) => r.validationId)).toContain("layout-not-broken");
+    expect(existsSync(join(captures, jobDir!))).toBe(false);
   } finally {
     await again.kill("SIGTERM");
   }
@@ -298,6 +307,12 @@ test("killed between receipt (250 answered) and processing: the message is not l
   } finally {
     await again.kill("SIGTERM");
   }
+});
+
+test("an ASSAY_CRASH_AT that names no crash point stops the start, saying which points there are", async () => {
+  const refused = await spawnServer(freshDataDir(), { ASSAY_CRASH_AT: "after-lunch" }).catch((e: Error) => e);
+  expect(refused).toBeInstanceOf(Error);
+  expect((refused as Error).message).toContain("ASSAY_CRASH_AT=after-lunch names no crash point; the points are job-accepted, checks-done, email-received");
 });
 
 test("24 web-essentials jobs in flight killed at once all end interrupted and refunded exactly once; a second start and two racing starts change nothing", async () => {

@@ -137,7 +137,7 @@ export class JobService {
     } catch (e) {
       // Charged but not delivered: settle with every row errored and refunded, then say so.
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
-      this.settle(jobId, customerId, { kind: "interrupt", cause: `The job could not run: ${(e as Error).message.split("\n")[0]}` }, meta);
+      this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
@@ -223,7 +223,7 @@ export class JobService {
   recoverInterruptedJobs(): number {
     let closed = 0;
     for (const job of runningJobs(this.ctx.store.db)) {
-      if (this.settle(job.jobId, job.customerId, { kind: "interrupt", cause: CUT_OFF_BY_RESTART }, SYSTEM)) closed++;
+      if (this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
     }
     return closed;
   }
@@ -280,10 +280,22 @@ export class JobService {
       this.settle(jobId, job.customerId, { kind: "settle", results: run.rows, captures: run.captures, email }, SMTP);
     } catch (e) {
       console.error(`email job ${jobId} failed while checking:`, e);
-      this.settle(jobId, job.customerId, { kind: "interrupt", cause: `The job could not run: ${(e as Error).message.split("\n")[0]}` }, SMTP);
+      this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
     } finally {
       this.processing.delete(jobId);
     }
+  }
+
+  /** Closes a job being checked as interrupted, once, and drops the screenshots its run wrote (none is recorded). */
+  private interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): boolean {
+    if (!this.settle(jobId, customerId, { kind: "interrupt", cause }, meta)) return false;
+    try {
+      this.ctx.captures.discardUnrecorded(customerId, jobId);
+    } catch (e) {
+      // The job is closed and refunded; files left behind are unreachable (no CaptureStored names them), not wrong.
+      console.error(`job ${jobId}: its unrecorded screenshots could not be removed: ${(e as Error).message}`);
+    }
+    return true;
   }
 
   /** Settles, expires or interrupts a job once: false when the job decider refuses because it is already closed. */
