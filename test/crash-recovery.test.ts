@@ -309,6 +309,26 @@ test("killed between receipt (250 answered) and processing: the message is not l
   }
 });
 
+test("a received message gone from DATA_DIR/mail by the restart: the server still starts, and the job is closed interrupted and refunded", async () => {
+  const { server, key, customerId, opening } = await openServer({ ASSAY_CRASH_AT: "email-received" });
+  const job = await emailJob(server, key);
+  expect(await deliver(server, job.testEmail)).toStartWith("250");
+  await server.exited;
+  rmSync(join(server.dataDir, "mail", customerId, `${job.jobId}.eml`));
+
+  const again = await restart(server);
+  try {
+    const closed = await settledJob(again, key, job.jobId);
+    expect(closed.status).toBe("interrupted");
+    expect(closed.interruption.message).toContain(`stored message ${job.jobId}.eml is missing`);
+    expect(closed.results.map((r: any) => r.verdict)).toEqual(EMAIL_CHECKS.map(() => "error"));
+    expect(closed.credits.refunded).toBe(closed.credits.charged);
+    await expectClosedOnce(again, key, opening);
+  } finally {
+    await again.kill("SIGTERM");
+  }
+});
+
 test("an ASSAY_CRASH_AT that names no crash point stops the start, saying which points there are", async () => {
   const refused = await spawnServer(freshDataDir(), { ASSAY_CRASH_AT: "after-lunch" }).catch((e: Error) => e);
   expect(refused).toBeInstanceOf(Error);
