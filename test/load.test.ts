@@ -3,8 +3,8 @@ import { htmlJob, runCli, startServer, type TestServer } from "./support/harness
 import { errorEntry } from "../src/errors/catalog";
 
 /**
- * Load: 1,000 job requests from 50 organizations with tight balances (2 credits each), 20 in flight at a time,
- * while /healthz is polled. Every request is answered with a job or a catalogued error (never a 500, never a
+ * Load: 1,000 job requests (pages and email jobs) from 50 organizations with tight balances (2 credits each),
+ * 20 in flight at a time, while /healthz is polled. Every request is answered with a job or a catalogued error (never a 500, never a
  * dropped connection), each organization is charged for exactly the jobs its balance afforded (a refunded error
  * row frees its credit for a later request), refusals create nothing, and the operator's ledger verification
  * recomputes every balance.
@@ -27,11 +27,14 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-/** The request an organization sends as its n-th: mostly valid one-credit jobs, some a planner refuses. */
+/**
+ * The request an organization sends as its n-th: valid one-credit jobs, a page rendered in the browser or an
+ * email job (charged at acceptance, then waiting for its message), and some a planner refuses.
+ */
 function requestBody(n: number): unknown {
   if (n % 10 === 3) return { type: "static_html", validations: ["page-title"] }; // no html: 400
   if (n % 10 === 7) return { type: "url", url: "http://127.0.0.1:1/", validations: ["page-title"] }; // loopback: 400
-  return htmlJob(PAGE, ["page-title"]);
+  return n % 2 === 0 ? { type: "email", validations: ["email-subject-length"] } : htmlJob(PAGE, ["page-title"]);
 }
 
 test("1,000 job requests from 50 organizations, 20 at a time: every answer a job or a catalogued error, each organization charged for what it could afford, the ledger verifies", async () => {
@@ -85,7 +88,8 @@ test("1,000 job requests from 50 organizations, 20 at a time: every answer a job
     expect(mine.length).toBeGreaterThanOrEqual(CREDITS);
     const listed = await server.api("GET", "/api/jobs?limit=100", { key: orgs[o]!.apiKey });
     expect(listed.body.jobs.map((j: { jobId: string }) => j.jobId).sort()).toEqual(mine.map((a) => a.jobId).sort());
-    expect(listed.body.jobs.every((j: { status: string }) => j.status === "completed" || j.status === "interrupted")).toBe(true);
+    // Pages ran to the end (or were interrupted and refunded); email jobs wait for their message.
+    expect(listed.body.jobs.every((j: { type: string; status: string }) => (j.type === "email" ? j.status === "pending" : j.status === "completed" || j.status === "interrupted"))).toBe(true);
     ran += mine.length;
   }
 
