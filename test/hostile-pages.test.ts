@@ -108,13 +108,16 @@ const page = (title: string, body: string) =>
   });
 
 let hostileSite: ReturnType<typeof Bun.serve<{ sent: number }>>;
-const site = { serviceWorkerFetches: 0, floodClosed: false };
+/** What the test's server saw: requests by path (the query left out), and whether the flooding socket was closed. */
+const site = { hits: new Map<string, number>(), floodClosed: false };
+const hitsOf = (path: string) => site.hits.get(path) ?? 0;
 beforeAll(() => {
   hostileSite = Bun.serve<{ sent: number }>({
     port: 0,
     hostname: "127.0.0.1",
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
+      site.hits.set(path, hitsOf(path) + 1);
       if (path === "/flood") return srv.upgrade(req, { data: { sent: 0 } }) ? undefined : new Response("not a WebSocket", { status: 400 });
       if (path === "/big-dom") return page("Every row", Array.from({ length: 100_000 }, (_, i) => `<p>${i}</p>`).join(""));
       if (path === "/tall") return page("A long page", `<div style="height:100000px;background:linear-gradient(#fff,#345)">One hundred thousand pixels</div>`);
@@ -124,7 +127,6 @@ beforeAll(() => {
       if (path === "/circle-a") return Response.redirect("/circle-b", 302);
       if (path === "/circle-b") return Response.redirect("/circle-a", 302);
       if (path === "/download") return new Response("%PDF-1.7 report", { headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="report.pdf"' } });
-      if (path === "/service-worker.js") site.serviceWorkerFetches++;
       const file = Bun.file(join(FIXTURES, path.endsWith(".js") ? path.slice(1) : `${path.slice(1)}.html`));
       return file.exists().then((found) => (found ? new Response(file) : new Response("not found", { status: 404 })));
     },
@@ -212,6 +214,8 @@ describe("pages that attack the browser", () => {
   test("beforeunload and a page that reloads itself forever: five reloads are followed, the rest answered 204", async () => {
     const job = await urlJob("/reload-storm");
     expectVerdicts(job);
+    // The document fetched once for the job, then five reloads; the sixth was answered 204 and the page stayed.
+    expect(hitsOf("/reload-storm")).toBe(6);
     const consoleRow = verdictOf(job, "console-errors");
     expect(consoleRow.verdict).toBe("pass");
     expect(new Set(consoleRow.findings.map((f) => f.message))).toEqual(new Set(['beforeunload() dialog: "(not shown: Chromium blocks it before any user gesture)" (dismissed)']));
@@ -221,6 +225,7 @@ describe("pages that attack the browser", () => {
   test("a window.open storm: Chromium's pop-up blocker opens none of them, the page loads", async () => {
     const job = await urlJob("/popup-storm");
     expectVerdicts(job);
+    expect(hitsOf("/popup-storm")).toBe(1);
     expect(verdictOf(job, "console-errors").verdict).toBe("pass");
     await expectNextJobUnaffected();
   });
@@ -282,7 +287,7 @@ describe("pages that attack the browser", () => {
     const job = await urlJob("/service-worker");
     expectVerdicts(job);
     expect(verdictOf(job, "single-h1").verdict).toBe("pass");
-    expect(site.serviceWorkerFetches).toBe(0);
+    expect(hitsOf("/service-worker.js")).toBe(0);
     await expectNextJobUnaffected();
   });
 
