@@ -193,7 +193,7 @@ function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
   throw new Error("no start-of-frame segment in the JPEG");
 }
 
-const STOPPED = "A script held the page's main thread for more than 5 s without yielding";
+const STOPPED = "The page's main thread did not answer for more than 5 s while it loaded (an endless loop?); Assay stopped the script running on it";
 
 describe("pages that attack the browser", () => {
   test("an endless loop while loading: the watchdog stops it, the page loads, console-errors reports it", async () => {

@@ -8,7 +8,9 @@ const PROBE_INTERVAL_MS = 500;
  * sent every PROBE_INTERVAL_MS, and when one has not been answered within stallMs, the running script is
  * terminated with CDP's Runtime.terminateExecution (Chromium delivers it while the thread is busy, as it does
  * Debugger.pause) and the page carries on. An endless loop while loading then no longer holds the load until
- * the navigation time-out, nor one just after load every gatherer until the capture's total time-out.
+ * the navigation time-out, nor one just after load every gatherer until the capture's total time-out. When no
+ * script was running (the thread was busy laying out a huge page), the termination does nothing (tried with
+ * Chromium 156: the next evaluation runs normally), but the stall is still reported.
  *
  * It watches only until the gatherers start (finish()): from then on the page's thread also runs Assay's own
  * code, which may legitimately hold it for seconds on a huge page, and a stall could not be told apart.

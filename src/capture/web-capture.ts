@@ -122,7 +122,7 @@ export class WebCaptureEngine {
     });
     page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
     const cdp = await context.newCDPSession(page);
-    const stalled = `A script held the page's main thread for more than ${this.limits.scriptStallMs / 1000} s without yielding (an endless loop?); Assay stopped it`;
+    const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
     const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
     try {
       let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
