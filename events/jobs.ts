@@ -102,7 +102,10 @@ export const ResultRecorded = eventType(
 );
 export type ResultRecordedData = EventData<typeof ResultRecorded>;
 
-/** Closes a job: completed normally, or interrupted (the subject could not be loaded at all). */
+/**
+ * Closes a job: completed normally, interrupted (the subject could not be loaded at all, the run failed, or the
+ * server restarted while the job ran: every row an error, refunded), or expired (an email job's message never came).
+ */
 export const JobSettled = eventType(
   "JobSettled",
   Type.Object(

@@ -162,6 +162,13 @@ export function findJobs(db: Database, q: JobQuery): JobRow[] {
     .map(jobFromRow);
 }
 
+/** Webpage jobs accepted but not settled, oldest first, in every organization (after a restart: the ones it cut off). */
+export function runningJobs(db: Database): Array<{ jobId: string; customerId: string }> {
+  return db
+    .query<{ jobId: string; customerId: string }, []>("SELECT job_id AS jobId, customer_id AS customerId FROM jobs WHERE status = 'running' ORDER BY created_position")
+    .all();
+}
+
 export function resultsFor(db: Database, jobIds: string[]): Map<string, ResultRow[]> {
   const out = new Map<string, ResultRow[]>(jobIds.map((id) => [id, []]));
   if (jobIds.length === 0) return out;

@@ -38,6 +38,8 @@ export interface Config {
   emailWindowSeconds: number;
   /** Largest message the inbox accepts; larger ones are refused while DATA streams in (552). */
   smtpMaxBytes: number;
+  /** An SMTP connection is closed (421) this long after it opened, whatever it is doing. */
+  smtpSessionSeconds: number;
   /** PEM files for STARTTLS on the inbox; without them the inbox offers no STARTTLS. */
   smtpTls?: { keyPath: string; certPath: string };
   /** Bound on each DNS query of the SPF, DKIM and DMARC checks (the system resolver). */
@@ -122,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
     emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
     smtpMaxBytes: intFrom(env.ASSAY_SMTP_MAX_BYTES, 10 * 1024 * 1024),
+    smtpSessionSeconds: intFrom(env.ASSAY_SMTP_SESSION_SECONDS, 300),
     ...(env.ASSAY_MAIL_RELAY_URL ? { mailRelayUrl: env.ASSAY_MAIL_RELAY_URL } : {}),
     mailFrom: env.ASSAY_MAIL_FROM || "Assay <no-reply@assay.localhost>",
     signinDomains: (env.ASSAY_SIGNIN_DOMAINS ?? "")

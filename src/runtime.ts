@@ -11,13 +11,19 @@ export interface RunningAssay {
 }
 
 /**
- * One process, everything in it: the browser pool (warmed, unless `warmBrowsers` is false: then the first job
- * that renders starts it, and a process that never renders never starts Chromium), HTTP, the SMTP inbox,
- * recovery of email jobs left pending by a restart, the sweep that expires email jobs whose message never came, and
- * the monthly grant's sweep.
+ * One process, everything in it: recovery of the webpage jobs a stop cut off (before HTTP listens), the browser
+ * pool (warmed, unless `warmBrowsers` is false: then the first job that renders starts it, and a process that
+ * never renders never starts Chromium), HTTP, the SMTP inbox, recovery of email jobs left pending by a restart,
+ * the sweep that expires email jobs whose message never came, and the monthly grant's sweep.
  */
 export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
   const assay = createAssay(config);
+  // Before HTTP listens: every webpage job still running now was cut off by a process that stopped, none is this one's.
+  const started = performance.now();
+  const interrupted = assay.jobs.recoverInterruptedJobs();
+  if (interrupted > 0) {
+    console.log(`Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`);
+  }
   if (!config.mailRelayUrl) console.log("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
   if (warmBrowsers) {
     // The server still starts: the catalog, accounts and keys need no browser, and jobs answer SERVICE_UNAVAILABLE until one launches.

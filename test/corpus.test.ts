@@ -49,6 +49,6 @@ describe("the real-world email corpus", () => {
     const text = raw.toString("latin1");
     expect(text).toMatch(/^Message-ID: </m);
     expect(text).toMatch(/^Content-Type: (text\/html|multipart\/alternative)/m);
-    if (c.delivery.listUnsubscribe) expect(text).toMatch(/^List-Unsubscribe: /m);
+    if (c.delivery.listUnsubscribe) expect(text).toMatch(/^List-Unsubscribe:\s/m);
   });
 });

@@ -155,3 +155,55 @@ test("an email job takes one message while its window is open; expiry only after
   expect(() => decide({ kind: "receiveEmail", message, now: new Date(expiresAt) }, { job: waiting, credits })).toThrow(JobStateError);
   expect(jobState([...jobEvents(acceptance), ...jobEvents(arrival)])).toEqual(received);
 });
+
+test("interrupt closes a running job once: every check an error row with the cause, the whole charge refunded, status interrupted", () => {
+  const state = accepted();
+  const cause = "The server restarted while this job ran";
+  const writes = decide({ kind: "interrupt", cause }, { job: state, credits });
+  expect(writes.map((w) => [w.streamId, w.expectedVersion])).toEqual([
+    [`job-${jobId}`, 1],
+    [`credits-${customerId}`, 1],
+  ]);
+  expect(jobEvents(writes).map((e) => e.type)).toEqual(["ResultRecorded", "ResultRecorded", "JobSettled"]);
+  expect(jobEvents(writes).slice(0, 2).map((e) => e.data)).toEqual(
+    ["page-title", "single-h1"].map((validationId) => ({ jobId, validationId, verdict: "error", severity: "major", reason: cause, reasoning: cause, findings: [], captureKeys: [], durationMs: 0 })),
+  );
+  expect(jobEvents(writes)[2]!.data).toEqual({ jobId, status: "interrupted", charged: 4, refunded: 4, interruption: cause });
+  expect(creditEvents(writes)).toEqual([
+    {
+      type: "CreditsRefunded",
+      data: {
+        customerId,
+        jobId,
+        amount: 4,
+        lines: [
+          { validationId: "page-title", credits: 2, reason: cause },
+          { validationId: "single-h1", credits: 2, reason: cause },
+        ],
+      },
+    },
+  ]);
+  const interrupted = fold(state, writes);
+  expect(interrupted).toMatchObject({ version: 4, status: "interrupted", charged: 4, refunded: 4 });
+  // A second start finds it closed: no second interruption, no settlement after it.
+  expect(refused(() => decide({ kind: "interrupt", cause }, { job: interrupted, credits })).message).toContain("is interrupted");
+  expect(refused(() => decide({ kind: "settle", results: [], captures: [] }, { job: interrupted, credits })).message).toContain("is interrupted");
+});
+
+test("interrupt is refused for a job that is not being checked: settled, expired, never accepted, or an email job still waiting for its message", () => {
+  const cause = "restarted";
+  const completed = fold(accepted(), decide({ kind: "settle", results: [row("page-title", "pass"), row("single-h1", "pass")], captures: [] }, { job: accepted(), credits }));
+  expect(refused(() => decide({ kind: "interrupt", cause }, { job: completed, credits })).message).toContain("is completed");
+  expect(refused(() => decide({ kind: "interrupt", cause }, { job: initialJobState, credits })).message).toContain("no such job");
+
+  const expiresAt = "2030-01-01T00:10:00.000Z";
+  const waiting = fold(initialJobState, decide({ kind: "accept", jobId, customerId, job: planned("email", ["email-subject-length"]), inbox: { testEmail: "t-x@inbox.test", expiresAt } }, { job: initialJobState, credits }));
+  expect(refused(() => decide({ kind: "interrupt", cause }, { job: waiting, credits })).message).toContain("is pending");
+  const expired = fold(waiting, decide({ kind: "expire", now: new Date(expiresAt) }, { job: waiting, credits }));
+  expect(refused(() => decide({ kind: "interrupt", cause }, { job: expired, credits })).message).toContain("is expired");
+
+  // An email job whose message arrived is being checked: it can be interrupted, its whole charge refunded.
+  const message = { raw: new TextEncoder().encode("Subject: hi\r\n\r\nbody"), storageKey: `${jobId}.eml`, envelope: { mailFrom: "a@b.test", rcptTo: ["t-x@inbox.test"] }, from: "a@b.test", subject: "hi" };
+  const received = fold(waiting, decide({ kind: "receiveEmail", message, now: new Date("2030-01-01T00:00:00.000Z") }, { job: waiting, credits }));
+  expect(fold(received, decide({ kind: "interrupt", cause }, { job: received, credits }))).toMatchObject({ status: "interrupted", charged: 2, refunded: 2 });
+});

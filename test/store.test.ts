@@ -112,6 +112,21 @@ describe("EventStore on a temporary file", () => {
       expect(all[i]!.prevHash).toBe(all[i - 1]!.hash);
     }
   });
+
+  test("a durable append is synced at its commit (synchronous FULL) and the appends after it go back to NORMAL", () => {
+    const synchronous = () => store.db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous;
+    const during: number[] = [];
+    store.onAppend(() => void during.push(synchronous()));
+    expect(synchronous()).toBe(1);
+    const [stored] = store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true });
+    expect(store.readStream("credits-cus_d").map((e) => e.hash)).toEqual([stored!.hash]);
+    store.append([{ streamId: "credits-cus_d", expectedVersion: 1, events: [grant("cus_d", 1)] }], META);
+    expect(during).toEqual([2, 1]);
+    expect(synchronous()).toBe(1);
+    // Refused (a stale version), it still leaves the connection at NORMAL.
+    expect(() => store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true })).toThrow(ConcurrencyError);
+    expect(synchronous()).toBe(1);
+  });
 });
 
 describe("the service's event log", () => {

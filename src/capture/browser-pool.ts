@@ -37,6 +37,8 @@ export const CHROMIUM_ARGS = [
   "--proxy-bypass-list=<-loopback>",
   "--host-resolver-rules=MAP * ~NOTFOUND",
   "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  // A page that allocates without end crashes its renderer at this heap size instead of taking the machine's memory.
+  "--js-flags=--max-old-space-size=1024",
 ];
 
 export function findChromium(configured?: string): string | undefined {
@@ -110,6 +112,7 @@ export class BrowserPool {
   }
 
   private launch(): Promise<Browser> {
-    return chromium.launch({ executablePath: this.executablePath, headless: true, args: CHROMIUM_ARGS });
+    // Playwright turns Chromium's pop-up blocker off; on, window.open without a user's gesture opens nothing, as in a reader's browser.
+    return chromium.launch({ executablePath: this.executablePath, headless: true, args: CHROMIUM_ARGS, ignoreDefaultArgs: ["--disable-popup-blocking"] });
   }
 }

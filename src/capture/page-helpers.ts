@@ -19,6 +19,27 @@ export interface PageHelpers {
  */
 export function installPageHelpers(key: string): void {
   const unique = (id: string) => document.querySelectorAll(`#${CSS.escape(id)}`).length === 1;
+  // Each element's tag:nth-of-type step, computed for all of a parent's children at once (a parent of 100,000
+  // children would otherwise be scanned once per child). Kept for one synchronous run of a gatherer: the
+  // page may change its DOM between gatherers.
+  let steps: WeakMap<Element, string> | null = null;
+  const stepOf = (node: Element, parent: Element): string => {
+    if (!steps) {
+      steps = new WeakMap();
+      queueMicrotask(() => (steps = null));
+    }
+    if (!steps.has(node)) {
+      const counts = new Map<string, number>();
+      for (const c of Array.from(parent.children)) counts.set(c.tagName, (counts.get(c.tagName) ?? 0) + 1);
+      const seen = new Map<string, number>();
+      for (const c of Array.from(parent.children)) {
+        const n = (seen.get(c.tagName) ?? 0) + 1;
+        seen.set(c.tagName, n);
+        steps.set(c, c.tagName.toLowerCase() + (counts.get(c.tagName)! > 1 ? `:nth-of-type(${n})` : ""));
+      }
+    }
+    return steps.get(node)!;
+  };
   const cssPath = (el: Element): string => {
     if (el.id && unique(el.id)) return `#${CSS.escape(el.id)}`;
     const parts: string[] = [];
@@ -29,12 +50,7 @@ export function installPageHelpers(key: string): void {
         return parts.join(" > ");
       }
       const parent: Element | null = node.parentElement;
-      let part = node.tagName.toLowerCase();
-      if (parent) {
-        const same = Array.from(parent.children).filter((c) => c.tagName === node!.tagName);
-        if (same.length > 1) part += `:nth-of-type(${same.indexOf(node) + 1})`;
-      }
-      parts.unshift(part);
+      parts.unshift(parent ? stepOf(node, parent) : node.tagName.toLowerCase());
       node = parent;
     }
     parts.unshift("html");

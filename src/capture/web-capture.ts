@@ -10,6 +10,7 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
 import { IsolatedWorld } from "./isolated-world";
+import { ScriptWatchdog } from "./script-watchdog";
 import { readLabVitals, type VitalsReading } from "./lab-vitals";
 import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
 
@@ -30,6 +31,8 @@ export interface CaptureLimits {
   vitalsQuietMs: number;
   /** …or, at the latest, this long after load: the vitals are then reported as not final. */
   vitalsCapMs: number;
+  /** A script that holds the page's main thread this long without yielding is stopped (ScriptWatchdog). */
+  scriptStallMs: number;
 }
 
 const DEFAULT_LIMITS: CaptureLimits = {
@@ -40,6 +43,7 @@ const DEFAULT_LIMITS: CaptureLimits = {
   screenshotMaxHeight: 8_000,
   vitalsQuietMs: 1_000,
   vitalsCapMs: 15_000,
+  scriptStallMs: 5_000,
 };
 
 /** Pages load at desktop size (the size the DOM checks are defined at), then resize through the rest. */
@@ -79,7 +83,10 @@ export class WebCaptureEngine {
         );
       });
       try {
-        return await Promise.race([this.captureIn(context, subject, plan), overtime]);
+        const page = await context.newPage();
+        // After a crash, a CDP command sent to the page's renderer is never answered: the capture ends here.
+        const crash = new Promise<CaptureOutcome>((resolve) => page.once("crash", () => resolve({ ok: false, interruption: CRASHED })));
+        return await Promise.race([this.captureIn(context, page, subject, plan), overtime, crash]);
       } finally {
         clearTimeout(timer);
         await context.close().catch(() => {});
@@ -87,20 +94,36 @@ export class WebCaptureEngine {
     });
   }
 
-  private async captureIn(context: BrowserContext, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
-    const page = await context.newPage();
+  private async captureIn(context: BrowserContext, page: Page, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
     const dialogs = answerDialogs(page);
     let crashed = false;
     page.on("crash", () => (crashed = true));
     await page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER });
     page.on("popup", (p) => void p.close().catch(() => {}));
-    const net: CaptureNetwork = { blocked: [], log: [], inFlight: 0, lastActivity: performance.now(), sockets: new Set(), stop: new AbortController() };
+    const net: CaptureNetwork = {
+      blocked: [],
+      log: [],
+      inFlight: 0,
+      lastActivity: performance.now(),
+      navigations: 0,
+      sockets: new Set(),
+      stop: new AbortController(),
+    };
     if (plan.needs.has("images") && plan.referenceImages?.length) net.images = { bodies: new Map(), bytes: 0 };
     const consoleEntries: ConsoleEntry[] = [];
     page.on("console", (m) => {
-      if (m.type() === "error") consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
+      if (m.type() !== "error") return;
+      // Chromium's own refusal of a beforeunload prompt (no user gesture yet) is a dialog the page asked for, not an error of the page's.
+      if (BLOCKED_BEFOREUNLOAD.test(m.text())) {
+        if (dialogs.length < DIALOG_CAP) dialogs.push({ type: "beforeunload", message: "(not shown: Chromium blocks it before any user gesture)", answer: null });
+        return;
+      }
+      consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
     });
     page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
+    const cdp = await context.newCDPSession(page);
+    const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
+    const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
     try {
       let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
       target.hash = "";
@@ -128,6 +151,7 @@ export class WebCaptureEngine {
       try {
         response = await page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs });
       } catch (e) {
+        if (crashed) return { ok: false, interruption: CRASHED };
         return { ok: false, interruption: `The page did not load: ${firstLine((e as Error).message)}` };
       }
       if (subject.type === "url" && response && response.status() >= 400) {
@@ -135,7 +159,7 @@ export class WebCaptureEngine {
       }
       const loadedAt = performance.now();
       await this.settle(net, loadedAt, plan.needs.has("console"));
-      const cdp = await context.newCDPSession(page);
+      await watchdog.finish();
       const world = await IsolatedWorld.open(page, cdp);
       await world.run(() => globalThis.document.fonts.ready.then(() => undefined));
       await world.run(installPageHelpers, PAGE_HELPERS_KEY);
@@ -146,7 +170,7 @@ export class WebCaptureEngine {
         try {
           return await read();
         } catch (e) {
-          if (page.isClosed()) throw e;
+          if (page.isClosed() || crashed) throw e;
           for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
           return undefined;
         }
@@ -192,9 +216,11 @@ export class WebCaptureEngine {
       return { ok: true, artifacts };
     } catch (e) {
       // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
-      if (crashed || page.isClosed()) return { ok: false, interruption: `The page crashed or closed itself while it was captured: ${firstLine((e as Error).message)}` };
+      if (crashed) return { ok: false, interruption: CRASHED };
+      if (page.isClosed()) return { ok: false, interruption: `The page closed itself while it was captured: ${firstLine((e as Error).message)}` };
       throw e;
     } finally {
+      watchdog.stop();
       net.stop.abort();
       for (const socket of net.sockets) socket.close();
     }
@@ -267,6 +293,9 @@ export class WebCaptureEngine {
         const via = res.redirects.length ? ` (reached by a redirect from ${res.redirects[0]!.url})` : "";
         return { interruption: `The network guard refused ${res.url}${via}: ${res.detail}.` };
       }
+      if (/^\s*attachment/i.test(res.headers["content-disposition"] ?? "")) {
+        return { interruption: `${res.finalUrl} answers with a download (Content-Disposition: attachment), not a page to capture` };
+      }
       return { status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body), finalUrl: res.finalUrl };
     } catch (e) {
       return { interruption: `The page did not load: ${(e as Error).message}` };
@@ -303,6 +332,12 @@ export class WebCaptureEngine {
         entry.bytes = Buffer.byteLength(document.body);
         entry.document = true;
         return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
+      }
+      if (request.isNavigationRequest() && inMainFrame(request, page) && ++net.navigations > MAX_SELF_NAVIGATIONS) {
+        // 204 is the answer that leaves the current document in place (an aborted navigation would show an error page).
+        entry.status = 204;
+        entry.failure = `not followed: the page had already navigated itself ${MAX_SELF_NAVIGATIONS} times`;
+        return await route.fulfill({ status: 204 }).catch(() => {});
       }
       const res = await guardedFetch(this.guard, request.url(), {
         method: request.method(),
@@ -368,7 +403,18 @@ export class WebCaptureEngine {
     upstream.onopen = () => {
       for (const m of pending.splice(0)) forward(m);
     };
-    upstream.onmessage = (e) => ws.send(typeof e.data === "string" ? e.data : Buffer.from(e.data as ArrayBuffer));
+    // A server that pushes as fast as it can would keep this process and the page busy for the whole capture: past the cap the socket is closed.
+    let relayed = 0;
+    upstream.onmessage = (e) => {
+      if (closed) return;
+      if (++relayed > WEBSOCKET_MESSAGE_CAP) {
+        closed = true;
+        net.log.push({ url: ws.url(), resourceType: "websocket", status: 101, bytes: 0, failure: `closed by Assay after ${WEBSOCKET_MESSAGE_CAP} messages from the server during the capture` });
+        upstream!.close(1000);
+        return void ws.close({ code: 1008, reason: "message cap reached" }).catch(() => {});
+      }
+      ws.send(typeof e.data === "string" ? e.data : Buffer.from(e.data as ArrayBuffer));
+    };
     upstream.onclose = (e) => {
       net.sockets.delete(upstream!);
       if (!closed) void ws.close({ code: e.code === 1000 || (e.code >= 3000 && e.code <= 4999) ? e.code : 1011, reason: e.reason }).catch(() => {});
@@ -388,6 +434,8 @@ interface CaptureNetwork {
   log: NetworkEntry[];
   inFlight: number;
   lastActivity: number;
+  /** Main-frame navigations the page started itself (reloads, location changes) after its document. */
+  navigations: number;
   sockets: Set<WebSocket>;
   /** Aborted when the capture ends: in-flight fetches stop and bridged sockets close. */
   stop: AbortController;
@@ -407,6 +455,14 @@ function inMainFrame(request: Request, page: Page): boolean {
 /** Playwright's fulfil wants a Buffer; this one shares the body's memory. */
 const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset, body.byteLength);
 
+/** The page's own main-frame navigations followed; past it they are answered 204 (a page that reloads itself forever). */
+const MAX_SELF_NAVIGATIONS = 5;
+
+const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
+
+/** Messages a page's WebSocket may receive during one capture (a live feed sends far fewer in its seconds). */
+const WEBSOCKET_MESSAGE_CAP = 1_000;
+
 /** Per request the page makes: time, bytes and redirects. */
 const REQUEST_LIMITS = { timeoutMs: 15_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
 
@@ -423,6 +479,8 @@ function fulfilHeaders(status: number, headers: Record<string, string>): Record<
 
 /** Dialogs a page may open before the rest are answered in the page without being shown (a dialog storm ends). */
 const DIALOG_CAP = 20;
+/** Chromium's console message when it refuses to show a page's beforeunload prompt. */
+const BLOCKED_BEFOREUNLOAD = /^Blocked attempt to show a 'beforeunload' confirmation panel/;
 /** What a prompt() is answered: non-empty, so a page that asks until it gets a name stops asking. */
 const PROMPT_ANSWER = "Assay";
 

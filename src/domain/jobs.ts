@@ -10,7 +10,7 @@ import type { EventUnion } from "../../events/shared";
 /**
  * The job as a decider: decide(command, state) -> writes; evolve(state, event) -> state over the job's own
  * stream (`job-<jobId>`). The state says what the job may still do, so the domain itself refuses a second
- * settlement, an expiry after settlement, or a second message for one test address.
+ * settlement, an expiry after settlement, an interruption of a closed job, or a second message for one test address.
  */
 
 /** The events of one job's stream. */
@@ -102,7 +102,8 @@ export type JobCommand =
       interruption?: string;
       email?: JobSettledData["email"];
     }
-  | { kind: "expire"; now: Date };
+  | { kind: "expire"; now: Date }
+  | { kind: "interrupt"; cause: string };
 
 /** What a decision reads: the job's own state, and the ledger of the organization it charges. */
 export interface JobDecisionState {
@@ -128,6 +129,11 @@ export function decide(cmd: JobCommand, state: JobDecisionState): StreamWrite[] 
       const job = open(state.job, ["pending"], "expire");
       if (mailboxState(state.job, cmd.now) !== "expired") throw new JobStateError(`job ${job.jobId}'s test address has not expired yet`);
       return expire(job, state);
+    }
+    case "interrupt": {
+      // Only a job being checked: a pending email job is still waiting for its message, and a settled one is closed.
+      const job = open(state.job, ["running", "received"], "interrupt");
+      return settle(job, state, { kind: "settle", results: interruptedRows(job, cmd.cause), captures: [], interruption: cmd.cause });
     }
   }
 }
@@ -248,6 +254,18 @@ function settle(job: JobAcceptedData, state: JobDecisionState, cmd: Extract<JobC
     },
     ...(refund.length ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }] : []),
   ];
+}
+
+/** A job that could not finish: every selected check an error row saying why, so each is refunded in full. */
+function interruptedRows(job: JobAcceptedData, cause: string): RecordedResult[] {
+  return job.validations.map((v) => ({
+    validationId: v.id,
+    severity: v.severity,
+    credits: v.credits,
+    outcome: { verdict: "error", reason: cause, reasoning: cause, findings: [] },
+    captureKeys: [],
+    durationMs: 0,
+  }));
 }
 
 /** An email job whose message never came: closed as expired, every credit refunded. */

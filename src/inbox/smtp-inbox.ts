@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { Socket } from "node:net";
 import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { Config } from "../config";
 import type { JobService, RecipientStatus } from "../services/jobs";
@@ -15,6 +16,9 @@ const REFUSALS: Record<Exclude<RecipientStatus, "waiting">, (inboxDomain: string
   used: () => "5.7.1 This test address already received its one message",
   expired: () => "5.7.1 This test address has expired; create a new email job",
 };
+
+/** Recipients one message may name; past it each RCPT is answered 452 (a message is for its test addresses). */
+export const SMTP_MAX_RECIPIENTS = 100;
 
 /**
  * The inbox: accepts a message only for a one-time test address whose email job is waiting for one, once.
@@ -36,6 +40,7 @@ export class SmtpInbox {
       name: config.inboxDomain,
       banner: "Assay test inbox",
       size: config.smtpMaxBytes,
+      maxRecipients: SMTP_MAX_RECIPIENTS,
       authOptional: true,
       disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
       ...(tls ?? {}),
@@ -44,6 +49,7 @@ export class SmtpInbox {
       onData: (stream, session, callback) => this.receive(stream, session, callback),
     });
     this.server.on("error", (e) => console.error("smtp inbox:", e.message));
+    this.server.server.on("connection", (socket: Socket) => this.limitSession(socket));
     return new Promise((resolve, reject) => {
       this.server!.once("error", reject);
       this.server!.listen(port, () => resolve((this.server!.server.address() as { port: number }).port));
@@ -52,6 +58,19 @@ export class SmtpInbox {
 
   stop(): Promise<void> {
     return new Promise((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  /**
+   * The idle time-out (smtp-server's) closes a sender that stops; this closes one that dribbles a byte at a time and
+   * so is never idle: every connection ends smtpSessionSeconds after it opened, with 421 4.4.2, whatever it is doing.
+   */
+  private limitSession(socket: Socket): void {
+    const timer = setTimeout(() => {
+      socket.end(`421 4.4.2 ${this.config.inboxDomain} Session time limit of ${this.config.smtpSessionSeconds} s reached, closing connection\r\n`);
+      // A sender that does not read cannot hold the socket either: it is gone a second later.
+      setTimeout(() => socket.destroy(), 1000).unref();
+    }, this.config.smtpSessionSeconds * 1000);
+    socket.once("close", () => clearTimeout(timer));
   }
 
   private checkRecipient(address: SMTPServerAddress): Error | null {

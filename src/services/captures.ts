@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AppError } from "../errors/app-error";
 import { findCapture, type CaptureRow } from "../../projections/jobs";
@@ -46,6 +46,14 @@ export class CaptureService implements CaptureSink {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, file.data);
     return storedFileOf(key, file);
+  }
+
+  /**
+   * Removes the screenshots a job's run wrote when the job closed without recording any (interrupted: its run
+   * failed, or the process stopped before settlement): no CaptureStored names them, so nothing could serve them.
+   */
+  discardUnrecorded(customerId: string, jobId: string): void {
+    rmSync(dirname(this.pathOf(customerId, jobId, `${jobId}.jpg`)), { recursive: true, force: true });
   }
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */

@@ -8,11 +8,12 @@ import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
 import { ConcurrencyError, type StreamWrite } from "../store/event-store";
 import { chargeForJob, creditState } from "../../projections/credits";
-import { findJobs, resultsFor } from "../../projections/jobs";
+import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
 import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
 import { findValidation } from "../catalog/registry";
 import { headline } from "../capture/email/email-artifacts";
-import { JobRunner, browserReady, errorRows, type Execution } from "./job-runner";
+import { JobRunner, browserReady, type Execution } from "./job-runner";
+import { crashPoint } from "../faults";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -50,9 +51,16 @@ const SMTP: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
 const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
 
 /**
+ * Why a job that was running when the process stopped has no verdicts, as its caller reads it on the job (the
+ * prefix is an execution failure's, which the job view names `execution_failed`).
+ */
+const CUT_OFF_BY_RESTART = "The job could not run: the server restarted while it ran, so it has no verdicts and every check is refunded in full. Run it again.";
+
+/**
  * The job engine's application service: plans and prices a body, accepts and charges it (the job decider,
  * src/domain/jobs.ts), runs it (JobRunner), settles it, takes an email job's message from the inbox,
- * expires email jobs whose message never came, and shows jobs (job-views.ts).
+ * expires email jobs whose message never came, closes at start what a stopped process left running, and shows
+ * jobs (job-views.ts).
  */
 export class JobService {
   private readonly runner: JobRunner;
@@ -118,22 +126,24 @@ export class JobService {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
       this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } }, meta);
+      crashPoint("job-accepted");
       return this.get(customerId, jobId, job.detail);
     }
     this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
+    crashPoint("job-accepted");
     let execution: Execution;
     try {
       execution = await this.runner.runWeb(jobId, customerId, job);
     } catch (e) {
       // Charged but not delivered: settle with every row errored and refunded, then say so.
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
-      const cause = `The job could not run: ${(e as Error).message.split("\n")[0]}`;
-      this.settle(jobId, customerId, { kind: "settle", results: errorRows(job.run, cause), captures: [], interruption: cause }, meta);
+      this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
       }, undefined, true);
     }
+    crashPoint("checks-done");
     this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
     return this.get(customerId, jobId, job.detail);
   }
@@ -185,11 +195,12 @@ export class JobService {
    */
   receiveEmail(message: InboundMessage): number {
     const accepted = message.envelope.rcptTo.map((rcpt) => this.keepMessage(rcpt, message)).filter((id): id is string => !!id);
-    // Checking starts once the inbox has answered the client, not before.
+    // Checking starts once the inbox has written its answer to the client (a later turn of the event loop), not before.
     for (const jobId of accepted) {
-      void Promise.resolve()
-        .then(() => this.checkEmail(jobId))
-        .catch((e) => console.error(`email job ${jobId} failed while checking:`, e));
+      setImmediate(() => {
+        crashPoint("email-received");
+        this.checkEmail(jobId).catch((e) => console.error(`email job ${jobId} could not be closed:`, e));
+      });
     }
     return accepted.length;
   }
@@ -201,6 +212,20 @@ export class JobService {
       if (this.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
     }
     return expired;
+  }
+
+  /**
+   * At start, before this process takes any request: a url/static_html job still running was cut off by the
+   * process that stopped (its request is gone with it, and its raw HTML is not kept to run it again), so it is
+   * closed as interrupted, every check refunded. Each close is decided on the job's own stream and appended with
+   * its expected version, so a second start, or two starts racing, close a job once. Answers how many it closed.
+   */
+  recoverInterruptedJobs(): number {
+    let closed = 0;
+    for (const job of runningJobs(this.ctx.store.db)) {
+      if (this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
+    }
+    return closed;
   }
 
   /** After a restart: check messages that arrived but were not checked, and expire what ran out. */
@@ -225,12 +250,17 @@ export class JobService {
       if (e instanceof JobStateError) return null;
       throw e;
     }
+    // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
     this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-    this.ctx.store.append(writes, SMTP);
+    this.ctx.store.append(writes, SMTP, { durable: true });
     return inbox.jobId;
   }
 
-  /** Checks the message an email job received and settles the job. */
+  /**
+   * Checks the message an email job received and settles the job. A run that fails (the stored message cannot
+   * be read, no browser) closes the job as interrupted and refunded, as a webpage job's does, rather than leaving
+   * it received: recovery at the next start would fail on it again.
+   */
   private async checkEmail(jobId: string): Promise<void> {
     const { accepted: job, email: arrival, status } = this.readJob(jobId);
     if (!job || !arrival || status !== "received" || this.processing.has(jobId)) return;
@@ -246,14 +276,30 @@ export class JobService {
         ...received,
         ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
       };
+      crashPoint("checks-done");
       this.settle(jobId, job.customerId, { kind: "settle", results: run.rows, captures: run.captures, email }, SMTP);
+    } catch (e) {
+      console.error(`email job ${jobId} failed while checking:`, e);
+      this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
     } finally {
       this.processing.delete(jobId);
     }
   }
 
-  /** Settles or expires a job once: false when the job decider refuses because it is already closed. */
-  private settle(jobId: string, customerId: string, cmd: Extract<JobCommand, { kind: "settle" | "expire" }>, meta: RequestMeta): boolean {
+  /** Closes a job being checked as interrupted, once, and drops the screenshots its run wrote (none is recorded). */
+  private interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): boolean {
+    if (!this.settle(jobId, customerId, { kind: "interrupt", cause }, meta)) return false;
+    try {
+      this.ctx.captures.discardUnrecorded(customerId, jobId);
+    } catch (e) {
+      // The job is closed and refunded; files left behind are unreachable (no CaptureStored names them), not wrong.
+      console.error(`job ${jobId}: its unrecorded screenshots could not be removed: ${(e as Error).message}`);
+    }
+    return true;
+  }
+
+  /** Settles, expires or interrupts a job once: false when the job decider refuses because it is already closed. */
+  private settle(jobId: string, customerId: string, cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>, meta: RequestMeta): boolean {
     try {
       this.apply(jobId, customerId, cmd, meta);
       return true;

@@ -154,8 +154,11 @@ export class EventStore<E extends EventShape = AssayEvent> {
   /**
    * Appends writes to one or more streams atomically, checking each stream's expected version,
    * validating each event against its schema and applying projections in the same transaction.
+   * Every commit survives the process being killed; a `durable` one is also synced to disk before this
+   * returns (synchronous=FULL for that commit), so it survives an operating-system crash or power loss:
+   * for what is acknowledged to someone outside, such as a message the inbox answers 250 to.
    */
-  append(writes: StreamWrite<E>[], metadata: EventMetadata): StoredEvent<E>[] {
+  append(writes: StreamWrite<E>[], metadata: EventMetadata, { durable = false } = {}): StoredEvent<E>[] {
     for (const w of writes) for (const e of w.events) this.validate(e);
     const run = this.db.transaction(() => {
       const head = this.head.get();
@@ -200,7 +203,13 @@ export class EventStore<E extends EventShape = AssayEvent> {
       }
       return stored;
     });
-    return run.immediate();
+    if (!durable) return run.immediate();
+    this.db.exec("PRAGMA synchronous = FULL");
+    try {
+      return run.immediate();
+    } finally {
+      this.db.exec("PRAGMA synchronous = NORMAL");
+    }
   }
 
   readStream(streamId: string): StoredEvent<E>[] {

@@ -62,18 +62,9 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), "assay-test-"));
 }
 
-/** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
-export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
-  // Tests open many organizations from 127.0.0.1; the per-address signup limit has its own test (test/signup-limit.test.ts).
-  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ...extraEnv };
-  const config = loadConfig({ ...process.env, ...env });
-  // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
-  const running = await startAssay(config, { warmBrowsers: false });
-  const assay = running.assay;
-  const baseUrl = `http://127.0.0.1:${running.httpPort}`;
-  assay.config.publicBaseUrl = baseUrl;
-  const api: TestServer["api"] = async (method, path, opts = {}) => {
+/** Requests to a server at baseUrl, each response checked against its operation's output schema. */
+function apiAt(baseUrl: string): TestServer["api"] {
+  return async (method, path, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.key) headers.authorization = `Bearer ${opts.key}`;
     let body: string | undefined = opts.rawBody;
@@ -90,6 +81,28 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     checkHttpBody(method, path, res.status, parsed);
     return { status: res.status, body: parsed as any, headers: res.headers };
   };
+}
+
+const signupAt =
+  (api: TestServer["api"]): TestServer["signup"] =>
+  async (email = uniqueEmail()) => {
+    const res = await api("POST", "/api/signup", { body: { email } });
+    if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+
+/** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
+export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
+  // Tests open many organizations from 127.0.0.1; the per-address signup limit has its own test (test/signup-limit.test.ts).
+  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ...extraEnv };
+  const config = loadConfig({ ...process.env, ...env });
+  // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
+  const running = await startAssay(config, { warmBrowsers: false });
+  const assay = running.assay;
+  const baseUrl = `http://127.0.0.1:${running.httpPort}`;
+  assay.config.publicBaseUrl = baseUrl;
+  const api = apiAt(baseUrl);
   return {
     baseUrl,
     smtpPort: running.smtpPort,
@@ -97,15 +110,64 @@ export async function startServer(extraEnv: Record<string, string> = {}): Promis
     assay,
     env,
     api,
-    async signup(email = uniqueEmail()) {
-      const res = await api("POST", "/api/signup", { body: { email } });
-      if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${JSON.stringify(res.body)}`);
-      return res.body;
-    },
+    signup: signupAt(api),
     async stop() {
       await running.stop();
       if (!extraEnv.DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** `assay serve` as its own process, as an operator runs it: killed (SIGKILL) and started again by the crash tests. */
+export interface ServerProcess extends Pick<TestServer, "baseUrl" | "smtpPort" | "dataDir" | "api" | "signup"> {
+  /** What the server wrote to stdout and stderr so far. */
+  log(): string;
+  /** Sends the signal (SIGKILL by default) and waits until the process is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves with the exit code (null when a signal ended it) once the process ends on its own (a failpoint). */
+  exited: Promise<{ code: number | null; signal: string | null }>;
+}
+
+/**
+ * Starts `assay serve` in a subprocess on dataDir (ports chosen by the system, one warm browser, private targets
+ * allowed, `env` on top) and resolves once it says it listens; rejects with its log if it stops before that.
+ */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
+    cwd: ROOT,
+    env: cliEnv({ DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ASSAY_ALLOW_PRIVATE_TARGETS: "1", ...env }),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  let log = "";
+  const decoder = new TextDecoder();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const chunk of stream) log += decoder.decode(chunk, { stream: true });
+  };
+  const drained = Promise.all([drain(proc.stdout), drain(proc.stderr)]);
+  const exited = proc.exited.then(async (code) => {
+    await drained;
+    return { code: proc.signalCode ? null : code, signal: proc.signalCode ? String(proc.signalCode) : null };
+  });
+  let listening: RegExpExecArray | null = null;
+  while (!(listening = /\(http (\d+), smtp (\d+) for/.exec(log))) {
+    if (proc.exitCode !== null || proc.signalCode) throw new Error(`assay serve stopped before listening:\n${log}`);
+    await Bun.sleep(20);
+  }
+  const baseUrl = `http://127.0.0.1:${listening[1]}`;
+  const api = apiAt(baseUrl);
+  return {
+    baseUrl,
+    smtpPort: Number(listening[2]),
+    dataDir,
+    api,
+    signup: signupAt(api),
+    log: () => log,
+    async kill(signal = "SIGKILL") {
+      proc.kill(signal);
+      await exited;
+    },
+    exited,
   };
 }
 

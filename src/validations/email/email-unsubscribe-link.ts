@@ -13,7 +13,7 @@ export const emailUnsubscribeLink: EmailValidation = {
     severity: "major",
     summary: "The body offers a visible unsubscribe or manage-preferences link (CAN-SPAM, GDPR, and the bulk sender rules).",
     judgment:
-      "Fails when no visible <a href> in the HTML part has text (or, for an image link, alt text) matching unsubscribe, opt out / opt-out, manage (your) (email) preferences / subscriptions or email preferences (or a common German, French, Spanish, Italian, Dutch or Portuguese equivalent). A message without an HTML part passes when a line of its text/plain part holds one of those words and a URL.",
+      "Fails when no visible <a href> in the HTML part has text (or, for an image link, alt text) matching unsubscribe, opt out / opt-out, manage (your) (email) preferences / subscriptions or email preferences (or a common German, French, Spanish, Italian, Dutch or Portuguese equivalent) and goes somewhere: a link whose href is empty, \"#\" or javascript: is no way out and does not count. A message without an HTML part passes when a line of its text/plain part holds one of those words and a URL.",
     references: [
       { title: "FTC CAN-SPAM Act: A Compliance Guide for Business", url: "https://www.ftc.gov/business-guidance/resources/can-spam-act-compliance-guide-business" },
       { title: "Google email sender guidelines", url: "https://support.google.com/a/answer/81126" },

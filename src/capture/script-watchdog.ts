@@ -1,0 +1,79 @@
+import type { CDPSession } from "playwright-core";
+
+/** How often the watchdog asks whether the page's main thread is free. */
+const PROBE_INTERVAL_MS = 500;
+
+/**
+ * Stops a script that holds a page's main thread while the page loads and settles: a trivial evaluation is
+ * sent every PROBE_INTERVAL_MS, and when one has not been answered within stallMs, the running script is
+ * terminated with CDP's Runtime.terminateExecution (Chromium delivers it while the thread is busy, as it does
+ * Debugger.pause) and the page carries on. An endless loop while loading then no longer holds the load until
+ * the navigation time-out, nor one just after load every gatherer until the capture's total time-out. When no
+ * script was running (the thread was busy laying out a huge page), the termination does nothing (tried with
+ * Chromium 156: the next evaluation runs normally), but the stall is still reported.
+ *
+ * It watches only until the gatherers start (finish()): from then on the page's thread also runs Assay's own
+ * code, which may legitimately hold it for seconds on a huge page, and a stall could not be told apart.
+ */
+export class ScriptWatchdog {
+  private running = true;
+  private wake: (() => void) | null = null;
+  private readonly watching: Promise<void>;
+
+  constructor(
+    private readonly cdp: CDPSession,
+    private readonly stallMs: number,
+    /** Called after each script the watchdog stopped. */
+    private readonly onStop: () => void,
+  ) {
+    this.watching = this.watch();
+  }
+
+  /** Ends the watch once the page answers: a script still holding it is stopped first. */
+  async finish(): Promise<void> {
+    this.stop();
+    await this.watching;
+    await this.check();
+  }
+
+  /** Ends the watch now (the capture is over). */
+  stop(): void {
+    this.running = false;
+    this.wake?.();
+  }
+
+  private async watch(): Promise<void> {
+    while (this.running) {
+      await this.check();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, PROBE_INTERVAL_MS);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go). */
+  private async check(): Promise<void> {
+    let answered = false;
+    // "0" reads nothing of the page's; a navigation that swaps the context answers with an error, which is an answer.
+    const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+      () => void (answered = true),
+      () => void (answered = true),
+    );
+    await within(this.stallMs, probe);
+    if (answered) return;
+    // Not awaited: a renderer that crashed meanwhile never answers.
+    void this.cdp.send("Runtime.terminateExecution").catch(() => {});
+    this.onStop();
+    await within(this.stallMs, probe);
+  }
+}
+
+/** Waits for `promise`, at most ms. */
+function within(ms: number, promise: Promise<void>): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]).finally(() => clearTimeout(timer));
+}
