@@ -35,6 +35,11 @@ function commonRules(c: WebCase | EmailCase, subject: "web" | "email") {
   expect(Object.keys(c.labels).sort()).toEqual(labelledChecks(subject).sort());
 }
 
+test("the corpus holds at least 60 real webpages and 40 real emails", () => {
+  expect(web.length).toBeGreaterThanOrEqual(60);
+  expect(email.length).toBeGreaterThanOrEqual(40);
+});
+
 describe("the real-world webpage corpus", () => {
   test.each(web.map((c) => [c.id, c] as const))("%s: source, licence, entry and a label per check", (_id, c) => {
     commonRules(c, "web");
