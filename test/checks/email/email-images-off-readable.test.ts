@@ -39,3 +39,14 @@ test("a blank linked image fails even in a wordy message; a data: image is not b
   const out = await evaluate(emailImagesOffReadable, await desktop({ images: [icon, inline], words: 200 }));
   expect(out.findings.map((f) => f.selector)).toEqual(["html > body > a > img"]);
 });
+
+test("among links sharing an href (#), a linked image is judged by the link that holds it (colorlib Restobar's play button, Goldstar's hero)", async () => {
+  const play = renderImage("html > body > div > a > img", "https://cdn.restobar.example/play.png", { alt: "", link: "#", box: { x: 410, y: 900, width: 60, height: 60 } });
+  const button = renderLink("html > body > table > tbody > tr > td > a", "#", "Get Your Order Here!", { buttonStyled: true, box: { x: 360, y: 400, width: 180, height: 40 } });
+  const blank = renderLink("html > body > div > a", "#", "", { box: { x: 410, y: 900, width: 60, height: 60 } });
+  const out = await evaluate(emailImagesOffReadable, await desktop({ images: [play], links: [button, blank], words: 400 }));
+  expect(out.findings.map((f) => [f.message, f.selector])).toEqual([["Apple Mail (macOS): a linked image without alt text is a blank box with images off", "html > body > div > a > img"]]);
+  // The same image inside a "#" link that has text of its own is not blank.
+  const labelled = renderLink("html > body > div > a", "#", "Watch our video", { box: { x: 400, y: 890, width: 300, height: 80 } });
+  expect((await evaluate(emailImagesOffReadable, await desktop({ images: [play], links: [button, labelled], words: 400 }))).verdict).toBe("pass");
+});
