@@ -53,6 +53,11 @@ test("email-cta-visible: a link around a table that holds a second link is read 
   expect(result.reasoning).toContain('"Explore routes"');
 });
 
+test("email-layout-not-broken: a big date at line-height 0.9 overhangs its line box by empty ascent, not ink: no overlap with the label above", async () => {
+  const result = await run("email-layout-not-broken", "email-layout-not-broken/regressions/big-date-tight-line-height.eml");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+});
+
 test("email-dark-mode-legible in Gmail's partial inversion (colours converted with culori between reading and writing them)", async () => {
   const legible = await run({ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } }, "email-dark-mode-legible/pass.eml");
   expect({ verdict: legible.verdict, reason: legible.reason }).toMatchObject({ verdict: "pass" });

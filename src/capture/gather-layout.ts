@@ -49,6 +49,17 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     return clip;
   };
 
+  // A text rect is its font's content box, taller than the glyphs: "22" at 96px with line-height 0.9 overhangs
+  // its line box by 12px of empty ascent. What can overlap is the ink, measured in the element's own font.
+  const pen = document.createElement("canvas").getContext("2d");
+  const inkTrim = (cs: CSSStyleDeclaration, text: string): { top: number; bottom: number } => {
+    if (!pen) return { top: 0, bottom: 0 };
+    pen.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const shown = cs.textTransform === "uppercase" ? text.toUpperCase() : cs.textTransform === "lowercase" ? text.toLowerCase() : text;
+    const m = pen.measureText(shown);
+    return { top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent), bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent) };
+  };
+
   // Text overlap: client rects of every visible text node, as far as no ancestor clips them, compared between unrelated elements.
   const rects: Array<{ el: Element; x: number; y: number; w: number; h: number }> = [];
   if (document.body) {
@@ -61,11 +72,12 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
       if (!shown || cs.visibility !== "visible") continue;
       range.selectNodeContents(n);
       const clip = clipOf(el);
+      const trim = inkTrim(cs, (n.nodeValue ?? "").trim());
       for (const r of Array.from(range.getClientRects())) {
         const l = Math.max(r.left, clip.l);
-        const t = Math.max(r.top, clip.t);
+        const t = Math.max(r.top + trim.top, clip.t);
         const w = Math.min(r.right, clip.r) - l;
-        const h = Math.min(r.bottom, clip.b) - t;
+        const h = Math.min(r.bottom - trim.bottom, clip.b) - t;
         if (w > 0 && h > 0) rects.push({ el, x: l + sx, y: t + sy, w, h });
       }
     }
