@@ -52,12 +52,20 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
   // A text rect is its font's content box, taller than the glyphs: "22" at 96px with line-height 0.9 overhangs
   // its line box by 12px of empty ascent. What can overlap is the ink, measured in the element's own font.
   const pen = document.createElement("canvas").getContext("2d");
+  const trims = new Map<string, { top: number; bottom: number }>();
   const inkTrim = (cs: CSSStyleDeclaration, text: string): { top: number; bottom: number } => {
     if (!pen) return { top: 0, bottom: 0 };
-    pen.font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
     const shown = cs.textTransform === "uppercase" ? text.toUpperCase() : cs.textTransform === "lowercase" ? text.toLowerCase() : text;
-    const m = pen.measureText(shown);
-    return { top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent), bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent) };
+    const key = `${font}|${shown}`;
+    let trim = trims.get(key);
+    if (!trim) {
+      pen.font = font;
+      const m = pen.measureText(shown);
+      trim = { top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent), bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent) };
+      trims.set(key, trim);
+    }
+    return trim;
   };
 
   // Text overlap: client rects of every visible text node, as far as no ancestor clips them, compared between unrelated elements.
