@@ -58,6 +58,12 @@ test("email-layout-not-broken: a big date at line-height 0.9 overhangs its line 
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
 });
 
+test("email-images-off-readable: a blank linked image is judged by its own link, not by a text button sharing its href (#)", async () => {
+  const result = await run("email-images-off-readable", "email-images-off-readable/regressions/blank-play-button-shared-href.eml");
+  expect(result.verdict).toBe("fail");
+  expect(result.reason).toContain("a linked image without alt text is a blank box with images off");
+});
+
 test("email-dark-mode-legible in Gmail's partial inversion (colours converted with culori between reading and writing them)", async () => {
   const legible = await run({ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } }, "email-dark-mode-legible/pass.eml");
   expect({ verdict: legible.verdict, reason: legible.reason }).toMatchObject({ verdict: "pass" });

@@ -22,6 +22,8 @@ export interface EmailRenderSnapshot {
     loaded: boolean;
     /** The href of the link around it, if any. */
     link: string | null;
+    /** What the link around it shows with images off, its text or its images' alt ("" when none or not linked): many links may share an href such as #. */
+    linkText: string;
   }>;
   links: Array<{
     selector: string;
@@ -124,6 +126,12 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     });
   }
 
+  /** What a link shows with images off: its text, else the alt text of its images. */
+  const linkTextOf = (a: Element | null): string => {
+    if (!a) return "";
+    const own = (a.textContent ?? "").replace(/\s+/g, " ").trim();
+    return own || Array.from(a.querySelectorAll("img")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim();
+  };
   let altWords = 0;
   const images: EmailRenderSnapshot["images"] = [];
   for (const img of Array.from(document.images)) {
@@ -141,6 +149,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       shown: visible(img),
       loaded,
       link: img.closest("a[href]")?.getAttribute("href") ?? null,
+      linkText: linkTextOf(img.closest("a[href]")),
     });
   }
 
