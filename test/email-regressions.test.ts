@@ -41,6 +41,29 @@ test("email-cta-visible: a button coloured on its table with href=\"#\" is the c
   expect(result.reasoning).toContain('The call to action "Shop the sale" (#)');
 });
 
+test("email-cta-visible: a link's text contrast is that of the element holding the text (white on green inside a link around a table: 2.4:1)", async () => {
+  const result = await run("email-cta-visible", "email-cta-visible/regressions/link-around-table-low-contrast.eml");
+  expect(result.verdict).toBe("fail");
+  expect(result.reason).toContain('its text "Activate Now!" has 2.4');
+});
+
+test("email-cta-visible: a link around a table that holds a second link is read by its text's own colour (white on #0B5073), not the outer link's", async () => {
+  const result = await run("email-cta-visible", "email-cta-visible/regressions/nested-link-button.eml");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+  expect(result.reasoning).toContain('"Explore routes"');
+});
+
+test("email-layout-not-broken: a big date at line-height 0.9 overhangs its line box by empty ascent, not ink: no overlap with the label above", async () => {
+  const result = await run("email-layout-not-broken", "email-layout-not-broken/regressions/big-date-tight-line-height.eml");
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+});
+
+test("email-images-off-readable: a blank linked image is judged by its own link, not by a text button sharing its href (#)", async () => {
+  const result = await run("email-images-off-readable", "email-images-off-readable/regressions/blank-play-button-shared-href.eml");
+  expect(result.verdict).toBe("fail");
+  expect(result.reason).toContain("a linked image without alt text is a blank box with images off");
+});
+
 test("email-dark-mode-legible in Gmail's partial inversion (colours converted with culori between reading and writing them)", async () => {
   const legible = await run({ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } }, "email-dark-mode-legible/pass.eml");
   expect({ verdict: legible.verdict, reason: legible.reason }).toMatchObject({ verdict: "pass" });

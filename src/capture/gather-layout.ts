@@ -49,6 +49,25 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     return clip;
   };
 
+  // A text rect is its font's content box, taller than the glyphs: "22" at 96px with line-height 0.9 overhangs
+  // its line box by 12px of empty ascent. What can overlap is the ink, measured in the element's own font.
+  const pen = document.createElement("canvas").getContext("2d");
+  const trims = new Map<string, { top: number; bottom: number }>();
+  const inkTrim = (cs: CSSStyleDeclaration, text: string): { top: number; bottom: number } => {
+    if (!pen) return { top: 0, bottom: 0 };
+    const font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const shown = cs.textTransform === "uppercase" ? text.toUpperCase() : cs.textTransform === "lowercase" ? text.toLowerCase() : text;
+    const key = `${font}|${shown}`;
+    let trim = trims.get(key);
+    if (!trim) {
+      pen.font = font;
+      const m = pen.measureText(shown);
+      trim = { top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent), bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent) };
+      trims.set(key, trim);
+    }
+    return trim;
+  };
+
   // Text overlap: client rects of every visible text node, as far as no ancestor clips them, compared between unrelated elements.
   const rects: Array<{ el: Element; x: number; y: number; w: number; h: number }> = [];
   if (document.body) {
@@ -61,17 +80,12 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
       if (!shown || cs.visibility !== "visible") continue;
       range.selectNodeContents(n);
       const clip = clipOf(el);
-      // A text rect is the font's content area (ascent to descent), taller than the line when line-height is
-      // below about 1.15: a big number at line-height 1 reaches a few pixels into the next line without any glyph
-      // touching it. The line box is the space layout gives the text, so each rect is cut to it (centred, as the
-      // half-leading is).
-      const lineHeight = parseFloat(cs.lineHeight);
+      const trim = inkTrim(cs, (n.nodeValue ?? "").trim());
       for (const r of Array.from(range.getClientRects())) {
-        const spill = Number.isFinite(lineHeight) && r.height > lineHeight ? (r.height - lineHeight) / 2 : 0;
         const l = Math.max(r.left, clip.l);
-        const t = Math.max(r.top + spill, clip.t);
+        const t = Math.max(r.top + trim.top, clip.t);
         const w = Math.min(r.right, clip.r) - l;
-        const h = Math.min(r.bottom - spill, clip.b) - t;
+        const h = Math.min(r.bottom - trim.bottom, clip.b) - t;
         if (w > 0 && h > 0) rects.push({ el, x: l + sx, y: t + sy, w, h });
       }
     }
@@ -95,23 +109,9 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
   }
 
   // Interactive elements: call-to-action candidates and tap targets.
-  const TARGETS = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], summary';
-  const interactive = Array.from(document.querySelectorAll(TARGETS));
-  // The text of a block outside any target in it: what makes a link part of a sentence.
-  const sentenceCache = new Map<Element, string>();
-  const sentenceText = (block: Element): string => {
-    const cached = sentenceCache.get(block);
-    if (cached !== undefined) return cached;
-    let text = "";
-    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const target = n.parentElement?.closest(TARGETS);
-      if (!target || !block.contains(target)) text += n.nodeValue ?? "";
-    }
-    const own = text.replace(/\s+/g, " ").trim();
-    sentenceCache.set(block, own);
-    return own;
-  };
+  const interactive = Array.from(
+    document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], summary'),
+  );
   const controls: LayoutSnapshot["controls"] = [];
   for (const el of interactive) {
     const { shown, cs, r } = visibleBox(el);
@@ -120,9 +120,8 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
     const buttonStyled = (bg[3]! > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none") || inColouredContainer(el);
     const block = el.parentElement;
-    // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds text of its own, not only
-    // the text of other targets (a row of links separated by spaces is not a sentence).
-    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block).length > 10;
+    // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds other text.
+    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && textOf(block).length > textOf(el).length + 10;
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),

@@ -22,6 +22,8 @@ export interface EmailRenderSnapshot {
     loaded: boolean;
     /** The href of the link around it, if any. */
     link: string | null;
+    /** What the link around it shows with images off, its text or its images' alt ("" when none or not linked): many links may share an href such as #. */
+    linkText: string;
   }>;
   links: Array<{
     selector: string;
@@ -31,7 +33,7 @@ export interface EmailRenderSnapshot {
     shown: boolean;
     /** Looks like a button: a background colour unlike its surroundings, a border, a background image, or a coloured cell, table or wrapper around it alone. */
     buttonStyled: boolean;
-    /** Its own text colour blended over what is behind it (null for a link without text of its own), and that background (background images are blocked, so they do not count). */
+    /** Its own text colour (of the element inside it that holds its text) blended over what is behind that text (null for a link without text of its own), and that background (background images are blocked, so they do not count). */
     color: RGB | null;
     background: RGB;
     /** Its own text against the background under it (WCAG 2.x ratio); null for a link without text. */
@@ -124,6 +126,12 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     });
   }
 
+  /** What a link shows with images off: its text, else the alt text of its images. */
+  const linkTextOf = (a: Element | null): string => {
+    if (!a) return "";
+    const own = (a.textContent ?? "").replace(/\s+/g, " ").trim();
+    return own || Array.from(a.querySelectorAll("img")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim();
+  };
   let altWords = 0;
   const images: EmailRenderSnapshot["images"] = [];
   for (const img of Array.from(document.images)) {
@@ -141,6 +149,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       shown: visible(img),
       loaded,
       link: img.closest("a[href]")?.getAttribute("href") ?? null,
+      linkText: linkTextOf(img.closest("a[href]")),
     });
   }
 
@@ -173,7 +182,10 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       (border >= 1 && cs.borderTopStyle !== "none") ||
       // A "bulletproof" button: the coloured cell, table or wrapper around a lone link.
       inColouredContainer(a);
-    const linkBackground = backgroundOf(a);
+    // The text is drawn in the colour of the element that holds it, which for a link around a table or a
+    // <span> is not the link itself: the first element inside it that owns visible text.
+    const textHolder = [...owners.keys()].find((el) => a === el || a.contains(el)) ?? a;
+    const linkBackground = backgroundOf(textHolder);
     const inside = Math.max(0, Math.min(union.right, width) - Math.max(union.left, 0));
     links.push({
       selector: cssPath(a),
@@ -182,7 +194,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
       box: box(union),
       shown: visible(a) || Array.from(a.children).some((c) => visible(c)),
       buttonStyled,
-      color: own ? blend(parse(cs.color), linkBackground) : null,
+      color: own ? blend(parse(getComputedStyle(textHolder).color), linkBackground) : null,
       background: linkBackground,
       visibleShare: union.width > 0 ? Math.round((inside / union.width) * 100) / 100 : 0,
     });

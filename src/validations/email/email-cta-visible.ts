@@ -35,7 +35,7 @@ export const emailCtaVisible: EmailValidation = {
     standard: ["mobile-sm", "desktop-md"],
     summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
     judgment:
-      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
+      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
     references: [{ title: "Litmus: bulletproof buttons", url: "https://www.litmus.com/blog/a-guide-to-bulletproof-buttons-in-email-design" }],
   }),
   evaluate(email) {
@@ -53,7 +53,9 @@ export const emailCtaVisible: EmailValidation = {
     if (!cta || !from) return { verdict: "pass", reasoning: `No button-styled link or linked image in ${renders.ok.map(where).join(", ")}: there is no call to action to follow.`, findings: [] };
     const findings: Finding[] = [];
     for (const r of renders.ok) {
-      const same = r.snapshot.links.filter((l) => l.href === cta!.href).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height)[0];
+      // Many links may share an href ("#"): the call to action is the one with its text, else the largest.
+      const sameHref = r.snapshot.links.filter((l) => l.href === cta!.href).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+      const same = sameHref.find((l) => l.text === cta!.text) ?? sameHref[0];
       const why = !same
         ? "it is gone"
         : !same.shown

@@ -13,7 +13,7 @@ export const emailImagesOffReadable: EmailValidation = {
     standard: ["desktop-md"],
     summary: "With images blocked, as many clients do by default, the message still says what it is about and where to click.",
     judgment:
-      "Every render blocks remote and embedded (cid:) images, as Outlook and many corporate clients do until the reader allows them; a blocked image shows as its alt text or an empty box. Per selected client (by default Apple Mail at desktop-md), fails when: the message shows fewer than 20 words of live text while it holds images (the message is its pictures); or a linked image has no alt text and its link no text (the link is an invisible blank box); or blocked images cover more than half of the message while it shows fewer than 50 words.",
+      "Every render blocks remote and embedded (cid:) images, as Outlook and many corporate clients do until the reader allows them; a blocked image shows as its alt text or an empty box. Per selected client (by default Apple Mail at desktop-md), fails when: the message shows fewer than 20 words of live text while it holds images (the message is its pictures); or a linked image has no alt text and its link no text (the link is an invisible blank box; its own link, whatever other links share its href, such as #); or blocked images cover more than half of the message while it shows fewer than 50 words.",
     references: [{ title: "Litmus: images off in email", url: "https://www.litmus.com/blog/the-ultimate-guide-to-email-image-blocking" }],
   }),
   evaluate(email) {
@@ -28,8 +28,7 @@ export const emailImagesOffReadable: EmailValidation = {
         findings.push(findingAt(r, { message: `${r.client.name}: with images off the message shows ${words} word(s) of text (${blocked.length} image(s) blocked)`, measured: { words, blockedImages: blocked.length, altWords: r.snapshot.altWords } }));
       }
       for (const img of blocked) {
-        const linkText = img.link === null ? "" : r.snapshot.links.find((l) => l.href === img.link)?.text ?? "";
-        if (img.link !== null && !(img.alt ?? "").trim() && !linkText.trim()) {
+        if (img.link !== null && !(img.alt ?? "").trim() && !img.linkText) {
           findings.push(findingAt(r, { message: `${r.client.name}: a linked image without alt text is a blank box with images off`, selector: img.selector, url: img.link }));
         }
       }

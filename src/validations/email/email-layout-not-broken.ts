@@ -10,7 +10,7 @@ export const emailLayoutNotBroken: EmailValidation = {
     standard: ["mobile-sm", "desktop-md"],
     summary: "In each mail client rendered, no text overlaps other text and no embedded image is broken.",
     judgment:
-      "The message is rendered in each selected mail client (by default the native client at mobile-sm and desktop-md), after that client's sanitizer. Fails when, in any render, the visible text of two unrelated elements overlaps by 4px or more in both directions (negative margins, absolute positioning, fixed heights or line heights too small for the text), or when an image embedded in the message (a data: URI) does not decode. Remote images are blocked in every render and do not count here; email-images-off-readable judges the message without them.",
+      "The message is rendered in each selected mail client (by default the native client at mobile-sm and desktop-md), after that client's sanitizer. Fails when, in any render, the visible text of two unrelated elements (its glyphs' ink height, not the font's taller content box) overlaps by 4px or more in both directions (negative margins, absolute positioning, fixed heights or line heights too small for the text), or when an image embedded in the message (a data: URI) does not decode. Remote images are blocked in every render and do not count here; email-images-off-readable judges the message without them.",
     references: [{ title: "caniemail.com: HTML and CSS support in email clients", url: "https://www.caniemail.com/" }],
   }),
   evaluate(email) {

@@ -1,7 +1,7 @@
 import { pass, type EmailValidation } from "../types";
 import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
 
-const CITY = String.raw`\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,3}`;
+const CITY = String.raw`(?<city>\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,3})`;
 /** Postal codes with the city beside them: where each country writes it. */
 const POSTCODES: Array<[string, RegExp]> = [
   // City, ST 12345(-6789)
@@ -28,13 +28,27 @@ const POSTCODES: Array<[string, RegExp]> = [
 
 const STREET_WORDS =
   "street|st|road|rd|avenue|ave|lane|ln|way|place|pl|drive|dr|boulevard|blvd|court|ct|square|sq|terrace|close|crescent|walk|row|parkway|pkwy|highway|hwy|hill|green|gardens|mews|quay|wharf|yard|works|park|estate|suite|unit|floor|building|house|strasse|straße|str|straat|gracht|plein|weg|laan|gasse|platz|allee|rue|avenida|calle|via|viale|piazza|corso|vej|gatan|gata|vegen|ulica|rua|carrer|plaza|chemin|boulevard|quai|place";
-/** A street line: a house number with a street name (either order), a PO box, or a named street type. */
+/** A street line: a house number with a street name (either order), a PO box, or a named street. */
 const STREETS: RegExp[] = [
-  new RegExp(String.raw`\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?\s+\p{Lu}[\p{L}'’.-]+`, "u"),
+  // A price ("$15.77, Awesome Inc") is not a house number.
+  new RegExp(String.raw`(?<![\p{Sc}.,:]\d*)\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?\s+\p{Lu}[\p{L}'’.-]+`, "u"),
   new RegExp(String.raw`\p{Lu}[\p{L}'’.-]+\s+\d{1,5}[A-Za-z]?\b`, "u"),
   /\bP\.?\s?O\.?\s?Box\s+\d+/i,
   new RegExp(String.raw`\b(?:${STREET_WORDS})\b`, "iu"),
 ];
+
+/** English street types, which end a street name ("Awesome St", "Swuby Lane") and never a city's. */
+const STREET_TYPE = /^(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|terrace|crescent|parkway|pkwy|highway|hwy|way|close|place|pl|square|sq)\.?$/i;
+
+/**
+ * Whether the words read as the city hold a street: "1234 Awesome St" is a house number and a street, not a
+ * postcode and a city, and in "1337 Swuby Lane Victoria" the city is "Victoria", not "Swuby Lane Victoria".
+ * "St" before another word is Saint ("St. Gallen", "St Albans").
+ */
+function cityHoldsStreet(city: string): boolean {
+  const words = city.split(/[ -]/);
+  return words.some((w, i) => STREET_TYPE.test(w) && (i === words.length - 1 || !/^st\.?$/i.test(w)));
+}
 
 export interface PostalAddress {
   line: string;
@@ -54,14 +68,32 @@ export function findPostalAddress(text: string): PostalAddress | null {
     if (i >= 2 && lines[i - 1]!.length <= 60 && lines[i - 2]!.length <= 60) candidates.push(`${lines[i - 2]}, ${lines[i - 1]}, ${lines[i]}`);
     for (const line of candidates) {
       for (const [kind, pattern] of POSTCODES) {
-        for (const m of line.matchAll(new RegExp(pattern.source, `${pattern.flags}g`))) {
-          const before = line.slice(0, m.index!);
-          // "© 2025 Brand Ltd" is a year, not a postcode.
-          if (/(©|\(c\)|copyright)\s*$/i.test(before) && /^\d{4}\s/.test(m[0])) continue;
-          if (STREETS.some((s) => s.test(before))) return { line, postcode: m[0], kind };
-        }
+        const found = addressAt(line, kind, pattern);
+        if (found) return found;
       }
     }
+  }
+  return null;
+}
+
+/**
+ * The postcode match in the line with a street line before it. Every word start is tried, not only the leftmost
+ * match: with the city's words unbounded to the left, the leftmost match of "1337 Swuby Lane Victoria, BC A1B 2C3"
+ * reads "Swuby Lane Victoria" as the city and leaves no street before it.
+ */
+function addressAt(line: string, kind: string, pattern: RegExp): PostalAddress | null {
+  if (!pattern.test(line)) return null;
+  const sticky = new RegExp(pattern.source, `${pattern.flags}y`);
+  for (let start = 0; start < line.length; start++) {
+    if (start > 0 && /[\p{L}\p{N}]/u.test(line[start - 1]!)) continue;
+    sticky.lastIndex = start;
+    const m = sticky.exec(line);
+    if (!m) continue;
+    const before = line.slice(0, start);
+    // "© 2025 Brand Ltd" is a year, not a postcode.
+    if (/(©|\(c\)|copyright)\s*$/i.test(before) && /^\d{4}\s/.test(m[0])) continue;
+    if (m.groups?.city && cityHoldsStreet(m.groups.city)) continue;
+    if (STREETS.some((s) => s.test(before))) return { line, postcode: m[0], kind };
   }
   return null;
 }
@@ -74,7 +106,7 @@ export const emailPostalAddress: EmailValidation = {
     severity: "major",
     summary: "The message shows the sender's physical postal address, as CAN-SPAM requires of commercial email.",
     judgment:
-      "Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city.",
+      "Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city. A city is never a street: in \"1234 Awesome St\" the number is a house number, not a postcode, so a street line alone does not pass; a price such as $15.77 is not a house number.",
     references: [{ title: "FTC CAN-SPAM Act: A Compliance Guide for Business", url: "https://www.ftc.gov/business-guidance/resources/can-spam-act-compliance-guide-business" }],
   }),
   evaluate(email) {

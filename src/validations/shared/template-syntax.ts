@@ -27,6 +27,16 @@ const BRACKETED_LABELS = new Set([
 
 const ALL_CAPS_FIELD = /\[([A-Z][A-Z0-9]*(?:[_ .-][A-Z0-9]+)*)\]/g;
 
+/**
+ * A field in angle brackets, escaped so the reader sees it: <FIRSTNAME>, <First Name>, <FirstName>,
+ * <first_name>, <firstName>. The shapes are those of bracketed fields, so a lone lower-case word (an HTML
+ * tag name shown as text, <br>), an address (<info@example.com>, <https://…>), "a < b", "<3" and "x -> y" are
+ * not fields; neither are keys written in angle brackets (<ENTER>, <Page Down>) nor abbreviations (<PDF>).
+ */
+const ANGLE_FIELD =
+  /<([A-Z][A-Z0-9]*(?:[ _][A-Z0-9]+)*|[A-Z][a-z0-9]+(?:[ _]?[A-Z][a-z0-9]*)+|[a-z]{2,}(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)>/g;
+const KEY_NAMES = new Set(["ENTER", "RETURN", "SPACE", "SHIFT", "CTRL", "CONTROL", "DELETE", "BACKSPACE", "ESCAPE", "HOME", "INSERT", "PAGE UP", "PAGE DOWN", "PGUP", "PGDN", "CAPS LOCK", "OPTION", "COMMAND"]);
+
 const SYNTAXES: Array<[string, RegExp]> = [
   ["Mailchimp merge tag *|X|*", /\*\|[A-Za-z0-9_:.-]+\|\*/],
   ["{{ }} template variable", /\{\{[^{}\n]{0,200}\}\}/],
@@ -58,6 +68,12 @@ export function findTemplateSyntax(text: string): TemplateSyntax | null {
     const word = m[1]!;
     if (/^[A-Z]{1,3}$/.test(word) || BRACKETED_LABELS.has(word) || /^[A-Z]?[0-9.]+$/.test(word)) continue;
     consider("[FIELD] placeholder", m[0], m.index!);
+    break;
+  }
+  for (const m of text.matchAll(ANGLE_FIELD)) {
+    const word = m[1]!;
+    if (/^[A-Z]{1,3}$/.test(word) || KEY_NAMES.has(word.toUpperCase()) || /^[A-Z]?[0-9.]+$/.test(word)) continue;
+    consider("<Field> placeholder", m[0], m.index!);
     break;
   }
   return first;

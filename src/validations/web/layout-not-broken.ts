@@ -11,7 +11,7 @@ export const layoutNotBroken: WebValidation = {
     standard: ["desktop-md"],
     summary: "No text overlaps other text, and no visible image is broken.",
     judgment:
-      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), each cut to its line box, intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, sits on an image, or whose font reaches past a tight line-height into the next line without its line box doing so, passes.",
+      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes.",
     references: [{ title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" }],
   }),
   evaluate(artifacts) {

@@ -87,3 +87,15 @@ test("a linked image outranks a social icon even when the icon is larger", async
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.message, f.url])).toEqual([["Apple Mail (macOS): it is gone", SALE]]);
 });
+
+test("among links sharing its href (#), the call to action is followed by its text, not by size (sendwithus Mantra receipt's \"My account\")", async () => {
+  const cta = renderLink("html > body > table > tbody > tr > td > a", "#", "My account", { buttonStyled: true, contrast: 1.9, box: { x: 80, y: 900, width: 210, height: 45 } });
+  // A larger, readable link to "#" elsewhere (a footer's plain link, a wrapped block) is not the button.
+  const other = renderLink("html > body > div > a", "#", "View this receipt online", { box: { x: 0, y: 1200, width: 600, height: 60 } });
+  const out = await evaluate(emailCtaVisible, await both({ snapshot: { links: [cta, other] } }, { snapshot: { links: [other, cta] } }));
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => f.message)).toEqual([
+    'Apple Mail (iPhone): its text "My account" has 1.90:1 contrast against what is behind it',
+    'Apple Mail (macOS): its text "My account" has 1.90:1 contrast against what is behind it',
+  ]);
+});

@@ -17,7 +17,7 @@ test("passes a message that reads in live text with its images blocked; a linked
 
 test("a message without blocked images is not judged on its word count; a linked image whose link has text is not blank", async () => {
   expect((await evaluate(emailImagesOffReadable, await desktop({ images: [], words: 3 }))).verdict).toBe("pass");
-  const logo = renderImage("html > body > a > img", "https://cdn.trailhead.example/logo.png", { link: "https://trailhead.example/", box: { x: 0, y: 0, width: 100, height: 40 } });
+  const logo = renderImage("html > body > a > img", "https://cdn.trailhead.example/logo.png", { link: "https://trailhead.example/", linkText: "Trailhead", box: { x: 0, y: 0, width: 100, height: 40 } });
   const out = await evaluate(emailImagesOffReadable, await desktop({ images: [logo], links: [renderLink("html > body > a", "https://trailhead.example/", "Trailhead")], words: 40 }));
   expect(out.verdict).toBe("pass");
 });
@@ -38,4 +38,15 @@ test("a blank linked image fails even in a wordy message; a data: image is not b
   const inline = renderImage("html > body > a:nth-of-type(2) > img", "data:image/png;base64,AAAA", { source: "data", link: "https://trailhead.example/x" });
   const out = await evaluate(emailImagesOffReadable, await desktop({ images: [icon, inline], words: 200 }));
   expect(out.findings.map((f) => f.selector)).toEqual(["html > body > a > img"]);
+});
+
+test("among links sharing an href (#), a linked image is judged by its own link (colorlib Restobar's play button, Goldstar's hero)", async () => {
+  // The play button's own link is blank; the first "#" link of the message is a text button.
+  const play = renderImage("html > body > div > a > img", "https://cdn.restobar.example/play.png", { alt: "", link: "#", linkText: "", box: { x: 410, y: 1120, width: 60, height: 0 } });
+  const button = renderLink("html > body > table > tbody > tr > td > a", "#", "Get Your Order Here!", { buttonStyled: true });
+  const out = await evaluate(emailImagesOffReadable, await desktop({ images: [play], links: [button], words: 400 }));
+  expect(out.findings.map((f) => [f.message, f.selector])).toEqual([["Apple Mail (macOS): a linked image without alt text is a blank box with images off", "html > body > div > a > img"]]);
+  // The same image inside a "#" link that shows text of its own is not blank.
+  const labelled = { ...play, linkText: "Watch our video" };
+  expect((await evaluate(emailImagesOffReadable, await desktop({ images: [labelled], links: [button], words: 400 }))).verdict).toBe("pass");
 });

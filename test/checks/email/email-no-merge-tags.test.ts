@@ -58,3 +58,17 @@ test("template syntax fails by its shape, whatever the field is called; brackete
   const prose = await evaluate(emailNoMergeTags, await email({ headers: { Subject: "[LAST CHANCE] [SALE] [Updated] Our hours [1]" }, text: "The report [PDF] was recieved [sic] on time. [VIDEO] How we roast." }));
   expect({ verdict: prose.verdict, findings: prose.findings }).toEqual({ verdict: "pass", findings: [] });
 });
+
+test("a field in angle brackets that the reader sees fails (sendwithus Mantra's greeting); addresses and arrows in angle brackets pass", async () => {
+  const greeting = "Hi <First Name>\nYour 20% coupon is inside.";
+  const dom = { visibleText: greeting, visibleTextOutsideCode: greeting, textRuns: [textRun(GREETING, "Hi <First Name>"), textRun("html > body > p:nth-of-type(2)", "Your 20% coupon is inside.")] };
+  const out = await evaluate(emailNoMergeTags, await withDom(dom, { headers: { Subject: "Your coupon, <FIRSTNAME>" }, text: "Hi <first_name>,\nyour coupon is inside." }));
+  expect(out.findings.map((f) => [f.message, f.selector])).toEqual([
+    ['<Field> placeholder "<FIRSTNAME>" in the subject', undefined],
+    ['<Field> placeholder "<First Name>" in the HTML body', GREETING],
+    ['<Field> placeholder "<first_name>" in the text/plain part', undefined],
+  ]);
+  const prose = "Questions? Write to Northwind <info@example.com> or see <https://northwind.example/help>.\nRoast -> grind -> brew, if a < b. We <3 beans.";
+  const clean = await evaluate(emailNoMergeTags, await withDom({ visibleText: prose, visibleTextOutsideCode: prose }, { headers: { Subject: "Roast -> grind -> brew <3" }, text: prose }));
+  expect({ verdict: clean.verdict, findings: clean.findings }).toEqual({ verdict: "pass", findings: [] });
+});

@@ -28,3 +28,29 @@ test("a postcode with no street line before it is not an address", async () => {
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([{ message: "No postal address in the text/plain part" }]);
 });
+
+test("a street line and the city on one line: the city is not read as running into the street (sendwithus Cleave's footer)", async () => {
+  expect(findPostalAddress("1337 Swuby Lane Victoria, BC A1B 2C3")).toEqual({
+    line: "1337 Swuby Lane Victoria, BC A1B 2C3",
+    postcode: "Victoria, BC A1B 2C3",
+    kind: "Canadian postal code",
+  });
+  expect(findPostalAddress("Awesome Co 1337 Swuby Lane Victoria, BC A1B 2C3")).toMatchObject({ postcode: "Victoria, BC A1B 2C3" });
+  expect(findPostalAddress("12 Harbour Road Bristol BS1 4DB")).toMatchObject({ postcode: "Bristol BS1 4DB", kind: "UK postcode" });
+  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "Awesome Co\n1337 Swuby Lane Victoria, BC A1B 2C3" }));
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain('Canadian postal code "Victoria, BC A1B 2C3"');
+});
+
+test("a street line alone is not an address: its house number is not a postcode, its street not a city (sendwithus Oxygen's footer)", async () => {
+  expect(findPostalAddress("Awesome Inc\n1234 Awesome St\nWonderland")).toBeNull();
+  expect(findPostalAddress("$15.77\nAwesome Inc\n1234 Awesome St\nWonderland")).toBeNull();
+  expect(findPostalAddress("Subtotal $15.77, Awesome Inc, 1234 Awesome Street")).toBeNull();
+  expect(findPostalAddress("Acme Ltd, 4 Quay Road, 1234 Harbour Lane")).toBeNull();
+  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "Total: $15.77\nAwesome Inc\n1234 Awesome St\nWonderland" }));
+  expect(out.verdict).toBe("fail");
+  // Real addresses with a European postcode before the city still pass, "St." as Saint included.
+  expect(findPostalAddress("Musterstraße 12, 10115 Berlin")).toMatchObject({ kind: "European postcode", postcode: "10115 Berlin" });
+  expect(findPostalAddress("Rosenbergstrasse 2, 9000 St. Gallen")).toMatchObject({ postcode: "9000 St. Gallen" });
+  expect(findPostalAddress("Ticket price €12.50, Keizersgracht 123, 1015 CV Amsterdam")).toMatchObject({ kind: "Dutch postcode" });
+});

@@ -216,6 +216,7 @@ export const renderImage = (selector: string, url: string, over: Partial<RenderI
   shown: true,
   loaded: false,
   link: null,
+  linkText: "",
   ...over,
 });
 

@@ -38,8 +38,11 @@ const UNRENDERED = [
   "{$smarty.now}",
   "[firstname,fallback=there]",
   "[Insert product photo caption]",
+  "<First Name>",
+  "<FIRSTNAME>",
+  "<first_name>",
 ];
-const PROSE = ["See the footnote [1].", "It was recieved [sic] on time.", "[Updated] Our hours changed.", "Download the report [PDF].", "[VIDEO] How we roast", "Prices from [2024].", "He said [the manager] would call.", "[ADVERTISEMENT]", "[SOLD OUT] Ethiopia Guji", "Now on [iPhone] and [eBay]."];
+const PROSE = ["See the footnote [1].", "It was recieved [sic] on time.", "[Updated] Our hours changed.", "Download the report [PDF].", "[VIDEO] How we roast", "Prices from [2024].", "He said [the manager] would call.", "[ADVERTISEMENT]", "[SOLD OUT] Ethiopia Guji", "Now on [iPhone] and [eBay].", "Sort when a < b.", "We <3 coffee", "Roast -> grind -> brew", "Write to us <info@example.com>", "Docs: <https://example.com/docs>"];
 
 test("any visible unrendered template syntax fails, whatever the field is called", async () => {
   for (const tag of UNRENDERED) {
