@@ -109,9 +109,23 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
   }
 
   // Interactive elements: call-to-action candidates and tap targets.
-  const interactive = Array.from(
-    document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], summary'),
-  );
+  const TARGETS = 'a[href], button, input:not([type=hidden]), select, textarea, [role=button], [role=link], summary';
+  const interactive = Array.from(document.querySelectorAll(TARGETS));
+  // The text of a block outside any target in it: what makes a link part of a sentence.
+  const sentenceCache = new Map<Element, string>();
+  const sentenceText = (block: Element): string => {
+    const cached = sentenceCache.get(block);
+    if (cached !== undefined) return cached;
+    let text = "";
+    const walker = document.createTreeWalker(block, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const target = n.parentElement?.closest(TARGETS);
+      if (!target || !block.contains(target)) text += n.nodeValue ?? "";
+    }
+    const own = text.replace(/\s+/g, " ").trim();
+    sentenceCache.set(block, own);
+    return own;
+  };
   const controls: LayoutSnapshot["controls"] = [];
   for (const el of interactive) {
     const { shown, cs, r } = visibleBox(el);
@@ -120,8 +134,9 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
     const buttonStyled = (bg[3]! > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none") || inColouredContainer(el);
     const block = el.parentElement;
-    // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds other text.
-    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && textOf(block).length > textOf(el).length + 10;
+    // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds text of its own, not only
+    // the text of other targets (a row of links separated by spaces is not a sentence).
+    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block).length > 10;
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),
