@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import nodemailer from "nodemailer";
-import { connect } from "node:net";
 import { rmSync } from "node:fs";
 import { startServer, tempDataDir, type TestServer } from "./support/harness";
+import { smtpSession } from "./support/smtp-session";
 
 const INBOX = "inbox.assay.localhost";
 const CHECKS = ["email-subject-length", "email-list-unsubscribe-header"];
@@ -36,27 +36,6 @@ async function awaitSettled(server: TestServer, apiKey: string, jobId: string) {
     await Bun.sleep(50);
   }
   throw new Error(`job ${jobId} still pending`);
-}
-
-/** Speaks SMTP by hand, for what nodemailer will not send (raw garbage, pipelined refusals). */
-async function smtpSession(port: number, lines: string[]): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1");
-    const replies: string[] = [];
-    let buffer = "";
-    let step = 0;
-    socket.on("data", (d) => {
-      buffer += d.toString();
-      const complete = buffer.split("\r\n").filter((l) => /^\d{3} /.test(l));
-      if (complete.length > replies.length) {
-        replies.push(...complete.slice(replies.length));
-        if (step < lines.length) socket.write(`${lines[step++]}\r\n`);
-        else socket.end();
-      }
-    });
-    socket.on("end", () => resolve(replies));
-    socket.on("error", reject);
-  });
 }
 
 let server: TestServer;

@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import { connect, type Socket } from "node:net";
 import { eventsOf, htmlJob, runCli, startServer, type TestServer } from "./support/harness";
 import { SMTP_MAX_RECIPIENTS } from "../src/inbox/smtp-inbox";
+import { smtpSession } from "./support/smtp-session";
 
 /**
  * The inbox under a flood, as a spammer or a broken sender would cause one: the service keeps answering (/healthz and
@@ -57,27 +58,6 @@ async function expectServiceUp() {
 
 const receivedFor = (jobId: string) => eventsOf(server).filter((e) => e.type === "EmailReceived" && JSON.stringify(e).includes(jobId));
 
-/** An SMTP client that writes `lines` one by one as replies come, and returns every reply line. */
-function smtpSession(lines: string[]): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(server.smtpPort, "127.0.0.1");
-    const replies: string[] = [];
-    let buffer = "";
-    let step = 0;
-    socket.on("data", (d) => {
-      buffer += d.toString();
-      const complete = buffer.split("\r\n").filter((l) => /^\d{3} /.test(l));
-      if (complete.length > replies.length) {
-        replies.push(...complete.slice(replies.length));
-        if (step < lines.length) socket.write(`${lines[step++]}\r\n`);
-        else socket.end();
-      }
-    });
-    socket.on("close", () => resolve(replies));
-    socket.on("error", reject);
-  });
-}
-
 test("100 concurrent connections each deliver their message; the service answers all along", async () => {
   const jobs = await Promise.all(Array.from({ length: 100 }, () => createEmailJob()));
   const sending = Promise.all(jobs.map((job) => transport().sendMail(message(job.testEmail))));
@@ -106,7 +86,7 @@ test("oversize messages are refused with 552 while DATA streams in, nothing is s
 test(`1,000 recipients in one message: unknown ones refused with 550, at most ${SMTP_MAX_RECIPIENTS} accepted, the rest 452`, async () => {
   const waiting = await Promise.all(Array.from({ length: SMTP_MAX_RECIPIENTS + 1 }, () => createEmailJob()));
   const strangers = Array.from({ length: 1000 - waiting.length }, (_, i) => `t-stranger${i}@inbox.assay.localhost`);
-  const replies = await smtpSession([
+  const replies = await smtpSession(server.smtpPort, [
     "EHLO flood.example",
     "MAIL FROM:<news@trailhead.example>",
     ...strangers.slice(0, 10).map((r) => `RCPT TO:<${r}>`),

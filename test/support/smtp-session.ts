@@ -1,0 +1,25 @@
+import { connect } from "node:net";
+
+/**
+ * Speaks SMTP by hand, for what nodemailer will not send (raw garbage, pipelined refusals, a thousand recipients):
+ * writes `lines` one by one as replies come, and returns every reply line once the server closes.
+ */
+export function smtpSession(port: number, lines: string[]): Promise<string[]> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, "127.0.0.1");
+    const replies: string[] = [];
+    let buffer = "";
+    let step = 0;
+    socket.on("data", (d) => {
+      buffer += d.toString();
+      const complete = buffer.split("\r\n").filter((l) => /^\d{3} /.test(l));
+      if (complete.length > replies.length) {
+        replies.push(...complete.slice(replies.length));
+        if (step < lines.length) socket.write(`${lines[step++]}\r\n`);
+        else socket.end();
+      }
+    });
+    socket.on("close", () => resolve(replies));
+    socket.on("error", reject);
+  });
+}
