@@ -24,16 +24,25 @@ afterAll(async () => {
   await server?.stop();
 }, 120_000);
 
+/**
+ * Clicks a form's button and answers the response to its POST once the document it returns has loaded. The load
+ * event is awaited from before the click: waitForLoadState after the response could still see the form's own
+ * document, already loaded, and read it while it is being replaced.
+ */
+async function submit(tab: Page, button: string): Promise<Response> {
+  const [posted] = await Promise.all([
+    tab.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${server.baseUrl}/playground`),
+    tab.waitForEvent("load"),
+    tab.getByRole("button", { name: button }).click(),
+  ]);
+  return posted;
+}
+
 /** Pastes the page into the HTML form and sends it; answers the response to the form's POST. */
 async function pasteAndCheck(tab: Page): Promise<Response> {
   await tab.goto(`${server.baseUrl}/playground`);
   await tab.getByLabel("The HTML").fill(TWO_H1);
-  const [posted] = await Promise.all([
-    tab.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${server.baseUrl}/playground`),
-    tab.getByRole("button", { name: "Check this HTML" }).click(),
-  ]);
-  await tab.waitForLoadState();
-  return posted;
+  return submit(tab, "Check this HTML");
 }
 
 test("a visitor checks pasted HTML from the page, then runs until each limit answers its code", async () => {
@@ -51,13 +60,8 @@ test("a visitor checks pasted HTML from the page, then runs until each limit ans
 
   // A loopback address is refused on the page, and what was typed stays.
   await tab.getByLabel("Its address").fill(`${server.baseUrl}/`);
-  const [refusedUrl] = await Promise.all([
-    tab.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${server.baseUrl}/playground`),
-    tab.getByRole("button", { name: "Check this page" }).click(),
-  ]);
+  const refusedUrl = await submit(tab, "Check this page");
   expect(refusedUrl.status()).toBe(400);
-  // The refusal is a new document: read it once it has loaded, not the form it replaces.
-  await tab.waitForLoadState();
   await expect(tab.getByRole("alert").textContent()).resolves.toContain("PLAYGROUND_INVALID_URL");
   await expect(tab.getByLabel("Its address").inputValue()).resolves.toBe(`${server.baseUrl}/`);
 
