@@ -22,7 +22,7 @@ import { sitemapPaths } from "./support";
  */
 
 setDefaultTimeout(900_000);
-const CHECK_PAGES_PER_RUN = 14;
+const CHECK_PAGES_PER_RUN = 6;
 const ALL_PAGES = process.env.ASSAY_SELF_CHECK_PAGES === "all";
 const SEED = process.env.ASSAY_SELF_CHECK_SEED ?? new Date().toISOString().slice(0, 10);
 
