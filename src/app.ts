@@ -64,7 +64,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
   const guard = new NetworkGuard(config.allowPrivateTargets, addressResolverFor(config));
   const chromium = findChromium(config.chromiumPath);
   if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
-  const pool = new BrowserPool(chromium, config.browserPoolSize);
+  const pool = new BrowserPool(chromium, config.browserPoolSize, config.browserPagesPerBrowser);
   const webCapture = new WebCaptureEngine(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
   const captures = new CaptureService({ config, store });

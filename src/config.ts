@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { availableParallelism } from "node:os";
 
 /** Configuration from the environment; every name here is documented in the README's table. */
 export interface Config {
@@ -12,6 +13,10 @@ export interface Config {
   allowPrivateTargets: boolean;
   chromiumPath?: string;
   browserPoolSize: number;
+  /** Contexts each browser has open at once (ASSAY_BROWSER_PAGES); further renders wait their turn. */
+  browserPagesPerBrowser: number;
+  /** Webpage jobs that may wait for a turn (ASSAY_BROWSER_QUEUE); past it a job is refused before its charge. */
+  browserQueueLimit: number;
   signupCredits: number;
   monthlyFreeCredits: number;
   /** A feedback sets file replacing the embedded one (src/catalog/feedback-sets.json), validated at start. */
@@ -95,6 +100,7 @@ export interface Config {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = intFrom(env.PORT, 8080);
+  const browserPoolSize = Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2));
   return {
     port,
     smtpPort: intFrom(env.SMTP_PORT, 2525),
@@ -104,7 +110,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inboxDomain: env.ASSAY_INBOX_DOMAIN || "inbox.assay.localhost",
     allowPrivateTargets: env.ASSAY_ALLOW_PRIVATE_TARGETS === "1",
     chromiumPath: env.CHROMIUM_PATH || undefined,
-    browserPoolSize: Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2)),
+    browserPoolSize,
+    // A render keeps about one core busy (the renderer's main thread), so the cores are shared out among the browsers.
+    browserPagesPerBrowser: Math.max(1, intFrom(env.ASSAY_BROWSER_PAGES, Math.floor(availableParallelism() / browserPoolSize))),
+    browserQueueLimit: Math.max(0, intFrom(env.ASSAY_BROWSER_QUEUE, 64)),
     signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
     ...(env.ASSAY_FEEDBACK_SETS_FILE ? { feedbackSetsFile: resolve(env.ASSAY_FEEDBACK_SETS_FILE) } : {}),

@@ -174,8 +174,21 @@ function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): Reco
   };
 }
 
-/** Both subjects are captured in Chromium: a run is refused before it is charged or counted when no browser can be launched. */
-export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">): Promise<void> {
+/**
+ * Both subjects are captured in Chromium: a run is refused before it is charged or counted when no browser can be
+ * launched, and a page to render now (`rendersNow`: not an email job, whose message comes later) when more are
+ * already waiting for a turn than ASSAY_BROWSER_QUEUE allows.
+ */
+export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">, { rendersNow }: { rendersNow: boolean }): Promise<void> {
+  if (rendersNow && ctx.pool.waiting >= ctx.config.browserQueueLimit) {
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      `${ctx.pool.waiting} pages are already waiting for a browser here; nothing was charged. Retry in a few seconds.`,
+      { dependency: "chromium", waiting: ctx.pool.waiting, retryAfterSeconds: 5 },
+      undefined,
+      true,
+    );
+  }
   try {
     await ctx.pool.warm();
   } catch (e) {

@@ -120,7 +120,7 @@ export class JobService {
   async run(customerId: string, body: unknown, meta: RequestMeta) {
     const { plan } = await this.ctx.plans.entitle(customerId);
     const job = await this.planned(body, plan);
-    await browserReady(this.ctx);
+    await browserReady(this.ctx, { rendersNow: job.type !== "email" });
     const jobId = newJobId();
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;

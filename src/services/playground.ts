@@ -74,7 +74,7 @@ export class PlaygroundService {
         allowedValues: this.checks,
       });
     }
-    await browserReady(this.ctx);
+    await browserReady(this.ctx, { rendersNow: true });
     const sessionId = visitor.sessionId && SESSION_ID.test(visitor.sessionId) ? visitor.sessionId : newPlaygroundSessionId();
     await this.admit(sessionId, visitor.clientAddress);
     const runId = newPlaygroundRunId();
