@@ -11,10 +11,11 @@ import { sitemapPaths } from "./support";
  * opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS) as in test/dashboard/self-check.test.ts. Jobs run two at a
  * time, the browser pool's size.
  *
- * Which pages: every page of every kind but one in each run (the index, every set page, every custom page), and of
- * the 62 check pages, which share one template and differ in their text, a sample of CHECK_PAGES_PER_RUN drawn
- * afresh each day (the seed is printed; ASSAY_SELF_CHECK_SEED repeats a draw). `npm run self-check` runs all of them
- * (86 pages, about 320 s on 2 cores: too long for npm test's 15-minute budget until jobs get faster).
+ * Which pages: the index, and of each kind of page (the 62 check pages, the 14 custom pages, the 9 set pages), which
+ * share one template per kind and differ in their text, a sample of SAMPLE_PER_RUN[kind] drawn afresh each day (the
+ * seed is printed; ASSAY_SELF_CHECK_SEED repeats a draw), so that every page is checked over the days.
+ * `npm run self-check` runs all 86 pages (about 320 s on 2 cores: too long for npm test's 15-minute budget until
+ * jobs get faster).
  *
  * One allowance, for the test machine alone: it has no DNS, so a link to a check's references elsewhere on the web
  * (Wikipedia, the W3C, RFCs) is refused by the network guard as unresolvable. Those findings are set aside only when
@@ -22,17 +23,27 @@ import { sitemapPaths } from "./support";
  */
 
 setDefaultTimeout(900_000);
-const CHECK_PAGES_PER_RUN = 6;
+/** How many pages of each kind one run checks; the index is always checked. */
+const SAMPLE_PER_RUN = { check: 6, custom: 3, set: 3 };
 const ALL_PAGES = process.env.ASSAY_SELF_CHECK_PAGES === "all";
 const SEED = process.env.ASSAY_SELF_CHECK_SEED ?? new Date().toISOString().slice(0, 10);
 
-/** The pages this run checks: all of them, or every page but the check pages plus a seeded sample of those. */
+const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
+  path.endsWith("/standard") ? "check" : path.endsWith("/custom") ? "custom" : path.startsWith("/validation-sets/") ? "set" : null;
+
+/** The pages this run checks: all of them, or the index and a seeded sample of each kind. */
 function pagesToCheck(paths: string[]): string[] {
   if (ALL_PAGES) return paths;
-  const checkPages = paths.filter((p) => p.endsWith("/standard"));
   const rank = (p: string) => Bun.hash(`${SEED} ${p}`);
-  const sample = new Set([...checkPages].sort((a, b) => (rank(a) < rank(b) ? -1 : 1)).slice(0, CHECK_PAGES_PER_RUN));
-  return paths.filter((p) => !p.endsWith("/standard") || sample.has(p));
+  const sample = new Set(
+    Object.entries(SAMPLE_PER_RUN).flatMap(([kind, n]) =>
+      paths
+        .filter((p) => kindOf(p) === kind)
+        .sort((a, b) => (rank(a) < rank(b) ? -1 : 1))
+        .slice(0, n),
+    ),
+  );
+  return paths.filter((p) => kindOf(p) === null || sample.has(p));
 }
 /** The references' addresses as the probe asks for them: without a fragment. */
 const REFERENCES = new Set(validationModules.flatMap((m) => m.meta.references.map((r) => r.url.split("#")[0]!)));
@@ -52,6 +63,8 @@ test("every catalog page passes seo, accessibility and launch-readiness (broken-
   const all = await sitemapPaths(server);
   expect(all.length).toBeGreaterThan(80);
   const paths = pagesToCheck(all);
+  const drawn = Object.fromEntries(Object.keys(SAMPLE_PER_RUN).map((kind) => [kind, paths.filter((p) => kindOf(p) === kind).length]));
+  expect({ index: paths.includes("/validations"), drawn }).toEqual({ index: true, drawn: ALL_PAGES ? drawn : SAMPLE_PER_RUN });
   const queue = [...paths];
   const failing: unknown[] = [];
   let checked = 0;
@@ -69,6 +82,6 @@ test("every catalog page passes seo, accessibility and launch-readiness (broken-
       }
     }),
   );
-  console.log(`catalog self-check: ${paths.length} of ${all.length} pages${ALL_PAGES ? "" : ` (check pages drawn with seed ${SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`);
+  console.log(`catalog self-check: ${paths.length} of ${all.length} pages${ALL_PAGES ? "" : ` (drawn with seed ${SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`);
   expect(failing).toEqual([]);
 });
