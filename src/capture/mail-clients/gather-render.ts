@@ -172,7 +172,6 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     }
     const union = new DOMRect(left, top, right - left, bottom - top);
     const own = (a.textContent ?? "").replace(/\s+/g, " ").trim();
-    const alts = Array.from(a.querySelectorAll("img")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim();
     const bg = parse(cs.backgroundColor);
     const parentBg = backgroundOf(a.parentElement);
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
@@ -190,7 +189,7 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     links.push({
       selector: cssPath(a),
       href: a.getAttribute("href") ?? "",
-      text: `${own}${own && alts ? " " : ""}${own ? "" : alts}`.slice(0, 120),
+      text: linkTextOf(a).slice(0, 120),
       box: box(union),
       shown: visible(a) || Array.from(a.children).some((c) => visible(c)),
       buttonStyled,
