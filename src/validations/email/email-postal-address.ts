@@ -67,8 +67,8 @@ export function findPostalAddress(text: string): PostalAddress | null {
     if (i >= 1 && lines[i - 1]!.length <= 60) candidates.push(`${lines[i - 1]}, ${lines[i]}`);
     if (i >= 2 && lines[i - 1]!.length <= 60 && lines[i - 2]!.length <= 60) candidates.push(`${lines[i - 2]}, ${lines[i - 1]}, ${lines[i]}`);
     for (const line of candidates) {
-      for (const [kind, pattern] of POSTCODES) {
-        const found = addressAt(line, kind, pattern);
+      for (const postcode of POSTCODE_MATCHERS) {
+        const found = addressAt(line, postcode);
         if (found) return found;
       }
     }
@@ -76,14 +76,21 @@ export function findPostalAddress(text: string): PostalAddress | null {
   return null;
 }
 
+/** Each postcode pattern, and its sticky twin that matches only where it is put (compiled once, not per line). */
+interface PostcodeMatcher {
+  kind: string;
+  pattern: RegExp;
+  sticky: RegExp;
+}
+const POSTCODE_MATCHERS: PostcodeMatcher[] = POSTCODES.map(([kind, pattern]) => ({ kind, pattern, sticky: new RegExp(pattern.source, `${pattern.flags}y`) }));
+
 /**
  * The postcode match in the line with a street line before it. Every word start is tried, not only the leftmost
  * match: with the city's words unbounded to the left, the leftmost match of "1337 Swuby Lane Victoria, BC A1B 2C3"
  * reads "Swuby Lane Victoria" as the city and leaves no street before it.
  */
-function addressAt(line: string, kind: string, pattern: RegExp): PostalAddress | null {
+function addressAt(line: string, { kind, pattern, sticky }: PostcodeMatcher): PostalAddress | null {
   if (!pattern.test(line)) return null;
-  const sticky = new RegExp(pattern.source, `${pattern.flags}y`);
   for (let start = 0; start < line.length; start++) {
     if (start > 0 && /[\p{L}\p{N}]/u.test(line[start - 1]!)) continue;
     sticky.lastIndex = start;
