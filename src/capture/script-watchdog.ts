@@ -1,5 +1,8 @@
 import type { CDPSession } from "playwright-core";
 
+/** How long a script may hold a page's main thread while it loads before it is stopped (the capture's default). */
+export const SCRIPT_STALL_MS = 5_000;
+
 /** How often the watchdog asks whether the page's main thread is free. */
 const PROBE_INTERVAL_MS = 500;
 

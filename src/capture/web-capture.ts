@@ -10,7 +10,7 @@ import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
 import { runAxe } from "./axe";
 import { IsolatedWorld } from "./isolated-world";
-import { ScriptWatchdog } from "./script-watchdog";
+import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
 import { readLabVitals, type VitalsReading } from "./lab-vitals";
 import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
 
@@ -43,7 +43,7 @@ const DEFAULT_LIMITS: CaptureLimits = {
   screenshotMaxHeight: 8_000,
   vitalsQuietMs: 1_000,
   vitalsCapMs: 15_000,
-  scriptStallMs: 5_000,
+  scriptStallMs: SCRIPT_STALL_MS,
 };
 
 /** Pages load at desktop size (the size the DOM checks are defined at), then resize through the rest. */

@@ -1,4 +1,5 @@
 import type { DialogEntry } from "../../capture/artifacts";
+import { SCRIPT_STALL_MS } from "../../capture/script-watchdog";
 import { pass, type Finding, type WebValidation } from "../types";
 import { domCheck, quote } from "./_helpers";
 
@@ -23,7 +24,7 @@ export const consoleErrors: WebValidation = {
     severity: "major",
     summary: "The page loads without uncaught exceptions, unhandled promise rejections or console.error messages.",
     judgment:
-      "The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own \"Failed to load resource\" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count. Dialogs the page opens (alert, confirm, prompt, beforeunload) are answered so the page can load (alert and confirm dismissed, prompt answered \"Assay\", at most 20 shown) and listed as findings; a dialog alone does not fail the check. A script that keeps the page's main thread busy for more than 5 s while it loads and settles (an endless loop) is stopped so the page can be checked, and fails the check as an error of the page.",
+      `The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own "Failed to load resource" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count. Dialogs the page opens (alert, confirm, prompt, beforeunload) are answered so the page can load (alert and confirm dismissed, prompt answered "Assay", at most 20 shown) and listed as findings; a dialog alone does not fail the check. A script that keeps the page's main thread busy for more than ${SCRIPT_STALL_MS / 1000} s while it loads and settles (an endless loop) is stopped so the page can be checked, and fails the check as an error of the page.`,
     needs: ["console"],
     references: [
       { title: "MDN: console.error()", url: "https://developer.mozilla.org/en-US/docs/Web/API/console/error_static" },
