@@ -21,9 +21,11 @@ import { loadConfig } from "../src/config";
 import { startAssay, type RunningAssay } from "../src/runtime";
 import { findSet } from "../src/catalog/sets";
 import { validationModules } from "../src/catalog/registry";
+import { profileJobs, type JobProfile } from "./profile";
 import { fmtInt, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, summary, tempDir, type Row } from "./support";
 
 const LATENCY_MESSAGES = 30;
+const PROFILE_MESSAGES = 10;
 const WARMUP_MESSAGES = 3;
 const SENDERS = 10;
 const MESSAGES_PER_SENDER = 10;
@@ -38,6 +40,7 @@ const SELECTOR = "bench";
 export interface EmailBenchResult {
   rows: Row[];
   notes: string[];
+  profile: JobProfile;
 }
 
 type Log = (m: string) => void;
@@ -167,22 +170,26 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
      * The poll starts before the send, so a job that completes before the client has read its 250 is seen
      * then: such a message counts as 0 ms (and is counted in `early`).
      */
+    const oneMessage = async (body: Record<string, unknown>) => {
+      const job = await createJob(body);
+      const watching = settled(job.jobId);
+      await send(running.smtpPort, job.testEmail, raw);
+      const accepted = nowMs();
+      const done = await watching;
+      if (done.job.status !== "completed") throw new Error(`email job ${job.jobId} ended ${done.job.status}`);
+      return { ms: Math.max(0, done.at - accepted), early: done.at < accepted, job: done.job };
+    };
     const latencyOf = async (body: Record<string, unknown>, n: number) => {
       const times: number[] = [];
       let early = 0;
       let last: any;
       for (let i = 0; i < WARMUP_MESSAGES + n; i++) {
-        const job = await createJob(body);
-        const watching = settled(job.jobId);
-        await send(running.smtpPort, job.testEmail, raw);
-        const accepted = nowMs();
-        const done = await watching;
-        if (done.job.status !== "completed") throw new Error(`email job ${job.jobId} ended ${done.job.status}`);
+        const one = await oneMessage(body);
         if (i >= WARMUP_MESSAGES) {
-          if (done.at < accepted) early++;
-          times.push(Math.max(0, done.at - accepted));
+          if (one.early) early++;
+          times.push(one.ms);
         }
-        last = done.job;
+        last = one.job;
       }
       return { latency: summary(times), last, early };
     };
@@ -219,6 +226,8 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
     const full = await latencyOf(selection.body, LATENCY_MESSAGES);
     log(`email: p50 ${fmtMs(full.latency.p50)}, p95 ${fmtMs(full.latency.p95)}; the same with email-subject-length only`);
     const bare = await latencyOf(TRIVIAL, LATENCY_MESSAGES);
+    log(`email: profile of ${PROFILE_MESSAGES} more messages, ${selection.label}`);
+    const profile = await profileJobs(`email job, ${selection.label}, end of DATA to completed`, PROFILE_MESSAGES, async () => (await oneMessage(selection.body)).ms);
 
     log(`email: ${SENDERS} concurrent senders x ${MESSAGES_PER_SENDER} messages, each to its own fresh job (email-subject-length only)`);
     const inbox = await burstOf(TRIVIAL, MESSAGES_PER_SENDER);
@@ -284,7 +293,7 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
         `too, so they share its CPU with the inbox${failures.length ? `; first failure: ${failures[0]}` : ""}. ` +
         `Baseline: a bare smtp-server with the inbox's options that discards each message, same senders, same message.`,
     ];
-    return { rows, notes };
+    return { rows, notes, profile };
   } finally {
     await running.stop();
   }

@@ -15,6 +15,7 @@ import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
 import { benchCli, cliRows } from "./cli-run-bench";
 import { startBenchApp } from "./bench-app";
+import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
 
@@ -24,6 +25,7 @@ const rss = new RssSampler();
 const soakSeconds = Math.max(1, Number(process.env.BENCH_SOAK_SECONDS) || 60);
 const SOAK_CLIENTS = 4;
 const SOAK_POOL_SIZE = 2;
+const PROFILE_JOBS = 20;
 const log = (m: string) => console.error(`[bench ${((nowMs() - started) / 1000).toFixed(1)}s] ${m}`);
 
 async function main(): Promise<void> {
@@ -77,10 +79,14 @@ async function main(): Promise<void> {
   let soak: Awaited<ReturnType<typeof benchSoak>>;
   let mcp: Awaited<ReturnType<typeof benchMcp>>;
   let cli: Awaited<ReturnType<typeof benchCli>>;
+  let webProfile: JobProfile;
   try {
     log(`static_html web-essentials job at ${sizes} over HTTP vs a bare playwright-core harness (rotating)`);
     j = await benchJobs(app, rss);
-    log(`job p50 ${fmtMs(j.jobs.p50)}, harness p50 ${fmtMs(j.harness.p50)}; one Lighthouse CLI run on the same page (127.0.0.1)`);
+    log(`job p50 ${fmtMs(j.jobs.p50)}, harness p50 ${fmtMs(j.harness.p50)}; profile of ${PROFILE_JOBS} more jobs in a row`);
+    const profileKey = await app.newApiKey();
+    webProfile = await profileJobs(`static_html web-essentials job, 3 sizes`, PROFILE_JOBS, async () => (await app.runJob(profileKey)).ms);
+    log("one Lighthouse CLI run on the same page (127.0.0.1)");
     lh = await benchLighthouse(app.executablePath, rss);
     log(lh.ok ? `Lighthouse ${lh.version}: ${(lh.wallMs / 1000).toFixed(1)} s` : `Lighthouse failed: ${lh.error}`);
     log(`${SOAK_CLIENTS} concurrent clients for ${soakSeconds} s (BENCH_SOAK_SECONDS), pool of ${SOAK_POOL_SIZE}`);
@@ -186,6 +192,10 @@ async function main(): Promise<void> {
   );
   console.log("");
   printTable(rows);
+  console.log("");
+  console.log("Where the time goes (phases published on the assay.phase channel, src/phases.ts; parallel phases overlap):");
+  console.log("");
+  printTable([...profileRows(webProfile!), ...profileRows(email.profile)]);
   console.log("");
   console.log("Notes:");
   console.log(

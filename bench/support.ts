@@ -130,7 +130,7 @@ export function childPids(pid: number): Set<number> {
 }
 
 /** The process and all its descendants, minus excluded subtrees. */
-function descendants(root: number, exclude: Set<number>): Set<number> {
+export function descendants(root: number, exclude: Set<number>): Set<number> {
   const parentOf = parentMap();
   const inTree = new Set([root]);
   for (let grew = true; grew; ) {

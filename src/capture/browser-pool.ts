@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { timed } from "../phases";
 
 /** What Chromium needs on this machine: no sandbox as root, and no background traffic to hosts it cannot reach. */
 export const BASE_CHROMIUM_ARGS = [
@@ -11,6 +12,37 @@ export const BASE_CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+
+/**
+ * The features playwright-core's launch turns off. Chromium reads only the last --disable-features, so ours
+ * restates Playwright's list (test/browser-flags.test.ts compares it with what Playwright passes).
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+];
+
+/**
+ * Every context (a job's, a render's) got two renderer processes besides its page's: a spare one kept for a
+ * next navigation that a fresh context never makes, and the omnibox pop-up's WebUI of the context's window,
+ * which headless never shows. Starting them cost more CPU than the page: a job's Chromium time fell by about
+ * 45% without them (docs/performance.md).
+ */
+const ASSAY_DISABLED_FEATURES = ["SpareRendererForSitePerProcess", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
 
 /**
  * Flags this machine needs (no sandbox as root, no background traffic), then the network lock-down.
@@ -32,6 +64,7 @@ export const BASE_CHROMIUM_ARGS = [
  */
 export const CHROMIUM_ARGS = [
   ...BASE_CHROMIUM_ARGS,
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...ASSAY_DISABLED_FEATURES].join(",")}`,
   "--disable-dev-shm-usage",
   "--proxy-server=http://assay-no-direct-network.invalid:9",
   "--proxy-bypass-list=<-loopback>",
@@ -93,25 +126,32 @@ export class BrowserPool {
     if (failed.size === slots.length) throw failures[0];
   }
 
-  /** Runs `fn` on the least busy browser once a turn is free (relaunched first if it went away). */
-  async use<T>(fn: (browser: Browser) => Promise<T>): Promise<T> {
-    await this.turn();
+  /**
+   * Runs `fn` on the least busy browser once a turn is free (relaunched first if it went away). What `fn` hands
+   * to `finishLater` (closing its context) runs on after `fn`'s answer is returned, and the turn is held until it
+   * ends: the caller does not wait for Chromium to tear down a renderer, and the renderers alive stay bounded.
+   */
+  async use<T>(fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>): Promise<T> {
+    await timed("queue", () => this.turn());
+    const cleanups: Promise<unknown>[] = [];
+    let slot: (typeof this.browsers)[number] | undefined;
     try {
       this.fill();
-      const slot = this.browsers.reduce((a, b) => (b.active < a.active ? b : a));
+      slot = this.browsers.reduce((a, b) => (b.active < a.active ? b : a));
       slot.active++;
-      try {
-        let browser = await slot.browser;
-        if (!browser.isConnected()) {
-          slot.browser = this.launch();
-          browser = await slot.browser;
-        }
-        return await fn(browser);
-      } finally {
-        slot.active--;
+      let browser = await slot.browser;
+      if (!browser.isConnected()) {
+        slot.browser = this.launch();
+        browser = await slot.browser;
       }
+      return await fn(browser, (cleanup) => cleanups.push(cleanup));
     } finally {
-      this.handOver();
+      const release = () => {
+        if (slot) slot.active--;
+        this.handOver();
+      };
+      if (cleanups.length) void Promise.allSettled(cleanups).then(release);
+      else release();
     }
   }
 

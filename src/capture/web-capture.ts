@@ -13,6 +13,7 @@ import { IsolatedWorld } from "./isolated-world";
 import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
 import { readLabVitals, type VitalsReading } from "./lab-vitals";
 import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
+import { timed } from "../phases";
 
 export interface CaptureLimits {
   navigationTimeoutMs: number;
@@ -69,12 +70,14 @@ export class WebCaptureEngine {
   ) {}
 
   capture(subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
-    return this.pool.use(async (browser) => {
-      const context = await browser.newContext({
-        viewport: { width: VIEWPORTS["desktop-md"].width, height: VIEWPORTS["desktop-md"].height },
-        serviceWorkers: "block",
-        acceptDownloads: false,
-      });
+    return this.pool.use(async (browser, finishLater) => {
+      const context = await timed("context", () =>
+        browser.newContext({
+          viewport: { width: VIEWPORTS["desktop-md"].width, height: VIEWPORTS["desktop-md"].height },
+          serviceWorkers: "block",
+          acceptDownloads: false,
+        }),
+      );
       let timer: ReturnType<typeof setTimeout> | undefined;
       const overtime = new Promise<CaptureOutcome>((resolve) => {
         timer = setTimeout(
@@ -83,13 +86,13 @@ export class WebCaptureEngine {
         );
       });
       try {
-        const page = await context.newPage();
+        const page = await timed("page", () => context.newPage());
         // After a crash, a CDP command sent to the page's renderer is never answered: the capture ends here.
         const crash = new Promise<CaptureOutcome>((resolve) => page.once("crash", () => resolve({ ok: false, interruption: CRASHED })));
         return await Promise.race([this.captureIn(context, page, subject, plan), overtime, crash]);
       } finally {
         clearTimeout(timer);
-        await context.close().catch(() => {});
+        finishLater(timed("context close", () => context.close().catch(() => {})));
       }
     });
   }
@@ -98,7 +101,6 @@ export class WebCaptureEngine {
     const dialogs = answerDialogs(page);
     let crashed = false;
     page.on("crash", () => (crashed = true));
-    await page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER });
     page.on("popup", (p) => void p.close().catch(() => {}));
     const net: CaptureNetwork = {
       blocked: [],
@@ -121,7 +123,9 @@ export class WebCaptureEngine {
       consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
     });
     page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
-    const cdp = await context.newCDPSession(page);
+    const [cdp] = await timed("page set-up", () =>
+      Promise.all([context.newCDPSession(page), page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER })]),
+    );
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
     const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
     try {
@@ -131,7 +135,7 @@ export class WebCaptureEngine {
       if (subject.type === "url") {
         // The document is fetched through the guard first, following (and checking) its redirects, so the
         // browser then navigates straight to the final URL: relative links resolve as the user sees them.
-        const fetched = await this.fetchDocument(page, target.href, net.stop.signal);
+        const fetched = await timed("document fetch", () => this.fetchDocument(page, target.href, net.stop.signal));
         if ("interruption" in fetched) return { ok: false, interruption: fetched.interruption };
         document = fetched;
         target = new URL(fetched.finalUrl);
@@ -145,11 +149,15 @@ export class WebCaptureEngine {
         return true;
       };
       // On the context, not the page, so pop-ups, frames and workers' requests cannot go around it.
-      await context.route("**/*", (route) => this.route(route, page, target.href, document, claimDocument, net));
-      await context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net));
+      await timed("page set-up", () =>
+        Promise.all([
+          context.route("**/*", (route) => this.route(route, page, target.href, document, claimDocument, net)),
+          context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net)),
+        ]),
+      );
       let response;
       try {
-        response = await page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs });
+        response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
       } catch (e) {
         if (crashed) return { ok: false, interruption: CRASHED };
         return { ok: false, interruption: `The page did not load: ${firstLine((e as Error).message)}` };
@@ -158,17 +166,22 @@ export class WebCaptureEngine {
         return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
       }
       const loadedAt = performance.now();
-      await this.settle(net, loadedAt, plan.needs.has("console"));
-      await watchdog.finish();
-      const world = await IsolatedWorld.open(page, cdp);
-      await world.run(() => globalThis.document.fonts.ready.then(() => undefined));
-      await world.run(installPageHelpers, PAGE_HELPERS_KEY);
+      await timed("settle", async () => {
+        await this.settle(net, loadedAt, plan.needs.has("console"));
+        await watchdog.finish();
+      });
+      const world = await timed("page helpers", async () => {
+        const opened = await IsolatedWorld.open(page, cdp);
+        await opened.run(() => globalThis.document.fonts.ready.then(() => undefined));
+        await opened.run(installPageHelpers, PAGE_HELPERS_KEY);
+        return opened;
+      });
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };
       // A gatherer that fails (the page broke it, or it ran out of something) errors only the checks that read its artifact.
       const failures: Partial<Record<ArtifactKind, string>> = {};
       const gather = async <T>(kinds: ArtifactKind | ArtifactKind[], read: () => Promise<T>): Promise<T | undefined> => {
         try {
-          return await read();
+          return await timed(`gather ${[kinds].flat().join("+")}`, read);
         } catch (e) {
           if (page.isClosed() || crashed) throw e;
           for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
@@ -185,9 +198,11 @@ export class WebCaptureEngine {
       };
       for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
         const v = VIEWPORTS[size];
-        await page.setViewportSize({ width: v.width, height: v.height });
-        // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
-        if (plan.viewports.includes("mobile-sm")) await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        await timed("resize", async () => {
+          await page.setViewportSize({ width: v.width, height: v.height });
+          // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
+          if (plan.viewports.includes("mobile-sm")) await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        });
         if (plan.needs.has("dom")) keep(artifacts.dom, size, await gather("dom", () => world.run(snapshotDom, PAGE_HELPERS_KEY)));
         if (plan.needs.has("layout")) keep(layout, size, await gather("layout", () => world.run(snapshotLayout, PAGE_HELPERS_KEY)));
         if (plan.needs.has("images")) keep(images, size, await gather("images", () => world.run(snapshotImages, PAGE_HELPERS_KEY)));

@@ -12,6 +12,7 @@ import { renderTargets } from "../catalog/email-clients";
 import { renderPrice } from "../catalog/render-pricing";
 import type { ServiceContext } from "./context";
 import type { CaptureSink } from "./captures";
+import { timed, timedSync } from "../phases";
 
 /** What a run produced: a row per planned check, the screenshots it stored, and why it stopped short if it did. */
 export interface Execution {
@@ -69,7 +70,7 @@ export class JobRunner {
     if (!capture.ok) return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
-    const captures = shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s));
+    const captures = timedSync("store captures", () => shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s)));
     // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
     try {
@@ -150,7 +151,7 @@ export class JobRunner {
         result.captureKeys = evidence.keys;
         if (result.outcome.verdict !== "error" && evidence.screenshots.length) {
           const started = performance.now();
-          result.outcome = await this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: evidence.screenshots });
+          result.outcome = await timed("judge", () => this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: evidence.screenshots }));
           result.durationMs += performance.now() - started;
         }
         return evidence.undelivered.length && result.outcome.verdict !== "error" ? withUndelivered(result, evidence.undelivered) : result;
@@ -212,7 +213,7 @@ async function runCheck(v: PlannedValidation, check: () => Outcome | Promise<Out
   const started = performance.now();
   let outcome: Outcome;
   try {
-    outcome = await check();
+    outcome = await timed(`check ${v.module.meta.id}`, async () => check());
   } catch (e) {
     // A crash in one check is an error row for that check only, refunded at settlement.
     const message = `The check crashed: ${(e as Error).message}`;

@@ -14,6 +14,7 @@ import { findValidation } from "../catalog/registry";
 import { headline } from "../capture/email/email-artifacts";
 import { JobRunner, browserReady, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
+import { timed, timedSync } from "../phases";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -118,8 +119,7 @@ export class JobService {
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
-    const { plan } = await this.ctx.plans.entitle(customerId);
-    const job = await this.planned(body, plan);
+    const job = await timed("plan", async () => this.planned(body, (await this.ctx.plans.entitle(customerId)).plan));
     await browserReady(this.ctx, { rendersNow: job.type !== "email" });
     const jobId = newJobId();
     if (job.type === "email") {
@@ -145,7 +145,7 @@ export class JobService {
     }
     crashPoint("checks-done");
     this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
-    return this.get(customerId, jobId, job.detail);
+    return timedSync("job view", () => this.get(customerId, jobId, job.detail));
   }
 
   list(customerId: string, q: JobListQuery) {
@@ -316,7 +316,7 @@ export class JobService {
   private apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): void {
     for (let attempt = 0; ; attempt++) {
       try {
-        this.ctx.store.append(this.decide(jobId, customerId, cmd), meta);
+        timedSync(`job ${cmd.kind}`, () => this.ctx.store.append(this.decide(jobId, customerId, cmd), meta));
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;

@@ -4,6 +4,7 @@ import type { ArtifactKind, RenderTarget } from "../vocabulary";
 import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml } from "./email-html";
+import { timed } from "../../phases";
 import { EmailRenderEngine, type RenderOutcome } from "../mail-clients/render";
 
 /** How many renders of one message run at once (each in its own browser context). */
@@ -40,14 +41,14 @@ export class EmailCaptureEngine {
   }
 
   async capture(raw: Uint8Array, plan: EmailCapturePlan): Promise<EmailArtifacts> {
-    const email = await parseEmail(raw, { mailFrom: plan.envelope.mailFrom, rcptTo: plan.envelope.rcptTo }, plan.expectedSubject);
+    const email = await timed("email parse", () => parseEmail(raw, { mailFrom: plan.envelope.mailFrom, rcptTo: plan.envelope.rcptTo }, plan.expectedSubject));
     const [authentication, htmlDom, renders] = await Promise.all([
-      plan.needs.has("authentication") ? authenticateEmail(raw, plan.envelope, this.config) : undefined,
+      plan.needs.has("authentication") ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config)) : undefined,
       // The HTML part's structure, parsed in Chromium (no script, no requests).
       plan.needs.has("email-html") && email.html && email.bodyParts?.html !== false
-        ? gatherEmailHtml(this.pool, email.html).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }))
+        ? timed("email html", () => gatherEmailHtml(this.pool, email.html!)).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }))
         : undefined,
-      plan.renders ? this.render(email, plan.renders) : undefined,
+      plan.renders ? timed("email renders (all)", () => this.render(email, plan.renders!)) : undefined,
     ]);
     return { ...email, ...(authentication ? { authentication } : {}), ...(htmlDom ? { htmlDom } : {}), ...(renders ? { renders } : {}) };
   }

@@ -35,7 +35,7 @@ async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
  * own inline styles and <style> blocks, at a 1280x800 desktop viewport.
  */
 export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
-  return inTurn(() => pool.use(async (browser) => {
+  return inTurn(() => pool.use(async (browser, finishLater) => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 800 },
       javaScriptEnabled: false,
@@ -61,7 +61,7 @@ export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs
       return await Promise.race([work, overtime]);
     } finally {
       clearTimeout(timer);
-      await context.close().catch(() => {});
+      finishLater(context.close().catch(() => {}));
     }
   }));
 }

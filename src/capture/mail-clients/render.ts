@@ -8,6 +8,7 @@ import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours, snapshotEmailRender, withContrast, type EmailRenderSnapshot } from "./gather-render";
+import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
 export interface EmailRender {
@@ -61,16 +62,18 @@ export class EmailRenderEngine {
     const dark = client.colorScheme === "dark";
     const label = `${client.id}-${formFactor}`;
     try {
-      return await this.pool.use(async (browser) => {
-        const context = await browser.newContext({
-          viewport: { width: client.width, height: client.height },
-          deviceScaleFactor: 1,
-          javaScriptEnabled: false,
-          serviceWorkers: "block",
-          acceptDownloads: false,
-          offline: true,
-          colorScheme: dark ? "dark" : "light",
-        });
+      return await this.pool.use(async (browser, finishLater) => {
+        const context = await timed("render context", () =>
+          browser.newContext({
+            viewport: { width: client.width, height: client.height },
+            deviceScaleFactor: 1,
+            javaScriptEnabled: false,
+            serviceWorkers: "block",
+            acceptDownloads: false,
+            offline: true,
+            colorScheme: dark ? "dark" : "light",
+          }),
+        );
         let timer: ReturnType<typeof setTimeout> | undefined;
         const overtime = new Promise<never>((_, reject) => {
           timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
@@ -80,7 +83,7 @@ export class EmailRenderEngine {
           return { ok: true as const, render };
         } finally {
           clearTimeout(timer);
-          await context.close().catch(() => {});
+          finishLater(timed("render context close", () => context.close().catch(() => {})));
         }
       });
     } catch (e) {
@@ -98,12 +101,14 @@ export class EmailRenderEngine {
   ): Promise<EmailRender> {
     const profile = profileOf(client);
     const blocked: string[] = [];
-    await context.route("**/*", (route) => {
-      if (blocked.length < 200) blocked.push(route.request().url());
-      return route.abort("blockedbyclient").catch(() => {});
+    const page = await timed("render page", async () => {
+      await context.route("**/*", (route) => {
+        if (blocked.length < 200) blocked.push(route.request().url());
+        return route.abort("blockedbyclient").catch(() => {});
+      });
+      await context.routeWebSocket(() => true, (ws) => ws.close());
+      return context.newPage();
     });
-    await context.routeWebSocket(() => true, (ws) => ws.close());
-    const page = await context.newPage();
     page.on("dialog", (d) => void d.dismiss().catch(() => {}));
     page.on("popup", (p) => void p.close().catch(() => {}));
 
@@ -120,7 +125,7 @@ export class EmailRenderEngine {
       html = cc.html;
       if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
     }
-    const sanitized = await page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client) });
+    const sanitized = await timed("render sanitize", () => page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client) }));
     notes.push(...sanitized.notes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
@@ -136,8 +141,10 @@ export class EmailRenderEngine {
       const [r, g, b] = rgb(hex);
       return cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r, g, b, a: 1 } });
     };
-    await setCanvas(scheme.canvas);
-    await page.setContent(withDefaults(sanitized.html, scheme), { waitUntil: "load", timeout: this.limits.timeoutMs });
+    await timed("render load", async () => {
+      await setCanvas(scheme.canvas);
+      await page.setContent(withDefaults(sanitized.html, scheme), { waitUntil: "load", timeout: this.limits.timeoutMs });
+    });
 
     if (profile.rules.word) {
       const n = await page.evaluate(applyWordLimitsInPage);
@@ -166,10 +173,14 @@ export class EmailRenderEngine {
         notes.push("dark mode: this client shows the message as sent");
       }
     }
-    await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
-    const layout = await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY);
-    const snapshot = withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) }));
-    const screenshot = await this.screenshot(page, formFactor);
+    const { layout, snapshot } = await timed("render snapshot", async () => {
+      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+      return {
+        layout: await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY),
+        snapshot: withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })),
+      };
+    });
+    const screenshot = await timed("render screenshot", () => this.screenshot(page, formFactor));
     if (blocked.length) notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
     return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };
   }
