@@ -21,7 +21,7 @@ import { loadConfig } from "../src/config";
 import { startAssay, type RunningAssay } from "../src/runtime";
 import { findSet } from "../src/catalog/sets";
 import { validationModules } from "../src/catalog/registry";
-import { profileJobs, type JobProfile } from "./profile";
+import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { fmtInt, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, summary, tempDir, type Row } from "./support";
 
 const LATENCY_MESSAGES = 30;
@@ -349,6 +349,8 @@ if (import.meta.main) {
     const r = await benchEmail((m) => console.error(`[email bench ${((nowMs() - started) / 1000).toFixed(1)}s] ${m}`));
     console.log("");
     printTable(r.rows);
+    console.log("");
+    printTable(profileRows(r.profile));
     console.log("");
     for (const n of r.notes) console.log(n);
     removeTempDirs();

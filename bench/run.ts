@@ -33,14 +33,21 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
 
   log("event store: appends through openStore() vs raw bun:sqlite INSERT");
-  const a = benchAppends(rss);
+  const a = await benchAppends(rss);
   rows.push(
     {
-      name: `append, 1 event per call (${fmtInt(a.singleCount)} calls, ${fmtInt(a.streams)} streams)`,
+      name: `append, 1 event per call, ${a.callers} callers at once (group commit, ${a.perCommit.toFixed(1)} appends/commit)`,
+      value: `${fmtInt(a.groupedRate)} ev/s`,
+      baseline: `${fmtInt(a.rawSingleRate)} ev/s raw INSERT, 1 row/tx`,
+      ratio: fmtRatio(a.groupedRate / a.rawSingleRate),
+      target: `>= 20,000 ev/s: ${a.groupedRate >= 20_000 ? "met" : "NOT met"}`,
+    },
+    {
+      name: `append, 1 event per call, one caller (${fmtInt(a.singleCount)} calls, ${fmtInt(a.streams)} streams, a commit each)`,
       value: `${fmtInt(a.singleRate)} ev/s`,
       baseline: `${fmtInt(a.rawSingleRate)} ev/s raw INSERT, 1 row/tx`,
       ratio: fmtRatio(a.singleRate / a.rawSingleRate),
-      target: `>= 20,000 ev/s: ${a.singleRate >= 20_000 ? "met" : "NOT met"}`,
+      target: "- (nothing to group)",
     },
     {
       name: `append, ${a.batchSize} events per call (${fmtInt(a.batchCalls)} calls)`,

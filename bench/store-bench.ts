@@ -5,11 +5,18 @@ import { EVENTS_TABLE_DDL, type StreamWrite } from "../src/store/event-store";
 import type { EventMetadata } from "../events/metadata";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { PHASE_CHANNEL, type PhaseTiming } from "../src/phases";
 import { nowMs, tempDir, type RssSampler } from "./support";
 
 export interface AppendResult {
   singleCount: number;
   singleRate: number;
+  /** One event per call through appendSoon, from `callers` callers at once: group commit. */
+  groupedRate: number;
+  callers: number;
+  /** Mean appends per commit while they ran. */
+  perCommit: number;
   rawSingleRate: number;
   batchCalls: number;
   batchSize: number;
@@ -26,7 +33,7 @@ type RawRow = [number, string, number, string, string, string, string, string, s
  * in the same transaction), then inserts the very rows it wrote into a bare bun:sqlite file with the
  * same table and pragmas, with the same transaction boundaries.
  */
-export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCalls: 200, streams: 1_000 }): AppendResult {
+export async function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCalls: 200, streams: 1_000, callers: 64 }): Promise<AppendResult> {
   const dir = tempDir("append");
   const store = openStore(dir);
   const customers = Array.from({ length: opts.streams }, () => newCustomerId());
@@ -53,7 +60,31 @@ export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCall
     if ((i & 1023) === 0) rss.sample();
   }
   const singleMs = nowMs() - t0;
-  const afterSingle = opts.single;
+
+  // The same single-event appends through appendSoon from `callers` callers at once, each awaiting its commit
+  // before its next append (as request handlers do): group commit puts what arrives in one turn in one commit.
+  let commits = 0;
+  const onPhase = (m: unknown) => void ((m as PhaseTiming).phase === "group commit" && commits++);
+  subscribe(PHASE_CHANNEL, onPhase);
+  const before = store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n;
+  let issued = 0;
+  const t4 = nowMs();
+  try {
+    await Promise.all(
+      Array.from({ length: opts.callers }, async () => {
+        while (issued < opts.single) {
+          const i = issued++;
+          await store.appendSoon(() => [write(i % customers.length, 1, opts.single + i)], meta(i));
+          if ((i & 1023) === 0) rss.sample();
+        }
+      }),
+    );
+  } finally {
+    unsubscribe(PHASE_CHANNEL, onPhase);
+  }
+  const groupedMs = nowMs() - t4;
+  const afterSingle = 2 * opts.single;
+  if (store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n !== before + opts.single) throw new Error("grouped appends lost events");
 
   // Batched appends: 100 events in one append() call, as 10 stream writes of 10 events each.
   const perStream = 10;
@@ -78,7 +109,7 @@ export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCall
 
   // Baseline: the same rows through a prepared INSERT on a bare file, same pragmas and transactions.
   const raw = new Database(join(dir, "raw.sqlite"), { create: true, strict: true });
-  raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000;");
+  raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;");
   raw.exec(EVENTS_TABLE_DDL);
   const insert = raw.prepare("INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertOne = raw.transaction((r: RawRow) => insert.run(...r));
@@ -97,6 +128,9 @@ export function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCall
   return {
     singleCount: opts.single,
     singleRate: (opts.single / singleMs) * 1000,
+    groupedRate: (opts.single / groupedMs) * 1000,
+    callers: opts.callers,
+    perCommit: opts.single / Math.max(commits, 1),
     rawSingleRate: (afterSingle / rawSingleMs) * 1000,
     batchCalls: opts.batchCalls,
     batchSize,

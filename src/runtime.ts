@@ -20,7 +20,7 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const assay = createAssay(config);
   // Before HTTP listens: every webpage job still running now was cut off by a process that stopped, none is this one's.
   const started = performance.now();
-  const interrupted = assay.jobs.recoverInterruptedJobs();
+  const interrupted = await assay.jobs.recoverInterruptedJobs();
   if (interrupted > 0) {
     console.log(`Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`);
   }
@@ -45,13 +45,7 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const grantSweeper = config.grantSweepSeconds > 0 ? setInterval(grantSweep, config.grantSweepSeconds * 1000) : null;
   // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).
   const sweepMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
-  const sweeper = setInterval(() => {
-    try {
-      assay.jobs.expireOverdue();
-    } catch (e) {
-      console.error("expiry sweep failed:", e);
-    }
-  }, sweepMs);
+  const sweeper = setInterval(() => void assay.jobs.expireOverdue().catch((e) => console.error("expiry sweep failed:", e)), sweepMs);
   return {
     assay,
     httpPort: http.server!.port!,

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { PHASE_CHANNEL, type PhaseTiming } from "../src/phases";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type NewEvent } from "../src/store/event-store";
@@ -126,6 +128,73 @@ describe("EventStore on a temporary file", () => {
     // Refused (a stale version), it still leaves the connection at NORMAL.
     expect(() => store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true })).toThrow(ConcurrencyError);
     expect(synchronous()).toBe(1);
+  });
+
+  describe("group commit (appendSoon)", () => {
+    /** How many group commits ran while `fn` did, counted on the phase channel. */
+    async function countingCommits<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
+      let commits = 0;
+      const onPhase = (m: unknown) => void ((m as PhaseTiming).phase === "group commit" && commits++);
+      subscribe(PHASE_CHANNEL, onPhase);
+      try {
+        return { result: await fn(), commits };
+      } finally {
+        unsubscribe(PHASE_CHANNEL, onPhase);
+      }
+    }
+    /** Appends one grant on top of whatever the stream holds when its turn in the group comes. */
+    const grantNext = (customerId: string, amount: unknown) => () => [
+      { streamId: `credits-${customerId}`, expectedVersion: store.streamVersion(`credits-${customerId}`), events: [grant(customerId, amount)] },
+    ];
+
+    test("appends arriving in one turn share one commit, each decided on the state the ones before it left, chained in arrival order", async () => {
+      const headBefore = [...store.readAll()].at(-1)!;
+      const { result, commits } = await countingCommits(() => Promise.all(Array.from({ length: 20 }, (_, i) => store.appendSoon(grantNext("cus_g", i + 1), META))));
+      expect(commits).toBe(1);
+      // Twenty callers read the same stream at the same moment; none conflicts, each follows the one before.
+      expect(result.map(([e]) => e!.streamVersion)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+      expect(result.map(([e]) => e!.position)).toEqual(Array.from({ length: 20 }, (_, i) => headBefore.position + i + 1));
+      expect(result[0]![0]!.prevHash).toBe(headBefore.hash);
+      const all = [...store.readAll()];
+      for (let i = 1; i < all.length; i++) expect(all[i]!.prevHash).toBe(all[i - 1]!.hash);
+    });
+
+    test("each promise settles after the commit: another connection already reads the event", async () => {
+      const [e] = await store.appendSoon(grantNext("cus_h", 7), META);
+      const other = new Database(join(dir, "events.sqlite"), { readonly: true });
+      try {
+        expect(other.query<{ hash: string }, [number]>("SELECT hash FROM events WHERE position = ?").get(e!.position)?.hash).toBe(e!.hash);
+      } finally {
+        other.close();
+      }
+    });
+
+    test("a caller whose decision fails, is stale or breaks the schema is refused alone; the rest of its group commits", async () => {
+      const before = [...store.readAll()].length;
+      const outcomes = await Promise.allSettled([
+        store.appendSoon(grantNext("cus_i", 1), META),
+        store.appendSoon(() => [{ streamId: "credits-cus_i", expectedVersion: 0, events: [grant("cus_i", 2)] }], META),
+        store.appendSoon(grantNext("cus_i", -3), META),
+        store.appendSoon(() => {
+          throw new Error("the decider refused");
+        }, META),
+        store.appendSoon(grantNext("cus_i", 4), META),
+      ]);
+      expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "rejected", "rejected", "fulfilled"]);
+      expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(EventSchemaError);
+      expect(((outcomes[3] as PromiseRejectedResult).reason as Error).message).toBe("the decider refused");
+      expect(store.readStream("credits-cus_i").map((e) => (e.data as { amount: number }).amount)).toEqual([1, 4]);
+      expect([...store.readAll()]).toHaveLength(before + 2);
+    });
+
+    test("a synchronous append after queued ones commits them first, so the log keeps arrival order", async () => {
+      const queued = store.appendSoon(grantNext("cus_j", 1), META);
+      const [now] = store.append([{ streamId: "credits-cus_j", expectedVersion: 1, events: [grant("cus_j", 2)] }], META);
+      const [first] = await queued;
+      expect([first!.streamVersion, now!.streamVersion]).toEqual([1, 2]);
+      expect(now!.prevHash).toBe(first!.hash);
+    });
   });
 });
 

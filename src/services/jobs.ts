@@ -125,11 +125,11 @@ export class JobService {
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
-      this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } }, meta);
+      await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } }, meta);
       crashPoint("job-accepted");
       return this.get(customerId, jobId, job.detail);
     }
-    this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
+    await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
     crashPoint("job-accepted");
     let execution: Execution;
     try {
@@ -137,14 +137,14 @@ export class JobService {
     } catch (e) {
       // Charged but not delivered: settle with every row errored and refunded, then say so.
       console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
-      this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
+      await this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
       throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
         jobId,
         refunded: job.totalCredits,
       }, undefined, true);
     }
     crashPoint("checks-done");
-    this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
+    await this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
     return timedSync("job view", () => this.get(customerId, jobId, job.detail));
   }
 
@@ -206,10 +206,10 @@ export class JobService {
   }
 
   /** Closes email jobs whose window passed without a message, refunding them in full. */
-  expireOverdue(now = new Date()): number {
+  async expireOverdue(now = new Date()): Promise<number> {
     let expired = 0;
     for (const address of overdueAddresses(this.ctx.store.db, now.toISOString())) {
-      if (this.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
+      if (await this.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
     }
     return expired;
   }
@@ -220,10 +220,10 @@ export class JobService {
    * closed as interrupted, every check refunded. Each close is decided on the job's own stream and appended with
    * its expected version, so a second start, or two starts racing, close a job once. Answers how many it closed.
    */
-  recoverInterruptedJobs(): number {
+  async recoverInterruptedJobs(): Promise<number> {
     let closed = 0;
     for (const job of runningJobs(this.ctx.store.db)) {
-      if (this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
+      if (await this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
     }
     return closed;
   }
@@ -231,7 +231,7 @@ export class JobService {
   /** After a restart: check messages that arrived but were not checked, and expire what ran out. */
   async recoverEmailJobs(): Promise<void> {
     for (const address of receivedUnsettled(this.ctx.store.db)) await this.checkEmail(address.jobId);
-    this.expireOverdue();
+    await this.expireOverdue();
   }
 
   /** Stores the message for one recipient's job and records its arrival; null when that job is not waiting for one. */
@@ -277,18 +277,18 @@ export class JobService {
         ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
       };
       crashPoint("checks-done");
-      this.settle(jobId, job.customerId, { kind: "settle", results: run.rows, captures: run.captures, email }, SMTP);
+      await this.settle(jobId, job.customerId, { kind: "settle", results: run.rows, captures: run.captures, email }, SMTP);
     } catch (e) {
       console.error(`email job ${jobId} failed while checking:`, e);
-      this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
+      await this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
     } finally {
       this.processing.delete(jobId);
     }
   }
 
   /** Closes a job being checked as interrupted, once, and drops the screenshots its run wrote (none is recorded). */
-  private interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): boolean {
-    if (!this.settle(jobId, customerId, { kind: "interrupt", cause }, meta)) return false;
+  private async interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): Promise<boolean> {
+    if (!(await this.settle(jobId, customerId, { kind: "interrupt", cause }, meta))) return false;
     try {
       this.ctx.captures.discardUnrecorded(customerId, jobId);
     } catch (e) {
@@ -299,9 +299,9 @@ export class JobService {
   }
 
   /** Settles, expires or interrupts a job once: false when the job decider refuses because it is already closed. */
-  private settle(jobId: string, customerId: string, cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>, meta: RequestMeta): boolean {
+  private async settle(jobId: string, customerId: string, cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>, meta: RequestMeta): Promise<boolean> {
     try {
-      this.apply(jobId, customerId, cmd, meta);
+      await this.apply(jobId, customerId, cmd, meta);
       return true;
     } catch (e) {
       if (e instanceof JobStateError) return false;
@@ -310,13 +310,14 @@ export class JobService {
   }
 
   /**
-   * Decides on fresh state and appends; when another write moved the job's stream or the ledger first, the
-   * decision is remade (a few attempts, then the conflict surfaces).
+   * Decides and appends in one step of a group commit (jobs accepted or settled in the same turn share a commit,
+   * each decided on the state the ones before it left); when another process moved the job's stream or the ledger
+   * first, the decision is remade (a few attempts, then the conflict surfaces).
    */
-  private apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): void {
+  private async apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        timedSync(`job ${cmd.kind}`, () => this.ctx.store.append(this.decide(jobId, customerId, cmd), meta));
+        await timed(`job ${cmd.kind}`, () => this.ctx.store.appendSoon(() => this.decide(jobId, customerId, cmd), meta));
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;

@@ -1,0 +1,10 @@
+import { startBenchApp } from "./bench-app";
+import { profileJobs, profileRows } from "./profile";
+import { printTable, removeTempDirs } from "./support";
+const app = await startBenchApp(2);
+const key = await app.newApiKey();
+for (let i = 0; i < 5; i++) await app.runJob(key);
+const p = await profileJobs("web-essentials", Number(process.env.N ?? 15), async () => (await app.runJob(key)).ms);
+printTable(profileRows(p));
+await app.close();
+removeTempDirs();
