@@ -94,9 +94,9 @@ describe("clients on a visual email check", () => {
 
   test("a client that fails to render is refunded and named, not dropped", async () => {
     const original = EmailRenderEngine.prototype.render;
-    EmailRenderEngine.prototype.render = async function (message, target) {
+    EmailRenderEngine.prototype.render = async function (message, target, lane) {
       if (target.client.id === "outlook-windows") return { ok: false, client: target.client, formFactor: target.formFactor, label: `${target.client.id}-${target.formFactor}`, error: "simulated crash" };
-      return original.call(this, message, target);
+      return original.call(this, message, target, lane);
     };
     try {
       const clients = { "desktop-md": ["apple-mail", "outlook-windows"] };

@@ -3,11 +3,11 @@ import type { BrowserPool } from "../browser-pool";
 import type { ArtifactKind, RenderTarget } from "../vocabulary";
 import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
-import { gatherEmailHtml } from "./email-html";
+import { gatherEmailHtml, readEmailHtml } from "./email-html";
 import { timed } from "../../phases";
 import { EmailRenderEngine, type RenderOutcome } from "../mail-clients/render";
 
-/** How many renders of one message run at once (each in its own browser context). */
+/** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most. */
 const RENDER_CONCURRENCY = 3;
 
 export interface EmailCapturePlan {
@@ -42,35 +42,62 @@ export class EmailCaptureEngine {
 
   async capture(raw: Uint8Array, plan: EmailCapturePlan): Promise<EmailArtifacts> {
     const email = await timed("email parse", () => parseEmail(raw, { mailFrom: plan.envelope.mailFrom, rcptTo: plan.envelope.rcptTo }, plan.expectedSubject));
-    const [authentication, htmlDom, renders] = await Promise.all([
+    // The HTML part's structure, parsed in Chromium (no script, no requests): on a render lane when there are renders.
+    const html = plan.needs.has("email-html") && email.html && email.bodyParts?.html !== false ? email.html : null;
+    const [authentication, browsed] = await Promise.all([
       plan.needs.has("authentication") ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config)) : undefined,
-      // The HTML part's structure, parsed in Chromium (no script, no requests).
-      plan.needs.has("email-html") && email.html && email.bodyParts?.html !== false
-        ? timed("email html", () => gatherEmailHtml(this.pool, email.html!)).catch((e) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` }))
-        : undefined,
-      plan.renders ? timed("email renders (all)", () => this.render(email, plan.renders!)) : undefined,
+      plan.renders
+        ? timed("email renders (all)", () => this.render(email, plan.renders!, html))
+        : this.readHtmlAlone(html),
     ]);
+    const { htmlDom, renders } = browsed;
     return { ...email, ...(authentication ? { authentication } : {}), ...(htmlDom ? { htmlDom } : {}), ...(renders ? { renders } : {}) };
   }
 
-  private async render(email: EmailArtifacts, groups: Record<string, RenderTarget[]>): Promise<Record<string, RenderOutcome[]>> {
+  private async readHtmlAlone(html: string | null): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: undefined }> {
+    return { htmlDom: html === null ? undefined : await timed("email html", () => gatherEmailHtml(this.pool, html)).catch(htmlError), renders: undefined };
+  }
+
+  /**
+   * Every wanted render once, and the HTML read when `html` is given, on at most RENDER_CONCURRENCY lanes: each lane
+   * is a turn of the pool with one context and page, and takes the next piece of work when it is done with one.
+   */
+  private async render(
+    email: EmailArtifacts,
+    groups: Record<string, RenderTarget[]>,
+    html: string | null,
+  ): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: Record<string, RenderOutcome[]> }> {
     const labelOf = (t: RenderTarget) => `${t.client.id}-${t.formFactor}`;
-    const queue = [...new Map(Object.values(groups).flat().map((t) => [labelOf(t), t]))];
+    const queue: Array<["html", null] | [string, RenderTarget]> = [
+      ...(html === null ? [] : [["html", null] as ["html", null]]),
+      ...new Map(Object.values(groups).flat().map((t) => [labelOf(t), t])),
+    ];
     const outcomes = new Map<string, RenderOutcome>();
+    let htmlDom: EmailArtifacts["htmlDom"];
     const hasBody = email.html !== null || email.text !== null;
+    const message = { html: email.html, text: email.text };
     await Promise.all(
-      Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length) }, async () => {
-        for (let next = queue.shift(); next; next = queue.shift()) {
-          const [label, target] = next;
-          outcomes.set(
-            label,
-            hasBody
-              ? await this.renderer.render({ html: email.html, text: email.text }, target)
-              : { ok: false, client: target.client, formFactor: target.formFactor, label, error: "the message has no body" },
-          );
-        }
-      }),
+      Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length) }, () =>
+        this.renderer.withLane(async (lane) => {
+          for (let next = queue.shift(); next; next = queue.shift()) {
+            const [label, target] = next;
+            if (target === null) {
+              htmlDom = await timed("email html", () => readEmailHtml(lane, html!)).catch(htmlError);
+              continue;
+            }
+            outcomes.set(
+              label,
+              hasBody
+                ? await this.renderer.render(message, target, lane)
+                : { ok: false, client: target.client, formFactor: target.formFactor, label, error: "the message has no body" },
+            );
+          }
+        }),
+      ),
     );
-    return Object.fromEntries(Object.entries(groups).map(([name, targets]) => [name, targets.map((t) => outcomes.get(labelOf(t))!)]));
+    return { htmlDom, renders: Object.fromEntries(Object.entries(groups).map(([name, targets]) => [name, targets.map((t) => outcomes.get(labelOf(t))!)])) };
   }
 }
+
+/** A failed HTML read is an artifact the HTML checks error on, not a failure of the message. */
+const htmlError = (e: unknown) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` });

@@ -1,4 +1,5 @@
 import type { BrowserPool } from "../browser-pool";
+import { withRenderLane, type RenderLane } from "../mail-clients/render";
 import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
 import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
 
@@ -34,36 +35,32 @@ async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
  * never fetched and a sender never learns the message was opened. Computed styles come from the message's
  * own inline styles and <style> blocks, at a 1280x800 desktop viewport.
  */
-export async function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
-  return inTurn(() => pool.use(async (browser, finishLater) => {
-    const context = await browser.newContext({
-      viewport: { width: 1280, height: 800 },
-      javaScriptEnabled: false,
-      serviceWorkers: "block",
-      acceptDownloads: false,
-      offline: true,
-    });
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const overtime = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`reading the HTML part took longer than ${timeoutMs / 1000} s`)), timeoutMs);
-    });
-    try {
-      const work = (async () => {
-        await context.route("**/*", (route) => route.abort("blockedbyclient").catch(() => {}));
-        await context.routeWebSocket(() => true, (ws) => ws.close());
-        const page = await context.newPage();
-        page.on("dialog", (d) => void d.dismiss().catch(() => {}));
-        page.on("popup", (p) => void p.close().catch(() => {}));
-        await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
-        await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
-        return await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY);
-      })();
-      return await Promise.race([work, overtime]);
-    } finally {
-      clearTimeout(timer);
-      finishLater(context.close().catch(() => {}));
-    }
-  }));
+export function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
+  return inTurn(() => withRenderLane(pool, (lane) => readEmailHtml(lane, html, timeoutMs)));
+}
+
+/** The same read on a lane the message's renders also use (EmailCaptureEngine), at 1280x800 in light mode. */
+export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const overtime = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`reading the HTML part took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+  });
+  try {
+    const work = (async () => {
+      const { page } = await lane.page();
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: "light" });
+      await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
+      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+      return await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY);
+    })();
+    return await Promise.race([work, overtime]);
+  } catch (e) {
+    lane.discard();
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { converter } from "culori";
-import type { BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifacts";
 import { snapshotLayout } from "../gather-layout";
@@ -57,60 +57,52 @@ export class EmailRenderEngine {
     private readonly limits: EmailRenderLimits = DEFAULT_RENDER_LIMITS,
   ) {}
 
-  async render(message: { html: string | null; text: string | null }, target: RenderTarget): Promise<RenderOutcome> {
+  /**
+   * Runs `fn` with a render lane: one context and one page (JavaScript off, no network) kept for several renders
+   * of one message, one after another, on one turn of the pool. A context's renderer process costs more than a
+   * render, so the renders of a message share it; they are of the same message, so nothing crosses a tenant.
+   */
+  withLane<T>(fn: (lane: RenderLane) => Promise<T>): Promise<T> {
+    return withRenderLane(this.pool, fn);
+  }
+
+  /** One render, on `lane` when given (else on a lane of its own); a failure is an outcome naming it, never a throw. */
+  async render(message: { html: string | null; text: string | null }, target: RenderTarget, lane?: RenderLane): Promise<RenderOutcome> {
     const { client, formFactor } = target;
-    const dark = client.colorScheme === "dark";
     const label = `${client.id}-${formFactor}`;
+    if (!lane) return this.withLane((own) => this.render(message, target, own));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const overtime = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
+    });
     try {
-      return await this.pool.use(async (browser, finishLater) => {
-        const context = await timed("render context", () =>
-          browser.newContext({
-            viewport: { width: client.width, height: client.height },
-            deviceScaleFactor: 1,
-            javaScriptEnabled: false,
-            serviceWorkers: "block",
-            acceptDownloads: false,
-            offline: true,
-            colorScheme: dark ? "dark" : "light",
-          }),
-        );
-        let timer: ReturnType<typeof setTimeout> | undefined;
-        const overtime = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
-        });
-        try {
-          const render = await Promise.race([this.renderIn(context, message, client, formFactor, dark, label), overtime]);
-          return { ok: true as const, render };
-        } finally {
-          clearTimeout(timer);
-          finishLater(timed("render context close", () => context.close().catch(() => {})));
-        }
-      });
+      const page = await lane.page();
+      const render = await Promise.race([this.renderIn(page, lane, message, client, formFactor, label), overtime]);
+      return { ok: true as const, render };
     } catch (e) {
+      // Whatever the failed render left in the page (a load still running, a crashed renderer) goes with it.
+      lane.discard();
       return { ok: false, client, formFactor, label, error: (e as Error).message.split("\n")[0]! };
+    } finally {
+      clearTimeout(timer);
     }
   }
 
   private async renderIn(
-    context: BrowserContext,
+    { page, cdp }: { page: Page; cdp: CDPSession },
+    lane: RenderLane,
     message: { html: string | null; text: string | null },
     client: EmailClient,
     formFactor: CaptureSize,
-    dark: boolean,
     label: string,
   ): Promise<EmailRender> {
     const profile = profileOf(client);
-    const blocked: string[] = [];
-    const page = await timed("render page", async () => {
-      await context.route("**/*", (route) => {
-        if (blocked.length < 200) blocked.push(route.request().url());
-        return route.abort("blockedbyclient").catch(() => {});
-      });
-      await context.routeWebSocket(() => true, (ws) => ws.close());
-      return context.newPage();
+    const dark = client.colorScheme === "dark";
+    const blocked = lane.startRender();
+    await timed("render viewport", async () => {
+      await page.setViewportSize({ width: client.width, height: client.height });
+      await page.emulateMedia({ colorScheme: dark ? "dark" : "light" });
     });
-    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
-    page.on("popup", (p) => void p.close().catch(() => {}));
 
     const notes: string[] = [];
     let html = message.html ?? `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
@@ -136,7 +128,6 @@ export class EmailRenderEngine {
     const clientCss = (s: { text: string }) =>
       `:where(html) { color: ${s.text}; font-family: ${profile.fontFamily}; font-size: ${profile.fontSize};${s === profile.dark ? " color-scheme: dark;" : ""} }`;
     const withDefaults = (doc: string, s: { text: string }) => doc.replace(/<head>/i, `<head><style id="assay-client">${clientCss(s)}</style>`);
-    const cdp = await context.newCDPSession(page);
     const setCanvas = (hex: string) => {
       const [r, g, b] = rgb(hex);
       return cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r, g, b, a: 1 } });
@@ -194,4 +185,78 @@ export class EmailRenderEngine {
     const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
     return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut: height > clipHeight, data };
   }
+}
+
+/**
+ * A context and its page for renders of one message. The context is opened on the first render and replaced after
+ * a render fails; requests are refused at the context (recorded per render); closing happens after the answer, on
+ * the turn the lane holds (BrowserPool.use's finishLater).
+ */
+export class RenderLane {
+  private opened: Promise<{ context: BrowserContext; page: Page; cdp: CDPSession }> | null = null;
+  private blocked: string[] = [];
+
+  constructor(
+    private readonly browser: Browser,
+    private readonly finishLater: (cleanup: Promise<unknown>) => void,
+  ) {}
+
+  /** The lane's page (opened now if it has none), with its CDP session. */
+  page(): Promise<{ page: Page; cdp: CDPSession }> {
+    this.opened ??= this.open();
+    return this.opened;
+  }
+
+  /** A new list for the requests the next render makes. */
+  startRender(): string[] {
+    this.blocked = [];
+    return this.blocked;
+  }
+
+  /** Drops the context (closed after the answer); the next render opens a new one. */
+  discard(): void {
+    const opened = this.opened;
+    this.opened = null;
+    if (opened) this.finishLater(timed("render context close", () => opened.then(({ context }) => context.close()).catch(() => {})));
+  }
+
+  private async open() {
+    const context = await timed("render context", () =>
+      this.browser.newContext({
+        deviceScaleFactor: 1,
+        javaScriptEnabled: false,
+        serviceWorkers: "block",
+        acceptDownloads: false,
+        offline: true,
+      }),
+    );
+    try {
+      return await timed("render page", async () => {
+        await context.route("**/*", (route) => {
+          if (this.blocked.length < 200) this.blocked.push(route.request().url());
+          return route.abort("blockedbyclient").catch(() => {});
+        });
+        await context.routeWebSocket(() => true, (ws) => ws.close());
+        const page = await context.newPage();
+        page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+        page.on("popup", (p) => void p.close().catch(() => {}));
+        return { context, page, cdp: await context.newCDPSession(page) };
+      });
+    } catch (e) {
+      await context.close().catch(() => {});
+      throw e;
+    }
+  }
+}
+
+/** Runs `fn` with a lane on a turn of the pool; the lane's context closes after `fn`'s answer, on that turn. */
+export function withRenderLane<T>(pool: BrowserPool, fn: (lane: RenderLane) => Promise<T>): Promise<T> {
+  return pool.use(async (browser, finishLater) => {
+    const lane = new RenderLane(browser, finishLater);
+    try {
+      return await fn(lane);
+    } finally {
+      lane.discard();
+    }
+  });
 }
