@@ -124,7 +124,13 @@ export class WebCaptureEngine {
     });
     page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
     const [cdp] = await timed("page set-up", () =>
-      Promise.all([context.newCDPSession(page), page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER })]),
+      Promise.all([
+        context.newCDPSession(page),
+        page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER }),
+        // On the context, not the page, so pop-ups, frames and workers' requests cannot go around it.
+        context.route("**/*", (route) => this.route(route, page, net)),
+        context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net)),
+      ]),
     );
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
     const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
@@ -142,19 +148,7 @@ export class WebCaptureEngine {
       } else {
         document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
       }
-      let documentServed = false;
-      const claimDocument = () => {
-        if (documentServed) return false;
-        documentServed = true;
-        return true;
-      };
-      // On the context, not the page, so pop-ups, frames and workers' requests cannot go around it.
-      await timed("page set-up", () =>
-        Promise.all([
-          context.route("**/*", (route) => this.route(route, page, target.href, document, claimDocument, net)),
-          context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net)),
-        ]),
-      );
+      net.subject = { url: target.href, document, served: false };
       let response;
       try {
         response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
@@ -328,21 +322,17 @@ export class WebCaptureEngine {
    * The cost: a redirected subresource or frame keeps the URL it was asked for (a frame's relative links
    * resolve against it). The main document of a url job does not: fetchDocument resolves its redirects first.
    */
-  private async route(
-    route: Route,
-    page: Page,
-    documentUrl: string,
-    document: DocumentResponse,
-    claimDocument: () => boolean,
-    net: CaptureNetwork,
-  ) {
+  private async route(route: Route, page: Page, net: CaptureNetwork) {
     const request = route.request();
     net.inFlight++;
     net.lastActivity = performance.now();
     const entry: NetworkEntry = { url: request.url(), resourceType: request.resourceType(), status: 0, bytes: 0 };
     net.log.push(entry);
     try {
-      if (request.isNavigationRequest() && request.url() === documentUrl && inMainFrame(request, page) && claimDocument()) {
+      const subject = net.subject;
+      if (subject && !subject.served && request.isNavigationRequest() && request.url() === subject.url && inMainFrame(request, page)) {
+        subject.served = true;
+        const { document } = subject;
         entry.status = document.status;
         entry.bytes = Buffer.byteLength(document.body);
         entry.document = true;
@@ -445,6 +435,8 @@ interface DocumentResponse {
 }
 
 interface CaptureNetwork {
+  /** The subject's document, served from what the engine holds to the main frame's first navigation to its URL. */
+  subject?: { url: string; document: DocumentResponse; served: boolean };
   blocked: NonNullable<WebArtifacts["blockedRequests"]>;
   log: NetworkEntry[];
   inFlight: number;
