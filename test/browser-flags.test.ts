@@ -1,6 +1,7 @@
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { descendants } from "../bench/support";
 import { BASE_CHROMIUM_ARGS, CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES, findChromium } from "../src/capture/browser-pool";
 
 /**
@@ -15,29 +16,17 @@ afterEach(async () => {
   browser = undefined;
 });
 
-/** The command lines of this process's descendants that are Chromium processes, read from /proc. */
+/** The command lines of this process's descendants (the Chromium processes a test launched), read from /proc. */
 function chromiumProcesses(): string[][] {
-  const parentOf = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const tree = new Set([process.pid]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, ppid] of parentOf) if (!tree.has(pid) && tree.has(ppid)) (tree.add(pid), (grew = true));
-  }
-  tree.delete(process.pid);
-  return [...tree].flatMap((pid) => {
-    try {
-      return [readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]/)];
-    } catch {
-      return [];
-    }
-  });
+  return [...descendants(process.pid, new Set())]
+    .filter((pid) => pid !== process.pid)
+    .flatMap((pid) => {
+      try {
+        return [readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]/)];
+      } catch {
+        return [];
+      }
+    });
 }
 
 const disabledFeatures = (args: string[]) => args.filter((a) => a.startsWith("--disable-features=")).flatMap((a) => a.slice("--disable-features=".length).split(","));

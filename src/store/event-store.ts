@@ -211,14 +211,14 @@ export class EventStore<E extends EventShape = AssayEvent> {
             batch.map((item): Outcome => {
               // The decision, its schema check and a stale expectedVersion all fail before a row of it is written: no savepoint needed.
               let writes: StreamWrite<E>[];
+              let starts: number[];
               try {
-                writes = item.decide();
-                for (const w of writes) for (const e of w.events) this.validate(e);
-                this.checkVersions(writes);
+                writes = this.decided(item);
+                starts = this.checkVersions(writes);
               } catch (error) {
                 return { error };
               }
-              return { events: this.write(writes, item.metadata) };
+              return { events: this.write(writes, item.metadata, starts) };
             }),
           )
           .immediate(),
@@ -228,13 +228,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
       outcomes = batch.map((item): Outcome => {
         try {
           return {
-            events: this.db
-              .transaction(() => {
-                const writes = item.decide();
-                for (const w of writes) for (const e of w.events) this.validate(e);
-                return this.write(writes, item.metadata);
-              })
-              .immediate(),
+            events: this.db.transaction(() => this.write(this.decided(item), item.metadata)).immediate(),
           };
         } catch (error) {
           return { error };
@@ -246,6 +240,13 @@ export class EventStore<E extends EventShape = AssayEvent> {
       if ("events" in outcome) item.resolve(outcome.events);
       else item.reject(outcome.error);
     });
+  }
+
+  /** A queued append's decision, each event checked against its schema. */
+  private decided(item: { decide: () => StreamWrite<E>[] }): StreamWrite<E>[] {
+    const writes = item.decide();
+    for (const w of writes) for (const e of w.events) this.validate(e);
+    return writes;
   }
 
   /** Each write's stream version before it (a stream written twice in one append counts its first write); throws on a stale expectation. */
@@ -264,8 +265,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
   }
 
   /** One append's rows and projections, inside the caller's transaction; every expected version is checked before the first row. */
-  private write(writes: StreamWrite<E>[], metadata: EventMetadata): StoredEvent<E>[] {
-    const starts = this.checkVersions(writes);
+  private write(writes: StreamWrite<E>[], metadata: EventMetadata, starts = this.checkVersions(writes)): StoredEvent<E>[] {
     const head = this.head.get();
     let position = head?.position ?? 0;
     let prevHash = head?.hash ?? GENESIS_HASH;
