@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs what `npm start` and `npm test` need on a fresh Debian machine with only Node.js and npm:
-// the npm dependencies (Bun among them) and, when no browser is found, Debian's chromium and fonts.
+// the npm dependencies (Bun among them) and, when no browser is found, Debian's chromium and fonts; with --test
+// (npm test) also what the tests start themselves, PostgreSQL among it.
 // Plain Node with no dependencies, because it runs before any are installed.
 import { execSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -51,7 +52,8 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
-const forTests = process.argv.includes("--test") ? ["swaks", "openssl"] : [];
+// For tests: an SMTP client and openssl for the inbox's tests, and PostgreSQL, which tests start as throwaway clusters.
+const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql"] : [];
 if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
 else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
 if (!findChromium()) {
