@@ -107,6 +107,11 @@ export class BrowserPool {
     return this.waiters.length;
   }
 
+  /** How many uses may run at once: browsers × pages per browser. */
+  get capacity(): number {
+    return this.size * this.pagesPerBrowser;
+  }
+
   /** How many browsers have been started (none until the pool is warmed or first used). */
   get launched(): number {
     return this.browsers.length;
@@ -156,7 +161,7 @@ export class BrowserPool {
   }
 
   private async turn(): Promise<void> {
-    if (this.inUse < this.size * this.pagesPerBrowser) {
+    if (this.inUse < this.capacity) {
       this.inUse++;
       return;
     }

@@ -7,7 +7,7 @@ import { gatherEmailHtml, readEmailHtml } from "./email-html";
 import { timed } from "../../phases";
 import { EmailRenderEngine, type RenderOutcome } from "../mail-clients/render";
 
-/** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most. */
+/** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most (fewer on a smaller pool). */
 const RENDER_CONCURRENCY = 3;
 
 export interface EmailCapturePlan {
@@ -77,7 +77,8 @@ export class EmailCaptureEngine {
     const hasBody = email.html !== null || email.text !== null;
     const message = { html: email.html, text: email.text };
     await Promise.all(
-      Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length) }, () =>
+      // No more lanes than the pool can run at once: a lane that waited for a place would find the work done.
+      Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length, this.pool.capacity) }, () =>
         this.renderer.withLane(async (lane) => {
           for (let next = queue.shift(); next; next = queue.shift()) {
             const [label, target] = next;
