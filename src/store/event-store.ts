@@ -116,13 +116,74 @@ function fromRow<E extends EventShape>(r: EventRow): StoredEvent<E> {
   } as StoredEvent<E>;
 }
 
+/** Every event type's schema, compiled once; an event is checked against its own at append. */
+export class EventSchemas<E extends EventShape = AssayEvent> {
+  private readonly validators = new Map<string, TypeCheck<TSchema>>();
+
+  constructor(eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>) {
+    for (const t of eventTypes) this.validators.set(t.name, TypeCompiler.Compile(t.schema));
+  }
+
+  /** Throws EventSchemaError unless every event of the writes matches its type's schema. */
+  check(writes: StreamWrite<E>[]): void {
+    for (const w of writes) {
+      for (const e of w.events) {
+        const check = this.validators.get(e.type);
+        if (!check) throw new EventSchemaError(`unknown event type ${e.type}`);
+        if (!check.Check(e.data)) {
+          const first = check.Errors(e.data).First();
+          throw new EventSchemaError(`${e.type} does not match its schema: ${first?.path ?? ""} ${first?.message ?? ""}`);
+        }
+      }
+    }
+  }
+}
+
+/**
+ * Each write's stream version before it, from `current` (the stream's version in the log); a stream written twice
+ * in one append counts its first write. Throws ConcurrencyError on a stale expectation, before anything is written.
+ */
+export function versionStarts<E extends EventShape>(writes: StreamWrite<E>[], current: (streamId: string) => number): number[] {
+  const after = new Map<string, number>();
+  return writes.map((w) => {
+    const actual = after.get(w.streamId) ?? current(w.streamId);
+    if (w.expectedVersion !== "any" && w.expectedVersion !== actual) throw new ConcurrencyError(w.streamId, w.expectedVersion, actual);
+    after.set(w.streamId, actual + w.events.length);
+    return actual;
+  });
+}
+
+/** One append's events, numbered after `head` (the log's last event, or none) and chained to it, recorded now. */
+export function chainEvents<E extends EventShape>(
+  writes: StreamWrite<E>[],
+  starts: number[],
+  head: { position: number; hash: string } | null,
+  metadata: EventMetadata,
+): StoredEvent<E>[] {
+  let position = head?.position ?? 0;
+  let prevHash = head?.hash ?? GENESIS_HASH;
+  const recordedAt = new Date().toISOString();
+  const stored: StoredEvent<E>[] = [];
+  writes.forEach((w, k) => {
+    let version = starts[k]!;
+    for (const e of w.events) {
+      const base = { position: ++position, streamId: w.streamId, streamVersion: ++version, type: e.type, data: e.data, metadata, recordedAt };
+      const hash = eventHash(prevHash, base);
+      // type and data are e's own, so this is e recorded; spelt out to keep the envelope's field order.
+      stored.push({ ...base, prevHash, hash } as StoredEvent<E>);
+      prevHash = hash;
+    }
+  });
+  return stored;
+}
+
 /**
  * The append-only, hash-chained event log in one SQLite file. Appends and the projections that
  * consume them commit in one transaction, so a read right after a write sees it.
  */
 export class EventStore<E extends EventShape = AssayEvent> {
   readonly db: Database;
-  private readonly validators = new Map<string, TypeCheck<TSchema>>();
+  private readonly schemas: EventSchemas<E>;
   private readonly handlers: EventHandler<E>[] = [];
   private readonly insert;
   private readonly head;
@@ -143,7 +204,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
       "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;",
     );
     this.db.exec(SCHEMA);
-    for (const t of eventTypes) this.validators.set(t.name, TypeCompiler.Compile(t.schema));
+    this.schemas = new EventSchemas(eventTypes);
     this.insert = this.db.prepare(
       "INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     );
@@ -171,7 +232,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
    * for what is acknowledged to someone outside, such as a message the inbox answers 250 to.
    */
   append(writes: StreamWrite<E>[], metadata: EventMetadata, { durable = false } = {}): StoredEvent<E>[] {
-    for (const w of writes) for (const e of w.events) this.validate(e);
+    this.schemas.check(writes);
     this.flush();
     const run = this.db.transaction(() => this.write(writes, metadata));
     if (!durable) return run.immediate();
@@ -214,7 +275,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
               let starts: number[];
               try {
                 writes = this.decided(item);
-                starts = this.checkVersions(writes);
+                starts = versionStarts(writes, (id) => this.streamVersion(id));
               } catch (error) {
                 return { error };
               }
@@ -245,54 +306,18 @@ export class EventStore<E extends EventShape = AssayEvent> {
   /** A queued append's decision, each event checked against its schema. */
   private decided(item: { decide: () => StreamWrite<E>[] }): StreamWrite<E>[] {
     const writes = item.decide();
-    for (const w of writes) for (const e of w.events) this.validate(e);
+    this.schemas.check(writes);
     return writes;
   }
 
-  /** Each write's stream version before it (a stream written twice in one append counts its first write); throws on a stale expectation. */
-  private checkVersions(writes: StreamWrite<E>[]): number[] {
-    const starts: number[] = [];
-    const after = new Map<string, number>();
-    for (const w of writes) {
-      const actual = after.get(w.streamId) ?? this.streamVersion(w.streamId);
-      if (w.expectedVersion !== "any" && w.expectedVersion !== actual) {
-        throw new ConcurrencyError(w.streamId, w.expectedVersion, actual);
-      }
-      starts.push(actual);
-      after.set(w.streamId, actual + w.events.length);
-    }
-    return starts;
-  }
-
   /** One append's rows and projections, inside the caller's transaction; every expected version is checked before the first row. */
-  private write(writes: StreamWrite<E>[], metadata: EventMetadata, starts = this.checkVersions(writes)): StoredEvent<E>[] {
-    const head = this.head.get();
-    let position = head?.position ?? 0;
-    let prevHash = head?.hash ?? GENESIS_HASH;
-    const recordedAt = new Date().toISOString();
+  private write(writes: StreamWrite<E>[], metadata: EventMetadata, starts = versionStarts(writes, (id) => this.streamVersion(id))): StoredEvent<E>[] {
+    const stored = chainEvents(writes, starts, this.head.get() ?? null, metadata);
     const metadataJson = JSON.stringify(metadata);
-    const stored: StoredEvent<E>[] = [];
-    writes.forEach((w, k) => {
-      let version = starts[k]!;
-      for (const e of w.events) {
-        const base = {
-          position: ++position,
-          streamId: w.streamId,
-          streamVersion: ++version,
-          type: e.type,
-          data: e.data,
-          metadata,
-          recordedAt,
-        };
-        const hash = eventHash(prevHash, base);
-        // type and data are e's own, so this is e recorded; spelt out to keep the envelope's field order.
-        const event = { ...base, prevHash, hash } as StoredEvent<E>;
-        this.insert.run(event.position, event.streamId, event.streamVersion, event.type, JSON.stringify(event.data), metadataJson, recordedAt, prevHash, hash);
-        for (const h of this.handlers) h(this.db, event);
-        stored.push(event);
-        prevHash = hash;
-      }
-    });
+    for (const event of stored) {
+      this.insert.run(event.position, event.streamId, event.streamVersion, event.type, JSON.stringify(event.data), metadataJson, event.recordedAt, event.prevHash, event.hash);
+      for (const h of this.handlers) h(this.db, event);
+    }
     return stored;
   }
 
@@ -326,14 +351,5 @@ export class EventStore<E extends EventShape = AssayEvent> {
   close(): void {
     this.flush();
     this.db.close();
-  }
-
-  private validate(e: NewEvent<E>): void {
-    const check = this.validators.get(e.type);
-    if (!check) throw new EventSchemaError(`unknown event type ${e.type}`);
-    if (!check.Check(e.data)) {
-      const first = check.Errors(e.data).First();
-      throw new EventSchemaError(`${e.type} does not match its schema: ${first?.path ?? ""} ${first?.message ?? ""}`);
-    }
   }
 }

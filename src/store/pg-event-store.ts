@@ -1,0 +1,144 @@
+import { SQL } from "bun";
+import type { TSchema } from "@sinclair/typebox";
+import type { AssayEvent } from "../../events";
+import type { EventMetadata } from "../../events/metadata";
+import { chainEvents, EventSchemas, versionStarts, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
+
+/**
+ * The events table in PostgreSQL: the same columns as SQLite's (data and metadata kept as the JSON text that was
+ * hashed), the same uniqueness per stream version, and UPDATE and DELETE refused by the database itself.
+ */
+const PG_SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position BIGINT PRIMARY KEY,
+  stream_id TEXT NOT NULL,
+  stream_version INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  data TEXT NOT NULL,
+  metadata TEXT NOT NULL,
+  recorded_at TEXT NOT NULL,
+  prev_hash TEXT NOT NULL,
+  hash TEXT NOT NULL,
+  UNIQUE (stream_id, stream_version)
+);
+CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN RAISE EXCEPTION 'events are append-only: % refused', TG_OP; END $$;
+DROP TRIGGER IF EXISTS events_no_update ON events;
+CREATE TRIGGER events_no_update BEFORE UPDATE OR DELETE ON events FOR EACH ROW EXECUTE FUNCTION events_append_only();
+DROP TRIGGER IF EXISTS events_no_truncate ON events;
+CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION events_append_only();
+`;
+
+/**
+ * Appends take this transaction-scoped advisory lock: one append at a time across every node sharing the database,
+ * so positions and the hash chain stay gap-free and totally ordered (the lock is released at commit or rollback).
+ */
+const APPEND_LOCK = 0x4153_5341; // "ASSA"
+
+interface PgEventRow {
+  position: string;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: string;
+  metadata: string;
+  recorded_at: string;
+  prev_hash: string;
+  hash: string;
+}
+
+function fromPgRow<E extends EventShape>(r: PgEventRow): StoredEvent<E> {
+  return {
+    position: Number(r.position),
+    streamId: r.stream_id,
+    streamVersion: r.stream_version,
+    type: r.type,
+    data: JSON.parse(r.data),
+    metadata: JSON.parse(r.metadata),
+    recordedAt: r.recorded_at,
+    prevHash: r.prev_hash,
+    hash: r.hash,
+  } as StoredEvent<E>;
+}
+
+/**
+ * The event log in PostgreSQL, for several Assay processes sharing one database (issue 16): the same schema check,
+ * per-stream expected versions with the same ConcurrencyError, and the same hash chain as the SQLite store, the
+ * numbering and chaining being the same functions. Projections in PostgreSQL are not built yet.
+ */
+export class PgEventStore<E extends EventShape = AssayEvent> {
+  private constructor(
+    readonly sql: SQL,
+    private readonly schemas: EventSchemas<E>,
+  ) {}
+
+  static async open<E extends EventShape = AssayEvent>(url: string, eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>): Promise<PgEventStore<E>> {
+    const sql = new SQL(url);
+    try {
+      // Two processes opening the same database at once would race on CREATE: the schema is made under the append lock.
+      await sql.begin(async (tx) => {
+        await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+        await tx.unsafe(PG_SCHEMA);
+      });
+    } catch (e) {
+      await sql.close();
+      throw e;
+    }
+    return new PgEventStore(sql, new EventSchemas(eventTypes));
+  }
+
+  /** Appends writes to one or more streams atomically, as EventStore.append does; resolves once committed. */
+  async append(writes: StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
+    this.schemas.check(writes);
+    return this.sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+      const ids = [...new Set(writes.map((w) => w.streamId))];
+      const versions = new Map<string, number>();
+      for (const r of await tx`SELECT stream_id, MAX(stream_version) AS v FROM events WHERE stream_id IN ${tx(ids)} GROUP BY stream_id`) {
+        versions.set(r.stream_id, r.v);
+      }
+      const starts = versionStarts(writes, (id) => versions.get(id) ?? 0);
+      const [head] = await tx`SELECT position, hash FROM events ORDER BY position DESC LIMIT 1`;
+      const stored = chainEvents(writes, starts, head ? { position: Number(head.position), hash: head.hash } : null, metadata);
+      const metadataJson = JSON.stringify(metadata);
+      const rows = stored.map((e) => ({
+        position: e.position,
+        stream_id: e.streamId,
+        stream_version: e.streamVersion,
+        type: e.type,
+        data: JSON.stringify(e.data),
+        metadata: metadataJson,
+        recorded_at: e.recordedAt,
+        prev_hash: e.prevHash,
+        hash: e.hash,
+      }));
+      if (rows.length) await tx`INSERT INTO events ${tx(rows)}`;
+      return stored;
+    });
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    const [r] = await this.sql`SELECT COALESCE(MAX(stream_version), 0) AS v FROM events WHERE stream_id = ${streamId}`;
+    return r.v;
+  }
+
+  async readStream(streamId: string): Promise<StoredEvent<E>[]> {
+    const rows: PgEventRow[] = await this.sql`SELECT * FROM events WHERE stream_id = ${streamId} ORDER BY stream_version`;
+    return rows.map((r) => fromPgRow<E>(r));
+  }
+
+  /** Every event in log order, read in pages. */
+  async *readAll(pageSize = 5000): AsyncGenerator<StoredEvent<E>> {
+    let after = 0;
+    for (;;) {
+      const rows: PgEventRow[] = await this.sql`SELECT * FROM events WHERE position > ${after} ORDER BY position LIMIT ${pageSize}`;
+      for (const r of rows) yield fromPgRow<E>(r);
+      if (rows.length < pageSize) return;
+      after = Number(rows[rows.length - 1]!.position);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.sql.close();
+  }
+}
