@@ -89,8 +89,9 @@ CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
 `;
 
-interface EventRow {
-  position: number;
+/** A row of the events table, in SQLite or PostgreSQL (which hands a BIGINT back as a string). */
+export interface EventRow {
+  position: number | string;
   stream_id: string;
   stream_version: number;
   type: string;
@@ -102,9 +103,9 @@ interface EventRow {
 }
 
 /** A row back as the event it was appended as: only schema-checked events were ever written. */
-function fromRow<E extends EventShape>(r: EventRow): StoredEvent<E> {
+export function fromRow<E extends EventShape>(r: EventRow): StoredEvent<E> {
   return {
-    position: r.position,
+    position: Number(r.position),
     streamId: r.stream_id,
     streamVersion: r.stream_version,
     type: r.type,
@@ -338,7 +339,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
       const rows = page.all(after, pageSize);
       for (const r of rows) yield fromRow<E>(r);
       if (rows.length < pageSize) return;
-      after = rows[rows.length - 1]!.position;
+      after = Number(rows[rows.length - 1]!.position);
     }
   }
 

@@ -2,7 +2,7 @@ import { SQL } from "bun";
 import type { TSchema } from "@sinclair/typebox";
 import type { AssayEvent } from "../../events";
 import type { EventMetadata } from "../../events/metadata";
-import { chainEvents, EventSchemas, versionStarts, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
+import { chainEvents, EventSchemas, fromRow, versionStarts, type EventRow, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
 
 /**
  * The events table in PostgreSQL: the same columns as SQLite's (data and metadata kept as the JSON text that was
@@ -34,32 +34,6 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT E
  * so positions and the hash chain stay gap-free and totally ordered (the lock is released at commit or rollback).
  */
 const APPEND_LOCK = 0x4153_5341; // "ASSA"
-
-interface PgEventRow {
-  position: string;
-  stream_id: string;
-  stream_version: number;
-  type: string;
-  data: string;
-  metadata: string;
-  recorded_at: string;
-  prev_hash: string;
-  hash: string;
-}
-
-function fromPgRow<E extends EventShape>(r: PgEventRow): StoredEvent<E> {
-  return {
-    position: Number(r.position),
-    streamId: r.stream_id,
-    streamVersion: r.stream_version,
-    type: r.type,
-    data: JSON.parse(r.data),
-    metadata: JSON.parse(r.metadata),
-    recordedAt: r.recorded_at,
-    prevHash: r.prev_hash,
-    hash: r.hash,
-  } as StoredEvent<E>;
-}
 
 /**
  * The event log in PostgreSQL, for several Assay processes sharing one database (issue 16): the same schema check,
@@ -123,16 +97,16 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
   }
 
   async readStream(streamId: string): Promise<StoredEvent<E>[]> {
-    const rows: PgEventRow[] = await this.sql`SELECT * FROM events WHERE stream_id = ${streamId} ORDER BY stream_version`;
-    return rows.map((r) => fromPgRow<E>(r));
+    const rows: EventRow[] = await this.sql`SELECT * FROM events WHERE stream_id = ${streamId} ORDER BY stream_version`;
+    return rows.map((r) => fromRow<E>(r));
   }
 
   /** Every event in log order, read in pages. */
   async *readAll(pageSize = 5000): AsyncGenerator<StoredEvent<E>> {
     let after = 0;
     for (;;) {
-      const rows: PgEventRow[] = await this.sql`SELECT * FROM events WHERE position > ${after} ORDER BY position LIMIT ${pageSize}`;
-      for (const r of rows) yield fromPgRow<E>(r);
+      const rows: EventRow[] = await this.sql`SELECT * FROM events WHERE position > ${after} ORDER BY position LIMIT ${pageSize}`;
+      for (const r of rows) yield fromRow<E>(r);
       if (rows.length < pageSize) return;
       after = Number(rows[rows.length - 1]!.position);
     }
