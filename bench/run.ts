@@ -7,6 +7,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import { benchAppends } from "./store-bench";
+import { benchPgAppends } from "./pg-store-bench";
 import { benchReplay } from "./replay-bench";
 import { benchJobs } from "./job-bench";
 import { benchLighthouse } from "./lighthouse-bench";
@@ -55,6 +56,25 @@ async function main(): Promise<void> {
       baseline: `${fmtInt(a.rawBatchRate)} ev/s raw INSERT, ${a.batchSize} rows/tx`,
       ratio: fmtRatio(a.batchRate / a.rawBatchRate),
       target: `>= 20,000 ev/s: ${a.batchRate >= 20_000 ? "met" : "NOT met"}`,
+    },
+  );
+
+  log("event store on PostgreSQL: appends through PgEventStore vs raw INSERT (a throwaway cluster from Debian's packages)");
+  const pg = await benchPgAppends();
+  rows.push(
+    {
+      name: `append on PostgreSQL ${pg.version.split(" ")[0]}, 1 event per call, one caller (${fmtInt(pg.single)} calls)`,
+      value: `${fmtInt(pg.singleRate)} ev/s`,
+      baseline: `${fmtInt(pg.rawSingleRate)} ev/s raw INSERT, 1 row/tx`,
+      ratio: fmtRatio(pg.singleRate / pg.rawSingleRate),
+      target: "-",
+    },
+    {
+      name: `  the same from ${pg.callers} callers at once (the advisory lock serializes them)`,
+      value: `${fmtInt(pg.concurrentRate)} ev/s`,
+      baseline: `${fmtInt(pg.singleRate)} ev/s one caller`,
+      ratio: fmtRatio(pg.concurrentRate / pg.singleRate),
+      target: "-",
     },
   );
 
