@@ -68,9 +68,13 @@ export function eventHash(prevHash: string, e: Omit<EventEnvelope, "prevHash" | 
   );
 }
 
-/** The events table; exported so benchmarks can compare against raw inserts into the same shape. */
-export const EVENTS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS events (
-  position INTEGER PRIMARY KEY,
+/**
+ * The events table in either database: the same columns and uniqueness. SQLite's position is its rowid (INTEGER
+ * PRIMARY KEY, 64-bit there); PostgreSQL's is a BIGINT.
+ */
+export function eventsTableDdl(database: "sqlite" | "postgres"): string {
+  return `CREATE TABLE IF NOT EXISTS events (
+  position ${database === "sqlite" ? "INTEGER" : "BIGINT"} PRIMARY KEY,
   stream_id TEXT NOT NULL,
   stream_version INTEGER NOT NULL,
   type TEXT NOT NULL,
@@ -81,6 +85,10 @@ export const EVENTS_TABLE_DDL = `CREATE TABLE IF NOT EXISTS events (
   hash TEXT NOT NULL,
   UNIQUE (stream_id, stream_version)
 )`;
+}
+
+/** SQLite's events table; exported so benchmarks can compare against raw inserts into the same shape. */
+export const EVENTS_TABLE_DDL = eventsTableDdl("sqlite");
 
 const SCHEMA = `${EVENTS_TABLE_DDL};
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events

@@ -2,25 +2,14 @@ import { SQL } from "bun";
 import type { TSchema } from "@sinclair/typebox";
 import type { AssayEvent } from "../../events";
 import type { EventMetadata } from "../../events/metadata";
-import { chainEvents, EventSchemas, fromRow, versionStarts, type EventRow, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
+import { chainEvents, eventsTableDdl, EventSchemas, fromRow, versionStarts, type EventRow, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
 
 /**
  * The events table in PostgreSQL: the same columns as SQLite's (data and metadata kept as the JSON text that was
  * hashed), the same uniqueness per stream version, and UPDATE and DELETE refused by the database itself.
  */
 const PG_SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position BIGINT PRIMARY KEY,
-  stream_id TEXT NOT NULL,
-  stream_version INTEGER NOT NULL,
-  type TEXT NOT NULL,
-  data TEXT NOT NULL,
-  metadata TEXT NOT NULL,
-  recorded_at TEXT NOT NULL,
-  prev_hash TEXT NOT NULL,
-  hash TEXT NOT NULL,
-  UNIQUE (stream_id, stream_version)
-);
+${eventsTableDdl("postgres")};
 CREATE OR REPLACE FUNCTION events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN RAISE EXCEPTION 'events are append-only: % refused', TG_OP; END $$;
 DROP TRIGGER IF EXISTS events_no_update ON events;
