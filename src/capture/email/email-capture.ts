@@ -5,7 +5,7 @@ import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml, readEmailHtml } from "./email-html";
 import { timed } from "../../phases";
-import { EmailRenderEngine, type RenderOutcome } from "../mail-clients/render";
+import { EmailRenderEngine, withRenderLane, type RenderOutcome } from "../mail-clients/render";
 
 /** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most (fewer on a smaller pool). */
 const RENDER_CONCURRENCY = 3;
@@ -79,7 +79,7 @@ export class EmailCaptureEngine {
     await Promise.all(
       // No more lanes than the pool can run at once: a lane that waited for a place would find the work done.
       Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length, this.pool.capacity) }, () =>
-        this.renderer.withLane(async (lane) => {
+        withRenderLane(this.pool, async (lane) => {
           for (let next = queue.shift(); next; next = queue.shift()) {
             const [label, target] = next;
             if (target === null) {

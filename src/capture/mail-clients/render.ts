@@ -57,27 +57,18 @@ export class EmailRenderEngine {
     private readonly limits: EmailRenderLimits = DEFAULT_RENDER_LIMITS,
   ) {}
 
-  /**
-   * Runs `fn` with a render lane: one context and one page (JavaScript off, no network) kept for several renders
-   * of one message, one after another, on one turn of the pool. A context's renderer process costs more than a
-   * render, so the renders of a message share it; they are of the same message, so nothing crosses a tenant.
-   */
-  withLane<T>(fn: (lane: RenderLane) => Promise<T>): Promise<T> {
-    return withRenderLane(this.pool, fn);
-  }
-
   /** One render, on `lane` when given (else on a lane of its own); a failure is an outcome naming it, never a throw. */
   async render(message: { html: string | null; text: string | null }, target: RenderTarget, lane?: RenderLane): Promise<RenderOutcome> {
     const { client, formFactor } = target;
     const label = `${client.id}-${formFactor}`;
-    if (!lane) return this.withLane((own) => this.render(message, target, own));
+    if (!lane) return withRenderLane(this.pool, (own) => this.render(message, target, own));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const overtime = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
     });
     try {
-      const page = await lane.page();
-      const render = await Promise.race([this.renderIn(page, lane, message, client, formFactor, label), overtime]);
+      // Opening the lane's page (a renderer process) counts against the render's time, as the render itself does.
+      const render = await Promise.race([lane.page().then((page) => this.renderIn(page, lane, message, client, formFactor, label)), overtime]);
       return { ok: true as const, render };
     } catch (e) {
       // Whatever the failed render left in the page (a load still running, a crashed renderer) goes with it.
@@ -249,7 +240,12 @@ export class RenderLane {
   }
 }
 
-/** Runs `fn` with a lane on a turn of the pool; the lane's context closes after `fn`'s answer, on that turn. */
+/**
+ * Runs `fn` with a render lane on a turn of the pool: one context and one page (JavaScript off, no network) kept for
+ * several renders of one message, one after another. A context's renderer process costs more than a render, so the
+ * renders of a message share it; they are of the same message, so nothing crosses a tenant. The lane's context
+ * closes after `fn`'s answer, on that turn.
+ */
 export function withRenderLane<T>(pool: BrowserPool, fn: (lane: RenderLane) => Promise<T>): Promise<T> {
   return pool.use(async (browser, finishLater) => {
     const lane = new RenderLane(browser, finishLater);
