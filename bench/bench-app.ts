@@ -51,7 +51,7 @@ export async function startBenchApp(poolSize: number): Promise<BenchApp> {
   const executablePath = findChromium(config.chromiumPath);
   if (!executablePath) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm run bench`, which installs it.");
 
-  const assay: Assay = createAssay(config);
+  const assay: Assay = await createAssay(config);
   let listening: ReturnType<ReturnType<typeof createHttpApp>["listen"]> | undefined;
   try {
     listening = createHttpApp(assay).listen({ port: 0, hostname: "127.0.0.1" });

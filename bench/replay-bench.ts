@@ -8,6 +8,7 @@ import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide, initialJobState, jobState, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import type { EventStore } from "../src/store/event-store";
+import { SqliteEventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import type { Outcome } from "../src/validations/types";
 import { newJobId, newRequestId } from "../src/services/ids";
@@ -69,7 +70,8 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const dir = tempDir("replay");
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openStore(dir);
-  const accounts = new AccountService({ config, store, plans: plansFor(config)(store) });
+  const log = new SqliteEventLog(store);
+  const accounts = new AccountService({ config, store: log, plans: plansFor(config)(log) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },

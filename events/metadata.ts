@@ -11,4 +11,6 @@ export interface EventMetadata {
   requestId?: string;
   actor: Actor;
   channel: Channel;
+  /** The Assay node that appended it, when several share one PostgreSQL log: the owner of the work it started. */
+  node?: string;
 }

@@ -11,7 +11,8 @@ export const inboxProjection: Projection = {
     job_id TEXT NOT NULL UNIQUE,
     customer_id TEXT NOT NULL,
     expires_at TEXT NOT NULL,
-    state TEXT NOT NULL
+    state TEXT NOT NULL,
+    node TEXT
   )`,
   apply(db, e) {
     switch (e.type) {
@@ -27,7 +28,8 @@ export const inboxProjection: Projection = {
         return;
       }
       case "EmailReceived":
-        db.query("UPDATE inbox_addresses SET state = 'received' WHERE job_id = ?").run((e.data as EmailReceivedData).jobId);
+        // The node whose inbox took the message checks it (several nodes share a log).
+        db.query("UPDATE inbox_addresses SET state = 'received', node = ? WHERE job_id = ?").run(e.metadata.node ?? null, (e.data as EmailReceivedData).jobId);
         return;
       case "JobSettled":
         db.query("UPDATE inbox_addresses SET state = 'closed' WHERE job_id = ?").run((e.data as JobSettledData).jobId);
@@ -55,7 +57,12 @@ export function overdueAddresses(db: Database, now: string): InboxAddress[] {
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE state = 'waiting' AND expires_at <= ?`).all(now);
 }
 
-/** Jobs whose message arrived but that have not settled (e.g. the process stopped while checking). */
-export function receivedUnsettled(db: Database): InboxAddress[] {
-  return db.query<InboxAddress, []>(`${SELECT} WHERE state = 'received'`).all();
+/**
+ * Jobs whose message arrived but that have not settled (e.g. the process stopped while checking); with `nodes`,
+ * only those whose message these nodes' inboxes took.
+ */
+export function receivedUnsettled(db: Database, nodes?: readonly string[]): InboxAddress[] {
+  if (!nodes) return db.query<InboxAddress, []>(`${SELECT} WHERE state = 'received'`).all();
+  if (nodes.length === 0) return [];
+  return db.query<InboxAddress, string[]>(`${SELECT} WHERE state = 'received' AND node IN (${nodes.map(() => "?").join(", ")})`).all(...nodes);
 }

@@ -22,7 +22,8 @@ export const jobsProjection: Projection = {
     email TEXT,
     created_at TEXT NOT NULL,
     completed_at TEXT,
-    created_position INTEGER NOT NULL
+    created_position INTEGER NOT NULL,
+    node TEXT
   );
   CREATE INDEX IF NOT EXISTS jobs_customer ON jobs (customer_id, created_position);
   CREATE TABLE IF NOT EXISTS job_results (
@@ -51,8 +52,8 @@ export const jobsProjection: Projection = {
     switch (e.type) {
       case "JobAccepted": {
         const d = e.data as JobAcceptedData;
-        db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
+        db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position, node)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
             d.customerId,
             d.type,
             d.type === "email" ? "pending" : "running",
@@ -63,7 +64,8 @@ export const jobsProjection: Projection = {
             d.detail,
             d.totalCredits,
             e.recordedAt,
-            e.position);
+            e.position,
+            e.metadata.node ?? null);
         break;
       }
       case "ResultRecorded": {
@@ -162,11 +164,17 @@ export function findJobs(db: Database, q: JobQuery): JobRow[] {
     .map(jobFromRow);
 }
 
-/** Webpage jobs accepted but not settled, oldest first, in every organization (after a restart: the ones it cut off). */
-export function runningJobs(db: Database): Array<{ jobId: string; customerId: string }> {
+/**
+ * Webpage jobs accepted but not settled, oldest first, in every organization (after a restart: the ones it cut off);
+ * with `nodes`, only those these nodes accepted (several nodes share a log: each runs the jobs it accepted).
+ */
+export function runningJobs(db: Database, nodes?: readonly string[]): Array<{ jobId: string; customerId: string }> {
+  const select = "SELECT job_id AS jobId, customer_id AS customerId FROM jobs WHERE status = 'running'";
+  if (!nodes) return db.query<{ jobId: string; customerId: string }, []>(`${select} ORDER BY created_position`).all();
+  if (nodes.length === 0) return [];
   return db
-    .query<{ jobId: string; customerId: string }, []>("SELECT job_id AS jobId, customer_id AS customerId FROM jobs WHERE status = 'running' ORDER BY created_position")
-    .all();
+    .query<{ jobId: string; customerId: string }, string[]>(`${select} AND node IN (${nodes.map(() => "?").join(", ")}) ORDER BY created_position`)
+    .all(...nodes);
 }
 
 export function resultsFor(db: Database, jobIds: string[]): Map<string, ResultRow[]> {

@@ -1,7 +1,12 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, type Config } from "./config";
-import { EventStore } from "./store/event-store";
+import { EventStore, ReplicaDivergedError } from "./store/event-store";
+import { SqliteEventLog, type EventLog } from "./store/event-log";
+import { PgEventStore } from "./store/pg-event-store";
+import { PgEventLog } from "./store/pg-event-log";
+import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/cluster";
+import { ClusterService } from "./services/cluster";
 import { eventTypes } from "../events";
 import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
@@ -40,42 +45,76 @@ import type { Services } from "./services/facade";
  * the benches and the tests that read the log.
  */
 export interface Assay extends Services {
-  store: EventStore;
+  store: EventLog;
   pool: BrowserPool;
   /** The received messages on disk, which the SMTP inbox writes. */
   mail: MailStore;
   close(): Promise<void>;
 }
 
-export function openStore(dataDir: string): EventStore {
+/** The SQLite log and its read models in a data directory (`file`: the PostgreSQL log's copy has a name of its own). */
+export function openStore(dataDir: string, file = "assay.sqlite"): EventStore {
   mkdirSync(dataDir, { recursive: true });
-  const store = new EventStore(join(dataDir, "assay.sqlite"), eventTypes);
+  const store = new EventStore(join(dataDir, file), eventTypes);
   installProjections(store);
   return store;
 }
 
+/** This node's copy of the PostgreSQL log with its read models: never the SQLite log's file, so the two are not confused. */
+const REPLICA_FILE = "assay-replica.sqlite";
+
+/**
+ * The event log ASSAY_DATABASE_URL names (PostgreSQL, shared by every node), or the SQLite one in DATA_DIR, with
+ * what coordinates this node with the others. A copy that is not the shared log's (the database was replaced) is
+ * moved aside and a fresh one pulled from the log.
+ */
+export async function openEventLog(config: Config): Promise<{ store: EventLog; coordinator: Coordinator }> {
+  if (!config.databaseUrl) return { store: new SqliteEventLog(openStore(config.dataDir)), coordinator: new SoleNode() };
+  const nodeId = nodeIdOf(config.dataDir, config.nodeId);
+  const log = await PgEventStore.open(config.databaseUrl, eventTypes);
+  try {
+    const coordinator = await PgCoordinator.open(log.sql, nodeId);
+    let local = openStore(config.dataDir, REPLICA_FILE);
+    try {
+      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+    } catch (e) {
+      local.close();
+      if (!(e instanceof ReplicaDivergedError)) throw e;
+      const aside = join(config.dataDir, `${REPLICA_FILE}.diverged-${Date.now()}`);
+      console.error(`${e.message}: moved to ${aside}; pulling a fresh copy from the shared log.`);
+      for (const suffix of ["", "-wal", "-shm"]) renameSync(join(config.dataDir, REPLICA_FILE + suffix), aside + suffix);
+      local = openStore(config.dataDir, REPLICA_FILE);
+      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+    }
+  } catch (e) {
+    await log.close();
+    throw e;
+  }
+}
+
 /** Builds the whole service graph for one process. */
-export function createAssay(config: Config = loadConfig()): Assay {
+export async function createAssay(config: Config = loadConfig()): Promise<Assay> {
   // Before anything opens: a broken sets file, plan catalog or playground setting stops the start with its name and problem.
   const feedbackSets = loadFeedbackSets(config.feedbackSetsFile);
   const plansOver = plansFor(config);
   const offer = playgroundOffer(config.playground);
-  const store = openStore(config.dataDir);
   const guard = new NetworkGuard(config.allowPrivateTargets, addressResolverFor(config));
   const chromium = findChromium(config.chromiumPath);
   if (!chromium) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
   const pool = new BrowserPool(chromium, config.browserPoolSize, config.browserPagesPerBrowser);
+  const { store, coordinator } = await openEventLog(config);
   const webCapture = new WebCaptureEngine(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
   const captures = new CaptureService({ config, store });
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
-  const mail = new MailStore(config.dataDir);
+  const mail = new MailStore(config.sharedDir);
   const plans = plansOver(store);
   const emailClients = new EmailClientCatalog(config.emailClientsFile);
   const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans, emailClients };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
+  const jobs = new JobService(ctx);
   return {
     config,
     accounts,
@@ -83,7 +122,8 @@ export function createAssay(config: Config = loadConfig()): Assay {
     oidc: new OidcSignIn(config, sessions),
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
-    jobs: new JobService(ctx),
+    jobs,
+    cluster: new ClusterService(ctx, coordinator, jobs, plans),
     playground: new PlaygroundService(ctx, offer),
     captures,
     catalog: new CatalogService(ctx),
@@ -95,7 +135,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
     mail,
     async close() {
       await pool.close();
-      store.close();
+      await store.close();
     },
   };
 }
@@ -104,7 +144,7 @@ export function createAssay(config: Config = loadConfig()): Assay {
  * The plan catalog and the billing provider, read and checked before anything opens (a bad catalog stops the
  * start); then a PlanService over a store.
  */
-export function plansFor(config: Config): (store: EventStore) => PlanService {
+export function plansFor(config: Config): (store: EventLog) => PlanService {
   const catalog = loadPlanCatalog(config.plansFile);
   const provider = billingProvider(config, catalog);
   return (store) => new PlanService({ config, store }, catalog, provider);
@@ -122,9 +162,9 @@ function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider 
 }
 
 /** The operator's graph (the CLI's replay, ledger verify, key, credits, plan and billing commands): the store and what those commands need, no browser. */
-export function openOperator(config: Config = loadConfig()): { operator: OperatorService; close(): void } {
+export async function openOperator(config: Config = loadConfig()): Promise<{ operator: OperatorService; close(): Promise<void> }> {
   const plansOver = plansFor(config);
-  const store = openStore(config.dataDir);
+  const { store } = await openEventLog(config);
   const plans = plansOver(store);
   return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans })), close: () => store.close() };
 }

@@ -5,7 +5,16 @@ import { availableParallelism } from "node:os";
 export interface Config {
   port: number;
   smtpPort: number;
+  /** This node's own files: the SQLite log (or, on PostgreSQL, its copy of the log and read models) and its node id. */
   dataDir: string;
+  /** Where screenshots, received messages and the share-link secret live: ASSAY_SHARED_DIR, a directory every node mounts; unset, dataDir. */
+  sharedDir: string;
+  /** ASSAY_DATABASE_URL (postgres://…): the event log in PostgreSQL, shared by every node; unset, one SQLite file in dataDir. */
+  databaseUrl?: string;
+  /** ASSAY_NODE_ID: this node's name among those sharing a database; unset, one made at first start and kept in dataDir. */
+  nodeId?: string;
+  /** A node not heard from for this long (ASSAY_NODE_TIMEOUT_SECONDS) is taken for dead: another closes its running jobs, refunded. */
+  nodeTimeoutSeconds: number;
   publicBaseUrl: string;
   /** Where the public catalog site is published (ASSAY_CATALOG_BASE_URL); unset, it is PUBLIC_BASE_URL (read through catalogBaseUrl). */
   catalogBaseUrl?: string;
@@ -105,6 +114,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port,
     smtpPort: intFrom(env.SMTP_PORT, 2525),
     dataDir: resolve(env.DATA_DIR || "./data"),
+    sharedDir: resolve(env.ASSAY_SHARED_DIR || env.DATA_DIR || "./data"),
+    ...(env.ASSAY_DATABASE_URL ? { databaseUrl: databaseUrlFrom(env.ASSAY_DATABASE_URL) } : {}),
+    ...(env.ASSAY_NODE_ID ? { nodeId: nodeIdFrom(env.ASSAY_NODE_ID) } : {}),
+    nodeTimeoutSeconds: Math.max(2, intFrom(env.ASSAY_NODE_TIMEOUT_SECONDS, 30)),
     publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
     ...(env.ASSAY_CATALOG_BASE_URL ? { catalogBaseUrl: env.ASSAY_CATALOG_BASE_URL.replace(/\/+$/, "") } : {}),
     inboxDomain: env.ASSAY_INBOX_DOMAIN || "inbox.assay.localhost",
@@ -189,4 +202,23 @@ function intFrom(value: string | undefined, fallback: number): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** A PostgreSQL URL; anything else stops the start naming the variable (a typo must not silently mean SQLite). */
+function databaseUrlFrom(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new Error(`ASSAY_DATABASE_URL is not a URL: give postgres://user:password@host:port/database`);
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new Error(`ASSAY_DATABASE_URL must be a postgres:// URL (got ${url.protocol}//…); unset it to keep the log in SQLite`);
+  }
+  return value;
+}
+
+function nodeIdFrom(value: string): string {
+  if (!/^[\w.-]{1,64}$/.test(value)) throw new Error("ASSAY_NODE_ID must be 1 to 64 letters, digits, '.', '_' or '-'");
+  return value;
 }

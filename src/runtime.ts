@@ -14,13 +14,14 @@ export interface RunningAssay {
  * One process, everything in it: recovery of the webpage jobs a stop cut off (before HTTP listens), the browser
  * pool (warmed, unless `warmBrowsers` is false: then the first job that renders starts it, and a process that
  * never renders never starts Chromium), HTTP, the SMTP inbox, recovery of email jobs left pending by a restart,
- * the sweep that expires email jobs whose message never came, and the monthly grant's sweep.
+ * and the background work (ClusterService): the heartbeat, the expiry sweep, the monthly grant's sweep and, where
+ * several nodes share a PostgreSQL log, the closing of what a silent node left running.
  */
 export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
-  const assay = createAssay(config);
-  // Before HTTP listens: every webpage job still running now was cut off by a process that stopped, none is this one's.
+  const assay = await createAssay(config);
+  // Before HTTP listens: every webpage job this node was running was cut off by its last stop.
   const started = performance.now();
-  const interrupted = await assay.jobs.recoverInterruptedJobs();
+  const interrupted = await assay.cluster.recoverOwnWebJobs();
   if (interrupted > 0) {
     console.log(`Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`);
   }
@@ -32,27 +33,16 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
-  await assay.jobs.recoverEmailJobs();
+  await assay.cluster.recoverOwnEmailJobs();
   // The monthly grant: swept at start and then periodically, so a quiet organization gets its period too (requests also grant lazily).
-  const grantSweep = async () => {
-    try {
-      await assay.plans.sweep();
-    } catch (e) {
-      console.error("monthly grant sweep failed:", e);
-    }
-  };
-  if (config.grantSweepSeconds > 0) await grantSweep();
-  const grantSweeper = config.grantSweepSeconds > 0 ? setInterval(grantSweep, config.grantSweepSeconds * 1000) : null;
-  // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).
-  const sweepMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
-  const sweeper = setInterval(() => void assay.jobs.expireOverdue().catch((e) => console.error("expiry sweep failed:", e)), sweepMs);
+  if (config.grantSweepSeconds > 0) await assay.cluster.grantSweepNow().catch((e) => console.error("monthly grant sweep failed:", e));
+  const background = assay.cluster.startBackground();
   return {
     assay,
     httpPort: http.server!.port!,
     smtpPort,
     async stop() {
-      clearInterval(sweeper);
-      if (grantSweeper) clearInterval(grantSweeper);
+      await background.stop();
       await inbox.stop();
       await http.stop();
       await assay.close();

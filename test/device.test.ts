@@ -45,7 +45,7 @@ function expectOAuthError(res: { status: number; text: string }, error: string) 
   expect(body.error).toBe(error);
 }
 
-const eventsOfType = (s: TestServer, type: string) => [...s.assay.store.readAll()].filter((e) => e.type === type);
+const eventsOfType = (s: TestServer, type: string) => [...s.assay.store.local.readAll()].filter((e) => e.type === type);
 
 describe("the device flow", () => {
   test("code, pending, slow_down, approval on the page, a key that works, and the code used once", async () => {
@@ -56,7 +56,7 @@ describe("the device flow", () => {
     expect([code.expires_in, code.interval]).toEqual([600, 5]);
     expect(code.device_code.length).toBeGreaterThanOrEqual(40);
     // The log keeps only the device code's hash.
-    expect(JSON.stringify([...server.assay.store.readAll()])).not.toContain(code.device_code);
+    expect(JSON.stringify([...server.assay.store.local.readAll()])).not.toContain(code.device_code);
 
     expectOAuthError(await poll(server, code.device_code), "authorization_pending");
     const tooSoon = await poll(server, code.device_code);

@@ -31,7 +31,7 @@ let mcp: Client;
 
 const eventCount = () => {
   let n = 0;
-  for (const _ of stack.server.assay.store.readAll()) n++;
+  for (const _ of stack.server.assay.store.local.readAll()) n++;
   return n;
 };
 
@@ -40,9 +40,9 @@ beforeAll(async () => {
   stack = await startServerWithRelay({ ASSAY_SIGNUP_CREDITS: "0", ASSAY_PLAYGROUND_RUNS_PER_ADDRESS: "1" });
   const { server } = stack;
   ({ customerId } = await server.signup());
-  const balance = (await server.api("GET", "/api/credits", { key: server.assay.operator.mintKey(customerId, "reader", [...ALL_SCOPES]).apiKey })).body;
-  if (balance.balance > 0) server.assay.operator.deductCredits(customerId, balance.balance, "fuzzing runs without credits");
-  apiKey = server.assay.operator.mintKey(customerId, "fuzz", [...ALL_SCOPES]).apiKey;
+  const balance = (await server.api("GET", "/api/credits", { key: (await server.assay.operator.mintKey(customerId, "reader", [...ALL_SCOPES])).apiKey })).body;
+  if (balance.balance > 0) await server.assay.operator.deductCredits(customerId, balance.balance, "fuzzing runs without credits");
+  apiKey = (await server.assay.operator.mintKey(customerId, "fuzz", [...ALL_SCOPES])).apiKey;
   session = await signIn(server, stack.relay, uniqueEmail("fuzz"));
   mcp = new Client({ name: "assay-fuzz", version: "1.0.0" });
   await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import fc from "fast-check";
-import { openStore, plansFor } from "../src/app";
+import { openEventLog, plansFor } from "../src/app";
 import { loadConfig, type Config } from "../src/config";
 import { loadFeedbackSets } from "../src/catalog/feedback-sets";
 import { FeedbackService } from "../src/services/feedback";
@@ -15,9 +15,11 @@ import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide as decideJob, jobState, JobStateError, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import { chargeForJob, creditState } from "../projections/credits";
-import { ConcurrencyError, type EventStore, type StreamWrite } from "../src/store/event-store";
+import { ConcurrencyError, type StreamWrite } from "../src/store/event-store";
+import type { EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import { tempDataDir } from "./support/harness";
+import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
  * Properties of the ledger, over the real store, projections, deciders and services: for any sequence of signups,
@@ -26,6 +28,7 @@ import { tempDataDir } from "./support/harness";
  * payouts, repeated (FeedbackService), and racing decisions made on the same stale state, balances never go
  * negative, each job is charged once and settled once, each set and anchor pays once, each month is granted once,
  * the read model equals a model kept beside it, and `ledger verify` recomputes every balance from the events alone.
+ * The same properties on both logs: one SQLite file, and PostgreSQL with a node's copy (a fresh database per run).
  */
 setDefaultTimeout(300_000);
 
@@ -74,8 +77,10 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
 
 /** The world one run acts on: a fresh store, and a model of what each balance must be. */
 class World {
+  constructor(private readonly seen: ReturnType<typeof newTally>) {}
+
   readonly dir = tempDataDir();
-  readonly store: EventStore = openStore(this.dir);
+  store!: EventLog;
   readonly customers: string[] = [];
   readonly model = new Map<string, number>();
   /** Every job charged, and the settled ones with their rows (what feedback can be about). */
@@ -88,10 +93,18 @@ class World {
   private config!: Config;
   private plans!: PlanService;
   private operator!: OperatorService;
-  private readonly feedback = new FeedbackService(this.store, loadFeedbackSets());
+  private feedback!: FeedbackService;
 
-  async open(): Promise<void> {
-    this.config = loadConfig({ DATA_DIR: this.dir, ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS), ASSAY_FREE_MONTHLY_CREDITS: String(MONTHLY_CREDITS) });
+  /** `databaseUrl`: a fresh PostgreSQL database for the log; unset, SQLite. */
+  async open(databaseUrl?: string): Promise<void> {
+    this.config = loadConfig({
+      DATA_DIR: this.dir,
+      ASSAY_SIGNUP_CREDITS: String(SIGNUP_CREDITS),
+      ASSAY_FREE_MONTHLY_CREDITS: String(MONTHLY_CREDITS),
+      ...(databaseUrl ? { ASSAY_DATABASE_URL: databaseUrl } : {}),
+    });
+    this.store = (await openEventLog(this.config)).store;
+    this.feedback = new FeedbackService(this.store, loadFeedbackSets());
     this.plans = plansFor(this.config)(this.store);
     const accounts = new AccountService({ config: this.config, store: this.store, plans: this.plans });
     this.operator = new OperatorService({ store: this.store, plans: this.plans }, accounts);
@@ -102,8 +115,8 @@ class World {
     }
   }
 
-  close(): void {
-    this.store.close();
+  async close(): Promise<void> {
+    await this.store?.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
@@ -129,10 +142,10 @@ class World {
         const customerId = this.customers[cmd.customer]!;
         const plan = plans[cmd.plan]!;
         const jobId = `job_prop_${++this.seq}`;
-        if (!this.tryAccept(jobId, customerId, plan)) return;
+        if (!(await this.tryAccept(jobId, customerId, plan))) return;
         if (cmd.reaccept) {
           // The same job id again (a retried request): never a second charge.
-          expect(() => this.store.append(this.acceptWrites(jobId, customerId, plan), META)).toThrow(JobStateError);
+          expect(await refusal(this.store.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META))).toBeInstanceOf(JobStateError);
         }
         const rows: RecordedResult[] = plan.run.map((v, i) => ({
           validationId: v.module.meta.id,
@@ -142,26 +155,26 @@ class World {
           captureKeys: [],
           durationMs: 1,
         }));
-        const settle = () => this.store.append(decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
-        settle();
+        const settle = () => this.store.appendSoon(() => decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
+        await settle();
         this.jobs.push({ jobId, customerId, rows });
         this.adjust(customerId, rows.filter((r) => r.outcome.verdict === "error").reduce((n, r) => n + r.credits, 0));
-        if (cmd.settleTwice) expect(settle).toThrow(JobStateError);
+        if (cmd.settleTwice) expect(await refusal(settle())).toBeInstanceOf(JobStateError);
         return;
       }
       case "grant": {
         const customerId = this.customers[cmd.customer]!;
-        this.operator.grantCredits(customerId, cmd.amount, "property test");
+        await this.operator.grantCredits(customerId, cmd.amount, "property test");
         this.adjust(customerId, cmd.amount);
         return;
       }
       case "deduct": {
         const customerId = this.customers[cmd.customer]!;
         if (cmd.amount > this.model.get(customerId)!) {
-          expect(() => this.operator.deductCredits(customerId, cmd.amount, "property test")).toThrow(AppError);
+          expect(await refusal(this.operator.deductCredits(customerId, cmd.amount, "property test"))).toBeInstanceOf(AppError);
           return;
         }
-        this.operator.deductCredits(customerId, cmd.amount, "property test");
+        await this.operator.deductCredits(customerId, cmd.amount, "property test");
         this.adjust(customerId, -cmd.amount);
         return;
       }
@@ -173,7 +186,7 @@ class World {
         const month = `${customerId}/${new Date(Date.now() + 31 * cmd.month * 86_400_000).toISOString().slice(0, 7)}`;
         if (cmd.month > 0 && !this.months.has(month)) {
           this.months.add(month);
-          seen.monthlyGrants++;
+          this.seen.monthlyGrants++;
           this.adjust(customerId, Math.max(0, MONTHLY_CREDITS - this.model.get(customerId)!));
         }
         return;
@@ -201,13 +214,13 @@ class World {
           );
         const anchor = `${job.jobId}/${row.validationId}`;
         if (this.paid.has(anchor)) {
-          expect(submit).toThrow(expect.objectContaining({ code: "FEEDBACK_ALREADY_GIVEN" }));
-          seen.repeatedPayouts++;
+          expect(await refusal(submit())).toMatchObject({ code: "FEEDBACK_ALREADY_GIVEN" });
+          this.seen.repeatedPayouts++;
           return;
         }
-        const receipt = submit();
+        const receipt = await submit();
         this.paid.add(anchor);
-        seen.payouts++;
+        this.seen.payouts++;
         // The reward is what the check cost on that job, net of its refund: an errored row earns nothing.
         const reward = verdict === "error" ? 0 : row.credits;
         expect(receipt.payout.credits).toBe(reward);
@@ -231,24 +244,24 @@ class World {
         for (const d of decided) {
           if (!d) continue;
           if (first) {
-            this.store.append(d.writes, META);
+            await this.store.append(d.writes, META);
             this.adjust(customerId, -d.plan.totalCredits);
             this.charged.push(d.jobId);
             first = false;
             continue;
           }
-          expect(() => this.store.append(d.writes, META)).toThrow(ConcurrencyError);
-          seen.races++;
-          this.tryAccept(d.jobId, customerId, d.plan);
+          expect(await refusal(this.store.append(d.writes, META))).toBeInstanceOf(ConcurrencyError);
+          this.seen.races++;
+          await this.tryAccept(d.jobId, customerId, d.plan);
         }
         return;
       }
     }
   }
 
-  private tryAccept(jobId: string, customerId: string, plan: PlannedJob): boolean {
+  private async tryAccept(jobId: string, customerId: string, plan: PlannedJob): Promise<boolean> {
     try {
-      this.store.append(this.acceptWrites(jobId, customerId, plan), META);
+      await this.store.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META);
     } catch (e) {
       if (e instanceof AppError && e.code === "INSUFFICIENT_CREDITS") {
         expect(plan.totalCredits).toBeGreaterThan(this.model.get(customerId)!);
@@ -268,15 +281,15 @@ class World {
   }
 
   /** The properties, checked after every run. */
-  check(): void {
+  async check(): Promise<void> {
     for (const customerId of this.customers) expect(this.ledger(customerId).balance).toBe(this.model.get(customerId)!);
-    const events = [...this.store.readAll()];
+    const events = [...this.store.local.readAll()];
     for (const jobId of this.charged) {
       expect(events.filter((e) => e.type === "CreditsCharged" && e.data.jobId === jobId)).toHaveLength(1);
       expect(events.filter((e) => e.type === "JobSettled" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
       expect(events.filter((e) => e.type === "CreditsRefunded" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
     }
-    const report = verifyLedger(this.store);
+    const report = await verifyLedger(this.store);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     for (const customerId of this.customers) expect(report.balances[customerId]).toBe(this.model.get(customerId)!);
@@ -287,25 +300,41 @@ class World {
   }
 }
 
-/** What the runs did, so that a property that held only because nothing happened cannot pass. */
-const seen = { runs: 0, payouts: 0, repeatedPayouts: 0, monthlyGrants: 0, races: 0 };
+/** What a promise was refused with (null when it was not). */
+const refusal = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (e: unknown) => e);
+
+/** What the runs did on each log, so that a property that held only because nothing happened cannot pass. */
+const seen = { sqlite: newTally(), postgres: newTally() };
+function newTally() {
+  return { runs: 0, payouts: 0, repeatedPayouts: 0, monthlyGrants: 0, races: 0 };
+}
 afterAll(() => {
-  for (const n of Object.values(seen)) expect(n).toBeGreaterThan(0);
+  for (const tally of Object.values(seen)) for (const n of Object.values(tally)) expect(n).toBeGreaterThan(0);
 });
 
-test("for any sequence of jobs, settlements, grants, deductions, monthly grants, feedback payouts and races, the ledger holds", async () => {
-  await fc.assert(
-    fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 25 }), async (commands) => {
-      const world = new World();
-      try {
-        await world.open();
-        for (const c of commands) await world.run(c);
-        world.check();
-        seen.runs++;
-      } finally {
-        world.close();
-      }
-    }),
-    { numRuns: 80 },
-  );
+let postgres: TestPostgres;
+beforeAll(async () => {
+  postgres = await startPostgres();
 });
+afterAll(() => postgres?.stop());
+
+for (const backend of ["sqlite", "postgres"] as const) {
+  test(`on ${backend}: for any sequence of jobs, settlements, grants, deductions, monthly grants, feedback payouts and races, the ledger holds`, async () => {
+    let databases = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(commandArb, { minLength: 1, maxLength: 25 }), async (commands) => {
+        const world = new World(seen[backend]);
+        try {
+          await world.open(backend === "postgres" ? await postgres.createDatabase(`ledger_${++databases}`) : undefined);
+          for (const c of commands) await world.run(c);
+          await world.check();
+          seen[backend].runs++;
+        } finally {
+          await world.close();
+        }
+      }),
+      // PostgreSQL's runs each create a database and commit every append durably: fewer of them keep the file quick.
+      { numRuns: backend === "sqlite" ? 80 : 30 },
+    );
+  });
+}

@@ -301,7 +301,7 @@ describe("authentication", () => {
   });
 
   test("a key without the scope, and another organization's customerId, are tool errors with their codes", async () => {
-    const readOnly = server.assay.accounts.mintKey(account.customerId, "read only", ["jobs:read"], { actor: { kind: "system" }, channel: "cli" });
+    const readOnly = await server.assay.accounts.mintKey(account.customerId, "read only", ["jobs:read"], { actor: { kind: "system" }, channel: "cli" });
     const client = await connect(readOnly.apiKey);
     try {
       const e = await refused(client, "run_job", STATIC_JOB, "INSUFFICIENT_SCOPE");
@@ -454,7 +454,7 @@ describe("key tools", () => {
     const before = (await ok(keyed, "get_credits")).balance;
     const receipt = await ok(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers });
     expect(receipt).toMatchObject({ ...anchors, source: "mcp", payout: { credits: asked.rewardCredits, balanceAfter: before + asked.rewardCredits } });
-    const submitted = [...server.assay.store.readAll()].filter((e) => e.type === "FeedbackSubmitted").pop()!;
+    const submitted = [...server.assay.store.local.readAll()].filter((e) => e.type === "FeedbackSubmitted").pop()!;
     expect(submitted.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key" } });
     expect(submitted.data).toMatchObject({ source: "mcp", ...anchors });
     await refused(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers }, "FEEDBACK_ALREADY_GIVEN");

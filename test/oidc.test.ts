@@ -65,7 +65,7 @@ afterAll(async () => {
   providerServer?.close();
 }, HOOK_TIMEOUT);
 
-const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
+const eventsOf = (s: TestServer) => [...s.assay.store.local.readAll()];
 const eventCount = (s: TestServer) => eventsOf(s).length;
 
 

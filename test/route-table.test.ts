@@ -35,5 +35,5 @@ test("README's API table lists exactly the /api operations, each with its auth",
 });
 
 test("its other rows are the documents outside /api the HTTP app serves", () => {
-  expect(tableRows().filter((r) => !r.path.startsWith("/api/")).map((r) => `${r.method} ${r.path}`)).toEqual(["GET /healthz", "POST /mcp"]);
+  expect(tableRows().filter((r) => !r.path.startsWith("/api/")).map((r) => `${r.method} ${r.path}`)).toEqual(["GET /healthz", "GET /readyz", "POST /mcp"]);
 });

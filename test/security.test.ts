@@ -35,7 +35,7 @@ const scopeless = new Map<string, string>();
 
 const eventCount = () => {
   let n = 0;
-  for (const _ of server.assay.store.readAll()) n++;
+  for (const _ of server.assay.store.local.readAll()) n++;
   return n;
 };
 
@@ -46,9 +46,9 @@ beforeAll(async () => {
   stranger = await server.signup();
   for (const scope of ALL_SCOPES) {
     const others = ALL_SCOPES.filter((s) => s !== scope);
-    scopeless.set(scope, server.assay.operator.mintKey(owner.customerId, `without ${scope}`, others).apiKey);
+    scopeless.set(scope, (await server.assay.operator.mintKey(owner.customerId, `without ${scope}`, others)).apiKey);
   }
-  const doomed = server.assay.operator.mintKey(owner.customerId, "revoked", [...ALL_SCOPES]);
+  const doomed = await server.assay.operator.mintKey(owner.customerId, "revoked", [...ALL_SCOPES]);
   const out = await runCli(["key", "revoke", "--key", doomed.keyId], server.env);
   expect([out.code, out.stderr]).toEqual([0, ""]);
   expect(JSON.parse(out.stdout)).toEqual({ keyId: doomed.keyId, customerId: owner.customerId });

@@ -112,6 +112,11 @@ export class BrowserPool {
     return this.size * this.pagesPerBrowser;
   }
 
+  /** What /healthz shows of the pool: where its browsers run and how busy each is. */
+  describe(): { mode: "local" | "remote"; browsers: Array<{ endpoint?: string; connected: boolean; active: number; capacity: number }> } {
+    return { mode: "local", browsers: this.browsers.map((b) => ({ connected: true, active: b.active, capacity: this.pagesPerBrowser })) };
+  }
+
   /** How many browsers have been started (none until the pool is warmed or first used). */
   get launched(): number {
     return this.browsers.length;

@@ -13,10 +13,18 @@ import { playgroundPages } from "./pages/playground";
 import { catalogPages } from "./pages/catalog";
 import { noteClientAddress, requestIdOf } from "./request";
 
+/** The liveness and readiness probes: answered without reading the log. */
+const PROBES = new Set(["/healthz", "/readyz"]);
+
 /** The HTTP app: the operations' routes, the agent documents and the MCP endpoint, with one error rendering. */
 export function createHttpApp(services: Services) {
   return new Elysia()
-    .onRequest(({ request, server }) => noteClientAddress(request, server?.requestIP(request)?.address, services.config.trustForwardedFor))
+    .onRequest(async ({ request, server }) => {
+      noteClientAddress(request, server?.requestIP(request)?.address, services.config.trustForwardedFor);
+      // Every answer reads the log as it stood when the request arrived, whichever node wrote it (PostgreSQL); the
+      // probes answer without it, so a node whose database is away still says so.
+      if (!PROBES.has(new URL(request.url).pathname)) await services.cluster.catchUp();
+    })
     .onParse(async ({ request }) => {
       const text = await request.text();
       if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
@@ -49,7 +57,12 @@ export function createHttpApp(services: Services) {
       if (typeof retryAfter === "number") set.headers["retry-after"] = String(retryAfter);
       return appError.toBody(requestId);
     })
-    .get("/healthz", () => ({ status: "ok" }))
+    .get("/healthz", () => services.cluster.health())
+    .get("/readyz", async ({ set }) => {
+      const readiness = await services.cluster.readiness();
+      if (!readiness.ready) set.status = 503;
+      return readiness;
+    })
     .use(operationRoutes(services, operations))
     .use(agentRoutes(services))
     .use(mcpRoutes(services, operations))

@@ -10,6 +10,9 @@ function refusal(code: number, message: string): Error & { responseCode: number 
 }
 
 /** The 5xx text refusing a recipient at RCPT, by the job service's answer. */
+/** While the event log cannot be read or written (its database unreachable): the sender tries again later. */
+const TEMPORARY_FAILURE = "4.3.0 The test inbox cannot take messages right now; try again later";
+
 const REFUSALS: Record<Exclude<RecipientStatus, "waiting">, (inboxDomain: string) => string> = {
   foreign: (inboxDomain) => `5.1.2 This server only accepts mail for test addresses at ${inboxDomain}`,
   unknown: () => "5.1.1 No email job has this test address",
@@ -45,7 +48,7 @@ export class SmtpInbox {
       disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
       ...(tls ?? {}),
       logger: false,
-      onRcptTo: (address, _session, callback) => callback(this.checkRecipient(address) ?? undefined),
+      onRcptTo: (address, _session, callback) => void this.checkRecipient(address).then((refused) => callback(refused ?? undefined)),
       onData: (stream, session, callback) => this.receive(stream, session, callback),
     });
     this.server.on("error", (e) => console.error("smtp inbox:", e.message));
@@ -73,8 +76,15 @@ export class SmtpInbox {
     socket.once("close", () => clearTimeout(timer));
   }
 
-  private checkRecipient(address: SMTPServerAddress): Error | null {
-    const why = this.jobs.recipientStatus(address.address);
+  /** Null when the recipient is waiting; else the refusal (451, to try again later, while the event log cannot be read). */
+  private async checkRecipient(address: SMTPServerAddress): Promise<Error | null> {
+    let why: Awaited<ReturnType<JobService["recipientStatus"]>>;
+    try {
+      why = await this.jobs.recipientStatus(address.address);
+    } catch (e) {
+      console.error("smtp inbox: recipient could not be looked up:", (e as Error).message);
+      return refusal(451, TEMPORARY_FAILURE);
+    }
     if (why === "waiting") return null;
     return refusal(550, REFUSALS[why](this.config.inboxDomain));
   }
@@ -91,7 +101,8 @@ export class SmtpInbox {
       if (stream.sizeExceeded || size > this.config.smtpMaxBytes) {
         return callback(refusal(552, `5.3.4 Message exceeds the ${this.config.smtpMaxBytes}-byte limit`));
       }
-      const taken = this.jobs.receiveEmail({
+      this.jobs
+        .receiveEmail({
         raw: Buffer.concat(chunks),
         envelope: {
           mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
@@ -99,8 +110,15 @@ export class SmtpInbox {
           ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
           ...(session.hostNameAppearsAs ? { helo: String(session.hostNameAppearsAs).slice(0, 255) } : {}),
         },
-      });
-      callback(taken === 0 ? refusal(550, "5.7.1 No recipient of this message is still waiting for one") : null);
+      })
+        .then(
+          (taken) => callback(taken === 0 ? refusal(550, "5.7.1 No recipient of this message is still waiting for one") : null),
+          (e: Error) => {
+            // Nothing was acknowledged: the sender keeps the message and tries again.
+            console.error("smtp inbox: message could not be kept:", e.message);
+            callback(refusal(451, TEMPORARY_FAILURE));
+          },
+        );
     });
   }
 }

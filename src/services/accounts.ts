@@ -64,7 +64,7 @@ export class AccountService {
       },
       exists,
     );
-    this.ctx.store.append(writes, meta);
+    await this.ctx.store.append(writes, meta);
     await this.ctx.plans.provisionOpened(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
@@ -84,14 +84,14 @@ export class AccountService {
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
-  mintKey(customerId: string, name: string, scopes: Scope[], meta: RequestMeta) {
+  async mintKey(customerId: string, name: string, scopes: Scope[], meta: RequestMeta) {
     const { apiKey, key } = newKey(name, scopes);
-    this.ctx.store.append(decideMintKey(customerId, key, findOrganization(this.ctx.store.db, customerId) !== null), meta);
+    await this.ctx.store.append(decideMintKey(customerId, key, findOrganization(this.ctx.store.db, customerId) !== null), meta);
     return { apiKey, keyId: key.keyId, customerId, scopes };
   }
 
-  revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
-    this.ctx.store.append(decideRevokeKey(customerId, keyId, this.activeKey(customerId, keyId) !== null), meta);
+  async revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
+    await this.ctx.store.append(decideRevokeKey(customerId, keyId, this.activeKey(customerId, keyId) !== null), meta);
     return { keyId, revokedAt: findKeyById(this.ctx.store.db, keyId)!.revokedAt! };
   }
 
@@ -102,20 +102,20 @@ export class AccountService {
   }
 
   /** Mints a key from a session, for the session's organization, never with a scope beyond the person's role. */
-  mintKeyAs(session: SessionPrincipal, name: string, scopes: Scope[], meta: RequestMeta) {
+  async mintKeyAs(session: SessionPrincipal, name: string, scopes: Scope[], meta: RequestMeta) {
     requireScopesOfRole(session.role, scopes);
     const { apiKey, key } = newKey(name, scopes, session.personId);
-    this.ctx.store.append(decideMintKey(session.customerId, key, true), meta);
+    await this.ctx.store.append(decideMintKey(session.customerId, key, true), meta);
     return { apiKey, ...this.keyView(findKeyById(this.ctx.store.db, key.keyId)!) };
   }
 
   /** A new secret for the same key id; the old one works for the rotation overlap (ASSAY_KEY_ROTATION_OVERLAP_SECONDS), then gets 401. */
-  rotateKeyAs(session: SessionPrincipal, keyId: string, meta: RequestMeta) {
+  async rotateKeyAs(session: SessionPrincipal, keyId: string, meta: RequestMeta) {
     const key = this.activeKey(session.customerId, keyId);
     if (key) requireKeyAuthority(session, key);
     const { apiKey, secretHash, displayPrefix } = newSecret();
     const previousValidUntil = new Date(Date.now() + this.ctx.config.keyRotationOverlapSeconds * 1000).toISOString();
-    this.ctx.store.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
+    await this.ctx.store.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
     return { apiKey, previousValidUntil, ...this.keyView(findKeyById(this.ctx.store.db, keyId)!) };
   }
 

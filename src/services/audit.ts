@@ -1,4 +1,5 @@
-import { eventHash, GENESIS_HASH, type EventStore } from "../store/event-store";
+import { eventHash, GENESIS_HASH } from "../store/event-store";
+import type { EventLog } from "../store/event-log";
 import { isCreditEvent } from "../../events";
 import { evolve } from "../domain/credits";
 import { allBalances } from "../../projections/credits";
@@ -22,14 +23,16 @@ export interface LedgerReport {
  * What an auditor runs: checks every event's hash against its predecessor and its own content,
  * recomputes every balance from credit events alone, and compares with the read model.
  */
-export function verifyLedger(store: EventStore, onlyCustomer?: string): LedgerReport {
+export async function verifyLedger(store: EventLog, onlyCustomer?: string): Promise<LedgerReport> {
   const problems: LedgerProblem[] = [];
   const balances = new Map<string, number>();
   let prevHash = GENESIS_HASH;
   let expectedPosition = 1;
   let events = 0;
   let creditEvents = 0;
-  for (const e of store.readAll()) {
+  // On PostgreSQL the log read is the shared one, and the read models compared are this node's, brought to its head first.
+  await store.catchUp();
+  for await (const e of store.readLog()) {
     events++;
     if (e.position !== expectedPosition) problems.push({ position: e.position, message: `gap in positions: expected ${expectedPosition}` });
     expectedPosition = e.position + 1;

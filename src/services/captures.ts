@@ -1,12 +1,12 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { AppError } from "../errors/app-error";
 import { findCapture, type CaptureRow } from "../../projections/jobs";
 import { sha256Hex } from "../store/canonical";
 import type { StoredFile } from "../domain/jobs";
 import type { Config } from "../config";
-import type { EventStore } from "../store/event-store";
+import type { EventLog } from "../store/event-log";
 
 export interface CaptureFile {
   viewport: string;
@@ -36,8 +36,8 @@ export class CaptureService implements CaptureSink {
   private readonly secret: Buffer;
 
   // Built before the ServiceContext that holds it, so it takes only what it reads.
-  constructor(private readonly ctx: { config: Config; store: EventStore }) {
-    this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.dataDir);
+  constructor(private readonly ctx: { config: Config; store: EventLog }) {
+    this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.sharedDir);
   }
 
   /** Writes the file and returns what CaptureStored will record of it (appended with the job's results). */
@@ -97,15 +97,30 @@ export class CaptureService implements CaptureSink {
 
   private pathOf(customerId: string, jobId: string, key: string): string {
     if (!/^[\w.-]+$/.test(key) || !/^[\w-]+$/.test(jobId) || !/^[\w-]+$/.test(customerId)) throw notFound(key);
-    return join(this.ctx.config.dataDir, "captures", customerId, jobId, key);
+    return join(this.ctx.config.sharedDir, "captures", customerId, jobId, key);
   }
 }
 
 const notFound = (key: string) => new AppError("STORAGE_OBJECT_NOT_FOUND", "No capture with this key in your organization.", { key });
 
-/** A random signing secret kept beside the log, so share links survive restarts without configuration. */
-function persistentSecret(dataDir: string): Buffer {
-  const path = join(dataDir, "share-link.secret");
-  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString("hex"), { mode: 0o600 });
+/**
+ * A random signing secret kept beside the captures, so share links survive restarts without configuration and any
+ * node sharing the directory signs and checks the same links. Written whole to a file of its own, then linked into
+ * place (which fails if one is there): of nodes starting together one places it and the others read that one.
+ */
+function persistentSecret(dir: string): Buffer {
+  const path = join(dir, "share-link.secret");
+  mkdirSync(dir, { recursive: true });
+  if (!existsSync(path)) {
+    const draft = `${path}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    writeFileSync(draft, randomBytes(32).toString("hex"), { mode: 0o600 });
+    try {
+      linkSync(draft, path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    } finally {
+      rmSync(draft, { force: true });
+    }
+  }
   return Buffer.from(readFileSync(path, "utf8").trim(), "hex");
 }

@@ -1,5 +1,5 @@
 import type { Config } from "../config";
-import type { EventStore } from "../store/event-store";
+import type { EventLog } from "../store/event-log";
 import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
@@ -14,7 +14,7 @@ import type { EmailClientCatalog } from "./email-client-catalog";
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
   config: Config;
-  store: EventStore;
+  store: EventLog;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
   /** Gathers a received message's artifacts (MIME, authentication, HTML structure, mail-client renders). */

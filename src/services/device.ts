@@ -45,11 +45,11 @@ export class DeviceService {
   constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
 
   /** A new device authorization: the device code is shown only here (the log keeps its hash). */
-  issue(input: { client_id?: string; scope?: string }, meta: RequestMeta) {
+  async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta) {
     const { config, store } = this.ctx;
     const deviceCode = newSecretToken();
     const userCode = newUserCode();
-    store.append(
+    await store.append(
       decideIssueDeviceCode({
         codeId: newDeviceCodeId(),
         deviceCodeHash: sha256Hex(deviceCode),
@@ -73,7 +73,7 @@ export class DeviceService {
   }
 
   /** One token request; an OAuth refusal is thrown as DeviceTokenError. Once approved, a fresh key for the approver's organization. */
-  token(input: { grant_type?: string; device_code?: string }, meta: RequestMeta) {
+  async token(input: { grant_type?: string; device_code?: string }, meta: RequestMeta) {
     if (!input.grant_type) throw new DeviceTokenError("invalid_request", "grant_type is required.");
     if (input.grant_type !== DEVICE_GRANT_TYPE) throw new DeviceTokenError("unsupported_grant_type", `Only ${DEVICE_GRANT_TYPE} is granted here.`);
     if (!input.device_code) throw new DeviceTokenError("invalid_request", "device_code is required.");
@@ -87,7 +87,7 @@ export class DeviceService {
     const { apiKey, key } = newKey(found?.clientId ?? "command line", found?.scopes ?? []);
     const { writes, refusal } = decideDeviceToken({ code, now, lastPolledAt, key });
     const approver = found?.personId ?? undefined;
-    if (writes.length) store.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
+    if (writes.length) await store.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
     if (refusal) throw refusal;
     this.lastPolls.delete(found!.codeId);
     const org = findOrganization(store.db, found!.customerId!)!;
@@ -108,16 +108,16 @@ export class DeviceService {
   }
 
   /** Approves a pending request for one of the signed-in person's organizations. */
-  approve(session: SessionPrincipal, typedUserCode: string, customerId: string, meta: RequestMeta): DeviceCode {
+  async approve(session: SessionPrincipal, typedUserCode: string, customerId: string, meta: RequestMeta): Promise<DeviceCode> {
     const code = this.pending(typedUserCode);
     const role = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
-    this.ctx.store.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
+    await this.ctx.store.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
     return code!;
   }
 
-  deny(session: SessionPrincipal, typedUserCode: string, meta: RequestMeta): DeviceCode {
+  async deny(session: SessionPrincipal, typedUserCode: string, meta: RequestMeta): Promise<DeviceCode> {
     const code = this.pending(typedUserCode);
-    this.ctx.store.append(decideDenyDeviceCode({ code, now: iso(Date.now()), personId: session.personId }), meta);
+    await this.ctx.store.append(decideDenyDeviceCode({ code, now: iso(Date.now()), personId: session.personId }), meta);
     return code!;
   }
 }

@@ -3,7 +3,8 @@ import { AppError } from "../errors/app-error";
 import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/inputs";
 import type { FeedbackSets, QueuedSet } from "../catalog/feedback-sets";
 import { anchors, decide, submissionStream, type AnchorJob, type FeedbackCommand, type FeedbackSource } from "../domain/feedback";
-import { ConcurrencyError, type EventStore } from "../store/event-store";
+import { ConcurrencyError } from "../store/event-store";
+import type { EventLog } from "../store/event-log";
 import { creditState } from "../../projections/credits";
 import { findJobs, resultsFor } from "../../projections/jobs";
 import { answeredSets, checkCost, credentialOf, newestSettledJob, resultSubmissions, submissionForResult, type SubmissionRow } from "../../projections/feedback";
@@ -19,7 +20,7 @@ type Verdict = "pass" | "fail" | "error";
  */
 export class FeedbackService {
   constructor(
-    private readonly store: EventStore,
+    private readonly store: EventLog,
     private readonly sets: FeedbackSets,
   ) {}
 
@@ -68,7 +69,7 @@ export class FeedbackService {
   }
 
   /** POST /api/feedback: the submission and its payout in one append; a second one answers FEEDBACK_ALREADY_GIVEN. */
-  submit(customerId: string, submission: Static<typeof FeedbackSubmission>, meta: RequestMeta) {
+  async submit(customerId: string, submission: Static<typeof FeedbackSubmission>, meta: RequestMeta) {
     const cmd: FeedbackCommand = {
       customerId,
       setId: submission.setId,
@@ -92,7 +93,7 @@ export class FeedbackService {
         credits: creditState(this.store.db, customerId),
       });
       try {
-        const [filed, ...payout] = this.store.append(writes, meta);
+        const [filed, ...payout] = await this.store.append(writes, meta);
         if (filed?.type !== "FeedbackSubmitted") throw new Error("the feedback decider wrote no submission first");
         const d = filed.data;
         return {
@@ -194,7 +195,7 @@ const NOTE_FIELDS = ["aiMistakeNotes", "verdictComments", "feedbackNotes"] as co
  * direction (a false fail: the check failed, the person says pass; a missed problem: it passed, they say fail;
  * error: either side is error), and the notes, newest first, so wrong verdicts can feed back into the checks.
  */
-export function feedbackReport(store: EventStore, since?: string) {
+export function feedbackReport(store: EventLog, since?: string) {
   const checks = new Map<
     string,
     {

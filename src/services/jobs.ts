@@ -182,9 +182,13 @@ export class JobService {
     return { jobId, raw: this.ctx.mail.read(customerId, arrival.storageKey) };
   }
 
-  /** Whether the inbox should take a message for this recipient now (asked at RCPT). */
-  recipientStatus(address: string, now = new Date()): RecipientStatus {
+  /**
+   * Whether the inbox should take a message for this recipient now (asked at RCPT). The read models are brought
+   * to the log's head first: the job may have been created a moment ago on another node.
+   */
+  async recipientStatus(address: string, now = new Date()): Promise<RecipientStatus> {
     if ((address.split("@")[1] ?? "").toLowerCase() !== this.ctx.config.inboxDomain.toLowerCase()) return "foreign";
+    await this.ctx.store.catchUp();
     const inbox = findInboxAddress(this.ctx.store.db, address);
     return inbox ? mailboxState(this.readJob(inbox.jobId), now) : "unknown";
   }
@@ -193,8 +197,13 @@ export class JobService {
    * A message the inbox received: kept and recorded for every recipient still waiting for one, then checked
    * and settled in the background. Answers how many jobs took it (none: the inbox refuses the message).
    */
-  receiveEmail(message: InboundMessage): number {
-    const accepted = message.envelope.rcptTo.map((rcpt) => this.keepMessage(rcpt, message)).filter((id): id is string => !!id);
+  async receiveEmail(message: InboundMessage): Promise<number> {
+    await this.ctx.store.catchUp();
+    const accepted: string[] = [];
+    for (const rcpt of message.envelope.rcptTo) {
+      const jobId = await this.keepMessage(rcpt, message);
+      if (jobId) accepted.push(jobId);
+    }
     // Checking starts once the inbox has written its answer to the client (a later turn of the event loop), not before.
     for (const jobId of accepted) {
       setImmediate(() => {
@@ -215,27 +224,29 @@ export class JobService {
   }
 
   /**
-   * At start, before this process takes any request: a url/static_html job still running was cut off by the
-   * process that stopped (its request is gone with it, and its raw HTML is not kept to run it again), so it is
-   * closed as interrupted, every check refunded. Each close is decided on the job's own stream and appended with
-   * its expected version, so a second start, or two starts racing, close a job once. Answers how many it closed.
+   * Closes webpage jobs cut off by a process that stopped: its request is gone with it, and its raw HTML is not
+   * kept to run it again, so each is closed as interrupted, every check refunded. At start, before this process
+   * takes any request, every running job is such a job on SQLite; where several nodes share a log, `nodes` names
+   * whose jobs are meant (this node's own after its restart; a node gone silent, by the recovery sweep). Each close
+   * is decided on the job's own stream and appended with its expected version, so two recoveries racing close a
+   * job once. Answers how many it closed.
    */
-  async recoverInterruptedJobs(): Promise<number> {
+  async recoverInterruptedJobs(nodes?: readonly string[]): Promise<number> {
     let closed = 0;
-    for (const job of runningJobs(this.ctx.store.db)) {
+    for (const job of runningJobs(this.ctx.store.db, nodes)) {
       if (await this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
     }
     return closed;
   }
 
-  /** After a restart: check messages that arrived but were not checked, and expire what ran out. */
-  async recoverEmailJobs(): Promise<void> {
-    for (const address of receivedUnsettled(this.ctx.store.db)) await this.checkEmail(address.jobId);
+  /** Checks messages that arrived but were not checked (those `nodes` took, when named), and expires what ran out. */
+  async recoverEmailJobs(nodes?: readonly string[]): Promise<void> {
+    for (const address of receivedUnsettled(this.ctx.store.db, nodes)) await this.checkEmail(address.jobId);
     await this.expireOverdue();
   }
 
   /** Stores the message for one recipient's job and records its arrival; null when that job is not waiting for one. */
-  private keepMessage(recipient: string, message: InboundMessage): string | null {
+  private async keepMessage(recipient: string, message: InboundMessage): Promise<string | null> {
     const inbox = findInboxAddress(this.ctx.store.db, recipient);
     if (!inbox) return null;
     const storageKey = `${inbox.jobId}.eml`;
@@ -252,7 +263,7 @@ export class JobService {
     }
     // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
     this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-    this.ctx.store.append(writes, SMTP, { durable: true });
+    await this.ctx.store.append(writes, SMTP, { durable: true });
     return inbox.jobId;
   }
 

@@ -23,7 +23,7 @@ export class MembersService {
   ) {}
 
   /** Adds a person to the session's organization by email (admin only); they sign in with that email as usual. */
-  addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
+  async addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
     const emailHash = emailHashOf(email);
     const person = findPersonByEmailHash(this.ctx.store.db, emailHash);
@@ -37,7 +37,7 @@ export class MembersService {
       person,
       newPersonId: newPersonId(),
     });
-    if (writes.length) this.ctx.store.append(writes, meta);
+    if (writes.length) await this.ctx.store.append(writes, meta);
     return this.memberView(session.customerId, personId);
   }
 
@@ -49,7 +49,7 @@ export class MembersService {
     const invitationId = newInvitationId();
     const expiresAt = iso(Date.now() + config.invitationTtlSeconds * 1000);
     const invitation = { invitationId, customerId: session.customerId, email, role, tokenHash: sha256Hex(token), expiresAt };
-    store.append(decideInvite(invitation, session.role, config.signinDomains), meta);
+    await store.append(decideInvite(invitation, session.role, config.signinDomains), meta);
     const link = new URL(`${config.publicBaseUrl}/api/invitations/callback`);
     link.searchParams.set("token", token);
     const org = membershipsOf(store.db, session.personId).find((m) => m.customerId === session.customerId)!;
@@ -62,7 +62,7 @@ export class MembersService {
   }
 
   /** Uses an invitation: joins the person with its email, and, with no signed-in person, starts their session. */
-  private accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta) {
+  private async accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta) {
     const { config, store } = this.ctx;
     const now = Date.now();
     const invitation = findInvitationByTokenHash(store.db, sha256Hex(token));
@@ -78,18 +78,18 @@ export class MembersService {
       signedInEmail: signedIn?.email ?? null,
       session: fresh?.session ?? null,
     });
-    store.append(writes, meta);
+    await store.append(writes, meta);
     return { customerId: invitation!.customerId, personId, secret: fresh?.secret ?? null };
   }
 
   /** Signing in through an invitation link: a fresh session for the invited email, acting for the inviting organization. */
-  signInThrough(token: string, meta: RequestMeta): { secret: string } {
-    return { secret: this.accept(token, null, meta).secret! };
+  async signInThrough(token: string, meta: RequestMeta): Promise<{ secret: string }> {
+    return { secret: (await this.accept(token, null, meta)).secret! };
   }
 
   /** Accepting an invitation in a session: only one for the signed-in person's own email. */
-  acceptSignedIn(session: SessionPrincipal, token: string, meta: RequestMeta) {
-    const { customerId, personId } = this.accept(token, session, meta);
+  async acceptSignedIn(session: SessionPrincipal, token: string, meta: RequestMeta) {
+    const { customerId, personId } = await this.accept(token, session, meta);
     return this.memberView(customerId, personId);
   }
 
@@ -103,17 +103,17 @@ export class MembersService {
     };
   }
 
-  changeRole(session: SessionPrincipal, personId: string, role: Role, meta: RequestMeta) {
+  async changeRole(session: SessionPrincipal, personId: string, role: Role, meta: RequestMeta) {
     const writes = decideChangeRole(this.change(session.customerId, personId), role, session.role);
-    if (writes.length) this.ctx.store.append(writes, meta);
+    if (writes.length) await this.ctx.store.append(writes, meta);
     return this.memberView(session.customerId, personId);
   }
 
   /** Removes a member (admin only); the keys they minted for the organization are revoked with them. */
-  remove(session: SessionPrincipal, personId: string, meta: RequestMeta) {
+  async remove(session: SessionPrincipal, personId: string, meta: RequestMeta) {
     const { customerId } = session;
     const revokedKeyIds = activeKeyIdsMintedBy(this.ctx.store.db, customerId, personId);
-    this.ctx.store.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
+    await this.ctx.store.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
     return { customerId, personId, revokedKeyIds };
   }
 
@@ -121,12 +121,12 @@ export class MembersService {
    * Leaves the session's organization, revoking the keys minted for it; the session moves to the person's next
    * organization, or ends when none is left.
    */
-  leave(session: SessionPrincipal, meta: RequestMeta) {
+  async leave(session: SessionPrincipal, meta: RequestMeta) {
     const { customerId, personId, sessionId } = session;
     const { db } = this.ctx.store;
     const revokedKeyIds = activeKeyIdsMintedBy(db, customerId, personId);
     const next = membershipsOf(db, personId).find((m) => m.customerId !== customerId);
-    this.ctx.store.append(
+    await this.ctx.store.append(
       [
         ...decideRemoveMember(this.change(customerId, personId), { reason: "left" }, revokedKeyIds),
         ...(next ? decideSwitchOrganization(sessionId, next.customerId, true) : decideSignOut(sessionId)),

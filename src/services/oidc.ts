@@ -134,7 +134,7 @@ export class OidcSignIn {
     if (typeof claims.email !== "string" || claims.email_verified !== true) {
       throw new AppError("OIDC_SIGNIN_FAILED", "The provider did not vouch for an email address.", { reason: "email_unverified" });
     }
-    return { ...this.sessions.signInAs(normaliseEmail(claims.email), meta), next: pending.next };
+    return { ...(await this.sessions.signInAs(normaliseEmail(claims.email), meta)), next: pending.next };
   }
 }
 

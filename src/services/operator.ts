@@ -30,8 +30,10 @@ export class OperatorService {
   ) {}
 
   /** Drops every read table and rebuilds them from the event log. */
-  replay(): { events: number } {
-    return rebuildProjections(this.ctx.store);
+  /** On PostgreSQL, this node's copy of the shared log is brought to its head first, then its read models rebuilt. */
+  async replay(): Promise<{ events: number }> {
+    await this.ctx.store.catchUp();
+    return rebuildProjections(this.ctx.store.local);
   }
 
   verifyLedger(customerId?: string) {
@@ -48,10 +50,10 @@ export class OperatorService {
   }
 
   /** Revokes a key by id alone, for the self-hoster with no session: its organization is the one that holds it. */
-  revokeKey(keyId: string): { keyId: string; customerId: string } {
+  async revokeKey(keyId: string): Promise<{ keyId: string; customerId: string }> {
     const customerId = this.accounts.organizationOfKey(keyId);
     if (!customerId) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No key ${keyId} on this server.`, { keyId });
-    this.accounts.revokeKey(customerId, keyId, OPERATOR);
+    await this.accounts.revokeKey(customerId, keyId, OPERATOR);
     return { keyId, customerId };
   }
 
@@ -75,11 +77,11 @@ export class OperatorService {
     return this.ctx.plans.provision(customerId, OPERATOR);
   }
 
-  private moveCredits(customerId: string, cmd: CreditCommand): { customerId: string; balance: number } {
+  private async moveCredits(customerId: string, cmd: CreditCommand): Promise<{ customerId: string; balance: number }> {
     const { store } = this.ctx;
     if (!findOrganization(store.db, customerId)) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
     const { balance, streamVersion } = creditState(store.db, customerId);
-    store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
+    await store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
     return { customerId, balance: creditState(store.db, customerId).balance };
   }
 }

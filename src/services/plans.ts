@@ -4,7 +4,8 @@ import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from 
 import { decideChangePlan, decideLinkBillingCustomer, streams } from "../domain/accounts";
 import { decide as decideCredits, periodOf } from "../domain/credits";
 import { requireAdmin } from "../domain/people";
-import { ConcurrencyError, type EventStore } from "../store/event-store";
+import { ConcurrencyError } from "../store/event-store";
+import type { EventLog } from "../store/event-log";
 import { allCustomerIds, findOrganization, type Organization } from "../../projections/organizations";
 import { creditState, grantedPeriods } from "../../projections/credits";
 import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider } from "./billing/provider";
@@ -38,7 +39,7 @@ export class PlanService {
 
   constructor(
     // Not a ServiceContext: the context carries this service, so naming it here would import in a circle.
-    private readonly ctx: { config: Config; store: EventStore },
+    private readonly ctx: { config: Config; store: EventLog },
     readonly catalog: PlanCatalog,
     private readonly provider: BillingProvider,
   ) {}
@@ -72,7 +73,7 @@ export class PlanService {
    */
   async entitle(customerId: string): Promise<ResolvedPlan> {
     const resolved = await this.resolve(customerId);
-    this.grantMonthly(customerId, resolved);
+    await this.grantMonthly(customerId, resolved);
     return resolved;
   }
 
@@ -82,7 +83,7 @@ export class PlanService {
    * credit stream's state and appended with its version, so a request that appended first makes this one re-decide
    * (and find the period granted).
    */
-  private grantMonthly(customerId: string, { plan, monthlyCredits }: ResolvedPlan): void {
+  private async grantMonthly(customerId: string, { plan, monthlyCredits }: ResolvedPlan): Promise<void> {
     const { store } = this.ctx;
     const period = periodOf(grantClock(this.ctx.config));
     for (let attempt = 1; ; attempt++) {
@@ -93,7 +94,7 @@ export class PlanService {
       );
       if (!events.length) return;
       try {
-        store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events }], SYSTEM);
+        await store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events }], SYSTEM);
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt === GRANT_ATTEMPTS) throw e;
@@ -138,11 +139,11 @@ export class PlanService {
   }
 
   /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs); refused under a remote billing provider. */
-  changePlan(customerId: string, planCode: string, meta: EventMetadata): { customerId: string; plan: string; previousPlan: string } {
+  async changePlan(customerId: string, planCode: string, meta: EventMetadata): Promise<{ customerId: string; plan: string; previousPlan: string }> {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
     const managedBy = this.provider.remote ? this.provider.name : null;
-    this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
+    await this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
     return { customerId, plan: planCode, previousPlan: org.plan };
   }
 
@@ -168,7 +169,7 @@ export class PlanService {
     }
     if (provisioned.billingCustomerId) {
       const link = { provider: this.provider.name, billingCustomerId: provisioned.billingCustomerId };
-      this.ctx.store.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
+      await this.ctx.store.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
     }
     return provisioned.summary;
   }

@@ -60,7 +60,7 @@ export class SessionService {
     const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
     const writes = decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains);
     await this.spendLink(email);
-    this.ctx.store.append(writes, meta);
+    await this.ctx.store.append(writes, meta);
     const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
     link.searchParams.set("token", token);
     if (next) link.searchParams.set("next", next);
@@ -82,18 +82,18 @@ export class SessionService {
 
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
-  signIn(token: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
+  signIn(token: string, meta: RequestMeta): Promise<{ secret: string; session: SessionPrincipal }> {
     const link = findSignInLink(this.ctx.store.db, sha256Hex(token));
     return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta);
   }
 
   /** Signs in with an email another party verified (an OpenID provider) and starts a fresh session, as a link would. */
-  signInAs(email: string, meta: RequestMeta): { secret: string; session: SessionPrincipal } {
+  signInAs(email: string, meta: RequestMeta): Promise<{ secret: string; session: SessionPrincipal }> {
     return this.startSession(email, (cmd) => decideSignInAs({ ...cmd, email }), meta);
   }
 
   /** Gathers what the log knows of the email (none when no link was found), lets `decide` judge, and starts the session. */
-  private startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">, now: string) => StreamWrite[], meta: RequestMeta) {
+  private async startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">, now: string) => StreamWrite[], meta: RequestMeta) {
     const { config, store } = this.ctx;
     const now = Date.now();
     const emailHash = email ? emailHashOf(email) : "";
@@ -109,7 +109,7 @@ export class SessionService {
       newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits, period: periodOf(grantClock(config)) },
       session,
     }, iso(now));
-    store.append(writes, meta);
+    await store.append(writes, meta);
     // A first sign-in opened an organization: set it up with a remote billing provider too (failures are logged; see provisionOpened).
     const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
     if (opened?.type === "AccountOpened") void this.ctx.plans.provisionOpened(opened.data.customerId);
@@ -147,7 +147,10 @@ export class SessionService {
     const renewEvery = Math.min(RENEW_EVERY_SECONDS, config.sessionIdleSeconds / 2) * 1000;
     if (now - Date.parse(record.renewedAt) >= renewEvery) {
       expiresAt = iso(Math.min(now + config.sessionIdleSeconds * 1000, Date.parse(record.endsBy)));
-      store.append(decideRenewSession(record.sessionId, expiresAt), { actor: { kind: "session", id: record.personId }, channel: "system" });
+      // Not awaited: the request goes on with the session it has; the renewal only moves the expiry on.
+      store
+        .append(decideRenewSession(record.sessionId, expiresAt), { actor: { kind: "session", id: record.personId }, channel: "system" })
+        .catch((e: Error) => console.error(`session ${record.sessionId} could not be renewed: ${e.message}`));
     }
     const email = findPerson(store.db, record.personId)!.email;
     return { sessionId: record.sessionId, personId: record.personId, email, customerId: record.customerId, role: membership.role, expiresAt, csrfToken };
@@ -166,13 +169,13 @@ export class SessionService {
     };
   }
 
-  switchOrganization(session: SessionPrincipal, customerId: string, meta: RequestMeta) {
+  async switchOrganization(session: SessionPrincipal, customerId: string, meta: RequestMeta) {
     const member = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId);
-    this.ctx.store.append(decideSwitchOrganization(session.sessionId, customerId, !!member), meta);
+    await this.ctx.store.append(decideSwitchOrganization(session.sessionId, customerId, !!member), meta);
     return this.describe({ ...session, customerId, role: member!.role });
   }
 
-  signOut(session: SessionPrincipal, meta: RequestMeta): void {
-    this.ctx.store.append(decideSignOut(session.sessionId), meta);
+  async signOut(session: SessionPrincipal, meta: RequestMeta): Promise<void> {
+    await this.ctx.store.append(decideSignOut(session.sessionId), meta);
   }
 }

@@ -51,6 +51,32 @@ export class ConcurrencyError extends Error {
 
 export class EventSchemaError extends Error {}
 
+/** A copy of a log (a node's copy of the PostgreSQL log) was handed an event that does not follow its head. */
+export class ReplicaDivergedError extends Error {}
+
+/** What one append of a group came to: its events, or what refused it. */
+export type GroupOutcome<E extends EventShape> = { events: StoredEvent<E>[] } | { error: unknown };
+
+/** A queued append: its decision (run at commit), its metadata and its caller's promise. */
+export interface QueuedAppend<E extends EventShape> {
+  decide: () => StreamWrite<E>[];
+  metadata: EventMetadata;
+  resolve: (events: StoredEvent<E>[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Settles each queued append's promise with its outcome. */
+export function settleGroup<E extends EventShape>(batch: ReadonlyArray<QueuedAppend<E>>, outcomes: ReadonlyArray<GroupOutcome<E>>): void {
+  batch.forEach((item, i) => {
+    const outcome = outcomes[i]!;
+    if ("events" in outcome) item.resolve(outcome.events);
+    else item.reject(outcome.error);
+  });
+}
+
+/** Thrown inside a trial's transaction to undo it. */
+const UNDO = Symbol("undo");
+
 export const GENESIS_HASH = "0".repeat(64);
 
 /** The hash of one event: SHA-256 over the previous hash and the event in canonical JSON. */
@@ -197,12 +223,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
   private readonly insert;
   private readonly head;
   private readonly versionOf;
-  private readonly queued: Array<{
-    decide: () => StreamWrite<E>[];
-    metadata: EventMetadata;
-    resolve: (events: StoredEvent<E>[]) => void;
-    reject: (error: unknown) => void;
-  }> = [];
+  private readonly queued: QueuedAppend<E>[] = [];
 
   constructor(path: string, eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>) {
     this.db = new Database(path, { create: true, strict: true });
@@ -272,44 +293,67 @@ export class EventStore<E extends EventShape = AssayEvent> {
   private flush(): void {
     const batch = this.queued.splice(0);
     if (batch.length === 0) return;
-    type Outcome = { events: StoredEvent<E>[] } | { error: unknown };
-    let outcomes: Outcome[];
-    try {
-      outcomes = timedSync("group commit", () =>
-        this.db
-          .transaction(() =>
-            batch.map((item): Outcome => {
-              // The decision, its schema check and a stale expectedVersion all fail before a row of it is written: no savepoint needed.
-              let writes: StreamWrite<E>[];
-              let starts: number[];
-              try {
-                writes = this.decided(item);
-                starts = versionStarts(writes, (id) => this.streamVersion(id));
-              } catch (error) {
-                return { error };
-              }
-              return { events: this.write(writes, item.metadata, starts) };
-            }),
-          )
-          .immediate(),
-      );
-    } catch {
-      // A write itself failed (a projection refused an event) and undid the group: each append again alone, so only its caller hears of it.
-      outcomes = batch.map((item): Outcome => {
-        try {
-          return {
-            events: this.db.transaction(() => this.write(this.decided(item), item.metadata)).immediate(),
-          };
-        } catch (error) {
-          return { error };
-        }
-      });
-    }
-    batch.forEach((item, i) => {
-      const outcome = outcomes[i]!;
-      if ("events" in outcome) item.resolve(outcome.events);
-      else item.reject(outcome.error);
+    const outcomes = timedSync("group commit", () => this.db.transaction(() => this.decideGroup(batch)).immediate());
+    settleGroup(batch, outcomes);
+  }
+
+  /**
+   * A group's appends inside the caller's transaction, in arrival order, each decided on the state the ones before
+   * it left. Each append is its own savepoint: its decision, schema check, stale expectedVersion or a projection
+   * refusing one of its events undoes that append only, and rejects its caller only.
+   */
+  decideGroup(batch: ReadonlyArray<{ decide: () => StreamWrite<E>[]; metadata: EventMetadata }>): GroupOutcome<E>[] {
+    const one = this.db.transaction((item: (typeof batch)[number]) => this.write(this.decided(item), item.metadata));
+    return batch.map((item): GroupOutcome<E> => {
+      try {
+        return { events: one(item) };
+      } catch (error) {
+        return { error };
+      }
     });
+  }
+
+  /**
+   * What a group would append, decided and projected exactly as decideGroup does, then undone: the PostgreSQL log
+   * (pg-event-log.ts) decides on this node's read models, writes the events to the shared log, and only then
+   * applies them here (appendRecorded).
+   */
+  trialGroup(batch: ReadonlyArray<{ decide: () => StreamWrite<E>[]; metadata: EventMetadata }>): GroupOutcome<E>[] {
+    let outcomes: GroupOutcome<E>[] = [];
+    try {
+      this.db.transaction(() => {
+        outcomes = this.decideGroup(batch);
+        throw UNDO;
+      }).immediate();
+    } catch (e) {
+      if (e !== UNDO) throw e;
+    }
+    return outcomes;
+  }
+
+  /**
+   * Events another log recorded (numbered, chained and hashed there), appended here as they are with their
+   * projections, in one transaction: how a node's copy of the PostgreSQL log catches up. Each must follow this
+   * log's head (the next position, chained to its hash), or nothing is written.
+   */
+  appendRecorded(events: ReadonlyArray<StoredEvent<E>>): void {
+    if (events.length === 0) return;
+    this.flush();
+    this.db.transaction(() => {
+      let head = this.head.get() ?? { position: 0, hash: GENESIS_HASH };
+      for (const event of events) {
+        if (event.position !== head.position + 1 || event.prevHash !== head.hash) {
+          throw new ReplicaDivergedError(`event ${event.position} does not follow this copy's head ${head.position}`);
+        }
+        this.insertRow(event);
+        head = event;
+      }
+    }).immediate();
+  }
+
+  /** The last event's position and hash (0 and the genesis hash for an empty log). */
+  headOf(): { position: number; hash: string } {
+    return this.head.get() ?? { position: 0, hash: GENESIS_HASH };
   }
 
   /** A queued append's decision, each event checked against its schema. */
@@ -320,14 +364,16 @@ export class EventStore<E extends EventShape = AssayEvent> {
   }
 
   /** One append's rows and projections, inside the caller's transaction; every expected version is checked before the first row. */
-  private write(writes: StreamWrite<E>[], metadata: EventMetadata, starts = versionStarts(writes, (id) => this.streamVersion(id))): StoredEvent<E>[] {
+  private write(writes: StreamWrite<E>[], metadata: EventMetadata): StoredEvent<E>[] {
+    const starts = versionStarts(writes, (id) => this.streamVersion(id));
     const stored = chainEvents(writes, starts, this.head.get() ?? null, metadata);
-    const metadataJson = JSON.stringify(metadata);
-    for (const event of stored) {
-      this.insert.run(event.position, event.streamId, event.streamVersion, event.type, JSON.stringify(event.data), metadataJson, event.recordedAt, event.prevHash, event.hash);
-      for (const h of this.handlers) h(this.db, event);
-    }
+    for (const event of stored) this.insertRow(event);
     return stored;
+  }
+
+  private insertRow(event: StoredEvent<E>): void {
+    this.insert.run(event.position, event.streamId, event.streamVersion, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), event.recordedAt, event.prevHash, event.hash);
+    for (const h of this.handlers) h(this.db, event);
   }
 
   readStream(streamId: string): StoredEvent<E>[] {

@@ -22,7 +22,7 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT E
  * Appends take this transaction-scoped advisory lock: one append at a time across every node sharing the database,
  * so positions and the hash chain stay gap-free and totally ordered (the lock is released at commit or rollback).
  */
-const APPEND_LOCK = 0x4153_5341; // "ASSA"
+export const APPEND_LOCK = 0x4153_5341; // "ASSA"
 
 /**
  * The event log in PostgreSQL, for several Assay processes sharing one database (issue 16): the same schema check,
@@ -63,21 +63,21 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
       const starts = versionStarts(writes, (id) => versions.get(id) ?? 0);
       const [head] = await tx`SELECT position, hash FROM events ORDER BY position DESC LIMIT 1`;
       const stored = chainEvents(writes, starts, head ? { position: Number(head.position), hash: head.hash } : null, metadata);
-      const metadataJson = JSON.stringify(metadata);
-      const rows = stored.map((e) => ({
-        position: e.position,
-        stream_id: e.streamId,
-        stream_version: e.streamVersion,
-        type: e.type,
-        data: JSON.stringify(e.data),
-        metadata: metadataJson,
-        recorded_at: e.recordedAt,
-        prev_hash: e.prevHash,
-        hash: e.hash,
-      }));
-      if (rows.length) await tx`INSERT INTO events ${tx(rows)}`;
+      await insertEvents(tx, stored);
       return stored;
     });
+  }
+
+  /** The events after `position`, in order, at most `limit` of them. */
+  async readAfter(position: number, limit: number, sql: SQL = this.sql): Promise<StoredEvent<E>[]> {
+    const rows: EventRow[] = await sql`SELECT * FROM events WHERE position > ${position} ORDER BY position LIMIT ${limit}`;
+    return rows.map((r) => fromRow<E>(r));
+  }
+
+  /** The hash recorded at a position, or null past the log's end. */
+  async hashAt(position: number): Promise<string | null> {
+    const [row] = await this.sql`SELECT hash FROM events WHERE position = ${position}`;
+    return row?.hash ?? null;
   }
 
   async streamVersion(streamId: string): Promise<number> {
@@ -92,16 +92,33 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
 
   /** Every event in log order, read in pages. */
   async *readAll(pageSize = 5000): AsyncGenerator<StoredEvent<E>> {
-    let after = 0;
-    for (;;) {
-      const rows: EventRow[] = await this.sql`SELECT * FROM events WHERE position > ${after} ORDER BY position LIMIT ${pageSize}`;
-      for (const r of rows) yield fromRow<E>(r);
-      if (rows.length < pageSize) return;
-      after = Number(rows[rows.length - 1]!.position);
+    for (let after = 0; ; ) {
+      const page = await this.readAfter(after, pageSize);
+      yield* page;
+      if (page.length < pageSize) return;
+      after = page[page.length - 1]!.position;
     }
   }
 
   close(): Promise<void> {
     return this.sql.close();
   }
+}
+
+/** Writes recorded events as rows, in the caller's transaction (which holds the append lock). */
+export async function insertEvents(tx: SQL, events: ReadonlyArray<StoredEvent<EventShape>>): Promise<void> {
+  if (events.length === 0) return;
+  const rows = events.map((e) => ({
+    position: e.position,
+    stream_id: e.streamId,
+    stream_version: e.streamVersion,
+    type: e.type,
+    data: JSON.stringify(e.data),
+    metadata: JSON.stringify(e.metadata),
+    recorded_at: e.recordedAt,
+    prev_hash: e.prevHash,
+    hash: e.hash,
+  }));
+  // PostgreSQL takes at most 65,535 parameters a statement: 9 columns, so pages of 5,000 rows.
+  for (let i = 0; i < rows.length; i += 5000) await tx`INSERT INTO events ${tx(rows.slice(i, i + 5000))}`;
 }

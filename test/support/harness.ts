@@ -29,7 +29,7 @@ export interface TestServer {
 
 let counter = 0;
 /** Every event a server's log holds, in order. */
-export const eventsOf = (s: TestServer) => [...s.assay.store.readAll()];
+export const eventsOf = (s: TestServer) => [...s.assay.store.local.readAll()];
 export const eventCount = (s: TestServer) => eventsOf(s).length;
 
 /** Fails with the whole answer unless it is this status with this error code. */

@@ -11,6 +11,8 @@ import { SQL } from "bun";
 export interface TestPostgres {
   /** postgres://assay@127.0.0.1:<port>/assay, trust authentication on loopback only. */
   url: string;
+  /** A fresh, empty database on the same server; answers its URL. */
+  createDatabase(name: string): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -61,8 +63,19 @@ export async function startPostgres(): Promise<TestPostgres> {
       await sql.close();
     }
   }
+  const urlOf = (database: string) => `postgres://assay@127.0.0.1:${port}/${database}`;
   return {
-    url: `postgres://assay@127.0.0.1:${port}/assay`,
+    url: urlOf("assay"),
+    async createDatabase(name) {
+      if (!/^\w+$/.test(name)) throw new Error(`not a database name: ${name}`);
+      const sql = new SQL(url, { max: 1 });
+      try {
+        await sql.unsafe(`CREATE DATABASE ${name}`);
+      } finally {
+        await sql.close();
+      }
+      return urlOf(name);
+    },
     async stop() {
       // SIGINT is PostgreSQL's fast shutdown: open sessions are ended, nothing is waited for.
       server.kill("SIGINT");

@@ -9,11 +9,11 @@ import { action, UsageError } from "../program";
  */
 async function withOperator(command: (operator: OperatorService) => number | Promise<number>): Promise<number> {
   const { openOperator } = await import("../../app");
-  const { operator, close } = openOperator();
+  const { operator, close } = await openOperator();
   try {
     return await command(operator);
   } finally {
-    close();
+    await close();
   }
 }
 
@@ -29,9 +29,9 @@ export function registerOperatorCommands(program: Command): void {
     .description("drop every read table and rebuild them from the event log")
     .action(
       action(() =>
-        withOperator((operator) => {
+        withOperator(async (operator) => {
           const started = performance.now();
-          const { events } = operator.replay();
+          const { events } = await operator.replay();
           console.log(`replayed ${events} events into fresh read tables in ${Math.round(performance.now() - started)} ms`);
           return 0;
         }),
@@ -47,8 +47,8 @@ export function registerOperatorCommands(program: Command): void {
     .option("--json", "the report as JSON")
     .action(
       action((opts: { customer?: string; json?: boolean }) =>
-        withOperator((operator) => {
-          const report = operator.verifyLedger(opts.customer);
+        withOperator(async (operator) => {
+          const report = await operator.verifyLedger(opts.customer);
           if (opts.json) console.log(JSON.stringify(report, null, 2));
           else {
             console.log(`events: ${report.events}, credit events: ${report.creditEvents}, organizations: ${report.customers}`);
@@ -74,8 +74,8 @@ export function registerOperatorCommands(program: Command): void {
       action((opts: { since?: string; json?: boolean }) => {
         const since = opts.since === undefined ? undefined : new Date(opts.since);
         if (since && Number.isNaN(since.getTime())) throw new UsageError(`--since ${opts.since} is not a date`);
-        return withOperator((operator) => {
-          const report = operator.feedbackReport(since?.toISOString());
+        return withOperator(async (operator) => {
+          const report = await operator.feedbackReport(since?.toISOString());
           if (opts.json) console.log(JSON.stringify(report, null, 2));
           else if (report.checks.length === 0) console.log(`No feedback${since ? ` since ${since.toISOString()}` : ""}.`);
           else {
@@ -118,8 +118,8 @@ export function registerOperatorCommands(program: Command): void {
       action((opts: { customer: string; scope: string[]; name: string }) => {
         const bad = opts.scope.filter((s) => !(ALL_SCOPES as readonly string[]).includes(s));
         if (bad.length) throw new UsageError(`unknown scope(s): ${bad.join(", ")}`);
-        return withOperator((operator) => {
-          console.log(JSON.stringify(operator.mintKey(opts.customer, opts.name, opts.scope as Scope[])));
+        return withOperator(async (operator) => {
+          console.log(JSON.stringify(await operator.mintKey(opts.customer, opts.name, opts.scope as Scope[])));
           return 0;
         });
       }),
@@ -130,8 +130,8 @@ export function registerOperatorCommands(program: Command): void {
     .requiredOption("--key <keyId>", "the key's id")
     .action(
       action((opts: { key: string }) =>
-        withOperator((operator) => {
-          console.log(JSON.stringify(operator.revokeKey(opts.key)));
+        withOperator(async (operator) => {
+          console.log(JSON.stringify(await operator.revokeKey(opts.key)));
           return 0;
         }),
       ),
@@ -154,8 +154,8 @@ export function registerOperatorCommands(program: Command): void {
           if (!Number.isInteger(amount) || amount < 1) throw new UsageError(`--amount must be a whole number of credits, 1 or more; got ${JSON.stringify(opts.amount)}`);
           const reason = opts.reason.trim();
           if (!reason || reason.length > 500) throw new UsageError("--reason must say why, in 1 to 500 characters");
-          return withOperator((operator) => {
-            console.log(JSON.stringify(move(operator, opts.customer, amount, reason)));
+          return withOperator(async (operator) => {
+            console.log(JSON.stringify(await move(operator, opts.customer, amount, reason)));
             return 0;
           });
         }),
@@ -171,8 +171,8 @@ export function registerOperatorCommands(program: Command): void {
     .requiredOption("--plan <code>", "a plan code of the catalog (ASSAY_PLANS_FILE, or the built-in one)")
     .action(
       action((opts: { customer: string; plan: string }) =>
-        withOperator((operator) => {
-          console.log(JSON.stringify(operator.setPlan(opts.customer, opts.plan)));
+        withOperator(async (operator) => {
+          console.log(JSON.stringify(await operator.setPlan(opts.customer, opts.plan)));
           return 0;
         }),
       ),

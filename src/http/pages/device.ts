@@ -52,7 +52,7 @@ export function devicePage(services: Services) {
         const session = sessionOrNull(services, request);
         return html(session ? signedInView(session, userCode) : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc }));
       })
-      .post("/device", ({ request, body, set, html }) => {
+      .post("/device", async ({ request, body, set, html }) => {
         set.headers["cache-control"] = "no-store";
         const form = new URLSearchParams(typeof body === "string" ? body : "");
         const userCode = form.get("user_code")?.trim() || undefined;
@@ -67,8 +67,8 @@ export function devicePage(services: Services) {
         }
         const meta = sessionMeta(session.personId, "dashboard", requestIdOf(request));
         try {
-          if (decision === "approve") services.device.approve(session, userCode ?? "", form.get("customerId") ?? "", meta);
-          else if (decision === "deny") services.device.deny(session, userCode ?? "", meta);
+          if (decision === "approve") await services.device.approve(session, userCode ?? "", form.get("customerId") ?? "", meta);
+          else if (decision === "deny") await services.device.deny(session, userCode ?? "", meta);
           else throw new AppError("INVALID_ENUM_VALUE", "Choose Approve or Deny.", { field: "decision", allowed: ["approve", "deny"] });
         } catch (e) {
           if (!(e instanceof AppError)) throw e;

@@ -17,7 +17,7 @@ export const changePlan = defineOperation({
   example: { planCode: "team" },
   handle: async (input, call) => {
     const session = sessionOf(call);
-    call.services.plans.changePlanAs(session, input.planCode, call.meta);
+    await call.services.plans.changePlanAs(session, input.planCode, call.meta);
     return call.services.accounts.org(session.customerId);
   },
 });

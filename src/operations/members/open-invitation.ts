@@ -13,8 +13,8 @@ export const openInvitation = defineOperation({
   input: { query: InvitationCallbackQuery },
   errors: ["INVITATION_INVALID", "UNAUTHORIZED_DOMAIN"],
   example: { token: "a-token-from-the-email" },
-  handle: (input, { services, meta }) => {
-    const { secret } = services.members.signInThrough(input.token, meta);
+  handle: async (input, { services, meta }) => {
+    const { secret } = await services.members.signInThrough(input.token, meta);
     return signedInRedirect(secret, "/dashboard", services.config);
   },
 });

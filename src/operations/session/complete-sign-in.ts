@@ -13,8 +13,8 @@ export const completeSignIn = defineOperation({
   input: { query: SignInCallbackQuery },
   errors: ["SIGNIN_LINK_INVALID", "UNAUTHORIZED_DOMAIN"],
   example: { token: "a-token-from-the-email" },
-  handle: (input, { services, meta }) => {
-    const { secret } = services.sessions.signIn(input.token, meta);
+  handle: async (input, { services, meta }) => {
+    const { secret } = await services.sessions.signIn(input.token, meta);
     return signedInRedirect(secret, input.next ?? "/dashboard", services.config);
   },
 });

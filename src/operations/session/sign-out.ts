@@ -12,8 +12,8 @@ export const signOut = defineOperation({
   output: SignedOut,
   errors: [],
   example: {},
-  handle: (_input, call) => {
-    call.services.sessions.signOut(sessionOf(call), call.meta);
+  handle: async (_input, call) => {
+    await call.services.sessions.signOut(sessionOf(call), call.meta);
     return Response.json({ signedOut: true }, { headers: { "set-cookie": clearedSessionCookie(call.services.config) } });
   },
 });

@@ -1,0 +1,167 @@
+import { AppError } from "../errors/app-error";
+import type { Coordinator, NodeRecord } from "../store/cluster";
+import type { JobService } from "./jobs";
+import type { PlanService } from "./plans";
+import type { ServiceContext } from "./context";
+
+/** What a pool tells /healthz about its browsers (local, or remote workers). */
+type BrowserReport = ReturnType<ServiceContext["pool"]["describe"]>;
+
+/** GET /healthz: which node this is, which log it reads, which browsers it renders with. */
+export interface NodeHealth {
+  status: "ok";
+  node: string;
+  store: { backend: "sqlite" | "postgres"; position: number };
+  sharedDir: string;
+  browsers: BrowserReport;
+}
+
+/** GET /readyz: whether this node can take work now (its log answers). */
+export interface NodeReadiness {
+  ready: boolean;
+  node: string;
+  store: { backend: "sqlite" | "postgres"; reachable: boolean; error?: string };
+  nodes?: NodeRecord[];
+}
+
+/** The work done once across all nodes sharing a log, each under a lease of its own name. */
+const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead-node-recovery" } as const;
+
+/**
+ * This node among the others that share its log (one node alone on SQLite): its read models brought to the log's
+ * head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
+ * sweep, the monthly grant's sweep and the closing of jobs a silent node left running. Each sweep runs on the node
+ * holding its lease (a timer per node tries; one holder runs), so it runs once across nodes.
+ */
+export class ClusterService {
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "pool">,
+    private readonly coordinator: Coordinator,
+    private readonly jobs: JobService,
+    private readonly plans: PlanService,
+  ) {}
+
+  get nodeId(): string {
+    return this.coordinator.nodeId;
+  }
+
+  /** Read models at the log's head as it is now; SERVICE_UNAVAILABLE (nothing done) while the log cannot be read. */
+  async catchUp(): Promise<void> {
+    try {
+      await this.ctx.store.catchUp();
+    } catch (e) {
+      console.error("the event log could not be read:", (e as Error).message);
+      throw new AppError("SERVICE_UNAVAILABLE", "The event log cannot be reached right now; nothing was done. Retry shortly.", { dependency: "event-log", retryAfterSeconds: 5 }, undefined, true);
+    }
+  }
+
+  health(): NodeHealth {
+    return {
+      status: "ok",
+      node: this.nodeId,
+      store: { backend: this.ctx.store.backend, position: this.ctx.store.local.headOf().position },
+      sharedDir: this.ctx.config.sharedDir,
+      browsers: this.ctx.pool.describe(),
+    };
+  }
+
+  async readiness(): Promise<NodeReadiness> {
+    const backend = this.ctx.store.backend;
+    try {
+      await this.ctx.store.ping();
+      return { ready: true, node: this.nodeId, store: { backend, reachable: true }, ...(backend === "postgres" ? { nodes: await this.coordinator.nodes() } : {}) };
+    } catch (e) {
+      return { ready: false, node: this.nodeId, store: { backend, reachable: false, error: (e as Error).message.split("\n")[0] } };
+    }
+  }
+
+  /**
+   * Before this node takes a request: the webpage jobs it was running when it last stopped are closed as
+   * interrupted (on SQLite every running job is this process's; on PostgreSQL only this node's own).
+   */
+  recoverOwnWebJobs(): Promise<number> {
+    return this.jobs.recoverInterruptedJobs(this.owned());
+  }
+
+  /** Once it serves: the messages its inbox took and did not check, and email jobs past their window. */
+  async recoverOwnEmailJobs(): Promise<void> {
+    await this.jobs.recoverEmailJobs(this.owned());
+  }
+
+  /**
+   * Starts the heartbeat and the sweeps; answers a stop that ends them and, on PostgreSQL, gives up this node's
+   * leases and marks it silent, so another node takes over at once.
+   */
+  startBackground(): { stop(): Promise<void> } {
+    const { config } = this.ctx;
+    const timers: Array<ReturnType<typeof setInterval>> = [];
+    const every = (ms: number, what: string, step: () => Promise<unknown>) => {
+      let running = false;
+      const tick = async () => {
+        if (running) return;
+        running = true;
+        try {
+          await step();
+        } catch (e) {
+          console.error(`${what} failed:`, (e as Error).message);
+        } finally {
+          running = false;
+        }
+      };
+      timers.push(setInterval(() => void tick(), ms));
+      return tick;
+    };
+    const timeout = config.nodeTimeoutSeconds;
+    every((timeout * 1000) / 3, "heartbeat", () => this.coordinator.heartbeat());
+    // Sweep often enough that a job expires within a quarter of its window (every 5 s at most).
+    const expiryMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
+    every(expiryMs, "expiry sweep", () => this.underLease(LEASES.expiry, expiryMs, () => this.jobs.expireOverdue()));
+    if (config.grantSweepSeconds > 0) {
+      every(config.grantSweepSeconds * 1000, "monthly grant sweep", () => this.underLease(LEASES.grant, config.grantSweepSeconds * 1000, () => this.plans.sweep()));
+    }
+    if (this.ctx.store.backend === "postgres") {
+      every((timeout * 1000) / 2, "recovery of silent nodes' jobs", () => this.recoverSilentNodes());
+    }
+    return {
+      stop: async () => {
+        for (const t of timers) clearInterval(t);
+        await this.coordinator.leave().catch((e: Error) => console.error("this node could not leave the cluster:", e.message));
+      },
+    };
+  }
+
+  /** Runs the monthly grant's sweep now, under its lease (at start, before the first period's requests). */
+  grantSweepNow(): Promise<unknown> {
+    return this.underLease(LEASES.grant, this.ctx.config.grantSweepSeconds * 1000, () => this.plans.sweep());
+  }
+
+  /**
+   * Closes, refunded, the webpage jobs nodes gone silent were running, and checks the messages their inboxes took
+   * but did not check (the shared directory holds them). Answers how many webpage jobs it closed.
+   */
+  async recoverSilentNodes(): Promise<number> {
+    const silent = await this.coordinator.silentNodes(this.ctx.config.nodeTimeoutSeconds);
+    if (silent.length === 0) return 0;
+    return (
+      (await this.underLease(LEASES.recovery, this.ctx.config.nodeTimeoutSeconds * 1000, async () => {
+        const closed = await this.jobs.recoverInterruptedJobs(silent);
+        if (closed > 0) console.log(`Closed ${closed} webpage job(s) left running by silent node(s) ${silent.join(", ")}, every credit refunded.`);
+        await this.jobs.recoverEmailJobs(silent);
+        return closed;
+      })) ?? 0
+    );
+  }
+
+  /** Runs `work` if this node holds (or takes) the lease, with read models at the log's head; null when another holds it. */
+  private async underLease<T>(lease: string, periodMs: number, work: () => Promise<T>): Promise<T | null> {
+    // Held a little longer than a period, so its holder renews it before another node may take it.
+    if (!(await this.coordinator.acquire(lease, Math.ceil((periodMs * 2) / 1000) + 1))) return null;
+    await this.ctx.store.catchUp();
+    return work();
+  }
+
+  /** The nodes whose work this node closes at its own start: on SQLite, every job (undefined); on PostgreSQL, its own. */
+  private owned(): string[] | undefined {
+    return this.ctx.store.backend === "postgres" ? [this.nodeId] : undefined;
+  }
+}

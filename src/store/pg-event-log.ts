@@ -1,0 +1,156 @@
+import type { Database } from "bun:sqlite";
+import type { AssayEvent } from "../../events";
+import type { EventMetadata } from "../../events/metadata";
+import { timed } from "../phases";
+import { ReplicaDivergedError, settleGroup, type EventShape, type EventStore, type GroupOutcome, type QueuedAppend, type StoredEvent, type StreamWrite } from "./event-store";
+import type { EventLog } from "./event-log";
+import { APPEND_LOCK, insertEvents, type PgEventStore } from "./pg-event-store";
+
+/** Events pulled from the shared log per query while a copy catches up. */
+const PULL_PAGE = 5000;
+
+/**
+ * The log in PostgreSQL, shared by every node, with this node's copy of it and its read models in SQLite.
+ *
+ * An append (always through group commit) takes the log's advisory lock, pulls what other nodes appended into the
+ * copy, then decides and projects the whole group on the copy in a transaction it undoes (EventStore.trialGroup):
+ * the decisions read the log's head, and the lock keeps it there until the group's events are written to
+ * PostgreSQL and committed. Then the same events are applied to the copy (appendRecorded), exactly as projected in
+ * the trial. A node that stops between the two finds them in the log when it next pulls. Refusals (a decision's
+ * error, a stale expected version, a schema break, a projection refusing an event) reject their caller only and
+ * write nothing anywhere.
+ *
+ * Reads stay synchronous SQL on the copy; `catchUp` brings it to the head (every request does, so a node reads
+ * what any node committed before the request arrived).
+ */
+export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E> {
+  readonly backend = "postgres";
+  private readonly queued: QueuedAppend<E>[] = [];
+  private flushScheduled = false;
+  /** The copy changes one step at a time: pulls and group commits queue here, in order. */
+  private tail: Promise<void> = Promise.resolve();
+  private pendingPull: Promise<void> | null = null;
+
+  private constructor(
+    private readonly log: PgEventStore<E>,
+    readonly local: EventStore<E>,
+    /** Recorded in every event this node appends (metadata.node): which node took a job, for recovery. */
+    readonly nodeId: string,
+  ) {}
+
+  /**
+   * Joins the shared log with this node's copy. A copy that is not a prefix of the log (another database's, or
+   * one the log never had) is refused with ReplicaDivergedError, so the caller can start a fresh copy.
+   */
+  static async open<E extends EventShape>(log: PgEventStore<E>, local: EventStore<E>, nodeId: string): Promise<PgEventLog<E>> {
+    const head = local.headOf();
+    if (head.position > 0 && (await log.hashAt(head.position)) !== head.hash) {
+      throw new ReplicaDivergedError(`this node's copy ends at event ${head.position}, which the shared log does not hold with the same hash`);
+    }
+    const opened = new PgEventLog(log, local, nodeId);
+    await opened.catchUp();
+    return opened;
+  }
+
+  get db(): Database {
+    return this.local.db;
+  }
+
+  append(writes: StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
+    // Every commit of PostgreSQL is durable (synchronous_commit on): `durable` asks nothing more here.
+    return this.appendSoon(() => writes, metadata);
+  }
+
+  appendSoon(decide: () => StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
+    return new Promise((resolve, reject) => {
+      this.queued.push({ decide, metadata: { ...metadata, node: this.nodeId }, resolve, reject });
+      if (this.flushScheduled) return;
+      this.flushScheduled = true;
+      setImmediate(() =>
+        void this.serialize(async () => {
+          this.flushScheduled = false;
+          await this.flush();
+        }),
+      );
+    });
+  }
+
+  /** A pull that starts after this call: callers that arrive before it starts share it. */
+  catchUp(): Promise<void> {
+    this.pendingPull ??= this.serialize(async () => {
+      this.pendingPull = null;
+      await this.pull();
+    });
+    return this.pendingPull;
+  }
+
+  streamVersion(streamId: string): number {
+    return this.local.streamVersion(streamId);
+  }
+
+  readStream(streamId: string): StoredEvent<E>[] {
+    return this.local.readStream(streamId);
+  }
+
+  readLog(): AsyncIterable<StoredEvent<E>> {
+    return this.log.readAll();
+  }
+
+  async ping(): Promise<void> {
+    await this.log.sql`SELECT 1`;
+  }
+
+  async close(): Promise<void> {
+    await this.serialize(() => this.flush());
+    await this.log.close();
+    this.local.close();
+  }
+
+  private serialize<T>(step: () => Promise<T>): Promise<T> {
+    const run = this.tail.then(step);
+    this.tail = run.then(
+      () => {},
+      () => {},
+    );
+    return run;
+  }
+
+  /** Applies to the copy what the log holds past its head (inside the append lock when `sql` is its transaction). */
+  private async pull(sql = this.log.sql): Promise<void> {
+    for (;;) {
+      const page = await this.log.readAfter(this.local.headOf().position, PULL_PAGE, sql);
+      this.local.appendRecorded(page);
+      if (page.length < PULL_PAGE) return;
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queued.splice(0);
+    if (batch.length === 0) return;
+    let outcomes: GroupOutcome<E>[];
+    try {
+      outcomes = await timed("group commit", () =>
+        this.log.sql.begin(async (tx) => {
+          await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+          await this.pull(tx);
+          const decided = this.local.trialGroup(batch);
+          await insertEvents(tx, decided.flatMap((o) => ("events" in o ? o.events : [])));
+          return decided;
+        }),
+      );
+    } catch (error) {
+      // The log did not take the group (unreachable, or its transaction failed): nothing was written, every caller hears why.
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    try {
+      this.local.appendRecorded(outcomes.flatMap((o) => ("events" in o ? o.events : [])));
+    } catch (error) {
+      // Committed to the log but not applied here: the copy pulls them again before its next read or append.
+      console.error("events committed to the shared log could not be applied to this node's copy:", error);
+      for (const item of batch) item.reject(error);
+      return;
+    }
+    settleGroup(batch, outcomes);
+  }
+}
