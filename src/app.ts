@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { loadConfig, type Config } from "./config";
 import { EventStore, ReplicaDivergedError } from "./store/event-store";
 import { SqliteEventLog, type EventLog } from "./store/event-log";
-import { PgEventStore } from "./store/pg-event-store";
+import { copyLog, PgEventStore } from "./store/pg-event-store";
+import { auditLog } from "./services/audit";
 import { PgEventLog } from "./store/pg-event-log";
 import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/cluster";
 import { ClusterService } from "./services/cluster";
@@ -167,4 +168,38 @@ export async function openOperator(config: Config = loadConfig()): Promise<{ ope
   const { store } = await openEventLog(config);
   const plans = plansOver(store);
   return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans })), close: () => store.close() };
+}
+
+/** What `assay migrate-store` reports: events copied, and the audit of the PostgreSQL log read back. */
+export interface StoreMigration {
+  events: number;
+  head: { position: number; hash: string };
+  verified: boolean;
+  problems: Array<{ position?: number; message: string }>;
+}
+
+/**
+ * Copies DATA_DIR's SQLite log into an empty PostgreSQL database (`to`), then reads it back and verifies the
+ * chain end to end (every position, link and hash, and the same head as the source). The SQLite file is left as
+ * it was; nodes then start with ASSAY_DATABASE_URL and pull their read models from the copy.
+ */
+export async function migrateStore(config: Config, to: string): Promise<StoreMigration> {
+  const source = openStore(config.dataDir);
+  try {
+    const sourceHead = source.headOf();
+    const target = await PgEventStore.open(to, eventTypes);
+    try {
+      const events = await copyLog(source.readAll(), target);
+      const audit = await auditLog(target.readAll(), null);
+      const problems = [...audit.problems];
+      if (audit.head.position !== sourceHead.position || audit.head.hash !== sourceHead.hash) {
+        problems.push({ message: `the copy ends at ${audit.head.position} (${audit.head.hash.slice(0, 12)}…), the source at ${sourceHead.position} (${sourceHead.hash.slice(0, 12)}…)` });
+      }
+      return { events, head: audit.head, verified: problems.length === 0, problems };
+    } finally {
+      await target.close();
+    }
+  } finally {
+    source.close();
+  }
 }

@@ -1,5 +1,6 @@
 import { eventHash, GENESIS_HASH } from "../store/event-store";
 import type { EventLog } from "../store/event-log";
+import type { StoredEvent } from "../store/event-store";
 import { isCreditEvent } from "../../events";
 import { evolve } from "../domain/credits";
 import { allBalances } from "../../projections/credits";
@@ -24,15 +25,25 @@ export interface LedgerReport {
  * recomputes every balance from credit events alone, and compares with the read model.
  */
 export async function verifyLedger(store: EventLog, onlyCustomer?: string): Promise<LedgerReport> {
+  // On PostgreSQL the log read is the shared one, and the read models compared are this node's, brought to its head first.
+  await store.catchUp();
+  return auditLog(store.readLog(), allBalances(store.db), onlyCustomer);
+}
+
+/**
+ * The audit over any log's events in position order: the chain (positions, links, hashes) and every balance
+ * recomputed from credit events alone, compared with `projected` (a read model's balances) when given.
+ */
+export async function auditLog(log: AsyncIterable<StoredEvent>, projected: Map<string, number> | null, onlyCustomer?: string): Promise<LedgerReport & { head: { position: number; hash: string } }> {
   const problems: LedgerProblem[] = [];
   const balances = new Map<string, number>();
   let prevHash = GENESIS_HASH;
   let expectedPosition = 1;
   let events = 0;
   let creditEvents = 0;
-  // On PostgreSQL the log read is the shared one, and the read models compared are this node's, brought to its head first.
-  await store.catchUp();
-  for await (const e of store.readLog()) {
+  let position = 0;
+  for await (const e of log) {
+    position = e.position;
     events++;
     if (e.position !== expectedPosition) problems.push({ position: e.position, message: `gap in positions: expected ${expectedPosition}` });
     expectedPosition = e.position + 1;
@@ -52,13 +63,12 @@ export async function verifyLedger(store: EventLog, onlyCustomer?: string): Prom
     if (balance < 0) problems.push({ position: e.position, customerId, message: `balance went negative (${balance})` });
     balances.set(customerId, balance);
   }
-  const projected = allBalances(store.db);
   for (const [customerId, balance] of balances) {
-    if (projected.get(customerId) !== balance) {
+    if (projected && projected.get(customerId) !== balance) {
       problems.push({ customerId, message: `read model says ${projected.get(customerId)}, the events say ${balance}` });
     }
   }
-  if (!onlyCustomer) {
+  if (projected && !onlyCustomer) {
     for (const customerId of projected.keys()) {
       if (!balances.has(customerId)) problems.push({ customerId, message: "read model has a balance with no credit events" });
     }
@@ -70,5 +80,6 @@ export async function verifyLedger(store: EventLog, onlyCustomer?: string): Prom
     customers: balances.size,
     balances: Object.fromEntries(balances),
     problems,
+    head: { position, hash: prevHash },
   };
 }

@@ -122,3 +122,28 @@ export async function insertEvents(tx: SQL, events: ReadonlyArray<StoredEvent<Ev
   // PostgreSQL takes at most 65,535 parameters a statement: 9 columns, so pages of 5,000 rows.
   for (let i = 0; i < rows.length; i += 5000) await tx`INSERT INTO events ${tx(rows.slice(i, i + 5000))}`;
 }
+
+/**
+ * Copies a whole log, as recorded (positions, chain, hashes, times), into an empty PostgreSQL log, in one
+ * transaction under the append lock: a copy that stops half-way leaves the database as it was. Refuses a
+ * database whose log already holds events.
+ */
+export async function copyLog<E extends EventShape>(events: Iterable<StoredEvent<E>>, into: PgEventStore<E>, pageSize = 5000): Promise<number> {
+  return into.sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+    const [held] = await tx`SELECT COUNT(*)::int AS n FROM events`;
+    if (held.n > 0) throw new Error(`the PostgreSQL log already holds ${held.n} events: migrate into an empty database`);
+    let copied = 0;
+    let page: StoredEvent<E>[] = [];
+    for (const e of events) {
+      page.push(e);
+      if (page.length === pageSize) {
+        await insertEvents(tx, page);
+        copied += page.length;
+        page = [];
+      }
+    }
+    await insertEvents(tx, page);
+    return copied + page.length;
+  });
+}

@@ -39,6 +39,29 @@ export function registerOperatorCommands(program: Command): void {
     );
 
   program
+    .command("migrate-store")
+    .description("copy DATA_DIR's SQLite event log into an empty PostgreSQL database and verify the copy's chain end to end; exits 1 if it does not verify")
+    .option("--to <url>", "the PostgreSQL database (postgres://…); default ASSAY_DATABASE_URL")
+    .action(
+      action(async (opts: { to?: string }) => {
+        const { loadConfig } = await import("../../config");
+        const config = loadConfig({ ...process.env, ASSAY_DATABASE_URL: "" });
+        const to = opts.to ?? process.env.ASSAY_DATABASE_URL;
+        if (!to || !/^postgres(ql)?:\/\//.test(to)) throw new UsageError("give the PostgreSQL database with --to postgres://… (or ASSAY_DATABASE_URL)");
+        const { migrateStore } = await import("../../app");
+        const started = performance.now();
+        const migration = await migrateStore(config, to);
+        for (const p of migration.problems) console.log(`MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}: ${p.message}`);
+        console.log(
+          migration.verified
+            ? `copied ${migration.events} events from ${config.dataDir} in ${Math.round(performance.now() - started)} ms; chain verified end to end, head ${migration.head.position} ${migration.head.hash}`
+            : `migration copied ${migration.events} events but did NOT verify: ${migration.problems.length} problem(s)`,
+        );
+        return migration.verified ? 0 : 1;
+      }),
+    );
+
+  program
     .command("ledger")
     .description("the credit ledger")
     .command("verify")
