@@ -1,69 +1,123 @@
 import { SQL } from "bun";
-import { PgEventStore } from "../src/store/pg-event-store";
+import { copyLog, PgEventStore } from "../src/store/pg-event-store";
+import { PgEventLog } from "../src/store/pg-event-log";
+import { SqliteEventLog, type EventLog } from "../src/store/event-log";
 import type { StreamWrite } from "../src/store/event-store";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
+import { openStore } from "../src/app";
+import { rebuildProjections } from "../projections";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
 import { startPostgres } from "../test/support/postgres";
-import { nowMs } from "./support";
+import { nowMs, tempDir } from "./support";
 
 export interface PgAppendResult {
-  single: number;
-  /** One event per call, one caller: a transaction (and the advisory lock) each. */
-  singleRate: number;
-  /** The same from `callers` callers at once: the advisory lock serializes them. */
-  concurrentRate: number;
+  calls: number;
   callers: number;
+  /** Through the log services use (PgEventLog: the node's copy, its projections, the advisory lock), one caller. */
+  singleRate: number;
+  /** The same from `callers` callers at once on one node: group commit, one lock and one fsync a group. */
+  groupedRate: number;
+  /** `callers` callers on each of two nodes on the same database: the lock serializes the nodes' groups. */
+  twoNodesRate: number;
   /** Baseline: the same rows by a bare INSERT, one row a transaction, one caller. */
   rawSingleRate: number;
+  /** Beside it: the SQLite log, `callers` callers at once (group commit, synchronous=NORMAL). */
+  sqliteGroupedRate: number;
   version: string;
 }
 
+const customers = Array.from({ length: 200 }, () => newCustomerId());
+const key = newKeyId();
+const meta = (): EventMetadata => ({ requestId: newRequestId(), actor: { kind: "key", id: key }, channel: "api" });
+const write = (i: number): StreamWrite => {
+  const customerId = customers[i % customers.length]!;
+  return { streamId: streams.credits(customerId), expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId, amount: 100, reason: "operator" } }] };
+};
+
+/** `calls` appends of one event from `callers` callers at once over the logs given (round robin); events per second. */
+async function appendRate(logs: EventLog[], calls: number, callers: number): Promise<number> {
+  let issued = 0;
+  const t0 = nowMs();
+  await Promise.all(
+    Array.from({ length: callers * logs.length }, async (_, c) => {
+      const log = logs[c % logs.length]!;
+      while (issued < calls) await log.append([write(issued++)], meta());
+    }),
+  );
+  return (calls / (nowMs() - t0)) * 1000;
+}
+
+/** A node's log on `url` with a fresh copy in a directory of its own. */
+async function node(url: string, name: string): Promise<PgEventLog> {
+  return PgEventLog.open(await PgEventStore.open(url, eventTypes), openStore(tempDir(`pg-node-${name}`), "assay-replica.sqlite"), name);
+}
+
 /**
- * Appends through PgEventStore on a throwaway PostgreSQL cluster (Debian's, started here, default settings: fsync
- * and synchronous_commit on), beside bare INSERTs of the same rows into a table of the same shape.
+ * Appends on a throwaway PostgreSQL cluster (Debian's, started here, default settings: fsync and synchronous_commit
+ * on) through the log services use, one node and two, beside bare INSERTs of the same rows and the SQLite log.
  */
-export async function benchPgAppends(opts = { single: 2_000, callers: 16 }): Promise<PgAppendResult> {
+export async function benchPgAppends(opts = { calls: 2_000, callers: 16 }): Promise<PgAppendResult> {
   const pg = await startPostgres();
   try {
-    const store = await PgEventStore.open(pg.url, eventTypes);
-    const customers = Array.from({ length: 200 }, () => newCustomerId());
-    const key = newKeyId();
-    const meta = (): EventMetadata => ({ requestId: newRequestId(), actor: { kind: "key", id: key }, channel: "api" });
-    const write = (i: number): StreamWrite => {
-      const customerId = customers[i % customers.length]!;
-      return { streamId: streams.credits(customerId), expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId, amount: 100, reason: "operator" } }] };
-    };
-    const version = (await store.sql`SHOW server_version`)[0].server_version as string;
-    const t0 = nowMs();
-    for (let i = 0; i < opts.single; i++) await store.append([write(i)], meta());
-    const singleMs = nowMs() - t0;
-    let issued = 0;
-    const t1 = nowMs();
-    await Promise.all(
-      Array.from({ length: opts.callers }, async () => {
-        while (issued < opts.single) await store.append([write(issued++)], meta());
-      }),
-    );
-    const concurrentMs = nowMs() - t1;
-    const rows = await store.sql`SELECT * FROM events ORDER BY position LIMIT ${opts.single}`;
-    await store.close();
+    const one = await node(pg.url, "bench-a");
+    const version = (await new SQL(pg.url)`SHOW server_version`)[0].server_version as string;
+    const singleRate = await appendRate([one], opts.calls, 1);
+    const groupedRate = await appendRate([one], opts.calls, opts.callers);
+    const two = await node(pg.url, "bench-b");
+    const twoNodesRate = await appendRate([one, two], opts.calls, opts.callers);
+    await one.close();
+    await two.close();
 
     const raw = new SQL(pg.url);
+    const rows = await raw`SELECT * FROM events ORDER BY position LIMIT ${opts.calls}`;
     await raw`CREATE TABLE raw_events (LIKE events INCLUDING ALL)`;
-    const t2 = nowMs();
+    const t0 = nowMs();
     for (const r of rows) await raw.begin((tx) => tx`INSERT INTO raw_events ${tx(r)}`);
-    const rawMs = nowMs() - t2;
+    const rawSingleRate = (rows.length / (nowMs() - t0)) * 1000;
     await raw.close();
-    return {
-      single: opts.single,
-      singleRate: (opts.single / singleMs) * 1000,
-      concurrentRate: (opts.single / concurrentMs) * 1000,
-      callers: opts.callers,
-      rawSingleRate: (rows.length / rawMs) * 1000,
-      version,
-    };
+
+    const sqlite = new SqliteEventLog(openStore(tempDir("sqlite-log")));
+    const appendSoonRate = await (async () => {
+      let issued = 0;
+      const t1 = nowMs();
+      await Promise.all(Array.from({ length: opts.callers }, async () => {
+        while (issued < opts.calls) await sqlite.appendSoon(() => [write(issued++)], meta());
+      }));
+      return (opts.calls / (nowMs() - t1)) * 1000;
+    })();
+    await sqlite.close();
+    return { calls: opts.calls, callers: opts.callers, singleRate, groupedRate, twoNodesRate, rawSingleRate, sqliteGroupedRate: appendSoonRate, version };
+  } finally {
+    await pg.stop();
+  }
+}
+
+export interface PgReplayResult {
+  events: number;
+  /** A node joining with an empty copy: every event pulled from PostgreSQL and projected. */
+  pullMs: number;
+  /** `assay replay` on SQLite over the same events: rebuildProjections on the file. */
+  sqliteReplayMs: number;
+}
+
+/** The replay bench's SQLite log (in `dataDir`) copied into PostgreSQL, then a fresh node's pull of it timed beside SQLite's replay. */
+export async function benchPgReplay(dataDir: string): Promise<PgReplayResult> {
+  const pg = await startPostgres();
+  try {
+    const source = openStore(dataDir);
+    const target = await PgEventStore.open(pg.url, eventTypes);
+    const events = await copyLog(source.readAll(), target);
+    const t0 = nowMs();
+    rebuildProjections(source);
+    const sqliteReplayMs = nowMs() - t0;
+    source.close();
+    const t1 = nowMs();
+    const joined = await PgEventLog.open(target, openStore(tempDir("pg-pull"), "assay-replica.sqlite"), "bench-pull");
+    const pullMs = nowMs() - t1;
+    await joined.close();
+    return { events, pullMs, sqliteReplayMs };
   } finally {
     await pg.stop();
   }

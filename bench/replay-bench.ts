@@ -24,6 +24,8 @@ export interface ReplayResult {
   rate: number;
   extrapolatedMillionS: number;
   balancesMatch: boolean;
+  /** The data directory of the built log (PostgreSQL's replay figure copies it). */
+  dataDir: string;
 }
 
 /** Plausible check outcomes: most pass, some fail with findings, a few error (and are refunded). */
@@ -123,5 +125,6 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
     rate,
     extrapolatedMillionS: 1_000_000 / rate,
     balancesMatch: before.n === after.n && before.c === after.c,
+    dataDir: dir,
   };
 }

@@ -7,7 +7,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import { benchAppends } from "./store-bench";
-import { benchPgAppends } from "./pg-store-bench";
+import { benchPgAppends, benchPgReplay } from "./pg-store-bench";
 import { benchReplay } from "./replay-bench";
 import { benchJobs } from "./job-bench";
 import { benchLighthouse } from "./lighthouse-bench";
@@ -59,21 +59,28 @@ async function main(): Promise<void> {
     },
   );
 
-  log("event store on PostgreSQL: appends through PgEventStore vs raw INSERT (a throwaway cluster from Debian's packages)");
+  log("event store on PostgreSQL: appends through the nodes' log (PgEventLog: copy, projections, advisory lock) vs raw INSERT, on a throwaway cluster from Debian's packages");
   const pg = await benchPgAppends();
   rows.push(
     {
-      name: `append on PostgreSQL ${pg.version.split(" ")[0]}, 1 event per call, one caller (${fmtInt(pg.single)} calls)`,
+      name: `append on PostgreSQL ${pg.version.split(" ")[0]}, 1 event per call, one caller (${fmtInt(pg.calls)} calls)`,
       value: `${fmtInt(pg.singleRate)} ev/s`,
       baseline: `${fmtInt(pg.rawSingleRate)} ev/s raw INSERT, 1 row/tx`,
       ratio: fmtRatio(pg.singleRate / pg.rawSingleRate),
       target: "-",
     },
     {
-      name: `  the same from ${pg.callers} callers at once (the advisory lock serializes them)`,
-      value: `${fmtInt(pg.concurrentRate)} ev/s`,
-      baseline: `${fmtInt(pg.singleRate)} ev/s one caller`,
-      ratio: fmtRatio(pg.concurrentRate / pg.singleRate),
+      name: `  the same from ${pg.callers} callers on one node (group commit: one lock, one fsync a group)`,
+      value: `${fmtInt(pg.groupedRate)} ev/s`,
+      baseline: `${fmtInt(pg.sqliteGroupedRate)} ev/s SQLite log, ${pg.callers} callers`,
+      ratio: fmtRatio(pg.groupedRate / pg.sqliteGroupedRate),
+      target: "-",
+    },
+    {
+      name: `  ${pg.callers} callers on each of two nodes (the advisory lock serializes the nodes' groups)`,
+      value: `${fmtInt(pg.twoNodesRate)} ev/s`,
+      baseline: `${fmtInt(pg.groupedRate)} ev/s one node`,
+      ratio: fmtRatio(pg.twoNodesRate / pg.groupedRate),
       target: "-",
     },
   );
@@ -97,6 +104,15 @@ async function main(): Promise<void> {
       target: `<= 60 s: ${r.extrapolatedMillionS <= 60 ? "met" : "NOT met"}`,
     },
   );
+  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty copy pulls and projects it");
+  const pgReplay = await benchPgReplay(r.dataDir);
+  rows.push({
+    name: `a new node's pull of ${fmtInt(pgReplay.events)} events from PostgreSQL (copy + projections)`,
+    value: `${(pgReplay.pullMs / 1000).toFixed(2)} s, ${fmtInt((pgReplay.events / pgReplay.pullMs) * 1000)} ev/s`,
+    baseline: `${(pgReplay.sqliteReplayMs / 1000).toFixed(2)} s SQLite replay, same events`,
+    ratio: fmtRatio(pgReplay.pullMs / pgReplay.sqliteReplayMs),
+    target: "-",
+  });
 
   const sizes = CAPTURE_SIZES.join(", ");
   log(`starting the app in-process (browser pool of ${SOAK_POOL_SIZE})`);
