@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { SQL } from "bun";
 import { htmlJob, runCli, spawnServer, tempDataDir, type ServerProcess } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
+import { trailheadMessage } from "./support/smtp-session";
 
 /**
  * Several Assay nodes on one PostgreSQL log, each `assay serve` in its own process with its own data directory,
@@ -158,14 +159,7 @@ test("an email job made on one node completes when its message reaches the other
     return a.api("POST", "/api/jobs", { key: organizations[9]!.apiKey, body: { type: "email", validations: EMAIL_CHECKS } });
   });
   expect(status).toBe(200);
-  const info = await transport(b.smtpPort).sendMail({
-    from: '"Trailhead" <offers@trailhead.example>',
-    to: job.testEmail,
-    subject: "Spring sale: 25% off walking boots",
-    text: "Hello",
-    html: "<p>Hello</p>",
-    headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" },
-  });
+  const info = await transport(b.smtpPort).sendMail(trailheadMessage(job.testEmail));
   expect(info.response).toStartWith("250");
   for (let i = 0; ; i++) {
     const { body } = await a.api("GET", `/api/jobs/${job.jobId}`, { key: organizations[9]!.apiKey });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { checkToolResult } from "./support/contracts";
+import { trailheadMessage } from "./support/smtp-session";
 import { operations } from "../src/operations";
 import { isTool } from "../src/operations/operation";
 
@@ -479,14 +480,7 @@ describe("key tools", () => {
 
     const awaited = ok(keyed, "await_email_job", { jobId: job.jobId, timeoutSeconds: 60 });
     await Bun.sleep(300);
-    await nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true }).sendMail({
-      from: '"Trailhead" <offers@trailhead.example>',
-      to: job.testEmail,
-      subject: "Spring sale: 25% off walking boots",
-      text: "Hello",
-      html: "<p>Hello</p>",
-      headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" },
-    });
+    await nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true }).sendMail(trailheadMessage(job.testEmail));
     const done = await awaited;
     expect(done.stillPending).toBe(false);
     expect(done.job.status).toBe("completed");

@@ -23,3 +23,15 @@ export function smtpSession(port: number, lines: string[]): Promise<string[]> {
     socket.on("error", reject);
   });
 }
+
+/** The marketing message the email tests send (a subject and an unsubscribe header that pass both functional checks). */
+export function trailheadMessage(to: string) {
+  return {
+    from: '"Trailhead" <offers@trailhead.example>',
+    to,
+    subject: "Spring sale: 25% off walking boots",
+    text: "Hello",
+    html: "<p>Hello</p>",
+    headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" },
+  };
+}
