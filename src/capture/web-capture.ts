@@ -472,7 +472,7 @@ const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset,
 const MAX_SELF_NAVIGATIONS = 5;
 
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
-const BROWSER_GONE = "The browser rendering the page went away (its worker stopped, or the connection to it broke) while it was captured";
+const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
 
 /** Messages a page's WebSocket may receive during one capture (a live feed sends far fewer in its seconds). */
 const WEBSOCKET_MESSAGE_CAP = 1_000;
