@@ -155,6 +155,7 @@ export class BrowserPool {
   private closed = false;
 
   constructor(private readonly options: BrowserPoolOptions) {
+    if ("endpoints" in options && options.endpoints.length === 0) throw new Error("A remote browser pool needs at least one worker endpoint.");
     this.pagesPerBrowser = Math.max(1, options.pagesPerBrowser ?? 1);
     const slot = (endpoint?: string): Slot => ({ ...(endpoint ? { endpoint } : {}), opening: null, browser: null, active: 0, failures: 0, retryAt: 0 });
     this.slots = "endpoints" in options ? options.endpoints.map(slot) : Array.from({ length: Math.max(1, options.browsers) }, () => slot());
@@ -308,7 +309,7 @@ export class BrowserPool {
     const opening: Promise<Browser> = (
       slot.endpoint
         ? chromium.connect(slot.endpoint, { timeout: CONNECT_TIMEOUT_MS })
-        : chromium.launch({ executablePath: (this.options as { executablePath: string }).executablePath, ...LAUNCH_OPTIONS })
+        : chromium.launch({ executablePath: "executablePath" in this.options ? this.options.executablePath : undefined, ...LAUNCH_OPTIONS })
     ).then(
       (browser) => {
         if (slot.opening !== opening) {
