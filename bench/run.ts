@@ -267,9 +267,9 @@ async function main(): Promise<void> {
       `bun alone peaked at ${fmtMb(soak.memory.peakSelf)} RSS. The RSS sum counts pages shared between Chromium's processes once per process (an upper bound); PSS splits them.`,
   );
   console.log(
-    `- remote browsers: the soak's clients, job and duration on a node with a local pool of 2 browsers, then on a node rendering in 2 ` +
+    `- remote browsers: the soak's clients, job and duration on a node with a local pool of 2 browsers and on a node rendering in 2 ` +
       `\`assay browser-worker\` processes on this machine (ASSAY_BROWSER_ENDPOINTS), ${remote.pagesPerBrowser} page(s) per browser in both; ` +
-      `${remote.local.completed} and ${remote.remote.completed} jobs done.`,
+      `both nodes up at once, their soaks alternating in 3 rounds; ${remote.local.completed} and ${remote.remote.completed} jobs done.`,
   );
   for (const line of email.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);
