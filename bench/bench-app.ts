@@ -34,9 +34,10 @@ export interface BenchApp {
 /**
  * The real app in-process on an ephemeral port on 127.0.0.1, with its own data dir and a browser pool of
  * `poolSize`. The model judge is switched off whatever the environment says (web-essentials has no visual
- * check, and the bench sends nothing off this machine).
+ * check, and the bench sends nothing off this machine). `extraEnv` goes on top of the configuration (the remote
+ * browsers bench names its workers in ASSAY_BROWSER_ENDPOINTS).
  */
-export async function startBenchApp(poolSize: number): Promise<BenchApp> {
+export async function startBenchApp(poolSize: number, extraEnv: Record<string, string> = {}): Promise<BenchApp> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith("ASSAY_VISION_")) delete env[key];
   const config = loadConfig({
@@ -47,6 +48,7 @@ export async function startBenchApp(poolSize: number): Promise<BenchApp> {
     ASSAY_SIGNUP_CREDITS: "1000000",
     // The bench opens an organization per client it simulates, all from 127.0.0.1.
     ASSAY_SIGNUPS_PER_ADDRESS: "100000",
+    ...extraEnv,
   });
   const executablePath = findChromium(config.chromiumPath);
   if (!executablePath) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm run bench`, which installs it.");

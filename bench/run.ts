@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints figures for the event store, replay, a static_html job (beside a bare
- * playwright-core harness and one Lighthouse run), 4 concurrent clients, MCP and the command line beside HTTP, and email
- * jobs over SMTP, each next to a baseline
+ * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
+ * MCP and the command line beside HTTP, and email jobs over SMTP, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  */
@@ -15,6 +15,7 @@ import { benchSoak } from "./soak-bench";
 import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
 import { benchCli, cliRows } from "./cli-run-bench";
+import { benchRemoteBrowsers, remoteBrowserRows } from "./remote-browsers-bench";
 import { startBenchApp } from "./bench-app";
 import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
@@ -204,6 +205,9 @@ async function main(): Promise<void> {
     },
   );
 
+  const remote = await benchRemoteBrowsers(SOAK_CLIENTS, soakSeconds, log);
+  rows.push(...remoteBrowserRows(remote));
+
   const email = await benchEmail(log);
   rows.push(...email.rows);
 
@@ -277,6 +281,11 @@ async function main(): Promise<void> {
       `${soak.firstFailure ? ` (first: ${soak.firstFailure})` : ""}; latency min ${fmtMs(soak.latency.min)}, mean ${fmtMs(soak.latency.mean)}, max ${fmtMs(soak.latency.max)}. ` +
       `Memory sampled from /proc twice a second during the soak: bun and its ${soak.memory.processes} descendant processes at the PSS peak; ` +
       `bun alone peaked at ${fmtMb(soak.memory.peakSelf)} RSS. The RSS sum counts pages shared between Chromium's processes once per process (an upper bound); PSS splits them.`,
+  );
+  console.log(
+    `- remote browsers: the soak's clients, job and duration on a node with a local pool of 2 browsers and on a node rendering in 2 ` +
+      `\`assay browser-worker\` processes on this machine (ASSAY_BROWSER_ENDPOINTS), ${remote.pagesPerBrowser} page(s) per browser in both; ` +
+      `both nodes up at once, their soaks alternating in 3 rounds; ${remote.local.completed} and ${remote.remote.completed} jobs done.`,
   );
   for (const line of email.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);

@@ -11,6 +11,8 @@ export interface SoakResult {
   firstFailure?: string;
   jobsPerMinute: number;
   latency: ReturnType<typeof summary>;
+  /** Every completed job's latency, in the order they finished (to pool several soaks' samples). */
+  times: number[];
   /** Peak memory of bun + its Chromium processes during the soak only. */
   memory: { peakPss: number; peakRss: number; peakSelf: number; processes: number; hasProc: boolean };
 }
@@ -59,6 +61,7 @@ export async function benchSoak(app: BenchApp, clients: number, seconds: number)
     ...(firstFailure ? { firstFailure } : {}),
     jobsPerMinute: times.length / (elapsedMs / 60_000),
     latency: summary(times),
+    times,
     memory: { peakPss: sampler.peakService, peakRss: sampler.peakServiceRss, peakSelf: sampler.peakSelf, processes: sampler.peakProcesses, hasProc: sampler.hasProc },
   };
 }

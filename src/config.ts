@@ -21,7 +21,13 @@ export interface Config {
   inboxDomain: string;
   allowPrivateTargets: boolean;
   chromiumPath?: string;
+  /** Browsers in the capture pool: ASSAY_BROWSER_POOL_SIZE launched here, or one per browser worker when browserEndpoints names any. */
   browserPoolSize: number;
+  /**
+   * Browser workers to render in instead of launching Chromium here (ASSAY_BROWSER_ENDPOINTS, comma-separated ws:// or
+   * wss:// endpoints of `assay browser-worker` or playwright-core's launchServer); empty: browsers are launched here.
+   */
+  browserEndpoints: string[];
   /** Contexts each browser has open at once (ASSAY_BROWSER_PAGES); further renders wait their turn. */
   browserPagesPerBrowser: number;
   /** Webpage jobs that may wait for a turn (ASSAY_BROWSER_QUEUE); past it a job is refused before its charge. */
@@ -109,7 +115,8 @@ export interface Config {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const port = intFrom(env.PORT, 8080);
-  const browserPoolSize = Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2));
+  const browserEndpoints = browserEndpointsFrom(env.ASSAY_BROWSER_ENDPOINTS);
+  const browserPoolSize = browserEndpoints.length || Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2));
   return {
     port,
     smtpPort: intFrom(env.SMTP_PORT, 2525),
@@ -124,8 +131,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: env.ASSAY_ALLOW_PRIVATE_TARGETS === "1",
     chromiumPath: env.CHROMIUM_PATH || undefined,
     browserPoolSize,
-    // A render keeps about one core busy (the renderer's main thread), so the cores are shared out among the browsers.
-    browserPagesPerBrowser: Math.max(1, intFrom(env.ASSAY_BROWSER_PAGES, Math.floor(availableParallelism() / browserPoolSize))),
+    browserEndpoints,
+    // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its
+    // browsers. A worker's cores are not known here: one page each, unless ASSAY_BROWSER_PAGES says what they can take.
+    browserPagesPerBrowser: Math.max(1, intFrom(env.ASSAY_BROWSER_PAGES, browserEndpoints.length ? 1 : Math.floor(availableParallelism() / browserPoolSize))),
     browserQueueLimit: Math.max(0, intFrom(env.ASSAY_BROWSER_QUEUE, 64)),
     signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
     monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
@@ -195,6 +204,30 @@ export function catalogBaseUrl(config: Pick<Config, "catalogBaseUrl" | "publicBa
 /** Now, as the monthly grant's periods read it (moved by ASSAY_CLOCK_OFFSET_DAYS in tests). */
 export function grantClock(config: Pick<Config, "clockOffsetDays">): Date {
   return new Date(Date.now() + config.clockOffsetDays * 86_400_000);
+}
+
+/**
+ * ASSAY_BROWSER_ENDPOINTS: ws:// or wss:// URLs separated by commas (blanks around them ignored). Anything else, or
+ * one named twice (a worker's one browser counted twice), stops the start naming the variable and the entry.
+ */
+function browserEndpointsFrom(value: string | undefined): string[] {
+  const entries = (value ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const endpoints: string[] = [];
+  for (const entry of entries) {
+    let url: URL | undefined;
+    try {
+      url = new URL(entry);
+    } catch {}
+    if (!url || (url.protocol !== "ws:" && url.protocol !== "wss:") || !url.hostname) {
+      throw new Error(`ASSAY_BROWSER_ENDPOINTS: ${JSON.stringify(entry)} is not a ws:// or wss:// URL (expected e.g. ws://10.0.0.5:3000/<path>, as \`assay browser-worker\` prints it)`);
+    }
+    if (endpoints.includes(url.href)) throw new Error(`ASSAY_BROWSER_ENDPOINTS names ${JSON.stringify(entry)} twice; each worker is named once`);
+    endpoints.push(url.href);
+  }
+  return endpoints;
 }
 
 function intFrom(value: string | undefined, fallback: number): number {

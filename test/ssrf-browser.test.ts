@@ -134,7 +134,7 @@ describe("the capture engine routes every request through the guard", () => {
   const echoHosts: Array<string | null> = [];
 
   beforeAll(() => {
-    pool = new BrowserPool(findChromium(process.env.CHROMIUM_PATH)!, 1);
+    pool = new BrowserPool({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, browsers: 1 });
     engine = new WebCaptureEngine(pool, new NetworkGuard(true, resolver));
     gate = Bun.serve({
       hostname: "127.0.0.1",
@@ -278,7 +278,7 @@ describe("Chromium has no network of its own (CHROMIUM_ARGS)", () => {
   });
 
   test("with CHROMIUM_ARGS nothing gets out: no request, no connection, no datagram", async () => {
-    const pool = new BrowserPool(findChromium(process.env.CHROMIUM_PATH)!, 1);
+    const pool = new BrowserPool({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, browsers: 1 });
     try {
       reset();
       // ICE gathering completes once every STUN attempt is over (here: none may start). A datagram that does

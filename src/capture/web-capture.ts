@@ -85,12 +85,18 @@ export class WebCaptureEngine {
           this.limits.totalTimeoutMs,
         );
       });
+      // A browser worker killed or cut off mid-capture: nothing sent to it will be answered, so the capture ends here
+      // (every check an error row, refunded) instead of waiting on a request the page no longer makes.
+      let goneAway!: () => void;
+      const gone = new Promise<CaptureOutcome>((resolve) => (goneAway = () => resolve({ ok: false, interruption: BROWSER_GONE })));
+      browser.on("disconnected", goneAway);
       try {
         const page = await timed("page", () => context.newPage());
         // After a crash, a CDP command sent to the page's renderer is never answered: the capture ends here.
         const crash = new Promise<CaptureOutcome>((resolve) => page.once("crash", () => resolve({ ok: false, interruption: CRASHED })));
-        return await Promise.race([this.captureIn(context, page, subject, plan), overtime, crash]);
+        return await Promise.race([this.captureIn(context, page, subject, plan), overtime, crash, gone]);
       } finally {
+        browser.off("disconnected", goneAway);
         clearTimeout(timer);
         finishLater(timed("context close", () => context.close().catch(() => {})));
       }
@@ -466,6 +472,7 @@ const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset,
 const MAX_SELF_NAVIGATIONS = 5;
 
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
+const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
 
 /** Messages a page's WebSocket may receive during one capture (a live feed sends far fewer in its seconds). */
 const WEBSOCKET_MESSAGE_CAP = 1_000;

@@ -1,4 +1,5 @@
 import { registerAuthCommands } from "./commands/auth";
+import { registerBrowserWorkerCommand } from "./commands/browser-worker";
 import { registerInstallCommands } from "./commands/install";
 import { registerOperatorCommands } from "./commands/operator";
 import { registerRunCommands } from "./commands/run";
@@ -8,6 +9,7 @@ import { newProgram, runProgram } from "./program";
 export async function runCli(argv: string[]): Promise<number> {
   const program = newProgram();
   registerOperatorCommands(program);
+  registerBrowserWorkerCommand(program);
   registerAuthCommands(program);
   registerInstallCommands(program);
   registerRunCommands(program);

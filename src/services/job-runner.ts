@@ -194,8 +194,8 @@ export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">,
     await ctx.pool.warm();
   } catch (e) {
     // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
-    console.error(`Chromium could not be launched (${ctx.config.chromiumPath ?? "from PATH"}): ${(e as Error).message.split("\n")[0]}`);
-    throw new AppError("SERVICE_UNAVAILABLE", "Chromium could not be launched, so no job can run here now; nothing was charged. Retry shortly.", {
+    console.error(`No browser could be had from ${ctx.pool.source}: ${(e as Error).message.split("\n")[0]}`);
+    throw new AppError("SERVICE_UNAVAILABLE", "No browser can be started or reached here now, so no job can run; nothing was charged. Retry shortly.", {
       dependency: "chromium",
     }, undefined, true);
   }

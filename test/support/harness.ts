@@ -171,6 +171,60 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
   };
 }
 
+/** `assay browser-worker` as its own process: the endpoint it printed, and how to stop it. */
+export interface BrowserWorkerProcess {
+  endpoint: string;
+  /** The port it listens on (a worker started again on it, with the same --ws-path, has the same endpoint). */
+  port: number;
+  /** What the worker wrote to stderr so far. */
+  log(): string;
+  /** Sends the signal (SIGKILL by default) to the worker's process group and waits until the worker is gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Resolves with the exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Starts `assay browser-worker` (its own process group, so a kill takes the whole worker) and resolves with the
+ * endpoint it prints; rejects with its log if it stops before printing one. Its Chromium, in a process group of its
+ * own (Playwright launches it detached), ends when the worker does: its pipe to the worker closes.
+ */
+export async function spawnBrowserWorker(args: string[] = []): Promise<BrowserWorkerProcess> {
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "browser-worker", ...args], {
+    cwd: ROOT,
+    env: cliEnv({}),
+    stdout: "pipe",
+    stderr: "pipe",
+    detached: true,
+  });
+  let stdout = "";
+  let stderr = "";
+  const drain = async (stream: ReadableStream<Uint8Array>, into: (text: string) => void) => {
+    const decoder = new TextDecoder();
+    for await (const chunk of stream) into(decoder.decode(chunk, { stream: true }));
+  };
+  const drained = Promise.all([drain(proc.stdout, (t) => (stdout += t)), drain(proc.stderr, (t) => (stderr += t))]);
+  const exited = proc.exited.then(async (code) => {
+    await drained;
+    return proc.signalCode ? null : code;
+  });
+  let printed: RegExpExecArray | null = null;
+  while (!(printed = /^(wss?:\/\/[^\s:]+:(\d+)\/\S*)$/m.exec(stdout))) {
+    if (proc.exitCode !== null || proc.signalCode) throw new Error(`assay browser-worker stopped before printing its endpoint (exit ${proc.exitCode}):\n${stderr}`);
+    await Bun.sleep(20);
+  }
+  return {
+    endpoint: printed[1]!,
+    port: Number(printed[2]),
+    log: () => stderr,
+    async kill(signal = "SIGKILL") {
+      if (proc.exitCode === null && !proc.signalCode) process.kill(-proc.pid, signal);
+      await exited;
+    },
+    exited,
+  };
+}
+
 /**
  * The CLI's environment: the test's, then `env`. Bun's transpiler cache stays where the test's own is, so a test that
  * gives the CLI another HOME neither fills it with the cache nor pays for transpiling again.
