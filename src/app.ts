@@ -109,7 +109,20 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const mail = new MailStore(config.sharedDir);
   const plans = plansOver(store);
   const emailClients = new EmailClientCatalog(config.emailClientsFile);
-  const ctx: ServiceContext = { config, store, guard, pool, webCapture, emailCapture, captures, judge, mail, plans, emailClients };
+  const ctx: ServiceContext = {
+    config,
+    store,
+    guard,
+    pool,
+    webCapture,
+    emailCapture,
+    captures,
+    judge,
+    mail,
+    plans,
+    emailClients,
+    ...(coordinator instanceof PgCoordinator ? { sharedCounts: coordinator } : {}),
+  };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);

@@ -11,8 +11,8 @@ import { trailheadMessage } from "./support/smtp-session";
  * sharing a directory for captures and messages. Any node takes any request; a job is charged once and settled
  * once whichever node took it and whichever node's sweep expired it; an email job made on one node completes when
  * its message reaches another node's inbox; a node killed with SIGKILL mid-job leaves nothing unsettled once a
- * survivor notices it went silent; the monthly grant is made once across nodes; `/readyz` fails while the
- * database is away.
+ * survivor notices it went silent; the monthly grant is made once across nodes; a per-address limit counts
+ * across nodes; `/readyz` fails while the database is away.
  */
 setDefaultTimeout(240_000);
 
@@ -223,6 +223,18 @@ test("the monthly grant is made once across nodes, whichever sweeps first", asyn
   expect(verify.code).toBe(0);
   a = a2;
   b = b2;
+});
+
+test("a per-address limit counts across nodes: sign-in links for one email, asked of both nodes in turn, stop at the limit", async () => {
+  const email = `limits-${Date.now()}@example.com`;
+  // ASSAY_SIGNIN_LINKS_PER_ADDRESS is 5: each node alone would allow five.
+  for (let i = 0; i < 5; i++) expect((await (i % 2 ? b : a).api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
+  for (const node of [a, b]) {
+    const refused = await node.api("POST", "/api/session/email", { body: { email } });
+    expect(refused.status).toBe(429);
+    expect(refused.body.code).toBe("SIGNIN_RATE_LIMITED");
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+  }
 });
 
 test("/readyz fails, and requests answer SERVICE_UNAVAILABLE, while the database is away; /healthz still answers", async () => {

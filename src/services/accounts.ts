@@ -35,9 +35,9 @@ export class AccountService {
   /** Accounts opened per client address and window: each signup mints free credits, so a loop must not mint many. */
   private readonly signupsPerAddress: WindowedLimit;
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">) {
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts">) {
     this.usage = new KeyUsage(ctx.store.db);
-    this.signupsPerAddress = new WindowedLimit(ctx.config.signupsPerAddress, ctx.config.signupWindowSeconds);
+    this.signupsPerAddress = new WindowedLimit(ctx.config.signupsPerAddress, ctx.config.signupWindowSeconds, { name: "signups-per-address", counter: ctx.sharedCounts });
   }
 
   /**

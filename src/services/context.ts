@@ -10,6 +10,7 @@ import type { Judge } from "../judge/judge";
 import type { MailStore } from "../store/mail-store";
 import type { PlanService } from "./plans";
 import type { EmailClientCatalog } from "./email-client-catalog";
+import type { WindowCounter } from "../store/cluster";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -26,6 +27,8 @@ export interface ServiceContext {
   mail: MailStore;
   /** Resolves an organization's plan (billing provider, catalog, entitlement): the one entry point for plan-dependent requests. */
   plans: PlanService;
+  /** Where several nodes share a PostgreSQL log: the window counts their per-address limits share (unset: each process counts). */
+  sharedCounts?: WindowCounter;
   /** The render catalog as offered here (the operator's file, when named, narrows it). */
   emailClients: EmailClientCatalog;
 }

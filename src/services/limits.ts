@@ -1,10 +1,11 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppError } from "../errors/app-error";
+import type { WindowCounter } from "../store/cluster";
 
 /**
- * A windowed count per key (rate-limiter-flexible, in this process's memory: one machine's flood guard). `spend`
- * counts one for the key, or throws the refusal built from how long until the key may try again; a refused
- * attempt does not count.
+ * A windowed count per key: in this process's memory (rate-limiter-flexible), or, where several nodes share a
+ * PostgreSQL log, in that database (`shared.counter`, under the limit's name), so every node counts the same attempts. `spend` counts one for the
+ * key, or throws the refusal built from how long until the key may try again; a refused attempt does not count.
  */
 export class WindowedLimit {
   private readonly limiter: RateLimiterMemory;
@@ -12,11 +13,19 @@ export class WindowedLimit {
   constructor(
     readonly points: number,
     readonly windowSeconds: number,
+    private readonly shared?: { name: string; counter?: WindowCounter },
   ) {
     this.limiter = new RateLimiterMemory({ points, duration: windowSeconds });
   }
 
   async spend(key: string, refusal: (retryAfterSeconds: number) => AppError): Promise<void> {
+    const counter = this.shared?.counter;
+    if (counter) {
+      const { hits, msBeforeReset } = await counter.hit(this.shared!.name, key, this.windowSeconds);
+      if (hits <= this.points) return;
+      await this.giveBack(key);
+      throw refusal(Math.max(1, Math.ceil(msBeforeReset / 1000)));
+    }
     try {
       await this.limiter.consume(key);
     } catch (e) {
@@ -28,7 +37,8 @@ export class WindowedLimit {
 
   /** Returns one spent point (an attempt another limit then refused). */
   async giveBack(key: string): Promise<void> {
-    await this.limiter.reward(key, 1);
+    if (this.shared?.counter) await this.shared.counter.unhit(this.shared.name, key);
+    else await this.limiter.reward(key, 1);
   }
 }
 

@@ -49,14 +49,14 @@ export class PlaygroundService {
   private readonly settings: Config["playground"];
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge">,
+    private readonly ctx: Pick<ServiceContext, "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge" | "sharedCounts">,
     offer: PlaygroundOffer,
   ) {
     this.settings = ctx.config.playground;
     this.checks = offer.checks;
     this.viewport = offer.viewport;
     this.perSession = new WindowedLimit(this.settings.runsPerSession, PLAYGROUND_SESSION_SECONDS);
-    this.perAddress = new WindowedLimit(this.settings.runsPerAddress, this.settings.windowSeconds);
+    this.perAddress = new WindowedLimit(this.settings.runsPerAddress, this.settings.windowSeconds, { name: "playground-runs-per-address", counter: ctx.sharedCounts });
   }
 
   /**

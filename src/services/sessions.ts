@@ -43,10 +43,10 @@ export class SessionService {
   private readonly linksPerAddress: WindowedLimit;
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans">,
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts">,
     private readonly mailer: Mailer,
   ) {
-    this.linksPerAddress = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds);
+    this.linksPerAddress = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, { name: "signin-links-per-address", counter: ctx.sharedCounts });
   }
 
   /**

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
+import { APPEND_LOCK } from "./pg-event-store";
 
 /** A node as the others see it: when it started and when it last said it was alive (the database's clock). */
 export interface NodeRecord {
@@ -28,6 +29,17 @@ export interface Coordinator {
   nodes(): Promise<NodeRecord[]>;
   /** A clean stop: its leases go and it counts as silent at once, so the others take over what it leaves now. */
   leave(): Promise<void>;
+}
+
+/**
+ * Counts per key in a fixed window, shared by every node (PostgreSQL): the per-address limits (signups, sign-in
+ * links, playground runs) count each address once across nodes, not once per node.
+ */
+export interface WindowCounter {
+  /** Counts one for the key; answers the count in its window (this one included) and when the window ends. */
+  hit(limit: string, key: string, windowSeconds: number): Promise<{ hits: number; msBeforeReset: number }>;
+  /** Takes one back (an attempt refused, by this limit or another). */
+  unhit(limit: string, key: string): Promise<void>;
 }
 
 /** One process on its own SQLite log: it is every node there is, and holds every lease. */
@@ -61,17 +73,31 @@ CREATE TABLE IF NOT EXISTS assay_leases (
   holder TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS assay_limits (
+  name TEXT NOT NULL,
+  key TEXT NOT NULL,
+  window_ends TIMESTAMPTZ NOT NULL,
+  hits INTEGER NOT NULL,
+  PRIMARY KEY (name, key)
+);
 `;
 
-/** Nodes and leases in the PostgreSQL database the log is in; every time is the database's, so nodes' clocks may differ. */
-export class PgCoordinator implements Coordinator {
+/**
+ * Nodes, leases and the shared window counts in the PostgreSQL database the log is in; every time is the
+ * database's, so nodes' clocks may differ.
+ */
+export class PgCoordinator implements Coordinator, WindowCounter {
   private constructor(
     private readonly sql: SQL,
     readonly nodeId: string,
   ) {}
 
   static async open(sql: SQL, nodeId: string): Promise<PgCoordinator> {
-    await sql.unsafe(CLUSTER_SCHEMA);
+    // Nodes starting together would race on CREATE TABLE IF NOT EXISTS (a duplicate type error): made under the log's lock.
+    await sql.begin(async (tx) => {
+      await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+      await tx.unsafe(CLUSTER_SCHEMA);
+    });
     const coordinator = new PgCoordinator(sql, nodeId);
     await sql`INSERT INTO assay_nodes (node_id, started_at, seen_at) VALUES (${nodeId}, now(), now())
       ON CONFLICT (node_id) DO UPDATE SET started_at = now(), seen_at = now()`;
@@ -81,6 +107,22 @@ export class PgCoordinator implements Coordinator {
   async heartbeat(): Promise<void> {
     await this.sql`INSERT INTO assay_nodes (node_id, started_at, seen_at) VALUES (${this.nodeId}, now(), now())
       ON CONFLICT (node_id) DO UPDATE SET seen_at = now()`;
+    // Counts whose window ended are worth nothing: the heartbeat keeps the table to the live ones.
+    await this.sql`DELETE FROM assay_limits WHERE window_ends < now()`;
+  }
+
+  async hit(limit: string, key: string, windowSeconds: number): Promise<{ hits: number; msBeforeReset: number }> {
+    const [row] = await this.sql`INSERT INTO assay_limits (name, key, window_ends, hits)
+      VALUES (${limit}, ${key}, now() + make_interval(secs => ${windowSeconds}), 1)
+      ON CONFLICT (name, key) DO UPDATE SET
+        hits = CASE WHEN assay_limits.window_ends <= now() THEN 1 ELSE assay_limits.hits + 1 END,
+        window_ends = CASE WHEN assay_limits.window_ends <= now() THEN excluded.window_ends ELSE assay_limits.window_ends END
+      RETURNING hits, EXTRACT(EPOCH FROM window_ends - now())::float8 AS seconds_left`;
+    return { hits: row.hits, msBeforeReset: Math.max(0, row.seconds_left * 1000) };
+  }
+
+  async unhit(limit: string, key: string): Promise<void> {
+    await this.sql`UPDATE assay_limits SET hits = GREATEST(hits - 1, 0) WHERE name = ${limit} AND key = ${key}`;
   }
 
   async silentNodes(seconds: number): Promise<string[]> {
