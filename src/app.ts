@@ -17,7 +17,8 @@ import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { AccountService } from "./services/accounts";
 import { JobService } from "./services/jobs";
-import { CaptureService } from "./services/captures";
+import { CaptureService, persistentSecret } from "./services/captures";
+import { DirectoryStore, S3Store, type ObjectStore } from "./store/object-store";
 import { CatalogService } from "./services/catalog";
 import { FeedbackService } from "./services/feedback";
 import { loadFeedbackSets } from "./catalog/feedback-sets";
@@ -93,6 +94,18 @@ export async function openEventLog(config: Config): Promise<{ store: EventLog; c
   }
 }
 
+/** Where screenshots and received messages live: the S3 bucket ASSAY_S3_BUCKET names, or the shared directory. */
+function objectStoreFor(config: Config): ObjectStore {
+  return config.s3 ? new S3Store(config.s3) : new DirectoryStore(config.sharedDir);
+}
+
+/** The share links' signing key: ASSAY_SHARE_SECRET; else, where nodes share a database, one kept there; else one kept in the shared directory. */
+async function shareLinkSecret(config: Config, coordinator: Coordinator): Promise<Buffer> {
+  if (config.shareLinkSecret) return Buffer.from(config.shareLinkSecret);
+  if (coordinator instanceof PgCoordinator) return coordinator.sharedSecret("share-link");
+  return persistentSecret(config.sharedDir);
+}
+
 /** Builds the whole service graph for one process. */
 export async function createAssay(config: Config = loadConfig()): Promise<Assay> {
   // Before anything opens: a broken sets file, plan catalog or playground setting stops the start with its name and problem.
@@ -104,9 +117,10 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const { store, coordinator } = await openEventLog(config);
   const webCapture = new WebCaptureEngine(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
-  const captures = new CaptureService({ config, store });
+  const objects = objectStoreFor(config);
+  const captures = new CaptureService({ config, store }, objects, await shareLinkSecret(config, coordinator));
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
-  const mail = new MailStore(config.sharedDir);
+  const mail = new MailStore(objects);
   const plans = plansOver(store);
   const emailClients = new EmailClientCatalog(config.emailClientsFile);
   const ctx: ServiceContext = {

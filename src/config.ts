@@ -9,6 +9,8 @@ export interface Config {
   dataDir: string;
   /** Where screenshots, received messages and the share-link secret live: ASSAY_SHARED_DIR, a directory every node mounts; unset, dataDir. */
   sharedDir: string;
+  /** ASSAY_S3_BUCKET and its settings: screenshots and received messages in an S3-compatible bucket instead of sharedDir. */
+  s3?: { bucket: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };
   /** ASSAY_DATABASE_URL (postgres://…): the event log in PostgreSQL, shared by every node; unset, one SQLite file in dataDir. */
   databaseUrl?: string;
   /** ASSAY_NODE_ID: this node's name among those sharing a database; unset, one made at first start and kept in dataDir. */
@@ -122,6 +124,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpPort: intFrom(env.SMTP_PORT, 2525),
     dataDir: resolve(env.DATA_DIR || "./data"),
     sharedDir: resolve(env.ASSAY_SHARED_DIR || env.DATA_DIR || "./data"),
+    ...(env.ASSAY_S3_BUCKET ? { s3: s3From(env) } : {}),
     ...(env.ASSAY_DATABASE_URL ? { databaseUrl: databaseUrlFrom(env.ASSAY_DATABASE_URL) } : {}),
     ...(env.ASSAY_NODE_ID ? { nodeId: nodeIdFrom(env.ASSAY_NODE_ID) } : {}),
     nodeTimeoutSeconds: Math.max(2, intFrom(env.ASSAY_NODE_TIMEOUT_SECONDS, 30)),
@@ -254,4 +257,17 @@ function databaseUrlFrom(value: string): string {
 function nodeIdFrom(value: string): string {
   if (!/^[\w.-]{1,64}$/.test(value)) throw new Error("ASSAY_NODE_ID must be 1 to 64 letters, digits, '.', '_' or '-'");
   return value;
+}
+
+/** The bucket and, for an S3-compatible service other than AWS, its endpoint (an http(s) URL); credentials as given. */
+function s3From(env: Record<string, string | undefined>): NonNullable<Config["s3"]> {
+  const endpoint = env.ASSAY_S3_ENDPOINT;
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error("ASSAY_S3_ENDPOINT must be an http:// or https:// URL (the S3-compatible service)");
+  return {
+    bucket: env.ASSAY_S3_BUCKET!,
+    ...(endpoint ? { endpoint } : {}),
+    ...(env.ASSAY_S3_REGION ? { region: env.ASSAY_S3_REGION } : {}),
+    ...(env.ASSAY_S3_ACCESS_KEY_ID ? { accessKeyId: env.ASSAY_S3_ACCESS_KEY_ID } : {}),
+    ...(env.ASSAY_S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.ASSAY_S3_SECRET_ACCESS_KEY } : {}),
+  };
 }

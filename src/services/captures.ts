@@ -7,6 +7,7 @@ import { sha256Hex } from "../store/canonical";
 import type { StoredFile } from "../domain/jobs";
 import type { Config } from "../config";
 import type { EventLog } from "../store/event-log";
+import type { ObjectStore } from "../store/object-store";
 
 export interface CaptureFile {
   viewport: string;
@@ -14,9 +15,9 @@ export interface CaptureFile {
   data: Uint8Array;
 }
 
-/** Where a run's screenshots go: the job's on disk (CaptureService), a playground run's in memory. */
+/** Where a run's screenshots go: the job's in the object store (CaptureService), a playground run's in memory. */
 export interface CaptureSink {
-  store(customerId: string, jobId: string, key: string, file: CaptureFile): StoredFile;
+  store(customerId: string, jobId: string, key: string, file: CaptureFile): Promise<StoredFile>;
 }
 
 /** What is recorded of a stored screenshot (CaptureStored's fields). */
@@ -29,22 +30,26 @@ export const storedFileOf = (key: string, file: CaptureFile): StoredFile => ({
 });
 
 /**
- * Screenshots on disk under DATA_DIR/captures/<customerId>/<jobId>/, each recorded by a CaptureStored
- * event (decided by the job, src/domain/jobs.ts). The owner fetches them with a Bearer key; a share link is an HMAC-signed, short-lived URL.
+ * Screenshots in the object store under captures/<customerId>/<jobId>/ (a directory, or a bucket), each recorded by
+ * a CaptureStored event (decided by the job, src/domain/jobs.ts). The owner fetches them with a Bearer key; a share
+ * link is an HMAC-signed, short-lived URL, signed with a secret every node shares.
  */
 export class CaptureService implements CaptureSink {
-  private readonly secret: Buffer;
-
   // Built before the ServiceContext that holds it, so it takes only what it reads.
-  constructor(private readonly ctx: { config: Config; store: EventLog }) {
-    this.secret = ctx.config.shareLinkSecret ? Buffer.from(ctx.config.shareLinkSecret) : persistentSecret(ctx.config.sharedDir);
+  constructor(
+    private readonly ctx: { config: Config; store: EventLog },
+    private readonly objects: ObjectStore,
+    private readonly secret: Buffer,
+  ) {}
+
+  /** Where screenshots and received messages are kept (what /healthz shows). */
+  storage(): ReturnType<ObjectStore["describe"]> {
+    return this.objects.describe();
   }
 
   /** Writes the file and returns what CaptureStored will record of it (appended with the job's results). */
-  store(customerId: string, jobId: string, key: string, file: CaptureFile): StoredFile {
-    const path = this.pathOf(customerId, jobId, key);
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, file.data);
+  async store(customerId: string, jobId: string, key: string, file: CaptureFile): Promise<StoredFile> {
+    await this.objects.put(this.keyOf(customerId, jobId, key), file.data);
     return storedFileOf(key, file);
   }
 
@@ -52,19 +57,19 @@ export class CaptureService implements CaptureSink {
    * Removes the screenshots a job's run wrote when the job closed without recording any (interrupted: its run
    * failed, or the process stopped before settlement): no CaptureStored names them, so nothing could serve them.
    */
-  discardUnrecorded(customerId: string, jobId: string): void {
-    rmSync(dirname(this.pathOf(customerId, jobId, `${jobId}.jpg`)), { recursive: true, force: true });
+  async discardUnrecorded(customerId: string, jobId: string): Promise<void> {
+    await this.objects.deletePrefix(`${dirname(this.keyOf(customerId, jobId, `${jobId}.jpg`))}/`);
   }
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */
-  read(customerId: string, key: string): { row: CaptureRow; data: Uint8Array } {
+  async read(customerId: string, key: string): Promise<{ row: CaptureRow; data: Uint8Array }> {
     const row = findCapture(this.ctx.store.db, key);
     if (!row || row.customerId !== customerId) throw notFound(key);
-    return { row, data: this.load(row) };
+    return { row, data: await this.load(row) };
   }
 
   /** The image for a valid, unexpired share link; no key needed. */
-  readShared(key: string, expires: string, signature: string): { row: CaptureRow; data: Uint8Array } {
+  async readShared(key: string, expires: string, signature: string): Promise<{ row: CaptureRow; data: Uint8Array }> {
     const exp = Number(expires);
     const expected = this.sign(key, exp);
     const given = Buffer.from(signature ?? "", "base64url");
@@ -73,7 +78,7 @@ export class CaptureService implements CaptureSink {
     }
     const row = findCapture(this.ctx.store.db, key);
     if (!row) throw notFound(key);
-    return { row, data: this.load(row) };
+    return { row, data: await this.load(row) };
   }
 
   url(key: string): string {
@@ -89,26 +94,26 @@ export class CaptureService implements CaptureSink {
     return createHmac("sha256", this.secret).update(`${key}\n${exp}`).digest();
   }
 
-  private load(row: CaptureRow): Uint8Array {
-    const path = this.pathOf(row.customerId, row.jobId, row.key);
-    if (!existsSync(path)) throw notFound(row.key);
-    return readFileSync(path);
+  private async load(row: CaptureRow): Promise<Uint8Array> {
+    const data = await this.objects.get(this.keyOf(row.customerId, row.jobId, row.key));
+    if (!data) throw notFound(row.key);
+    return data;
   }
 
-  private pathOf(customerId: string, jobId: string, key: string): string {
+  private keyOf(customerId: string, jobId: string, key: string): string {
     if (!/^[\w.-]+$/.test(key) || !/^[\w-]+$/.test(jobId) || !/^[\w-]+$/.test(customerId)) throw notFound(key);
-    return join(this.ctx.config.sharedDir, "captures", customerId, jobId, key);
+    return `captures/${customerId}/${jobId}/${key}`;
   }
 }
 
 const notFound = (key: string) => new AppError("STORAGE_OBJECT_NOT_FOUND", "No capture with this key in your organization.", { key });
 
 /**
- * A random signing secret kept beside the captures, so share links survive restarts without configuration and any
- * node sharing the directory signs and checks the same links. Written whole to a file of its own, then linked into
+ * A random signing secret kept in a directory (ASSAY_SHARED_DIR, or DATA_DIR), so share links survive restarts
+ * without configuration and every process using the directory signs and checks the same links. Written whole to a file of its own, then linked into
  * place (which fails if one is there): of nodes starting together one places it and the others read that one.
  */
-function persistentSecret(dir: string): Buffer {
+export function persistentSecret(dir: string): Buffer {
   const path = join(dir, "share-link.secret");
   mkdirSync(dir, { recursive: true });
   if (!existsSync(path)) {

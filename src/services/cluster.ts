@@ -12,7 +12,8 @@ export interface NodeHealth {
   status: "ok";
   node: string;
   store: { backend: "sqlite" | "postgres"; position: number };
-  sharedDir: string;
+  /** Where screenshots and received messages are kept: a directory (shared by the nodes that mount it) or a bucket. */
+  storage: ReturnType<ServiceContext["captures"]["storage"]>;
   browsers: BrowserReport;
 }
 
@@ -35,7 +36,7 @@ const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead
  */
 export class ClusterService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "pool">,
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "pool" | "captures">,
     private readonly coordinator: Coordinator,
     private readonly jobs: JobService,
     private readonly plans: PlanService,
@@ -60,7 +61,7 @@ export class ClusterService {
       status: "ok",
       node: this.nodeId,
       store: { backend: this.ctx.store.backend, position: this.ctx.store.local.headOf().position },
-      sharedDir: this.ctx.config.sharedDir,
+      storage: this.ctx.captures.storage(),
       browsers: this.ctx.pool.describe(),
     };
   }

@@ -12,7 +12,7 @@ import { renderTargets } from "../catalog/email-clients";
 import { renderPrice } from "../catalog/render-pricing";
 import type { ServiceContext } from "./context";
 import type { CaptureSink } from "./captures";
-import { timed, timedSync } from "../phases";
+import { timed } from "../phases";
 
 /** What a run produced: a row per planned check, the screenshots it stored, and why it stopped short if it did. */
 export interface Execution {
@@ -70,7 +70,7 @@ export class JobRunner {
     if (!capture.ok) return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
-    const captures = timedSync("store captures", () => shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s)));
+    const captures = await timed("store captures", () => Promise.all(shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s))));
     // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
     try {
@@ -114,7 +114,7 @@ export class JobRunner {
     for (const outcome of Object.values(email.renders ?? {}).flat()) {
       if (!outcome.ok || keys.has(outcome.render.label)) continue;
       const key = `${jobId}-${outcome.render.label}.jpg`;
-      captures.push(this.ctx.captures.store(customerId, jobId, key, outcome.render.screenshot));
+      captures.push(await this.ctx.captures.store(customerId, jobId, key, outcome.render.screenshot));
       keys.set(outcome.render.label, key);
     }
     const rows = await this.check(planned, {

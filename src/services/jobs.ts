@@ -172,14 +172,14 @@ export class JobService {
    * The raw message an email job received, as the inbox stored it: JOB_NOT_FOUND when this organization has no
    * such job, STORAGE_OBJECT_NOT_FOUND when the job holds no message (a webpage job, or none has arrived yet).
    */
-  receivedEmail(customerId: string, jobId: string): { jobId: string; raw: Uint8Array } {
+  async receivedEmail(customerId: string, jobId: string): Promise<{ jobId: string; raw: Uint8Array }> {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const arrival = this.readJob(jobId).email;
     if (!arrival) {
       throw new AppError("STORAGE_OBJECT_NOT_FOUND", `Job ${jobId} holds no received email: ${row.type === "email" ? "none has arrived yet" : "it is not an email job"}.`, { jobId });
     }
-    return { jobId, raw: this.ctx.mail.read(customerId, arrival.storageKey) };
+    return { jobId, raw: await this.ctx.mail.read(customerId, arrival.storageKey) };
   }
 
   /**
@@ -262,7 +262,7 @@ export class JobService {
       throw e;
     }
     // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
-    this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
+    await this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
     await this.ctx.store.append(writes, SMTP, { durable: true });
     return inbox.jobId;
   }
@@ -278,7 +278,7 @@ export class JobService {
     this.processing.add(jobId);
     try {
       const expectedSubject = job.subject.emailSubject;
-      const raw = this.ctx.mail.read(job.customerId, arrival.storageKey);
+      const raw = await this.ctx.mail.read(job.customerId, arrival.storageKey);
       const run = await this.runner.runEmail(jobId, job.customerId, plannedOf(job), { raw, envelope: arrival.envelope, expectedSubject: expectedSubject ?? null });
       const received = run.email
         ? { from: run.email.from ? `${run.email.from.name} <${run.email.from.address}>`.trim() : arrival.from, subject: run.email.subject ?? "" }
@@ -301,7 +301,7 @@ export class JobService {
   private async interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): Promise<boolean> {
     if (!(await this.settle(jobId, customerId, { kind: "interrupt", cause }, meta))) return false;
     try {
-      this.ctx.captures.discardUnrecorded(customerId, jobId);
+      await this.ctx.captures.discardUnrecorded(customerId, jobId);
     } catch (e) {
       // The job is closed and refunded; files left behind are unreachable (no CaptureStored names them), not wrong.
       console.error(`job ${jobId}: its unrecorded screenshots could not be removed: ${(e as Error).message}`);

@@ -80,7 +80,7 @@ export class PlaygroundService {
     const runId = newPlaygroundRunId();
     const createdAt = Date.now();
     const shots = new Map<string, CaptureFile>();
-    const runner = new JobRunner({ ...this.ctx, captures: { store: (_owner, _runId, key, file) => (shots.set(key, file), storedFileOf(key, file)) } });
+    const runner = new JobRunner({ ...this.ctx, captures: { store: async (_owner, _runId, key, file) => (shots.set(key, file), storedFileOf(key, file)) } });
     let execution: Execution;
     try {
       execution = await runner.runWeb(runId, "playground", job, ["screenshot"]);

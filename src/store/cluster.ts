@@ -73,6 +73,10 @@ CREATE TABLE IF NOT EXISTS assay_leases (
   holder TEXT NOT NULL,
   expires_at TIMESTAMPTZ NOT NULL
 );
+CREATE TABLE IF NOT EXISTS assay_secrets (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS assay_limits (
   name TEXT NOT NULL,
   key TEXT NOT NULL,
@@ -109,6 +113,13 @@ export class PgCoordinator implements Coordinator, WindowCounter {
       ON CONFLICT (node_id) DO UPDATE SET seen_at = now()`;
     // Counts whose window ended are worth nothing: the heartbeat keeps the table to the live ones.
     await this.sql`DELETE FROM assay_limits WHERE window_ends < now()`;
+  }
+
+  /** A random secret every node shares (the share links' signing key): made by the first node that asks. */
+  async sharedSecret(name: string): Promise<Buffer> {
+    await this.sql`INSERT INTO assay_secrets (name, value) VALUES (${name}, ${randomBytes(32).toString("hex")}) ON CONFLICT (name) DO NOTHING`;
+    const [row] = await this.sql`SELECT value FROM assay_secrets WHERE name = ${name}`;
+    return Buffer.from(row.value, "hex");
   }
 
   async hit(limit: string, key: string, windowSeconds: number): Promise<{ hits: number; msBeforeReset: number }> {

@@ -1,37 +1,22 @@
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import type { ObjectStore } from "./object-store";
 
-/** Raw received messages under DATA_DIR/mail/<customerId>/<storageKey>. */
+/** Raw received messages, under mail/<customerId>/<storageKey> of the object store (a directory, or a bucket). */
 export class MailStore {
-  constructor(private readonly dataDir: string) {}
+  constructor(private readonly objects: ObjectStore) {}
 
-  /** Writes the message and syncs it and its directory entry to disk: the inbox acknowledges it (250) after this. */
-  write(customerId: string, storageKey: string, raw: Uint8Array): void {
-    const path = this.pathOf(customerId, storageKey);
-    mkdirSync(dirname(path), { recursive: true });
-    synced(path, "w", (fd) => writeFileSync(fd, raw));
-    synced(dirname(path), "r", () => {});
+  /** Stores the message durably: the inbox acknowledges it (250) only after this settles. */
+  async write(customerId: string, storageKey: string, raw: Uint8Array): Promise<void> {
+    await this.objects.put(this.keyOf(customerId, storageKey), raw);
   }
 
-  read(customerId: string, storageKey: string): Uint8Array {
-    const path = this.pathOf(customerId, storageKey);
-    if (!existsSync(path)) throw new Error(`stored message ${storageKey} is missing`);
-    return readFileSync(path);
+  async read(customerId: string, storageKey: string): Promise<Uint8Array> {
+    const raw = await this.objects.get(this.keyOf(customerId, storageKey));
+    if (!raw) throw new Error(`stored message ${storageKey} is missing`);
+    return raw;
   }
 
-  private pathOf(customerId: string, storageKey: string): string {
+  private keyOf(customerId: string, storageKey: string): string {
     if (!/^[\w-]+$/.test(customerId) || !/^[\w.-]+$/.test(storageKey)) throw new Error("invalid storage path");
-    return join(this.dataDir, "mail", customerId, storageKey);
-  }
-}
-
-/** Opens path, does what `use` does with it, then fsyncs and closes it. */
-function synced(path: string, flags: "w" | "r", use: (fd: number) => void): void {
-  const fd = openSync(path, flags);
-  try {
-    use(fd);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
+    return `mail/${customerId}/${storageKey}`;
   }
 }

@@ -40,7 +40,7 @@ export const fetchCapture = defineOperation({
   output: CaptureInfo,
   errors: ["STORAGE_OBJECT_NOT_FOUND"],
   example: { key: "job_example-desktop-md.jpg" },
-  handle(input, call) {
+  async handle(input, call) {
     if (input.url === undefined && input.key === undefined) {
       throw new AppError("MISSING_REQUIRED_FIELD", "Give url (a screenshotUrl or screenshotShareUrl) or key.", { field: "url", oneOf: ["url", "key"] });
     }
@@ -48,9 +48,9 @@ export const fetchCapture = defineOperation({
       throw new AppError("INVALID_REQUEST_BODY", "Give url or key, not both.", { problems: [{ path: "key", message: "Not allowed together with url" }] });
     }
     const ref = input.url !== undefined ? parseCaptureUrl(input.url) : { key: input.key as string };
-    const { row, data: bytes } = ref.shared
+    const { row, data: bytes } = await (ref.shared
       ? call.services.captures.readShared(ref.key, ref.shared.expires, ref.shared.signature)
-      : call.services.captures.read(call.authorize(input.customerId).customerId, ref.key);
+      : call.services.captures.read(call.authorize(input.customerId).customerId, ref.key));
     return new WithContent(
       { key: row.key, jobId: row.jobId, viewport: row.viewport, contentType: row.contentType, bytes: row.bytes, sha256: row.sha256 },
       [{ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType: row.contentType }],

@@ -12,8 +12,8 @@ export const getCapture = defineOperation({
   input: { path: CaptureKeyParams, query: CustomerQuery },
   errors: ["STORAGE_OBJECT_NOT_FOUND"],
   example: { key: "job_example-desktop-md.jpg" },
-  handle: (input, { services, customerId }) => {
-    const { row, data } = services.captures.read(customerId, input.key);
+  handle: async (input, { services, customerId }) => {
+    const { row, data } = await services.captures.read(customerId, input.key);
     return imageResponse(row, data, "private, max-age=31536000, immutable");
   },
 });

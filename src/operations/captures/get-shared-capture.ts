@@ -11,8 +11,8 @@ export const getSharedCapture = defineOperation({
   input: { path: CaptureKeyParams, query: CaptureShareQuery },
   errors: ["STORAGE_OBJECT_NOT_FOUND"],
   example: { key: "job_example-desktop-md.jpg", expires: "1", signature: "x" },
-  handle: (input, { services }) => {
-    const { row, data } = services.captures.readShared(input.key, input.expires ?? "", input.signature ?? "");
+  handle: async (input, { services }) => {
+    const { row, data } = await services.captures.readShared(input.key, input.expires ?? "", input.signature ?? "");
     return imageResponse(row, data, "private, no-store");
   },
 });

@@ -12,8 +12,8 @@ export const getJobEmail = defineOperation({
   input: { path: JobRef, query: CustomerQuery },
   errors: ["JOB_NOT_FOUND", "STORAGE_OBJECT_NOT_FOUND"],
   example: { jobId: "job_example" },
-  handle: (input, { services, customerId }) => {
-    const { jobId, raw } = services.jobs.receivedEmail(customerId, input.jobId);
+  handle: async (input, { services, customerId }) => {
+    const { jobId, raw } = await services.jobs.receivedEmail(customerId, input.jobId);
     return new Response(raw as Uint8Array<ArrayBuffer>, {
       headers: {
         "content-type": "message/rfc822",
