@@ -3,6 +3,7 @@ import nodemailer from "nodemailer";
 import { rmSync } from "node:fs";
 import { startServer, tempDataDir, type TestServer } from "./support/harness";
 import { smtpSession } from "./support/smtp-session";
+import { trailheadMessage } from "./support/smtp-session";
 
 const INBOX = "inbox.assay.localhost";
 const CHECKS = ["email-subject-length", "email-list-unsubscribe-header"];
@@ -11,17 +12,7 @@ function transport(port: number) {
   return nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } });
 }
 
-function message(to: string, extra: Record<string, unknown> = {}) {
-  return {
-    from: '"Trailhead" <offers@trailhead.example>',
-    to,
-    subject: "Spring sale: 25% off walking boots",
-    text: "Hello",
-    html: "<p>Hello</p>",
-    headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" },
-    ...extra,
-  };
-}
+const message = (to: string, extra: Record<string, unknown> = {}) => ({ ...trailheadMessage(to), ...extra });
 
 async function createEmailJob(server: TestServer, apiKey: string, extra: Record<string, unknown> = {}) {
   const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: CHECKS, ...extra } });

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import nodemailer from "nodemailer";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client } from "bun";
 import { DirectoryStore, S3Store, type ObjectStore } from "../src/store/object-store";
-import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "./support/harness";
+import { htmlJob, runCli, scratchDirs, startServer, type TestServer } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
 import { startS3, type TestS3 } from "./support/s3";
 import { trailheadMessage } from "./support/smtp-session";
@@ -23,19 +23,15 @@ const EMAIL_CHECKS = ["email-subject-length", "email-list-unsubscribe-header"];
 
 let s3: TestS3;
 let postgres: TestPostgres;
-const dirs: string[] = [];
-const dir = () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d;
-};
+const scratch = scratchDirs();
+const dir = scratch.next;
 beforeAll(async () => {
   [s3, postgres] = await Promise.all([startS3(), startPostgres()]);
 });
 afterAll(async () => {
   await s3?.stop();
   await postgres?.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  scratch.removeAll();
 });
 
 describe("the object store's contract", () => {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { rmSync } from "node:fs";
 import { SQL } from "bun";
-import { runCli, startServer, tempDataDir, type TestServer } from "./support/harness";
+import { runCli, scratchDirs, startServer, type TestServer } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
@@ -13,18 +12,14 @@ import { startPostgres, type TestPostgres } from "./support/postgres";
 setDefaultTimeout(120_000);
 
 let postgres: TestPostgres;
-const dirs: string[] = [];
-const dir = () => {
-  const d = tempDataDir();
-  dirs.push(d);
-  return d;
-};
+const scratch = scratchDirs();
+const dir = scratch.next;
 beforeAll(async () => {
   postgres = await startPostgres();
 });
 afterAll(async () => {
   await postgres?.stop();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  scratch.removeAll();
 });
 
 /** A SQLite server's log with three organizations, one given credits and one charged by the operator; their balances. */

@@ -62,6 +62,21 @@ export function tempDataDir(): string {
   return mkdtempSync(join(tmpdir(), "assay-test-"));
 }
 
+/** Data directories for one test file: `next` makes one, `removeAll` (in afterAll) removes every one made. */
+export function scratchDirs(): { next(): string; removeAll(): void } {
+  const made: string[] = [];
+  return {
+    next() {
+      const dir = tempDataDir();
+      made.push(dir);
+      return dir;
+    },
+    removeAll() {
+      for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Requests to a server at baseUrl, each response checked against its operation's output schema. */
 function apiAt(baseUrl: string): TestServer["api"] {
   return async (method, path, opts = {}) => {
