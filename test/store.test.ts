@@ -10,6 +10,9 @@ import { eventTypes } from "../events";
 import { dumpReadTables, installProjections, projections } from "../projections";
 import { htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "./support/mail-relay";
+import { startPostgres } from "./support/postgres";
+import { openEventLog } from "../src/app";
+import { loadConfig } from "../src/config";
 
 /**
  * The event log itself: append-only in the database, schema-checked at append, optimistic concurrency
@@ -322,6 +325,36 @@ describe("the service's event log", () => {
     // Replaying twice is the same as once.
     expect((await runCli(["replay"], env)).code).toBe(0);
     expect(read()).toEqual(before);
+  });
+
+  test("a node on PostgreSQL, given the same log (migrate-store), builds the same read tables, and replay there keeps them", async () => {
+    await stopServer();
+    const before = read();
+    const postgres = await startPostgres();
+    const nodeDir = tempDataDir();
+    try {
+      const migrated = await runCli(["migrate-store", "--to", postgres.url], env);
+      if (migrated.code !== 0) throw new Error(`migrate-store failed:\n${migrated.stdout}\n${migrated.stderr}`);
+      const nodeEnv = { ...env, DATA_DIR: nodeDir, ASSAY_DATABASE_URL: postgres.url };
+      const { store } = await openEventLog(loadConfig(nodeEnv));
+      try {
+        expect(store.backend).toBe("postgres");
+        expect(dumpReadTables(store.db)).toEqual(before);
+      } finally {
+        await store.close();
+      }
+      const replayed = await runCli(["replay"], nodeEnv);
+      expect([replayed.code, replayed.stderr]).toEqual([0, ""]);
+      const copy = new Database(join(nodeDir, "assay-replica.sqlite"), { readonly: true });
+      try {
+        expect(dumpReadTables(copy)).toEqual(before);
+      } finally {
+        copy.close();
+      }
+    } finally {
+      await postgres.stop();
+      rmSync(nodeDir, { recursive: true, force: true });
+    }
   });
 
   test("after an upgrade, a projection that is new or whose tables changed is rebuilt from the log when the store opens", () => {
