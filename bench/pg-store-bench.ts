@@ -4,7 +4,6 @@ import { PgEventLog } from "../src/store/pg-event-log";
 import { SqliteEventLog, type EventLog } from "../src/store/event-log";
 import type { StreamWrite } from "../src/store/event-store";
 import type { EventMetadata } from "../events/metadata";
-import { eventTypes } from "../events";
 import { openStore } from "../src/app";
 import { rebuildProjections } from "../projections";
 import { streams } from "../src/domain/accounts";
@@ -51,7 +50,7 @@ async function appendRate(logs: EventLog[], calls: number, callers: number): Pro
 
 /** A node's log on `url` with a fresh copy in a directory of its own. */
 async function node(url: string, name: string): Promise<PgEventLog> {
-  return PgEventLog.open(await PgEventStore.open(url, eventTypes), openStore(tempDir(`pg-node-${name}`), "assay-replica.sqlite"), name);
+  return PgEventLog.open(await PgEventStore.open(url), openStore(tempDir(`pg-node-${name}`), "assay-replica.sqlite"), name);
 }
 
 /**
@@ -107,7 +106,7 @@ export async function benchPgReplay(dataDir: string): Promise<PgReplayResult> {
   const pg = await startPostgres();
   try {
     const source = openStore(dataDir);
-    const target = await PgEventStore.open(pg.url, eventTypes);
+    const target = await PgEventStore.open(pg.url);
     const events = await copyLog(source.readAll(), target);
     const t0 = nowMs();
     rebuildProjections(source);

@@ -73,7 +73,7 @@ const REPLICA_FILE = "assay-replica.sqlite";
 export async function openEventLog(config: Config): Promise<{ store: EventLog; coordinator: Coordinator }> {
   if (!config.databaseUrl) return { store: new SqliteEventLog(openStore(config.dataDir)), coordinator: new SoleNode() };
   const nodeId = nodeIdOf(config.dataDir, config.nodeId);
-  const log = await PgEventStore.open(config.databaseUrl, eventTypes);
+  const log = await PgEventStore.open(config.databaseUrl);
   try {
     const coordinator = await PgCoordinator.open(log.sql, nodeId);
     let local = openStore(config.dataDir, REPLICA_FILE);
@@ -212,7 +212,7 @@ export async function migrateStore(config: Config, to: string): Promise<StoreMig
   const source = openStore(config.dataDir);
   try {
     const sourceHead = source.headOf();
-    const target = await PgEventStore.open(to, eventTypes);
+    const target = await PgEventStore.open(to);
     try {
       const events = await copyLog(source.readAll(), target);
       const audit = await auditLog(target.readAll(), null);

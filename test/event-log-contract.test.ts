@@ -3,14 +3,17 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, eventHash, type NewEvent, type StoredEvent, type StreamWrite } from "../src/store/event-store";
 import { PgEventStore } from "../src/store/pg-event-store";
+import { PgEventLog } from "../src/store/pg-event-log";
+import { SqliteEventLog, type EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
 import { tempDataDir } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
- * The event log's contract, run against both backends: SQLite (EventStore, the default) and PostgreSQL
- * (PgEventStore, several nodes on one database). Same positions, versions, hash chain, refusals.
+ * The event log's contract, run against both backends as the services use them: SQLite (SqliteEventLog, the default)
+ * and PostgreSQL (PgEventLog: several nodes on one database, each with its copy). Same positions, versions, hash
+ * chain, refusals.
  */
 
 interface Log {
@@ -53,36 +56,36 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The log as the services use it (EventLog), with what the tests read past it: every event, and raw SQL. */
+function asLog(log: EventLog, raw: (statement: string) => Promise<unknown>, another?: () => Promise<Log>): Log {
+  const all = async () => {
+    const events: StoredEvent[] = [];
+    for await (const e of log.readLog()) events.push(e);
+    return events;
+  };
+  // A version read as a request reads it: after the read models are brought to the log's head.
+  const streamVersion = async (id: string) => (await log.catchUp(), log.streamVersion(id));
+  return { append: (w, m) => log.append(w, m), streamVersion, all, raw, ...(another ? { another } : {}), close: () => log.close() };
+}
+
+let nodes = 0;
 const backends: Array<[string, () => Promise<Log>]> = [
   [
     "SQLite",
     async () => {
       const store = new EventStore(join(dir, `log-${Date.now()}.sqlite`), eventTypes);
-      return {
-        append: async (w, m) => store.append(w, m),
-        streamVersion: async (id) => store.streamVersion(id),
-        all: async () => [...store.readAll()],
-        raw: async (statement) => store.db.exec(statement),
-        close: async () => store.close(),
-      };
+      return asLog(new SqliteEventLog(store), async (statement) => store.db.exec(statement));
     },
   ],
   [
     "PostgreSQL",
     async () => {
-      const database = `log_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-      const admin = await PgEventStore.open(pg.url, eventTypes);
-      await admin.sql.unsafe(`CREATE DATABASE ${database}`);
-      await admin.close();
-      const url = pg.url.replace(/\/[^/]*$/, `/${database}`);
+      const url = await pg.createDatabase(`log_${Date.now()}_${Math.floor(Math.random() * 1e6)}`);
+      // Each node: the shared log, and its own copy in a file of its own.
       const node = async (): Promise<Log> => {
-        const store = await PgEventStore.open(url, eventTypes);
-        const all = async () => {
-          const events: StoredEvent[] = [];
-          for await (const e of store.readAll()) events.push(e);
-          return events;
-        };
-        return { append: (w, m) => store.append(w, m), streamVersion: (id) => store.streamVersion(id), all, raw: (s) => store.sql.unsafe(s), another: node, close: () => store.close() };
+        const shared = await PgEventStore.open(url);
+        const log = await PgEventLog.open(shared, new EventStore(join(dir, `node-${++nodes}.sqlite`), eventTypes), `node_${nodes}`);
+        return asLog(log, (statement) => shared.sql.unsafe(statement), node);
       };
       return node();
     },

@@ -152,7 +152,7 @@ export function fromRow<E extends EventShape>(r: EventRow): StoredEvent<E> {
 }
 
 /** Every event type's schema, compiled once; an event is checked against its own at append. */
-export class EventSchemas<E extends EventShape = AssayEvent> {
+class EventSchemas<E extends EventShape = AssayEvent> {
   private readonly validators = new Map<string, TypeCheck<TSchema>>();
 
   constructor(eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>) {
@@ -178,7 +178,7 @@ export class EventSchemas<E extends EventShape = AssayEvent> {
  * Each write's stream version before it, from `current` (the stream's version in the log); a stream written twice
  * in one append counts its first write. Throws ConcurrencyError on a stale expectation, before anything is written.
  */
-export function versionStarts<E extends EventShape>(writes: StreamWrite<E>[], current: (streamId: string) => number): number[] {
+function versionStarts<E extends EventShape>(writes: StreamWrite<E>[], current: (streamId: string) => number): number[] {
   const after = new Map<string, number>();
   return writes.map((w) => {
     const actual = after.get(w.streamId) ?? current(w.streamId);
@@ -189,7 +189,7 @@ export function versionStarts<E extends EventShape>(writes: StreamWrite<E>[], cu
 }
 
 /** One append's events, numbered after `head` (the log's last event, or none) and chained to it, recorded now. */
-export function chainEvents<E extends EventShape>(
+function chainEvents<E extends EventShape>(
   writes: StreamWrite<E>[],
   starts: number[],
   head: { position: number; hash: string } | null,
@@ -340,7 +340,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
     if (events.length === 0) return;
     this.flush();
     this.db.transaction(() => {
-      let head = this.head.get() ?? { position: 0, hash: GENESIS_HASH };
+      let head = this.headOf();
       for (const event of events) {
         if (event.position !== head.position + 1 || event.prevHash !== head.hash) {
           throw new ReplicaDivergedError(`event ${event.position} does not follow this copy's head ${head.position}`);

@@ -1,8 +1,6 @@
 import { SQL } from "bun";
-import type { TSchema } from "@sinclair/typebox";
 import type { AssayEvent } from "../../events";
-import type { EventMetadata } from "../../events/metadata";
-import { chainEvents, eventsTableDdl, EventSchemas, fromRow, versionStarts, type EventRow, type EventShape, type StoredEvent, type StreamWrite } from "./event-store";
+import { eventsTableDdl, fromRow, type EventRow, type EventShape, type StoredEvent } from "./event-store";
 
 /**
  * The events table in PostgreSQL: the same columns as SQLite's (data and metadata kept as the JSON text that was
@@ -25,17 +23,14 @@ CREATE TRIGGER events_no_truncate BEFORE TRUNCATE ON events FOR EACH STATEMENT E
 export const APPEND_LOCK = 0x4153_5341; // "ASSA"
 
 /**
- * The event log in PostgreSQL, for several Assay processes sharing one database (issue 16): the same schema check,
- * per-stream expected versions with the same ConcurrencyError, and the same hash chain as the SQLite store, the
- * numbering and chaining being the same functions. Projections in PostgreSQL are not built yet.
+ * The event log's table in PostgreSQL, shared by every node (issue 16): made under the append lock, read in position
+ * order. Appends go through PgEventLog (pg-event-log.ts), which decides them on a node's copy under the same lock and
+ * writes them here with insertEvents; a whole SQLite log comes in through copyLog (`assay migrate-store`).
  */
 export class PgEventStore<E extends EventShape = AssayEvent> {
-  private constructor(
-    readonly sql: SQL,
-    private readonly schemas: EventSchemas<E>,
-  ) {}
+  private constructor(readonly sql: SQL) {}
 
-  static async open<E extends EventShape = AssayEvent>(url: string, eventTypes: ReadonlyArray<{ name: E["type"]; schema: TSchema }>): Promise<PgEventStore<E>> {
+  static async open<E extends EventShape = AssayEvent>(url: string): Promise<PgEventStore<E>> {
     const sql = new SQL(url);
     try {
       // Two processes opening the same database at once would race on CREATE: the schema is made under the append lock.
@@ -47,25 +42,7 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
       await sql.close();
       throw e;
     }
-    return new PgEventStore(sql, new EventSchemas(eventTypes));
-  }
-
-  /** Appends writes to one or more streams atomically, as EventStore.append does; resolves once committed. */
-  async append(writes: StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
-    this.schemas.check(writes);
-    return this.sql.begin(async (tx) => {
-      await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
-      const ids = [...new Set(writes.map((w) => w.streamId))];
-      const versions = new Map<string, number>();
-      for (const r of await tx`SELECT stream_id, MAX(stream_version) AS v FROM events WHERE stream_id IN ${tx(ids)} GROUP BY stream_id`) {
-        versions.set(r.stream_id, r.v);
-      }
-      const starts = versionStarts(writes, (id) => versions.get(id) ?? 0);
-      const [head] = await tx`SELECT position, hash FROM events ORDER BY position DESC LIMIT 1`;
-      const stored = chainEvents(writes, starts, head ? { position: Number(head.position), hash: head.hash } : null, metadata);
-      await insertEvents(tx, stored);
-      return stored;
-    });
+    return new PgEventStore<E>(sql);
   }
 
   /** The events after `position`, in order, at most `limit` of them. */
@@ -78,16 +55,6 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
   async hashAt(position: number): Promise<string | null> {
     const [row] = await this.sql`SELECT hash FROM events WHERE position = ${position}`;
     return row?.hash ?? null;
-  }
-
-  async streamVersion(streamId: string): Promise<number> {
-    const [r] = await this.sql`SELECT COALESCE(MAX(stream_version), 0) AS v FROM events WHERE stream_id = ${streamId}`;
-    return r.v;
-  }
-
-  async readStream(streamId: string): Promise<StoredEvent<E>[]> {
-    const rows: EventRow[] = await this.sql`SELECT * FROM events WHERE stream_id = ${streamId} ORDER BY stream_version`;
-    return rows.map((r) => fromRow<E>(r));
   }
 
   /** Every event in log order, read in pages. */
