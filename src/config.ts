@@ -7,7 +7,7 @@ export interface Config {
   smtpPort: number;
   /** This node's own files: the SQLite log (or, on PostgreSQL, its copy of the log and read models) and its node id. */
   dataDir: string;
-  /** Where screenshots, received messages and the share-link secret live: ASSAY_SHARED_DIR, a directory every node mounts; unset, dataDir. */
+  /** Where screenshots and received messages live (and the share-link secret, without a database): ASSAY_SHARED_DIR, a directory every node mounts; unset, dataDir. */
   sharedDir: string;
   /** ASSAY_S3_BUCKET and its settings: screenshots and received messages in an S3-compatible bucket instead of sharedDir. */
   s3?: { bucket: string; endpoint?: string; region?: string; accessKeyId?: string; secretAccessKey?: string };

@@ -28,7 +28,8 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   if (!config.mailRelayUrl) console.log("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
   if (warmBrowsers) {
     // The server still starts: the catalog, accounts and keys need no browser, and jobs answer SERVICE_UNAVAILABLE until one launches.
-    await assay.pool.warm().catch((e: Error) => console.error(`No browser could be had from ${assay.pool.source}; jobs answer SERVICE_UNAVAILABLE until one can: ${e.message.split("\n")[0]}`));
+    // warm()'s refusal names each browser or worker and why it failed.
+    await assay.pool.warm().catch((e: Error) => console.error(`${e.message.split("\n")[0]}; jobs answer SERVICE_UNAVAILABLE until a browser can be had.`));
   }
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);

@@ -4,7 +4,7 @@ import { rmSync } from "node:fs";
 import { SQL } from "bun";
 import { htmlJob, runCli, spawnServer, tempDataDir, type ServerProcess } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
-import { trailheadMessage } from "./support/smtp-session";
+import { smtpSession, trailheadMessage } from "./support/smtp-session";
 
 /**
  * Several Assay nodes on one PostgreSQL log, each `assay serve` in its own process with its own data directory,
@@ -237,7 +237,7 @@ test("a per-address limit counts across nodes: sign-in links for one email, aske
   }
 });
 
-test("/readyz fails, and requests answer SERVICE_UNAVAILABLE, while the database is away; /healthz still answers", async () => {
+test("/readyz fails, requests answer SERVICE_UNAVAILABLE and the inbox 451, while the database is away; /healthz still answers", async () => {
   const key = organizations[0]!.apiKey;
   expect((await a.api("GET", "/readyz")).body).toMatchObject({ ready: true, store: { backend: "postgres", reachable: true } });
   await postgres.stop();
@@ -249,4 +249,7 @@ test("/readyz fails, and requests answer SERVICE_UNAVAILABLE, while the database
   expect(refused.status).toBe(503);
   expect(refused.body.code).toBe("SERVICE_UNAVAILABLE");
   expect(refused.body.details).toMatchObject({ dependency: "event-log" });
+  // The inbox cannot look a recipient up: 451, so the sender tries again later.
+  const replies = await smtpSession(a.smtpPort, ["EHLO cluster.test", "MAIL FROM:<offers@trailhead.example>", "RCPT TO:<t-anyone@inbox.assay.localhost>", "QUIT"]);
+  expect(replies[3]).toStartWith("451 4.3.0");
 });

@@ -176,11 +176,6 @@ export class BrowserPool {
     return "endpoints" in this.options ? "remote" : "local";
   }
 
-  /** Where the browsers come from, for the operator's log when none can be had. */
-  get source(): string {
-    return "endpoints" in this.options ? `the browser workers of ASSAY_BROWSER_ENDPOINTS (${this.options.endpoints.length})` : `Chromium at ${this.options.executablePath}`;
-  }
-
   /** How many uses wait for a turn now (JobService refuses a job before its charge past a limit). */
   get waiting(): number {
     return this.waiters.length;

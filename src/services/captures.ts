@@ -110,8 +110,9 @@ const notFound = (key: string) => new AppError("STORAGE_OBJECT_NOT_FOUND", "No c
 
 /**
  * A random signing secret kept in a directory (ASSAY_SHARED_DIR, or DATA_DIR), so share links survive restarts
- * without configuration and every process using the directory signs and checks the same links. Written whole to a file of its own, then linked into
- * place (which fails if one is there): of nodes starting together one places it and the others read that one.
+ * without configuration and every process using the directory signs and checks the same links. Written whole to a
+ * file of its own, then linked into place (which fails if one is there): of processes starting together one places
+ * it and the others read that one.
  */
 export function persistentSecret(dir: string): Buffer {
   const path = join(dir, "share-link.secret");

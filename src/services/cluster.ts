@@ -110,7 +110,6 @@ export class ClusterService {
         }
       };
       timers.push(setInterval(() => void tick(), ms));
-      return tick;
     };
     const timeout = config.nodeTimeoutSeconds;
     every((timeout * 1000) / 3, "heartbeat", () => this.coordinator.heartbeat());
@@ -118,7 +117,7 @@ export class ClusterService {
     const expiryMs = Math.min(5000, Math.max(200, config.emailWindowSeconds * 250));
     every(expiryMs, "expiry sweep", () => this.underLease(LEASES.expiry, expiryMs, () => this.jobs.expireOverdue()));
     if (config.grantSweepSeconds > 0) {
-      every(config.grantSweepSeconds * 1000, "monthly grant sweep", () => this.underLease(LEASES.grant, config.grantSweepSeconds * 1000, () => this.plans.sweep()));
+      every(config.grantSweepSeconds * 1000, "monthly grant sweep", () => this.grantSweepNow());
     }
     if (this.ctx.store.backend === "postgres") {
       every((timeout * 1000) / 2, "recovery of silent nodes' jobs", () => this.recoverSilentNodes());
@@ -131,7 +130,7 @@ export class ClusterService {
     };
   }
 
-  /** Runs the monthly grant's sweep now, under its lease (at start, before the first period's requests). */
+  /** Runs the monthly grant's sweep now, under its lease (at start, before the first period's requests, then each period). */
   grantSweepNow(): Promise<unknown> {
     return this.underLease(LEASES.grant, this.ctx.config.grantSweepSeconds * 1000, () => this.plans.sweep());
   }

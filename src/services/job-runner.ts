@@ -194,7 +194,7 @@ export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">,
     await ctx.pool.warm();
   } catch (e) {
     // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
-    console.error(`No browser could be had from ${ctx.pool.source}: ${(e as Error).message.split("\n")[0]}`);
+    console.error((e as Error).message.split("\n")[0]);
     throw new AppError("SERVICE_UNAVAILABLE", "No browser can be started or reached here now, so no job can run; nothing was charged. Retry shortly.", {
       dependency: "chromium",
     }, undefined, true);

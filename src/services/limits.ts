@@ -4,8 +4,9 @@ import type { WindowCounter } from "../store/cluster";
 
 /**
  * A windowed count per key: in this process's memory (rate-limiter-flexible), or, where several nodes share a
- * PostgreSQL log, in that database (`shared.counter`, under the limit's name), so every node counts the same attempts. `spend` counts one for the
- * key, or throws the refusal built from how long until the key may try again; a refused attempt does not count.
+ * PostgreSQL log, in that database (`shared.counter`, under the limit's name), so every node counts the same
+ * attempts. `spend` counts one for the key, or throws the refusal built from how long until the key may try again;
+ * a refused attempt does not count.
  */
 export class WindowedLimit {
   private readonly limiter: RateLimiterMemory;
