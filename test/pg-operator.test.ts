@@ -106,8 +106,11 @@ test("assay replay and assay ledger verify run on the PostgreSQL log; an event a
   expect(report.problems).toContainEqual({ position, message: "content does not match its hash (the event was altered)" });
 });
 
-test("a database URL that is not PostgreSQL's stops the start naming the variable", async () => {
+test("a database URL that is not PostgreSQL's, or a node id that is not a name, stops the start naming the variable", async () => {
   const out = await runCli(["replay"], { DATA_DIR: dir(), ASSAY_DATABASE_URL: "sqlite:///tmp/x" });
   expect(out.code).not.toBe(0);
   expect(out.stderr).toContain("ASSAY_DATABASE_URL must be a postgres:// URL");
+  const badNode = await runCli(["replay"], { DATA_DIR: dir(), ASSAY_DATABASE_URL: postgres.url, ASSAY_NODE_ID: "node one/../x" });
+  expect(badNode.code).not.toBe(0);
+  expect(badNode.stderr).toContain("ASSAY_NODE_ID must be 1 to 64 letters");
 });
