@@ -72,6 +72,44 @@ describe("captures", () => {
     await Bun.sleep(3100); // past the 2-second lifetime configured above
     expect((await fetch(share)).status).toBe(404);
   });
+
+  test("only the exact link is served: altered encodings of a valid signature or expiry are refused", async () => {
+    const { apiKey } = await server.signup();
+    const job = await visualJob(apiKey);
+    const share = new URL(job.results[0].screenshotShareUrl as string);
+    const signature = share.searchParams.get("signature")!;
+    const expires = share.searchParams.get("expires")!;
+    const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    // 32 bytes in 43 characters leave the last character's two low bits unused: flipping one decodes the same.
+    const last = B64URL.indexOf(signature.at(-1)!);
+    const flippedUnusedBit = signature.slice(0, -1) + B64URL[last ^ 1];
+    const link = (sig: string, exp: string) => {
+      const u = new URL(share);
+      u.search = "";
+      return `${u}?expires=${encodeURIComponent(exp)}&signature=${encodeURIComponent(sig)}`;
+    };
+    expect(Buffer.from(flippedUnusedBit, "base64url").equals(Buffer.from(signature, "base64url"))).toBe(true);
+    const altered = [
+      link(flippedUnusedBit, expires),
+      link(`${signature}=`, expires),
+      link(`${signature}==`, expires),
+      link(`${signature}!!`, expires),
+      link(`${signature} `, expires),
+      link(Buffer.from(signature, "base64url").toString("base64"), expires),
+      link(signature, `${expires}.0`),
+      link(signature, `0x${Number(expires).toString(16)}`),
+      link(signature, `0${expires}`),
+      link(signature, `+${expires}`),
+      link(signature, ` ${expires}`),
+      link(signature, `${Number(expires) / 10}e1`),
+    ];
+    expect((await fetch(link(signature, expires))).status).toBe(200);
+    for (const url of altered) {
+      const res = await fetch(url);
+      expect({ url, status: res.status }).toEqual({ url, status: 404 });
+      expect((await res.json()).code).toBe("STORAGE_OBJECT_NOT_FOUND");
+    }
+  });
 });
 
 describe("a job that fails after it was charged", () => {

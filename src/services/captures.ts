@@ -70,15 +70,27 @@ export class CaptureService implements CaptureSink {
 
   /** The image for a valid, unexpired share link; no key needed. */
   async readShared(key: string, expires: string, signature: string): Promise<{ row: CaptureRow; data: Uint8Array }> {
-    const exp = Number(expires);
-    const expected = this.sign(key, exp);
-    const given = Buffer.from(signature ?? "", "base64url");
-    if (!Number.isInteger(exp) || given.length !== expected.length || !timingSafeEqual(given, expected) || exp * 1000 < Date.now()) {
+    if (!this.validShareLink(key, expires, signature)) {
       throw new AppError("STORAGE_OBJECT_NOT_FOUND", "This share link is expired or not valid; ask the owner for a new one.", { key });
     }
     const row = findCapture(this.ctx.store.db, key);
     if (!row) throw notFound(key);
     return { row, data: await this.load(row) };
+  }
+
+  /**
+   * Exactly the link shareUrl wrote, and unexpired: `expires` only as the decimal digits it was written with (no
+   * sign, exponent, hex, leading zero or space that Number() would also read), and the signature only as the
+   * canonical unpadded base64url of the MAC (Buffer's decoder ignores padding, junk and a last character's unused
+   * bits, so the decoded bytes alone would accept altered links).
+   */
+  private validShareLink(key: string, expires: string, signature: string): boolean {
+    if (!/^(0|[1-9]\d{0,15})$/.test(expires)) return false;
+    const exp = Number(expires);
+    if (exp * 1000 < Date.now()) return false;
+    const expected = Buffer.from(this.sign(key, exp).toString("base64url"));
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
   }
 
   url(key: string): string {
