@@ -244,6 +244,41 @@ describe("a plan whose mail clients leave out the native defaults", () => {
 });
 
 describe("the monthly grant and the operator's commands", () => {
+  test("amounts and balances past 2^53 - 1 are refused by the operator's commands and flagged by ledger verify", async () => {
+    const dataDir = tempDataDir();
+    const cli = (...args: string[]) => runCli(args, { DATA_DIR: dataDir });
+    let s = await startServer({ DATA_DIR: dataDir });
+    const org = await s.signup();
+    const before = eventCount(s);
+    await s.stop();
+    for (const amount of ["9007199254740993", "1e3", "0x10", "010", "12.0"]) {
+      const usage = await cli("credits", "grant", "--customer", org.customerId, "--amount", amount, "--reason", "x");
+      expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--amount must be a whole number of credits, from 1 to 9007199254740991")]);
+    }
+    // Each amount is exact, the balance it leaves is not.
+    const overflow = await cli("credits", "grant", "--customer", org.customerId, "--amount", String(Number.MAX_SAFE_INTEGER - 10), "--reason", "x");
+    expect(overflow.code).toBe(1);
+    expect(overflow.stderr).toContain("CREDIT_AMOUNT_OUT_OF_RANGE");
+    expect(overflow.stderr).toContain("Moving 9007199254740981 credits on a balance of 1000 leaves more than the ledger counts exactly; nothing was moved.");
+    expect((await cli("ledger", "verify")).code).toBe(0);
+
+    s = await startServer({ DATA_DIR: dataDir });
+    expect(eventCount(s)).toBe(before);
+    expect((await s.api("GET", "/api/credits", { key: org.apiKey })).body.balance).toBe(1000);
+    // An event no decider would write (as a tamperer or an older build might have): verify names it.
+    const [recorded] = await s.assay.store.append(
+      [{ streamId: `credits-${org.customerId}`, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: org.customerId, amount: 2 ** 53 + 2, reason: "operator", note: "x" } }] }],
+      { actor: { kind: "operator", id: "test" }, channel: "cli" },
+    );
+    await s.stop();
+    const verify = await cli("ledger", "verify", "--json");
+    expect(verify.code).toBe(1);
+    const report = JSON.parse(verify.stdout);
+    expect(report.problems).toContainEqual({ position: recorded!.position, customerId: org.customerId, message: "amount 9007199254740994 is not a whole number from 0 to 9007199254740991" });
+    expect(report.problems).toContainEqual({ position: recorded!.position, customerId: org.customerId, message: `balance ${2 ** 53 + 2 + 1000} is past what is counted exactly (9007199254740991)` });
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
   test("operator grant, deduct and plan set (the operator as actor); one monthly grant per period under 20 concurrent requests and across restarts; free tops up, paid adds", async () => {
     const dataDir = tempDataDir();
     const env = { DATA_DIR: dataDir, ASSAY_GRANT_SWEEP_SECONDS: "0" };
@@ -278,7 +313,7 @@ describe("the monthly grant and the operator's commands", () => {
     const unknown = await cli("plan", "set", "--customer", paid.customerId, "--plan", "platinum");
     expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("PLAN_UNKNOWN")]);
     const usage = await cli("credits", "grant", "--customer", free.customerId, "--amount", "-3", "--reason", "x");
-    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--amount must be a whole number of credits, 1 or more")]);
+    expect([usage.code, usage.stderr]).toEqual([2, expect.stringContaining("--amount must be a whole number of credits, from 1 to 9007199254740991")]);
 
     s = await startServer(env);
     const operatorEvents = eventsOf(s).filter((e) => e.metadata.actor.kind === "operator");

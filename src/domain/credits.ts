@@ -33,7 +33,26 @@ export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerSt
   return next;
 }
 
+/**
+ * Refuses an amount, or a balance it would leave, that a number cannot hold exactly: past 2^53 - 1 a grant would
+ * silently lose credits, and nothing after could tell.
+ */
+function requireExact(amount: number, balance: number, balanceAfter: number): void {
+  if (Number.isSafeInteger(amount) && amount >= 0 && Number.isSafeInteger(balanceAfter)) return;
+  throw new AppError("CREDIT_AMOUNT_OUT_OF_RANGE", `Moving ${amount} credits on a balance of ${balance} leaves more than the ledger counts exactly; nothing was moved.`, {
+    amount,
+    balance,
+    max: Number.MAX_SAFE_INTEGER,
+  });
+}
+
 export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
+  const events = decideMove(cmd, state);
+  for (const e of events) requireExact(e.data.amount, state.balance, state.balance + creditDelta(e));
+  return events;
+}
+
+function decideMove(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
   switch (cmd.kind) {
     case "grant": {
       const { kind: _kind, ...data } = cmd;

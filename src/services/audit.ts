@@ -59,8 +59,13 @@ export async function auditLog(log: AsyncIterable<StoredEvent>, projected: Map<s
     if (e.streamId !== `credits-${customerId}`) problems.push({ position: e.position, customerId, message: "credit event on another organization's stream" });
     if (onlyCustomer && customerId !== onlyCustomer) continue;
     creditEvents++;
+    const amount: unknown = e.data.amount;
+    if (!Number.isSafeInteger(amount) || (amount as number) < 0) {
+      problems.push({ position: e.position, customerId, message: `amount ${String(amount)} is not a whole number from 0 to ${Number.MAX_SAFE_INTEGER}` });
+    }
     const balance = evolve({ balance: balances.get(customerId) ?? 0 }, e).balance;
     if (balance < 0) problems.push({ position: e.position, customerId, message: `balance went negative (${balance})` });
+    if (!Number.isSafeInteger(balance)) problems.push({ position: e.position, customerId, message: `balance ${balance} is past what is counted exactly (${Number.MAX_SAFE_INTEGER})` });
     balances.set(customerId, balance);
   }
   for (const [customerId, balance] of balances) {

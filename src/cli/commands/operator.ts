@@ -169,12 +169,14 @@ export function registerOperatorCommands(program: Command): void {
       .command(name)
       .description(description)
       .requiredOption("--customer <id>", "the organization")
-      .requiredOption("--amount <credits>", "a whole number of credits, 1 or more")
+      .requiredOption("--amount <credits>", `a whole number of credits, from 1 to ${Number.MAX_SAFE_INTEGER}`)
       .requiredOption("--reason <text>", "why, recorded with the event (up to 500 characters)")
       .action(
         action((opts: { customer: string; amount: string; reason: string }) => {
           const amount = Number(opts.amount);
-          if (!Number.isInteger(amount) || amount < 1) throw new UsageError(`--amount must be a whole number of credits, 1 or more; got ${JSON.stringify(opts.amount)}`);
+          if (!/^[1-9]\d*$/.test(opts.amount) || !Number.isSafeInteger(amount)) {
+            throw new UsageError(`--amount must be a whole number of credits, from 1 to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(opts.amount)}`);
+          }
           const reason = opts.reason.trim();
           if (!reason || reason.length > 500) throw new UsageError("--reason must say why, in 1 to 500 characters");
           return withOperator(async (operator) => {
