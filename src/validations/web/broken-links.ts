@@ -10,8 +10,12 @@ const BUDGET_MS = 30_000;
 
 const withoutHash = (u: string) => u.replace(/#.*$/, "");
 
-/** Why a probed target counts as broken, or null when it answered. */
-function brokenBecause(r: ProbeResult): { cause: string; status?: number } | null {
+/**
+ * Why a probed target counts as broken, null when it answered, or "undecided" when this server could not ask:
+ * DNS that cannot answer now says nothing about the link, so it is left unanswered, never called broken.
+ */
+function brokenBecause(r: ProbeResult): { cause: string; status?: number } | "undecided" | null {
+  if (r.kind === "refused" && r.reason === "dns-unavailable") return "undecided";
   if (r.kind === "refused") {
     const via = r.refusedUrl !== r.url ? ` (a redirect to ${r.refusedUrl})` : "";
     return { cause: `refused by the network guard${via}: ${r.reason}, ${r.detail}` };
@@ -33,7 +37,7 @@ export const brokenLinks: WebValidation = {
     severity: "major",
     summary: "Every http(s) link on the page leads somewhere: no 4xx or 5xx answer, no network failure, no refusal.",
     judgment:
-      "Every <a href> at desktop-md that resolves to an http or https URL is requested server-side through the network guard (fragments dropped, each distinct URL once per job, at most 6 at a time, 10 s per request, 30 s and 300 targets per page): HEAD first, then GET when HEAD fails or answers an error status (405 and 501 mean the server does not do HEAD). Fails when the answer is HTTP 400 or above, when the request fails (no connection, time-out, too many redirects), or when the guard refuses the target or one of its redirects (a private or loopback address). Fragment-only links (#top), mailto:, tel:, javascript: and links to the page itself are not requested. When targets are still unanswered after 30 s and none found so far is broken, the result is an error (not a verdict), refunded.",
+      "Every <a href> at desktop-md that resolves to an http or https URL is requested server-side through the network guard (fragments dropped, each distinct URL once per job, at most 6 at a time, 10 s per request, 30 s and 300 targets per page): HEAD first, then GET when HEAD fails or answers an error status (405 and 501 mean the server does not do HEAD). Fails when the answer is HTTP 400 or above, when the request fails (no connection, time-out, too many redirects), or when the guard refuses the target or one of its redirects (a private or loopback address). Fragment-only links (#top), mailto:, tel:, javascript: and links to the page itself are not requested. When targets are still unanswered after 30 s, or DNS cannot answer for them now, and none found so far is broken, the result is an error (not a verdict), refunded.",
     needs: ["dom"],
     references: [
       { title: "MDN: HTTP response status codes", url: "https://developer.mozilla.org/en-US/docs/Web/HTTP/Status" },
@@ -67,12 +71,12 @@ export const brokenLinks: WebValidation = {
       new Promise((resolve) => (timer = setTimeout(resolve, BUDGET_MS))),
     ]);
     clearTimeout(timer);
-    const unanswered = checked.filter((_, i) => !results[i]);
+    const verdicts = results.map((r) => (r ? brokenBecause(r) : "undecided"));
+    const unanswered = checked.filter((_, i) => verdicts[i] === "undecided");
     const findings: Finding[] = [];
     checked.forEach((target, i) => {
-      if (!results[i]) return;
-      const broken = brokenBecause(results[i]);
-      if (!broken) return;
+      const broken = verdicts[i];
+      if (!broken || broken === "undecided") return;
       for (const a of byTarget.get(target)!) {
         findings.push({
           message: `${quote(a.text || a.href, 60)} → ${target}: ${broken.cause}`,
@@ -83,11 +87,13 @@ export const brokenLinks: WebValidation = {
       }
     });
     const left = targets.length > checked.length ? ` ${targets.length - checked.length} further target(s) past the limit of ${MAX_TARGETS} were not requested.` : "";
-    const late = unanswered.length ? ` ${unanswered.length} target(s) had not answered within ${BUDGET_MS / 1000} s (${unanswered.slice(0, 3).join(", ")}${unanswered.length > 3 ? ", ..." : ""}).` : "";
+    const late = unanswered.length
+      ? ` ${unanswered.length} target(s) could not be asked (no answer within ${BUDGET_MS / 1000} s, or DNS could not answer): ${unanswered.slice(0, 3).join(", ")}${unanswered.length > 3 ? ", ..." : ""}.`
+      : "";
     const summary = `${dom.anchors.length} link(s): ${targets.length} distinct http(s) target(s), ${skipped} skipped (fragment-only, mailto:, tel:, javascript:, this page).${left}${late}`;
     if (findings.length === 0 && unanswered.length > 0) {
       // Not a verdict on the page: too slow to decide, so an error row (refunded), never a guessed pass.
-      const cause = `${unanswered.length} of ${checked.length} link target(s) did not answer within ${BUDGET_MS / 1000} s, so the links could not all be checked`;
+      const cause = `${unanswered.length} of ${checked.length} link target(s) could not be asked (no answer within ${BUDGET_MS / 1000} s, or DNS could not answer), so the links could not all be checked`;
       return { verdict: "error", reason: cause, reasoning: summary, findings: [] };
     }
     if (findings.length === 0) return pass(`${summary} Every requested target answered below HTTP 400.`);

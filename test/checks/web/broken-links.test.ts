@@ -1,6 +1,8 @@
 import { afterAll, expect, test } from "bun:test";
 import { brokenLinks } from "../../../src/validations/web/broken-links";
 import { anchor, evaluate, localServer, services, withDom } from "../support/web-artifacts";
+import { NetworkGuard } from "../../../src/capture/network-guard";
+import { UrlProbe } from "../../../src/capture/url-probe";
 
 const site = localServer({
   "/ok.html": () => new Response("<p>ok</p>", { headers: { "content-type": "text/html" } }),
@@ -64,4 +66,24 @@ test("an error status, a missing page and a refused target fail: every link to t
   expect(out.findings[2]!.message).toBe(`"Old offer" → ${site.url("/gone.html")}: HTTP 410 Gone`);
   expect(out.findings[3]!.message).toStartWith('"Intranet" → http://10.0.0.1/admin: refused by the network guard: private');
   expect(out.reason).toStartWith("Fix or remove 4 broken link(s) to 3 target(s)");
+});
+
+test("a target whose name DNS cannot answer for now is not called broken: alone it is an error, beside a broken link the fail names only that one", async () => {
+  const hungDns = new NetworkGuard(true, async (host) => {
+    if (host === "docs.down.example") throw Object.assign(new Error(`queryA ETIMEOUT ${host}`), { code: "ETIMEOUT" });
+    return [{ address: "127.0.0.1", family: 4 }];
+  });
+  const svc = () => ({ probe: new UrlProbe(hungDns) });
+  const alone = await evaluate(brokenLinks, withDom({ url: page, anchors: [link("#ok", "ok.html"), link("#docs", "https://docs.down.example/guide", "Guide")] }), {}, svc());
+  expect(alone.verdict).toBe("error");
+  expect(alone.reason).toBe("1 of 2 link target(s) could not be asked (no answer within 30 s, or DNS could not answer), so the links could not all be checked");
+  const beside = await evaluate(
+    brokenLinks,
+    withDom({ url: page, anchors: [link("#gone", "gone.html", "Old offer"), link("#docs", "https://docs.down.example/guide", "Guide")] }),
+    {},
+    svc(),
+  );
+  expect(beside.verdict).toBe("fail");
+  expect(beside.findings.map((f) => f.selector)).toEqual(["#gone"]);
+  expect(beside.reasoning).toContain("1 target(s) could not be asked (no answer within 30 s, or DNS could not answer): https://docs.down.example/guide.");
 });
