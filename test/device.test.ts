@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium } from "playwright-core";
 import { errorEntry } from "../src/errors/catalog";
-import { startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { eventCount, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { decideDevice, hidden, page, postForm } from "./support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
@@ -103,6 +103,26 @@ describe("the device flow", () => {
     expect(eventsOfType(server, "DeviceCodeRedeemed")).toHaveLength(1);
     // Answered, the code is no longer found on the page.
     expect((await page(server, `/device?user_code=${code.user_code}`, owner.cookie)).text).toContain("No pending request has this code");
+  });
+
+  test("polling too fast appends nothing: 100 fast polls leave the log as it was, and the interval asked for stops at 60 seconds", async () => {
+    const code = await requestCode(server);
+    const before = eventCount(server);
+    expectOAuthError(await poll(server, code.device_code), "authorization_pending");
+    const asked: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await poll(server, code.device_code);
+      expectOAuthError(res, "slow_down");
+      asked.push(Number(/wait (\d+) seconds/.exec(JSON.parse(res.text).error_description)![1]));
+    }
+    expect(eventCount(server)).toBe(before);
+    // RFC 8628 §3.5: 5 seconds more each time, from the code's 5; capped at a minute.
+    expect(asked.slice(0, 4)).toEqual([10, 15, 20, 25]);
+    expect(asked.slice(10)).toEqual(Array(90).fill(60));
+    // The code still works: approved, the very next poll gets the key.
+    const person = await signIn(server, relay, uniqueEmail("device-impatient"));
+    expect((await decideDevice(server, person, code.user_code, "approve")).status).toBe(200);
+    expect((await poll(server, code.device_code)).status).toBe(200);
   });
 
   test("denied: access_denied, and no key", async () => {
