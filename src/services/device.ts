@@ -40,29 +40,31 @@ export class DeviceService {
    * memory, not on the log: a poll changes nothing but this, so a client polling in a loop appends nothing. A
    * restart forgets it (as does another node, on PostgreSQL), which costs at most one poll answered
    * authorization_pending early and the interval starting again from the code's. An entry goes once its code
-   * has expired.
+   * has expired; codes are limited per address, so the map is too.
    */
   private readonly lastPolls = new Map<string, { polledAt: string; interval: number; expiresAt: string }>();
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "limits">) {}
 
-  /** A new device authorization: the device code is shown only here (the log keeps its hash). */
-  async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta) {
-    const { config, store } = this.ctx;
+  /**
+   * A new device authorization: the device code is shown only here (the log keeps its hash). Each is an event,
+   * so a client address may start only so many per code lifetime (DEVICE_CODE_RATE_LIMITED).
+   */
+  async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta, clientAddress?: string) {
+    const { config, store, limits } = this.ctx;
     const deviceCode = newSecretToken();
     const userCode = newUserCode();
-    await store.append(
-      decideIssueDeviceCode({
-        codeId: newDeviceCodeId(),
-        deviceCodeHash: sha256Hex(deviceCode),
-        userCode,
-        ...(input.client_id ? { clientId: input.client_id } : {}),
-        scopes: scopesAsked(input.scope),
-        expiresAt: iso(Date.now() + config.deviceCodeTtlSeconds * 1000),
-        interval: INTERVAL_SECONDS,
-      }),
-      { ...meta, channel: "cli" },
-    );
+    const writes = decideIssueDeviceCode({
+      codeId: newDeviceCodeId(),
+      deviceCodeHash: sha256Hex(deviceCode),
+      userCode,
+      ...(input.client_id ? { clientId: input.client_id } : {}),
+      scopes: scopesAsked(input.scope),
+      expiresAt: iso(Date.now() + config.deviceCodeTtlSeconds * 1000),
+      interval: INTERVAL_SECONDS,
+    });
+    await limits.deviceCodes.spend(clientAddress);
+    await store.append(writes, { ...meta, channel: "cli" });
     const verificationUri = `${config.publicBaseUrl}/device`;
     return {
       device_code: deviceCode,
