@@ -3,6 +3,7 @@ import { loadConfig } from "../src/config";
 import { rebuildProjections } from "../projections";
 import { chargeForJob, creditState } from "../projections/credits";
 import { AccountService } from "../src/services/accounts";
+import { AddressLimits } from "../src/services/address-limits";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide, initialJobState, jobState, type JobEvent, type RecordedResult } from "../src/domain/jobs";
@@ -73,7 +74,7 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openStore(dir);
   const log = new SqliteEventLog(store);
-  const accounts = new AccountService({ config, store: log, plans: plansFor(config)(log) });
+  const accounts = new AccountService({ config, store: log, plans: plansFor(config)(log), limits: new AddressLimits(config) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },

@@ -24,7 +24,11 @@ export const DeviceCodeIssued = eventType(
 );
 export type DeviceCodeIssuedData = EventData<typeof DeviceCodeIssued>;
 
-/** The client polled faster than the interval: the interval grows (RFC 8628 §3.5, by 5 seconds). */
+/**
+ * The client polled faster than the interval: the interval grows (RFC 8628 §3.5, by 5 seconds). No longer
+ * appended (one per too-fast poll grew the log without bound): the grown interval lives in the polling node's
+ * memory (src/services/device.ts). Kept so that logs holding it still replay.
+ */
 export const DeviceCodeSlowedDown = eventType(
   "DeviceCodeSlowedDown",
   Type.Object({ codeId: Id, interval: Type.Integer({ minimum: 1 }) }, { additionalProperties: false }),

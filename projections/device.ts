@@ -60,7 +60,7 @@ export interface DeviceCode {
   clientId: string | null;
   scopes: DeviceCodeIssuedData["scopes"];
   expiresAt: string;
-  /** The least number of seconds between two token requests (grown by slow_down). */
+  /** The least number of seconds between two token requests, as issued (or grown by a DeviceCodeSlowedDown of an older log). */
   interval: number;
   status: DeviceCodeStatus;
   /** Who approved or denied; the organization approved for. */

@@ -16,6 +16,7 @@ import { BrowserPool } from "./capture/browser-pool";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { AccountService } from "./services/accounts";
+import { AddressLimits } from "./services/address-limits";
 import { JobService } from "./services/jobs";
 import { CaptureService, persistentSecret } from "./services/captures";
 import { DirectoryStore, S3Store, type ObjectStore } from "./store/object-store";
@@ -136,6 +137,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     plans,
     emailClients,
     ...(coordinator instanceof PgCoordinator ? { sharedCounts: coordinator } : {}),
+    limits: new AddressLimits(config, coordinator instanceof PgCoordinator ? coordinator : undefined),
   };
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
@@ -192,7 +194,7 @@ export async function openOperator(config: Config = loadConfig()): Promise<{ ope
   const plansOver = plansFor(config);
   const { store } = await openEventLog(config);
   const plans = plansOver(store);
-  return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans })), close: () => store.close() };
+  return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans, limits: new AddressLimits(config) })), close: () => store.close() };
 }
 
 /** What `assay migrate-store` reports: events copied, and the audit of the PostgreSQL log read back. */

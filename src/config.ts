@@ -78,7 +78,15 @@ export interface Config {
   signinLinkTtlSeconds: number;
   /** Sign-in links one address may be sent per link lifetime (a mailbox is not to be flooded); more is SIGNIN_RATE_LIMITED. */
   signinLinksPerAddress: number;
-  /** Accounts POST /api/signup (and create_account) may open from one client address per window; more is SIGNUP_RATE_LIMITED. */
+  /** Sign-in links one client address may ask for per link lifetime, whatever the recipients; more is SIGNIN_RATE_LIMITED. */
+  signinLinksPerClient: number;
+  /** Sessions started without a credential (a sign-in link, OpenID, an invitation) from one client address per window; more is SESSION_START_RATE_LIMITED. */
+  signinsPerClient: number;
+  signinWindowSeconds: number;
+  /**
+   * Organizations opened from one client address per window, whichever way: POST /api/signup, create_account, or a
+   * first sign-in (by link or OpenID) of an email with no organization; more is SIGNUP_RATE_LIMITED.
+   */
   signupsPerAddress: number;
   signupWindowSeconds: number;
   /** Behind a reverse proxy: take the client's address from the last X-Forwarded-For entry, not the socket. */
@@ -93,6 +101,8 @@ export interface Config {
   oidc?: { issuer: string; clientId: string; clientSecret: string };
   /** How long a device authorization's codes work (RFC 8628 expires_in; 10 minutes). */
   deviceCodeTtlSeconds: number;
+  /** Device codes one client address may ask for per code lifetime; more is DEVICE_CODE_RATE_LIMITED. */
+  deviceCodesPerAddress: number;
   /** How long a rotated key's previous secret keeps working (0: not at all). */
   keyRotationOverlapSeconds: number;
   /** The anonymous playground: what a run checks, where runs are kept, and the two limits on who may start one. */
@@ -167,6 +177,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       .filter(Boolean),
     signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
     signinLinksPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_ADDRESS, 5)),
+    signinLinksPerClient: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_CLIENT, 20)),
+    signinsPerClient: Math.max(1, intFrom(env.ASSAY_SIGNINS_PER_CLIENT, 60)),
+    signinWindowSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_WINDOW_SECONDS, 3600)),
     signupsPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNUPS_PER_ADDRESS, 5)),
     signupWindowSeconds: Math.max(1, intFrom(env.ASSAY_SIGNUP_WINDOW_SECONDS, 3600)),
     trustForwardedFor: env.ASSAY_TRUST_FORWARDED_FOR === "1",
@@ -177,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { oidc: { issuer: env.ASSAY_OIDC_ISSUER, clientId: env.ASSAY_OIDC_CLIENT_ID, clientSecret: env.ASSAY_OIDC_CLIENT_SECRET } }
       : {}),
     deviceCodeTtlSeconds: Math.max(1, intFrom(env.ASSAY_DEVICE_CODE_TTL_SECONDS, 600)),
+    deviceCodesPerAddress: Math.max(1, intFrom(env.ASSAY_DEVICE_CODES_PER_ADDRESS, 20)),
     keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
     dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
     ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium } from "playwright-core";
 import { errorEntry } from "../src/errors/catalog";
-import { startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { eventCount, expectError, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { decideDevice, hidden, page, postForm } from "./support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
@@ -46,6 +49,45 @@ function expectOAuthError(res: { status: number; text: string }, error: string) 
 }
 
 const eventsOfType = (s: TestServer, type: string) => [...s.assay.store.local.readAll()].filter((e) => e.type === type);
+
+describe("device codes per client address", () => {
+  const LIMIT = 3;
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startServer({ ASSAY_DEVICE_CODES_PER_ADDRESS: String(LIMIT) });
+  }, HOOK_TIMEOUT);
+  afterAll(() => limited?.stop(), HOOK_TIMEOUT);
+
+  test(`past ASSAY_DEVICE_CODES_PER_ADDRESS (${LIMIT}) codes: 429 DEVICE_CODE_RATE_LIMITED with Retry-After, and the log stops growing`, async () => {
+    // A refused request (an unknown scope) counts nothing.
+    expectOAuthError(await postForm(limited, "/api/device/code", { scope: "admin" }), "invalid_scope");
+    for (let i = 0; i < LIMIT; i++) await requestCode(limited, { client_id: "assay-cli" });
+    const before = eventCount(limited);
+    const refused = await limited.api("POST", "/api/device/code", { body: { client_id: "assay-cli" } });
+    expectError(refused, 429, "DEVICE_CODE_RATE_LIMITED");
+    expect(refused.body.details).toEqual({ retryAfterSeconds: expect.any(Number), limit: LIMIT, windowSeconds: 600 });
+    expect(refused.body.details.retryAfterSeconds).toBeGreaterThan(0);
+    expect(refused.body.details.retryAfterSeconds).toBeLessThanOrEqual(600);
+    expect(refused.headers.get("retry-after")).toBe(String(refused.body.details.retryAfterSeconds));
+    // As a form, as OAuth clients send it: the same catalogued refusal (OAuth has no error code for a rate limit).
+    for (let i = 0; i < 20; i++) {
+      const form = await postForm(limited, "/api/device/code", { client_id: "assay-cli" });
+      expect([form.status, form.json().code, Number(form.headers.get("retry-after")) > 0]).toEqual([429, "DEVICE_CODE_RATE_LIMITED", true]);
+    }
+    expect(eventCount(limited)).toBe(before);
+    // The command line says why and stops undecided (exit 2), storing nothing.
+    const home = mkdtempSync(join(tmpdir(), "assay-cli-home-"));
+    try {
+      const login = await runCli(["login"], { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ASSAY_BASE_URL: limited.baseUrl, ASSAY_API_KEY: "", CI: "1" });
+      expect(login.code).toBe(2);
+      expect(login.stderr).toStartWith("DEVICE_CODE_RATE_LIMITED: Too many device sign-ins");
+      expect(existsSync(join(home, ".config", "assay", "hosts.json"))).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+    expect(eventCount(limited)).toBe(before);
+  });
+});
 
 describe("the device flow", () => {
   test("code, pending, slow_down, approval on the page, a key that works, and the code used once", async () => {
@@ -103,6 +145,26 @@ describe("the device flow", () => {
     expect(eventsOfType(server, "DeviceCodeRedeemed")).toHaveLength(1);
     // Answered, the code is no longer found on the page.
     expect((await page(server, `/device?user_code=${code.user_code}`, owner.cookie)).text).toContain("No pending request has this code");
+  });
+
+  test("polling too fast appends nothing: 100 fast polls leave the log as it was, and the interval asked for stops at 60 seconds", async () => {
+    const code = await requestCode(server);
+    const before = eventCount(server);
+    expectOAuthError(await poll(server, code.device_code), "authorization_pending");
+    const asked: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const res = await poll(server, code.device_code);
+      expectOAuthError(res, "slow_down");
+      asked.push(Number(/wait (\d+) seconds/.exec(JSON.parse(res.text).error_description)![1]));
+    }
+    expect(eventCount(server)).toBe(before);
+    // RFC 8628 §3.5: 5 seconds more each time, from the code's 5; capped at a minute.
+    expect(asked.slice(0, 4)).toEqual([10, 15, 20, 25]);
+    expect(asked.slice(10)).toEqual(Array(90).fill(60));
+    // The code still works: approved, the very next poll gets the key.
+    const person = await signIn(server, relay, uniqueEmail("device-impatient"));
+    expect((await decideDevice(server, person, code.user_code, "approve")).status).toBe(200);
+    expect((await poll(server, code.device_code)).status).toBe(200);
   });
 
   test("denied: access_denied, and no key", async () => {

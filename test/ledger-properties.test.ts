@@ -9,6 +9,7 @@ import { OperatorService } from "../src/services/operator";
 import type { PlanService } from "../src/services/plans";
 import { AppError } from "../src/errors/app-error";
 import { AccountService } from "../src/services/accounts";
+import { AddressLimits } from "../src/services/address-limits";
 import { verifyLedger } from "../src/services/audit";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { planJob, type PlannedJob } from "../src/domain/job-request";
@@ -106,7 +107,7 @@ class World {
     this.store = (await openEventLog(this.config)).store;
     this.feedback = new FeedbackService(this.store, loadFeedbackSets());
     this.plans = plansFor(this.config)(this.store);
-    const accounts = new AccountService({ config: this.config, store: this.store, plans: this.plans });
+    const accounts = new AccountService({ config: this.config, store: this.store, plans: this.plans, limits: new AddressLimits(this.config) });
     this.operator = new OperatorService({ store: this.store, plans: this.plans }, accounts);
     for (let i = 0; i < CUSTOMERS; i++) {
       const { customerId } = await accounts.signup(`prop-${i}@example.com`, META);

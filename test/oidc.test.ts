@@ -24,6 +24,10 @@ let server: TestServer;
 let strict: TestServer;
 let plain: TestServer;
 let unreachable: TestServer;
+/** One organization and three sign-ins per client address. */
+let limited: TestServer;
+/** The email the limited server's one organization was opened for. */
+let limitedEmail: string;
 
 beforeAll(async () => {
   providerServer = createServer();
@@ -32,6 +36,7 @@ beforeAll(async () => {
   const oidcEnv = { ASSAY_OIDC_ISSUER: issuer, ASSAY_OIDC_CLIENT_ID: CLIENT_ID, ASSAY_OIDC_CLIENT_SECRET: CLIENT_SECRET };
   server = await startServer(oidcEnv);
   strict = await startServer({ ...oidcEnv, ASSAY_SIGNIN_DOMAINS: INVITED });
+  limited = await startServer({ ...oidcEnv, ASSAY_SIGNUPS_PER_ADDRESS: "1", ASSAY_SIGNINS_PER_CLIENT: "3" });
   plain = await startServer();
   // A provider that is not there: a port this test just closed.
   const closed = createServer();
@@ -44,7 +49,7 @@ beforeAll(async () => {
       {
         client_id: CLIENT_ID,
         client_secret: CLIENT_SECRET,
-        redirect_uris: [server, strict].map((s) => `${s.baseUrl}/api/session/oidc/callback`),
+        redirect_uris: [server, strict, limited].map((s) => `${s.baseUrl}/api/session/oidc/callback`),
         grant_types: ["authorization_code"],
         response_types: ["code"],
       },
@@ -60,6 +65,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop();
   await strict?.stop();
+  await limited?.stop();
   await plain?.stop();
   await unreachable?.stop();
   providerServer?.close();
@@ -208,6 +214,42 @@ describe("OpenID Connect sign-in", () => {
 
     const invited = await throughProvider(strict, `someone-${Date.now()}@${INVITED}`);
     expect((await callback(strict, invited.callback, invited.app.header())).status).toBe(303);
+  });
+
+  test("a first sign-in spends the address's budget of new organizations (the one signup spends): past it SIGNUP_RATE_LIMITED, nothing created", async () => {
+    const account = await limited.signup(uniqueEmail("oidc-budget"));
+    limitedEmail = account.email;
+    expectError(await limited.api("POST", "/api/signup", { body: { email: uniqueEmail("oidc-budget") } }), 429, "SIGNUP_RATE_LIMITED");
+    const fresh = await throughProvider(limited, uniqueEmail("oidc-new"));
+    const before = eventCount(limited);
+    const res = await callback(limited, fresh.callback, fresh.app.header());
+    expect(sessionCookieOf(res)).toBeUndefined();
+    const refused = await asApi(res);
+    expectError(refused, 429, "SIGNUP_RATE_LIMITED");
+    expect(refused.headers.get("retry-after")).toBe(String(refused.body.details.retryAfterSeconds));
+    expect(eventCount(limited)).toBe(before);
+    // An email that opens nothing still signs in: it claims the organization its signup opened.
+    const claim = await throughProvider(limited, account.email);
+    expect((await callback(limited, claim.callback, claim.app.header())).status).toBe(303);
+  });
+
+  test("past ASSAY_SIGNINS_PER_CLIENT (3) sign-ins from one address: SESSION_START_RATE_LIMITED with Retry-After, and the log stops growing", async () => {
+    // The test above signed in once (its refused sign-in counted nothing): two more, then each is refused.
+    for (let i = 0; i < 2; i++) {
+      const flow = await throughProvider(limited, limitedEmail);
+      expect((await callback(limited, flow.callback, flow.app.header())).status).toBe(303);
+    }
+    const before = eventCount(limited);
+    for (let i = 0; i < 3; i++) {
+      const flow = await throughProvider(limited, limitedEmail);
+      const res = await callback(limited, flow.callback, flow.app.header());
+      expect(sessionCookieOf(res)).toBeUndefined();
+      const refused = await asApi(res);
+      expectError(refused, 429, "SESSION_START_RATE_LIMITED");
+      expect(refused.body.details).toEqual({ retryAfterSeconds: expect.any(Number), limit: 3, windowSeconds: 3600 });
+      expect(refused.headers.get("retry-after")).toBe(String(refused.body.details.retryAfterSeconds));
+    }
+    expect(eventCount(limited)).toBe(before);
   });
 
   test("a tampered or missing state is OIDC_STATE_INVALID, starts nothing, and leaves the genuine answer usable", async () => {

@@ -191,3 +191,53 @@ test("nothing was charged or created for either organization", async () => {
     expect([credits.balance, credits.ledger.length]).toEqual([server.assay.config.signupCredits, 1]);
   }
 });
+
+/**
+ * Every operation a caller without a credential may reach, with what bounds what it appends: the per-address
+ * limits (429 codes) it must declare, or why it appends nothing. A new one fails here until it is placed.
+ */
+const WITHOUT_CREDENTIAL: Record<string, { limits: string[] } | { appendsNothing: string }> = {
+  signup: { limits: ["SIGNUP_RATE_LIMITED"] },
+  requestSignInLink: { limits: ["SIGNIN_RATE_LIMITED", "SIGNUP_RATE_LIMITED"] },
+  completeSignIn: { limits: ["SESSION_START_RATE_LIMITED", "SIGNUP_RATE_LIMITED"] },
+  completeOidcSignIn: { limits: ["SESSION_START_RATE_LIMITED", "SIGNUP_RATE_LIMITED"] },
+  openInvitation: { limits: ["SESSION_START_RATE_LIMITED"] },
+  requestDeviceCode: { limits: ["DEVICE_CODE_RATE_LIMITED"] },
+  exchangeDeviceCode: { appendsNothing: "only redeeming a code a signed-in person approved appends; slow_down is kept in memory" },
+  startOidcSignIn: { appendsNothing: "the sign-in under way is kept in memory, at most 10,000" },
+  runPlayground: { appendsNothing: "runs are kept in memory (and limited per session and per address)" },
+  ...Object.fromEntries(
+    [
+      "searchValidations",
+      "listValidations",
+      "getValidation",
+      "recommendChecks",
+      "compareChecks",
+      "listValidationSets",
+      "getValidationSet",
+      "describeJobRequest",
+      "checkJobRequest",
+      "listErrors",
+      "explainError",
+      "getOpenApi",
+      "getSharedCapture",
+      "fetchCapture",
+      "getPlaygroundRun",
+      "getPlaygroundScreenshot",
+    ].map((id) => [id, { appendsNothing: "it only reads" }]),
+  ),
+};
+
+test("every operation reachable without a credential either appends nothing or declares its per-address limits", () => {
+  const open = operations.filter((op) => op.auth.kind === "public" || op.auth.kind === "optional");
+  expect(open.map((op) => op.operationId).sort()).toEqual(Object.keys(WITHOUT_CREDENTIAL).sort());
+  for (const op of open) {
+    const bound = WITHOUT_CREDENTIAL[op.operationId]!;
+    if ("limits" in bound) {
+      for (const code of bound.limits) {
+        expect([op.operationId, code, errorEntry(code as never).status]).toEqual([op.operationId, code, 429]);
+        expect(op.errors).toContain(code as never);
+      }
+    }
+  }
+});

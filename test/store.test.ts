@@ -13,6 +13,7 @@ import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from
 import { startPostgres } from "./support/postgres";
 import { openEventLog } from "../src/app";
 import { loadConfig } from "../src/config";
+import { streams } from "../src/domain/accounts";
 
 /**
  * The event log itself: append-only in the database, schema-checked at append, optimistic concurrency
@@ -267,6 +268,10 @@ describe("the service's event log", () => {
     const token = { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code };
     expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("authorization_pending");
     expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("slow_down");
+    // slow_down appends nothing now; a log written before holds DeviceCodeSlowedDown, which must still fold and replay.
+    const issued = [...server.assay.store.local.readAll()].findLast((e) => e.type === "DeviceCodeIssued")!;
+    const codeId = (issued.data as { codeId: string }).codeId;
+    await server.assay.store.append([{ streamId: streams.device(codeId), expectedVersion: "any", events: [{ type: "DeviceCodeSlowedDown", data: { codeId, interval: 10 } }] }], META);
     const approval = new URLSearchParams({ _csrf: owner.csrfToken, user_code: device.user_code, customerId: a.customerId, decision: "approve" });
     const approved = await fetch(`${server.baseUrl}/device`, {
       method: "POST",

@@ -15,6 +15,8 @@ import type { DEVICE_TOKEN_ERRORS } from "../contracts/outputs";
 export const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 /** By how much slow_down grows the interval (RFC 8628 §3.5). */
 const SLOW_DOWN_SECONDS = 5;
+/** slow_down grows the interval up to here: a client that keeps polling too fast is told a minute, not more. */
+export const MAX_INTERVAL_SECONDS = 60;
 
 /** The error a token request answers, with RFC 8628 §3.5 and RFC 6749 §5.2 names. */
 export type DeviceTokenErrorCode = (typeof DEVICE_TOKEN_ERRORS)[number];
@@ -76,29 +78,30 @@ export function decideDenyDeviceCode(cmd: { code: DeviceCode | null; now: string
 }
 
 /**
- * Decides one token request. The answer is either a refusal (with, for slow_down, the event that grows the
- * interval) or, for an approved code, the key minted for the approver's organization and the code redeemed,
- * in one append whose expected version makes a second exchange of the same code fail.
- * `lastPolledAt` is when this code was last polled (null: never, or not since the server started).
+ * Decides one token request. The answer is either a refusal or, for an approved code, the key minted for the
+ * approver's organization and the code redeemed, in one append whose expected version makes a second exchange
+ * of the same code fail. A refusal appends nothing: slow_down too answers with the grown interval (`interval`,
+ * which the caller keeps with `polledAt`), never an event per poll.
+ * `lastPoll` is when this code was last polled and the interval then in force (null: never, or not since the
+ * server started); without one, the interval is the code's as the log has it.
  */
 export function decideDeviceToken(cmd: {
   code: (DeviceCode & { version: number }) | null;
   now: string;
-  lastPolledAt: string | null;
+  lastPoll: { polledAt: string; interval: number } | null;
   key: MintedKey;
-}): { writes: StreamWrite[]; refusal: DeviceTokenError | null } {
+}): { writes: StreamWrite[]; refusal: DeviceTokenError | null; interval: number } {
   const { code, now } = cmd;
-  const refuse = (error: DeviceTokenErrorCode, description: string, writes: StreamWrite[] = []) => ({ writes, refusal: new DeviceTokenError(error, description) });
+  const interval = cmd.lastPoll?.interval ?? Math.min(code?.interval ?? 0, MAX_INTERVAL_SECONDS);
+  const refuse = (error: DeviceTokenErrorCode, description: string, grown = interval) => ({ writes: [], refusal: new DeviceTokenError(error, description), interval: grown });
   if (!code) return refuse("invalid_grant", "The device code is not known.");
   if (code.status === "redeemed") return refuse("invalid_grant", "The device code was used already.");
   if (!isLive(code, now)) return refuse("expired_token", "The device code has expired; start again.");
   if (code.status === "denied") return refuse("access_denied", "The request was denied.");
   if (code.status === "pending") {
-    if (cmd.lastPolledAt && Date.parse(now) - Date.parse(cmd.lastPolledAt) < code.interval * 1000) {
-      const interval = code.interval + SLOW_DOWN_SECONDS;
-      return refuse("slow_down", `Polled faster than the interval; wait ${interval} seconds between requests.`, [
-        { streamId: streams.device(code.codeId), expectedVersion: "any", events: [{ type: "DeviceCodeSlowedDown", data: { codeId: code.codeId, interval } }] },
-      ]);
+    if (cmd.lastPoll && Date.parse(now) - Date.parse(cmd.lastPoll.polledAt) < interval * 1000) {
+      const grown = Math.min(interval + SLOW_DOWN_SECONDS, MAX_INTERVAL_SECONDS);
+      return refuse("slow_down", `Polled faster than the interval; wait ${grown} seconds between requests.`, grown);
     }
     return refuse("authorization_pending", "The request is not approved yet.");
   }
@@ -113,5 +116,6 @@ export function decideDeviceToken(cmd: {
       },
     ],
     refusal: null,
+    interval,
   };
 }

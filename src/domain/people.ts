@@ -27,7 +27,7 @@ export function signInAllowed(email: string, domains: readonly string[]): boolea
 }
 
 export const refuseDomain = (email: string) =>
-  new AppError("UNAUTHORIZED_DOMAIN", "Sign-in is restricted to invited email domains.", { domain: email.slice(email.lastIndexOf("@") + 1) });
+  new AppError("UNAUTHORIZED_DOMAIN", "Sign-in and signup are restricted to invited email domains.", { domain: email.slice(email.lastIndexOf("@") + 1) });
 
 /** Decides issuing a sign-in link for an email: refused, with nothing recorded, outside the invited domains. */
 export function decideIssueLink(

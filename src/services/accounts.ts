@@ -1,6 +1,6 @@
 import { AppError } from "../errors/app-error";
 import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
-import { requireKeyAuthority, requireScopesOfRole } from "../domain/people";
+import { refuseDomain, requireKeyAuthority, requireScopesOfRole, signInAllowed } from "../domain/people";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
 import { creditState, recentLedger } from "../../projections/credits";
@@ -8,7 +8,6 @@ import { sha256Hex } from "../store/canonical";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
 import { KeyUsage } from "../store/key-usage";
-import { addressGroup, WindowedLimit } from "./limits";
 import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
@@ -32,23 +31,23 @@ export function newKey(name: string, scopes: Scope[], personId?: string): { apiK
 
 export class AccountService {
   private readonly usage: KeyUsage;
-  /** Accounts opened per client address and window: each signup mints free credits, so a loop must not mint many. */
-  private readonly signupsPerAddress: WindowedLimit;
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts">) {
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "limits">) {
     this.usage = new KeyUsage(ctx.store.db);
-    this.signupsPerAddress = new WindowedLimit(ctx.config.signupsPerAddress, ctx.config.signupWindowSeconds, { name: "signups-per-address", counter: ctx.sharedCounts });
   }
 
   /**
-   * Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. A signup from
-   * a client address past its limit is SIGNUP_RATE_LIMITED; only signups that would open an account count.
+   * Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. Outside
+   * ASSAY_SIGNIN_DOMAINS it is refused as sign-in is (the email could never sign in to rotate or revoke its key).
+   * It opens an organization with free credits, so it counts against the client address's budget for new
+   * organizations (SIGNUP_RATE_LIMITED past it); only signups that would open an account count.
    */
   async signup(rawEmail: unknown, meta: RequestMeta, clientAddress?: string) {
     const email = normaliseEmail(rawEmail);
+    if (!signInAllowed(email, this.ctx.config.signinDomains)) throw refuseDomain(email);
     const emailHash = emailHashOf(email);
     const exists = this.ctx.store.streamVersion(streams.email(emailHash)) > 0;
-    if (!exists && clientAddress) await this.countSignup(clientAddress);
+    if (!exists) await this.ctx.limits.newOrganizations.spend(clientAddress);
     const customerId = newCustomerId();
     const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
     const writes = decideOpenAccount(
@@ -68,19 +67,6 @@ export class AccountService {
     await this.ctx.plans.provisionOpened(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
-  }
-
-  private countSignup(clientAddress: string): Promise<void> {
-    const { points, windowSeconds } = this.signupsPerAddress;
-    return this.signupsPerAddress.spend(
-      addressGroup(clientAddress),
-      (retryAfterSeconds) =>
-        new AppError("SIGNUP_RATE_LIMITED", `Too many accounts opened from this address; try again in ${retryAfterSeconds} s, or sign in to an account you have.`, {
-          retryAfterSeconds,
-          limit: points,
-          windowSeconds,
-        }),
-    );
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */

@@ -11,6 +11,7 @@ import type { MailStore } from "../store/mail-store";
 import type { PlanService } from "./plans";
 import type { EmailClientCatalog } from "./email-client-catalog";
 import type { WindowCounter } from "../store/cluster";
+import type { AddressLimits } from "./address-limits";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
@@ -29,6 +30,8 @@ export interface ServiceContext {
   plans: PlanService;
   /** Where several nodes share a PostgreSQL log: the window counts their per-address limits share (unset: each process counts). */
   sharedCounts?: WindowCounter;
+  /** The per-address limits on what a caller without a credential may append (counted in sharedCounts when set). */
+  limits: AddressLimits;
   /** The render catalog as offered here (the operator's file, when named, narrows it). */
   emailClients: EmailClientCatalog;
 }

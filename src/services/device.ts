@@ -36,31 +36,35 @@ function scopesAsked(scope: string | undefined): Scope[] {
 /** Device authorization (RFC 8628): codes for the command-line client, approval on the /device page, keys by polling. */
 export class DeviceService {
   /**
-   * When each code was last polled, to answer slow_down. Held in memory, not on the log: a poll changes nothing
-   * but this; a restart forgets it, which costs at most one poll answered authorization_pending early.
-   * An entry goes once its code has expired.
+   * When each code was last polled and the interval slow_down has grown it to, to answer slow_down. Held in
+   * memory, not on the log: a poll changes nothing but this, so a client polling in a loop appends nothing. A
+   * restart forgets it (as does another node, on PostgreSQL), which costs at most one poll answered
+   * authorization_pending early and the interval starting again from the code's. An entry goes once its code
+   * has expired; codes are limited per address, so the map is too.
    */
-  private readonly lastPolls = new Map<string, { polledAt: string; expiresAt: string }>();
+  private readonly lastPolls = new Map<string, { polledAt: string; interval: number; expiresAt: string }>();
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store">) {}
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "limits">) {}
 
-  /** A new device authorization: the device code is shown only here (the log keeps its hash). */
-  async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta) {
-    const { config, store } = this.ctx;
+  /**
+   * A new device authorization: the device code is shown only here (the log keeps its hash). Each is an event,
+   * so a client address may start only so many per code lifetime (DEVICE_CODE_RATE_LIMITED).
+   */
+  async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta, clientAddress?: string) {
+    const { config, store, limits } = this.ctx;
     const deviceCode = newSecretToken();
     const userCode = newUserCode();
-    await store.append(
-      decideIssueDeviceCode({
-        codeId: newDeviceCodeId(),
-        deviceCodeHash: sha256Hex(deviceCode),
-        userCode,
-        ...(input.client_id ? { clientId: input.client_id } : {}),
-        scopes: scopesAsked(input.scope),
-        expiresAt: iso(Date.now() + config.deviceCodeTtlSeconds * 1000),
-        interval: INTERVAL_SECONDS,
-      }),
-      { ...meta, channel: "cli" },
-    );
+    const writes = decideIssueDeviceCode({
+      codeId: newDeviceCodeId(),
+      deviceCodeHash: sha256Hex(deviceCode),
+      userCode,
+      ...(input.client_id ? { clientId: input.client_id } : {}),
+      scopes: scopesAsked(input.scope),
+      expiresAt: iso(Date.now() + config.deviceCodeTtlSeconds * 1000),
+      interval: INTERVAL_SECONDS,
+    });
+    await limits.deviceCodes.spend(clientAddress);
+    await store.append(writes, { ...meta, channel: "cli" });
     const verificationUri = `${config.publicBaseUrl}/device`;
     return {
       device_code: deviceCode,
@@ -82,10 +86,10 @@ export class DeviceService {
     const found = findDeviceCodeByHash(store.db, sha256Hex(input.device_code));
     const code = found && { ...found, version: store.streamVersion(streams.device(found.codeId)) };
     for (const [codeId, poll] of this.lastPolls) if (poll.expiresAt <= now) this.lastPolls.delete(codeId);
-    const lastPolledAt = found ? (this.lastPolls.get(found.codeId)?.polledAt ?? null) : null;
-    if (found) this.lastPolls.set(found.codeId, { polledAt: now, expiresAt: found.expiresAt });
+    const lastPoll = found ? (this.lastPolls.get(found.codeId) ?? null) : null;
     const { apiKey, key } = newKey(found?.clientId ?? "command line", found?.scopes ?? []);
-    const { writes, refusal } = decideDeviceToken({ code, now, lastPolledAt, key });
+    const { writes, refusal, interval } = decideDeviceToken({ code, now, lastPoll, key });
+    if (found) this.lastPolls.set(found.codeId, { polledAt: now, interval, expiresAt: found.expiresAt });
     const approver = found?.personId ?? undefined;
     if (writes.length) await store.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
     if (refusal) throw refusal;

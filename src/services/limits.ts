@@ -36,6 +36,21 @@ export class WindowedLimit {
     }
   }
 
+  /**
+   * Throws the refusal when the key has nothing left in its window, counting nothing: for a request that only
+   * leads to a counted attempt later (a sign-in link whose use would open an organization).
+   */
+  async check(key: string, refusal: (retryAfterSeconds: number) => AppError): Promise<void> {
+    const counter = this.shared?.counter;
+    if (counter) {
+      const { hits, msBeforeReset } = await counter.peek(this.shared!.name, key);
+      if (hits >= this.points) throw refusal(Math.max(1, Math.ceil(msBeforeReset / 1000)));
+      return;
+    }
+    const spent = await this.limiter.get(key);
+    if (spent && spent.consumedPoints >= this.points) throw refusal(Math.max(1, Math.ceil(spent.msBeforeNext / 1000)));
+  }
+
   /** Returns one spent point (an attempt another limit then refused). */
   async giveBack(key: string): Promise<void> {
     if (this.shared?.counter) await this.shared.counter.unhit(this.shared.name, key);

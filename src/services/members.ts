@@ -17,7 +17,7 @@ const invitationView = ({ acceptedAt: _, ...invitation }: InvitationRecord) => i
 /** An organization's members: invitations by email, roles, removal and leaving. */
 export class MembersService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store">,
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "limits">,
     private readonly mailer: Mailer,
     private readonly sessions: SessionService,
   ) {}
@@ -61,8 +61,11 @@ export class MembersService {
     return invitationView(findInvitationByTokenHash(store.db, invitation.tokenHash)!);
   }
 
-  /** Uses an invitation: joins the person with its email, and, with no signed-in person, starts their session. */
-  private async accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta) {
+  /**
+   * Uses an invitation: joins the person with its email, and, with no signed-in person, starts their session,
+   * which counts as a sign-in from the client's address.
+   */
+  private async accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta, clientAddress?: string) {
     const { config, store } = this.ctx;
     const now = Date.now();
     const invitation = findInvitationByTokenHash(store.db, sha256Hex(token));
@@ -78,13 +81,14 @@ export class MembersService {
       signedInEmail: signedIn?.email ?? null,
       session: fresh?.session ?? null,
     });
+    if (fresh) await this.ctx.limits.signIns.spend(clientAddress);
     await store.append(writes, meta);
     return { customerId: invitation!.customerId, personId, secret: fresh?.secret ?? null };
   }
 
   /** Signing in through an invitation link: a fresh session for the invited email, acting for the inviting organization. */
-  async signInThrough(token: string, meta: RequestMeta): Promise<{ secret: string }> {
-    return { secret: (await this.accept(token, null, meta)).secret! };
+  async signInThrough(token: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string }> {
+    return { secret: (await this.accept(token, null, meta, clientAddress)).secret! };
   }
 
   /** Accepting an invitation in a session: only one for the signed-in person's own email. */

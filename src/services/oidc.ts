@@ -105,7 +105,7 @@ export class OidcSignIn {
    * Completes a sign-in from the provider's answer and the state the browser's cookie kept: the code is
    * exchanged, the email must be verified, and the person signs in as with a link (a fresh session).
    */
-  async complete(answer: OidcAnswer, cookieState: string | null, meta: RequestMeta): Promise<{ secret: string; session: SessionPrincipal; next: string }> {
+  async complete(answer: OidcAnswer, cookieState: string | null, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal; next: string }> {
     const provider = await this.discover();
     if (!answer.state || !cookieState || answer.state !== cookieState) {
       throw new AppError("OIDC_STATE_INVALID", "This answer does not belong to a sign-in this browser started.", { reason: "mismatch" });
@@ -134,7 +134,7 @@ export class OidcSignIn {
     if (typeof claims.email !== "string" || claims.email_verified !== true) {
       throw new AppError("OIDC_SIGNIN_FAILED", "The provider did not vouch for an email address.", { reason: "email_unverified" });
     }
-    return { ...(await this.sessions.signInAs(normaliseEmail(claims.email), meta)), next: pending.next };
+    return { ...(await this.sessions.signInAs(normaliseEmail(claims.email), meta, clientAddress)), next: pending.next };
   }
 }
 

@@ -10,6 +10,7 @@ import { findSessionBySecretHash, findSignInLink } from "../../projections/sessi
 import { sha256Hex } from "../store/canonical";
 import { newCustomerId, newOrgCode, newPersonId, newSecretToken, newSessionId, newSignInLinkId } from "./ids";
 import { WindowedLimit } from "./limits";
+import { spendEach } from "./address-limits";
 import type { Mailer } from "./mailer";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -37,29 +38,48 @@ function sameToken(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
-/** Sign-in by email link (or with an email an OpenID provider verified), and the sessions it starts. */
+/**
+ * Sign-in by email link (or with an email an OpenID provider verified), and the sessions it starts.
+ *
+ * A first sign-in of an email with no organization opens one (with the signup grant), so it spends the client
+ * address's budget for new organizations, the one POST /api/signup spends. The address that asks for a link is
+ * known when it asks, but the organization opens when the link is used, possibly from another address: the
+ * budget is spent by the address that uses the link (the request that appends AccountOpened), and asking for a
+ * link that would open an organization is refused while the asking address has no budget left, so a loop cannot
+ * use links to mail any number of new addresses either. That refusal tells an address past its budget that the
+ * email has no organization, which POST /api/signup's ACCOUNT_EXISTS tells anyone already.
+ */
 export class SessionService {
-  /** Links sent per address within one link lifetime. */
-  private readonly linksPerAddress: WindowedLimit;
+  /** Links sent per recipient within one link lifetime. */
+  private readonly linksPerRecipient: WindowedLimit;
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts">,
+    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts" | "limits">,
     private readonly mailer: Mailer,
   ) {
-    this.linksPerAddress = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, { name: "signin-links-per-address", counter: ctx.sharedCounts });
+    this.linksPerRecipient = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, { name: "signin-links-per-address", counter: ctx.sharedCounts });
   }
 
   /**
    * Sends a single-use sign-in link. Says nothing of whether the email has an account: the same answer either
-   * way. Outside the invited domains it is refused and nothing is recorded or sent.
+   * way (but see above for an address past its budget of new organizations). Outside the invited domains it is
+   * refused and nothing is recorded or sent. Counted per client address and per recipient.
    */
-  async requestLink(rawEmail: unknown, next: string | undefined, meta: RequestMeta): Promise<void> {
+  async requestLink(rawEmail: unknown, next: string | undefined, meta: RequestMeta, clientAddress?: string): Promise<void> {
     const email = normaliseEmail(rawEmail);
     const token = newSecretToken();
-    const { config } = this.ctx;
+    const { config, limits } = this.ctx;
     const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
     const writes = decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains);
-    await this.spendLink(email);
+    // Checked before anything is counted: a refused link counts against neither limit.
+    if (this.opensOrganization(email)) await limits.newOrganizations.check(clientAddress);
+    await limits.signinLinks.spend(clientAddress);
+    try {
+      await this.spendLink(email);
+    } catch (e) {
+      await limits.signinLinks.giveBack(clientAddress);
+      throw e;
+    }
     await this.ctx.store.append(writes, meta);
     const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
     link.searchParams.set("token", token);
@@ -71,30 +91,48 @@ export class SessionService {
     });
   }
 
-  /** Counts one more link for the address, refusing it past the limit (the count is per process: one machine's flood guard). */
+  /** Counts one more link for the recipient, refusing it past the limit (a mailbox is not to be flooded). */
   private spendLink(email: string): Promise<void> {
-    return this.linksPerAddress.spend(
+    return this.linksPerRecipient.spend(
       emailHashOf(email),
       (retryAfterSeconds) =>
-        new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this address; ask again in ${retryAfterSeconds} s, or use a link already sent.`, { retryAfterSeconds }),
+        new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this email; ask again in ${retryAfterSeconds} s, or use a link already sent.`, {
+          retryAfterSeconds,
+          limit: this.linksPerRecipient.points,
+          windowSeconds: this.linksPerRecipient.windowSeconds,
+        }),
     );
   }
 
+  /** Whether signing in with this email would open an organization: it has none, and no organization's signup email is it. */
+  private opensOrganization(email: string): boolean {
+    const emailHash = emailHashOf(email);
+    const claimed = this.ctx.store.streamVersion(streams.email(emailHash)) > 0;
+    return !claimed && !findPersonByEmailHash(this.ctx.store.db, emailHash)?.memberships.length;
+  }
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
-  signIn(token: string, meta: RequestMeta): Promise<{ secret: string; session: SessionPrincipal }> {
+  signIn(token: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal }> {
     const link = findSignInLink(this.ctx.store.db, sha256Hex(token));
-    return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta);
+    return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta, clientAddress);
   }
 
   /** Signs in with an email another party verified (an OpenID provider) and starts a fresh session, as a link would. */
-  signInAs(email: string, meta: RequestMeta): Promise<{ secret: string; session: SessionPrincipal }> {
-    return this.startSession(email, (cmd) => decideSignInAs({ ...cmd, email }), meta);
+  signInAs(email: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal }> {
+    return this.startSession(email, (cmd) => decideSignInAs({ ...cmd, email }), meta, clientAddress);
   }
 
-  /** Gathers what the log knows of the email (none when no link was found), lets `decide` judge, and starts the session. */
-  private async startSession(email: string | null, decide: (cmd: Omit<SignInAs, "email">, now: string) => StreamWrite[], meta: RequestMeta) {
-    const { config, store } = this.ctx;
+  /**
+   * Gathers what the log knows of the email (none when no link was found), lets `decide` judge, and starts the
+   * session: one sign-in for the client address, and one new organization when the sign-in opens one.
+   */
+  private async startSession(
+    email: string | null,
+    decide: (cmd: Omit<SignInAs, "email">, now: string) => StreamWrite[],
+    meta: RequestMeta,
+    clientAddress: string | undefined,
+  ) {
+    const { config, store, limits } = this.ctx;
     const now = Date.now();
     const emailHash = email ? emailHashOf(email) : "";
     const person = email ? findPersonByEmailHash(store.db, emailHash) : null;
@@ -109,9 +147,10 @@ export class SessionService {
       newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits, period: periodOf(grantClock(config)) },
       session,
     }, iso(now));
+    const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
+    await spendEach(clientAddress, opened ? [limits.signIns, limits.newOrganizations] : [limits.signIns]);
     await store.append(writes, meta);
     // A first sign-in opened an organization: set it up with a remote billing provider too (failures are logged; see provisionOpened).
-    const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
     if (opened?.type === "AccountOpened") void this.ctx.plans.provisionOpened(opened.data.customerId);
     return { secret, session: this.authenticate(secret) };
   }

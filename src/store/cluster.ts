@@ -40,6 +40,8 @@ export interface WindowCounter {
   hit(limit: string, key: string, windowSeconds: number): Promise<{ hits: number; msBeforeReset: number }>;
   /** Takes one back (an attempt refused, by this limit or another). */
   unhit(limit: string, key: string): Promise<void>;
+  /** The count in the key's window (0 once it ended) and when the window ends, counting nothing. */
+  peek(limit: string, key: string): Promise<{ hits: number; msBeforeReset: number }>;
 }
 
 /** One process on its own SQLite log: it is every node there is, and holds every lease. */
@@ -134,6 +136,12 @@ export class PgCoordinator implements Coordinator, WindowCounter {
 
   async unhit(limit: string, key: string): Promise<void> {
     await this.sql`UPDATE assay_limits SET hits = GREATEST(hits - 1, 0) WHERE name = ${limit} AND key = ${key}`;
+  }
+
+  async peek(limit: string, key: string): Promise<{ hits: number; msBeforeReset: number }> {
+    const [row] = await this.sql`SELECT hits, EXTRACT(EPOCH FROM window_ends - now())::float8 AS seconds_left
+      FROM assay_limits WHERE name = ${limit} AND key = ${key} AND window_ends > now()`;
+    return row ? { hits: row.hits, msBeforeReset: Math.max(0, row.seconds_left * 1000) } : { hits: 0, msBeforeReset: 0 };
   }
 
   async silentNodes(seconds: number): Promise<string[]> {

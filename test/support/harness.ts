@@ -106,11 +106,22 @@ const signupAt =
     return res.body;
   };
 
+/**
+ * Tests open many organizations, sessions and device sign-ins from 127.0.0.1, so the per-client-address limits are
+ * lifted unless a test sets them; each has its own tests (test/signup-limit.test.ts, test/address-limits.test.ts,
+ * test/device.test.ts, test/oidc.test.ts).
+ */
+const UNLIMITED_ADDRESS = {
+  ASSAY_SIGNUPS_PER_ADDRESS: "100000",
+  ASSAY_SIGNIN_LINKS_PER_CLIENT: "100000",
+  ASSAY_SIGNINS_PER_CLIENT: "100000",
+  ASSAY_DEVICE_CODES_PER_ADDRESS: "100000",
+};
+
 /** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
-  // Tests open many organizations from 127.0.0.1; the per-address signup limit has its own test (test/signup-limit.test.ts).
-  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ...extraEnv };
+  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...UNLIMITED_ADDRESS, ...extraEnv };
   const config = loadConfig({ ...process.env, ...env });
   // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
   const running = await startAssay(config, { warmBrowsers: false });
@@ -150,7 +161,7 @@ export interface ServerProcess extends Pick<TestServer, "baseUrl" | "smtpPort" |
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
     cwd: ROOT,
-    env: cliEnv({ DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_SIGNUPS_PER_ADDRESS: "100000", ASSAY_ALLOW_PRIVATE_TARGETS: "1", ...env }),
+    env: cliEnv({ DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...UNLIMITED_ADDRESS, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ...env }),
     stdout: "pipe",
     stderr: "pipe",
   });

@@ -60,6 +60,12 @@ const NO_STORE = { "cache-control": "no-store" };
 export const htmlPage = (html: string, status = 200, headers: Record<string, string> = {}) =>
   new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", ...NO_STORE, ...headers } });
 
+/** A refusal's Retry-After header, when it says when to come back (a limit), as the API's answer has it. */
+export function retryAfterOf(e: AppError): Record<string, string> {
+  const retryAfter = e.details?.retryAfterSeconds;
+  return typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : {};
+}
+
 /** The answer to a form that worked: see the page again (Post/Redirect/Get), with a fixed notice named by `done`. */
 export const seeOther = (location: string, headers: Record<string, string> = {}) =>
   new Response(null, { status: 303, headers: { location, ...NO_STORE, ...headers } });

@@ -8,7 +8,7 @@ export const exchangeDeviceCode = defineOperation({
   tag: "session",
   summary: "Poll for the key a device sign-in was approved with (RFC 8628)",
   description:
-    "grant_type=urn:ietf:params:oauth:grant-type:device_code with the device_code, as a form or JSON. Until approved it answers 400 with RFC 8628's `{ error, error_description }`: authorization_pending (poll again after interval seconds), slow_down (polled too fast: wait 5 seconds longer from now on), access_denied, expired_token; invalid_grant for an unknown or used code, unsupported_grant_type for another grant. Once approved: a new key (access_token, shown only here), its keyId and scopes, the organization approved for and the approver's email. A code gives one key only.",
+    "grant_type=urn:ietf:params:oauth:grant-type:device_code with the device_code, as a form or JSON. Until approved it answers 400 with RFC 8628's `{ error, error_description }`: authorization_pending (poll again after interval seconds), slow_down (polled too fast: wait 5 seconds longer from now on, up to 60 seconds; a poll records nothing), access_denied, expired_token; invalid_grant for an unknown or used code, unsupported_grant_type for another grant. Once approved: a new key (access_token, shown only here), its keyId and scopes, the organization approved for and the approver's email. A code gives one key only.",
   http: {
     method: "post",
     path: "/api/device/token",

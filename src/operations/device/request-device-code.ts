@@ -8,12 +8,12 @@ export const requestDeviceCode = defineOperation({
   tag: "session",
   summary: "Start a device sign-in (RFC 8628): a code for the person to approve",
   description:
-    "For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver's role). An unknown scope is 400 `{ error: \"invalid_scope\" }`.",
+    "For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver's role). An unknown scope is 400 `{ error: \"invalid_scope\" }`. Past ASSAY_DEVICE_CODES_PER_ADDRESS codes from one client address per code lifetime it is 429 DEVICE_CODE_RATE_LIMITED with Retry-After, a catalogued error (OAuth has no code for it).",
   http: { method: "post", path: "/api/device/code", returns: "The device authorization: device_code (keep it secret), user_code, verification_uri, expires_in, interval." },
   auth: { kind: "public" },
   input: { body: DeviceCodeBody, form: true },
   output: DeviceAuthorization,
-  errors: [],
+  errors: ["DEVICE_CODE_RATE_LIMITED"],
   example: { client_id: "assay-cli", scope: "jobs:read jobs:write" },
-  handle: (input, { services, meta }) => answeringOAuthErrors(() => services.device.issue(input, meta)),
+  handle: (input, { services, meta, clientAddress }) => answeringOAuthErrors(() => services.device.issue(input, meta, clientAddress)),
 });

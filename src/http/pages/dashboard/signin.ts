@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors/app-error";
 import { clearedSessionCookie } from "../../../operations/session-cookie";
-import { callOperation, formOf, htmlPage, seeOther, sessionOrNull, type PageContext } from "../page-kit";
+import { callOperation, formOf, htmlPage, retryAfterOf, seeOther, sessionOrNull, type PageContext } from "../page-kit";
 import { dashboardRoute } from "./route";
 import { LinkSentPage, SignInPage } from "./signin-views";
 
@@ -29,7 +29,7 @@ export function signInPages(ctx: PageContext) {
         await callOperation(ctx, "requestSignInLink", request, { body: `${new URLSearchParams({ email: form.get("email") ?? "", next })}` });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        return htmlPage(SignInPage({ origin, next, oidc, message: `${e.message} No link was sent.` }) as string, e.status);
+        return htmlPage(SignInPage({ origin, next, oidc, message: `${e.message} No link was sent.` }) as string, e.status, retryAfterOf(e));
       }
       return htmlPage(LinkSentPage({ origin, email: form.get("email") ?? "", next }) as string);
     })

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors/app-error";
-import { callOperation, formOf, htmlPage, seeOther, type PageContext } from "../page-kit";
+import { callOperation, formOf, htmlPage, retryAfterOf, seeOther, type PageContext } from "../page-kit";
 import { PlaygroundMissingPage, PlaygroundPage, PlaygroundRunPage, type PlaygroundFormValues, type PlaygroundRunProps } from "./playground-views";
 
 /** A refusal as the page shows it: its code, then what to do. */
@@ -25,9 +25,8 @@ export function playgroundPages(ctx: PageContext) {
         answer = await callOperation<Response>(ctx, "runPlayground", request, { body });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        const retryAfter = e.details?.retryAfterSeconds;
         const values = { url: fields.get("url") ?? undefined, html: fields.get("html") ?? undefined, baseUrl: fields.get("baseUrl") ?? undefined };
-        return htmlPage(form(values, refusal(e)), e.status, typeof retryAfter === "number" ? { "retry-after": String(retryAfter) } : {});
+        return htmlPage(form(values, refusal(e)), e.status, retryAfterOf(e));
       }
       const run = (await answer.json()) as PlaygroundRunProps;
       const cookie = answer.headers.get("set-cookie");
