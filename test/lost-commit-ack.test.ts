@@ -49,7 +49,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** A fresh database with a proxy in front: a node (its copy in SQLite) that reaches it through the proxy, and the log read past it. */
+/**
+ * A fresh database with a proxy in front: node A (its copy in SQLite) reaching it through the proxy, its first
+ * event appended, and the log read past the proxy.
+ */
 async function setUp() {
   const url = await pg.createDatabase(`lost_ack_${++databases}`);
   const proxy = await startPgProxy(url);
@@ -67,6 +70,7 @@ async function setUp() {
     for await (const e of audit.readAll()) events.push(e);
     return events;
   };
+  await a.append([write("org_a", 0, 10)], META);
   return { proxy, a, url, log, node };
 }
 
@@ -93,10 +97,25 @@ function group(node: PgEventLog) {
   ]);
 }
 
+/**
+ * Node A's group cut at its COMMIT (`how`), the database then silent; meanwhile node B, straight to the database,
+ * appends (`meanwhile`); then the database answers again, and A reads back.
+ */
+async function cutWhileAnotherAppends(how: "lose-ack" | "drop-commit", meanwhile: (b: PgEventLog) => Promise<StoredEvent[]>) {
+  const { proxy, a, url, log, node } = await setUp();
+  const b = await node("node_b", url);
+  cleanups.push(() => b.close());
+  const cut = proxy.cutAtCommit("credits-org_b", how, { then: "hold" });
+  const answers = group(a);
+  await cut;
+  const fromB = await meanwhile(b);
+  proxy.restore();
+  return { a, log, fromB, answers: await answers };
+}
+
 describe("an append whose commit acknowledgement is lost", () => {
   test("the log took it: each caller gets what a success answers (the refused one its refusal), each event is in the log once, the copy holds them", async () => {
     const { proxy, a, log } = await setUp();
-    await a.append([write("org_a", 0, 10)], META);
     const cut = proxy.cutAtCommit("credits-org_b", "lose-ack");
     const [b, stale, c] = await group(a);
     await cut;
@@ -121,7 +140,6 @@ describe("an append whose commit acknowledgement is lost", () => {
 
   test("the log did not take it (the COMMIT never reached the server): every caller hears the error, nothing is written, the next append takes those positions", async () => {
     const { proxy, a, log } = await setUp();
-    await a.append([write("org_a", 0, 10)], META);
     const cut = proxy.cutAtCommit("credits-org_b", "drop-commit");
     const answers = await group(a);
     await cut;
@@ -138,18 +156,10 @@ describe("an append whose commit acknowledgement is lost", () => {
   });
 
   test("read back after the log moved on: another node appended after the lost acknowledgement, and the group is still found", async () => {
-    const { proxy, a, url, log, node } = await setUp();
-    const b = await node("node_b", url);
-    cleanups.push(() => b.close());
-    await a.append([write("org_a", 0, 10)], META);
-    const cut = proxy.cutAtCommit("credits-org_b", "lose-ack", { then: "hold" });
-    const answers = group(a);
-    await cut;
-    // While node A's read-back is held, node B (straight to the database) appends after A's committed group.
-    const [fromB] = await b.append([write("org_d", 0, 7)], META);
-    expect(fromB!.position).toBe(5);
-    proxy.restore();
-    const [first, stale, third] = await answers;
+    // While node A's read-back is held, node B appends after A's committed group.
+    const { a, log, fromB, answers } = await cutWhileAnotherAppends("lose-ack", (b) => b.append([write("org_d", 0, 7)], META));
+    expect(fromB.map((e) => e.position)).toEqual([5]);
+    const [first, stale, third] = answers;
     expect(first.status).toBe("fulfilled");
     expect(third.status).toBe("fulfilled");
     expect(stale.status === "rejected" && stale.reason).toBeInstanceOf(ConcurrencyError);
@@ -160,18 +170,10 @@ describe("an append whose commit acknowledgement is lost", () => {
   });
 
   test("read back when another node's events took the positions: told apart by their hash, the callers hear the error", async () => {
-    const { proxy, a, url, log, node } = await setUp();
-    const b = await node("node_b", url);
-    cleanups.push(() => b.close());
-    await a.append([write("org_a", 0, 10)], META);
-    const cut = proxy.cutAtCommit("credits-org_b", "drop-commit", { then: "hold" });
-    const answers = group(a);
-    await cut;
     // The group rolled back; node B takes positions 2 to 4 before node A can read back.
-    const fromB = await b.append([write("org_b", 0, 1, 2), write("org_c", 0, 3)], META);
+    const { a, log, fromB, answers } = await cutWhileAnotherAppends("drop-commit", (b) => b.append([write("org_b", 0, 1, 2), write("org_c", 0, 3)], META));
     expect(fromB.map((e) => e.position)).toEqual([2, 3, 4]);
-    proxy.restore();
-    for (const answer of await answers) expect(answer.status).toBe("rejected");
+    for (const answer of answers) expect(answer.status).toBe("rejected");
     const events = await log();
     expectChained(events);
     expect(events.slice(1).map((e) => e.metadata.node)).toEqual(["node_b", "node_b", "node_b"]);
@@ -180,7 +182,6 @@ describe("an append whose commit acknowledgement is lost", () => {
 
   test("read back impossible (the database unreachable): the callers hear the error; the node's next pull brings the committed events, once", async () => {
     const { proxy, a, log } = await setUp();
-    await a.append([write("org_a", 0, 10)], META);
     const cut = proxy.cutAtCommit("credits-org_b", "lose-ack", { then: "refuse" });
     const answers = await group(a);
     await cut;
