@@ -14,8 +14,9 @@ export interface RunningAssay {
  * One process, everything in it: recovery of the webpage jobs a stop cut off (before HTTP listens), the browser
  * pool (warmed, unless `warmBrowsers` is false: then the first job that renders starts it, and a process that
  * never renders never starts Chromium), HTTP, the SMTP inbox, recovery of email jobs left pending by a restart,
- * and the background work (ClusterService): the heartbeat, the expiry sweep, the monthly grant's sweep and, where
- * several nodes share a PostgreSQL log, the closing of what a silent node left running.
+ * and the background work (ClusterService): the heartbeat, the expiry sweep, the monthly grant's sweep, the sweep
+ * of this node's own jobs that nothing in it runs and, where several nodes share a PostgreSQL log, the closing of
+ * what a silent node left running.
  */
 export async function startAssay(config: Config, { warmBrowsers = true } = {}): Promise<RunningAssay> {
   const assay = await createAssay(config);

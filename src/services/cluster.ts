@@ -31,8 +31,9 @@ const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead
 /**
  * This node among the others that share its log (one node alone on SQLite): its read models brought to the log's
  * head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
- * sweep, the monthly grant's sweep and the closing of jobs a silent node left running. Each sweep runs on the node
- * holding its lease (a timer per node tries; one holder runs), so it runs once across nodes.
+ * sweep, the monthly grant's sweep, the closing of jobs a silent node left running, and the sweep of this node's
+ * own jobs that nothing in it runs. Each sweep but the last runs on the node holding its lease (a timer per node
+ * tries; one holder runs), so it runs once across nodes.
  */
 export class ClusterService {
   constructor(
@@ -122,6 +123,7 @@ export class ClusterService {
     if (this.ctx.store.backend === "postgres") {
       every((timeout * 1000) / 2, "recovery of silent nodes' jobs", () => this.recoverSilentNodes());
     }
+    every((timeout * 1000) / 2, "sweep of this node's own jobs", () => this.sweepOwnJobs());
     return {
       stop: async () => {
         for (const t of timers) clearInterval(t);
@@ -150,6 +152,19 @@ export class ClusterService {
         return closed;
       })) ?? 0
     );
+  }
+
+  /**
+   * Closes this node's own work that nothing in this process holds (JobService.sweepUnheld): a job whose acceptance
+   * reached the log while its caller heard an error would otherwise stay running until this node restarts. Each
+   * node sweeps only its own jobs, so no lease; each close is decided on the job's stream with its expected version,
+   * so a job is closed once whoever else (a survivor, if this node fell silent) closes it too.
+   */
+  async sweepOwnJobs(): Promise<number> {
+    await this.ctx.store.catchUp();
+    const closed = await this.jobs.sweepUnheld(this.owned());
+    if (closed > 0) console.log(`Closed ${closed} webpage job(s) of this node that it was not running (their callers heard an error), every credit refunded.`);
+    return closed;
   }
 
   /** Runs `work` if this node holds (or takes) the lease, with read models at the log's head; null when another holds it. */

@@ -57,6 +57,9 @@ const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
  */
 const CUT_OFF_BY_RESTART = "The job could not run: the server restarted while it ran, so it has no verdicts and every check is refunded in full. Run it again.";
 
+/** Why a job its own live node closed has no verdicts (JobService.sweepUnheld). */
+const LEFT_BY_ITS_SERVER = "The job could not run: the server that took it answered its caller with an error and did not finish it, so it has no verdicts and every check is refunded in full. Run it again.";
+
 /**
  * The job engine's application service: plans and prices a body, accepts and charges it (the job decider,
  * src/domain/jobs.ts), runs it (JobRunner), settles it, takes an email job's message from the inbox,
@@ -65,8 +68,20 @@ const CUT_OFF_BY_RESTART = "The job could not run: the server restarted while it
  */
 export class JobService {
   private readonly runner: JobRunner;
-  /** Email jobs being checked right now in this process (a recovery pass must not start a second check). */
-  private readonly processing = new Set<string>();
+  /**
+   * The jobs this process is working on: a webpage job from before its acceptance is appended until it is settled
+   * or given up, an email job from before its message's arrival is appended until its check is. A recovery or a
+   * sweep leaves these alone (and never starts a second check of a message).
+   *
+   * A job enters before the event that makes it running (JobAccepted, EmailReceived) is appended, not after. So a
+   * job of this node that the read models show running or received and that is not here is one no code in this
+   * process will touch again (its caller heard an error, say an append whose acknowledgement was lost, or its
+   * settlement failed), and the sweep may close it at once. Registering after the append would leave a gap in
+   * which the copy already shows the job (it is applied before the append's promise settles) while nothing holds
+   * it, and a sweep then would close a job about to run; a grace period would only guess how long that gap lasts
+   * under load.
+   */
+  private readonly held = new Set<string>();
 
   constructor(private readonly ctx: ServiceContext) {
     this.runner = new JobRunner(ctx);
@@ -129,22 +144,27 @@ export class JobService {
       crashPoint("job-accepted");
       return this.get(customerId, jobId, job.detail);
     }
-    await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
-    crashPoint("job-accepted");
-    let execution: Execution;
+    this.held.add(jobId);
     try {
-      execution = await this.runner.runWeb(jobId, customerId, job);
-    } catch (e) {
-      // Charged but not delivered: settle with every row errored and refunded, then say so.
-      console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
-      await this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
-      throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
-        jobId,
-        refunded: job.totalCredits,
-      }, undefined, true);
+      await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
+      crashPoint("job-accepted");
+      let execution: Execution;
+      try {
+        execution = await this.runner.runWeb(jobId, customerId, job);
+      } catch (e) {
+        // Charged but not delivered: settle with every row errored and refunded, then say so.
+        console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
+        await this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
+        throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
+          jobId,
+          refunded: job.totalCredits,
+        }, undefined, true);
+      }
+      crashPoint("checks-done");
+      await this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
+    } finally {
+      this.held.delete(jobId);
     }
-    crashPoint("checks-done");
-    await this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
     return timedSync("job view", () => this.get(customerId, jobId, job.detail));
   }
 
@@ -208,7 +228,7 @@ export class JobService {
     for (const jobId of accepted) {
       setImmediate(() => {
         crashPoint("email-received");
-        this.checkEmail(jobId).catch((e) => console.error(`email job ${jobId} could not be closed:`, e));
+        this.checkHeld(jobId).catch((e) => console.error(`email job ${jobId} could not be closed:`, e));
       });
     }
     return accepted.length;
@@ -231,24 +251,47 @@ export class JobService {
    * is decided on the job's own stream and appended with its expected version, so two recoveries racing close a
    * job once. Answers how many it closed.
    */
-  async recoverInterruptedJobs(nodes?: readonly string[]): Promise<number> {
+  async recoverInterruptedJobs(nodes?: readonly string[], cause = CUT_OFF_BY_RESTART): Promise<number> {
     let closed = 0;
     for (const job of runningJobs(this.ctx.store.db, nodes)) {
-      if (await this.interrupt(job.jobId, job.customerId, CUT_OFF_BY_RESTART, SYSTEM)) closed++;
+      if (this.held.has(job.jobId)) continue;
+      if (await this.interrupt(job.jobId, job.customerId, cause, SYSTEM)) closed++;
     }
     return closed;
   }
 
   /** Checks messages that arrived but were not checked (those `nodes` took, when named), and expires what ran out. */
   async recoverEmailJobs(nodes?: readonly string[]): Promise<void> {
-    for (const address of receivedUnsettled(this.ctx.store.db, nodes)) await this.checkEmail(address.jobId);
+    await this.checkReceived(nodes);
     await this.expireOverdue();
   }
 
-  /** Stores the message for one recipient's job and records its arrival; null when that job is not waiting for one. */
+  /**
+   * A live node's sweep of its own work (ClusterService; `nodes` names this node, or is undefined on SQLite, where
+   * every job is this process's): closes, refunded, its running webpage jobs that this process does not hold, and
+   * checks again the messages its inbox took that nothing here is checking, as for a node that died. Such a job
+   * reached the log while its caller heard an error (an append whose acknowledgement was lost and could not be read
+   * back), or its settlement failed. Answers how many webpage jobs it closed.
+   */
+  async sweepUnheld(nodes?: readonly string[]): Promise<number> {
+    const closed = await this.recoverInterruptedJobs(nodes, LEFT_BY_ITS_SERVER);
+    await this.checkReceived(nodes);
+    return closed;
+  }
+
+  /** Checks messages that arrived but were not checked (those `nodes` took, when named). */
+  private async checkReceived(nodes?: readonly string[]): Promise<void> {
+    for (const address of receivedUnsettled(this.ctx.store.db, nodes)) await this.checkEmail(address.jobId);
+  }
+
+  /**
+   * Stores the message for one recipient's job and records its arrival; null when that job is not waiting for one.
+   * The job is held from before the arrival is appended (see `held`); the caller hands it to checkHeld.
+   */
   private async keepMessage(recipient: string, message: InboundMessage): Promise<string | null> {
     const inbox = findInboxAddress(this.ctx.store.db, recipient);
-    if (!inbox) return null;
+    // A job held here is taking or checking a message already.
+    if (!inbox || this.held.has(inbox.jobId)) return null;
     const storageKey = `${inbox.jobId}.eml`;
     let writes: StreamWrite[];
     try {
@@ -262,20 +305,35 @@ export class JobService {
       throw e;
     }
     // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
-    await this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-    await this.ctx.store.append(writes, SMTP, { durable: true });
+    this.held.add(inbox.jobId);
+    try {
+      await this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
+      await this.ctx.store.append(writes, SMTP, { durable: true });
+    } catch (e) {
+      this.held.delete(inbox.jobId);
+      throw e;
+    }
     return inbox.jobId;
   }
 
-  /**
-   * Checks the message an email job received and settles the job. A run that fails (the stored message cannot
-   * be read, no browser) closes the job as interrupted and refunded, as a webpage job's does, rather than leaving
-   * it received: recovery at the next start would fail on it again.
-   */
+  /** Checks the message an email job received, unless this process holds the job already (takes or checks its message). */
   private async checkEmail(jobId: string): Promise<void> {
+    if (this.held.has(jobId)) return;
+    this.held.add(jobId);
+    await this.checkHeld(jobId);
+  }
+
+  /**
+   * Checks the message an email job received and settles the job, then lets the job go (it was held by the caller).
+   * A run that fails (the stored message cannot be read, no browser) closes the job as interrupted and refunded, as a
+   * webpage job's does, rather than leaving it received: recovery at the next start would fail on it again.
+   */
+  private async checkHeld(jobId: string): Promise<void> {
     const { accepted: job, email: arrival, status } = this.readJob(jobId);
-    if (!job || !arrival || status !== "received" || this.processing.has(jobId)) return;
-    this.processing.add(jobId);
+    if (!job || !arrival || status !== "received") {
+      this.held.delete(jobId);
+      return;
+    }
     try {
       const expectedSubject = job.subject.emailSubject;
       const raw = await this.ctx.mail.read(job.customerId, arrival.storageKey);
@@ -293,7 +351,7 @@ export class JobService {
       console.error(`email job ${jobId} failed while checking:`, e);
       await this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
     } finally {
-      this.processing.delete(jobId);
+      this.held.delete(jobId);
     }
   }
 

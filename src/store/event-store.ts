@@ -222,6 +222,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
   private readonly handlers: EventHandler<E>[] = [];
   private readonly insert;
   private readonly head;
+  private readonly hashAtPosition;
   private readonly versionOf;
   private readonly queued: QueuedAppend<E>[] = [];
 
@@ -241,6 +242,7 @@ export class EventStore<E extends EventShape = AssayEvent> {
     this.head = this.db.prepare<{ position: number; hash: string }, []>(
       "SELECT position, hash FROM events ORDER BY position DESC LIMIT 1",
     );
+    this.hashAtPosition = this.db.prepare<{ hash: string }, [number]>("SELECT hash FROM events WHERE position = ?");
     this.versionOf = this.db.prepare<{ v: number | null }, [string]>(
       "SELECT MAX(stream_version) AS v FROM events WHERE stream_id = ?",
     );
@@ -354,6 +356,11 @@ export class EventStore<E extends EventShape = AssayEvent> {
   /** The last event's position and hash (0 and the genesis hash for an empty log). */
   headOf(): { position: number; hash: string } {
     return this.head.get() ?? { position: 0, hash: GENESIS_HASH };
+  }
+
+  /** The hash recorded at a position, or null past the log's end. */
+  hashAt(position: number): string | null {
+    return this.hashAtPosition.get(position)?.hash ?? null;
   }
 
   /** A queued append's decision, each event checked against its schema. */

@@ -9,6 +9,9 @@ import { APPEND_LOCK, insertEvents, type PgEventStore } from "./pg-event-store";
 /** Events pulled from the shared log per query while a copy catches up. */
 const PULL_PAGE = 5000;
 
+/** How long a read-back after a failed commit waits for the append lock (PostgreSQL's lock_timeout syntax). */
+const READ_BACK_LOCK_WAIT = "5s";
+
 /**
  * The log in PostgreSQL, shared by every node, with this node's copy of it and its read models in SQLite.
  *
@@ -18,7 +21,8 @@ const PULL_PAGE = 5000;
  * PostgreSQL and committed. Then the same events are applied to the copy (appendRecorded), exactly as projected in
  * the trial. A node that stops between the two finds them in the log when it next pulls. Refusals (a decision's
  * error, a stale expected version, a schema break, a projection refusing an event) reject their caller only and
- * write nothing anywhere.
+ * write nothing anywhere. A group whose transaction fails without saying whether it committed (the connection lost
+ * after COMMIT was sent) is read back: its callers get its events if the log took it, the error if not.
  *
  * Reads stay synchronous SQL on the copy; `catchUp` brings it to the head (every request does, so a node reads
  * what any node committed before the request arrived).
@@ -127,30 +131,69 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
   private async flush(): Promise<void> {
     const batch = this.queued.splice(0);
     if (batch.length === 0) return;
-    let outcomes: GroupOutcome<E>[];
+    let outcomes: GroupOutcome<E>[] | undefined;
     try {
-      outcomes = await timed("group commit", () =>
+      await timed("group commit", () =>
         this.log.sql.begin(async (tx) => {
           await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
           await this.pull(tx);
-          const decided = this.local.trialGroup(batch);
-          await insertEvents(tx, decided.flatMap((o) => ("events" in o ? o.events : [])));
-          return decided;
+          outcomes = this.local.trialGroup(batch);
+          await insertEvents(tx, recordedIn(outcomes));
         }),
       );
     } catch (error) {
+      const events = outcomes ? recordedIn(outcomes) : [];
+      // Decided at the head under the lock with nothing to write: each caller's refusal stands, whatever the commit did.
+      if (outcomes && events.length === 0) return settleGroup(batch, outcomes);
+      if (events.length > 0 && (await this.tookDespite(error, events))) return settleGroup(batch, outcomes!);
       // The log did not take the group (unreachable, or its transaction failed): nothing was written, every caller hears why.
       for (const item of batch) item.reject(error);
       return;
     }
     try {
-      this.local.appendRecorded(outcomes.flatMap((o) => ("events" in o ? o.events : [])));
+      this.local.appendRecorded(recordedIn(outcomes!));
     } catch (error) {
       // Committed to the log but not applied here: the copy pulls them again before its next read or append.
       console.error("events committed to the shared log could not be applied to this node's copy:", error);
       for (const item of batch) item.reject(error);
       return;
     }
-    settleGroup(batch, outcomes);
+    settleGroup(batch, outcomes!);
   }
+
+  /**
+   * Whether the log holds a group whose transaction failed (say the connection closed after the COMMIT was sent,
+   * so its answer was lost): read back, the copy pulled to the log's head, which then holds the group's events or
+   * does not. The group is known by the hash of its last event: it covers that event's position, the group's
+   * events with their metadata (this node, their time) and, through the chain, everything before, so the log
+   * holds that hash at that position only if it took this very group; no id of its own needs storing.
+   *
+   * The read-back takes the append lock first. The group's transaction held it until it ended, and PostgreSQL
+   * makes a commit visible before it releases the lock: holding it, the pull sees the outcome, whereas a read
+   * right after the error could run while the server is still committing. A session the server still holds (a
+   * link gone silent without closing) keeps the lock; past READ_BACK_LOCK_WAIT, as when the log cannot be reached,
+   * the outcome stays unknown and false is answered: the caller hears the error, and a group that did commit
+   * reaches the copy at its next pull (a job it accepted is then closed by its node's sweep, ClusterService).
+   */
+  private async tookDespite(error: unknown, events: ReadonlyArray<StoredEvent<E>>): Promise<boolean> {
+    const last = events[events.length - 1]!;
+    try {
+      await this.log.sql.begin(async (tx) => {
+        await tx`SELECT set_config('lock_timeout', ${READ_BACK_LOCK_WAIT}, true)`;
+        await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
+        await this.pull(tx);
+      });
+    } catch (readBack) {
+      console.error(
+        `an append of ${events.length} event(s) at positions ${events[0]!.position}..${last.position} failed (${(error as Error).message}) and could not be read back (${(readBack as Error).message}): whether the log took it is known at this node's next pull`,
+      );
+      return false;
+    }
+    return this.local.hashAt(last.position) === last.hash;
+  }
+}
+
+/** The events a group's appends recorded (those refused record none). */
+function recordedIn<E extends EventShape>(outcomes: ReadonlyArray<GroupOutcome<E>>): StoredEvent<E>[] {
+  return outcomes.flatMap((o) => ("events" in o ? o.events : []));
 }
