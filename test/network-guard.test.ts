@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NetworkGuard, type Resolver } from "../src/capture/network-guard";
 import { classifyAddress } from "../src/capture/ip-ranges";
 import { GuardedFetchError, guardedFetch, guardedWebSocket, type GuardedRefusal, type GuardedResponse } from "../src/capture/guarded-fetch";
-import { startServer, type TestServer } from "./support/harness";
+import { eventCount, expectError, startServer, tempDataDir, type TestServer } from "./support/harness";
 
 /**
  * Bypass attempts: every one is refused by the guard and, as a url job, by the HTTP API with
@@ -436,6 +438,74 @@ describe("url jobs with ASSAY_ALLOW_PRIVATE_TARGETS=1", () => {
     expect(res.body.results[0].verdict).toBe("error");
     expect(res.body.results[0].reason).toContain("network guard refused http://169.254.169.254/");
     expect(res.body.credits.net).toBe(0);
+  });
+});
+
+describe("a static_html job's baseUrl passes the same guard as a url job's URL, DNS included, before pricing", () => {
+  let server: TestServer;
+  let key: string;
+  const dir = tempDataDir();
+  beforeAll(async () => {
+    // The guard resolves through the DNS fixture file: names that point inside, one that points outside, one DNS cannot answer.
+    const fixtures = join(dir, "dns.json");
+    writeFileSync(
+      fixtures,
+      JSON.stringify({
+        "www.shop.example": { A: ["93.184.215.14"] },
+        "intranet.shop.example": { A: ["10.20.30.40"] },
+        "rebind.shop.example": { A: ["93.184.215.14", "127.0.0.1"] },
+        "v6.shop.example": { AAAA: ["::1"] },
+        "assets.shop.example": { CNAME: ["instance-data.cloud.example"] },
+        "instance-data.cloud.example": { A: ["169.254.169.254"] },
+        "*.slow.example": { error: "ETIMEOUT" },
+      }),
+    );
+    server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "", ASSAY_DNS_FIXTURES: fixtures });
+    key = (await server.signup()).apiKey;
+  });
+  afterAll(() => server.stop());
+
+  const page = `<!doctype html><html lang="en"><head><title>Sale</title></head><body><h1>Sale</h1></body></html>`;
+  const htmlAt = (baseUrl: string) => ({ type: "static_html", html: page, baseUrl, validations: ["page-title"] });
+
+  /** Refused with this code on POST /api/jobs and its estimate, with no event, no job and no charge. */
+  async function expectRefused(body: unknown, status: number, code: string, details: Record<string, unknown>) {
+    const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
+    const jobs = (await server.api("GET", "/api/jobs", { key })).body.jobs.length;
+    const events = eventCount(server);
+    for (const path of ["/api/jobs", "/api/jobs/estimate"]) {
+      const res = await server.api("POST", path, { key, body });
+      expectError(res, status, code);
+      expect(res.body.details).toEqual(details);
+    }
+    expect(eventCount(server)).toBe(events);
+    expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(balance);
+    expect((await server.api("GET", "/api/jobs", { key })).body.jobs.length).toBe(jobs);
+  }
+
+  test.each([
+    ["https://intranet.shop.example/sale", "private"],
+    ["https://rebind.shop.example/sale", "loopback"],
+    ["https://v6.shop.example/sale", "loopback"],
+    ["https://assets.shop.example/sale", "link-local"],
+    ["http://app.localhost/", "loopback"],
+  ])("a base at %s (its name resolves to a %s address) is refused as the same url job is", async (baseUrl, reason) => {
+    await expectRefused(htmlAt(baseUrl), 400, "PLAYGROUND_INVALID_URL", { field: "baseUrl", reason });
+    await expectRefused({ type: "url", url: baseUrl, validations: ["page-title"] }, 400, "PLAYGROUND_INVALID_URL", { field: "url", reason });
+  });
+
+  test("DNS that cannot answer for the base is 503 SERVICE_UNAVAILABLE, retryable, as for a url job", async () => {
+    await expectRefused(htmlAt("https://www.slow.example/"), 503, "SERVICE_UNAVAILABLE", { dependency: "dns", field: "baseUrl" });
+  });
+
+  test("a base whose name resolves to public addresses, or to none at all, is accepted, priced and run", async () => {
+    for (const baseUrl of ["https://www.shop.example/sale", "https://missing.example/"]) {
+      const estimate = await server.api("POST", "/api/jobs/estimate", { key, body: htmlAt(baseUrl) });
+      expect([baseUrl, estimate.status, estimate.body.totalCredits]).toEqual([baseUrl, 200, 1]);
+    }
+    const job = await server.api("POST", "/api/jobs", { key, body: htmlAt("https://www.shop.example/sale") });
+    expect(job.status).toBe(200);
+    expect(job.body.results.map((r: { verdict: string }) => r.verdict)).toEqual(["pass"]);
   });
 });
 

@@ -88,7 +88,7 @@ export class NetworkGuard {
   }
 
   /** The checks that need no DNS: scheme, port, and hosts that are addresses or loopback or internal names. */
-  checkSyntax(url: URL): GuardVerdict | null {
+  private checkSyntax(url: URL): GuardVerdict | null {
     if (url.protocol !== "http:" && url.protocol !== "https:") {
       return { allowed: false, reason: "scheme", detail: `only http and https are allowed, not ${url.protocol}` };
     }

@@ -154,7 +154,7 @@ export class WebCaptureEngine {
       } else {
         document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
       }
-      net.subject = { url: target.href, document, served: false };
+      net.subject = { type: subject.type, url: target.href, document, served: false };
       let response;
       try {
         response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
@@ -166,10 +166,12 @@ export class WebCaptureEngine {
         return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
       }
       const loadedAt = performance.now();
+      const away = watchMainFrame(page, target.origin);
       await timed("settle", async () => {
         await this.settle(net, loadedAt, plan.needs.has("console"));
         await watchdog.finish();
       });
+      if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
       const world = await timed("page helpers", async () => {
         const opened = await IsolatedWorld.open(page, cdp);
         await opened.run(() => globalThis.document.fonts.ready.then(() => undefined));
@@ -228,6 +230,8 @@ export class WebCaptureEngine {
         Object.assign(artifacts, evidence);
       }
       if (Object.keys(failures).length) artifacts.gatherFailures = failures;
+      // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.
+      if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
       return { ok: true, artifacts };
     } catch (e) {
       // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
@@ -334,8 +338,16 @@ export class WebCaptureEngine {
     net.lastActivity = performance.now();
     const entry: NetworkEntry = { url: request.url(), resourceType: request.resourceType(), status: 0, bytes: 0 };
     net.log.push(entry);
+    const subject = net.subject;
+    // The page's own navigation of its tab, once the subject is in it. Whenever one is not followed it is answered
+    // 204 No Content, the answer that leaves the current document in place: an aborted navigation would put
+    // Chromium's error page (chrome-error://chromewebdata/) in the tab, and the checks would judge that.
+    const leaving = !!subject?.served && request.isNavigationRequest() && inMainFrame(request, page);
+    const stay = (failure: string) => {
+      entry.failure = failure;
+      return route.fulfill({ status: 204 }).catch(() => {});
+    };
     try {
-      const subject = net.subject;
       if (subject && !subject.served && request.isNavigationRequest() && request.url() === subject.url && inMainFrame(request, page)) {
         subject.served = true;
         const { document } = subject;
@@ -344,11 +356,13 @@ export class WebCaptureEngine {
         entry.document = true;
         return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
       }
-      if (request.isNavigationRequest() && inMainFrame(request, page) && ++net.navigations > MAX_SELF_NAVIGATIONS) {
-        // 204 is the answer that leaves the current document in place (an aborted navigation would show an error page).
+      if (leaving && subject!.type === "static_html") {
         entry.status = 204;
-        entry.failure = `not followed: the page had already navigated itself ${MAX_SELF_NAVIGATIONS} times`;
-        return await route.fulfill({ status: 204 }).catch(() => {});
+        return await stay("not followed: a static_html subject is the HTML given, and any other document in its tab would not be");
+      }
+      if (leaving && ++net.navigations > MAX_SELF_NAVIGATIONS) {
+        entry.status = 204;
+        return await stay(`not followed: the page had already navigated itself ${MAX_SELF_NAVIGATIONS} times`);
       }
       const res = await guardedFetch(this.guard, request.url(), {
         method: request.method(),
@@ -361,7 +375,9 @@ export class WebCaptureEngine {
       });
       if (res.refused) {
         net.blocked.push({ url: res.url, reason: res.reason, detail: res.detail, ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}) });
-        entry.failure = `refused by the network guard: ${res.detail}`;
+        const failure = `refused by the network guard: ${res.detail}`;
+        if (leaving) return await stay(failure);
+        entry.failure = failure;
         return await route.abort("blockedbyclient").catch(() => {});
       }
       entry.status = res.status;
@@ -373,6 +389,7 @@ export class WebCaptureEngine {
       return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
     } catch (e) {
       const kind = e instanceof GuardedFetchError ? e.kind : "network";
+      if (leaving) return stay((e as Error).message);
       entry.failure = (e as Error).message;
       return route.abort(kind === "timeout" ? "timedout" : "failed").catch(() => {});
     } finally {
@@ -442,7 +459,7 @@ interface DocumentResponse {
 
 interface CaptureNetwork {
   /** The subject's document, served from what the engine holds to the main frame's first navigation to its URL. */
-  subject?: { url: string; document: DocumentResponse; served: boolean };
+  subject?: { type: WebSubject["type"]; url: string; document: DocumentResponse; served: boolean };
   blocked: NonNullable<WebArtifacts["blockedRequests"]>;
   log: NetworkEntry[];
   inFlight: number;
@@ -464,6 +481,38 @@ function inMainFrame(request: Request, page: Page): boolean {
     return false;
   }
 }
+
+/**
+ * Watches the tab once the subject has loaded: `left` becomes the address of the first document in it that is not
+ * the subject's, one at another origin or not http(s) at all (Chromium's error page, about:blank, a blob: URL).
+ * route keeps the subject in place when it can (a refused or failed navigation, any navigation of static_html), but
+ * a url job's page may still go to another origin the guard allows, and about: and blob: are never routed: the
+ * capture then ends interrupted, since no check may judge that document.
+ */
+function watchMainFrame(page: Page, origin: string): { left?: string } {
+  const away: { left?: string } = {};
+  const note = (url: string) => {
+    if (away.left === undefined && !atOrigin(url, origin)) away.left = url;
+  };
+  page.on("framenavigated", (frame) => {
+    if (frame === page.mainFrame()) note(frame.url());
+  });
+  note(page.url());
+  return away;
+}
+
+function atOrigin(url: string, origin: string): boolean {
+  try {
+    const u = new URL(url);
+    return (u.protocol === "http:" || u.protocol === "https:") && u.origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+const navigatedAway = (url: string) =>
+  `The page navigated away from the subject while it was captured (its tab showed ${url.startsWith("chrome-error:") ? "Chromium's error page" : url}); ` +
+  "no check judges a document that is not the subject";
 
 /** Playwright's fulfil wants a Buffer; this one shares the body's memory. */
 const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset, body.byteLength);

@@ -391,10 +391,11 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   {
     name: "public-url",
     codes: ["PLAYGROUND_INVALID_URL", "SERVICE_UNAVAILABLE"],
-    rule: "url (resolved) and baseUrl are public http(s) URLs; the only step that may use DNS. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
+    rule:
+      "url and baseUrl are public http(s) URLs, by the network guard with their host resolved; the only step that may use DNS. A baseUrl whose name does not exist is accepted (the HTML is given, and nothing is fetched from the base itself); one that resolves to any address that is not public is refused as a url job's would be. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
     async check({ body: b, type, guard }) {
-      if (type === "url") await checkPublicUrl(b.url as string, "url", guard, true);
-      if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, false);
+      if (type === "url") await checkPublicUrl(b.url as string, "url", guard, { mayNotExist: false });
+      if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, { mayNotExist: true });
     },
   },
 ];
@@ -583,24 +584,24 @@ function checkClientSelections(entries: NormalisedEntry[], run: Selection["run"]
   }
 }
 
-async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, resolve: boolean): Promise<void> {
+/** The network guard's verdict on a job's URL, DNS included; `mayNotExist` accepts a host name that does not resolve. */
+async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, { mayNotExist }: { mayNotExist: boolean }): Promise<void> {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
     throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not an absolute URL.`, { field, reason: "invalid-url" });
   }
-  const verdict = resolve ? await guard.check(url) : guard.checkSyntax(url);
-  if (verdict && !verdict.allowed && verdict.reason === "dns-unavailable") {
+  const verdict = await guard.check(url);
+  if (verdict.allowed || (mayNotExist && verdict.reason === "unresolvable")) return;
+  if (verdict.reason === "dns-unavailable") {
     throw new AppError("SERVICE_UNAVAILABLE", `DNS could not resolve the ${field}'s host now, so the job was not started and nothing was charged. Retry shortly.`, {
       dependency: "dns",
       field,
     }, verdict.detail, true);
   }
-  if (verdict && !verdict.allowed) {
-    throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not a public http(s) URL: ${verdict.detail}.`, {
-      field,
-      reason: verdict.reason,
-    });
-  }
+  throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not a public http(s) URL: ${verdict.detail}.`, {
+    field,
+    reason: verdict.reason,
+  });
 }
