@@ -343,13 +343,15 @@ const Ids = (description: string) => Type.Array(Str(), { description });
 const OverallPassPolicy = Obj(
   {
     threshold: Type.Literal("fail"),
-    blockedByRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
-    blockedByProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
+    blockedByRequired: Type.Boolean({ description: "Whether a failed check of severity required (critical or major) blocks: blockingRequired has an id." }),
+    blockedByProhibited: Type.Boolean({ description: "Whether a prohibited thing was found: blockingProhibited has an id." }),
+    blockingRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
+    blockingProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
     undecided: Ids("Checks of a blocking severity that could not run (error): no verdict either way."),
     warnings: Ids("Failed or errored checks of severity recommended or optional: reported, never blocking."),
     decision: literals(["pass", "blocked", "undecided", "pending"] as const),
   },
-  "blocked when either blockedBy list has an id; else undecided when undecided has one (or the job was interrupted or expired); else pass. pending until the job settles.",
+  "blocked when blockedByRequired or blockedByProhibited is true (either blocking list has an id); else undecided when undecided has one (or the job was interrupted or expired); else pass. pending until the job settles.",
 );
 
 const JobValidationSet = Obj(

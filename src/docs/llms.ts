@@ -26,7 +26,7 @@ const VERDICTS = [
 
 /** The decision and the two severity vocabularies (src/domain/pass-policy.ts). */
 const PASS_POLICY = [
-  "A job decides itself: `overallPassPolicy` lists `blockedByRequired` (failed checks of severity required) and `blockedByProhibited` (a prohibited thing found); either non-empty means blocked. `undecided` lists blocking checks that could not run (error); an interrupted or expired job is undecided. Otherwise it passes. `validationSets[]` give each check's `severity` and `status`, and `failuresBySeverity`. Poll `GET /api/jobs/{jobId}` for one job.",
+  "A job decides itself: in `overallPassPolicy`, `blockedByRequired` (a check of severity required failed) and `blockedByProhibited` (a prohibited thing was found) are booleans, and either true means blocked; `blockingRequired` and `blockingProhibited` list the ids. `undecided` lists blocking checks that could not run (error); an interrupted or expired job is undecided. Otherwise it passes. `validationSets[]` give each check's `severity` and `status`, and `failuresBySeverity`. Poll `GET /api/jobs/{jobId}` for one job.",
   "",
   "Severities come in two vocabularies, both accepted in `validations[].severity`:",
   "",

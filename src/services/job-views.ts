@@ -100,9 +100,9 @@ function policyView(j: JobRow, results: ResultRow[]) {
     });
     return { validationSetId: s.validationSetId, validations, failuresBySeverity };
   });
-  const { blockedByRequired, blockedByProhibited, undecided, warnings } = decided;
+  const { blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings } = decided;
   return {
-    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, undecided, warnings, decision },
+    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings, decision },
     validationSets,
     policyOf,
   };
