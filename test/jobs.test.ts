@@ -140,6 +140,20 @@ describe("run", () => {
     expect(res.body.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual([null]);
   });
 
+  test("summary.passed is overallPassPolicy.decision's pass: a failed minor check passes both, a failed required check neither", async () => {
+    const twoH1s = GOOD.replace("</body>", "<h1>Again</h1></body>");
+    const minorOnly = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "minor" }]) });
+    expectOk(minorOnly);
+    expect(minorOnly.body.summary).toEqual({ pass: 1, fail: 1, error: 0, passed: true });
+    expect(minorOnly.body.overallPassPolicy).toMatchObject({ decision: "pass", warnings: ["single-h1"] });
+    const required = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "major" }]) });
+    expectOk(required);
+    expect([required.body.summary.passed, required.body.overallPassPolicy.decision]).toEqual([false, "blocked"]);
+    // Read back, the job says the same.
+    const read = await server.api("GET", `/api/jobs/${minorOnly.body.jobId}`, { key });
+    expect([read.body.summary.passed, read.body.overallPassPolicy.decision]).toEqual([true, "pass"]);
+  });
+
   test("detail=verbose adds references and a note to every result", async () => {
     const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title", "html-lang"], { detail: "verbose" }) });
     expectOk(res);
@@ -386,7 +400,7 @@ describe("url jobs", () => {
     }
     expect(res.body.interruption.message).toContain("500");
     expect(res.body.interruption).toMatchObject({ cause: "capture_failed", refund: { settled: true } });
-    expect(res.body.summary.passed).toBe(false);
+    expect([res.body.summary.passed, res.body.overallPassPolicy.decision]).toEqual([false, "undecided"]);
     expect(res.body.credits).toEqual({ charged: 3, refunded: 3, net: 0 });
     const after = await credits(server, apiKey);
     expect(after.balance).toBe(1000);

@@ -413,7 +413,15 @@ export const Job = Obj(
     validationSetId: Opt(Type.String({ description: "The set the request named." })),
     validationSets: Type.Array(JobValidationSet),
     overallPassPolicy: OverallPassPolicy,
-    summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
+    summary: Obj(
+      {
+        pass: Int(),
+        fail: Int(),
+        error: Int(),
+        passed: Type.Boolean({ description: "overallPassPolicy.decision is pass: decided by the same rule, so a failed recommended or optional check still passes." }),
+      },
+      "The results counted by verdict, and whether the job passed.",
+    ),
     results: Type.Array(Result),
     skipped_validations: Type.Array(JobSkippedValidation),
     credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),

@@ -172,7 +172,7 @@ export function llmsFullTxt(base: string): string {
     "",
     PASS_POLICY,
     "",
-    "A job's `summary.passed` is true when every result passed. `skipped_validations` lists checks not run (missing parameters): not verdicts, not charged. `credits` shows what was charged and refunded. Results with captures carry `screenshotUrl` (same Bearer key; does not expire) and `screenshotShareUrl` (short-lived, no key).",
+    "A job's `summary.passed` is true when `overallPassPolicy.decision` is `pass` (failed recommended or optional checks only warn). `skipped_validations` lists checks not run (missing parameters): not verdicts, not charged. `credits` shows what was charged and refunded. Results with captures carry `screenshotUrl` (same Bearer key; does not expire) and `screenshotShareUrl` (short-lived, no key).",
     "",
     "## MCP tools",
     "",

@@ -128,7 +128,8 @@ export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verb
     ...(j.validationSetId ? { validationSetId: j.validationSetId } : {}),
     validationSets: policy.validationSets,
     overallPassPolicy: policy.overallPassPolicy,
-    summary: { ...counts, passed: j.status === "completed" && counts.fail === 0 && counts.error === 0 },
+    // One rule decides both: passed is the decision's pass (a failed minor check warns, and still passes).
+    summary: { ...counts, passed: policy.overallPassPolicy.decision === "pass" },
     results: results.map((r) => resultView(r, detail, captures, j.jobId, policy.policyOf(r.validationId, r.severity))),
     skipped_validations: j.skipped.map((s) => ({ ...s, reasonCode: s.reason })),
     credits: { charged: j.charged, refunded: j.refunded, net: j.charged - j.refunded },
