@@ -339,6 +339,21 @@ describe("GET /api/jobs", () => {
     for (const r of brief.jobs[0].results) expect(r.note).toBeUndefined();
   });
 
+  test("without detail, brief is the default (spec), whatever detail the job was created with; verbose when asked", async () => {
+    const run = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title"], { detail: "verbose" }) });
+    expectOk(run);
+    expect(run.body.results[0].note).toEqual(expect.any(String));
+    const listed = (await jobs(server, key, `?jobId=${run.body.jobId}`)).jobs[0];
+    const one = (await server.api("GET", `/api/jobs/${run.body.jobId}`, { key })).body;
+    const newest = (await jobs(server, key, "?limit=1")).jobs[0];
+    for (const job of [listed, one, newest]) {
+      expect(job.jobId).toBe(run.body.jobId);
+      expect(job.results[0]).not.toHaveProperty("note");
+      expect(job.results[0]).not.toHaveProperty("references");
+    }
+    expect((await server.api("GET", `/api/jobs/${run.body.jobId}?detail=verbose`, { key })).body).toEqual(run.body);
+  });
+
   test("bad query values are refused", async () => {
     expectError(await server.api("GET", "/api/jobs?status=done", { key }), 400, "INVALID_ENUM_VALUE");
     expectError(await server.api("GET", "/api/jobs?detail=full", { key }), 400, "INVALID_ENUM_VALUE");

@@ -366,6 +366,16 @@ describe("key tools", () => {
     }
   });
 
+  test("get_job and await_email_job without detail answer brief (the default), even for a job run verbose", async () => {
+    const job = await ok(keyed, "run_job", { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title"], detail: "verbose" });
+    expect(job.results[0].note).toEqual(expect.any(String));
+    const got = await ok(keyed, "get_job", { jobId: job.jobId });
+    expect(got.results[0]).not.toHaveProperty("note");
+    expect(got.results[0]).not.toHaveProperty("references");
+    expect((await ok(keyed, "await_email_job", { jobId: job.jobId, timeoutSeconds: 1 })).job).toEqual(got);
+    expect(await ok(keyed, "get_job", { jobId: job.jobId, detail: "verbose" })).toEqual(job);
+  });
+
   test("run_job on static_html: full results, recorded on channel mcp; get_job and fetch_capture read it back", async () => {
     const job = await ok(keyed, "run_job", STATIC_JOB);
     expect(job.status).toBe("completed");

@@ -155,17 +155,20 @@ export class JobService {
     const page = rows.slice(0, limit);
     const results = resultsFor(this.ctx.store.db, page.map((j) => j.jobId));
     return {
-      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? j.detail, this.ctx.captures)),
+      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? "brief", this.ctx.captures)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.position) : null,
     };
   }
 
-  /** One job of this organization; JOB_NOT_FOUND when it has none with this id. */
-  get(customerId: string, jobId: string, detail?: "brief" | "verbose") {
+  /**
+   * One job of this organization at the detail asked for (brief unless verbose is asked, whatever the request
+   * that created it asked); JOB_NOT_FOUND when it has none with this id.
+   */
+  get(customerId: string, jobId: string, detail: "brief" | "verbose" = "brief") {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
-    return jobView(row, results, detail ?? row.detail, this.ctx.captures);
+    return jobView(row, results, detail, this.ctx.captures);
   }
 
   /**
