@@ -221,6 +221,11 @@ describe("requiresConfiguration", () => {
     // The skip is kept with the job.
     const listed = await jobs(server, key, `?jobId=${res.body.jobId}`);
     expect(listed.jobs[0].skipped_validations).toEqual(res.body.skipped_validations);
+    // One shape: the estimate lists the skip exactly as the job does, reasonCode included.
+    expect(skipped.reasonCode).toBe("REQUIRES_CONFIGURATION");
+    expect(estimate.body.skipped_validations).toEqual(res.body.skipped_validations);
+    const planned = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, ["required-text-present"]) });
+    expect(planned.body.skipped_validations).toEqual(res.body.skipped_validations);
   });
 
   test("an entry object with no parameters is skipped the same way", async () => {

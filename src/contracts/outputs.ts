@@ -296,6 +296,12 @@ export const Credits = Obj({
 
 const Line = Obj({ validationId: Str(), credits: Int() });
 
+/** One shape wherever a skipped check is listed: the job, its estimate, check_job_request's plan and quote. */
+const SkippedCheck = Obj(
+  { ...SkippedValidation.properties, reasonCode: SkippedValidation.properties.reason },
+  "A check not run (missing parameters, or not in the organization's plan): not a verdict, not charged. reasonCode is reason under the hosted service's name.",
+);
+
 export const Quote = Obj(
   {
     type: JobType,
@@ -305,13 +311,13 @@ export const Quote = Obj(
     balance: Int(),
     sufficient: Bool(),
     shortfall: Opt(Int()),
-    skipped_validations: Type.Array(SkippedValidation),
+    skipped_validations: Type.Array(SkippedCheck),
   },
   "A price quote.",
 );
 
 export const Plan = Obj(
-  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(SkippedValidation) },
+  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(SkippedCheck) },
   "What would run and its price, without a balance.",
 );
 
@@ -388,11 +394,6 @@ const Interruption = Obj(
   "Why the job stopped short (the subject could not be captured, the job could not run, or no message came) and what was refunded.",
 );
 
-const JobSkippedValidation = Obj(
-  { ...SkippedValidation.properties, reasonCode: SkippedValidation.properties.reason },
-  "A check not run (missing parameters): not a verdict, not charged. reasonCode is reason under the hosted service's name.",
-);
-
 export const Job = Obj(
   {
     jobId: Str(),
@@ -423,7 +424,7 @@ export const Job = Obj(
       "The results counted by verdict, and whether the job passed.",
     ),
     results: Type.Array(Result),
-    skipped_validations: Type.Array(JobSkippedValidation),
+    skipped_validations: Type.Array(SkippedCheck),
     credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),
     emailCapture: Opt(EmailCapture),
     testEmail: Opt(Type.String({ description: "Email jobs: the one-time address to send the message to." })),

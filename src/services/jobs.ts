@@ -15,7 +15,7 @@ import { headline } from "../capture/email/email-artifacts";
 import { JobRunner, browserReady, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
-import { decodeCursor, encodeCursor, jobView } from "./job-views";
+import { decodeCursor, encodeCursor, jobView, skippedView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -45,7 +45,7 @@ export interface JobPlanQuote {
   validationSetId?: string;
   lines: Array<{ validationId: string; credits: number }>;
   totalCredits: number;
-  skipped_validations: PlannedJob["skipped"];
+  skipped_validations: Array<ReturnType<typeof skippedView>>;
 }
 
 const SMTP: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
@@ -98,7 +98,7 @@ export class JobService {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
       ...priceJob(job.run),
-      skipped_validations: job.skipped,
+      skipped_validations: job.skipped.map(skippedView),
     };
   }
 
