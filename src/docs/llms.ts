@@ -113,7 +113,7 @@ export function llmsTxt(base: string): string {
     "## Docs",
     "",
     `- [llms-full.txt](${base}/llms-full.txt): every check, set, error code, the job body and the tools in one file`,
-    `- [MCP tool server](${base}/mcp): streamable HTTP; metadata at ${base}/.well-known/oauth-protected-resource/mcp`,
+    `- [MCP tool server](${base}/mcp): streamable HTTP; metadata at ${base}/.well-known/oauth-protected-resource/mcp, and the device flow's at ${base}/.well-known/oauth-authorization-server`,
     `- [OpenAPI 3.1](${base}/api/openapi.json): every /api route with its error codes`,
     `- [Validations](${base}/api/validations): the catalog (${validationModules.length} checks)`,
     `- [Errors](${base}/api/errors): every error code, its HTTP status and what to do`,
