@@ -40,7 +40,7 @@ const PASS_POLICY = [
 const GET_A_KEY = (base: string) =>
   [
     `1. Ask the user for an email address they control (signing in with it later claims the account). Never invent one.`,
-    `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits.`,
+    `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits. If \`billing.ready\` is false, the key's jobs answer \`billing.code\` until the server's operator sets billing up: tell the user \`billing.message\`.`,
     `3. Send it as \`Authorization: Bearer <apiKey>\` on \`/api\` calls and on \`${base}/mcp\`.`,
     `4. An existing account for that email is \`409 ACCOUNT_EXISTS\`: send the user to the dashboard, \`${base}/dashboard/keys\`: they sign in there (an emailed link; where the server has an OpenID provider, their company account) and mint a key, whose secret the page shows once. A program holding their session may do the same with \`POST ${base}/api/session/email\` and \`POST ${base}/api/keys\`. Keys are minted, rotated and revoked from a session only; a key may revoke itself with \`DELETE ${base}/api/keys/{keyId}\`.`,
     `5. A program the user runs on their machine (a command-line client) may sign in by the device flow of RFC 8628 instead: \`POST ${base}/api/device/code\`, show the user \`user_code\` and \`verification_uri\` (\`${base}/device\`, where they sign in and approve), then poll \`POST ${base}/api/device/token\` every \`interval\` seconds until it answers the key (\`access_token\`).`,
