@@ -15,7 +15,6 @@ export const jobsProjection: Projection = {
     validation_set_id TEXT,
     validations TEXT NOT NULL,
     skipped TEXT NOT NULL,
-    detail TEXT NOT NULL,
     charged INTEGER NOT NULL,
     refunded INTEGER NOT NULL DEFAULT 0,
     interruption TEXT,
@@ -52,8 +51,8 @@ export const jobsProjection: Projection = {
     switch (e.type) {
       case "JobAccepted": {
         const d = e.data as JobAcceptedData;
-        db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, detail, charged, created_at, created_position, node)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
+        db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, charged, created_at, created_position, node)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
             d.customerId,
             d.type,
             d.type === "email" ? "pending" : "running",
@@ -61,7 +60,6 @@ export const jobsProjection: Projection = {
             d.validationSetId ?? null,
             JSON.stringify(d.validations),
             JSON.stringify(d.skipped),
-            d.detail,
             d.totalCredits,
             e.recordedAt,
             e.position,
@@ -109,7 +107,6 @@ export interface JobRow {
   validationSetId: string | null;
   validations: JobAcceptedData["validations"];
   skipped: JobAcceptedData["skipped"];
-  detail: JobAcceptedData["detail"];
   charged: number;
   refunded: number;
   interruption: string | null;
@@ -131,7 +128,7 @@ export interface ResultRow {
 }
 
 const JOB_SELECT = `SELECT job_id AS jobId, customer_id AS customerId, type, status, subject, validation_set_id AS validationSetId,
-  validations, skipped, detail, charged, refunded, interruption, email, created_at AS createdAt, completed_at AS completedAt, created_position AS position FROM jobs`;
+  validations, skipped, charged, refunded, interruption, email, created_at AS createdAt, completed_at AS completedAt, created_position AS position FROM jobs`;
 
 function jobFromRow(r: Record<string, any>): JobRow {
   return {

@@ -43,7 +43,9 @@ describe("signup", () => {
     const email = uniqueEmail("signup");
     const res = await server.api("POST", "/api/signup", { body: { email } });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body).sort()).toEqual(["apiKey", "customerId", "email", "keyId", "orgCode"]);
+    expect(Object.keys(res.body).sort()).toEqual(["apiKey", "billing", "customerId", "email", "keyId", "orgCode"]);
+    // The local provider: the plan the log records, ready at once.
+    expect(res.body.billing).toEqual({ provider: "local", ready: true, plan: "free", code: null, message: "Jobs, estimates and credits are answered under plan free." });
     expect(res.body.email).toBe(email);
     expect(res.body.apiKey).toMatch(/^assay_sk_[0-9A-Za-z]{43}$/);
     expect(res.body.keyId).toMatch(/^key_/);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv2020 from "ajv/dist/2020.js";
+import { OAuthProtectedResourceMetadataSchema } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { startServer, type TestServer } from "./support/harness";
 import { createHttpApp } from "../src/http/app";
 import { validationModules } from "../src/catalog/registry";
@@ -24,19 +25,124 @@ afterAll(() => server.stop());
 
 const PAGE = '<!doctype html><html lang="en"><head><title>Hi</title></head><body><h1>Hi</h1></body></html>';
 
+/** A URL as RFC 8414 and RFC 9728 want their identifiers: absolute http(s), no query, no fragment. */
+function expectIdentifierUrl(value: unknown) {
+  expect(typeof value).toBe("string");
+  const url = new URL(value as string);
+  expect(["http:", "https:"]).toContain(url.protocol);
+  expect([url.search, url.hash]).toEqual(["", ""]);
+}
+
+/** The fields RFC 8414 §2 defines, and RFC 8628 §4's device_authorization_endpoint: anything else is a typo here. */
+const RFC8414_FIELDS = new Set([
+  "issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported",
+  "response_modes_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported",
+  "service_documentation", "ui_locales_supported", "op_policy_uri", "op_tos_uri", "revocation_endpoint", "revocation_endpoint_auth_methods_supported",
+  "revocation_endpoint_auth_signing_alg_values_supported", "introspection_endpoint", "introspection_endpoint_auth_methods_supported",
+  "introspection_endpoint_auth_signing_alg_values_supported", "code_challenge_methods_supported", "device_authorization_endpoint",
+]);
+const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
+
 describe("protected-resource metadata (RFC 9728)", () => {
-  test("names the MCP endpoint, header bearer tokens, the scopes and the documentation", async () => {
+  test("names the MCP endpoint, this server as its authorization server, header bearer tokens, the scopes and the documentation", async () => {
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const res = await server.api("GET", path);
       expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/json");
       expect(res.body).toEqual({
         resource: `${server.baseUrl}/mcp`,
         resource_name: "Assay MCP tool server",
+        authorization_servers: [server.baseUrl],
         bearer_methods_supported: ["header"],
         scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write"],
         resource_documentation: `${server.baseUrl}/llms.txt`,
       });
     }
+  });
+
+  test("its shape is RFC 9728's (§2, §3.3), as the MCP SDK's client parses it; each authorization server publishes its RFC 8414 metadata", async () => {
+    const res = await server.api("GET", "/.well-known/oauth-protected-resource/mcp");
+    const meta = OAuthProtectedResourceMetadataSchema.parse(res.body);
+    // §3.3: the resource is the identifier the well-known suffix was taken from.
+    expect(meta.resource).toBe(`${server.baseUrl}/mcp`);
+    expectIdentifierUrl(meta.resource);
+    for (const method of meta.bearer_methods_supported ?? []) expect(["header", "body", "query"]).toContain(method);
+    expect(meta.authorization_servers!.length).toBeGreaterThan(0);
+    for (const issuer of meta.authorization_servers!) {
+      expectIdentifierUrl(issuer);
+      // RFC 8414 §3.1: the well-known path goes between the host and the issuer's path (none here).
+      const url = new URL(issuer);
+      const as = await fetch(`${url.origin}/.well-known/oauth-authorization-server${url.pathname.replace(/\/$/, "")}`);
+      expect(as.status).toBe(200);
+      expect((await as.json()).issuer).toBe(issuer);
+    }
+    // The 401 of a key-needing tool points at this document.
+    const challenge = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_credits", arguments: {} } }),
+    });
+    expect(challenge.status).toBe(401);
+    expect(challenge.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+  });
+});
+
+describe("authorization server metadata (RFC 8414)", () => {
+  test("the device flow as it is: issuer, the device authorization and token endpoints, the device-code grant, public clients, the scopes", async () => {
+    const res = await server.api("GET", "/.well-known/oauth-authorization-server");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toContain("application/json");
+    expect(res.body).toEqual({
+      issuer: server.baseUrl,
+      device_authorization_endpoint: `${server.baseUrl}/api/device/code`,
+      token_endpoint: `${server.baseUrl}/api/device/token`,
+      grant_types_supported: [DEVICE_GRANT],
+      token_endpoint_auth_methods_supported: ["none"],
+      scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write"],
+      service_documentation: `${server.baseUrl}/llms.txt`,
+    });
+  });
+
+  test("its shape is RFC 8414's (§2, §3.2, §3.3) and RFC 8628's (§4)", async () => {
+    const meta = (await server.api("GET", "/.well-known/oauth-authorization-server")).body as Record<string, unknown>;
+    for (const field of Object.keys(meta)) expect([field, RFC8414_FIELDS.has(field)]).toEqual([field, true]);
+    // §3.3: the issuer is the identifier the well-known path was formed from.
+    expect(meta.issuer).toBe(server.baseUrl);
+    expectIdentifierUrl(meta.issuer);
+    // §3.2: no member with zero elements; every *_supported is a list of strings.
+    for (const [field, value] of Object.entries(meta)) {
+      if (field.endsWith("_supported")) {
+        expect(Array.isArray(value)).toBe(true);
+        expect((value as unknown[]).length).toBeGreaterThan(0);
+        for (const item of value as unknown[]) expect(typeof item).toBe("string");
+      }
+      if (field.endsWith("_endpoint") || field === "service_documentation") expectIdentifierUrl(value);
+    }
+    // §2: a token endpoint (not implicit-only); no grant that uses an authorization endpoint, so none is named,
+    // and response_types_supported (required only with one: erratum 7793) is left out rather than empty.
+    const grants = meta.grant_types_supported as string[];
+    expect(typeof meta.token_endpoint).toBe("string");
+    expect(grants.filter((g) => g === "authorization_code" || g === "implicit")).toEqual([]);
+    expect(meta).not.toHaveProperty("authorization_endpoint");
+    expect(meta).not.toHaveProperty("response_types_supported");
+    // Named, because the defaults (authorization_code and implicit; client_secret_basic) are not offered.
+    expect(grants).toEqual([DEVICE_GRANT]);
+    expect(meta.token_endpoint_auth_methods_supported).toEqual(["none"]);
+    // RFC 8628 §4: the device authorization endpoint, with the device-code grant.
+    expectIdentifierUrl(meta.device_authorization_endpoint);
+  });
+
+  test("what it names works: a public client gets a device code for a published scope, and the token endpoint answers RFC 8628's pending", async () => {
+    const meta = (await server.api("GET", "/.well-known/oauth-authorization-server")).body;
+    const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
+    const code = await fetch(meta.device_authorization_endpoint, form({ client_id: "rfc8414-test", scope: meta.scopes_supported[0] }));
+    expect(code.status).toBe(200);
+    const issued = await code.json();
+    // (Field by field: bun's toMatchObject writes its asymmetric matchers into the object it checks.)
+    expect([typeof issued.device_code, typeof issued.user_code, issued.verification_uri, typeof issued.interval]).toEqual(["string", "string", `${server.baseUrl}/device`, "number"]);
+    const token = await fetch(meta.token_endpoint, form({ grant_type: meta.grant_types_supported[0], device_code: issued.device_code, client_id: "rfc8414-test" }));
+    expect(token.status).toBe(400);
+    expect((await token.json()).error).toBe("authorization_pending");
   });
 });
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { eventCount, eventsOf, expectError, runCli, uniqueEmail, type TestServer } from "./support/harness";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { eventCount, eventsOf, expectError, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, startServerWithRelay, type MailRelay } from "./support/mail-relay";
 import { startFakeStripe, type FakeStripe } from "./support/stripe-server";
 import { STATIC_HTML_EXAMPLE } from "../src/operations/jobs/examples";
@@ -54,7 +56,8 @@ async function orgOnPlan(metadata: Record<string, string>) {
  * The job and its estimate are refused with this code, retryable only for an outage (the others wait for the
  * operator or the billing account), and nothing was charged or created: the log and the balance are as before.
  */
-async function expectJobRefused(key: string, status: number, code: string) {
+async function expectJobRefused(key: string, status: number, code: string, on: TestServer = server) {
+  const server = on;
   const before = eventCount(server);
   const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
   for (const path of ["/api/jobs", "/api/jobs/estimate"]) {
@@ -69,8 +72,9 @@ async function expectJobRefused(key: string, status: number, code: string) {
 }
 
 describe("the Stripe billing provider", () => {
-  test("signup provisions a Stripe customer for the organization and subscribes it to the free price", async () => {
+  test("signup provisions a Stripe customer for the organization and subscribes it to the free price, and says its billing is ready", async () => {
     const org = await server.signup();
+    expect(org.billing).toEqual({ provider: "stripe", ready: true, plan: "free", code: null, message: "Jobs, estimates and credits are answered under plan free." });
     const customer = stripe.customers.find((c) => c.metadata?.assay_customer_id === org.customerId)!;
     expect(customer.email).toBe(org.email);
     const subs = stripe.subscriptions.filter((s) => s.customer === customer.id);
@@ -82,8 +86,14 @@ describe("the Stripe billing provider", () => {
   });
 
   test("signup then a job at once: provisioning links the customer in the log, and the plan is read from it by id, not by the lagging search", async () => {
+    const atSignup = stripe.requests.length;
     const org = await server.signup();
     const customer = customerOf(org.customerId);
+    // Signup read the plan it reports (billing) from the customer it had just created: by id, not by search.
+    const afterCreate = stripe.requests.slice(stripe.requests.indexOf("POST /v1/customers", atSignup));
+    expect(afterCreate).toContain(`GET /v1/customers/${customer.id}`);
+    expect(afterCreate).not.toContain("GET /v1/customers/search");
+    expect(org.billing.ready).toBe(true);
     expect(links(org.customerId).map((e) => [e.data, e.metadata.actor.kind])).toEqual([
       [{ customerId: org.customerId, provider: "stripe", billingCustomerId: customer.id }, "system"],
     ]);
@@ -237,6 +247,7 @@ describe("the Stripe billing provider", () => {
       // Signing up during the outage still opens the account; it is unprovisioned until the operator provisions it.
       const late = await server.signup();
       expect(stripe.customers.some((c) => c.metadata?.assay_customer_id === late.customerId)).toBe(false);
+      expect(late.billing).toMatchObject({ provider: "stripe", ready: false, plan: null, code: "BILLING_PROVIDER_UNREACHABLE" });
       stripe.restart();
       await expectJobRefused(late.apiKey, 503, "BILLING_NOT_PROVISIONED");
       const cli = await runCli(["billing", "provision", "--customer", late.customerId], server.env);
@@ -252,6 +263,59 @@ describe("the Stripe billing provider", () => {
       expect(links(late.customerId).map((e) => e.data.billingCustomerId)).toEqual([customerOf(late.customerId).id]);
     } finally {
       stripe.restart();
+    }
+  });
+});
+
+describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unset)", () => {
+  let bare: TestServer;
+  beforeAll(async () => {
+    bare = await startServer({ ASSAY_BILLING_PROVIDER: "stripe", ASSAY_STRIPE_SECRET_KEY: stripe.secretKey, ASSAY_STRIPE_API_BASE: stripe.url });
+  });
+  afterAll(() => bare.stop());
+
+  /** What every refusal of an unsubscribed organization says, and signup's answer must say with the key. */
+  const notReady = (customerId: string) => ({
+    provider: "stripe",
+    ready: false,
+    plan: null,
+    code: "BILLING_NOT_PROVISIONED",
+    message: expect.stringContaining(`has no active subscription. Until billing is set up, this organization's jobs, estimates, GET /api/credits and GET /api/org answer BILLING_NOT_PROVISIONED.`),
+  });
+
+  test("signup answers 201 with the key and says its billing is not ready (BILLING_NOT_PROVISIONED), which is what its jobs then get", async () => {
+    const res = await bare.api("POST", "/api/signup", { body: { email: uniqueEmail("no-free-price") } });
+    expect(res.status).toBe(201);
+    const { customerId, apiKey, billing } = res.body;
+    expect(billing).toEqual(notReady(customerId));
+    expect(billing.message).toContain(`assay billing provision --customer ${customerId}`);
+    // The customer exists (provisioning made it), with no subscription to read a plan from.
+    expect(stripe.subscriptions.filter((sub) => sub.customer === customerOf(customerId).id)).toEqual([]);
+    const refusal = await expectJobRefused(apiKey, 503, "BILLING_NOT_PROVISIONED", bare);
+    expect(billing.message.startsWith(refusal.message)).toBe(true);
+    expectError(await bare.api("GET", "/api/org", { key: apiKey }), 503, "BILLING_NOT_PROVISIONED");
+
+    // What the README tells the operator: subscribe the customer (or set ASSAY_STRIPE_FREE_PRICE and provision); then the same key works.
+    stripe.subscribe(customerId, freePrice);
+    expect((await bare.api("GET", "/api/org", { key: apiKey })).body.plan).toBe("free");
+  });
+
+  test("MCP create_account says the same, in its result and its summary", async () => {
+    const client = new Client({ name: "billing-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${bare.baseUrl}/mcp`)));
+    try {
+      const result = (await client.callTool({ name: "create_account", arguments: { email: uniqueEmail("no-free-price-mcp") } })) as {
+        isError?: boolean;
+        structuredContent: any;
+        content: Array<{ type: string; text: string }>;
+      };
+      expect(result.isError).toBeFalsy();
+      const account = result.structuredContent;
+      expect(account.billing).toEqual(notReady(account.customerId));
+      expect(result.content[0]!.text).toContain("Billing is not ready: its jobs and estimates answer BILLING_NOT_PROVISIONED");
+      await expectJobRefused(account.apiKey, 503, "BILLING_NOT_PROVISIONED", bare);
+    } finally {
+      await client.close();
     }
   });
 });

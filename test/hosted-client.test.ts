@@ -17,7 +17,7 @@ type HostedSeverity = "required" | "recommended" | "optional" | "prohibited";
 interface HostedJob {
   jobId: string;
   status: string;
-  overallPassPolicy: { blockedByRequired: string[]; blockedByProhibited: string[] };
+  overallPassPolicy: { blockedByRequired: boolean; blockedByProhibited: boolean };
   validationSets: Array<{
     validations: Array<{ validationId: string; severity: HostedSeverity; status: "pass" | "fail" | "error" | "pending" }>;
     failuresBySeverity: Record<HostedSeverity, string[]>;
@@ -68,10 +68,13 @@ class HostedClient {
     }
   }
 
-  /** The contract's rule: a failed required check or a found prohibited thing blocks; an interruption or a blocking check that errored leaves it open. */
+  /**
+   * The contract's rule: a failed required check or a found prohibited thing blocks (the two flags, tested for
+   * truth as the hosted CI client does); an interruption or a blocking check that errored leaves it open.
+   */
   static decide(job: HostedJob): Decision {
     const p = job.overallPassPolicy;
-    if (p.blockedByRequired.length > 0 || p.blockedByProhibited.length > 0) return "blocked";
+    if (p.blockedByRequired || p.blockedByProhibited) return "blocked";
     if (job.interruption) return "undecided";
     const rows = job.validationSets.flatMap((s) => s.validations);
     if (rows.some((v) => v.status === "error" && (v.severity === "required" || v.severity === "prohibited"))) return "undecided";
@@ -101,7 +104,15 @@ let client: HostedClient;
 beforeAll(async () => {
   // Loopback opened for the url job that will not load; a three-second email window for the expired email job.
   server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_EMAIL_WINDOW_SECONDS: "3" });
-  target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("<h1>Internal Server Error</h1>", { status: 500, headers: { "content-type": "text/html" } }) });
+  // /down answers 500 (the page that will not load); any other path, the clean page.
+  target = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) =>
+      new URL(req.url).pathname === "/down"
+        ? new Response("<h1>Internal Server Error</h1>", { status: 500, headers: { "content-type": "text/html" } })
+        : new Response(GOOD, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  });
   apiKey = (await server.signup()).apiKey;
   client = new HostedClient(server.baseUrl, apiKey);
 }, 120_000);
@@ -154,7 +165,7 @@ describe("a client written from the hosted contract decides from the job alone",
   test("blocked by required: severity \"required\" is accepted, and its failure blocks", async () => {
     const { job, decision } = await client.run(htmlJob(BAD, [{ id: "single-h1", severity: "required" }, "meta-description"]));
     expect(decision).toBe("blocked");
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: ["single-h1"], blockedByProhibited: [] });
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: true, blockedByProhibited: false, blockingRequired: ["single-h1"], blockingProhibited: [] });
     expect(job.validationSets[0]!.validations).toEqual([
       { validationId: "single-h1", severity: "required", status: "fail" },
       { validationId: "meta-description", severity: "recommended", status: "fail" },
@@ -171,7 +182,7 @@ describe("a client written from the hosted contract decides from the job alone",
   test("blocked by prohibited: a prohibited thing found blocks on its own list; a skipped check carries reasonCode", async () => {
     const { job, decision } = await client.run(htmlJob(LOREM, [{ id: "no-lorem-ipsum", severity: "prohibited" }, "page-title", "required-text-present"]));
     expect(decision).toBe("blocked");
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["no-lorem-ipsum"] });
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: false, blockedByProhibited: true, blockingRequired: [], blockingProhibited: ["no-lorem-ipsum"] });
     expect(job.validationSets[0]!.failuresBySeverity.prohibited).toEqual(["no-lorem-ipsum"]);
     expect(job.skipped_validations).toEqual([expect.objectContaining({ validationId: "required-text-present", reasonCode: "REQUIRES_CONFIGURATION" })]);
     await assayAgrees(job, "blocked");
@@ -184,7 +195,7 @@ describe("a client written from the hosted contract decides from the job alone",
     expect(job.interruption).toMatchObject({ cause: "capture_failed", affectedValidationIds: ["page-title", "html-lang"], refund: { settled: true, refundedCredits: 2 } });
     expect(job.interruption!.message).toContain("500");
     expect(job.results.map((r) => r.status)).toEqual(["error", "error"]);
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: [], blockedByProhibited: [], undecided: ["page-title", "html-lang"] });
+    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: false, blockedByProhibited: false, undecided: ["page-title", "html-lang"] });
     await assayAgrees(job, "undecided");
   });
 
@@ -212,6 +223,184 @@ describe("a client written from the hosted contract decides from the job alone",
     expect(job.emailCapture).toMatchObject({ testEmail: created.emailCapture!.testEmail, captureStatus: "expired" });
     expect(job.interruption).toMatchObject({ cause: "email_expired", affectedValidationIds: ["email-subject-length"], refund: { settled: true, refundedCredits: 1 } });
     await assayAgrees(job, "undecided");
+  });
+});
+
+/** What the hosted service's public CI client does with a job: exit 1 when either flag is true, else 0. */
+function hostedCiExitCode(job: HostedJob): 0 | 1 {
+  const p = job.overallPassPolicy;
+  if (p.blockedByRequired || p.blockedByProhibited) return 1;
+  return 0;
+}
+
+describe("the hosted CI client's exit code", () => {
+  test("a clean page with every check passing exits 0 (the flags are false, not empty lists); a failed required check exits 1", async () => {
+    const clean = await client.run(htmlJob(GOOD, undefined, { validationSetId: "web-essentials" }));
+    expect(clean.job.results.length).toBeGreaterThan(0);
+    expect(clean.job.results.every((r) => r.status === "pass")).toBe(true);
+    expect(clean.job.overallPassPolicy).toMatchObject({ blockedByRequired: false, blockedByProhibited: false });
+    expect(hostedCiExitCode(clean.job)).toBe(0);
+    const blocked = await client.run(htmlJob(BAD, [{ id: "single-h1", severity: "required" }]));
+    expect(hostedCiExitCode(blocked.job)).toBe(1);
+    await assayAgrees(clean.job, "pass");
+  });
+});
+
+/**
+ * A JSON type as a client reads it: a leaf (typeof, or an integer, or one of some strings), an array of one
+ * shape, an object's fields (others ignored, as a client ignores them), a field that may be absent, or null.
+ */
+type Pin =
+  | "string"
+  | "boolean"
+  | "integer"
+  | { oneOf: readonly string[] }
+  | { each: Pin }
+  | { fields: Record<string, Pin> }
+  | { optional: Pin }
+  | { orNull: Pin };
+const oneOf = (...values: string[]): Pin => ({ oneOf: values });
+const each = (pin: Pin): Pin => ({ each: pin });
+const fields = (f: Record<string, Pin>): Pin => ({ fields: f });
+const optional = (pin: Pin): Pin => ({ optional: pin });
+const orNull = (pin: Pin): Pin => ({ orNull: pin });
+const ids = each("string");
+
+/** Every field of a job the hosted service's clients read, with the JSON type they read it as (from their contract, not from Assay's schema). */
+const HOSTED_JOB_TYPES: Pin = fields({
+  jobId: "string",
+  type: oneOf("url", "static_html", "email"),
+  status: oneOf("pending", "running", "completed", "interrupted", "expired"),
+  overallPassPolicy: fields({
+    blockedByRequired: "boolean",
+    blockedByProhibited: "boolean",
+    blockingRequired: ids,
+    blockingProhibited: ids,
+    undecided: ids,
+    warnings: ids,
+    decision: oneOf("pass", "blocked", "undecided", "pending"),
+  }),
+  validationSets: each(
+    fields({
+      validationSetId: orNull("string"),
+      validations: each(fields({ validationId: "string", severity: oneOf("required", "recommended", "optional", "prohibited"), status: oneOf("pass", "fail", "error", "pending") })),
+      failuresBySeverity: fields({ required: ids, recommended: ids, optional: ids, prohibited: ids }),
+    }),
+  ),
+  results: each(
+    fields({
+      validationId: "string",
+      status: oneOf("pass", "fail", "error"),
+      reason: optional("string"),
+      screenshotUrl: optional("string"),
+      captureSizeId: optional("string"),
+      captureClientId: optional("string"),
+    }),
+  ),
+  skipped_validations: each(fields({ validationId: "string", reasonCode: "string", message: "string" })),
+  emailCapture: optional(fields({ testEmail: "string", captureMode: "string", captureStatus: oneOf("awaiting_email", "received", "expired"), expiresAt: "string" })),
+  interruption: optional(
+    fields({
+      cause: oneOf("capture_failed", "execution_failed", "email_expired"),
+      message: "string",
+      affectedValidationIds: ids,
+      refund: fields({ settled: "boolean", refundedCredits: "integer" }),
+    }),
+  ),
+  createdAt: "string",
+  completedAt: orNull("string"),
+});
+
+const jsonType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
+
+/** Checks a value against a pin; mismatches go to `wrong` (path: what was expected, what came), every path that held a value to `seen`. */
+function walkPin(value: unknown, pin: Pin, path: string, wrong: string[], seen: Set<string>): void {
+  const mismatch = (expected: string) => wrong.push(`${path}: ${expected} expected, got ${JSON.stringify(value)} (${jsonType(value)})`);
+  if (typeof pin === "string") {
+    const ok = pin === "integer" ? Number.isInteger(value) : typeof value === pin;
+    if (ok) seen.add(path);
+    else mismatch(pin);
+  } else if ("oneOf" in pin) {
+    if (typeof value === "string" && pin.oneOf.includes(value)) seen.add(path);
+    else mismatch(`one of ${pin.oneOf.join(", ")}`);
+  } else if ("optional" in pin) {
+    if (value !== undefined) walkPin(value, pin.optional, path, wrong, seen);
+  } else if ("orNull" in pin) {
+    if (value === null) seen.add(`${path} (null)`);
+    else walkPin(value, pin.orNull, path, wrong, seen);
+  } else if ("each" in pin) {
+    if (!Array.isArray(value)) mismatch("array");
+    else for (const item of value) walkPin(item, pin.each, `${path}[]`, wrong, seen);
+  } else if (jsonType(value) !== "object") mismatch("object");
+  else for (const [name, fieldPin] of Object.entries(pin.fields)) walkPin((value as Record<string, unknown>)[name], fieldPin, `${path}.${name}`, wrong, seen);
+}
+
+/** Every path a pin can hold a value at (and each nullable one's null): what the walked jobs must cover between them. */
+function pinPaths(pin: Pin, path: string): string[] {
+  if (typeof pin === "string" || "oneOf" in pin) return [path];
+  if ("optional" in pin) return pinPaths(pin.optional, path);
+  if ("orNull" in pin) return [`${path} (null)`, ...pinPaths(pin.orNull, path)];
+  if ("each" in pin) return pinPaths(pin.each, `${path}[]`);
+  return Object.entries(pin.fields).flatMap(([name, fieldPin]) => pinPaths(fieldPin, `${path}.${name}`));
+}
+
+describe("every field the hosted clients read has the JSON type they read it as", () => {
+  test("url, static_html, email (pending, then completed), interrupted, and skipped-check jobs, each bare from GET /api/jobs/{jobId} and as created", async () => {
+    const sent = async (jobId: string) => (await server.api("GET", `/api/jobs/${jobId}`, { key: apiKey })).body;
+    const jobs: Array<[string, unknown]> = [];
+    const url = await client.run({ type: "url", url: `${target.url.origin}/sale`, validationSetId: "web-essentials", validations: ["no-horizontal-overflow"], captureSizes: ["mobile-sm"] });
+    jobs.push(["url", url.job]);
+    // Fails a check of each severity, and names a check that needs parameters it was not given (skipped).
+    const html = await client.run(
+      htmlJob(LOREM.replace("<h1>Draft</h1>", "<h1>Draft</h1><h1>Again</h1><h4>Deep</h4>"), [
+        { id: "single-h1", severity: "required" },
+        "meta-description",
+        { id: "heading-order", severity: "optional" },
+        { id: "no-lorem-ipsum", severity: "prohibited" },
+        "required-text-present",
+      ]),
+    );
+    jobs.push(["static_html", html.job]);
+    const interrupted = await client.run({ type: "url", url: `${target.url.origin}/down`, validations: ["page-title"] });
+    jobs.push(["interrupted", interrupted.job]);
+    const pending = await client.create({ type: "email", validations: [{ id: "email-layout-not-broken", clients: { "mobile-sm": ["gmail-android"] } }] });
+    jobs.push(["email (as created)", pending], ["email pending", await sent(pending.jobId)]);
+    await nodemailer
+      .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail({ from: "Trailhead <offers@trailhead.example>", to: pending.emailCapture!.testEmail, subject: "Spring sale", text: "Hello", html: "<p>Hello, the spring range is here.</p>" });
+    const completed = await client.waitFor(pending.jobId);
+    jobs.push(["email completed", completed]);
+    expect([url.job.status, html.job.status, interrupted.job.status, pending.status, completed.status]).toEqual(["completed", "completed", "interrupted", "pending", "completed"]);
+    expect(html.job.skipped_validations.map((s) => s.validationId)).toEqual(["required-text-present"]);
+
+    const wrong: string[] = [];
+    const seen = new Set<string>();
+    for (const [name, job] of jobs) walkPin(job, HOSTED_JOB_TYPES, name, wrong, seen);
+    expect(wrong).toEqual([]);
+    // Between them the jobs gave every field a value (and each nullable one null), so every type above was checked on a real answer.
+    const covered = new Set([...seen].map((p) => p.replace(/^[^.]*/, "job")));
+    expect(pinPaths(HOSTED_JOB_TYPES, "job").filter((p) => !covered.has(p))).toEqual([]);
+  });
+
+  test("the pins catch what an earlier Assay answered: blockedByRequired as a list, a skipped check without reasonCode", () => {
+    const wrong: string[] = [];
+    const old = {
+      jobId: "job_1",
+      type: "static_html",
+      status: "completed",
+      overallPassPolicy: { blockedByRequired: [], blockedByProhibited: [], blockingRequired: [], blockingProhibited: [], undecided: [], warnings: [], decision: "pass" },
+      validationSets: [],
+      results: [],
+      skipped_validations: [{ validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION", message: "needs parameters" }],
+      createdAt: "2025-01-01T00:00:00.000Z",
+      completedAt: null,
+    };
+    walkPin(old, HOSTED_JOB_TYPES, "job", wrong, new Set());
+    expect(wrong).toEqual([
+      "job.overallPassPolicy.blockedByRequired: boolean expected, got [] (array)",
+      "job.overallPassPolicy.blockedByProhibited: boolean expected, got [] (array)",
+      "job.skipped_validations[].reasonCode: string expected, got undefined (undefined)",
+    ]);
   });
 });
 

@@ -140,6 +140,20 @@ describe("run", () => {
     expect(res.body.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual([null]);
   });
 
+  test("summary.passed is overallPassPolicy.decision's pass: a failed minor check passes both, a failed required check neither", async () => {
+    const twoH1s = GOOD.replace("</body>", "<h1>Again</h1></body>");
+    const minorOnly = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "minor" }]) });
+    expectOk(minorOnly);
+    expect(minorOnly.body.summary).toEqual({ pass: 1, fail: 1, error: 0, passed: true });
+    expect(minorOnly.body.overallPassPolicy).toMatchObject({ decision: "pass", warnings: ["single-h1"] });
+    const required = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "major" }]) });
+    expectOk(required);
+    expect([required.body.summary.passed, required.body.overallPassPolicy.decision]).toEqual([false, "blocked"]);
+    // Read back, the job says the same.
+    const read = await server.api("GET", `/api/jobs/${minorOnly.body.jobId}`, { key });
+    expect([read.body.summary.passed, read.body.overallPassPolicy.decision]).toEqual([true, "pass"]);
+  });
+
   test("detail=verbose adds references and a note to every result", async () => {
     const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title", "html-lang"], { detail: "verbose" }) });
     expectOk(res);
@@ -207,6 +221,11 @@ describe("requiresConfiguration", () => {
     // The skip is kept with the job.
     const listed = await jobs(server, key, `?jobId=${res.body.jobId}`);
     expect(listed.jobs[0].skipped_validations).toEqual(res.body.skipped_validations);
+    // One shape: the estimate lists the skip exactly as the job does, reasonCode included.
+    expect(skipped.reasonCode).toBe("REQUIRES_CONFIGURATION");
+    expect(estimate.body.skipped_validations).toEqual(res.body.skipped_validations);
+    const planned = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, ["required-text-present"]) });
+    expect(planned.body.skipped_validations).toEqual(res.body.skipped_validations);
   });
 
   test("an entry object with no parameters is skipped the same way", async () => {
@@ -325,6 +344,21 @@ describe("GET /api/jobs", () => {
     for (const r of brief.jobs[0].results) expect(r.note).toBeUndefined();
   });
 
+  test("without detail, brief is the default (spec), whatever detail the job was created with; verbose when asked", async () => {
+    const run = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title"], { detail: "verbose" }) });
+    expectOk(run);
+    expect(run.body.results[0].note).toEqual(expect.any(String));
+    const listed = (await jobs(server, key, `?jobId=${run.body.jobId}`)).jobs[0];
+    const one = (await server.api("GET", `/api/jobs/${run.body.jobId}`, { key })).body;
+    const newest = (await jobs(server, key, "?limit=1")).jobs[0];
+    for (const job of [listed, one, newest]) {
+      expect(job.jobId).toBe(run.body.jobId);
+      expect(job.results[0]).not.toHaveProperty("note");
+      expect(job.results[0]).not.toHaveProperty("references");
+    }
+    expect((await server.api("GET", `/api/jobs/${run.body.jobId}?detail=verbose`, { key })).body).toEqual(run.body);
+  });
+
   test("bad query values are refused", async () => {
     expectError(await server.api("GET", "/api/jobs?status=done", { key }), 400, "INVALID_ENUM_VALUE");
     expectError(await server.api("GET", "/api/jobs?detail=full", { key }), 400, "INVALID_ENUM_VALUE");
@@ -386,7 +420,7 @@ describe("url jobs", () => {
     }
     expect(res.body.interruption.message).toContain("500");
     expect(res.body.interruption).toMatchObject({ cause: "capture_failed", refund: { settled: true } });
-    expect(res.body.summary.passed).toBe(false);
+    expect([res.body.summary.passed, res.body.overallPassPolicy.decision]).toEqual([false, "undecided"]);
     expect(res.body.credits).toEqual({ charged: 3, refunded: 3, net: 0 });
     const after = await credits(server, apiKey);
     expect(after.balance).toBe(1000);

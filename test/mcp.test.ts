@@ -247,6 +247,12 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
     expect(plan.plan.totalCredits).toBe(11);
     const quote = await ok(keyed, "check_job_request", STATIC_JOB);
     expect(quote.quote).toEqual((await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: STATIC_JOB })).body);
+    // A skipped check has the job's shape everywhere it is listed, reasonCode included.
+    const skipping = { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title", "required-text-present"] };
+    const skipped = [{ validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION", reasonCode: "REQUIRES_CONFIGURATION", message: expect.any(String) }];
+    expect((await ok(anon, "check_job_request", skipping)).plan.skipped_validations).toEqual(skipped);
+    expect((await ok(keyed, "check_job_request", skipping)).quote.skipped_validations).toEqual(skipped);
+    expect((await ok(keyed, "estimate_job", skipping)).skipped_validations).toEqual(skipped);
     expect((await server.api("GET", "/api/jobs", { key: account.apiKey })).body.jobs).toEqual([]);
   });
 
@@ -364,6 +370,16 @@ describe("key tools", () => {
         });
       }
     }
+  });
+
+  test("get_job and await_email_job without detail answer brief (the default), even for a job run verbose", async () => {
+    const job = await ok(keyed, "run_job", { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title"], detail: "verbose" });
+    expect(job.results[0].note).toEqual(expect.any(String));
+    const got = await ok(keyed, "get_job", { jobId: job.jobId });
+    expect(got.results[0]).not.toHaveProperty("note");
+    expect(got.results[0]).not.toHaveProperty("references");
+    expect((await ok(keyed, "await_email_job", { jobId: job.jobId, timeoutSeconds: 1 })).job).toEqual(got);
+    expect(await ok(keyed, "get_job", { jobId: job.jobId, detail: "verbose" })).toEqual(job);
   });
 
   test("run_job on static_html: full results, recorded on channel mcp; get_job and fetch_capture read it back", async () => {

@@ -66,8 +66,10 @@ describe("the decision", () => {
 
   test("by default: required and prohibited failures block, errors at a blocking severity are undecided, the rest warn", () => {
     expect(passPolicy(rows)).toEqual({
-      blockedByRequired: ["title"],
-      blockedByProhibited: ["lorem"],
+      blockedByRequired: true,
+      blockedByProhibited: true,
+      blockingRequired: ["title"],
+      blockingProhibited: ["lorem"],
       blocked: true,
       undecided: ["vitals"],
       warnings: ["h1", "note"],
@@ -81,16 +83,22 @@ describe("the decision", () => {
   });
 
   test("a lower threshold blocks more; error makes blocking errors block", () => {
-    expect(passPolicy(rows, "minor").blockedByRequired).toEqual(["title", "h1"]);
-    expect(passPolicy(rows, "info,error")).toMatchObject({ blockedByRequired: ["title", "h1", "vitals", "note"], undecided: [], warnings: [] });
-    expect(passPolicy(rows, "critical")).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], warnings: ["title", "h1", "note"] });
-    expect(passPolicy(rows, parseThreshold("prohibited"))).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], undecided: [] });
+    expect(passPolicy(rows, "minor").blockingRequired).toEqual(["title", "h1"]);
+    expect(passPolicy(rows, "info,error")).toMatchObject({ blockingRequired: ["title", "h1", "vitals", "note"], undecided: [], warnings: [] });
+    expect(passPolicy(rows, "critical")).toMatchObject({ blockedByRequired: false, blockedByProhibited: true, blockingRequired: [], blockingProhibited: ["lorem"], warnings: ["title", "h1", "note"] });
+    expect(passPolicy(rows, parseThreshold("prohibited"))).toMatchObject({ blockingRequired: [], blockingProhibited: ["lorem"], undecided: [] });
   });
 
   test("no blocking failure: undecided when a blocking check errored, else pass (warnings do not block)", () => {
     expect(passPolicy([row("a", "major", "pass"), row("b", "major", "error")]).decision).toBe("undecided");
     expect(passPolicy([row("a", "major", "pass"), row("b", "minor", "fail"), row("c", "info", "error")])).toMatchObject({ decision: "pass", blocked: false, warnings: ["b", "c"] });
     expect(passPolicy([]).decision).toBe("pass");
+  });
+
+  test("nothing blocks: blockedByRequired and blockedByProhibited are false, not empty lists (a client tests them for truth)", () => {
+    const clean = passPolicy([row("a", "major", "pass"), row("b", "prohibited", "pass"), row("c", "minor", "fail")]);
+    expect(clean).toMatchObject({ blockedByRequired: false, blockedByProhibited: false, blockingRequired: [], blockingProhibited: [], decision: "pass" });
+    expect(Boolean(clean.blockedByRequired || clean.blockedByProhibited)).toBe(false);
   });
 });
 
@@ -103,8 +111,8 @@ describe("deciding a job's JSON", () => {
   ];
 
   test("result rows at their Assay severity (finer for thresholds), prohibited kept", () => {
-    expect(decideJob(job({ results }))).toMatchObject({ blockedByRequired: ["title"], blockedByProhibited: ["lorem"], warnings: ["h1"], decision: "blocked" });
-    expect(decideJob(job({ results }), "critical")).toMatchObject({ blockedByRequired: [], blockedByProhibited: ["lorem"], warnings: ["title", "h1"] });
+    expect(decideJob(job({ results }))).toMatchObject({ blockedByRequired: true, blockingRequired: ["title"], blockedByProhibited: true, blockingProhibited: ["lorem"], warnings: ["h1"], decision: "blocked" });
+    expect(decideJob(job({ results }), "critical")).toMatchObject({ blockedByRequired: false, blockingRequired: [], blockingProhibited: ["lorem"], warnings: ["title", "h1"] });
     expect(decideJob(job({ results: results.slice(2) }))).toMatchObject({ decision: "pass" });
   });
 

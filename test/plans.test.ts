@@ -162,7 +162,7 @@ describe("gating before pricing", () => {
     const { key } = await orgOn("email");
     const body = { type: "email", validations: ["email-headers-valid", { id: "email-subject-length", parameters: { maxLength: 60 } }, "email-layout-not-broken"] };
     const estimate = (await server.api("POST", "/api/jobs/estimate", { key, body })).body;
-    const trimmed = { validationId: "email-subject-length", reason: "SKIPPED_NOT_IN_PLAN", message: expect.stringContaining("custom_parameters") };
+    const trimmed = { validationId: "email-subject-length", reason: "SKIPPED_NOT_IN_PLAN", reasonCode: "SKIPPED_NOT_IN_PLAN", message: expect.stringContaining("custom_parameters") };
     expect(estimate.lines.map((l: { validationId: string }) => l.validationId)).toEqual(["email-headers-valid", "email-layout-not-broken"]);
     expect(estimate.skipped_validations).toEqual([trimmed]);
     const free = (await server.api("POST", "/api/jobs/estimate", { key: (await orgOn("free")).key, body })).body;
@@ -172,7 +172,9 @@ describe("gating before pricing", () => {
     const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
     const job = await server.api("POST", "/api/jobs", { key, body });
     expect(job.status).toBe(200);
-    expect(job.body.skipped_validations).toEqual([{ ...trimmed, reasonCode: "SKIPPED_NOT_IN_PLAN" }]);
+    // One shape: the job lists the trimmed check as its estimate did.
+    expect(job.body.skipped_validations).toEqual(estimate.skipped_validations);
+    expect(job.body.skipped_validations).toEqual([trimmed]);
     expect(job.body.credits.charged).toBe(estimate.totalCredits);
     expect((await server.api("GET", "/api/credits", { key })).body.balance).toBe(balance - estimate.totalCredits);
   });
@@ -228,7 +230,12 @@ describe("a plan whose mail clients leave out the native defaults", () => {
     const estimate = await s.api("POST", "/api/jobs/estimate", { key, body: { type: "email", validations: ["email-headers-valid", "email-layout-not-broken"] } });
     expect(estimate.body.lines.map((l: { validationId: string }) => l.validationId)).toEqual(["email-headers-valid"]);
     expect(estimate.body.skipped_validations).toEqual([
-      { validationId: "email-layout-not-broken", reason: "SKIPPED_NOT_IN_PLAN", message: "email-layout-not-broken is not in the Gmail only plan (it needs mail_clients). Not run and not charged." },
+      {
+        validationId: "email-layout-not-broken",
+        reason: "SKIPPED_NOT_IN_PLAN",
+        reasonCode: "SKIPPED_NOT_IN_PLAN",
+        message: "email-layout-not-broken is not in the Gmail only plan (it needs mail_clients). Not run and not charged.",
+      },
     ]);
     // Named, the plan's own client renders.
     const named = await s.api("POST", "/api/jobs/estimate", { key, body: { type: "email", validations: [{ id: "email-layout-not-broken", clients: { "desktop-md": ["gmail-web"] } }] } });

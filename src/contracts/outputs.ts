@@ -167,7 +167,26 @@ export const OpenApiDocument = Obj(
 
 // ------------------------------------------------------------------ account
 
-export const NewAccount = Obj({ apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str() }, "The account; apiKey is shown only here.");
+const BillingStanding = Obj(
+  {
+    provider: Str("Where the organization's plan comes from: local (this server's log) or stripe."),
+    ready: Type.Boolean({ description: "Whether plan-dependent calls (jobs, estimates, GET /api/credits, GET /api/org) are answered now." }),
+    plan: Nullable(Type.String({ description: "The plan they are answered under; null when not ready." })),
+    code: Nullable(
+      Type.String({
+        description:
+          "The error code they answer instead until billing is set up (BILLING_NOT_PROVISIONED: no customer or live subscription with the provider; PLAN_NOT_PUBLISHED, BILLING_PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE); null when ready.",
+      }),
+    ),
+    message: Str("In words: the plan, or why not and what to do."),
+  },
+  "The organization's billing as its key will meet it.",
+);
+
+export const NewAccount = Obj(
+  { apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str(), billing: BillingStanding },
+  "The account; apiKey is shown only here. billing says whether the key's plan-dependent calls are answered yet.",
+);
 
 export const Organization = Obj({
   customerId: Str(),
@@ -296,6 +315,12 @@ export const Credits = Obj({
 
 const Line = Obj({ validationId: Str(), credits: Int() });
 
+/** One shape wherever a skipped check is listed: the job, its estimate, check_job_request's plan and quote. */
+const SkippedCheck = Obj(
+  { ...SkippedValidation.properties, reasonCode: SkippedValidation.properties.reason },
+  "A check not run (missing parameters, or not in the organization's plan): not a verdict, not charged. reasonCode is reason under the hosted service's name.",
+);
+
 export const Quote = Obj(
   {
     type: JobType,
@@ -305,13 +330,13 @@ export const Quote = Obj(
     balance: Int(),
     sufficient: Bool(),
     shortfall: Opt(Int()),
-    skipped_validations: Type.Array(SkippedValidation),
+    skipped_validations: Type.Array(SkippedCheck),
   },
   "A price quote.",
 );
 
 export const Plan = Obj(
-  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(SkippedValidation) },
+  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(Line), totalCredits: Int(), skipped_validations: Type.Array(SkippedCheck) },
   "What would run and its price, without a balance.",
 );
 
@@ -343,13 +368,15 @@ const Ids = (description: string) => Type.Array(Str(), { description });
 const OverallPassPolicy = Obj(
   {
     threshold: Type.Literal("fail"),
-    blockedByRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
-    blockedByProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
+    blockedByRequired: Type.Boolean({ description: "Whether a failed check of severity required (critical or major) blocks: blockingRequired has an id." }),
+    blockedByProhibited: Type.Boolean({ description: "Whether a prohibited thing was found: blockingProhibited has an id." }),
+    blockingRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
+    blockingProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
     undecided: Ids("Checks of a blocking severity that could not run (error): no verdict either way."),
     warnings: Ids("Failed or errored checks of severity recommended or optional: reported, never blocking."),
     decision: literals(["pass", "blocked", "undecided", "pending"] as const),
   },
-  "blocked when either blockedBy list has an id; else undecided when undecided has one (or the job was interrupted or expired); else pass. pending until the job settles.",
+  "blocked when blockedByRequired or blockedByProhibited is true (either blocking list has an id); else undecided when undecided has one (or the job was interrupted or expired); else pass. pending until the job settles.",
 );
 
 const JobValidationSet = Obj(
@@ -386,11 +413,6 @@ const Interruption = Obj(
   "Why the job stopped short (the subject could not be captured, the job could not run, or no message came) and what was refunded.",
 );
 
-const JobSkippedValidation = Obj(
-  { ...SkippedValidation.properties, reasonCode: SkippedValidation.properties.reason },
-  "A check not run (missing parameters): not a verdict, not charged. reasonCode is reason under the hosted service's name.",
-);
-
 export const Job = Obj(
   {
     jobId: Str(),
@@ -411,9 +433,17 @@ export const Job = Obj(
     validationSetId: Opt(Type.String({ description: "The set the request named." })),
     validationSets: Type.Array(JobValidationSet),
     overallPassPolicy: OverallPassPolicy,
-    summary: Obj({ pass: Int(), fail: Int(), error: Int(), passed: Bool() }),
+    summary: Obj(
+      {
+        pass: Int(),
+        fail: Int(),
+        error: Int(),
+        passed: Type.Boolean({ description: "overallPassPolicy.decision is pass: decided by the same rule, so a failed recommended or optional check still passes." }),
+      },
+      "The results counted by verdict, and whether the job passed.",
+    ),
     results: Type.Array(Result),
-    skipped_validations: Type.Array(JobSkippedValidation),
+    skipped_validations: Type.Array(SkippedCheck),
     credits: Obj({ charged: Int(), refunded: Int(), net: Int() }),
     emailCapture: Opt(EmailCapture),
     testEmail: Opt(Type.String({ description: "Email jobs: the one-time address to send the message to." })),

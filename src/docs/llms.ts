@@ -26,7 +26,7 @@ const VERDICTS = [
 
 /** The decision and the two severity vocabularies (src/domain/pass-policy.ts). */
 const PASS_POLICY = [
-  "A job decides itself: `overallPassPolicy` lists `blockedByRequired` (failed checks of severity required) and `blockedByProhibited` (a prohibited thing found); either non-empty means blocked. `undecided` lists blocking checks that could not run (error); an interrupted or expired job is undecided. Otherwise it passes. `validationSets[]` give each check's `severity` and `status`, and `failuresBySeverity`. Poll `GET /api/jobs/{jobId}` for one job.",
+  "A job decides itself: in `overallPassPolicy`, `blockedByRequired` (a check of severity required failed) and `blockedByProhibited` (a prohibited thing was found) are booleans, and either true means blocked; `blockingRequired` and `blockingProhibited` list the ids. `undecided` lists blocking checks that could not run (error); an interrupted or expired job is undecided. Otherwise it passes. `validationSets[]` give each check's `severity` and `status`, and `failuresBySeverity`. Poll `GET /api/jobs/{jobId}` for one job.",
   "",
   "Severities come in two vocabularies, both accepted in `validations[].severity`:",
   "",
@@ -40,7 +40,7 @@ const PASS_POLICY = [
 const GET_A_KEY = (base: string) =>
   [
     `1. Ask the user for an email address they control (signing in with it later claims the account). Never invent one.`,
-    `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits.`,
+    `2. \`POST ${base}/api/signup\` with \`{ "email": "<their email>" }\`, or the MCP tool \`create_account\`. The answer holds \`apiKey\`, shown only once: store it. A free account starts with 1,000 credits. If \`billing.ready\` is false, the key's jobs answer \`billing.code\` until the server's operator sets billing up: tell the user \`billing.message\`.`,
     `3. Send it as \`Authorization: Bearer <apiKey>\` on \`/api\` calls and on \`${base}/mcp\`.`,
     `4. An existing account for that email is \`409 ACCOUNT_EXISTS\`: send the user to the dashboard, \`${base}/dashboard/keys\`: they sign in there (an emailed link; where the server has an OpenID provider, their company account) and mint a key, whose secret the page shows once. A program holding their session may do the same with \`POST ${base}/api/session/email\` and \`POST ${base}/api/keys\`. Keys are minted, rotated and revoked from a session only; a key may revoke itself with \`DELETE ${base}/api/keys/{keyId}\`.`,
     `5. A program the user runs on their machine (a command-line client) may sign in by the device flow of RFC 8628 instead: \`POST ${base}/api/device/code\`, show the user \`user_code\` and \`verification_uri\` (\`${base}/device\`, where they sign in and approve), then poll \`POST ${base}/api/device/token\` every \`interval\` seconds until it answers the key (\`access_token\`).`,
@@ -113,7 +113,7 @@ export function llmsTxt(base: string): string {
     "## Docs",
     "",
     `- [llms-full.txt](${base}/llms-full.txt): every check, set, error code, the job body and the tools in one file`,
-    `- [MCP tool server](${base}/mcp): streamable HTTP; metadata at ${base}/.well-known/oauth-protected-resource/mcp`,
+    `- [MCP tool server](${base}/mcp): streamable HTTP; metadata at ${base}/.well-known/oauth-protected-resource/mcp, and the device flow's at ${base}/.well-known/oauth-authorization-server`,
     `- [OpenAPI 3.1](${base}/api/openapi.json): every /api route with its error codes`,
     `- [Validations](${base}/api/validations): the catalog (${validationModules.length} checks)`,
     `- [Errors](${base}/api/errors): every error code, its HTTP status and what to do`,
@@ -172,7 +172,7 @@ export function llmsFullTxt(base: string): string {
     "",
     PASS_POLICY,
     "",
-    "A job's `summary.passed` is true when every result passed. `skipped_validations` lists checks not run (missing parameters): not verdicts, not charged. `credits` shows what was charged and refunded. Results with captures carry `screenshotUrl` (same Bearer key; does not expire) and `screenshotShareUrl` (short-lived, no key).",
+    "A job's `summary.passed` is true when `overallPassPolicy.decision` is `pass` (failed recommended or optional checks only warn). `skipped_validations` lists checks not run (missing parameters): not verdicts, not charged. `credits` shows what was charged and refunded. Results with captures carry `screenshotUrl` (same Bearer key; does not expire) and `screenshotShareUrl` (short-lived, no key).",
     "",
     "## MCP tools",
     "",

@@ -27,9 +27,12 @@ import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../contracts/job-request";
  *   run, so it is no verdict either way. Error rows below the threshold only warn, as their failures would.
  * `fail` and a severity name together: the severity name wins. An unknown word throws a RangeError.
  *
- * A blocking row goes to `blockedByProhibited` when its severity is prohibited, else to `blockedByRequired` (a
- * threshold below `required` makes more rows required for this decision). The decision: `blocked` when either
- * list has an id; else `undecided` when `undecided` has one; else `pass`. Rows are ids in their given order.
+ * A blocking row goes to `blockingProhibited` when its severity is prohibited, else to `blockingRequired` (a
+ * threshold below `required` makes more rows required for this decision); `blockedByProhibited` and
+ * `blockedByRequired` say whether each list has an id, as booleans: the hosted service's clients test them for
+ * truth (`if (p.blockedByRequired || p.blockedByProhibited)`), and an empty list would be true. The decision:
+ * `blocked` when either list has an id; else `undecided` when `undecided` has one; else `pass`. Rows are ids in
+ * their given order.
  *
  * `decideJob(job, threshold?)` decides a job's JSON (GET /api/jobs/{jobId}) the same way: what a client such as
  * `assay run` calls, agreeing with the job's own `overallPassPolicy` under the default threshold.
@@ -127,10 +130,14 @@ export type PolicyRow = { validationId: string; severity: AnySeverity } & (
 );
 
 export interface PassPolicy {
+  /** Whether a row blocks whose severity is not prohibited (blockingRequired has an id). */
+  blockedByRequired: boolean;
+  /** Whether a row blocks whose severity is prohibited (blockingProhibited has an id). */
+  blockedByProhibited: boolean;
   /** Blocking rows whose severity is not prohibited. */
-  blockedByRequired: string[];
+  blockingRequired: string[];
   /** Blocking rows whose severity is prohibited. */
-  blockedByProhibited: string[];
+  blockingProhibited: string[];
   blocked: boolean;
   /** Error rows at a blocking severity, when the threshold does not count errors. */
   undecided: string[];
@@ -142,17 +149,22 @@ export interface PassPolicy {
 /** Decides a job from its result rows under a threshold (a `--fail-on` string or a parsed Threshold; default `fail`). */
 export function passPolicy(results: readonly PolicyRow[], threshold: string | Threshold = DEFAULT_THRESHOLD): PassPolicy {
   const t = typeof threshold === "string" ? parseThreshold(threshold) : threshold;
-  const out: PassPolicy = { blockedByRequired: [], blockedByProhibited: [], blocked: false, undecided: [], warnings: [], decision: "pass" };
+  const blockingRequired: string[] = [];
+  const blockingProhibited: string[] = [];
+  const undecided: string[] = [];
+  const warnings: string[] = [];
   for (const row of results) {
     const verdict = "verdict" in row ? row.verdict : row.status;
     if (verdict === "pass") continue;
-    if (RANK[row.severity] < t.minRank) out.warnings.push(row.validationId);
-    else if (verdict === "error" && !t.errorsBlock) out.undecided.push(row.validationId);
-    else (row.severity === "prohibited" ? out.blockedByProhibited : out.blockedByRequired).push(row.validationId);
+    if (RANK[row.severity] < t.minRank) warnings.push(row.validationId);
+    else if (verdict === "error" && !t.errorsBlock) undecided.push(row.validationId);
+    else (row.severity === "prohibited" ? blockingProhibited : blockingRequired).push(row.validationId);
   }
-  out.blocked = out.blockedByRequired.length > 0 || out.blockedByProhibited.length > 0;
-  out.decision = out.blocked ? "blocked" : out.undecided.length > 0 ? "undecided" : "pass";
-  return out;
+  const blockedByRequired = blockingRequired.length > 0;
+  const blockedByProhibited = blockingProhibited.length > 0;
+  const blocked = blockedByRequired || blockedByProhibited;
+  const decision = blocked ? "blocked" : undecided.length > 0 ? "undecided" : "pass";
+  return { blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, blocked, undecided, warnings, decision };
 }
 
 /** A job as GET /api/jobs/{jobId} answers it, as much as deciding needs (older servers lack validationSets). */

@@ -66,7 +66,8 @@ export class AccountService {
     await this.ctx.store.append(writes, meta);
     await this.ctx.plans.provisionOpened(customerId);
     const org = findOrganization(this.ctx.store.db, customerId)!;
-    return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email };
+    // Said with the key: under a remote provider the organization may open without a plan its key can use yet.
+    return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email, billing: await this.ctx.plans.standing(customerId) };
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */

@@ -6,6 +6,7 @@ import type { Static } from "@sinclair/typebox";
 import type { Job } from "../contracts/outputs";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import { passPolicy, policySeverity, type PolicyRow, type PolicySeverity } from "../domain/pass-policy";
+import type { SkippedValidation } from "../domain/job-request";
 
 /** A job as every surface shows it; its schema is the operations' output, checked on every body the tests receive. */
 export type JobView = Static<typeof Job>;
@@ -55,6 +56,9 @@ function resultView(r: ResultRow, detail: "brief" | "verbose", captures: Capture
   };
 }
 
+/** A skipped check as every answer lists it (job, estimate, plan): reason also under the hosted service's name, reasonCode. */
+export const skippedView = (s: SkippedValidation) => ({ ...s, reasonCode: s.reason });
+
 const SETTLED = new Set<JobRow["status"]>(["completed", "interrupted", "expired"]);
 
 /** The interruption as the hosted service's clients read it: a cause, the message, the checks it cost and the refund. */
@@ -100,9 +104,9 @@ function policyView(j: JobRow, results: ResultRow[]) {
     });
     return { validationSetId: s.validationSetId, validations, failuresBySeverity };
   });
-  const { blockedByRequired, blockedByProhibited, undecided, warnings } = decided;
+  const { blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings } = decided;
   return {
-    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, undecided, warnings, decision },
+    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings, decision },
     validationSets,
     policyOf,
   };
@@ -128,9 +132,10 @@ export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verb
     ...(j.validationSetId ? { validationSetId: j.validationSetId } : {}),
     validationSets: policy.validationSets,
     overallPassPolicy: policy.overallPassPolicy,
-    summary: { ...counts, passed: j.status === "completed" && counts.fail === 0 && counts.error === 0 },
+    // One rule decides both: passed is the decision's pass (a failed minor check warns, and still passes).
+    summary: { ...counts, passed: policy.overallPassPolicy.decision === "pass" },
     results: results.map((r) => resultView(r, detail, captures, j.jobId, policy.policyOf(r.validationId, r.severity))),
-    skipped_validations: j.skipped.map((s) => ({ ...s, reasonCode: s.reason })),
+    skipped_validations: j.skipped.map(skippedView),
     credits: { charged: j.charged, refunded: j.refunded, net: j.charged - j.refunded },
     ...(emailCapture ? { emailCapture } : {}),
     ...(j.type === "email" ? { testEmail: j.subject.testEmail, expiresAt: j.subject.expiresAt } : {}),

@@ -15,7 +15,7 @@ import { headline } from "../capture/email/email-artifacts";
 import { JobRunner, browserReady, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
-import { decodeCursor, encodeCursor, jobView } from "./job-views";
+import { decodeCursor, encodeCursor, jobView, skippedView } from "./job-views";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -45,7 +45,7 @@ export interface JobPlanQuote {
   validationSetId?: string;
   lines: Array<{ validationId: string; credits: number }>;
   totalCredits: number;
-  skipped_validations: PlannedJob["skipped"];
+  skipped_validations: Array<ReturnType<typeof skippedView>>;
 }
 
 const SMTP: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
@@ -113,7 +113,7 @@ export class JobService {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
       ...priceJob(job.run),
-      skipped_validations: job.skipped,
+      skipped_validations: job.skipped.map(skippedView),
     };
   }
 
@@ -175,17 +175,20 @@ export class JobService {
     const page = rows.slice(0, limit);
     const results = resultsFor(this.ctx.store.db, page.map((j) => j.jobId));
     return {
-      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? j.detail, this.ctx.captures)),
+      jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? "brief", this.ctx.captures)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.position) : null,
     };
   }
 
-  /** One job of this organization; JOB_NOT_FOUND when it has none with this id. */
-  get(customerId: string, jobId: string, detail?: "brief" | "verbose") {
+  /**
+   * One job of this organization at the detail asked for (brief unless verbose is asked, whatever the request
+   * that created it asked); JOB_NOT_FOUND when it has none with this id.
+   */
+  get(customerId: string, jobId: string, detail: "brief" | "verbose" = "brief") {
     const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
-    return jobView(row, results, detail ?? row.detail, this.ctx.captures);
+    return jobView(row, results, detail, this.ctx.captures);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/catalog";
 import { grantClock, type Config } from "../config";
 import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from "../catalog/plans";
 import { decideChangePlan, decideLinkBillingCustomer, streams } from "../domain/accounts";
@@ -17,6 +18,15 @@ export interface ResolvedPlan {
   monthlyCredits: number;
   /** The billing provider's name ("local" for the plan the log records). */
   source: string;
+}
+
+/** Whether an organization's plan-dependent requests are answered now (PlanService.standing). */
+export interface BillingStanding {
+  provider: string;
+  ready: boolean;
+  plan: string | null;
+  code: ErrorCode | null;
+  message: string;
 }
 
 /** The monthly grant is the system's doing, whichever request or sweep brings it about. */
@@ -44,10 +54,11 @@ export class PlanService {
     private readonly provider: BillingProvider,
   ) {}
 
-  async resolve(customerId: string): Promise<ResolvedPlan> {
+  /** The organization's plan now; `keep: false` keeps the provider's answer out of the reuse cache (a look that must not pin it). */
+  async resolve(customerId: string, { keep = true }: { keep?: boolean } = {}): Promise<ResolvedPlan> {
     const org = findOrganization(this.ctx.store.db, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) });
+    const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) }, keep);
     const plan = this.catalog.find(agreement.planCode);
     if (!plan) {
       throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${JSON.stringify(agreement.planCode)} is not in the plan catalog.`, {
@@ -65,6 +76,32 @@ export class PlanService {
       });
     }
     return { plan, monthlyCredits, source: this.provider.name };
+  }
+
+  /**
+   * Whether an organization's plan-dependent requests (jobs, estimates, credits, the organization) are answered now:
+   * the plan they are answered under, or the refusal they get instead (resolve's own, so the two cannot disagree)
+   * and what to do about it. What signup reports with the key it hands out; the answer is not kept, so a
+   * subscription changed a moment later shows on the organization's next request.
+   */
+  async standing(customerId: string): Promise<BillingStanding> {
+    const provider = this.provider.name;
+    try {
+      const { plan } = await this.resolve(customerId, { keep: false });
+      return { provider, ready: true, plan: plan.code, code: null, message: `Jobs, estimates and credits are answered under plan ${plan.code}.` };
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      return {
+        provider,
+        ready: false,
+        plan: null,
+        code: e.code,
+        message:
+          `${e.message} Until billing is set up, this organization's jobs, estimates, GET /api/credits and GET /api/org answer ${e.code}. ` +
+          `Keep the key (it works once billing is set up) and ask this server's operator to set up organization ${customerId} with ${provider} ` +
+          `(the README's "Billing providers", then \`assay billing provision --customer ${customerId}\`).`,
+      };
+    }
   }
 
   /**
@@ -192,13 +229,13 @@ export class PlanService {
     return org.billingProvider === this.provider.name ? org.billingCustomerId : null;
   }
 
-  private async agreement(org: BillingOrganization): Promise<BillingAgreement> {
+  private async agreement(org: BillingOrganization, keep: boolean): Promise<BillingAgreement> {
     const kept = this.agreements.get(org.customerId);
     const age = kept ? (Date.now() - kept.at) / 1000 : Infinity;
     if (kept && age < this.ctx.config.planFreshSeconds) return kept.agreement;
     try {
       const agreement = await this.provider.agreement(org);
-      if (this.provider.remote) this.agreements.set(org.customerId, { agreement, at: Date.now() });
+      if (this.provider.remote && keep) this.agreements.set(org.customerId, { agreement, at: Date.now() });
       return agreement;
     } catch (e) {
       if (kept && age <= this.ctx.config.planStaleSeconds && e instanceof BillingProviderError && e.kind === "unreachable") return kept.agreement;

@@ -23,7 +23,14 @@ export interface TestServer {
   assay: Assay;
   env: Record<string, string>;
   api<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
-  signup(email?: string): Promise<{ apiKey: string; keyId: string; customerId: string; orgCode: string; email: string }>;
+  signup(email?: string): Promise<{
+    apiKey: string;
+    keyId: string;
+    customerId: string;
+    orgCode: string;
+    email: string;
+    billing: { provider: string; ready: boolean; plan: string | null; code: string | null; message: string };
+  }>;
   stop(): Promise<void>;
 }
 

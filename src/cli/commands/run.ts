@@ -7,7 +7,7 @@ import { writeEvidence } from "../report/evidence";
 import { githubSummary, runOutputs, writeGithubOutputs } from "../report/github";
 import { textReport } from "../report/text";
 import { deliverMessage, smtpEndpoint } from "../run/deliver";
-import { fetchJob, followJob } from "../run/follow";
+import { fetchJob, followJob, type Detail } from "../run/follow";
 import { jobSource, type SourceOptions } from "../run/job-source";
 import { exitOf, verdictOf, type JobView } from "../run/verdict";
 
@@ -92,9 +92,14 @@ async function finish(job: JobView, conn: { baseUrl: string; key: string }, opts
   return exitOf(verdict);
 }
 
-/** POST /api/jobs; an email job with a message file gets it delivered to its test address. */
-async function createJob(requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions, conn: { baseUrl: string; key: string }): Promise<JobView> {
+/** POST /api/jobs, and the detail the body asked for; an email job with a message file gets it delivered to its test address. */
+async function createJob(
+  requestFile: string | undefined,
+  opts: SourceOptions & SmtpOptions & ServerOptions,
+  conn: { baseUrl: string; key: string },
+): Promise<{ job: JobView; detail: Detail }> {
   const source = jobSource(requestFile, opts);
+  const detail: Detail = source.body.detail === "verbose" ? "verbose" : "brief";
   const job = (await callApi<JobView>(conn.baseUrl, "POST", "/api/jobs", { key: conn.key, body: source.body })).body;
   const address = job.testEmail ?? job.subject.testEmail;
   if (source.emlPath && address) {
@@ -105,7 +110,7 @@ async function createJob(requestFile: string | undefined, opts: SourceOptions & 
       throw new ApiFailure(0, "SMTP_DELIVERY_FAILED", `Could not deliver ${source.emlPath} to ${address} via ${endpoint.host}:${endpoint.port}: ${(e as Error).message}`, null);
     }
   }
-  return job;
+  return { job, detail };
 }
 
 function subjectOptions(command: Command): Command {
@@ -151,10 +156,11 @@ export function registerRunCommands(program: Command): void {
           const conn = connection(opts);
           const limit = timeoutMs(opts.timeout);
           threshold(opts.failOn);
-          const created = await createJob(requestFile, opts, conn);
+          const { job: created, detail } = await createJob(requestFile, opts, conn);
           const address = created.testEmail ?? created.subject.testEmail;
           if (address && !process.stderr.isTTY) console.error(`job ${created.jobId}: waiting for mail at ${address}`);
-          const job = await followJob(conn.baseUrl, conn.key, created, { timeoutMs: limit });
+          // Polled at the detail the request asked for: the server answers brief unless asked.
+          const job = await followJob(conn.baseUrl, conn.key, created, { timeoutMs: limit, detail });
           return finish(job, conn, opts);
         }),
       ),
@@ -171,7 +177,7 @@ export function registerRunCommands(program: Command): void {
       action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions) =>
         undecidedOnFailure(async () => {
           const conn = connection(opts);
-          const job = await createJob(requestFile, opts, conn);
+          const { job } = await createJob(requestFile, opts, conn);
           const address = job.testEmail ?? job.subject.testEmail;
           console.log(job.jobId);
           if (address) console.log(address);

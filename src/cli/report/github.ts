@@ -12,7 +12,7 @@ export function runOutputs(job: JobView, verdict: Verdict): Record<string, strin
     "job-id": job.jobId,
     verdict: verdict.outcome,
     credits: String(job.credits.net),
-    "blocking-checks": [...verdict.policy.blockedByProhibited, ...verdict.policy.blockedByRequired].join(","),
+    "blocking-checks": [...verdict.policy.blockingProhibited, ...verdict.policy.blockingRequired].join(","),
   };
 }
 
@@ -21,7 +21,7 @@ const cell = (s: string) => s.replace(/\|/g, "\\|").replace(/[\r\n]+/g, " ");
 /** A markdown summary for GITHUB_STEP_SUMMARY: the verdict, then one table row per check. */
 export function githubSummary(job: JobView, verdict: Verdict): string {
   const icon = { pass: "✅", fail: "❌", error: "⚠️" } as const;
-  const blocking = new Set([...verdict.policy.blockedByProhibited, ...verdict.policy.blockedByRequired]);
+  const blocking = new Set([...verdict.policy.blockingProhibited, ...verdict.policy.blockingRequired]);
   const rows = job.results.map(
     (r) => `| ${icon[r.verdict]} ${r.verdict} | \`${r.validationId}\` | ${r.severity} | ${blocking.has(r.validationId) ? "yes" : "no"} | ${cell(r.reason ?? "")} |`,
   );

@@ -1,9 +1,12 @@
 import { callApi } from "../client";
 import type { JobView } from "./verdict";
 
-/** The job as it stands now (GET /api/jobs?jobId=…). */
-export async function fetchJob(baseUrl: string, key: string, jobId: string): Promise<JobView> {
-  const page = await callApi<{ jobs: JobView[] }>(baseUrl, "GET", `/api/jobs?jobId=${encodeURIComponent(jobId)}`, { key });
+/** How much a job's results say: brief, or verbose (references and a note on each result). */
+export type Detail = "brief" | "verbose";
+
+/** The job as it stands now (GET /api/jobs?jobId=…), at this detail (the server answers brief unless asked). */
+export async function fetchJob(baseUrl: string, key: string, jobId: string, detail: Detail = "brief"): Promise<JobView> {
+  const page = await callApi<{ jobs: JobView[] }>(baseUrl, "GET", `/api/jobs?jobId=${encodeURIComponent(jobId)}&detail=${detail}`, { key });
   const job = page.body.jobs[0];
   if (!job) throw new Error(`job ${jobId} was not found`);
   return job;
@@ -29,12 +32,12 @@ export class Progress {
   }
 }
 
-/** Polls until the job is no longer pending or running, or the time is up (then answers it as it stands). */
+/** Polls until the job is no longer pending or running, or the time is up (then answers it as it stands), at the detail given. */
 export async function followJob(
   baseUrl: string,
   key: string,
   first: JobView,
-  opts: { timeoutMs: number; intervalMs?: number },
+  opts: { timeoutMs: number; intervalMs?: number; detail?: Detail },
 ): Promise<JobView> {
   const progress = new Progress();
   const deadline = Date.now() + opts.timeoutMs;
@@ -43,7 +46,7 @@ export async function followJob(
     while ((job.status === "pending" || job.status === "running") && Date.now() < deadline) {
       progress.update(job);
       await Bun.sleep(Math.min(opts.intervalMs ?? 250, Math.max(0, deadline - Date.now())));
-      job = await fetchJob(baseUrl, key, job.jobId);
+      job = await fetchJob(baseUrl, key, job.jobId, opts.detail);
     }
   } finally {
     progress.done();

@@ -27,7 +27,7 @@ export function verdictOf(job: JobView, threshold: Threshold): Verdict {
   if (job.status === "expired") return { outcome: "undecided", policy, why: "the job expired: no message arrived at its test address in time" };
   if (job.status === "interrupted") return { outcome: "undecided", policy, why: `the job was interrupted: ${interruptionText(job)}` };
   if (job.status !== "completed") return { outcome: "undecided", policy, why: `the job is still ${job.status}: the wait ended first` };
-  const blocking = [...policy.blockedByProhibited, ...policy.blockedByRequired];
+  const blocking = [...policy.blockingProhibited, ...policy.blockingRequired];
   if (policy.decision === "blocked") return { outcome: "blocked", policy, why: `blocked by ${blocking.join(", ")}` };
   if (policy.decision === "undecided") return { outcome: "undecided", policy, why: `could not run: ${policy.undecided.join(", ")}` };
   return { outcome: "pass", policy, why: policy.warnings.length ? `passed, with warnings: ${policy.warnings.join(", ")}` : "passed" };

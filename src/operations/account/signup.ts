@@ -8,15 +8,21 @@ export const signup = defineOperation({
   summary: "Open a free account; returns its API key once",
   description:
     "Only for an email ASSAY_SIGNIN_DOMAINS allows (else UNAUTHORIZED_DOMAIN: it could never sign in to rotate or revoke its key). Each client address may open ASSAY_SIGNUPS_PER_ADDRESS organizations per ASSAY_SIGNUP_WINDOW_SECONDS, counting first sign-ins that open one; past it SIGNUP_RATE_LIMITED with Retry-After. Nothing refused is created.",
-  http: { method: "post", path: "/api/signup", status: 201, returns: "The account. apiKey is shown only here: store it." },
+  http: {
+    method: "post",
+    path: "/api/signup",
+    status: 201,
+    returns: "The account. apiKey is shown only here: store it. billing.ready false: its jobs and estimates answer billing.code until the operator sets billing up.",
+  },
   mcp: {
     name: "create_account",
     title: "Create an account",
     description:
-      "Opens a free account for an email the user controls (signing in with it later claims the account) and returns its API key, shown only this once, with 1,000 free credits by default. Ask the user for the email; never invent one. An existing account is ACCOUNT_EXISTS; an email outside the server's sign-in domains is UNAUTHORIZED_DOMAIN; past the organizations one address may open is SIGNUP_RATE_LIMITED. Same as POST /api/signup.",
+      "Opens a free account for an email the user controls (signing in with it later claims the account) and returns its API key, shown only this once, with 1,000 free credits by default. Ask the user for the email; never invent one. An existing account is ACCOUNT_EXISTS; an email outside the server's sign-in domains is UNAUTHORIZED_DOMAIN; past the organizations one address may open is SIGNUP_RATE_LIMITED. billing.ready says whether the key's jobs and estimates are answered yet (false: billing.code is what they answer until the server's operator sets billing up; billing.message says what to do). Same as POST /api/signup.",
     annotations: { title: "Create an account", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     summary: (data) =>
-      `Account ${data.customerId} opened for ${data.email}. Store apiKey now (it is not shown again) and send it as Authorization: Bearer <apiKey>.`,
+      `Account ${data.customerId} opened for ${data.email}. Store apiKey now (it is not shown again) and send it as Authorization: Bearer <apiKey>.` +
+      (data.billing.ready ? "" : ` Billing is not ready: its jobs and estimates answer ${data.billing.code} until the server's operator sets it up (billing.message says how).`),
   },
   auth: { kind: "public" },
   input: { body: SignupBody },

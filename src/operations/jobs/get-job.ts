@@ -9,7 +9,7 @@ export const getJob = defineOperation({
   tag: "jobs",
   summary: "One job with its status and results",
   description:
-    "The job, bare (not wrapped): its status, results, the decision (overallPassPolicy: blockedByRequired, blockedByProhibited) and its checks by set with their hosted severities. Poll it until status is no longer pending or running. Same as GET /api/jobs?jobId=… (which answers a page of one).",
+    "The job, bare (not wrapped): its status, results, the decision (overallPassPolicy: blockedByRequired and blockedByProhibited, booleans; the ids under blockingRequired and blockingProhibited) and its checks by set with their hosted severities. Poll it until status is no longer pending or running. Same as GET /api/jobs?jobId=… (which answers a page of one).",
   http: { method: "get", path: "/api/jobs/{jobId}", returns: "The job." },
   mcp: {
     name: "get_job",
