@@ -5,7 +5,10 @@ import { gzipSync } from "node:zlib";
 import { NetworkGuard, type Resolver } from "../src/capture/network-guard";
 import { classifyAddress } from "../src/capture/ip-ranges";
 import { GuardedFetchError, guardedFetch, guardedWebSocket, type GuardedRefusal, type GuardedResponse } from "../src/capture/guarded-fetch";
-import { eventCount, expectError, startServer, tempDataDir, type TestServer } from "./support/harness";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { eventCount, expectError, runCli, startServer, tempDataDir, type TestServer } from "./support/harness";
 
 /**
  * Bypass attempts: every one is refused by the guard and, as a url job, by the HTTP API with
@@ -492,6 +495,36 @@ describe("a static_html job's baseUrl passes the same guard as a url job's URL, 
   ])("a base at %s (its name resolves to a %s address) is refused as the same url job is", async (baseUrl, reason) => {
     await expectRefused(htmlAt(baseUrl), 400, "PLAYGROUND_INVALID_URL", { field: "baseUrl", reason });
     await expectRefused({ type: "url", url: baseUrl, validations: ["page-title"] }, 400, "PLAYGROUND_INVALID_URL", { field: "url", reason });
+  });
+
+  test("MCP's estimate_job and run_job and the CLI's run --html --page-url refuse the same base, creating nothing", async () => {
+    const body = htmlAt("https://intranet.shop.example/sale");
+    const events = eventCount(server);
+    const client = new Client({ name: "assay-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      for (const name of ["estimate_job", "run_job"]) {
+        const result = (await client.callTool({ name, arguments: body })) as CallToolResult;
+        expect([name, result.isError, (result.structuredContent as any)?.code, (result.structuredContent as any)?.details]).toEqual([
+          name,
+          true,
+          "PLAYGROUND_INVALID_URL",
+          { field: "baseUrl", reason: "private" },
+        ]);
+      }
+    } finally {
+      await client.close();
+    }
+    const file = join(dir, "sale.html");
+    writeFileSync(file, page);
+    const cli = await runCli(["run", "--html", file, "--page-url", "https://intranet.shop.example/sale", "--validation", "page-title"], {
+      XDG_CONFIG_HOME: join(dir, "config"),
+      ASSAY_API_KEY: key,
+      ASSAY_BASE_URL: server.baseUrl,
+    });
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toContain("PLAYGROUND_INVALID_URL");
+    expect(eventCount(server)).toBe(events);
   });
 
   test("DNS that cannot answer for the base is 503 SERVICE_UNAVAILABLE, retryable, as for a url job", async () => {
