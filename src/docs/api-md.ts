@@ -21,14 +21,16 @@ export const OUTSIDE_API = [
   {
     method: "GET",
     path: "/healthz",
+    auth: "none",
     what: "200 once the process serves: this node's id, its event log (`sqlite` or `postgres`, and the position its read models are at), where files are kept (a directory, or an S3 endpoint and bucket), its browsers (local or remote workers, each with its pages in use)",
   },
   {
     method: "GET",
     path: "/readyz",
+    auth: "none",
     what: "200 while this node can take work (its event log answers), else 503 with the reason; on PostgreSQL also every node and how long since each was heard from",
   },
-  { method: "POST", path: "/mcp", what: "the MCP tool server, a fold over the same operations ([agents](agents.md))" },
+  { method: "POST", path: "/mcp", auth: "per tool", what: "the MCP tool server, a fold over the same operations ([agents](agents.md))" },
 ];
 
 /** The Auth column: none, session, or the scope a key needs (a session may stand in for the key where it says so). */
@@ -115,7 +117,7 @@ export function apiMarkdown(): string {
     "",
     "| Method | Path | Auth | MCP tool | What |",
     "|---|---|---|---|---|",
-    ...OUTSIDE_API.map((r) => `| ${r.method} | \`${r.path}\` | none | | ${r.what} |`),
+    ...OUTSIDE_API.map((r) => `| ${r.method} | \`${r.path}\` | ${r.auth} | | ${r.what} |`),
     ...routes.map(
       (op) =>
         `| ${op.http.method.toUpperCase()} | [\`${op.http.path}\`](#${anchorOf(`${op.http.method} ${op.http.path}`)}) | ${authCell(op.auth)} | ${op.mcp && op.auth.kind !== "session" ? `\`${op.mcp.name}\`` : ""} | ${op.summary} |`,
