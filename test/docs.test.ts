@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, normalize } from "node:path";
 import { generatedDocs } from "../src/docs/generate";
-import { anchorOf } from "../src/docs/configuration-md";
+import { anchorOf } from "../src/docs/markdown";
 import { errorCatalog } from "../src/errors/catalog";
 import { ROOT, startServer, type TestServer } from "./support/harness";
 

@@ -3,7 +3,7 @@ import { operations } from "../operations";
 import { httpErrors, mcpErrors } from "../operations/errors";
 import { argumentsSchema, isRoute, type Operation } from "../operations/operation";
 import { ALL_SCOPES, SCOPE_DESCRIPTIONS } from "../domain/accounts";
-import { anchorOf } from "./configuration-md";
+import { anchorOf } from "./markdown";
 
 /** docs/api.md, from the operation list (src/operations/index.ts): the route table, then each operation in full. */
 

@@ -1,4 +1,5 @@
 import { CONFIG_SECTIONS, CONFIG_VARS, type ConfigSection, type VarSpec } from "../config-vars";
+import { anchorOf } from "./markdown";
 
 /** docs/configuration.md, from the declaration of every variable (src/config-vars.ts). */
 
@@ -24,13 +25,6 @@ function defaultOf(spec: VarSpec): string {
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|");
-
-/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
-export const anchorOf = (heading: string) =>
-  heading
-    .toLowerCase()
-    .replace(/[^\w\s-]/g, "")
-    .replace(/\s/g, "-");
 
 export function configurationMarkdown(): string {
   const vars = Object.entries(CONFIG_VARS) as Array<[string, VarSpec]>;
