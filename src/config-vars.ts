@@ -124,9 +124,9 @@ export const CONFIG_VARS = {
   CHROMIUM_PATH: { section: "browsers", kind: "path", defaultText: "found on `PATH`", doc: "Chromium or Chrome binary (also for `assay browser-worker`)." },
   PATH: {
     section: "browsers",
-    kind: "list",
+    kind: "text",
     defaultText: "the system's",
-    doc: "Without `CHROMIUM_PATH`, searched (colon-separated) for `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`.",
+    doc: "Without `CHROMIUM_PATH`, its directories (colon-separated) are searched for `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`.",
   },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
