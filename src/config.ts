@@ -1,7 +1,8 @@
 import { resolve } from "node:path";
 import { availableParallelism } from "node:os";
+import { CONFIG_VARS, type ConfigVar, type VarKind, type VarSpec } from "./config-vars";
 
-/** Configuration from the environment; every name here is documented in the README's table. */
+/** Configuration from the environment, read through the declaration of every variable (src/config-vars.ts, docs/configuration.md). */
 export interface Config {
   port: number;
   smtpPort: number;
@@ -126,90 +127,135 @@ export interface Config {
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
-  const port = intFrom(env.PORT, 8080);
-  const browserEndpoints = browserEndpointsFrom(env.ASSAY_BROWSER_ENDPOINTS);
-  const browserPoolSize = browserEndpoints.length || Math.max(1, intFrom(env.ASSAY_BROWSER_POOL_SIZE, 2));
+  const read = configReader(env);
+  const port = read.int("PORT");
+  const dataDir = resolve(read.text("DATA_DIR"));
+  const browserEndpoints = browserEndpointsFrom(read.list("ASSAY_BROWSER_ENDPOINTS"));
+  const browserPoolSize = browserEndpoints.length || read.int("ASSAY_BROWSER_POOL_SIZE");
+  const file = (name: "ASSAY_FEEDBACK_SETS_FILE" | "ASSAY_PLANS_FILE" | "ASSAY_EMAIL_CLIENTS_FILE" | "ASSAY_DNS_FIXTURES") => {
+    const value = read.text(name);
+    return value === undefined ? undefined : resolve(value);
+  };
+  const s3Bucket = read.text("ASSAY_S3_BUCKET");
+  const databaseUrl = read.text("ASSAY_DATABASE_URL");
+  const nodeId = read.text("ASSAY_NODE_ID");
+  const oidc = { issuer: read.text("ASSAY_OIDC_ISSUER"), clientId: read.text("ASSAY_OIDC_CLIENT_ID"), clientSecret: read.text("ASSAY_OIDC_CLIENT_SECRET") };
+  const smtpTls = { keyPath: read.text("ASSAY_SMTP_TLS_KEY"), certPath: read.text("ASSAY_SMTP_TLS_CERT") };
+  const visionBaseUrl = read.text("ASSAY_VISION_BASE_URL");
   return {
     port,
-    smtpPort: intFrom(env.SMTP_PORT, 2525),
-    dataDir: resolve(env.DATA_DIR || "./data"),
-    sharedDir: resolve(env.ASSAY_SHARED_DIR || env.DATA_DIR || "./data"),
-    ...(env.ASSAY_S3_BUCKET ? { s3: s3From(env) } : {}),
-    ...(env.ASSAY_DATABASE_URL ? { databaseUrl: databaseUrlFrom(env.ASSAY_DATABASE_URL) } : {}),
-    ...(env.ASSAY_NODE_ID ? { nodeId: nodeIdFrom(env.ASSAY_NODE_ID) } : {}),
-    nodeTimeoutSeconds: Math.max(2, intFrom(env.ASSAY_NODE_TIMEOUT_SECONDS, 30)),
-    publicBaseUrl: (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, ""),
-    ...(env.ASSAY_CATALOG_BASE_URL ? { catalogBaseUrl: env.ASSAY_CATALOG_BASE_URL.replace(/\/+$/, "") } : {}),
-    inboxDomain: env.ASSAY_INBOX_DOMAIN || "inbox.assay.localhost",
-    allowPrivateTargets: env.ASSAY_ALLOW_PRIVATE_TARGETS === "1",
-    chromiumPath: env.CHROMIUM_PATH || undefined,
+    smtpPort: read.int("SMTP_PORT"),
+    dataDir,
+    sharedDir: resolve(read.text("ASSAY_SHARED_DIR") ?? dataDir),
+    ...given("s3", s3Bucket ? s3From(s3Bucket, read) : undefined),
+    ...given("databaseUrl", databaseUrl ? databaseUrlFrom(databaseUrl) : undefined),
+    ...given("nodeId", nodeId ? nodeIdFrom(nodeId) : undefined),
+    nodeTimeoutSeconds: read.int("ASSAY_NODE_TIMEOUT_SECONDS"),
+    publicBaseUrl: (read.text("PUBLIC_BASE_URL") ?? `http://localhost:${port}`).replace(/\/+$/, ""),
+    ...given("catalogBaseUrl", read.text("ASSAY_CATALOG_BASE_URL")?.replace(/\/+$/, "")),
+    inboxDomain: read.text("ASSAY_INBOX_DOMAIN"),
+    allowPrivateTargets: read.flag("ASSAY_ALLOW_PRIVATE_TARGETS"),
+    chromiumPath: read.text("CHROMIUM_PATH"),
     browserPoolSize,
     browserEndpoints,
     // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its
     // browsers. A worker's cores are not known here: one page each, unless ASSAY_BROWSER_PAGES says what they can take.
-    browserPagesPerBrowser: Math.max(1, intFrom(env.ASSAY_BROWSER_PAGES, browserEndpoints.length ? 1 : Math.floor(availableParallelism() / browserPoolSize))),
-    browserQueueLimit: Math.max(0, intFrom(env.ASSAY_BROWSER_QUEUE, 64)),
-    signupCredits: intFrom(env.ASSAY_SIGNUP_CREDITS, 1000),
-    monthlyFreeCredits: intFrom(env.ASSAY_FREE_MONTHLY_CREDITS, 1000),
-    ...(env.ASSAY_FEEDBACK_SETS_FILE ? { feedbackSetsFile: resolve(env.ASSAY_FEEDBACK_SETS_FILE) } : {}),
-    ...(env.ASSAY_PLANS_FILE ? { plansFile: resolve(env.ASSAY_PLANS_FILE) } : {}),
-    billingProvider: env.ASSAY_BILLING_PROVIDER || "local",
-    grantSweepSeconds: intFrom(env.ASSAY_GRANT_SWEEP_SECONDS, 3600),
-    clockOffsetDays: intFrom(env.ASSAY_CLOCK_OFFSET_DAYS, 0),
+    browserPagesPerBrowser: read.int("ASSAY_BROWSER_PAGES", browserEndpoints.length ? 1 : Math.floor(availableParallelism() / browserPoolSize)),
+    browserQueueLimit: read.int("ASSAY_BROWSER_QUEUE"),
+    signupCredits: read.int("ASSAY_SIGNUP_CREDITS"),
+    monthlyFreeCredits: read.int("ASSAY_FREE_MONTHLY_CREDITS"),
+    ...given("feedbackSetsFile", file("ASSAY_FEEDBACK_SETS_FILE")),
+    ...given("plansFile", file("ASSAY_PLANS_FILE")),
+    billingProvider: read.text("ASSAY_BILLING_PROVIDER"),
+    grantSweepSeconds: read.int("ASSAY_GRANT_SWEEP_SECONDS"),
+    clockOffsetDays: read.int("ASSAY_CLOCK_OFFSET_DAYS"),
     stripe: {
-      ...(env.ASSAY_STRIPE_SECRET_KEY ? { secretKey: env.ASSAY_STRIPE_SECRET_KEY } : {}),
-      ...(env.ASSAY_STRIPE_API_BASE ? { apiBase: env.ASSAY_STRIPE_API_BASE } : {}),
-      ...(env.ASSAY_STRIPE_FREE_PRICE ? { freePrice: env.ASSAY_STRIPE_FREE_PRICE } : {}),
+      ...given("secretKey", read.text("ASSAY_STRIPE_SECRET_KEY")),
+      ...given("apiBase", read.text("ASSAY_STRIPE_API_BASE")),
+      ...given("freePrice", read.text("ASSAY_STRIPE_FREE_PRICE")),
     },
-    planFreshSeconds: intFrom(env.ASSAY_PLAN_CACHE_SECONDS, 60),
-    planStaleSeconds: Math.min(300, intFrom(env.ASSAY_PLAN_STALE_SECONDS, 300)),
-    ...(env.ASSAY_EMAIL_CLIENTS_FILE ? { emailClientsFile: resolve(env.ASSAY_EMAIL_CLIENTS_FILE) } : {}),
-    shareLinkSecret: env.ASSAY_SHARE_SECRET || undefined,
-    shareLinkTtlSeconds: intFrom(env.ASSAY_SHARE_TTL_SECONDS, 900),
-    emailWindowSeconds: intFrom(env.ASSAY_EMAIL_WINDOW_SECONDS, 1800),
-    smtpMaxBytes: intFrom(env.ASSAY_SMTP_MAX_BYTES, 10 * 1024 * 1024),
-    smtpSessionSeconds: intFrom(env.ASSAY_SMTP_SESSION_SECONDS, 300),
-    ...(env.ASSAY_MAIL_RELAY_URL ? { mailRelayUrl: env.ASSAY_MAIL_RELAY_URL } : {}),
-    mailFrom: env.ASSAY_MAIL_FROM || "Assay <no-reply@assay.localhost>",
-    signinDomains: (env.ASSAY_SIGNIN_DOMAINS ?? "")
-      .split(",")
-      .map((d) => d.trim().toLowerCase())
-      .filter(Boolean),
-    signinLinkTtlSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINK_TTL_SECONDS, 900)),
-    signinLinksPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_ADDRESS, 5)),
-    signinLinksPerClient: Math.max(1, intFrom(env.ASSAY_SIGNIN_LINKS_PER_CLIENT, 20)),
-    signinsPerClient: Math.max(1, intFrom(env.ASSAY_SIGNINS_PER_CLIENT, 60)),
-    signinWindowSeconds: Math.max(1, intFrom(env.ASSAY_SIGNIN_WINDOW_SECONDS, 3600)),
-    signupsPerAddress: Math.max(1, intFrom(env.ASSAY_SIGNUPS_PER_ADDRESS, 5)),
-    signupWindowSeconds: Math.max(1, intFrom(env.ASSAY_SIGNUP_WINDOW_SECONDS, 3600)),
-    trustForwardedFor: env.ASSAY_TRUST_FORWARDED_FOR === "1",
-    invitationTtlSeconds: Math.max(1, intFrom(env.ASSAY_INVITATION_TTL_SECONDS, 7 * 86400)),
-    sessionIdleSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_TTL_SECONDS, 7 * 86400)),
-    sessionMaxSeconds: Math.max(1, intFrom(env.ASSAY_SESSION_MAX_SECONDS, 30 * 86400)),
-    ...(env.ASSAY_OIDC_ISSUER && env.ASSAY_OIDC_CLIENT_ID && env.ASSAY_OIDC_CLIENT_SECRET
-      ? { oidc: { issuer: env.ASSAY_OIDC_ISSUER, clientId: env.ASSAY_OIDC_CLIENT_ID, clientSecret: env.ASSAY_OIDC_CLIENT_SECRET } }
-      : {}),
-    deviceCodeTtlSeconds: Math.max(1, intFrom(env.ASSAY_DEVICE_CODE_TTL_SECONDS, 600)),
-    deviceCodesPerAddress: Math.max(1, intFrom(env.ASSAY_DEVICE_CODES_PER_ADDRESS, 20)),
-    keyRotationOverlapSeconds: intFrom(env.ASSAY_KEY_ROTATION_OVERLAP_SECONDS, 86400),
-    dnsTimeoutMs: Math.max(100, intFrom(env.ASSAY_DNS_TIMEOUT_MS, 3000)),
-    ...(env.ASSAY_DNS_FIXTURES ? { dnsFixtures: resolve(env.ASSAY_DNS_FIXTURES) } : {}),
-    ...(env.ASSAY_SMTP_TLS_KEY && env.ASSAY_SMTP_TLS_CERT ? { smtpTls: { keyPath: env.ASSAY_SMTP_TLS_KEY, certPath: env.ASSAY_SMTP_TLS_CERT } } : {}),
+    planFreshSeconds: read.int("ASSAY_PLAN_CACHE_SECONDS"),
+    planStaleSeconds: read.int("ASSAY_PLAN_STALE_SECONDS"),
+    ...given("emailClientsFile", file("ASSAY_EMAIL_CLIENTS_FILE")),
+    shareLinkSecret: read.text("ASSAY_SHARE_SECRET"),
+    shareLinkTtlSeconds: read.int("ASSAY_SHARE_TTL_SECONDS"),
+    emailWindowSeconds: read.int("ASSAY_EMAIL_WINDOW_SECONDS"),
+    smtpMaxBytes: read.int("ASSAY_SMTP_MAX_BYTES"),
+    smtpSessionSeconds: read.int("ASSAY_SMTP_SESSION_SECONDS"),
+    ...given("mailRelayUrl", read.text("ASSAY_MAIL_RELAY_URL")),
+    mailFrom: read.text("ASSAY_MAIL_FROM"),
+    signinDomains: read.list("ASSAY_SIGNIN_DOMAINS").map((d) => d.toLowerCase()),
+    signinLinkTtlSeconds: read.int("ASSAY_SIGNIN_LINK_TTL_SECONDS"),
+    signinLinksPerAddress: read.int("ASSAY_SIGNIN_LINKS_PER_ADDRESS"),
+    signinLinksPerClient: read.int("ASSAY_SIGNIN_LINKS_PER_CLIENT"),
+    signinsPerClient: read.int("ASSAY_SIGNINS_PER_CLIENT"),
+    signinWindowSeconds: read.int("ASSAY_SIGNIN_WINDOW_SECONDS"),
+    signupsPerAddress: read.int("ASSAY_SIGNUPS_PER_ADDRESS"),
+    signupWindowSeconds: read.int("ASSAY_SIGNUP_WINDOW_SECONDS"),
+    trustForwardedFor: read.flag("ASSAY_TRUST_FORWARDED_FOR"),
+    invitationTtlSeconds: read.int("ASSAY_INVITATION_TTL_SECONDS"),
+    sessionIdleSeconds: read.int("ASSAY_SESSION_TTL_SECONDS"),
+    sessionMaxSeconds: read.int("ASSAY_SESSION_MAX_SECONDS"),
+    ...(oidc.issuer && oidc.clientId && oidc.clientSecret ? { oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret } } : {}),
+    deviceCodeTtlSeconds: read.int("ASSAY_DEVICE_CODE_TTL_SECONDS"),
+    deviceCodesPerAddress: read.int("ASSAY_DEVICE_CODES_PER_ADDRESS"),
+    keyRotationOverlapSeconds: read.int("ASSAY_KEY_ROTATION_OVERLAP_SECONDS"),
+    dnsTimeoutMs: read.int("ASSAY_DNS_TIMEOUT_MS"),
+    ...given("dnsFixtures", file("ASSAY_DNS_FIXTURES")),
+    ...(smtpTls.keyPath && smtpTls.certPath ? { smtpTls: { keyPath: smtpTls.keyPath, certPath: smtpTls.certPath } } : {}),
     playground: {
-      checks: (env.ASSAY_PLAYGROUND_CHECKS || "web-essentials")
-        .split(",")
-        .map((c) => c.trim())
-        .filter(Boolean),
-      viewport: env.ASSAY_PLAYGROUND_VIEWPORT || "desktop-md",
-      runTtlSeconds: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUN_TTL_SECONDS, 3600)),
-      maxRuns: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_MAX_RUNS, 500)),
-      runsPerSession: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUNS_PER_SESSION, 3)),
-      runsPerAddress: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_RUNS_PER_ADDRESS, 10)),
-      windowSeconds: Math.max(1, intFrom(env.ASSAY_PLAYGROUND_WINDOW_SECONDS, 3600)),
+      checks: read.list("ASSAY_PLAYGROUND_CHECKS"),
+      viewport: read.text("ASSAY_PLAYGROUND_VIEWPORT"),
+      runTtlSeconds: read.int("ASSAY_PLAYGROUND_RUN_TTL_SECONDS"),
+      maxRuns: read.int("ASSAY_PLAYGROUND_MAX_RUNS"),
+      runsPerSession: read.int("ASSAY_PLAYGROUND_RUNS_PER_SESSION"),
+      runsPerAddress: read.int("ASSAY_PLAYGROUND_RUNS_PER_ADDRESS"),
+      windowSeconds: read.int("ASSAY_PLAYGROUND_WINDOW_SECONDS"),
     },
-    ...(env.ASSAY_VISION_BASE_URL
-      ? { vision: { baseURL: env.ASSAY_VISION_BASE_URL, model: env.ASSAY_VISION_MODEL || "gpt-4o-mini", apiKey: env.ASSAY_VISION_API_KEY || undefined } }
-      : {}),
+    ...(visionBaseUrl ? { vision: { baseURL: visionBaseUrl, model: read.text("ASSAY_VISION_MODEL"), apiKey: read.text("ASSAY_VISION_API_KEY") } } : {}),
+  };
+}
+
+/** `{ key: value }`, or nothing when the value is unset: an optional field is absent rather than undefined. */
+function given<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+type Vars = typeof CONFIG_VARS;
+type VarOfKind<K extends VarKind> = { [N in ConfigVar]: Vars[N]["kind"] extends K ? N : never }[ConfigVar];
+/** A string variable's value: a string when it declares a default, else possibly undefined. */
+type TextOf<N extends ConfigVar> = Vars[N] extends { default: string } ? string : string | undefined;
+
+/**
+ * Reads declared variables only (a name CONFIG_VARS lacks does not compile), falling back to their declared
+ * defaults and keeping integers within their declared bounds. An empty value is an unset one.
+ */
+export function configReader(env: Record<string, string | undefined>) {
+  const raw = (name: ConfigVar): string | undefined => env[name] || undefined;
+  const spec = (name: ConfigVar): VarSpec => CONFIG_VARS[name];
+  return {
+    /** A whole number; `fallback` for a default computed here (the declaration says it in words). */
+    int(name: VarOfKind<"integer">, fallback?: number): number {
+      const { default: declared, min = 0, max = Infinity } = spec(name);
+      const value = raw(name);
+      const n = value === undefined ? (fallback ?? declared) : Number(value);
+      if (typeof n !== "number") throw new Error(`${name} declares no default`);
+      if (!Number.isInteger(n) || n < 0) throw new Error(`${name}: expected a whole number, got ${JSON.stringify(value)}`);
+      return Math.min(max, Math.max(min, n));
+    },
+    text<N extends VarOfKind<"text" | "path" | "url" | "secret">>(name: N): TextOf<N> {
+      return (raw(name) ?? spec(name).default) as TextOf<N>;
+    },
+    flag(name: VarOfKind<"flag">): boolean {
+      return raw(name) === "1";
+    },
+    /** Comma-separated, blanks around entries dropped. */
+    list(name: VarOfKind<"list">): string[] {
+      return String(raw(name) ?? spec(name).default ?? "")
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+    },
   };
 }
 
@@ -227,11 +273,7 @@ export function grantClock(config: Pick<Config, "clockOffsetDays">): Date {
  * ASSAY_BROWSER_ENDPOINTS: ws:// or wss:// URLs separated by commas (blanks around them ignored). Anything else, or
  * one named twice (a worker's one browser counted twice), stops the start naming the variable and the entry.
  */
-function browserEndpointsFrom(value: string | undefined): string[] {
-  const entries = (value ?? "")
-    .split(",")
-    .map((e) => e.trim())
-    .filter(Boolean);
+function browserEndpointsFrom(entries: string[]): string[] {
   const endpoints: string[] = [];
   for (const entry of entries) {
     let url: URL | undefined;
@@ -245,13 +287,6 @@ function browserEndpointsFrom(value: string | undefined): string[] {
     endpoints.push(url.href);
   }
   return endpoints;
-}
-
-function intFrom(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`expected a whole number, got ${JSON.stringify(value)}`);
-  return n;
 }
 
 /** A PostgreSQL URL; anything else stops the start naming the variable (a typo must not silently mean SQLite). */
@@ -274,14 +309,15 @@ function nodeIdFrom(value: string): string {
 }
 
 /** The bucket and, for an S3-compatible service other than AWS, its endpoint (an http(s) URL); credentials as given. */
-function s3From(env: Record<string, string | undefined>): NonNullable<Config["s3"]> {
-  const endpoint = env.ASSAY_S3_ENDPOINT;
+function s3From(bucket: string, read: ReturnType<typeof configReader>): NonNullable<Config["s3"]> {
+  const endpoint = read.text("ASSAY_S3_ENDPOINT");
   if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error("ASSAY_S3_ENDPOINT must be an http:// or https:// URL (the S3-compatible service)");
+  const [region, accessKeyId, secretAccessKey] = [read.text("ASSAY_S3_REGION"), read.text("ASSAY_S3_ACCESS_KEY_ID"), read.text("ASSAY_S3_SECRET_ACCESS_KEY")];
   return {
-    bucket: env.ASSAY_S3_BUCKET!,
+    bucket,
     ...(endpoint ? { endpoint } : {}),
-    ...(env.ASSAY_S3_REGION ? { region: env.ASSAY_S3_REGION } : {}),
-    ...(env.ASSAY_S3_ACCESS_KEY_ID ? { accessKeyId: env.ASSAY_S3_ACCESS_KEY_ID } : {}),
-    ...(env.ASSAY_S3_SECRET_ACCESS_KEY ? { secretAccessKey: env.ASSAY_S3_SECRET_ACCESS_KEY } : {}),
+    ...(region ? { region } : {}),
+    ...(accessKeyId ? { accessKeyId } : {}),
+    ...(secretAccessKey ? { secretAccessKey } : {}),
   };
 }

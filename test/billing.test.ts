@@ -295,7 +295,7 @@ describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unse
     expect(billing.message.startsWith(refusal.message)).toBe(true);
     expectError(await bare.api("GET", "/api/org", { key: apiKey }), 503, "BILLING_NOT_PROVISIONED");
 
-    // What the README tells the operator: subscribe the customer (or set ASSAY_STRIPE_FREE_PRICE and provision); then the same key works.
+    // What docs/plans-and-billing.md tells the operator: subscribe the customer (or set ASSAY_STRIPE_FREE_PRICE and provision); then the same key works.
     stripe.subscribe(customerId, freePrice);
     expect((await bare.api("GET", "/api/org", { key: apiKey })).body.plan).toBe("free");
   });

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize } from "node:path";
 import { generatedDocs } from "../src/docs/generate";
+import { anchorOf } from "../src/docs/markdown";
 import { errorCatalog } from "../src/errors/catalog";
 import { ROOT, startServer, type TestServer } from "./support/harness";
 
@@ -51,4 +52,49 @@ test("an unknown route is a catalogued JSON 404", async () => {
   expect(res.body.code).toBe("ROUTE_NOT_FOUND");
   for (const field of ["title", "message", "developerMessage", "requestId"]) expect(typeof res.body[field]).toBe("string");
   expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
+});
+
+// ------------------------------------------------------------------ the README and docs/ link each other, and every link lands
+
+const DOC_PAGES = readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md"));
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+/** Markdown outside fenced code blocks (a `# comment` in a shell block is not a heading, a link in it not a link). */
+const prose = (markdown: string) => markdown.replace(/^```[\s\S]*?^```/gm, "");
+
+/** The anchors GitHub gives a page's headings: the slug, and -1, -2… for repeats. */
+function anchorsOf(markdown: string): Set<string> {
+  const seen = new Map<string, number>();
+  const anchors = new Set<string>();
+  for (const [, heading] of prose(markdown).matchAll(/^#{1,6} (.+)$/gm)) {
+    const slug = anchorOf(heading!);
+    const n = seen.get(slug) ?? 0;
+    anchors.add(n ? `${slug}-${n}` : slug);
+    seen.set(slug, n + 1);
+  }
+  return anchors;
+}
+
+test("the README links every page of docs/, and docs/architecture.md lists every other one", () => {
+  const readme = read("README.md");
+  const architecture = read("docs/architecture.md");
+  expect(DOC_PAGES.filter((page) => !readme.includes(`](docs/${page})`))).toEqual([]);
+  expect(DOC_PAGES.filter((page) => page !== "architecture.md" && !architecture.includes(`](${page})`))).toEqual([]);
+});
+
+test("every relative link in the README and docs/ names a file that exists, and a heading of it", () => {
+  const broken: string[] = [];
+  for (const path of ["README.md", ...DOC_PAGES.map((page) => `docs/${page}`)]) {
+    for (const [, target] of prose(read(path)).matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [file, anchor] = target!.split("#");
+      const linked = file ? normalize(join(dirname(path), file)) : path;
+      if (!existsSync(join(ROOT, linked))) broken.push(`${path}: ${target} (no file)`);
+      else if (anchor && linked.endsWith(".md") && !anchorsOf(read(linked)).has(anchor)) broken.push(`${path}: ${target} (no such heading)`);
+    }
+  }
+  expect(broken).toEqual([]);
+});
+
+test("the README stays first contact: under 12 KB, the reference in docs/", () => {
+  expect(Buffer.byteLength(read("README.md"))).toBeLessThan(12 * 1024);
 });

@@ -85,11 +85,11 @@ test("JOB_REQUEST_ERRORS is every step's codes, once each, in step order", () =>
   expect(JOB_REQUEST_ERRORS).toEqual([...new Set(PLAN_STEPS.flatMap((s) => s.codes))]);
 });
 
-test("the README's validation order names the steps' codes in the table's order", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const start = readme.indexOf("The order of checks (the first failing one answers");
+test("docs/jobs.md's validation order names the steps' codes in the table's order", () => {
+  const page = readFileSync(join(ROOT, "docs", "jobs.md"), "utf8");
+  const start = page.indexOf("The order of checks (the first failing one answers");
   expect(start).toBeGreaterThan(0);
-  const paragraph = readme.slice(start, readme.indexOf("\n\n", start));
+  const paragraph = page.slice(start, page.indexOf("\n\n", start));
   const named = [...paragraph.matchAll(/`([A-Z][A-Z_]+)`/g)].map((m) => m[1]);
   expect(named).toEqual(PLAN_STEPS.flatMap((s) => s.codes));
 });

@@ -3,7 +3,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { AppError } from "../errors/app-error";
 
 /**
- * The exit codes every client command keeps (documented in the README): 0 pass, 1 blocked (a threshold was
+ * The exit codes every client command keeps (documented in docs/cli.md): 0 pass, 1 blocked (a threshold was
  * crossed, a check failed, a verification found a mismatch), 2 undecided (refused, expired, timed out,
  * unreachable, no key, bad usage).
  */

@@ -8,6 +8,8 @@ import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER } from "../catalog/render-
 import { priceJob } from "../domain/pricing";
 import { profileOf } from "../capture/mail-clients/profiles";
 import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
+import { configurationMarkdown } from "./configuration-md";
+import { apiMarkdown } from "./api-md";
 
 /** docs/errors.md, from the one error table. */
 function errorsMarkdown(): string {
@@ -118,4 +120,6 @@ export const generatedDocs: Record<string, () => string> = {
   "docs/errors.md": errorsMarkdown,
   "docs/validations.md": validationsMarkdown,
   "docs/email-clients.md": emailClientsMarkdown,
+  "docs/configuration.md": configurationMarkdown,
+  "docs/api.md": apiMarkdown,
 };

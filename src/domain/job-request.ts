@@ -98,7 +98,7 @@ export interface PlanStep {
   name: string;
   /** The codes it refuses with, in the order it checks for them. */
   codes: ErrorCode[];
-  /** What it requires, in one line (README, describe_job_request, llms.txt). */
+  /** What it requires, in one line (docs/jobs.md, describe_job_request, llms.txt). */
   rule: string;
   check(draft: PlanDraft): void | Promise<void>;
 }

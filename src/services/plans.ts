@@ -99,7 +99,7 @@ export class PlanService {
         message:
           `${e.message} Until billing is set up, this organization's jobs, estimates, GET /api/credits and GET /api/org answer ${e.code}. ` +
           `Keep the key (it works once billing is set up) and ask this server's operator to set up organization ${customerId} with ${provider} ` +
-          `(the README's "Billing providers", then \`assay billing provision --customer ${customerId}\`).`,
+          `(docs/plans-and-billing.md, "Billing providers"; then \`assay billing provision --customer ${customerId}\`).`,
       };
     }
   }

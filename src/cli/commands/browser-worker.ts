@@ -8,7 +8,7 @@ import { action, UsageError } from "../program";
  * request its pages make through its network guard. No event store, no service: a worker is only a browser.
  */
 
-/** What the worker's exit code says (the README's table); bad usage is 2, as for every command. */
+/** What the worker's exit code says (docs/operating.md); bad usage is 2, as for every command. */
 export const WORKER_EXIT = { stopped: 0, failed: 1, usage: 2 } as const;
 
 const EXIT_HELP = `

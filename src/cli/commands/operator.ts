@@ -21,7 +21,7 @@ async function withOperator(command: (operator: OperatorService) => number | Pro
 export function registerOperatorCommands(program: Command): void {
   program
     .command("serve")
-    .description("serve HTTP and the SMTP inbox (configured by environment; see README)")
+    .description("serve HTTP and the SMTP inbox (configured by environment; see docs/configuration.md)")
     .action(action(async () => (await import("../serve")).serve()));
 
   program

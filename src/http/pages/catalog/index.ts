@@ -118,7 +118,7 @@ export function catalogPages(ctx: PageContext) {
       };
       let shown = rows.filter((r) => (!filter.subject || r.subjectType === filter.subject) && (!filter.kind || r.kind === filter.kind));
       if (filter.q) {
-        // The operation reads a JSON body, as POST /api/validations/search does.
+        // The operation (the MCP tool search_validations, which has no route) reads its arguments as a JSON body.
         const asJson = new Request(request.url, { method: "POST", headers: { "content-type": "application/json" } });
         const body = JSON.stringify({ query: filter.q, limit: 50 });
         const { matches } = await callOperation<{ matches: Array<{ id: string }> }>(ctx, "searchValidations", asJson, { body });
