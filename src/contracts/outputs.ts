@@ -5,6 +5,7 @@ import { JOB_TYPES, JobRequest } from "./job-request";
 import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import { QuestionShape } from "../catalog/feedback-sets";
+import { DEVICE_TOKEN_ERRORS } from "../domain/device";
 
 /**
  * The success bodies of the operations, exactly: every object lists its fields and allows no others, so the
@@ -589,18 +590,6 @@ export const DeviceAuthorization = Obj(
   },
   "RFC 8628 §3.2: show user_code and verification_uri to the person, then poll POST /api/device/token every interval seconds.",
 );
-
-/** The OAuth refusals of the device token endpoint (RFC 8628 §3.5, RFC 6749 §5.2), the one list of them. */
-export const DEVICE_TOKEN_ERRORS = [
-  "authorization_pending",
-  "slow_down",
-  "access_denied",
-  "expired_token",
-  "invalid_grant",
-  "invalid_request",
-  "unsupported_grant_type",
-  "invalid_scope",
-] as const;
 
 export const OAuthErrorBody = Obj(
   { error: literals(DEVICE_TOKEN_ERRORS), error_description: Str() },
