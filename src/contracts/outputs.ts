@@ -1,4 +1,5 @@
-import { Type, type TProperties, type TRecord, type TSchema, type TString, type TUnknown } from "@sinclair/typebox";
+import { Type, type TRecord, type TString, type TUnknown } from "@sinclair/typebox";
+import { AnyJson, Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
 import { Finding, PolicySeverity, Severity, SkippedValidation } from "../../events/jobs";
 import { Scope } from "../../events/account";
 import { JOB_TYPES, JobRequest } from "./job-request";
@@ -6,24 +7,6 @@ import { ErrorBodySchema, JOB_STATUSES, SUBJECT_TYPES } from "./inputs";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import { QuestionShape } from "../catalog/feedback-sets";
 import { DEVICE_TOKEN_ERRORS } from "../domain/device";
-
-/**
- * The success bodies of the operations, exactly: every object lists its fields and allows no others, so the
- * tests (which check every body they receive against these) fail when a service's answer and its
- * documentation part. Values that are free-form by nature (a parameter's JSON Schema, a job subject) are
- * typed as such, never as an open object.
- */
-
-const Obj = <T extends TProperties>(properties: T, description?: string) =>
-  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
-const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((v) => Type.Literal(v)));
-const Opt = Type.Optional;
-const Str = (description?: string) => Type.String(description ? { description } : {});
-const Int = () => Type.Integer();
-const Bool = () => Type.Boolean();
-const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const AnyJson = () => Type.Unknown();
-const Dict = <T extends TSchema>(t: T) => Type.Record(Type.String(), t);
 
 /**
  * A job body the catalog offers as an example: checked as the JobRequest it is, typed as the plain record the
