@@ -1,6 +1,10 @@
 import { Type } from "@sinclair/typebox";
 import { errorCatalog } from "../errors/catalog";
-import { DETAILS, JOB_TYPES, enumOf } from "./job-request";
+import { JOB_TYPES, enumOf } from "./job-request";
+import { subjectTypeFilter } from "./catalog";
+import { detail, JOB_STATUSES } from "./job";
+import { RoleField } from "./people";
+import { customerId, sameOriginPath } from "./request-parts";
 import { Scope } from "../../events/account";
 
 /**
@@ -8,14 +12,6 @@ import { Scope } from "../../events/account";
  * the MCP tools. One TypeBox schema per shape, used to validate on both surfaces (readInput) and to
  * publish them (MCP inputSchema, OpenAPI). The job request itself lives in ./job-request.ts.
  */
-
-export const SUBJECT_TYPES = ["url", "email"] as const;
-export const JOB_STATUSES = ["pending", "running", "completed", "interrupted", "expired"] as const;
-
-const subjectTypeFilter = () => Type.Optional(enumOf(SUBJECT_TYPES, "Only validations of this subject type (url covers url and static_html jobs)."));
-const customerId = () =>
-  Type.Optional(Type.String({ description: "Your organization's customerId; defaults to the key's own. Another organization's is refused." }));
-const detail = () => Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result)."));
 
 // ------------------------------------------------------------------ catalog
 
@@ -95,10 +91,6 @@ export const SignupBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** A path on this site (`/`, `/keys?x=1`), never another origin (`//host`, `/\\host`, `https://…`). */
-const sameOriginPath = (description: string) =>
-  Type.Optional(Type.String({ pattern: "^/(?![/\\\\])[^\\s]*$", maxLength: 2000, description }));
-
 export const SignInLinkBody = Type.Object(
   {
     email: Type.String({
@@ -155,7 +147,7 @@ export const MintKeyBody = Type.Object(
 export const AddMemberBody = Type.Object(
   {
     email: Type.String({ description: "The person's email; they sign in with it.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
-    role: enumOf(["admin", "member"] as const, "admin: everything, including members and every key; member: jobs, feedback, and their own keys."),
+    role: RoleField,
   },
   { additionalProperties: false },
 );
@@ -163,7 +155,7 @@ export const AddMemberBody = Type.Object(
 export const InviteMemberBody = Type.Object(
   {
     email: Type.String({ description: "The email to invite; the invitation link goes there.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
-    role: AddMemberBody.properties.role,
+    role: RoleField,
   },
   { additionalProperties: false },
 );
@@ -178,13 +170,7 @@ export const InvitationTokenBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const PersonRef = Type.Object({ personId: Type.String({ minLength: 1, description: "The member's person id (per_…)." }) }, { additionalProperties: false });
-
-export const MemberRoleBody = Type.Object({ role: AddMemberBody.properties.role }, { additionalProperties: false });
-
-export const KeyRef = Type.Object({ keyId: Type.String({ minLength: 1, description: "The key's id (key_…)." }) }, { additionalProperties: false });
-
-export const CustomerQuery = Type.Object({ customerId: customerId() }, { additionalProperties: false });
+export const MemberRoleBody = Type.Object({ role: RoleField }, { additionalProperties: false });
 
 export const CreditsQuery = Type.Object(
   {
@@ -210,8 +196,6 @@ export const JobListQuery = Type.Object(
 
 /** GET /api/jobs/{jobId}'s query (with the path's jobId, get_job's arguments). */
 export const GetJobQuery = Type.Object({ detail: detail(), customerId: customerId() }, { additionalProperties: false });
-
-export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
 
 export const AWAIT_MAX_SECONDS = 120;
 
@@ -248,22 +232,7 @@ export const CaptureRef = Type.Object(
   { additionalProperties: false },
 );
 
-export const CaptureKeyParams = Type.Object({ key: Type.String({ description: "The capture key." }) });
-
 // ------------------------------------------------------------------ playground
-
-/** A playground run's body: a public URL, or pasted HTML with the address it stands for; it becomes a job request (the planner's codes). */
-export const PlaygroundRunBody = Type.Object(
-  {
-    url: Type.Optional(Type.String({ description: "A public http(s) URL to check. Send url, or html with baseUrl." })),
-    html: Type.Optional(Type.String({ description: "Pasted HTML to check, rendered as if served at baseUrl." })),
-    baseUrl: Type.Optional(Type.String({ description: "With html: the public address the HTML stands for (relative links resolve against it)." })),
-    validations: Type.Optional(
-      Type.Array(Type.String(), { description: "Some of the playground's checks (default: all of them); another id is INVALID_ENUM_VALUE." }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 export const PlaygroundRunRef = Type.Object({ runId: Type.String({ minLength: 1, description: "The run's id (pgr_…)." }) });
 
@@ -282,36 +251,6 @@ export const CaptureShareQuery = Type.Object(
 );
 
 // ------------------------------------------------------------------ feedback
-
-export const FeedbackQuestionsQuery = Type.Object(
-  {
-    setId: Type.Optional(Type.String({ description: "A feedback set id from list_feedback_due / GET /api/feedback/due." })),
-    jobId: Type.Optional(Type.String({ description: "With validationId: the looks-wrong set for one check on one job." })),
-    validationId: Type.Optional(Type.String({ description: "With jobId: the check the looks-wrong set is about." })),
-    customerId: customerId(),
-  },
-  { additionalProperties: false },
-);
-
-export const FeedbackSubmission = Type.Object(
-  {
-    setId: Type.String({ minLength: 1, description: "The set being answered." }),
-    answers: Type.Array(
-      Type.Object(
-        {
-          questionId: Type.String({ minLength: 1 }),
-          value: Type.Unknown({ description: "An answer matching the question's shape." }),
-        },
-        { additionalProperties: false },
-      ),
-      { description: "Exactly one answer per question of the set, nothing extra." },
-    ),
-    jobId: Type.Optional(Type.String({ description: "The job the answers are about (job- and validation-scope sets)." })),
-    validationId: Type.Optional(Type.String({ description: "The check the answers are about (validation-scope sets)." })),
-    customerId: customerId(),
-  },
-  { additionalProperties: false },
-);
 
 /**
  * The dashboard's feedback form as a submission: setId, jobId and validationId as fields, and one field per question
@@ -349,20 +288,6 @@ export const FeedbackResultQuery = Type.Object(
 );
 
 // ------------------------------------------------------------------ errors
-
-/** The error body every surface returns (HTTP body; MCP tool errors' structuredContent). */
-export const ErrorBodySchema = Type.Object(
-  {
-  code: Type.String({ description: "Stable: branch on it." }),
-  title: Type.String(),
-  message: Type.String({ description: "What went wrong in this case; may be reworded." }),
-  developerMessage: Type.String({ description: "What to do about it." }),
-  details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The specifics, documented per code." })),
-  requestId: Type.String(),
-  retryable: Type.Optional(Type.Boolean({ description: "5xx only: whether the same request may succeed later." })),
-  },
-  { additionalProperties: false },
-);
 
 // ------------------------------------------------------------------ device authorization (RFC 8628)
 

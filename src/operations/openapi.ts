@@ -1,6 +1,6 @@
 import { errorEntry, type ErrorCode } from "../errors/catalog";
 import { JobRequest } from "../contracts/job-request";
-import { ErrorBodySchema } from "../contracts/inputs";
+import { ErrorBodySchema } from "../contracts/errors";
 import { jsonSchemaOf } from "../contracts/schema-kit";
 import { MAX_BODY_BYTES } from "../contracts/limits";
 import { httpErrors } from "./errors";

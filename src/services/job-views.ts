@@ -3,7 +3,7 @@ import { findValidation } from "../catalog/registry";
 import type { JobRow, ResultRow } from "../../projections/jobs";
 import type { CaptureService } from "./captures";
 import type { Static } from "@sinclair/typebox";
-import type { Job } from "../contracts/outputs";
+import type { Job } from "../contracts/job";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import { passPolicy, policySeverity, type PolicyRow, type PolicySeverity } from "../domain/pass-policy";
 import type { SkippedValidation } from "../domain/job-request";

@@ -1,5 +1,5 @@
 import { ChangePlanBody } from "../../contracts/inputs";
-import { Organization } from "../../contracts/outputs";
+import { Organization } from "../../contracts/account";
 import { defineOperation, sessionOf } from "../operation";
 import { PLAN_RESOLUTION_ERRORS } from "../words";
 

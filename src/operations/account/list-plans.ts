@@ -1,4 +1,4 @@
-import { CustomerQuery } from "../../contracts/inputs";
+import { CustomerQuery } from "../../contracts/request-parts";
 import { PlanList } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS } from "../words";

@@ -1,4 +1,4 @@
-import { KeyRef } from "../../contracts/inputs";
+import { KeyRef } from "../../contracts/account";
 import { RotatedKey } from "../../contracts/outputs";
 import { defineOperation, sessionOf } from "../operation";
 

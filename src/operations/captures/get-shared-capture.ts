@@ -1,4 +1,5 @@
-import { CaptureKeyParams, CaptureShareQuery } from "../../contracts/inputs";
+import { CaptureShareQuery } from "../../contracts/inputs";
+import { CaptureKeyParams } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { imageResponse } from "./image";
 

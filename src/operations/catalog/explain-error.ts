@@ -1,5 +1,6 @@
 import { ExplainErrorInput } from "../../contracts/inputs";
-import { ErrorTable, OneError } from "../../contracts/outputs";
+import { OneError } from "../../contracts/outputs";
+import { ErrorTable } from "../../contracts/errors";
 import { Type } from "@sinclair/typebox";
 import type { ErrorCode } from "../../errors/catalog";
 import { defineOperation } from "../operation";

@@ -1,5 +1,5 @@
 import { SetRef } from "../../contracts/inputs";
-import { SetView } from "../../contracts/outputs";
+import { SetView } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
 

@@ -1,4 +1,4 @@
-import { CustomerQuery } from "../../contracts/inputs";
+import { CustomerQuery } from "../../contracts/request-parts";
 import { FeedbackDue } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";

@@ -1,4 +1,4 @@
-import { FeedbackQuestionsQuery } from "../../contracts/inputs";
+import { FeedbackQuestionsQuery } from "../../contracts/feedback";
 import { FeedbackQuestions } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";

@@ -1,4 +1,5 @@
-import { FeedbackSubmission, feedbackSubmissionFromForm } from "../../contracts/inputs";
+import { feedbackSubmissionFromForm } from "../../contracts/inputs";
+import { FeedbackSubmission } from "../../contracts/feedback";
 import { FeedbackReceipt } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 

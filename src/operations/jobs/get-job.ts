@@ -1,5 +1,5 @@
-import { GetJobQuery, JobRef } from "../../contracts/inputs";
-import { Job } from "../../contracts/outputs";
+import { GetJobQuery } from "../../contracts/inputs";
+import { JobRef, Job } from "../../contracts/job";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
 import { jobSummary } from "./job-summary";

@@ -1,4 +1,4 @@
-import { CustomerQuery } from "../../contracts/inputs";
+import { CustomerQuery } from "../../contracts/request-parts";
 import { EmailClientCatalog } from "../../contracts/outputs";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS, READ } from "../words";

@@ -1,5 +1,5 @@
 import { AddMemberBody } from "../../contracts/inputs";
-import { Member } from "../../contracts/outputs";
+import { Member } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 export const addMember = defineOperation({

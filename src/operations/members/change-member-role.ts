@@ -1,5 +1,5 @@
-import { MemberRoleBody, PersonRef } from "../../contracts/inputs";
-import { Member } from "../../contracts/outputs";
+import { MemberRoleBody } from "../../contracts/inputs";
+import { PersonRef, Member } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 export const changeMemberRole = defineOperation({

@@ -1,5 +1,5 @@
 import { InviteMemberBody } from "../../contracts/inputs";
-import { Invitation } from "../../contracts/outputs";
+import { Invitation } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 export const inviteMember = defineOperation({

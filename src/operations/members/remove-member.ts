@@ -1,4 +1,4 @@
-import { PersonRef } from "../../contracts/inputs";
+import { PersonRef } from "../../contracts/people";
 import { RemovedMember } from "../../contracts/outputs";
 import { defineOperation, sessionOf } from "../operation";
 

@@ -1,5 +1,5 @@
 import { PlaygroundRunRef } from "../../contracts/inputs";
-import { PlaygroundRun } from "../../contracts/outputs";
+import { PlaygroundRun } from "../../contracts/playground";
 import { defineOperation } from "../operation";
 
 export const getPlaygroundRun = defineOperation({

@@ -1,5 +1,5 @@
 import { SwitchOrganizationBody } from "../../contracts/inputs";
-import { SessionView } from "../../contracts/outputs";
+import { SessionView } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 export const switchOrganization = defineOperation({
