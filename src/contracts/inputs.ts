@@ -1,7 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { errorCatalog } from "../errors/catalog";
-import { JOB_TYPES, enumOf } from "./job-request";
-import { subjectTypeFilter } from "./catalog";
+import { enumOf } from "./job-request";
 import { detail, JOB_STATUSES } from "./job";
 import { RoleField } from "./people";
 import { customerId, sameOriginPath } from "./request-parts";
@@ -14,70 +12,6 @@ import { Scope } from "../../events/account";
  */
 
 // ------------------------------------------------------------------ catalog
-
-export const ValidationListQuery = Type.Object(
-  {
-    include: Type.Optional(enumOf(["parameters"] as const, "parameters: add each validation's parameters (name, format, schema, example).")),
-    subjectType: subjectTypeFilter(),
-  },
-  { additionalProperties: false },
-);
-
-export const ValidationRef = Type.Object(
-  { idOrSlug: Type.String({ minLength: 1, description: "A validation id or slug, e.g. page-title." }) },
-  { additionalProperties: false },
-);
-
-export const SetListQuery = Type.Object({ subjectType: subjectTypeFilter() }, { additionalProperties: false });
-
-export const SetRef = Type.Object(
-  { setId: Type.String({ minLength: 1, description: "A validation set id, e.g. web-essentials." }) },
-  { additionalProperties: false },
-);
-
-export const SearchValidationsInput = Type.Object(
-  {
-    query: Type.String({ minLength: 1, maxLength: 500, description: "Words to look for in ids, names, categories, summaries and judgments." }),
-    subjectType: subjectTypeFilter(),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Most matches to return (default 10)." })),
-  },
-  { additionalProperties: false },
-);
-
-export const RecommendChecksInput = Type.Object(
-  {
-    goal: Type.String({
-      minLength: 1,
-      maxLength: 2000,
-      description: "What the user wants checked, in plain language, e.g. \"make sure the landing page works on phones and has no broken links\".",
-    }),
-    subjectType: enumOf(JOB_TYPES, "The job type the checks will run on: url, static_html or email."),
-  },
-  { additionalProperties: false },
-);
-
-export const CompareChecksInput = Type.Object(
-  {
-    ids: Type.Array(Type.String({ minLength: 1 }), {
-      minItems: 2,
-      maxItems: 10,
-      description: "Two to ten validation ids or slugs to compare side by side.",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const DescribeJobRequestInput = Type.Object(
-  { type: Type.Optional(enumOf(JOB_TYPES, "Only this job type's example; omit for all three.")) },
-  { additionalProperties: false },
-);
-
-const ERROR_CODES = errorCatalog.map((e) => e.code);
-
-export const ExplainErrorInput = Type.Object(
-  { code: Type.Optional(enumOf(ERROR_CODES, "An error code; omit it to list every code.")) },
-  { additionalProperties: false },
-);
 
 // ------------------------------------------------------------------ accounts
 

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { AnyJson, Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
-import { ErrorBodySchema, ErrorView } from "./errors";
-import { CaptureSize, CatalogEntry, catalogEntryFields, ExecutionKind, JobBody, JobType, Reference, SetView, SubjectType } from "./catalog";
+import { Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
+import { ErrorBodySchema } from "./errors";
+import { JobType } from "./catalog";
 import { Job, PriceLine, Quote, SkippedCheck } from "./job";
 import { keyFields } from "./account";
 import { Invitation, Role, SessionView } from "./people";
@@ -10,87 +10,6 @@ import { QuestionShape } from "../catalog/feedback-sets";
 import { DEVICE_TOKEN_ERRORS } from "../domain/device";
 
 // ------------------------------------------------------------------ catalog
-
-export const ValidationDetail = Obj(
-  {
-    ...catalogEntryFields,
-    judgment: Str(),
-    validationSets: Type.Array(Str()),
-    references: Type.Array(Reference),
-    capture: Obj({ offered: Type.Array(CaptureSize), standard: Type.Array(CaptureSize) }),
-    agentJobSnippet: JobBody,
-    links: Obj({ self: Str(), standard: Str(), custom: Opt(Str()) }),
-  },
-  "A validation's detail record.",
-);
-
-export const ValidationList = Obj({ validations: Type.Array(CatalogEntry) });
-
-export const SetList = Obj({ validationSets: Type.Array(SetView) });
-
-export const SearchResult = Obj({
-  query: Str(),
-  matches: Type.Array(Obj({ ...catalogEntryFields, score: Type.Number(), matchedOn: Type.Array(Str()) })),
-});
-
-export const Recommendation = Obj({
-  goal: Str(),
-  jobType: JobType,
-  subjectType: SubjectType,
-  validationSet: Nullable(Obj({ id: Str(), name: Str(), why: Str() })),
-  checks: Type.Array(
-    Obj({
-      id: Str(),
-      name: Str(),
-      category: Str(),
-      executionKind: ExecutionKind,
-      credits: Int(),
-      inSet: Bool(),
-      requiresConfiguration: Bool(),
-      why: Str(),
-      askUserFor: Opt(Type.Array(Obj({ parameter: Str(), description: Str(), format: Str() }))),
-    }),
-  ),
-  estimatedCredits: Int(),
-  jobRequest: JobBody,
-  notes: Type.Array(Str()),
-});
-
-export const Comparison = Obj({
-  validations: Type.Array(
-    Obj({ ...catalogEntryFields, judgment: Str(), validationSets: Type.Array(Str()), captureSizes: Type.Array(CaptureSize) }),
-  ),
-  differences: Type.Array(Str()),
-  sharedSets: Type.Array(Str()),
-  canRunTogether: Bool(),
-  totalCredits: Int(),
-});
-
-const JobExamples = Obj({ minimal: JobBody, withParameters: Opt(JobBody), parametersNote: Opt(Str()) });
-
-export const JobRequestDescription = Obj({
-  schema: Type.Unknown({ description: "The job request's JSON Schema." }),
-  fields: Type.Array(Obj({ field: Str(), required: Str(), description: Str() })),
-  examples: Dict(JobExamples),
-  rules: Type.Array(Str()),
-  captureSizes: Type.Array(CaptureSize),
-  emailJobs: Str(),
-});
-
-export const OneError = Obj({ error: ErrorView });
-
-export const OpenApiDocument = Obj(
-  {
-    openapi: Type.Literal("3.1.0"),
-    info: Obj({ title: Str(), version: Str(), summary: Str(), description: Str() }),
-    servers: Type.Array(Obj({ url: Str() })),
-    externalDocs: Obj({ description: Str(), url: Str() }),
-    tags: Type.Array(Obj({ name: Str(), description: Str() })),
-    paths: Dict(Dict(AnyJson())),
-    components: Obj({ schemas: Dict(AnyJson()), securitySchemes: Dict(AnyJson()) }),
-  },
-  "An OpenAPI 3.1 document.",
-);
 
 // ------------------------------------------------------------------ account
 
