@@ -1,9 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { enumOf } from "./job-request";
 import { detail, JOB_STATUSES } from "./job";
-import { RoleField } from "./people";
-import { customerId, sameOriginPath } from "./request-parts";
-import { Scope } from "../../events/account";
+import { customerId } from "./request-parts";
 
 /**
  * The small request schemas beside the job request: HTTP query strings and bodies, and the arguments of
@@ -14,105 +12,6 @@ import { Scope } from "../../events/account";
 // ------------------------------------------------------------------ catalog
 
 // ------------------------------------------------------------------ accounts
-
-export const SignupBody = Type.Object(
-  {
-    email: Type.String({
-      description: "An address the user controls: signing in with it later claims the account. Ask the user; never invent one.",
-      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const SignInLinkBody = Type.Object(
-  {
-    email: Type.String({
-      description: "The address to send the sign-in link to. The answer is the same whether or not it has an account.",
-      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
-    }),
-    next: sameOriginPath("Where the link lands once signed in: a path on this site (default /dashboard)."),
-  },
-  { additionalProperties: false },
-);
-
-export const SignInCallbackQuery = Type.Object(
-  {
-    token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the sign-in link." }),
-    next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard)."),
-  },
-  { additionalProperties: false },
-);
-
-export const OidcStartQuery = Type.Object(
-  { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },
-  { additionalProperties: false },
-);
-
-/** What the OpenID provider sends back (RFC 6749 §4.1.2, RFC 9207's iss); other parameters are ignored. */
-export const OidcCallbackQuery = Type.Object(
-  {
-    state: Type.Optional(Type.String({ maxLength: 200, description: "The state this server sent the provider." })),
-    code: Type.Optional(Type.String({ maxLength: 2000, description: "The authorization code, on success." })),
-    iss: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's issuer identifier." })),
-    error: Type.Optional(Type.String({ maxLength: 200, description: "The provider's error code, on failure." })),
-    error_description: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's words on the error." })),
-  },
-  { additionalProperties: false },
-);
-
-export const SwitchOrganizationBody = Type.Object(
-  { customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }) },
-  { additionalProperties: false },
-);
-
-export const MintKeyBody = Type.Object(
-  {
-    name: Type.String({ minLength: 1, maxLength: 100, description: "A name to tell the key apart, e.g. ci or laptop." }),
-    scopes: Type.Array(enumOf(Scope.anyOf.map((s) => s.const), "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
-      minItems: 1,
-      uniqueItems: true,
-      description: "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
-    }),
-  },
-  { additionalProperties: false },
-);
-
-export const AddMemberBody = Type.Object(
-  {
-    email: Type.String({ description: "The person's email; they sign in with it.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
-    role: RoleField,
-  },
-  { additionalProperties: false },
-);
-
-export const InviteMemberBody = Type.Object(
-  {
-    email: Type.String({ description: "The email to invite; the invitation link goes there.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
-    role: RoleField,
-  },
-  { additionalProperties: false },
-);
-
-export const InvitationCallbackQuery = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link." }) },
-  { additionalProperties: false },
-);
-
-export const InvitationTokenBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link (its token query parameter)." }) },
-  { additionalProperties: false },
-);
-
-export const MemberRoleBody = Type.Object({ role: RoleField }, { additionalProperties: false });
-
-export const CreditsQuery = Type.Object(
-  {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20, description: "Most recent ledger entries to include (1-200, default 20)." })),
-    customerId: customerId(),
-  },
-  { additionalProperties: false },
-);
 
 // ------------------------------------------------------------------ jobs
 
@@ -241,10 +140,5 @@ export const DeviceTokenBody = Type.Object(
     device_code: Type.Optional(Type.String({ description: "The device_code POST /api/device/code answered." })),
     client_id: Type.Optional(Type.String({ description: "The client asking, as in the code request." })),
   },
-  { additionalProperties: false },
-);
-
-export const ChangePlanBody = Type.Object(
-  { planCode: Type.String({ minLength: 1, maxLength: 40, description: "A plan code of this server's plan catalog (the built-in one: free, web, email, team)." }) },
   { additionalProperties: false },
 );

@@ -3,8 +3,6 @@ import { Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit
 import { ErrorBodySchema } from "./errors";
 import { JobType } from "./catalog";
 import { Job, PriceLine, Quote, SkippedCheck } from "./job";
-import { keyFields } from "./account";
-import { Invitation, Role, SessionView } from "./people";
 import { Answers, FeedbackSource, VerdictValue } from "./feedback";
 import { QuestionShape } from "../catalog/feedback-sets";
 import { DEVICE_TOKEN_ERRORS } from "../domain/device";
@@ -12,105 +10,6 @@ import { DEVICE_TOKEN_ERRORS } from "../domain/device";
 // ------------------------------------------------------------------ catalog
 
 // ------------------------------------------------------------------ account
-
-const BillingStanding = Obj(
-  {
-    provider: Str("Where the organization's plan comes from: local (this server's log) or stripe."),
-    ready: Type.Boolean({ description: "Whether plan-dependent calls (jobs, estimates, GET /api/credits, GET /api/org) are answered now." }),
-    plan: Nullable(Type.String({ description: "The plan they are answered under; null when not ready." })),
-    code: Nullable(
-      Type.String({
-        description:
-          "The error code they answer instead until billing is set up (BILLING_NOT_PROVISIONED: no customer or live subscription with the provider; PLAN_NOT_PUBLISHED, BILLING_PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE); null when ready.",
-      }),
-    ),
-    message: Str("In words: the plan, or why not and what to do."),
-  },
-  "The organization's billing as its key will meet it.",
-);
-
-export const NewAccount = Obj(
-  { apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str(), billing: BillingStanding },
-  "The account; apiKey is shown only here. billing says whether the key's plan-dependent calls are answered yet.",
-);
-
-export const PlanList = Obj(
-  {
-    current: Str(),
-    billingProvider: Type.String({ description: "Where the plan comes from (ASSAY_BILLING_PROVIDER): local, the plan the log records, or a billing provider such as stripe." }),
-    planChangeable: Type.Boolean({
-      description: "Whether POST /api/org/plan may change the plan: false under a billing provider, whose subscription is the plan (PLAN_MANAGED_BY_BILLING).",
-    }),
-    plans: Type.Array(
-      Obj({
-        code: Str(),
-        name: Str(),
-        paid: Bool(),
-        monthlyCredits: Nullable(Int()),
-        features: Obj({ website_checks: Bool(), email_checks: Bool(), custom_parameters: Bool(), extra_credit_clients: Bool() }),
-        mailClients: Type.Union([Type.Literal("all"), Type.Array(Str())]),
-      }),
-    ),
-  },
-  "The plan catalog, the plan the organization is on (current), and whether it can be changed here.",
-);
-
-export const KeyList = Obj({
-  keys: Type.Array(Obj({ ...keyFields, lastUsedAt: Nullable(Str("Updated at most once a minute.")) })),
-});
-
-export const NewKey = Obj({ apiKey: Str(), ...keyFields }, "The key; apiKey is shown only here.");
-
-export const RotatedKey = Obj(
-  { apiKey: Str(), previousValidUntil: Str(), ...keyFields },
-  "The key with its new secret, shown only here; the previous secret works until previousValidUntil.",
-);
-
-export const MemberList = Obj({
-  customerId: Str(),
-  members: Type.Array(Obj({ personId: Str(), email: Str(), role: Role, joinedAt: Str() })),
-  invitations: Type.Array(Invitation, { description: "Pending: neither accepted nor expired." }),
-});
-
-export const RemovedMember = Obj(
-  { customerId: Str(), personId: Str(), revokedKeyIds: Type.Array(Str(), { description: "The keys they had minted for the organization, revoked with them." }) },
-  "The member is gone.",
-);
-
-export const LeftOrganization = Obj(
-  {
-    customerId: Str("The organization left."),
-    revokedKeyIds: Type.Array(Str(), { description: "The keys you had minted for it, revoked." }),
-    session: Nullable(SessionView),
-  },
-  "You left; the session now acts for your next organization (session), or, with none left, is over (null).",
-);
-
-export const SignInLinkSent = Obj(
-  { status: Type.Literal("sent"), message: Str() },
-  "The same answer whether or not the email has an account.",
-);
-
-export const SignedOut = Obj({ signedOut: Type.Literal(true) });
-
-export const Credits = Obj({
-  customerId: Str(),
-  balance: Int(),
-  plan: Str(),
-  planName: Str(),
-  monthlyGrant: Int(),
-  ledger: Type.Array(
-    Obj({
-      position: Int(),
-      type: Str(),
-      amount: Int(),
-      jobId: Opt(Str()),
-      reason: Opt(Str()),
-      balanceAfter: Int(),
-      recordedAt: Str(),
-    }),
-  ),
-});
 
 // ------------------------------------------------------------------ jobs
 

@@ -1,6 +1,11 @@
-import { KeyRef } from "../../contracts/account";
-import { RotatedKey } from "../../contracts/outputs";
+import { KeyRef, keyFields } from "../../contracts/account";
 import { defineOperation, sessionOf } from "../operation";
+import { Obj, Str } from "../../contracts/schema-kit";
+
+const RotatedKey = Obj(
+  { apiKey: Str(), previousValidUntil: Str(), ...keyFields },
+  "The key with its new secret, shown only here; the previous secret works until previousValidUntil.",
+);
 
 export const rotateKey = defineOperation({
   operationId: "rotateKey",

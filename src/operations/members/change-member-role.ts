@@ -1,6 +1,8 @@
-import { MemberRoleBody } from "../../contracts/inputs";
-import { PersonRef, Member } from "../../contracts/people";
+import { Type } from "@sinclair/typebox";
+import { PersonRef, Member, RoleField } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const MemberRoleBody = Type.Object({ role: RoleField }, { additionalProperties: false });
 
 export const changeMemberRole = defineOperation({
   operationId: "changeMemberRole",

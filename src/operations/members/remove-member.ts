@@ -1,6 +1,12 @@
+import { Type } from "@sinclair/typebox";
 import { PersonRef } from "../../contracts/people";
-import { RemovedMember } from "../../contracts/outputs";
 import { defineOperation, sessionOf } from "../operation";
+import { Obj, Str } from "../../contracts/schema-kit";
+
+const RemovedMember = Obj(
+  { customerId: Str(), personId: Str(), revokedKeyIds: Type.Array(Str(), { description: "The keys they had minted for the organization, revoked with them." }) },
+  "The member is gone.",
+);
 
 export const removeMember = defineOperation({
   operationId: "removeMember",

@@ -1,7 +1,13 @@
-import { OidcStartQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
 import { OIDC_PENDING_SECONDS } from "../../services/oidc";
 import { defineOperation } from "../operation";
 import { oidcStateCookie } from "../session-cookie";
+import { sameOriginPath } from "../../contracts/request-parts";
+
+const OidcStartQuery = Type.Object(
+  { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },
+  { additionalProperties: false },
+);
 
 export const startOidcSignIn = defineOperation({
   operationId: "startOidcSignIn",
