@@ -9,7 +9,7 @@ import { AnyJson, Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./s
  * reference), and the vocabularies the catalog and the jobs share (subject types, job types, capture sizes).
  */
 
-export const SUBJECT_TYPES = ["url", "email"] as const;
+const SUBJECT_TYPES = ["url", "email"] as const;
 
 export const subjectTypeFilter = () => Type.Optional(enumOf(SUBJECT_TYPES, "Only validations of this subject type (url covers url and static_html jobs)."));
 
@@ -24,7 +24,7 @@ export const JobType = literals(JOB_TYPES);
 export const CaptureSize = literals(CAPTURE_SIZES);
 export const ExecutionKind = literals(["functional", "visual"] as const);
 
-export const ParameterView = Obj(
+const ParameterView = Obj(
   { name: Str(), description: Str(), format: Str(), schema: AnyJson(), default: Opt(AnyJson()), example: AnyJson() },
   "A parameter: name, description, format, its JSON Schema, default and example.",
 );
