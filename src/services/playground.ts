@@ -1,6 +1,7 @@
 import type { Static } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
-import { planJob, type PlannedJob } from "../domain/job-request";
+import { planJob } from "../domain/job-request";
+import type { PlannedJob } from "../domain/planned-job";
 import { findValidation } from "../catalog/registry";
 import { findSet } from "../catalog/sets";
 import { CAPTURE_SIZES, type CaptureSize } from "../capture/vocabulary";
