@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { customerId } from "../../contracts/request-parts";
+import { defineOperation } from "../operation";
+import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 
 /** The dashboard's credits page pages by the same limit (its default and maximum). */
 export const CreditsQuery = Type.Object(

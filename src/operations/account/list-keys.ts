@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { CustomerQuery } from "../../contracts/request-parts";
-import { defineOperation } from "../operation";
-import { READ, plural } from "../words";
 import { Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { keyFields } from "../../contracts/account";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
 
 const KeyList = Obj({
   keys: Type.Array(Obj({ ...keyFields, lastUsedAt: Nullable(Str("Updated at most once a minute.")) })),

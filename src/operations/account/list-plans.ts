@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { CustomerQuery } from "../../contracts/request-parts";
+import { Bool, Int, Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS } from "../words";
-import { Bool, Int, Nullable, Obj, Str } from "../../contracts/schema-kit";
 
 const PlanList = Obj(
   {

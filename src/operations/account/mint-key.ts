@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation, sessionOf } from "../operation";
 import { Obj, Str } from "../../contracts/schema-kit";
 import { enumOf } from "../../contracts/job-request";
 import { keyFields } from "../../contracts/account";
 import { Scope } from "../../../events/account";
+import { defineOperation, sessionOf } from "../operation";
 
 const MintKeyBody = Type.Object(
   {

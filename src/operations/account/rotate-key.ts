@@ -1,6 +1,6 @@
 import { KeyRef, keyFields } from "../../contracts/account";
-import { defineOperation, sessionOf } from "../operation";
 import { Obj, Str } from "../../contracts/schema-kit";
+import { defineOperation, sessionOf } from "../operation";
 
 const RotatedKey = Obj(
   { apiKey: Str(), previousValidUntil: Str(), ...keyFields },

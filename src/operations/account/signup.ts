@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
 import { Nullable, Obj, Str } from "../../contracts/schema-kit";
+import { defineOperation } from "../operation";
 
 const SignupBody = Type.Object(
   {

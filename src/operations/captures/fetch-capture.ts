@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
+import { Int, Obj, Str } from "../../contracts/schema-kit";
+import { customerId } from "../../contracts/request-parts";
 import { AppError } from "../../errors/app-error";
 import { WithContent, defineOperation } from "../operation";
 import { READ } from "../words";
-import { Int, Obj, Str } from "../../contracts/schema-kit";
-import { customerId } from "../../contracts/request-parts";
 
 const CaptureRef = Type.Object(
   {

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ } from "../words";
 import { Bool, Int, Obj, Str } from "../../contracts/schema-kit";
 import { CaptureSize, catalogEntryFields } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
 
 const CompareChecksInput = Type.Object(
   {

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ } from "../words";
 import { Dict, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { enumOf, JOB_TYPES } from "../../contracts/job-request";
 import { CaptureSize, JobBody } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
 
 const DescribeJobRequestInput = Type.Object(
   { type: Type.Optional(enumOf(JOB_TYPES, "Only this job type's example; omit for all three.")) },

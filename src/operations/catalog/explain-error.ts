@@ -1,10 +1,10 @@
-import { ErrorTable, ErrorView } from "../../contracts/errors";
 import { Type } from "@sinclair/typebox";
+import { ErrorTable, ErrorView } from "../../contracts/errors";
+import { Obj } from "../../contracts/schema-kit";
+import { enumOf } from "../../contracts/job-request";
 import { errorCatalog, type ErrorCode } from "../../errors/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
-import { Obj } from "../../contracts/schema-kit";
-import { enumOf } from "../../contracts/job-request";
 
 const ERROR_CODES = errorCatalog.map((e) => e.code);
 

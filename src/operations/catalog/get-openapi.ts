@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { AnyJson, Dict, Obj, Str } from "../../contracts/schema-kit";
 import { openApiDocument } from "../openapi";
 import { defineOperation } from "../operation";
-import { AnyJson, Dict, Obj, Str } from "../../contracts/schema-kit";
 
 const OpenApiDocument = Obj(
   {

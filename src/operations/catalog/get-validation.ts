@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ } from "../words";
 import { Obj, Opt, Str } from "../../contracts/schema-kit";
 import { CaptureSize, catalogEntryFields, JobBody, Reference } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
 
 const ValidationRef = Type.Object(
   { idOrSlug: Type.String({ minLength: 1, description: "A validation id or slug, e.g. page-title." }) },

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ, plural } from "../words";
 import { Obj } from "../../contracts/schema-kit";
 import { SetView, subjectTypeFilter } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
 
 const SetListQuery = Type.Object({ subjectType: subjectTypeFilter() }, { additionalProperties: false });
 

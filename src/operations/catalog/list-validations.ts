@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ, plural } from "../words";
 import { Obj } from "../../contracts/schema-kit";
 import { enumOf } from "../../contracts/job-request";
 import { CatalogEntry, subjectTypeFilter } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
 
 const ValidationListQuery = Type.Object(
   {

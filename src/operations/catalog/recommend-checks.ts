@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ, plural } from "../words";
 import { Bool, Int, Nullable, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { enumOf, JOB_TYPES } from "../../contracts/job-request";
 import { ExecutionKind, JobBody, JobType, SubjectType } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
 
 const RecommendChecksInput = Type.Object(
   {

@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ, plural } from "../words";
 import { Obj, Str } from "../../contracts/schema-kit";
 import { catalogEntryFields, subjectTypeFilter } from "../../contracts/catalog";
+import { defineOperation } from "../operation";
+import { READ, plural } from "../words";
 
 const SearchValidationsInput = Type.Object(
   {

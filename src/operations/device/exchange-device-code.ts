@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { literals, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { answeringOAuthErrors } from "./oauth-error";
-import { literals, Obj, Str } from "../../contracts/schema-kit";
 import { DEVICE_TOKEN_ERRORS } from "../../domain/device";
 
 const DeviceTokenBody = Type.Object(

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { answeringOAuthErrors } from "./oauth-error";
-import { Obj, Str } from "../../contracts/schema-kit";
 
 const DeviceCodeBody = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { CustomerQuery } from "../../contracts/request-parts";
+import { Bool, Int, Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
-import { Bool, Int, Nullable, Obj, Str } from "../../contracts/schema-kit";
 
 const FeedbackDue = Obj(
   { due: Bool(), setId: Nullable(Str()), questionCount: Int(), rewardCredits: Int() },

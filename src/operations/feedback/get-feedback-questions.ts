@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { FeedbackQuestionsQuery, VerdictValue } from "../../contracts/feedback";
+import { Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
-import { Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { QuestionShape } from "../../catalog/feedback-sets";
 
 const FeedbackQuestions = Type.Union([

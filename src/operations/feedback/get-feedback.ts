@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ } from "../words";
 import { Bool, Int, Obj, Str } from "../../contracts/schema-kit";
 import { Answers, FeedbackSource, VerdictValue } from "../../contracts/feedback";
 import { customerId } from "../../contracts/request-parts";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
 
 const FeedbackResultQuery = Type.Object(
   {

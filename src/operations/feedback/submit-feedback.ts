@@ -1,6 +1,6 @@
 import { FeedbackSubmission, Answers, FeedbackSource } from "../../contracts/feedback";
-import { defineOperation } from "../operation";
 import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { defineOperation } from "../operation";
 
 /**
  * The dashboard's feedback form as a submission: setId, jobId and validationId as fields, and one field per question

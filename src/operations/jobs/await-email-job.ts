@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
-import { READ } from "../words";
-import { jobSummary } from "./job-summary";
 import { Bool, Int, Obj } from "../../contracts/schema-kit";
 import { detail, Job } from "../../contracts/job";
 import { customerId } from "../../contracts/request-parts";
+import { defineOperation } from "../operation";
+import { READ } from "../words";
+import { jobSummary } from "./job-summary";
 
 const AWAIT_MAX_SECONDS = 120;
 

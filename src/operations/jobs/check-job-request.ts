@@ -1,14 +1,14 @@
 import { Type } from "@sinclair/typebox";
 import { JobRequest } from "../../contracts/job-request";
+import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { JobType } from "../../contracts/catalog";
+import { PriceLine, Quote, SkippedCheck } from "../../contracts/job";
+import { ErrorBodySchema } from "../../contracts/errors";
 import { AppError } from "../../errors/app-error";
 import { defineOperation } from "../operation";
 import { plural } from "../words";
 import { customerIdOf } from "../authorize";
 import { STATIC_HTML_EXAMPLE } from "./examples";
-import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
-import { JobType } from "../../contracts/catalog";
-import { PriceLine, Quote, SkippedCheck } from "../../contracts/job";
-import { ErrorBodySchema } from "../../contracts/errors";
 
 const Plan = Obj(
   { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(PriceLine), totalCredits: Int(), skipped_validations: Type.Array(SkippedCheck) },

@@ -1,9 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import { JobRef, Job, detail } from "../../contracts/job";
+import { customerId } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
 import { jobSummary } from "./job-summary";
-import { customerId } from "../../contracts/request-parts";
 
 /** GET /api/jobs/{jobId}'s query (with the path's jobId, get_job's arguments). */
 const GetJobQuery = Type.Object({ detail: detail(), customerId: customerId() }, { additionalProperties: false });

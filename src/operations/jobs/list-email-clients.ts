@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { CustomerQuery } from "../../contracts/request-parts";
+import { Bool, Dict, Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
-import { Bool, Dict, Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 
 const EmailClientView = Obj({
   id: Str(),

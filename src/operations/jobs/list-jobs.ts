@@ -1,10 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { AppError } from "../../errors/app-error";
-import { defineOperation } from "../operation";
 import { Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { enumOf } from "../../contracts/job-request";
 import { detail, Job, JOB_STATUSES } from "../../contracts/job";
 import { customerId } from "../../contracts/request-parts";
+import { AppError } from "../../errors/app-error";
+import { defineOperation } from "../operation";
 
 const JobListQuery = Type.Object(
   {

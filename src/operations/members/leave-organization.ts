@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation, sessionOf } from "../operation";
 import { Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { SessionView } from "../../contracts/people";
+import { defineOperation, sessionOf } from "../operation";
 
 const LeftOrganization = Obj(
   {

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation, sessionOf } from "../operation";
 import { Obj, Str } from "../../contracts/schema-kit";
 import { Invitation, Role } from "../../contracts/people";
+import { defineOperation, sessionOf } from "../operation";
 
 const MemberList = Obj({
   customerId: Str(),

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { PersonRef } from "../../contracts/people";
-import { defineOperation, sessionOf } from "../operation";
 import { Obj, Str } from "../../contracts/schema-kit";
+import { defineOperation, sessionOf } from "../operation";
 
 const RemovedMember = Obj(
   { customerId: Str(), personId: Str(), revokedKeyIds: Type.Array(Str(), { description: "The keys they had minted for the organization, revoked with them." }) },

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { sameOriginPath } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { signedInRedirect } from "../session-cookie";
-import { sameOriginPath } from "../../contracts/request-parts";
 
 const SignInCallbackQuery = Type.Object(
   {

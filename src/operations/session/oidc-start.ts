@@ -1,8 +1,8 @@
 import { Type } from "@sinclair/typebox";
+import { sameOriginPath } from "../../contracts/request-parts";
 import { OIDC_PENDING_SECONDS } from "../../services/oidc";
 import { defineOperation } from "../operation";
 import { oidcStateCookie } from "../session-cookie";
-import { sameOriginPath } from "../../contracts/request-parts";
 
 const OidcStartQuery = Type.Object(
   { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
-import { defineOperation } from "../operation";
 import { Obj, Str } from "../../contracts/schema-kit";
 import { sameOriginPath } from "../../contracts/request-parts";
+import { defineOperation } from "../operation";
 
 const SignInLinkBody = Type.Object(
   {

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
+import { Obj } from "../../contracts/schema-kit";
 import { defineOperation, sessionOf } from "../operation";
 import { clearedSessionCookie } from "../session-cookie";
-import { Obj } from "../../contracts/schema-kit";
 
 const SignedOut = Obj({ signedOut: Type.Literal(true) });
 
