@@ -10,7 +10,7 @@ import {
   type JobState,
   type RecordedResult,
 } from "../src/domain/jobs";
-import type { PlannedJob } from "../src/domain/job-request";
+import type { PlannedJob } from "../src/domain/planned-job";
 import { findValidation } from "../src/catalog/registry";
 import type { NewEvent, StreamWrite } from "../src/store/event-store";
 

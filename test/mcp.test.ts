@@ -12,7 +12,7 @@ import { isTool } from "../src/operations/operation";
 const tools = operations.filter(isTool);
 import { MCP_PROTOCOL_VERSIONS } from "../src/mcp/server";
 import { JobRequest } from "../src/contracts/job-request";
-import { jsonSchemaOf } from "../src/contracts/inputs";
+import { jsonSchemaOf } from "../src/contracts/schema-kit";
 import { errorCatalog } from "../src/errors/catalog";
 import { streams } from "../src/domain/accounts";
 

@@ -1,7 +1,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { JOB_REQUEST_ERRORS, PLAN_STEPS, PlanDraft, planJob } from "../src/domain/job-request";
+import { JOB_REQUEST_ERRORS, PLAN_STEPS, planJob } from "../src/domain/job-request";
+import { PlanDraft } from "../src/domain/planned-job";
 import { priceJob } from "../src/domain/pricing";
 import { NetworkGuard } from "../src/capture/network-guard";
 import { AppError } from "../src/errors/app-error";

@@ -4,7 +4,6 @@ import type { DeviceCodeIssuedData } from "../../events";
 import type { DeviceCode } from "../../projections/device";
 import { decideMintKey, streams, type MintedKey } from "./accounts";
 import { requireScopesOfRole, type Role } from "./people";
-import type { DEVICE_TOKEN_ERRORS } from "../contracts/outputs";
 
 /**
  * Device authorization (RFC 8628) for the command-line client: the device asks for a code, a signed-in person
@@ -17,6 +16,18 @@ export const DEVICE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:device_code";
 const SLOW_DOWN_SECONDS = 5;
 /** slow_down grows the interval up to here: a client that keeps polling too fast is told a minute, not more. */
 export const MAX_INTERVAL_SECONDS = 60;
+
+/** The OAuth refusals of the device token endpoint (RFC 8628 §3.5, RFC 6749 §5.2), the one list of them. */
+export const DEVICE_TOKEN_ERRORS = [
+  "authorization_pending",
+  "slow_down",
+  "access_denied",
+  "expired_token",
+  "invalid_grant",
+  "invalid_request",
+  "unsupported_grant_type",
+  "invalid_scope",
+] as const;
 
 /** The error a token request answers, with RFC 8628 §3.5 and RFC 6749 §5.2 names. */
 export type DeviceTokenErrorCode = (typeof DEVICE_TOKEN_ERRORS)[number];

@@ -1,50 +1,22 @@
-import { Value } from "@sinclair/typebox/value";
-import { ValueErrorType, type ValueError } from "@sinclair/typebox/errors";
-import type { Static, TSchema } from "@sinclair/typebox";
-import type { SkippedValidation as SkippedValidationSchema } from "../../events/jobs";
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalog";
-import { JobRequest, JOB_TYPES, ValidationEntry } from "../contracts/job-request";
-import { pointerToPath, sortFieldErrors, type FieldError, type SortedFieldErrors } from "../contracts/field-errors";
+import { JobRequest, JOB_TYPES } from "../contracts/job-request";
+import { sortFieldErrors } from "../contracts/field-errors";
 import { findValidation } from "../catalog/registry";
-import { findSet, type ValidationSet } from "../catalog/sets";
-import { EMAIL_CLIENTS, findEmailClient } from "../catalog/email-clients";
+import { findSet } from "../catalog/sets";
 import { CAPTURE_SIZES, type CaptureSize } from "../capture/vocabulary";
-import type { Severity, ValidationModule } from "../validations/types";
 import type { NetworkGuard } from "../capture/network-guard";
-import { canonicalJson } from "../store/canonical";
 import { priceJob } from "./pricing";
-import { isPolicySeverity, storedSeverity, type AnySeverity, type PolicySeverity } from "./pass-policy";
+import { PlanDraft, type JobType, type PlannedJob } from "./planned-job";
+import { checkParameterValues, fieldErrors, normaliseEntries, parameterMap, uniqueEntries } from "./validation-entries";
+import { checkOneSubject, checkSubjectGiven, checkSubjectUrls } from "./job-subject";
+import { checkClientSelections } from "./client-selection";
 
-export type JobType = (typeof JOB_TYPES)[number];
-
-export interface PlannedValidation {
-  module: ValidationModule;
-  severity: Severity;
-  /** The severity as the request named it in the hosted vocabulary (severity holds its Assay equivalent). */
-  policySeverity?: PolicySeverity;
-  parameters: Record<string, unknown>;
-  credits: number;
-  fromSet: boolean;
-  clients?: Record<string, string[]>;
-}
-
-export type SkippedValidation = Static<typeof SkippedValidationSchema>;
-
-/** A job request that passed every check: what to run, what was skipped, and on what subject. */
-export interface PlannedJob {
-  type: JobType;
-  url?: string;
-  html?: string;
-  baseUrl?: string;
-  emailSubject?: string;
-  validationSetId?: string;
-  run: PlannedValidation[];
-  skipped: SkippedValidation[];
-  captureSizes?: CaptureSize[];
-  detail: "brief" | "verbose";
-  totalCredits: number;
-}
+/**
+ * The planner: a job request's validation as an ordered table of steps (PLAN_STEPS), then what runs and its price
+ * (planJob). The draft the steps fill in and the planned job are ./planned-job.ts; the rules on the subject, on
+ * validations[] entries and on their clients are ./job-subject.ts, ./validation-entries.ts and ./client-selection.ts.
+ */
 
 /** Old field names and where they went in the unified request; sent back in LEGACY_REQUEST_SHAPE's details.hint. */
 const LEGACY_HINT = {
@@ -59,38 +31,7 @@ const LEGACY_HINT = {
 };
 
 const TOP_LEVEL_FIELDS = new Set(Object.keys(JobRequest.properties));
-const SUBJECT_FIELDS = ["url", "html"] as const;
-
 const bad = (message: string, details?: Record<string, unknown>) => new AppError("INVALID_REQUEST_BODY", message, details);
-
-type Selection = { run: Array<Omit<PlannedValidation, "credits">>; skipped: SkippedValidation[] };
-
-/** What the steps learn about a body, in order: each step reads what the steps before it settled. */
-export class PlanDraft {
-  body!: Record<string, unknown>;
-  type!: JobType;
-  fields!: SortedFieldErrors;
-  entries!: NormalisedEntry[];
-  set?: ValidationSet;
-  unique!: NormalisedEntry[];
-  /** One flat parameter map per job: name -> value, and the entry that gave it. */
-  parameters!: Map<string, { value: unknown; path: string }>;
-  private chosen?: Selection;
-
-  constructor(
-    readonly raw: unknown,
-    readonly guard: NetworkGuard,
-  ) {}
-
-  get jobSubject(): "url" | "email" {
-    return this.type === "email" ? "email" : "url";
-  }
-
-  /** What runs and what is skipped; worked out once, when step 21 (clients) first asks. */
-  get selection(): Selection {
-    return (this.chosen ??= select(this));
-  }
-}
 
 export interface PlanStep {
   /** Its place in the order (the first failing step answers); from its position in PLAN_STEPS. */
@@ -179,12 +120,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     name: "one-subject",
     codes: ["JOB_ACCEPTS_ONE_SUBJECT"],
     rule: "Exactly one subject: one url, or one html, or the email job's message.",
-    check({ body: b, type }) {
-      const subjectCount =
-        SUBJECT_FIELDS.reduce((n, f) => n + (b[f] === undefined ? 0 : Array.isArray(b[f]) ? (b[f] as unknown[]).length : 1), 0) + (type === "email" ? 1 : 0);
-      if (subjectCount > 1) {
-        throw new AppError("JOB_ACCEPTS_ONE_SUBJECT", `A job takes exactly one subject; this body has ${subjectCount}. Send one job per subject.`, { subjectCount });
-      }
+    check({ body, type }) {
+      checkOneSubject(body, type);
     },
   },
   {
@@ -233,13 +170,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     name: "subject-given",
     codes: ["JOB_SUBJECT_REQUIRED"],
     rule: "The type's subject is given: url for url; html and baseUrl for static_html.",
-    check({ body: b, type }) {
-      const required = type === "url" ? ["url"] : type === "static_html" ? ["html", "baseUrl"] : [];
-      for (const field of required) {
-        if (typeof b[field] !== "string" || (field !== "html" && !(b[field] as string).trim())) {
-          throw new AppError("JOB_SUBJECT_REQUIRED", `A ${type} job needs ${field}.`, { field, jobType: type });
-        }
-      }
+    check({ body, type }) {
+      checkSubjectGiven(body, type);
     },
   },
   {
@@ -313,19 +245,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     codes: ["DUPLICATE_VALIDATION"],
     rule: "A validation listed twice has the same configuration both times (identical duplicates collapse).",
     check(d) {
-      const byId = new Map<string, NormalisedEntry>();
-      for (const e of d.entries) {
-        const seen = byId.get(e.id);
-        if (!seen) byId.set(e.id, e);
-        else if (canonicalJson(seen.config) !== canonicalJson(e.config)) {
-          throw new AppError("DUPLICATE_VALIDATION", `${e.id} is listed twice with different configuration.`, {
-            path: e.path,
-            firstPath: seen.path,
-            validationId: e.id,
-          });
-        }
-      }
-      d.unique = [...byId.values()];
+      d.unique = uniqueEntries(d.entries);
     },
   },
   {
@@ -333,20 +253,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     codes: ["CONFLICTING_PARAMETERS"],
     rule: "One flat parameter map per job: two entries never give one parameter different values.",
     check(d) {
-      d.parameters = new Map();
-      for (const e of d.unique) {
-        for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
-          const prior = d.parameters.get(name);
-          if (prior && canonicalJson(prior.value) !== canonicalJson(value)) {
-            throw new AppError("CONFLICTING_PARAMETERS", `Parameter ${name} has two different values in this job.`, {
-              path: e.path,
-              parameter: name,
-              firstPath: prior.path,
-            });
-          }
-          d.parameters.set(name, { value, path: e.path });
-        }
-      }
+      d.parameters = parameterMap(d.unique);
     },
   },
   {
@@ -354,29 +261,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     codes: ["INVALID_PARAMETER_VALUE"],
     rule: "Every parameter is one its validation declares, in that parameter's format.",
     check({ unique }) {
-      for (const e of unique) {
-        const m = findValidation(e.id)!;
-        for (const [name, value] of Object.entries(e.config.parameters ?? {})) {
-          const spec = m.meta.parameters.find((p) => p.name === name);
-          if (!spec) {
-            throw new AppError("INVALID_PARAMETER_VALUE", `${e.id} has no parameter ${name}.`, {
-              path: `${e.path}.parameters.${name}`,
-              validationId: e.id,
-              parameter: name,
-              allowedParameters: m.meta.parameters.map((p) => p.name),
-            });
-          }
-          if (!Value.Check(spec.schema, value)) {
-            throw new AppError("INVALID_PARAMETER_VALUE", `Parameter ${name} of ${e.id} must be ${spec.format}.`, {
-              path: `${e.path}.parameters.${name}`,
-              validationId: e.id,
-              parameter: name,
-              expected: spec.format,
-              problems: problemsOf(spec.schema, value),
-            });
-          }
-        }
-      }
+      checkParameterValues(unique);
     },
   },
   {
@@ -393,9 +278,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     codes: ["PLAYGROUND_INVALID_URL", "SERVICE_UNAVAILABLE"],
     rule:
       "url and baseUrl are public http(s) URLs, by the network guard with their host resolved; the only step that may use DNS. A baseUrl whose name does not exist is accepted (the HTML is given, and nothing is fetched from the base itself); one that resolves to any address that is not public is refused as a url job's would be. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
-    async check({ body: b, type, guard }) {
-      if (type === "url") await checkPublicUrl(b.url as string, "url", guard, { mayNotExist: false });
-      if (type === "static_html") await checkPublicUrl(b.baseUrl as string, "baseUrl", guard, { mayNotExist: true });
+    check({ body, type, guard }) {
+      return checkSubjectUrls(body, type, guard);
     },
   },
 ];
@@ -425,183 +309,4 @@ export async function planJob(body: unknown, guard: NetworkGuard): Promise<Plann
     detail: (b.detail as "brief" | "verbose" | undefined) ?? "brief",
     totalCredits,
   };
-}
-
-/** Set members first, then extras; parameters come from the flat map, defaults fill the rest. */
-function select({ set, unique, parameters: flat }: PlanDraft): Selection {
-  const selected = new Map<string, { module: ValidationModule; entry?: NormalisedEntry; fromSet: boolean }>();
-  for (const id of set?.validationIds ?? []) selected.set(id, { module: findValidation(id)!, fromSet: true });
-  for (const e of unique) {
-    const prior = selected.get(e.id);
-    selected.set(e.id, { module: findValidation(e.id)!, entry: e, fromSet: prior?.fromSet ?? false });
-  }
-  const run: Selection["run"] = [];
-  const skipped: SkippedValidation[] = [];
-  for (const { module, entry, fromSet } of selected.values()) {
-    const parameters: Record<string, unknown> = {};
-    const missing: string[] = [];
-    for (const p of module.meta.parameters) {
-      const given = flat.get(p.name);
-      if (given) parameters[p.name] = given.value;
-      else if (p.default !== undefined) parameters[p.name] = p.default;
-      else missing.push(p.name);
-    }
-    if (module.meta.requiresConfiguration && missing.length) {
-      skipped.push({
-        validationId: module.meta.id,
-        reason: "REQUIRES_CONFIGURATION",
-        message: `${module.meta.id} needs ${missing.join(", ")}; ask the user for ${missing.length > 1 ? "them" : "it"} rather than guessing. Not run and not charged.`,
-      });
-      continue;
-    }
-    const asked = entry?.config.severity;
-    run.push({
-      module,
-      severity: asked ? storedSeverity(asked) : module.meta.severity,
-      ...(asked && isPolicySeverity(asked) ? { policySeverity: asked } : {}),
-      parameters,
-      fromSet,
-      ...(entry?.config.clients ? { clients: entry.config.clients } : {}),
-    });
-  }
-  return { run, skipped };
-}
-
-interface EntryConfig {
-  severity?: AnySeverity;
-  parameters?: Record<string, unknown>;
-  clients?: Record<string, string[]>;
-}
-interface NormalisedEntry {
-  id: string;
-  path: string;
-  config: EntryConfig;
-}
-
-function normaliseEntries(raw: unknown[]): NormalisedEntry[] {
-  return raw.map((v, i) => {
-    const path = `validations[${i}]`;
-    if (typeof v === "string") return { id: v, path, config: {} };
-    const { id, ...config } = v as { id: string } & EntryConfig;
-    return { id, path, config };
-  });
-}
-
-/** Every TypeBox error of the body's known fields, validation entries one by one; step 21 owns clients. */
-function fieldErrors(b: Record<string, unknown>): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const [key, value] of Object.entries(b)) {
-    if (key === "validations" && Array.isArray(value)) {
-      value.forEach((item, i) => {
-        if (typeof item === "string") return;
-        if (item === null || typeof item !== "object" || Array.isArray(item)) {
-          errors.push({ path: `validations[${i}]`, error: syntheticError(item, "Expected a validation id string or an entry object") });
-          return;
-        }
-        for (const error of Value.Errors(ValidationEntry, item)) {
-          if (error.path.startsWith("/clients")) continue;
-          errors.push({ path: pointerToPath(`/validations/${i}${error.path}`), error });
-        }
-      });
-      continue;
-    }
-    const schema = (JobRequest.properties as Record<string, TSchema>)[key];
-    if (!schema) continue;
-    for (const error of Value.Errors(schema, value)) errors.push({ path: pointerToPath(`/${key}${error.path}`), error });
-  }
-  return errors;
-}
-
-function syntheticError(value: unknown, message: string): ValueError {
-  return { type: ValueErrorType.Object, schema: {} as TSchema, path: "", value, message, errors: [] };
-}
-
-function problemsOf(schema: TSchema, value: unknown) {
-  return [...Value.Errors(schema, value)].slice(0, 5).map((e) => ({ path: e.path || "/", message: e.message }));
-}
-
-const FORM_FACTORS = new Set<string>(CAPTURE_SIZES);
-
-function checkClientSelections(entries: NormalisedEntry[], run: Selection["run"]): void {
-  for (const e of entries) {
-    const clients = e.config.clients as unknown;
-    if (clients === undefined) continue;
-    const validationId = e.id;
-    if (clients !== null && typeof clients === "object" && !Array.isArray(clients) && Object.keys(clients).length === 0) {
-      throw new AppError("EMPTY_CLIENT_SELECTION", `clients on ${validationId} is empty; omit it, or name form factors with client ids.`, {
-        validationId,
-        path: `${e.path}.clients`,
-      });
-    }
-    const invalid = (path: string, message: string) =>
-      new AppError("INVALID_CLIENT_SELECTION", message, { validationId, path, allowedFormFactors: CAPTURE_SIZES });
-    if (clients === null || typeof clients !== "object" || Array.isArray(clients)) {
-      throw invalid(`${e.path}.clients`, "clients must be an object keyed by form factor.");
-    }
-    for (const [formFactor, ids] of Object.entries(clients as Record<string, unknown>)) {
-      const path = `${e.path}.clients.${formFactor}`;
-      if (!FORM_FACTORS.has(formFactor)) throw invalid(path, `${formFactor} is not a form factor; use ${CAPTURE_SIZES.join(", ")}.`);
-      if (!Array.isArray(ids) || ids.some((c) => typeof c !== "string")) throw invalid(path, `${path} must be an array of client id strings.`);
-    }
-    const module = findValidation(validationId)!;
-    if (module.meta.kind !== "visual") {
-      throw new AppError(
-        "CLIENT_SELECTION_RENDERLESS_CHECK",
-        `${validationId} is a functional check: it reads the subject without rendering it in mail clients, so it takes no clients.`,
-        { validationId, path: `${e.path}.clients` },
-      );
-    }
-    if (!run.some((r) => r.module.meta.id === validationId)) {
-      throw new AppError(
-        "CLIENT_SELECTION_NOT_IN_JOB",
-        `${validationId} will not run in this job (it is skipped: it needs parameters this job does not give), so it takes no clients.`,
-        { validationId, path: `${e.path}.clients` },
-      );
-    }
-    if (module.meta.subjectType === "url") {
-      // Webpages are captured at form factors (captureSizes), never in mail clients.
-      throw new AppError(
-        "INVALID_CLIENT_SELECTION",
-        `clients apply to email validations only; ${validationId} is a webpage check, captured at captureSizes, not in mail clients. Remove clients from that entry.`,
-        { validationId, path: `${e.path}.clients` },
-      );
-    }
-    const unknownClients = Object.entries(clients as Record<string, string[]>).flatMap(([formFactor, ids]) =>
-      [...new Set(ids)].filter((id) => !findEmailClient(formFactor, id)).map((clientId) => ({ formFactor, clientId })),
-    );
-    if (unknownClients.length) {
-      throw new AppError(
-        "UNKNOWN_EMAIL_CLIENT",
-        `${unknownClients.map((c) => `${c.clientId} (${c.formFactor})`).join(", ")} ${unknownClients.length > 1 ? "are" : "is"} not in the render catalog for ${unknownClients.length > 1 ? "those form factors" : "that form factor"}; GET /api/email-clients lists the clients of each.`,
-        {
-          validationId,
-          path: `${e.path}.clients`,
-          unknownClients,
-          knownClients: Object.fromEntries([...new Set(unknownClients.map((c) => c.formFactor))].map((ff) => [ff, (EMAIL_CLIENTS as Record<string, Array<{ id: string }>>)[ff]!.map((c) => c.id)])),
-        },
-      );
-    }
-  }
-}
-
-/** The network guard's verdict on a job's URL, DNS included; `mayNotExist` accepts a host name that does not resolve. */
-async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, { mayNotExist }: { mayNotExist: boolean }): Promise<void> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not an absolute URL.`, { field, reason: "invalid-url" });
-  }
-  const verdict = await guard.check(url);
-  if (verdict.allowed || (mayNotExist && verdict.reason === "unresolvable")) return;
-  if (verdict.reason === "dns-unavailable") {
-    throw new AppError("SERVICE_UNAVAILABLE", `DNS could not resolve the ${field}'s host now, so the job was not started and nothing was charged. Retry shortly.`, {
-      dependency: "dns",
-      field,
-    }, verdict.detail, true);
-  }
-  throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not a public http(s) URL: ${verdict.detail}.`, {
-    field,
-    reason: verdict.reason,
-  });
 }

@@ -1,5 +1,5 @@
 import type { NewEvent, StreamWrite } from "../store/event-store";
-import type { PlannedJob } from "./job-request";
+import type { PlannedJob } from "./planned-job";
 import type { Finding, Outcome, Severity } from "../validations/types";
 import { decide as decideCredits, type CreditLedgerState } from "./credits";
 import { streams } from "./accounts";

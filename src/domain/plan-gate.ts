@@ -2,7 +2,7 @@ import { AppError } from "../errors/app-error";
 import { clientMissingFeatures, planIncludesClient, type MissingFeature, type Plan } from "../catalog/plans";
 import { findEmailClient, renderTargets } from "../catalog/email-clients";
 import { canonicalJson } from "../store/canonical";
-import type { PlannedJob, PlannedValidation } from "./job-request";
+import type { PlannedJob, PlannedValidation } from "./planned-job";
 import type { ErrorCode } from "../errors/catalog";
 
 /** What gating may answer: the run and the estimate list these. */

@@ -1,7 +1,7 @@
 import { Elysia } from "elysia";
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { readInput } from "../contracts/inputs";
+import { readInput } from "../contracts/read-input";
 import { customerIdOf } from "../operations/authorize";
 import { openCall, type SessionCredentials } from "../operations/call";
 import { sessionSecretOf } from "../operations/session-cookie";

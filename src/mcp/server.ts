@@ -12,7 +12,8 @@ import {
 import { AppError } from "../errors/app-error";
 import type { Services } from "../services/facade";
 import type { Principal } from "../services/accounts";
-import { jsonSchemaOf, readInput } from "../contracts/inputs";
+import { readInput } from "../contracts/read-input";
+import { jsonSchemaOf } from "../contracts/schema-kit";
 import { customerIdOf } from "../operations/authorize";
 import { openCall } from "../operations/call";
 import { WithContent, argumentsSchema, isTool, type Operation, type ToolOperation } from "../operations/operation";

@@ -1,7 +1,8 @@
-import { errorEntry, type ErrorCode } from "../errors/catalog";
 import { JobRequest } from "../contracts/job-request";
-import { ErrorBodySchema, jsonSchemaOf } from "../contracts/inputs";
+import { ErrorBodySchema } from "../contracts/errors";
+import { jsonSchemaOf } from "../contracts/schema-kit";
 import { MAX_BODY_BYTES } from "../contracts/limits";
+import { errorEntry, type ErrorCode } from "../errors/catalog";
 import { httpErrors } from "./errors";
 import { isRoute, type Operation, type RouteOperation } from "./operation";
 import pkg from "../../package.json";

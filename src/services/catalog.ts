@@ -4,7 +4,7 @@ import { findValidation, validationModules } from "../catalog/registry";
 import { validationSets, type ValidationSet } from "../catalog/sets";
 import { catalogEntry, findSet, listSets, setView, validationDetail } from "../catalog/views";
 import { JobRequest, JOB_TYPES } from "../contracts/job-request";
-import { jsonSchemaOf } from "../contracts/inputs";
+import { jsonSchemaOf } from "../contracts/schema-kit";
 import { PLAN_STEPS } from "../domain/job-request";
 import { policySeverity, SEVERITY_MAPPING } from "../domain/pass-policy";
 import type { ValidationModule } from "../validations/types";

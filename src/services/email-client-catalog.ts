@@ -4,7 +4,7 @@ import { Value } from "@sinclair/typebox/value";
 import { AppError } from "../errors/app-error";
 import { CAPTURE_SIZES, type CaptureSize, type EmailClient } from "../capture/vocabulary";
 import { EMAIL_CLIENTS, emailClientCatalogView } from "../catalog/email-clients";
-import type { PlannedValidation } from "../domain/job-request";
+import type { PlannedValidation } from "../domain/planned-job";
 
 /** ASSAY_EMAIL_CLIENTS_FILE: per form factor, the client ids offered (a form factor not named offers all of its clients). */
 const OfferSchema = Type.Object({ offered: Type.Record(Type.String(), Type.Array(Type.String(), { uniqueItems: true })) }, { additionalProperties: false });

@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
-import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/inputs";
+import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/feedback";
 import type { FeedbackSets, QueuedSet } from "../catalog/feedback-sets";
 import { anchors, decide, submissionStream, type AnchorJob, type FeedbackCommand, type FeedbackSource } from "../domain/feedback";
 import { ConcurrencyError } from "../store/event-store";

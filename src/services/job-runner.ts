@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { PlannedJob, PlannedValidation } from "../domain/job-request";
+import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
 import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
 import type { ArtifactKind, CaptureSize } from "../capture/vocabulary";

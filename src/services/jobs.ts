@@ -1,5 +1,6 @@
 import { AppError } from "../errors/app-error";
-import { planJob, type PlannedJob, type PlannedValidation } from "../domain/job-request";
+import { planJob } from "../domain/job-request";
+import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { priceJob } from "../domain/pricing";
 import { gateJob } from "../domain/plan-gate";
 import { planIncludesClient, type Plan } from "../catalog/plans";

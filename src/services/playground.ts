@@ -1,11 +1,11 @@
 import type { Static } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
-import { planJob, type PlannedJob } from "../domain/job-request";
+import { planJob } from "../domain/job-request";
+import type { PlannedJob } from "../domain/planned-job";
 import { findValidation } from "../catalog/registry";
 import { findSet } from "../catalog/sets";
 import { CAPTURE_SIZES, type CaptureSize } from "../capture/vocabulary";
-import type { PlaygroundRunBody } from "../contracts/inputs";
-import type { PlaygroundRun } from "../contracts/outputs";
+import type { PlaygroundRunBody, PlaygroundRun } from "../contracts/playground";
 import type { Config } from "../config";
 import { JobRunner, browserReady, errorRows, type Execution } from "./job-runner";
 import { storedFileOf, type CaptureFile } from "./captures";

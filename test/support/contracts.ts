@@ -2,7 +2,7 @@ import { Value } from "@sinclair/typebox/value";
 import type { TSchema } from "@sinclair/typebox";
 import { operations } from "../../src/operations";
 import { isRoute, isTool, type Operation } from "../../src/operations/operation";
-import { ErrorBodySchema } from "../../src/contracts/inputs";
+import { ErrorBodySchema } from "../../src/contracts/errors";
 
 /**
  * Every body the tests receive is checked against what its operation declares: a 2xx JSON body against the

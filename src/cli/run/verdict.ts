@@ -1,5 +1,5 @@
 import type { Static } from "@sinclair/typebox";
-import type { Job } from "../../contracts/outputs";
+import type { Job } from "../../contracts/job";
 import { decideJob, type JobDecision, type Threshold } from "../../domain/pass-policy";
 import { EXIT } from "../program";
 

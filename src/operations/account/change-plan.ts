@@ -1,7 +1,12 @@
-import { ChangePlanBody } from "../../contracts/inputs";
-import { Organization } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Organization } from "../../contracts/account";
 import { defineOperation, sessionOf } from "../operation";
 import { PLAN_RESOLUTION_ERRORS } from "../words";
+
+const ChangePlanBody = Type.Object(
+  { planCode: Type.String({ minLength: 1, maxLength: 40, description: "A plan code of this server's plan catalog (the built-in one: free, web, email, team)." }) },
+  { additionalProperties: false },
+);
 
 export const changePlan = defineOperation({
   operationId: "changePlan",

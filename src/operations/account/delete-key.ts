@@ -1,5 +1,4 @@
-import { KeyRef } from "../../contracts/inputs";
-import { RevokedKey } from "../../contracts/outputs";
+import { KeyRef, RevokedKey } from "../../contracts/account";
 import { defineOperation } from "../operation";
 
 export const deleteKey = defineOperation({

@@ -1,7 +1,36 @@
-import { CreditsQuery } from "../../contracts/inputs";
-import { Credits } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { customerId } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
+
+/** The dashboard's credits page pages by the same limit (its default and maximum). */
+export const CreditsQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20, description: "Most recent ledger entries to include (1-200, default 20)." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+const Credits = Obj({
+  customerId: Str(),
+  balance: Int(),
+  plan: Str(),
+  planName: Str(),
+  monthlyGrant: Int(),
+  ledger: Type.Array(
+    Obj({
+      position: Int(),
+      type: Str(),
+      amount: Int(),
+      jobId: Opt(Str()),
+      reason: Opt(Str()),
+      balanceAfter: Int(),
+      recordedAt: Str(),
+    }),
+  ),
+});
 
 export const getCredits = defineOperation({
   operationId: "getCredits",

@@ -1,5 +1,5 @@
-import { CustomerQuery } from "../../contracts/inputs";
-import { Organization } from "../../contracts/outputs";
+import { CustomerQuery } from "../../contracts/request-parts";
+import { Organization } from "../../contracts/account";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 

@@ -1,7 +1,13 @@
-import { CustomerQuery } from "../../contracts/inputs";
-import { KeyList } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { CustomerQuery } from "../../contracts/request-parts";
+import { Nullable, Obj, Str } from "../../contracts/schema-kit";
+import { keyFields } from "../../contracts/account";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const KeyList = Obj({
+  keys: Type.Array(Obj({ ...keyFields, lastUsedAt: Nullable(Str("Updated at most once a minute.")) })),
+});
 
 export const listKeys = defineOperation({
   operationId: "listKeys",

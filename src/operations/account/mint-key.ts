@@ -1,6 +1,23 @@
-import { MintKeyBody } from "../../contracts/inputs";
-import { NewKey } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
+import { enumOf } from "../../contracts/job-request";
+import { keyFields } from "../../contracts/account";
+import { Scope } from "../../../events/account";
 import { defineOperation, sessionOf } from "../operation";
+
+const MintKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 100, description: "A name to tell the key apart, e.g. ci or laptop." }),
+    scopes: Type.Array(enumOf(Scope.anyOf.map((s) => s.const), "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
+      minItems: 1,
+      uniqueItems: true,
+      description: "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const NewKey = Obj({ apiKey: Str(), ...keyFields }, "The key; apiKey is shown only here.");
 
 export const mintKey = defineOperation({
   operationId: "mintKey",

@@ -1,6 +1,11 @@
-import { KeyRef } from "../../contracts/inputs";
-import { RotatedKey } from "../../contracts/outputs";
+import { KeyRef, keyFields } from "../../contracts/account";
+import { Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation, sessionOf } from "../operation";
+
+const RotatedKey = Obj(
+  { apiKey: Str(), previousValidUntil: Str(), ...keyFields },
+  "The key with its new secret, shown only here; the previous secret works until previousValidUntil.",
+);
 
 export const rotateKey = defineOperation({
   operationId: "rotateKey",

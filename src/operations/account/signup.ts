@@ -1,6 +1,37 @@
-import { SignupBody } from "../../contracts/inputs";
-import { NewAccount } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
+
+const SignupBody = Type.Object(
+  {
+    email: Type.String({
+      description: "An address the user controls: signing in with it later claims the account. Ask the user; never invent one.",
+      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const BillingStanding = Obj(
+  {
+    provider: Str("Where the organization's plan comes from: local (this server's log) or stripe."),
+    ready: Type.Boolean({ description: "Whether plan-dependent calls (jobs, estimates, GET /api/credits, GET /api/org) are answered now." }),
+    plan: Nullable(Type.String({ description: "The plan they are answered under; null when not ready." })),
+    code: Nullable(
+      Type.String({
+        description:
+          "The error code they answer instead until billing is set up (BILLING_NOT_PROVISIONED: no customer or live subscription with the provider; PLAN_NOT_PUBLISHED, BILLING_PROVIDER_UNREACHABLE, SERVICE_UNAVAILABLE); null when ready.",
+      }),
+    ),
+    message: Str("In words: the plan, or why not and what to do."),
+  },
+  "The organization's billing as its key will meet it.",
+);
+
+const NewAccount = Obj(
+  { apiKey: Str(), keyId: Str(), customerId: Str(), orgCode: Str(), email: Str(), billing: BillingStanding },
+  "The account; apiKey is shown only here. billing says whether the key's plan-dependent calls are answered yet.",
+);
 
 export const signup = defineOperation({
   operationId: "signup",

@@ -1,8 +1,25 @@
-import { CaptureRef } from "../../contracts/inputs";
-import { CaptureInfo } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Int, Obj, Str } from "../../contracts/schema-kit";
+import { customerId } from "../../contracts/request-parts";
 import { AppError } from "../../errors/app-error";
 import { WithContent, defineOperation } from "../operation";
 import { READ } from "../words";
+
+const CaptureRef = Type.Object(
+  {
+    url: Type.Optional(
+      Type.String({
+        description:
+          "A result's screenshotUrl (needs your key) or screenshotShareUrl (no key needed while it is valid), or any captures[].screenshotUrl.",
+      }),
+    ),
+    key: Type.Optional(Type.String({ description: "A capture key (the last path segment of a screenshotUrl); needs your key." })),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+const CaptureInfo = Obj({ key: Str(), jobId: Str(), viewport: Str(), contentType: Str(), bytes: Int(), sha256: Str() });
 
 const SHARE_PATH = /\/api\/captures\/([^/?#]+)\/shared$/;
 const OWNER_PATH = /\/api\/captures\/([^/?#]+)$/;

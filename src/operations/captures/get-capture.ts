@@ -1,4 +1,4 @@
-import { CaptureKeyParams, CustomerQuery } from "../../contracts/inputs";
+import { CaptureKeyParams, CustomerQuery } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { imageResponse } from "./image";
 

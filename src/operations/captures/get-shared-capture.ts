@@ -1,6 +1,16 @@
-import { CaptureKeyParams, CaptureShareQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
+import { CaptureKeyParams } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { imageResponse } from "./image";
+
+const CaptureShareQuery = Type.Object(
+  {
+    // Optional in the schema: a link without them is refused like any invalid link (STORAGE_OBJECT_NOT_FOUND).
+    expires: Type.Optional(Type.String({ description: "Expiry, Unix seconds, as signed." })),
+    signature: Type.Optional(Type.String({ description: "The link's HMAC signature." })),
+  },
+  { additionalProperties: false },
+);
 
 export const getSharedCapture = defineOperation({
   operationId: "getSharedCapture",

@@ -1,7 +1,29 @@
-import { CompareChecksInput } from "../../contracts/inputs";
-import { Comparison } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Bool, Int, Obj, Str } from "../../contracts/schema-kit";
+import { CaptureSize, catalogEntryFields } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
+
+const CompareChecksInput = Type.Object(
+  {
+    ids: Type.Array(Type.String({ minLength: 1 }), {
+      minItems: 2,
+      maxItems: 10,
+      description: "Two to ten validation ids or slugs to compare side by side.",
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const Comparison = Obj({
+  validations: Type.Array(
+    Obj({ ...catalogEntryFields, judgment: Str(), validationSets: Type.Array(Str()), captureSizes: Type.Array(CaptureSize) }),
+  ),
+  differences: Type.Array(Str()),
+  sharedSets: Type.Array(Str()),
+  canRunTogether: Bool(),
+  totalCredits: Int(),
+});
 
 export const compareChecks = defineOperation({
   operationId: "compareChecks",

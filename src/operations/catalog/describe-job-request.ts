@@ -1,7 +1,25 @@
-import { DescribeJobRequestInput } from "../../contracts/inputs";
-import { JobRequestDescription } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Dict, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { enumOf, JOB_TYPES } from "../../contracts/job-request";
+import { CaptureSize, JobBody } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
+
+const DescribeJobRequestInput = Type.Object(
+  { type: Type.Optional(enumOf(JOB_TYPES, "Only this job type's example; omit for all three.")) },
+  { additionalProperties: false },
+);
+
+const JobExamples = Obj({ minimal: JobBody, withParameters: Opt(JobBody), parametersNote: Opt(Str()) });
+
+const JobRequestDescription = Obj({
+  schema: Type.Unknown({ description: "The job request's JSON Schema." }),
+  fields: Type.Array(Obj({ field: Str(), required: Str(), description: Str() })),
+  examples: Dict(JobExamples),
+  rules: Type.Array(Str()),
+  captureSizes: Type.Array(CaptureSize),
+  emailJobs: Str(),
+});
 
 export const describeJobRequest = defineOperation({
   operationId: "describeJobRequest",

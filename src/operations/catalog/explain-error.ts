@@ -1,9 +1,19 @@
-import { ExplainErrorInput } from "../../contracts/inputs";
-import { ErrorTable, OneError } from "../../contracts/outputs";
 import { Type } from "@sinclair/typebox";
-import type { ErrorCode } from "../../errors/catalog";
+import { ErrorTable, ErrorView } from "../../contracts/errors";
+import { Obj } from "../../contracts/schema-kit";
+import { enumOf } from "../../contracts/job-request";
+import { errorCatalog, type ErrorCode } from "../../errors/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const ERROR_CODES = errorCatalog.map((e) => e.code);
+
+const ExplainErrorInput = Type.Object(
+  { code: Type.Optional(enumOf(ERROR_CODES, "An error code; omit it to list every code.")) },
+  { additionalProperties: false },
+);
+
+const OneError = Obj({ error: ErrorView });
 
 export const explainError = defineOperation({
   operationId: "explainError",

@@ -1,7 +1,12 @@
-import { SetRef } from "../../contracts/inputs";
-import { SetView } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { SetView } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const SetRef = Type.Object(
+  { setId: Type.String({ minLength: 1, description: "A validation set id, e.g. web-essentials." }) },
+  { additionalProperties: false },
+);
 
 export const getValidationSet = defineOperation({
   operationId: "getValidationSet",

@@ -1,7 +1,26 @@
-import { ValidationRef } from "../../contracts/inputs";
-import { ValidationDetail } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Opt, Str } from "../../contracts/schema-kit";
+import { CaptureSize, catalogEntryFields, JobBody, Reference } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
+
+const ValidationRef = Type.Object(
+  { idOrSlug: Type.String({ minLength: 1, description: "A validation id or slug, e.g. page-title." }) },
+  { additionalProperties: false },
+);
+
+const ValidationDetail = Obj(
+  {
+    ...catalogEntryFields,
+    judgment: Str(),
+    validationSets: Type.Array(Str()),
+    references: Type.Array(Reference),
+    capture: Obj({ offered: Type.Array(CaptureSize), standard: Type.Array(CaptureSize) }),
+    agentJobSnippet: JobBody,
+    links: Obj({ self: Str(), standard: Str(), custom: Opt(Str()) }),
+  },
+  "A validation's detail record.",
+);
 
 export const getValidation = defineOperation({
   operationId: "getValidation",

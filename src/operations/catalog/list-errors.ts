@@ -1,4 +1,4 @@
-import { ErrorTable } from "../../contracts/outputs";
+import { ErrorTable } from "../../contracts/errors";
 import { defineOperation } from "../operation";
 
 export const listErrors = defineOperation({

@@ -1,7 +1,12 @@
-import { SetListQuery } from "../../contracts/inputs";
-import { SetList } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj } from "../../contracts/schema-kit";
+import { SetView, subjectTypeFilter } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const SetListQuery = Type.Object({ subjectType: subjectTypeFilter() }, { additionalProperties: false });
+
+const SetList = Obj({ validationSets: Type.Array(SetView) });
 
 export const listValidationSets = defineOperation({
   operationId: "listValidationSets",

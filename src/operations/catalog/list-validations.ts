@@ -1,7 +1,19 @@
-import { ValidationListQuery } from "../../contracts/inputs";
-import { ValidationList } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj } from "../../contracts/schema-kit";
+import { enumOf } from "../../contracts/job-request";
+import { CatalogEntry, subjectTypeFilter } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const ValidationListQuery = Type.Object(
+  {
+    include: Type.Optional(enumOf(["parameters"] as const, "parameters: add each validation's parameters (name, format, schema, example).")),
+    subjectType: subjectTypeFilter(),
+  },
+  { additionalProperties: false },
+);
+
+const ValidationList = Obj({ validations: Type.Array(CatalogEntry) });
 
 export const listValidations = defineOperation({
   operationId: "listValidations",

@@ -1,7 +1,44 @@
-import { RecommendChecksInput } from "../../contracts/inputs";
-import { Recommendation } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Bool, Int, Nullable, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { enumOf, JOB_TYPES } from "../../contracts/job-request";
+import { ExecutionKind, JobBody, JobType, SubjectType } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const RecommendChecksInput = Type.Object(
+  {
+    goal: Type.String({
+      minLength: 1,
+      maxLength: 2000,
+      description: "What the user wants checked, in plain language, e.g. \"make sure the landing page works on phones and has no broken links\".",
+    }),
+    subjectType: enumOf(JOB_TYPES, "The job type the checks will run on: url, static_html or email."),
+  },
+  { additionalProperties: false },
+);
+
+const Recommendation = Obj({
+  goal: Str(),
+  jobType: JobType,
+  subjectType: SubjectType,
+  validationSet: Nullable(Obj({ id: Str(), name: Str(), why: Str() })),
+  checks: Type.Array(
+    Obj({
+      id: Str(),
+      name: Str(),
+      category: Str(),
+      executionKind: ExecutionKind,
+      credits: Int(),
+      inSet: Bool(),
+      requiresConfiguration: Bool(),
+      why: Str(),
+      askUserFor: Opt(Type.Array(Obj({ parameter: Str(), description: Str(), format: Str() }))),
+    }),
+  ),
+  estimatedCredits: Int(),
+  jobRequest: JobBody,
+  notes: Type.Array(Str()),
+});
 
 export const recommendChecks = defineOperation({
   operationId: "recommendChecks",

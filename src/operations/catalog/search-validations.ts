@@ -1,7 +1,22 @@
-import { SearchValidationsInput } from "../../contracts/inputs";
-import { SearchResult } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
+import { catalogEntryFields, subjectTypeFilter } from "../../contracts/catalog";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const SearchValidationsInput = Type.Object(
+  {
+    query: Type.String({ minLength: 1, maxLength: 500, description: "Words to look for in ids, names, categories, summaries and judgments." }),
+    subjectType: subjectTypeFilter(),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Most matches to return (default 10)." })),
+  },
+  { additionalProperties: false },
+);
+
+const SearchResult = Obj({
+  query: Str(),
+  matches: Type.Array(Obj({ ...catalogEntryFields, score: Type.Number(), matchedOn: Type.Array(Str()) })),
+});
 
 export const searchValidations = defineOperation({
   operationId: "searchValidations",

@@ -1,7 +1,35 @@
-import { DeviceTokenBody } from "../../contracts/inputs";
-import { DeviceToken, OAuthErrorBody } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { literals, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { answeringOAuthErrors } from "./oauth-error";
+import { DEVICE_TOKEN_ERRORS } from "../../domain/device";
+
+const DeviceTokenBody = Type.Object(
+  {
+    grant_type: Type.Optional(Type.String({ description: "urn:ietf:params:oauth:grant-type:device_code" })),
+    device_code: Type.Optional(Type.String({ description: "The device_code POST /api/device/code answered." })),
+    client_id: Type.Optional(Type.String({ description: "The client asking, as in the code request." })),
+  },
+  { additionalProperties: false },
+);
+
+const OAuthErrorBody = Obj(
+  { error: literals(DEVICE_TOKEN_ERRORS), error_description: Str() },
+  "An OAuth refusal (RFC 6749 §5.2): the RFC fixes this shape instead of the catalogued error body.",
+);
+
+const DeviceToken = Obj(
+  {
+    access_token: Str(),
+    token_type: Type.Literal("Bearer"),
+    scope: Str(),
+    keyId: Str(),
+    customerId: Str(),
+    orgCode: Str(),
+    email: Str(),
+  },
+  "The new key (access_token, shown only here) of the organization the person approved for, and that person's email.",
+);
 
 export const exchangeDeviceCode = defineOperation({
   operationId: "exchangeDeviceCode",

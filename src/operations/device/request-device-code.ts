@@ -1,7 +1,29 @@
-import { DeviceCodeBody } from "../../contracts/inputs";
-import { DeviceAuthorization } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { answeringOAuthErrors } from "./oauth-error";
+
+const DeviceCodeBody = Type.Object(
+  {
+    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The client asking, e.g. assay-cli; it names the key minted." })),
+    scope: Type.Optional(
+      Type.String({ description: "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write); default all four." }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const DeviceAuthorization = Obj(
+  {
+    device_code: Str(),
+    user_code: Str(),
+    verification_uri: Str(),
+    verification_uri_complete: Str(),
+    expires_in: Type.Integer(),
+    interval: Type.Integer(),
+  },
+  "RFC 8628 §3.2: show user_code and verification_uri to the person, then poll POST /api/device/token every interval seconds.",
+);
 
 export const requestDeviceCode = defineOperation({
   operationId: "requestDeviceCode",

@@ -1,7 +1,12 @@
-import { CustomerQuery } from "../../contracts/inputs";
-import { FeedbackDue } from "../../contracts/outputs";
+import { CustomerQuery } from "../../contracts/request-parts";
+import { Bool, Int, Nullable, Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+
+const FeedbackDue = Obj(
+  { due: Bool(), setId: Nullable(Str()), questionCount: Int(), rewardCredits: Int() },
+  "Exactly these four fields.",
+);
 
 export const getFeedbackDue = defineOperation({
   operationId: "getFeedbackDue",

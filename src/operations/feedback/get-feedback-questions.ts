@@ -1,7 +1,29 @@
-import { FeedbackQuestionsQuery } from "../../contracts/inputs";
-import { FeedbackQuestions } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { FeedbackQuestionsQuery, VerdictValue } from "../../contracts/feedback";
+import { Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { READ, plural } from "../words";
+import { QuestionShape } from "../../catalog/feedback-sets";
+
+const FeedbackQuestions = Type.Union([
+  Obj(
+    {
+      due: Type.Literal(true),
+      setId: Str(),
+      scope: literals(["validation", "job", "standard"] as const),
+      title: Str(),
+      jobId: Str("The job the set is about: the looks-wrong set's, or the newest job that fits a queued set."),
+      validationId: Opt(Str("The looks-wrong set: the check it is about.")),
+      storedVerdict: Opt(VerdictValue),
+      validationSetId: Opt(Str("A per-standard set: the validation set it is about.")),
+      questionCount: Int(),
+      rewardCredits: Int(),
+      questions: Type.Array(Obj({ id: Str(), text: Str(), shape: QuestionShape })),
+    },
+    "The set asked: answer every question once, each value fitting its shape.",
+  ),
+  Obj({ due: Type.Literal(false) }, "Nothing is asked (or the looks-wrong set was already filed for this result)."),
+]);
 
 export const getFeedbackQuestions = defineOperation({
   operationId: "getFeedbackQuestions",

@@ -1,7 +1,34 @@
-import { FeedbackResultQuery } from "../../contracts/inputs";
-import { FeedbackRecord } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Bool, Int, Obj, Str } from "../../contracts/schema-kit";
+import { Answers, FeedbackSource, VerdictValue } from "../../contracts/feedback";
+import { customerId } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
+
+const FeedbackResultQuery = Type.Object(
+  {
+    jobId: Type.String({ minLength: 1, description: "The job the result belongs to." }),
+    validationId: Type.String({ minLength: 1, description: "The check whose result the feedback is about." }),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+const FeedbackRecord = Obj(
+  {
+    setId: Str(),
+    jobId: Str(),
+    validationId: Str(),
+    storedVerdict: VerdictValue,
+    humanVerdict: VerdictValue,
+    disputed: Bool(),
+    answers: Answers,
+    source: FeedbackSource,
+    submittedAt: Str(),
+    rewardCredits: Int(),
+  },
+  "The looks-wrong feedback filed about one result.",
+);
 
 export const getFeedback = defineOperation({
   operationId: "getFeedback",

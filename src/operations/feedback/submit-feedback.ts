@@ -1,6 +1,45 @@
-import { FeedbackSubmission, feedbackSubmissionFromForm } from "../../contracts/inputs";
-import { FeedbackReceipt } from "../../contracts/outputs";
+import { FeedbackSubmission, Answers, FeedbackSource } from "../../contracts/feedback";
+import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
+
+/**
+ * The dashboard's feedback form as a submission: setId, jobId and validationId as fields, and one field per question
+ * named `answer.<questionId>` (text and choices as sent; a suffix says how to read the rest: `:number` a rating,
+ * `:boolean` "true" or "false", `:list` every value sent under the name, empty ones dropped, so a hidden empty field
+ * makes "no box ticked" an empty list). A question whose field is absent stays unanswered (FEEDBACK_ANSWERS_INVALID).
+ */
+function feedbackSubmissionFromForm(form: URLSearchParams): Record<string, unknown> {
+  const answers = new Map<string, unknown>();
+  for (const name of new Set(form.keys())) {
+    const field = /^answer\.([^:]+)(?::(number|boolean|list))?$/.exec(name);
+    if (!field) continue;
+    const [, questionId, as] = field as unknown as [string, string, "number" | "boolean" | "list" | undefined];
+    const raw = form.get(name)!;
+    answers.set(
+      questionId,
+      as === "list" ? form.getAll(name).filter((v) => v !== "") : as === "number" ? (raw.trim() === "" ? null : Number(raw)) : as === "boolean" ? raw === "true" : raw,
+    );
+  }
+  return {
+    setId: form.get("setId") ?? "",
+    ...(form.get("jobId") ? { jobId: form.get("jobId") } : {}),
+    ...(form.get("validationId") ? { validationId: form.get("validationId") } : {}),
+    answers: [...answers].map(([questionId, value]) => ({ questionId, value })),
+  };
+}
+
+const FeedbackReceipt = Obj(
+  {
+    setId: Str(),
+    jobId: Opt(Str()),
+    validationId: Opt(Str()),
+    answers: Answers,
+    source: FeedbackSource,
+    submittedAt: Str(),
+    payout: Obj({ credits: Int(), balanceAfter: Int() }, "Credits paid for this submission (0 for a set worth nothing) and the balance after."),
+  },
+  "The submission as filed, and its payout.",
+);
 
 export const submitFeedback = defineOperation({
   operationId: "submitFeedback",

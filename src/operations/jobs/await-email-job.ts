@@ -1,8 +1,31 @@
-import { AWAIT_MAX_SECONDS, AwaitEmailJobInput } from "../../contracts/inputs";
-import { AwaitedJob } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Bool, Int, Obj } from "../../contracts/schema-kit";
+import { detail, Job } from "../../contracts/job";
+import { customerId } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
 import { jobSummary } from "./job-summary";
+
+const AWAIT_MAX_SECONDS = 120;
+
+const AwaitEmailJobInput = Type.Object(
+  {
+    jobId: Type.String({ minLength: 1, description: "The email job's jobId." }),
+    timeoutSeconds: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: AWAIT_MAX_SECONDS,
+        default: 30,
+        description: `How long to wait for the job to leave pending (1-${AWAIT_MAX_SECONDS}, default 30). Keep it under your client's request timeout; call again to keep waiting.`,
+      }),
+    ),
+    detail: detail(),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+const AwaitedJob = Obj({ job: Job, stillPending: Bool(), waitedMs: Int() });
 
 export const awaitEmailJob = defineOperation({
   operationId: "awaitEmailJob",

@@ -1,10 +1,25 @@
+import { Type } from "@sinclair/typebox";
 import { JobRequest } from "../../contracts/job-request";
-import { JobRequestCheck } from "../../contracts/outputs";
+import { Int, Obj, Opt, Str } from "../../contracts/schema-kit";
+import { JobType } from "../../contracts/catalog";
+import { PriceLine, Quote, SkippedCheck } from "../../contracts/job";
+import { ErrorBodySchema } from "../../contracts/errors";
 import { AppError } from "../../errors/app-error";
 import { defineOperation } from "../operation";
 import { plural } from "../words";
 import { customerIdOf } from "../authorize";
 import { STATIC_HTML_EXAMPLE } from "./examples";
+
+const Plan = Obj(
+  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(PriceLine), totalCredits: Int(), skipped_validations: Type.Array(SkippedCheck) },
+  "What would run and its price, without a balance.",
+);
+
+const JobRequestCheck = Type.Union([
+  Obj({ ok: Type.Literal(true), quote: Quote }),
+  Obj({ ok: Type.Literal(true), plan: Plan }),
+  Obj({ ok: Type.Literal(false), httpStatus: Int(), error: ErrorBodySchema }),
+]);
 
 export const checkJobRequest = defineOperation({
   operationId: "checkJobRequest",

@@ -1,5 +1,5 @@
 import { JobRequest } from "../../contracts/job-request";
-import { Quote } from "../../contracts/outputs";
+import { Quote } from "../../contracts/job";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { PLAN_GATE_ERRORS } from "../../domain/plan-gate";
 import { defineOperation } from "../operation";

@@ -1,4 +1,5 @@
-import { CustomerQuery, JobRef } from "../../contracts/inputs";
+import { CustomerQuery } from "../../contracts/request-parts";
+import { JobRef } from "../../contracts/job";
 import { defineOperation } from "../operation";
 
 export const getJobEmail = defineOperation({

@@ -1,8 +1,12 @@
-import { GetJobQuery, JobRef } from "../../contracts/inputs";
-import { Job } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { JobRef, Job, detail } from "../../contracts/job";
+import { customerId } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { READ } from "../words";
 import { jobSummary } from "./job-summary";
+
+/** GET /api/jobs/{jobId}'s query (with the path's jobId, get_job's arguments). */
+const GetJobQuery = Type.Object({ detail: detail(), customerId: customerId() }, { additionalProperties: false });
 
 export const getJob = defineOperation({
   operationId: "getJob",

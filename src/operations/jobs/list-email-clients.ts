@@ -1,7 +1,31 @@
-import { CustomerQuery } from "../../contracts/inputs";
-import { EmailClientCatalog } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { CustomerQuery } from "../../contracts/request-parts";
+import { Bool, Dict, Int, literals, Obj, Opt, Str } from "../../contracts/schema-kit";
 import { defineOperation } from "../operation";
 import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
+
+const EmailClientView = Obj({
+  id: Str(),
+  name: Str(),
+  engine: Str(),
+  nativeDefault: Bool(),
+  planIncluded: Bool(),
+  extraCredits: Bool(),
+  creditsPerRender: Int(),
+  colorScheme: literals(["light", "dark"] as const),
+  darkMode: literals(["none", "color-scheme", "partial-invert", "full-invert"] as const),
+  darkVariant: Opt(Str()),
+  lightVariant: Opt(Str()),
+  renderWidth: Int(),
+  caniemail: Type.Array(Str()),
+});
+
+const EmailClientCatalog = Obj({
+  plan: Obj({ code: Str(), name: Str() }),
+  pricing: Obj({ creditsPerRender: Int(), extraCreditsPerRender: Int(), note: Str() }),
+  formFactors: Dict(Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) })),
+  docs: Str(),
+});
 
 export const listEmailClients = defineOperation({
   operationId: "listEmailClients",

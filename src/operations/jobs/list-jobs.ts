@@ -1,7 +1,24 @@
-import { JobListQuery } from "../../contracts/inputs";
-import { JobPage } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Nullable, Obj, Str } from "../../contracts/schema-kit";
+import { enumOf } from "../../contracts/job-request";
+import { detail, Job, JOB_STATUSES } from "../../contracts/job";
+import { customerId } from "../../contracts/request-parts";
 import { AppError } from "../../errors/app-error";
 import { defineOperation } from "../operation";
+
+const JobListQuery = Type.Object(
+  {
+    jobId: Type.Optional(Type.String({ description: "Only this job (an unknown id, or another organization's, is JOB_NOT_FOUND)." })),
+    status: Type.Optional(enumOf(JOB_STATUSES, "Only jobs in this status.")),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Page size (1-100, default 20)." })),
+    cursor: Type.Optional(Type.String({ description: "nextCursor of the previous page." })),
+    detail: detail(),
+    customerId: customerId(),
+  },
+  { additionalProperties: false },
+);
+
+const JobPage = Obj({ jobs: Type.Array(Job), nextCursor: Nullable(Str()) });
 
 export const listJobs = defineOperation({
   operationId: "listJobs",

@@ -1,5 +1,5 @@
 import { JobRequest } from "../../contracts/job-request";
-import { Job } from "../../contracts/outputs";
+import { Job } from "../../contracts/job";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { PLAN_GATE_ERRORS } from "../../domain/plan-gate";
 import { PLAN_RESOLUTION_ERRORS } from "../words";

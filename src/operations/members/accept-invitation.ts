@@ -1,6 +1,11 @@
-import { InvitationTokenBody } from "../../contracts/inputs";
-import { Member } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Member } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const InvitationTokenBody = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link (its token query parameter)." }) },
+  { additionalProperties: false },
+);
 
 export const acceptInvitation = defineOperation({
   operationId: "acceptInvitation",

@@ -1,6 +1,14 @@
-import { AddMemberBody } from "../../contracts/inputs";
-import { Member } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Member, RoleField } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const AddMemberBody = Type.Object(
+  {
+    email: Type.String({ description: "The person's email; they sign in with it.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
+    role: RoleField,
+  },
+  { additionalProperties: false },
+);
 
 export const addMember = defineOperation({
   operationId: "addMember",

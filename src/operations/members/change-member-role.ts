@@ -1,6 +1,8 @@
-import { MemberRoleBody, PersonRef } from "../../contracts/inputs";
-import { Member } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { PersonRef, Member, RoleField } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const MemberRoleBody = Type.Object({ role: RoleField }, { additionalProperties: false });
 
 export const changeMemberRole = defineOperation({
   operationId: "changeMemberRole",

@@ -1,6 +1,14 @@
-import { InviteMemberBody } from "../../contracts/inputs";
-import { Invitation } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Invitation, RoleField } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const InviteMemberBody = Type.Object(
+  {
+    email: Type.String({ description: "The email to invite; the invitation link goes there.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
+    role: RoleField,
+  },
+  { additionalProperties: false },
+);
 
 export const inviteMember = defineOperation({
   operationId: "inviteMember",

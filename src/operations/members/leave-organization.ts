@@ -1,5 +1,16 @@
-import { LeftOrganization } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Nullable, Obj, Str } from "../../contracts/schema-kit";
+import { SessionView } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const LeftOrganization = Obj(
+  {
+    customerId: Str("The organization left."),
+    revokedKeyIds: Type.Array(Str(), { description: "The keys you had minted for it, revoked." }),
+    session: Nullable(SessionView),
+  },
+  "You left; the session now acts for your next organization (session), or, with none left, is over (null).",
+);
 
 export const leaveOrganization = defineOperation({
   operationId: "leaveOrganization",

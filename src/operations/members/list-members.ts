@@ -1,5 +1,13 @@
-import { MemberList } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
+import { Invitation, Role } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const MemberList = Obj({
+  customerId: Str(),
+  members: Type.Array(Obj({ personId: Str(), email: Str(), role: Role, joinedAt: Str() })),
+  invitations: Type.Array(Invitation, { description: "Pending: neither accepted nor expired." }),
+});
 
 export const listMembers = defineOperation({
   operationId: "listMembers",

@@ -1,6 +1,11 @@
-import { InvitationCallbackQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
 import { defineOperation } from "../operation";
 import { signedInRedirect } from "../session-cookie";
+
+const InvitationCallbackQuery = Type.Object(
+  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link." }) },
+  { additionalProperties: false },
+);
 
 export const openInvitation = defineOperation({
   operationId: "openInvitation",

@@ -1,6 +1,12 @@
-import { PersonRef } from "../../contracts/inputs";
-import { RemovedMember } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { PersonRef } from "../../contracts/people";
+import { Obj, Str } from "../../contracts/schema-kit";
 import { defineOperation, sessionOf } from "../operation";
+
+const RemovedMember = Obj(
+  { customerId: Str(), personId: Str(), revokedKeyIds: Type.Array(Str(), { description: "The keys they had minted for the organization, revoked with them." }) },
+  "The member is gone.",
+);
 
 export const removeMember = defineOperation({
   operationId: "removeMember",

@@ -1,6 +1,8 @@
-import { PlaygroundRunRef } from "../../contracts/inputs";
-import { PlaygroundRun } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { PlaygroundRun } from "../../contracts/playground";
 import { defineOperation } from "../operation";
+
+const PlaygroundRunRef = Type.Object({ runId: Type.String({ minLength: 1, description: "The run's id (pgr_…)." }) });
 
 export const getPlaygroundRun = defineOperation({
   operationId: "getPlaygroundRun",

@@ -1,6 +1,11 @@
-import { PlaygroundScreenshotRef } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
 import { defineOperation } from "../operation";
 import { imageResponse } from "../captures/image";
+
+const PlaygroundScreenshotRef = Type.Object({
+  runId: Type.String({ minLength: 1, description: "The run's id (pgr_…)." }),
+  size: Type.String({ description: "The capture size the run was shown at (its screenshotUrl names it)." }),
+});
 
 export const getPlaygroundScreenshot = defineOperation({
   operationId: "getPlaygroundScreenshot",

@@ -1,5 +1,4 @@
-import { PlaygroundRunBody } from "../../contracts/inputs";
-import { PlaygroundRun } from "../../contracts/outputs";
+import { PlaygroundRunBody, PlaygroundRun } from "../../contracts/playground";
 import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
 import { PLAYGROUND_SESSION_SECONDS } from "../../services/playground";
 import { defineOperation } from "../operation";

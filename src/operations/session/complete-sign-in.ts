@@ -1,6 +1,15 @@
-import { SignInCallbackQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
+import { sameOriginPath } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
 import { signedInRedirect } from "../session-cookie";
+
+const SignInCallbackQuery = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the sign-in link." }),
+    next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard)."),
+  },
+  { additionalProperties: false },
+);
 
 export const completeSignIn = defineOperation({
   operationId: "completeSignIn",

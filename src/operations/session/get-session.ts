@@ -1,4 +1,4 @@
-import { SessionView } from "../../contracts/outputs";
+import { SessionView } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 export const getSession = defineOperation({

@@ -1,6 +1,18 @@
-import { OidcCallbackQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
 import { defineOperation } from "../operation";
 import { clearedOidcStateCookie, oidcStateOf, sessionCookie } from "../session-cookie";
+
+/** What the OpenID provider sends back (RFC 6749 §4.1.2, RFC 9207's iss); other parameters are ignored. */
+const OidcCallbackQuery = Type.Object(
+  {
+    state: Type.Optional(Type.String({ maxLength: 200, description: "The state this server sent the provider." })),
+    code: Type.Optional(Type.String({ maxLength: 2000, description: "The authorization code, on success." })),
+    iss: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's issuer identifier." })),
+    error: Type.Optional(Type.String({ maxLength: 200, description: "The provider's error code, on failure." })),
+    error_description: Type.Optional(Type.String({ maxLength: 2000, description: "The provider's words on the error." })),
+  },
+  { additionalProperties: false },
+);
 
 export const completeOidcSignIn = defineOperation({
   operationId: "completeOidcSignIn",

@@ -1,7 +1,13 @@
-import { OidcStartQuery } from "../../contracts/inputs";
+import { Type } from "@sinclair/typebox";
+import { sameOriginPath } from "../../contracts/request-parts";
 import { OIDC_PENDING_SECONDS } from "../../services/oidc";
 import { defineOperation } from "../operation";
 import { oidcStateCookie } from "../session-cookie";
+
+const OidcStartQuery = Type.Object(
+  { next: sameOriginPath("Where to go once signed in: a path on this site (default /dashboard).") },
+  { additionalProperties: false },
+);
 
 export const startOidcSignIn = defineOperation({
   operationId: "startOidcSignIn",

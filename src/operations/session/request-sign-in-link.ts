@@ -1,6 +1,23 @@
-import { SignInLinkBody } from "../../contracts/inputs";
-import { SignInLinkSent } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj, Str } from "../../contracts/schema-kit";
+import { sameOriginPath } from "../../contracts/request-parts";
 import { defineOperation } from "../operation";
+
+const SignInLinkBody = Type.Object(
+  {
+    email: Type.String({
+      description: "The address to send the sign-in link to. The answer is the same whether or not it has an account.",
+      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
+    }),
+    next: sameOriginPath("Where the link lands once signed in: a path on this site (default /dashboard)."),
+  },
+  { additionalProperties: false },
+);
+
+const SignInLinkSent = Obj(
+  { status: Type.Literal("sent"), message: Str() },
+  "The same answer whether or not the email has an account.",
+);
 
 export const requestSignInLink = defineOperation({
   operationId: "requestSignInLink",

@@ -1,6 +1,9 @@
-import { SignedOut } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { Obj } from "../../contracts/schema-kit";
 import { defineOperation, sessionOf } from "../operation";
 import { clearedSessionCookie } from "../session-cookie";
+
+const SignedOut = Obj({ signedOut: Type.Literal(true) });
 
 export const signOut = defineOperation({
   operationId: "signOut",

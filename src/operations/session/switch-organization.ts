@@ -1,6 +1,11 @@
-import { SwitchOrganizationBody } from "../../contracts/inputs";
-import { SessionView } from "../../contracts/outputs";
+import { Type } from "@sinclair/typebox";
+import { SessionView } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
+
+const SwitchOrganizationBody = Type.Object(
+  { customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }) },
+  { additionalProperties: false },
+);
 
 export const switchOrganization = defineOperation({
   operationId: "switchOrganization",

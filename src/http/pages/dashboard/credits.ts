@@ -1,5 +1,5 @@
 import { Elysia } from "elysia";
-import { CreditsQuery } from "../../../contracts/inputs";
+import { CreditsQuery } from "../../../operations/account/get-credits";
 import { callOperation, htmlPage, seeOther, type PageContext } from "../page-kit";
 import { dashboardRoute, formRoute, type DashboardRequest } from "./route";
 import { CreditsView, type CreditsProps } from "./credits-views";

@@ -56,7 +56,7 @@ function Choices(props: { name: string; id: string; type: "radio" | "checkbox"; 
 
 /**
  * One question as a control generated from its shape; the field names are what the submit operation reads from a
- * form (src/contracts/inputs.ts feedbackSubmissionFromForm): `answer.<id>`, with `:number`, `:boolean` or `:list`.
+ * form (feedbackSubmissionFromForm, src/operations/feedback/submit-feedback.ts): `answer.<id>`, with `:number`, `:boolean` or `:list`.
  */
 function Question(props: { question: AskedSet["questions"][number] }) {
   const { id, text, shape } = props.question;

@@ -1,6 +1,6 @@
 import { Elysia } from "elysia";
 import PostalMime from "postal-mime";
-import { JOB_STATUSES } from "../../../contracts/inputs";
+import { JOB_STATUSES } from "../../../contracts/job";
 import { AppError } from "../../../errors/app-error";
 import type { JobView } from "../../../services/job-views";
 import { callOperation, htmlPage, type PageContext } from "../page-kit";
