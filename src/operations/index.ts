@@ -56,7 +56,7 @@ import { getFeedbackQuestions } from "./feedback/get-feedback-questions";
 import { submitFeedback } from "./feedback/submit-feedback";
 import { getFeedback } from "./feedback/get-feedback";
 
-/** Every operation, once. The HTTP app, the MCP server, OpenAPI, llms-full.txt and the README's route table fold over it. */
+/** Every operation, once. The HTTP app, the MCP server, OpenAPI, llms-full.txt and docs/api.md fold over it. */
 export const operations: readonly Operation[] = [
   searchValidations,
   listValidations,
