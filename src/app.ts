@@ -6,7 +6,7 @@ import { SqliteEventLog, type EventLog } from "./store/event-log";
 import { copyLog, PgEventStore } from "./store/pg-event-store";
 import { auditLog } from "./services/audit";
 import { PgEventLog } from "./store/pg-event-log";
-import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/cluster";
+import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/coordinator";
 import { ClusterService } from "./services/cluster";
 import { eventTypes } from "../events";
 import { installProjections } from "../projections";

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { Coordinator, NodeRecord } from "../store/cluster";
+import type { Coordinator, NodeRecord } from "../store/coordinator";
 import type { JobService } from "./jobs";
 import type { PlanService } from "./plans";
 import type { ServiceContext } from "./context";

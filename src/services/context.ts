@@ -10,7 +10,7 @@ import type { Judge } from "../judge/judge";
 import type { MailStore } from "../store/mail-store";
 import type { PlanService } from "./plans";
 import type { EmailClientCatalog } from "./email-client-catalog";
-import type { WindowCounter } from "../store/cluster";
+import type { WindowCounter } from "../store/coordinator";
 import type { AddressLimits } from "./address-limits";
 
 /** What every application service shares; built once per process by createAssay. */
