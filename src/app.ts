@@ -7,7 +7,7 @@ import { copyLog, PgEventStore } from "./store/pg-event-store";
 import { auditLog } from "./services/audit";
 import { PgEventLog } from "./store/pg-event-log";
 import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/coordinator";
-import { ClusterService } from "./services/cluster";
+import { NodeDuties } from "./services/node-duties";
 import { eventTypes } from "../events";
 import { installProjections } from "../projections";
 import { NetworkGuard } from "./capture/network-guard";
@@ -151,7 +151,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs,
-    cluster: new ClusterService(ctx, coordinator, jobs, plans),
+    node: new NodeDuties(ctx, coordinator, jobs, plans),
     playground: new PlaygroundService(ctx, offer),
     captures,
     catalog: new CatalogService(ctx),

@@ -270,7 +270,7 @@ export class JobService {
   }
 
   /**
-   * A live node's sweep of its own work (ClusterService; `nodes` names this node, or is undefined on SQLite, where
+   * A live node's sweep of its own work (NodeDuties; `nodes` names this node, or is undefined on SQLite, where
    * every job is this process's): closes, refunded, its running webpage jobs that this process does not hold, and
    * checks again the messages its inbox took that nothing here is checking, as for a node that died. Such a job
    * reached the log while its caller heard an error (an append whose acknowledgement was lost and could not be read

@@ -173,7 +173,7 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
    * right after the error could run while the server is still committing. A session the server still holds (a
    * link gone silent without closing) keeps the lock; past READ_BACK_LOCK_WAIT, as when the log cannot be reached,
    * the outcome stays unknown and false is answered: the caller hears the error, and a group that did commit
-   * reaches the copy at its next pull (a job it accepted is then closed by its node's sweep, ClusterService).
+   * reaches the copy at its next pull (a job it accepted is then closed by its node's sweep, NodeDuties).
    */
   private async tookDespite(error: unknown, events: ReadonlyArray<StoredEvent<E>>): Promise<boolean> {
     const last = events[events.length - 1]!;

@@ -29,13 +29,13 @@ export interface NodeReadiness {
 const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead-node-recovery" } as const;
 
 /**
- * This node among the others that share its log (one node alone on SQLite): its read models brought to the log's
+ * What this node does as one of the nodes sharing its log (one node alone on SQLite): its read models brought to the log's
  * head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
  * sweep, the monthly grant's sweep, the closing of jobs a silent node left running, and the sweep of this node's
  * own jobs that nothing in it runs. Each sweep but the last runs on the node holding its lease (a timer per node
  * tries; one holder runs), so it runs once across nodes.
  */
-export class ClusterService {
+export class NodeDuties {
   constructor(
     private readonly ctx: Pick<ServiceContext, "config" | "store" | "pool" | "captures">,
     private readonly coordinator: Coordinator,
