@@ -1,5 +1,5 @@
 /**
- * Email jobs, measured on the real app in this process (HTTP, the SMTP inbox, the event store, the checks):
+ * Email jobs, measured on the real app in this process (HTTP, the SMTP inbox, the event log, the checks):
  *
  * - latency from the end of SMTP DATA (the moment the sending client has the server's 250 reply) to the job
  *   being completed, for the `marketing` set (or, while that set does not exist, every registered email check

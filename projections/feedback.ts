@@ -1,6 +1,6 @@
 import type { Database } from "bun:sqlite";
 import type { Projection } from "./projection";
-import type { StoredEvent } from "../src/store/event-store";
+import type { StoredEvent } from "../src/store/event-log";
 import type { FeedbackSubmittedData } from "../events/feedback";
 
 /**

@@ -1,5 +1,5 @@
 import type { Database } from "bun:sqlite";
-import type { StoredEvent } from "../src/store/event-store";
+import type { StoredEvent } from "../src/store/event-log";
 
 /**
  * A read model: tables it owns, and a fold step applied to each event in log order.

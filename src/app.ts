@@ -1,9 +1,10 @@
 import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, type Config } from "./config";
-import { EventStore, ReplicaDivergedError } from "./store/event-store";
-import { SqliteEventLog, type EventLog } from "./store/event-log";
-import { copyLog, PgEventStore } from "./store/pg-event-store";
+import type { EventLog } from "./store/event-log";
+import { SqliteEventLog } from "./store/sqlite-event-log";
+import { Replica, ReplicaDivergedError } from "./store/replica";
+import { copyLog, PgEventTable } from "./store/pg-event-table";
 import { auditLog } from "./services/audit";
 import { PgEventLog } from "./store/pg-event-log";
 import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/coordinator";
@@ -55,42 +56,53 @@ export interface Assay extends Services {
   close(): Promise<void>;
 }
 
-/** The SQLite log and its read models in a data directory (`file`: the PostgreSQL log's copy has a name of its own). */
-export function openStore(dataDir: string, file = "assay.sqlite"): EventStore {
+/** The SQLite log with its read models, in the data directory. */
+export const SQLITE_LOG_FILE = "assay.sqlite";
+
+/** This node's replica of the PostgreSQL log with its read models: never the SQLite log's file, so the two are not confused. */
+export const REPLICA_FILE = "assay-replica.sqlite";
+
+/** The SQLite log and its read models in a data directory. */
+export function openSqliteLog(dataDir: string): SqliteEventLog {
   mkdirSync(dataDir, { recursive: true });
-  const store = new EventStore(join(dataDir, file), eventTypes);
-  installProjections(store);
-  return store;
+  const log = new SqliteEventLog(join(dataDir, SQLITE_LOG_FILE), eventTypes);
+  installProjections(log);
+  return log;
 }
 
-/** This node's copy of the PostgreSQL log with its read models: never the SQLite log's file, so the two are not confused. */
-const REPLICA_FILE = "assay-replica.sqlite";
+/** This node's replica of the PostgreSQL log and its read models in a data directory. */
+export function openReplica(dataDir: string): Replica {
+  mkdirSync(dataDir, { recursive: true });
+  const replica = new Replica(join(dataDir, REPLICA_FILE), eventTypes);
+  installProjections(replica);
+  return replica;
+}
 
 /**
  * The event log ASSAY_DATABASE_URL names (PostgreSQL, shared by every node), or the SQLite one in DATA_DIR, with
- * what coordinates this node with the others. A copy that is not the shared log's (the database was replaced) is
- * moved aside and a fresh one pulled from the log.
+ * what coordinates this node with the others. A replica that is not the shared log's (the database was replaced)
+ * is moved aside and a fresh one pulled from the log.
  */
 export async function openEventLog(config: Config): Promise<{ store: EventLog; coordinator: Coordinator }> {
-  if (!config.databaseUrl) return { store: new SqliteEventLog(openStore(config.dataDir)), coordinator: new SoleNode() };
+  if (!config.databaseUrl) return { store: openSqliteLog(config.dataDir), coordinator: new SoleNode() };
   const nodeId = nodeIdOf(config.dataDir, config.nodeId);
-  const log = await PgEventStore.open(config.databaseUrl);
+  const table = await PgEventTable.open(config.databaseUrl);
   try {
-    const coordinator = await PgCoordinator.open(log.sql, nodeId);
-    let local = openStore(config.dataDir, REPLICA_FILE);
+    const coordinator = await PgCoordinator.open(table.sql, nodeId);
+    let replica = openReplica(config.dataDir);
     try {
-      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+      return { store: await PgEventLog.open(table, replica, nodeId), coordinator };
     } catch (e) {
-      local.close();
+      replica.close();
       if (!(e instanceof ReplicaDivergedError)) throw e;
       const aside = join(config.dataDir, `${REPLICA_FILE}.diverged-${Date.now()}`);
       console.error(`${e.message}: moved to ${aside}; pulling a fresh copy from the shared log.`);
       for (const suffix of ["", "-wal", "-shm"]) renameSync(join(config.dataDir, REPLICA_FILE + suffix), aside + suffix);
-      local = openStore(config.dataDir, REPLICA_FILE);
-      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+      replica = openReplica(config.dataDir);
+      return { store: await PgEventLog.open(table, replica, nodeId), coordinator };
     }
   } catch (e) {
-    await log.close();
+    await table.close();
     throw e;
   }
 }
@@ -211,10 +223,10 @@ export interface StoreMigration {
  * it was; nodes then start with ASSAY_DATABASE_URL and pull their read models from the copy.
  */
 export async function migrateStore(config: Config, to: string): Promise<StoreMigration> {
-  const source = openStore(config.dataDir);
+  const source = openSqliteLog(config.dataDir);
   try {
     const sourceHead = source.headOf();
-    const target = await PgEventStore.open(to);
+    const target = await PgEventTable.open(to);
     try {
       const events = await copyLog(source.readAll(), target);
       const audit = await auditLog(target.readAll(), null);
@@ -227,6 +239,6 @@ export async function migrateStore(config: Config, to: string): Promise<StoreMig
       await target.close();
     }
   } finally {
-    source.close();
+    await source.close();
   }
 }

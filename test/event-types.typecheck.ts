@@ -1,18 +1,18 @@
 /**
- * A compile-time proof, checked by `tsc -p .` and never run: the store takes only events of the union derived
+ * A compile-time proof, checked by `tsc -p .` and never run: the log takes only events of the union derived
  * from events/, and a fold narrows an event's data by its type. Each `@ts-expect-error` fails the compile
  * if the line under it ever type-checks, that is, if the typing of events is lost somewhere on the way.
  */
 import type { EventOf } from "../events";
-import type { EventStore } from "../src/store/event-store";
+import type { EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import type { Projection } from "../projections/projection";
 
-declare const store: EventStore;
+declare const store: EventLog;
 declare const meta: EventMetadata;
 
 export function appends(): void {
-  store.append(
+  void store.append(
     [
       {
         streamId: "credits-cus_a",

@@ -16,8 +16,7 @@ import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide as decideJob, jobState, JobStateError, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import { chargeForJob, creditState } from "../projections/credits";
-import { ConcurrencyError, type StreamWrite } from "../src/store/event-store";
-import type { EventLog } from "../src/store/event-log";
+import { ConcurrencyError, type EventLog, type StreamWrite } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import { tempDataDir } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
@@ -284,7 +283,7 @@ class World {
   /** The properties, checked after every run. */
   async check(): Promise<void> {
     for (const customerId of this.customers) expect(this.ledger(customerId).balance).toBe(this.model.get(customerId)!);
-    const events = [...this.store.local.readAll()];
+    const events = await Array.fromAsync(this.store.readLog());
     for (const jobId of this.charged) {
       expect(events.filter((e) => e.type === "CreditsCharged" && e.data.jobId === jobId)).toHaveLength(1);
       expect(events.filter((e) => e.type === "JobSettled" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);

@@ -1,6 +1,5 @@
-import { eventHash, GENESIS_HASH } from "../store/event-store";
-import type { EventLog } from "../store/event-log";
-import type { StoredEvent } from "../store/event-store";
+import { eventHash, GENESIS_HASH } from "../store/hash-chain";
+import type { EventLog, StoredEvent } from "../store/event-log";
 import { isCreditEvent } from "../../events";
 import { evolve } from "../domain/credits";
 import { allBalances } from "../../projections/credits";

@@ -6,7 +6,7 @@ import { planIncludesClient, type Plan } from "../catalog/plans";
 import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
-import { ConcurrencyError, type StreamWrite } from "../store/event-store";
+import { ConcurrencyError, type StreamWrite } from "../store/event-log";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
 import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";

@@ -61,7 +61,7 @@ export class NodeDuties {
     return {
       status: "ok",
       node: this.nodeId,
-      store: { backend: this.ctx.store.backend, position: this.ctx.store.local.headOf().position },
+      store: { backend: this.ctx.store.backend, position: this.ctx.store.position() },
       storage: this.ctx.captures.storage(),
       browsers: this.ctx.pool.describe(),
     };

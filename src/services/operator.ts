@@ -29,11 +29,12 @@ export class OperatorService {
     private readonly accounts: AccountService,
   ) {}
 
-  /** Drops every read table and rebuilds them from the event log. */
-  /** On PostgreSQL, this node's copy of the shared log is brought to its head first, then its read models rebuilt. */
-  async replay(): Promise<{ events: number }> {
-    await this.ctx.store.catchUp();
-    return rebuildProjections(this.ctx.store.local);
+  /**
+   * Drops every read table and rebuilds them from the event log. On PostgreSQL, this node's replica of the shared
+   * log is brought to its head first, then its read models rebuilt.
+   */
+  replay(): Promise<{ events: number }> {
+    return this.ctx.store.rebuildReadModels(rebuildProjections);
   }
 
   verifyLedger(customerId?: string) {

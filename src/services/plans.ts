@@ -5,8 +5,7 @@ import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from 
 import { decideChangePlan, decideLinkBillingCustomer, streams } from "../domain/accounts";
 import { decide as decideCredits, periodOf } from "../domain/credits";
 import { requireAdmin } from "../domain/people";
-import { ConcurrencyError } from "../store/event-store";
-import type { EventLog } from "../store/event-log";
+import { ConcurrencyError, type EventLog } from "../store/event-log";
 import { allCustomerIds, findOrganization, type Organization } from "../../projections/organizations";
 import { creditState, grantedPeriods } from "../../projections/credits";
 import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider } from "./billing/provider";

@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
-import type { StreamWrite } from "../store/event-store";
+import type { StreamWrite } from "../store/event-log";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
 import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
