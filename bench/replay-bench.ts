@@ -9,6 +9,7 @@ import { planJob, type PlannedJob } from "../src/domain/job-request";
 import { decide, initialJobState, jobState, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import type { SqliteEventLog } from "../src/store/sqlite-event-log";
+import { KeyUsage } from "../src/store/key-usage";
 import type { EventMetadata } from "../events/metadata";
 import type { Outcome } from "../src/validations/types";
 import { newJobId, newRequestId } from "../src/services/ids";
@@ -72,7 +73,8 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const dir = tempDir("replay");
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openSqliteLog(dir);
-  const accounts = new AccountService({ config, store, plans: plansFor(config)(store), limits: new AddressLimits(config) });
+  const over = { log: store, readModels: store.db };
+  const accounts = new AccountService({ config, ...over, keyUsage: new KeyUsage(store.db), plans: plansFor(config)(over), limits: new AddressLimits(config) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },

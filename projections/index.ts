@@ -60,12 +60,3 @@ function rebuild(db: Database, log: Iterable<StoredEvent>, which: readonly Proje
   for (const p of which) record.run(p.name, ddlHash(p));
   return { events };
 }
-
-/** Every row of every read table, in a stable order: what replay must reproduce exactly. */
-export function dumpReadTables(db: Database): Record<string, unknown[]> {
-  const out: Record<string, unknown[]> = {};
-  for (const p of projections) {
-    for (const t of p.tables) out[t] = db.query(`SELECT * FROM ${t} ORDER BY 1, 2`).all();
-  }
-  return out;
-}

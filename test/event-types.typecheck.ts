@@ -8,11 +8,11 @@ import type { EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import type { Projection } from "../projections/projection";
 
-declare const store: EventLog;
+declare const log: EventLog;
 declare const meta: EventMetadata;
 
 export function appends(): void {
-  void store.append(
+  void log.append(
     [
       {
         streamId: "credits-cus_a",
@@ -56,7 +56,7 @@ export const folds: Projection["apply"] = (_db, e) => {
 };
 
 export function reads(): void {
-  for (const e of store.readStream("credits-cus_a")) {
+  for (const e of log.readStream("credits-cus_a")) {
     if (e.type === "CreditsGranted") void e.data.reason;
     // @ts-expect-error readStream hands out typed events: a type name outside events/ never matches
     if (e.type === "CreditsConjured") void e;

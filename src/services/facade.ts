@@ -14,8 +14,8 @@ import type { PlaygroundService } from "./playground";
 import type { NodeDuties } from "./node-duties";
 
 /**
- * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
- * network guard: those stay inside the services that src/app.ts builds.
+ * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
+ * pool or network guard: those stay inside the services that src/app.ts builds.
  */
 export interface Services {
   /** Settings the surfaces print (publicBaseUrl) or document; read, never written, by them. */

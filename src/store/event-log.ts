@@ -60,8 +60,6 @@ export class EventSchemaError extends Error {}
  */
 export interface EventLog<E extends EventShape = AssayEvent> {
   readonly backend: LogBackend;
-  /** This node's read models (and, on PostgreSQL, its replica of the log). */
-  readonly db: Database;
   /**
    * Appends these writes atomically (each stream's expected version checked, each event against its schema).
    * `durable` asks that the commit be on disk before this settles even through an operating-system crash.

@@ -58,10 +58,6 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
     return opened;
   }
 
-  get db(): Database {
-    return this.replica.db;
-  }
-
   append(writes: StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
     // Every commit of PostgreSQL is durable (synchronous_commit on): `durable` asks nothing more here.
     return this.appendSoon(() => writes, metadata);
