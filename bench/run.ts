@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       target: `<= 60 s: ${r.extrapolatedMillionS <= 60 ? "met" : "NOT met"}`,
     },
   );
-  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty copy pulls and projects it");
+  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty replica pulls and projects it");
   const pgReplay = await benchPgReplay(r.dataDir);
   rows.push({
     name: `a new node's pull of ${fmtInt(pgReplay.events)} events from PostgreSQL (copy + projections)`,
@@ -251,7 +251,7 @@ async function main(): Promise<void> {
   );
   console.log(
     `- replay log: ${r.accounts} signups, ${fmtInt(r.jobs)} web-essentials jobs (charge, accept, 9 results, settle, some refunds), topped up with grants; ` +
-      `built in ${(r.buildMs / 1000).toFixed(1)} s (${fmtInt((r.events / r.buildMs) * 1000)} ev/s through the store).`,
+      `built in ${(r.buildMs / 1000).toFixed(1)} s (${fmtInt((r.events / r.buildMs) * 1000)} ev/s through the log).`,
   );
   console.log(
     `- job: POST /api/jobs end to end (HTTP, auth, charge, capture in Chromium: load through the app's routing, DOM snapshot at ${sizes}, 9 checks, settle), ` +

@@ -101,7 +101,7 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   const batchMs = nowMs() - t1;
   const total = afterSingle + opts.batchCalls * batchSize;
   const written = store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n;
-  if (written !== total) throw new Error(`expected ${total} events in the store, found ${written}`);
+  if (written !== total) throw new Error(`expected ${total} events in the log, found ${written}`);
   const rows = store.db
     .query<RawRow, []>("SELECT position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash FROM events ORDER BY position")
     .values() as RawRow[];

@@ -18,7 +18,7 @@ export const projections: readonly Projection[] = [organizationsProjection, keys
 
 /**
  * Which version of each projection's tables the database holds: the hash of its DDL. A projection whose DDL is new
- * or changed (a release added it, or a table or column to it) is rebuilt from the log when the store opens, so an
+ * or changed (a release added it, or a table or column to it) is rebuilt from the log when it opens, so an
  * existing data directory needs no manual `assay replay` after an upgrade.
  */
 const VERSIONS_DDL = "CREATE TABLE IF NOT EXISTS projection_versions (name TEXT PRIMARY KEY, ddl_sha256 TEXT NOT NULL)";

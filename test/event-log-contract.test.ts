@@ -22,7 +22,7 @@ interface Log {
   append(writes: StreamWrite[], metadata: EventMetadata): Promise<StoredEvent[]>;
   streamVersion(streamId: string): Promise<number>;
   all(): Promise<StoredEvent[]>;
-  /** Raw SQL past the store, as a tamperer would send it. */
+  /** Raw SQL past the log, as a tamperer would send it. */
   raw(statement: string): Promise<unknown>;
   /** A second handle on the same log (another node), for the backends that have one. */
   another?(): Promise<Log>;

@@ -52,7 +52,7 @@ describe("SqliteEventLog on a temporary file", () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Past the compiler on purpose: these cases prove the store also refuses, at run time, events its types forbid. */
+  /** Past the compiler on purpose: these cases prove the log also refuses, at run time, events its types forbid. */
   const unchecked = (event: { type: string; data: Record<string, unknown> }) => event as unknown as NewEvent;
   const grant = (customerId: string, amount: unknown, extra: Record<string, unknown> = {}) =>
     unchecked({ type: "CreditsGranted", data: { customerId, amount, reason: "signup", ...extra } });
