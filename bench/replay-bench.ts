@@ -74,7 +74,8 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
   let store = openSqliteLog(dir);
   const over = { log: store, readModels: store.db };
-  const accounts = new AccountService({ config, ...over, keyUsage: new KeyUsage(store.db), plans: plansFor(config)(over), limits: new AddressLimits(config) });
+  const plans = plansFor(config)(over);
+  const accounts = new AccountService({ config, ...over, keyUsage: new KeyUsage(store.db), plans, limits: new AddressLimits(config) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },

@@ -41,7 +41,7 @@ export function installProjections(table: SqliteEventTable): void {
   });
 }
 
-/** Replay: drops every read table and folds the whole log into fresh ones (in EventLog.rebuildReadModels' transaction). */
+/** Replay: drops every read table and folds the whole log into fresh ones (in rebuildReadModels' transaction). */
 export function rebuildProjections(db: Database, events: Iterable<StoredEvent>): { events: number } {
   return rebuild(db, events, projections);
 }

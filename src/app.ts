@@ -76,7 +76,7 @@ const opened = (log: EventLog, file: SqliteEventTable, coordinator: Coordinator)
 /** The SQLite log with its read models, in the data directory. */
 export const SQLITE_LOG_FILE = "assay.sqlite";
 
-/** This node's replica of the PostgreSQL log with its read models: never the SQLite log's file, so the two are not confused. */
+/** This node's replica of the PostgreSQL log with its read models: a file of its own, never the SQLite log's. */
 export const REPLICA_FILE = "assay-replica.sqlite";
 
 /** The SQLite log and its read models in a data directory. */
