@@ -18,7 +18,7 @@ export default {
     },
     {
       name: "surfaces-no-store",
-      comment: "Surfaces reach data through the services, never the event store, projections or SQLite.",
+      comment: "Surfaces reach data through the services, never the event log, projections or SQLite.",
       severity: "error",
       from: { path: SURFACES },
       to: { path: ["^src/store/", "^projections/", "^bun:sqlite$"] },
@@ -61,8 +61,15 @@ export default {
       to: { path: ["^src/", "^projections/"] },
     },
     {
+      name: "sql-only-in-store-and-projections",
+      comment: "SQL is written in the store and the projections' queries alone: services hold ReadModels and pass it to those queries.",
+      severity: "error",
+      from: { pathNot: ["^src/store/", "^projections/"] },
+      to: { path: "^bun:sqlite$" },
+    },
+    {
       name: "store-no-higher-layers",
-      comment: "The event store keeps events; it knows no domain, service, projection or surface.",
+      comment: "The event log and what is kept beside it know no domain, service, projection or surface.",
       severity: "error",
       from: { path: "^src/store/" },
       to: { path: [...SURFACES, "^src/(domain|services)/", "^projections/"] },

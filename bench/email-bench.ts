@@ -1,10 +1,10 @@
 /**
- * Email jobs, measured on the real app in this process (HTTP, the SMTP inbox, the event store, the checks):
+ * Email jobs, measured on the real app in this process (HTTP, the SMTP inbox, the event log, the checks):
  *
  * - latency from the end of SMTP DATA (the moment the sending client has the server's 250 reply) to the job
  *   being completed, for the `marketing` set (or, while that set does not exist, every registered email check
  *   that runs without parameters), p50 and p95 over LATENCY_MESSAGES messages sent one after another; beside
- *   it the same with one trivial check, which isolates what the inbox, the store and settlement cost;
+ *   it the same with one trivial check, which isolates what the inbox, the log and settlement cost;
  * - messages accepted per second with SENDERS concurrent nodemailer senders, each message to its own fresh
  *   email job's address; beside it a bare smtp-server with the same options that discards what it gets.
  *

@@ -1,10 +1,9 @@
 import { SQL } from "bun";
-import { copyLog, PgEventStore } from "../src/store/pg-event-store";
+import { copyLog, PgEventTable } from "../src/store/pg-event-table";
 import { PgEventLog } from "../src/store/pg-event-log";
-import { SqliteEventLog, type EventLog } from "../src/store/event-log";
-import type { StreamWrite } from "../src/store/event-store";
+import type { EventLog, StreamWrite } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
-import { openStore } from "../src/app";
+import { openReplica, openSqliteLog } from "../src/app";
 import { rebuildProjections } from "../projections";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
@@ -14,7 +13,7 @@ import { nowMs, tempDir } from "./support";
 export interface PgAppendResult {
   calls: number;
   callers: number;
-  /** Through the log services use (PgEventLog: the node's copy, its projections, the advisory lock), one caller. */
+  /** Through the log services use (PgEventLog: the node's replica, its projections, the advisory lock), one caller. */
   singleRate: number;
   /** The same from `callers` callers at once on one node: group commit, one lock and one fsync a group. */
   groupedRate: number;
@@ -48,9 +47,9 @@ async function appendRate(logs: EventLog[], calls: number, callers: number): Pro
   return (calls / (nowMs() - t0)) * 1000;
 }
 
-/** A node's log on `url` with a fresh copy in a directory of its own. */
+/** A node's log on `url` with a fresh replica in a directory of its own. */
 async function node(url: string, name: string): Promise<PgEventLog> {
-  return PgEventLog.open(await PgEventStore.open(url), openStore(tempDir(`pg-node-${name}`), "assay-replica.sqlite"), name);
+  return PgEventLog.open(await PgEventTable.open(url), openReplica(tempDir(`pg-node-${name}`)), name);
 }
 
 /**
@@ -77,7 +76,7 @@ export async function benchPgAppends(opts = { calls: 2_000, callers: 16 }): Prom
     const rawSingleRate = (rows.length / (nowMs() - t0)) * 1000;
     await raw.close();
 
-    const sqlite = new SqliteEventLog(openStore(tempDir("sqlite-log")));
+    const sqlite = openSqliteLog(tempDir("sqlite-log"));
     const appendSoonRate = await (async () => {
       let issued = 0;
       const t1 = nowMs();
@@ -95,7 +94,7 @@ export async function benchPgAppends(opts = { calls: 2_000, callers: 16 }): Prom
 
 export interface PgReplayResult {
   events: number;
-  /** A node joining with an empty copy: every event pulled from PostgreSQL and projected. */
+  /** A node joining with an empty replica: every event pulled from PostgreSQL and projected. */
   pullMs: number;
   /** `assay replay` on SQLite over the same events: rebuildProjections on the file. */
   sqliteReplayMs: number;
@@ -105,15 +104,15 @@ export interface PgReplayResult {
 export async function benchPgReplay(dataDir: string): Promise<PgReplayResult> {
   const pg = await startPostgres();
   try {
-    const source = openStore(dataDir);
-    const target = await PgEventStore.open(pg.url);
+    const source = openSqliteLog(dataDir);
+    const target = await PgEventTable.open(pg.url);
     const events = await copyLog(source.readAll(), target);
     const t0 = nowMs();
-    rebuildProjections(source);
+    await source.rebuildReadModels(rebuildProjections);
     const sqliteReplayMs = nowMs() - t0;
-    source.close();
+    await source.close();
     const t1 = nowMs();
-    const joined = await PgEventLog.open(target, openStore(tempDir("pg-pull"), "assay-replica.sqlite"), "bench-pull");
+    const joined = await PgEventLog.open(target, openReplica(tempDir("pg-pull")), "bench-pull");
     const pullMs = nowMs() - t1;
     await joined.close();
     return { events, pullMs, sqliteReplayMs };

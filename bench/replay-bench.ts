@@ -1,4 +1,4 @@
-import { openStore, plansFor } from "../src/app";
+import { openSqliteLog, plansFor } from "../src/app";
 import { loadConfig } from "../src/config";
 import { rebuildProjections } from "../projections";
 import { chargeForJob, creditState } from "../projections/credits";
@@ -9,8 +9,8 @@ import { planJob } from "../src/domain/job-request";
 import type { PlannedJob } from "../src/domain/planned-job";
 import { decide, initialJobState, jobState, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
-import type { EventStore } from "../src/store/event-store";
-import { SqliteEventLog } from "../src/store/event-log";
+import type { SqliteEventLog } from "../src/store/sqlite-event-log";
+import { KeyUsage } from "../src/store/key-usage";
 import type { EventMetadata } from "../events/metadata";
 import type { Outcome } from "../src/validations/types";
 import { newJobId, newRequestId } from "../src/services/ids";
@@ -49,10 +49,10 @@ function outcomeFor(validationId: string, n: number): Outcome {
   return { verdict: "pass", reasoning: `Read 48 visible text blocks and 9 images; nothing for ${validationId} to report.`, findings: [] };
 }
 
-function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: EventMetadata, n: number): void {
+async function runJob(store: SqliteEventLog, plan: PlannedJob, customerId: string, meta: EventMetadata, n: number): Promise<void> {
   const jobId = newJobId();
   const credits = () => ({ ...creditState(store.db, customerId), existingCharge: chargeForJob(store.db, jobId) });
-  const accepted = store.append(decide({ kind: "accept", jobId, customerId, job: plan }, { job: initialJobState, credits: credits() }), meta);
+  const accepted = await store.append(decide({ kind: "accept", jobId, customerId, job: plan }, { job: initialJobState, credits: credits() }), meta);
   const job = jobState(accepted.filter((e) => e.streamId === streams.job(jobId)) as unknown as JobEvent[]);
   const rows: RecordedResult[] = plan.run.map((v, i) => ({
     validationId: v.module.meta.id,
@@ -62,7 +62,7 @@ function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: E
     captureKeys: [],
     durationMs: 0.1 + ((n + i) % 7) / 10,
   }));
-  store.append(decide({ kind: "settle", results: rows, captures: [] }, { job, credits: credits() }), meta);
+  await store.append(decide({ kind: "settle", results: rows, captures: [] }, { job, credits: credits() }), meta);
 }
 
 /**
@@ -73,9 +73,10 @@ function runJob(store: EventStore, plan: PlannedJob, customerId: string, meta: E
 export async function benchReplay(rss: RssSampler, target = 100_000, accountCount = 500): Promise<ReplayResult> {
   const dir = tempDir("replay");
   const config = loadConfig({ ...process.env, DATA_DIR: dir, ASSAY_SIGNUP_CREDITS: "1000000" });
-  let store = openStore(dir);
-  const log = new SqliteEventLog(store);
-  const accounts = new AccountService({ config, store: log, plans: plansFor(config)(log), limits: new AddressLimits(config) });
+  let store = openSqliteLog(dir);
+  const over = { log: store, readModels: store.db };
+  const plans = plansFor(config)(over);
+  const accounts = new AccountService({ config, ...over, keyUsage: new KeyUsage(store.db), plans, limits: new AddressLimits(config) });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
     { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },
@@ -93,29 +94,29 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   let jobs = 0;
   while (maxPosition.get()!.n + eventsPerJobMax <= target) {
     const c = customers[jobs % customers.length]!;
-    runJob(store, plan, c.customerId, { requestId: newRequestId(), actor: { kind: "key", id: c.keyId }, channel: "api" }, jobs);
+    await runJob(store, plan, c.customerId, { requestId: newRequestId(), actor: { kind: "key", id: c.keyId }, channel: "api" }, jobs);
     if ((++jobs & 255) === 0) rss.sample();
   }
   let position = maxPosition.get()!.n;
   for (let i = 0; position < target; i++, position++) {
     const c = customers[i % customers.length]!;
     const streamId = streams.credits(c.customerId);
-    store.append([{ streamId, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: c.customerId, amount: 1000, reason: "operator", note: "bench top-up" } }] }], system);
+    await store.append([{ streamId, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: c.customerId, amount: 1000, reason: "operator", note: "bench top-up" } }] }], system);
   }
   const buildMs = nowMs() - t0;
-  const sumBalances = (s: EventStore) => s.db.query<{ n: number; c: number }, []>("SELECT SUM(balance) AS n, COUNT(*) AS c FROM credit_balances").get()!;
+  const sumBalances = (s: SqliteEventLog) => s.db.query<{ n: number; c: number }, []>("SELECT SUM(balance) AS n, COUNT(*) AS c FROM credit_balances").get()!;
   const before = sumBalances(store);
-  store.close();
+  await store.close();
   rss.sample();
 
   // Replay on a fresh connection, as the CLI does.
-  store = openStore(dir);
+  store = openSqliteLog(dir);
   const t1 = nowMs();
-  const { events } = rebuildProjections(store);
+  const { events } = await store.rebuildReadModels(rebuildProjections);
   const replayMs = nowMs() - t1;
   rss.sample();
   const after = sumBalances(store);
-  store.close();
+  await store.close();
   if (events !== target) throw new Error(`replayed ${events} events, expected ${target}`);
   const rate = (events / replayMs) * 1000;
   return {

@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: prints figures for the event store, replay, a static_html job (beside a bare
+ * `npm run bench`: prints figures for the event log, replay, a static_html job (beside a bare
  * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
  * MCP and the command line beside HTTP, and email jobs over SMTP, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   rss.start();
   const rows: Row[] = [];
 
-  log("event store: appends through openStore() vs raw bun:sqlite INSERT");
+  log("event log: appends through openSqliteLog() vs raw bun:sqlite INSERT");
   const a = await benchAppends(rss);
   rows.push(
     {
@@ -60,7 +60,7 @@ async function main(): Promise<void> {
     },
   );
 
-  log("event store on PostgreSQL: appends through the nodes' log (PgEventLog: copy, projections, advisory lock) vs raw INSERT, on a throwaway cluster from Debian's packages");
+  log("event log on PostgreSQL: appends through the nodes' log (PgEventLog: replica, projections, advisory lock) vs raw INSERT, on a throwaway cluster from Debian's packages");
   const pg = await benchPgAppends();
   rows.push(
     {
@@ -105,7 +105,7 @@ async function main(): Promise<void> {
       target: `<= 60 s: ${r.extrapolatedMillionS <= 60 ? "met" : "NOT met"}`,
     },
   );
-  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty copy pulls and projects it");
+  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty replica pulls and projects it");
   const pgReplay = await benchPgReplay(r.dataDir);
   rows.push({
     name: `a new node's pull of ${fmtInt(pgReplay.events)} events from PostgreSQL (copy + projections)`,
@@ -246,12 +246,12 @@ async function main(): Promise<void> {
   console.log("");
   console.log("Notes:");
   console.log(
-    `- append: CreditsGranted events through openStore() (schema check, expectedVersion, hash chain, projections in the same transaction); ` +
+    `- append: CreditsGranted events through openSqliteLog() (schema check, expectedVersion, hash chain, projections in the same transaction); ` +
       `batches are 10 stream writes x 10 events. Baseline: the same rows into a bare table with the same pragmas and transaction boundaries.`,
   );
   console.log(
     `- replay log: ${r.accounts} signups, ${fmtInt(r.jobs)} web-essentials jobs (charge, accept, 9 results, settle, some refunds), topped up with grants; ` +
-      `built in ${(r.buildMs / 1000).toFixed(1)} s (${fmtInt((r.events / r.buildMs) * 1000)} ev/s through the store).`,
+      `built in ${(r.buildMs / 1000).toFixed(1)} s (${fmtInt((r.events / r.buildMs) * 1000)} ev/s through the log).`,
   );
   console.log(
     `- job: POST /api/jobs end to end (HTTP, auth, charge, capture in Chromium: load through the app's routing, DOM snapshot at ${sizes}, 9 checks, settle), ` +

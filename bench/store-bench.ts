@@ -1,7 +1,8 @@
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
-import { openStore } from "../src/app";
-import { EVENTS_TABLE_DDL, type StreamWrite } from "../src/store/event-store";
+import { openSqliteLog } from "../src/app";
+import type { StreamWrite } from "../src/store/event-log";
+import { eventsTableDdl } from "../src/store/event-row";
 import type { EventMetadata } from "../events/metadata";
 import { streams } from "../src/domain/accounts";
 import { newCustomerId, newKeyId, newRequestId } from "../src/services/ids";
@@ -35,7 +36,7 @@ type RawRow = [number, string, number, string, string, string, string, string, s
  */
 export async function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCalls: 200, streams: 1_000, callers: 64 }): Promise<AppendResult> {
   const dir = tempDir("append");
-  const store = openStore(dir);
+  const store = openSqliteLog(dir);
   const customers = Array.from({ length: opts.streams }, () => newCustomerId());
   const versions = new Map<string, number>();
   const keyIds = customers.map(() => newKeyId());
@@ -56,7 +57,7 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   // Single-event appends: one append() call, one transaction, one event, round-robin over streams.
   const t0 = nowMs();
   for (let i = 0; i < opts.single; i++) {
-    store.append([write(i % customers.length, 1, i)], meta(i));
+    await store.append([write(i % customers.length, 1, i)], meta(i));
     if ((i & 1023) === 0) rss.sample();
   }
   const singleMs = nowMs() - t0;
@@ -94,23 +95,23 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   for (let b = 0; b < opts.batchCalls; b++) {
     const writes: StreamWrite[] = [];
     for (let w = 0; w < writesPerCall; w++) writes.push(write((b * writesPerCall + w) % customers.length, perStream, b * batchSize + w * perStream));
-    store.append(writes, meta(b));
+    await store.append(writes, meta(b));
     if ((b & 15) === 0) rss.sample();
   }
   const batchMs = nowMs() - t1;
   const total = afterSingle + opts.batchCalls * batchSize;
   const written = store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n;
-  if (written !== total) throw new Error(`expected ${total} events in the store, found ${written}`);
+  if (written !== total) throw new Error(`expected ${total} events in the log, found ${written}`);
   const rows = store.db
     .query<RawRow, []>("SELECT position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash FROM events ORDER BY position")
     .values() as RawRow[];
-  store.close();
+  await store.close();
   rss.sample();
 
   // Baseline: the same rows through a prepared INSERT on a bare file, same pragmas and transactions.
   const raw = new Database(join(dir, "raw.sqlite"), { create: true, strict: true });
   raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;");
-  raw.exec(EVENTS_TABLE_DDL);
+  raw.exec(eventsTableDdl("sqlite"));
   const insert = raw.prepare("INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   const insertOne = raw.transaction((r: RawRow) => insert.run(...r));
   const insertMany = raw.transaction((rs: RawRow[]) => {

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import { creditDelta, isCreditEvent, type CreditEvent } from "../events";
 
@@ -62,7 +62,7 @@ export interface CreditState {
   streamVersion: number;
 }
 
-export function creditState(db: Database, customerId: string): CreditState {
+export function creditState(db: ReadModels, customerId: string): CreditState {
   return (
     db
       .query<CreditState, [string]>("SELECT balance, stream_version AS streamVersion FROM credit_balances WHERE customer_id = ?")
@@ -71,7 +71,7 @@ export function creditState(db: Database, customerId: string): CreditState {
 }
 
 /** The periods (with their plan) a signup or monthly grant covers, as `period/planCode` (the credit decider's periodKey). */
-export function grantedPeriods(db: Database, customerId: string): Set<string> {
+export function grantedPeriods(db: ReadModels, customerId: string): Set<string> {
   const rows = db.query<{ key: string }, [string]>("SELECT period || '/' || plan_code AS key FROM credit_grant_periods WHERE customer_id = ?").all(customerId);
   return new Set(rows.map((r) => r.key));
 }
@@ -86,7 +86,7 @@ export interface LedgerEntry {
   recordedAt: string;
 }
 
-export function recentLedger(db: Database, customerId: string, limit: number): LedgerEntry[] {
+export function recentLedger(db: ReadModels, customerId: string, limit: number): LedgerEntry[] {
   return db
     .query<LedgerEntry, [string, number]>(
       "SELECT position, kind, amount, job_id AS jobId, reason, balance_after AS balanceAfter, recorded_at AS recordedAt FROM credit_ledger WHERE customer_id = ? ORDER BY position DESC LIMIT ?",
@@ -95,7 +95,7 @@ export function recentLedger(db: Database, customerId: string, limit: number): L
 }
 
 /** The customer that holds a charge for this job id, if any (one charge per job id is an invariant). */
-export function chargeForJob(db: Database, jobId: string): { customerId: string; amount: number } | null {
+export function chargeForJob(db: ReadModels, jobId: string): { customerId: string; amount: number } | null {
   return db
     .query<{ customerId: string; amount: number }, [string]>(
       "SELECT customer_id AS customerId, -amount AS amount FROM credit_ledger WHERE job_id = ? AND kind = 'CreditsCharged'",
@@ -103,7 +103,7 @@ export function chargeForJob(db: Database, jobId: string): { customerId: string;
     .get(jobId);
 }
 
-export function allBalances(db: Database): Map<string, number> {
+export function allBalances(db: ReadModels): Map<string, number> {
   const rows = db.query<{ customerId: string; balance: number }, []>("SELECT customer_id AS customerId, balance FROM credit_balances").all();
   return new Map(rows.map((r) => [r.customerId, r.balance]));
 }

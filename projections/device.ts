@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import type { DeviceCodeIssuedData } from "../events";
 
@@ -73,11 +73,11 @@ const SELECT = `SELECT code_id AS codeId, user_code AS userCode, client_id AS cl
   interval_seconds AS interval, status, person_id AS personId, customer_id AS customerId FROM device_codes`;
 const fromRow = (r: Row | null): DeviceCode | null => (r ? { ...r, scopes: JSON.parse(r.scopes) } : null);
 
-export function findDeviceCodeByHash(db: Database, deviceCodeHash: string): DeviceCode | null {
+export function findDeviceCodeByHash(db: ReadModels, deviceCodeHash: string): DeviceCode | null {
   return fromRow(db.query<Row, [string]>(`${SELECT} WHERE device_code_hash = ?`).get(deviceCodeHash));
 }
 
 /** The pending request a user code names (user codes are short, so only a pending one may be found by it). */
-export function findPendingDeviceCode(db: Database, userCode: string, now: string): DeviceCode | null {
+export function findPendingDeviceCode(db: ReadModels, userCode: string, now: string): DeviceCode | null {
   return fromRow(db.query<Row, [string, string]>(`${SELECT} WHERE user_code = ? AND status = 'pending' AND expires_at > ?`).get(userCode, now));
 }

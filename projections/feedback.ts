@@ -1,6 +1,6 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
-import type { StoredEvent } from "../src/store/event-store";
+import type { StoredEvent } from "../src/store/event-log";
 import type { FeedbackSubmittedData } from "../events/feedback";
 
 /**
@@ -88,7 +88,7 @@ export function credentialOf(e: Pick<StoredEvent, "metadata">): string | null {
 }
 
 /** What one check cost on one job: its charge line less its refunds (null when the job charged no such line). */
-export function checkCost(db: Database, jobId: string, validationId: string): number | null {
+export function checkCost(db: ReadModels, jobId: string, validationId: string): number | null {
   const row = db
     .query<{ net: number }, [string, string]>("SELECT charged - refunded AS net FROM feedback_check_costs WHERE job_id = ? AND validation_id = ?")
     .get(jobId, validationId);
@@ -96,7 +96,7 @@ export function checkCost(db: Database, jobId: string, validationId: string): nu
 }
 
 /** The newest settled job of this credential in this organization, optionally one that ran a given validation set. */
-export function newestSettledJob(db: Database, customerId: string, credential: string, validationSetId?: string): string | null {
+export function newestSettledJob(db: ReadModels, customerId: string, credential: string, validationSetId?: string): string | null {
   const row = db
     .query<{ jobId: string }, [string, string, string | null, string | null]>(
       `SELECT job_id AS jobId FROM feedback_jobs WHERE customer_id = ? AND credential = ? AND settled_position IS NOT NULL
@@ -107,7 +107,7 @@ export function newestSettledJob(db: Database, customerId: string, credential: s
 }
 
 /** The sets this credential already answered in this organization. */
-export function answeredSets(db: Database, customerId: string, credential: string): Set<string> {
+export function answeredSets(db: ReadModels, customerId: string, credential: string): Set<string> {
   const rows = db
     .query<{ setId: string }, [string, string]>("SELECT DISTINCT set_id AS setId FROM feedback_submissions WHERE customer_id = ? AND credential = ?")
     .all(customerId, credential);
@@ -135,7 +135,7 @@ const SUBMISSION_SELECT = `SELECT position, customer_id AS customerId, set_id AS
 const submissionFromRow = (r: Record<string, any>): SubmissionRow => ({ ...r, answers: JSON.parse(r.answers) }) as SubmissionRow;
 
 /** The looks-wrong submission filed for one result of one organization's job, if any. */
-export function submissionForResult(db: Database, customerId: string, jobId: string, validationId: string): SubmissionRow | null {
+export function submissionForResult(db: ReadModels, customerId: string, jobId: string, validationId: string): SubmissionRow | null {
   const row = db
     .query<Record<string, any>, [string, string, string]>(`${SUBMISSION_SELECT} WHERE customer_id = ? AND job_id = ? AND validation_id = ? AND scope = 'validation'`)
     .get(customerId, jobId, validationId);
@@ -143,7 +143,7 @@ export function submissionForResult(db: Database, customerId: string, jobId: str
 }
 
 /** Looks-wrong submissions from `since` on (an ISO time), newest first: the operator's report. */
-export function resultSubmissions(db: Database, since?: string): SubmissionRow[] {
+export function resultSubmissions(db: ReadModels, since?: string): SubmissionRow[] {
   return db
     .query<Record<string, any>, [string]>(`${SUBMISSION_SELECT} WHERE scope = 'validation' AND submitted_at >= ? ORDER BY position DESC`)
     .all(since ?? "")

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import type { EmailReceivedData, JobAcceptedData, JobSettledData } from "../events/jobs";
 
@@ -48,12 +48,12 @@ export interface InboxAddress {
 
 const SELECT = "SELECT address, job_id AS jobId, customer_id AS customerId, expires_at AS expiresAt, state FROM inbox_addresses";
 
-export function findInboxAddress(db: Database, address: string): InboxAddress | null {
+export function findInboxAddress(db: ReadModels, address: string): InboxAddress | null {
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE address = ?`).get(address.toLowerCase());
 }
 
 /** Jobs still waiting for mail whose window closed before `now`. */
-export function overdueAddresses(db: Database, now: string): InboxAddress[] {
+export function overdueAddresses(db: ReadModels, now: string): InboxAddress[] {
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE state = 'waiting' AND expires_at <= ?`).all(now);
 }
 
@@ -61,7 +61,7 @@ export function overdueAddresses(db: Database, now: string): InboxAddress[] {
  * Jobs whose message arrived but that have not settled (e.g. the process stopped while checking); with `nodes`,
  * only those whose message these nodes' inboxes took.
  */
-export function receivedUnsettled(db: Database, nodes?: readonly string[]): InboxAddress[] {
+export function receivedUnsettled(db: ReadModels, nodes?: readonly string[]): InboxAddress[] {
   if (!nodes) return db.query<InboxAddress, []>(`${SELECT} WHERE state = 'received'`).all();
   if (nodes.length === 0) return [];
   return db.query<InboxAddress, string[]>(`${SELECT} WHERE state = 'received' AND node IN (${nodes.map(() => "?").join(", ")})`).all(...nodes);

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 
 export const invitationsProjection: Projection = {
@@ -51,12 +51,12 @@ export interface InvitationRecord {
 const SELECT = `SELECT invitation_id AS invitationId, customer_id AS customerId, email, role, invited_at AS invitedAt, expires_at AS expiresAt,
   accepted_at AS acceptedAt FROM invitations`;
 
-export function findInvitationByTokenHash(db: Database, tokenHash: string): InvitationRecord | null {
+export function findInvitationByTokenHash(db: ReadModels, tokenHash: string): InvitationRecord | null {
   return db.query<InvitationRecord, [string]>(`${SELECT} WHERE token_hash = ?`).get(tokenHash);
 }
 
 /** An organization's invitations neither accepted nor expired at `now`, oldest first. */
-export function pendingInvitations(db: Database, customerId: string, now: string): InvitationRecord[] {
+export function pendingInvitations(db: ReadModels, customerId: string, now: string): InvitationRecord[] {
   return db
     .query<InvitationRecord, [string, string]>(`${SELECT} WHERE customer_id = ? AND accepted_at IS NULL AND expires_at > ? ORDER BY invited_at, invitation_id`)
     .all(customerId, now);

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import type { CaptureStoredData, JobAcceptedData, JobSettledData, ResultRecordedData } from "../events/jobs";
 
@@ -149,7 +149,7 @@ export interface JobQuery {
   limit: number;
 }
 
-export function findJobs(db: Database, q: JobQuery): JobRow[] {
+export function findJobs(db: ReadModels, q: JobQuery): JobRow[] {
   const where = ["customer_id = $customerId"];
   const params: Record<string, string | number> = { customerId: q.customerId, limit: q.limit };
   if (q.jobId) (where.push("job_id = $jobId"), (params.jobId = q.jobId));
@@ -165,7 +165,7 @@ export function findJobs(db: Database, q: JobQuery): JobRow[] {
  * Webpage jobs accepted but not settled, oldest first, in every organization (after a restart: the ones it cut off);
  * with `nodes`, only those these nodes accepted (several nodes share a log: each runs the jobs it accepted).
  */
-export function runningJobs(db: Database, nodes?: readonly string[]): Array<{ jobId: string; customerId: string }> {
+export function runningJobs(db: ReadModels, nodes?: readonly string[]): Array<{ jobId: string; customerId: string }> {
   const select = "SELECT job_id AS jobId, customer_id AS customerId FROM jobs WHERE status = 'running'";
   if (!nodes) return db.query<{ jobId: string; customerId: string }, []>(`${select} ORDER BY created_position`).all();
   if (nodes.length === 0) return [];
@@ -174,7 +174,7 @@ export function runningJobs(db: Database, nodes?: readonly string[]): Array<{ jo
     .all(...nodes);
 }
 
-export function resultsFor(db: Database, jobIds: string[]): Map<string, ResultRow[]> {
+export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, ResultRow[]> {
   const out = new Map<string, ResultRow[]>(jobIds.map((id) => [id, []]));
   if (jobIds.length === 0) return out;
   const rows = db
@@ -200,7 +200,7 @@ export interface CaptureRow {
   sha256: string;
 }
 
-export function findCapture(db: Database, key: string): CaptureRow | null {
+export function findCapture(db: ReadModels, key: string): CaptureRow | null {
   return db
     .query<CaptureRow, [string]>(
       "SELECT key, job_id AS jobId, customer_id AS customerId, viewport, content_type AS contentType, bytes, sha256 FROM captures WHERE key = ?",

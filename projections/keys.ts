@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import type { KeyMintedData } from "../events";
 
@@ -64,24 +64,24 @@ const SELECT = `SELECT key_id AS keyId, customer_id AS customerId, person_id AS 
 const fromRow = (r: KeyRow): KeyRecord => ({ ...r, scopes: JSON.parse(r.scopes) });
 
 /** The key whose current secret has this hash, or whose previous one has it and is still in its rotation overlap at `now`. */
-export function findKeyBySecretHash(db: Database, secretHash: string, now: string): KeyRecord | null {
+export function findKeyBySecretHash(db: ReadModels, secretHash: string, now: string): KeyRecord | null {
   const row = db
     .query<KeyRow, [string, string, string]>(`${SELECT} WHERE secret_hash = ? OR (previous_secret_hash = ? AND previous_valid_until > ?)`)
     .get(secretHash, secretHash, now);
   return row ? fromRow(row) : null;
 }
 
-export function findKeyById(db: Database, keyId: string): KeyRecord | null {
+export function findKeyById(db: ReadModels, keyId: string): KeyRecord | null {
   const row = db.query<KeyRow, [string]>(`${SELECT} WHERE key_id = ?`).get(keyId);
   return row ? fromRow(row) : null;
 }
 
-export function listKeys(db: Database, customerId: string): KeyRecord[] {
+export function listKeys(db: ReadModels, customerId: string): KeyRecord[] {
   return db.query<KeyRow, [string]>(`${SELECT} WHERE customer_id = ? ORDER BY created_at, key_id`).all(customerId).map(fromRow);
 }
 
 /** The active keys a person minted for an organization: what goes when they leave it. */
-export function activeKeyIdsMintedBy(db: Database, customerId: string, personId: string): string[] {
+export function activeKeyIdsMintedBy(db: ReadModels, customerId: string, personId: string): string[] {
   return db
     .query<{ keyId: string }, [string, string]>("SELECT key_id AS keyId FROM api_keys WHERE customer_id = ? AND person_id = ? AND revoked_at IS NULL ORDER BY key_id")
     .all(customerId, personId)

@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 
 export const organizationsProjection: Projection = {
@@ -43,11 +43,11 @@ export interface Organization {
 }
 
 /** Every organization's id, for the monthly grant's sweep. */
-export function allCustomerIds(db: Database): string[] {
+export function allCustomerIds(db: ReadModels): string[] {
   return db.query<{ customerId: string }, []>("SELECT customer_id AS customerId FROM organizations ORDER BY created_position").all().map((r) => r.customerId);
 }
 
-export function findOrganization(db: Database, customerId: string): Organization | null {
+export function findOrganization(db: ReadModels, customerId: string): Organization | null {
   return db
     .query<Organization, [string]>(
       "SELECT customer_id AS customerId, org_code AS orgCode, email, plan, monthly_grant AS monthlyGrant, created_at AS createdAt, billing_provider AS billingProvider, billing_customer_id AS billingCustomerId FROM organizations WHERE customer_id = ?",

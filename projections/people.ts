@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 
 export const peopleProjection: Projection = {
@@ -59,17 +59,17 @@ export interface Membership {
 }
 
 /** The person with this email, and their memberships, as the deciders want them. */
-export function findPersonByEmailHash(db: Database, emailHash: string): (Person & { memberships: Membership[] }) | null {
+export function findPersonByEmailHash(db: ReadModels, emailHash: string): (Person & { memberships: Membership[] }) | null {
   const person = db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE email_hash = ?").get(emailHash);
   return person ? { ...person, memberships: membershipsOf(db, person.personId) } : null;
 }
 
-export function findPerson(db: Database, personId: string): Person | null {
+export function findPerson(db: ReadModels, personId: string): Person | null {
   return db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE person_id = ?").get(personId);
 }
 
 /** A person's organizations, in the order joined. */
-export function membershipsOf(db: Database, personId: string): Membership[] {
+export function membershipsOf(db: ReadModels, personId: string): Membership[] {
   return db
     .query<Membership, [string]>(
       `SELECT m.customer_id AS customerId, o.org_code AS orgCode, m.role FROM memberships m
@@ -86,7 +86,7 @@ export interface OrganizationMember {
 }
 
 /** An organization's members, in the order they joined. */
-export function membersOf(db: Database, customerId: string): OrganizationMember[] {
+export function membersOf(db: ReadModels, customerId: string): OrganizationMember[] {
   return db
     .query<OrganizationMember, [string]>(
       `SELECT m.person_id AS personId, p.email, m.role, m.created_at AS joinedAt FROM memberships m

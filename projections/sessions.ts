@@ -1,4 +1,4 @@
-import type { Database } from "bun:sqlite";
+import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 
 export const sessionsProjection: Projection = {
@@ -72,13 +72,13 @@ export interface SessionRecord {
   endedAt: string | null;
 }
 
-export function findSignInLink(db: Database, tokenHash: string): SignInLink | null {
+export function findSignInLink(db: ReadModels, tokenHash: string): SignInLink | null {
   return db
     .query<SignInLink, [string]>("SELECT link_id AS linkId, email, expires_at AS expiresAt, used_at AS usedAt FROM signin_links WHERE token_hash = ?")
     .get(tokenHash);
 }
 
-export function findSessionBySecretHash(db: Database, secretHash: string): SessionRecord | null {
+export function findSessionBySecretHash(db: ReadModels, secretHash: string): SessionRecord | null {
   return db
     .query<SessionRecord, [string]>(
       `SELECT session_id AS sessionId, person_id AS personId, customer_id AS customerId, renewed_at AS renewedAt, expires_at AS expiresAt,

@@ -1,15 +1,19 @@
 import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, type Config } from "./config";
-import { EventStore, ReplicaDivergedError } from "./store/event-store";
-import { SqliteEventLog, type EventLog } from "./store/event-log";
-import { copyLog, PgEventStore } from "./store/pg-event-store";
+import type { EventLog } from "./store/event-log";
+import { KeyUsage } from "./store/key-usage";
+import type { SqliteEventTable } from "./store/sqlite-event-table";
+import { SqliteEventLog } from "./store/sqlite-event-log";
+import { Replica, ReplicaDivergedError } from "./store/replica";
+import { copyLog, PgEventTable } from "./store/pg-event-table";
 import { auditLog } from "./services/audit";
 import { PgEventLog } from "./store/pg-event-log";
-import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/cluster";
-import { ClusterService } from "./services/cluster";
+import { nodeIdOf, PgCoordinator, SoleNode, type Coordinator } from "./store/coordinator";
+import { NodeDuties } from "./services/node-duties";
 import { eventTypes } from "../events";
 import { installProjections } from "../projections";
+import type { ReadModels } from "../projections/projection";
 import { NetworkGuard } from "./capture/network-guard";
 import { addressResolverFor } from "./capture/email/dns-resolver";
 import { BrowserPool } from "./capture/browser-pool";
@@ -43,54 +47,82 @@ import type { ServiceContext } from "./services/context";
 import type { Services } from "./services/facade";
 
 /**
- * The composition root: one store, one guard, one browser pool per process, and the services over them.
- * Surfaces receive the Services facade; the store and the pool are here for the runtime (warm-up, shutdown),
- * the benches and the tests that read the log.
+ * The composition root: one event log, one guard, one browser pool per process, and the services over them.
+ * Surfaces receive the Services facade; the pool is here for the runtime (warm-up, shutdown).
  */
 export interface Assay extends Services {
-  store: EventLog;
   pool: BrowserPool;
-  /** The received messages on disk, which the SMTP inbox writes. */
-  mail: MailStore;
   close(): Promise<void>;
 }
 
-/** The SQLite log and its read models in a data directory (`file`: the PostgreSQL log's copy has a name of its own). */
-export function openStore(dataDir: string, file = "assay.sqlite"): EventStore {
-  mkdirSync(dataDir, { recursive: true });
-  const store = new EventStore(join(dataDir, file), eventTypes);
-  installProjections(store);
-  return store;
+/** This node's event log, and what it keeps beside it in its SQLite file (the SQLite log's, or the replica's). */
+export interface OpenedLog {
+  log: EventLog;
+  /** The read models, for the services' queries. */
+  readModels: ReadModels;
+  /** Each key's last use: an observation, not an event. */
+  keyUsage: KeyUsage;
+  /** What coordinates this node with the others (SoleNode on SQLite). */
+  coordinator: Coordinator;
 }
 
-/** This node's copy of the PostgreSQL log with its read models: never the SQLite log's file, so the two are not confused. */
-const REPLICA_FILE = "assay-replica.sqlite";
+const opened = (log: EventLog, file: SqliteEventTable, coordinator: Coordinator): OpenedLog => ({
+  log,
+  readModels: file.db,
+  keyUsage: new KeyUsage(file.db),
+  coordinator,
+});
+
+/** The SQLite log with its read models, in the data directory. */
+export const SQLITE_LOG_FILE = "assay.sqlite";
+
+/** This node's replica of the PostgreSQL log with its read models: a file of its own, never the SQLite log's. */
+export const REPLICA_FILE = "assay-replica.sqlite";
+
+/** The SQLite log and its read models in a data directory. */
+export function openSqliteLog(dataDir: string): SqliteEventLog {
+  mkdirSync(dataDir, { recursive: true });
+  const log = new SqliteEventLog(join(dataDir, SQLITE_LOG_FILE), eventTypes);
+  installProjections(log);
+  return log;
+}
+
+/** This node's replica of the PostgreSQL log and its read models in a data directory. */
+export function openReplica(dataDir: string): Replica {
+  mkdirSync(dataDir, { recursive: true });
+  const replica = new Replica(join(dataDir, REPLICA_FILE), eventTypes);
+  installProjections(replica);
+  return replica;
+}
 
 /**
  * The event log ASSAY_DATABASE_URL names (PostgreSQL, shared by every node), or the SQLite one in DATA_DIR, with
- * what coordinates this node with the others. A copy that is not the shared log's (the database was replaced) is
- * moved aside and a fresh one pulled from the log.
+ * what coordinates this node with the others. A replica that is not the shared log's (the database was replaced)
+ * is moved aside and a fresh one pulled from the log.
  */
-export async function openEventLog(config: Config): Promise<{ store: EventLog; coordinator: Coordinator }> {
-  if (!config.databaseUrl) return { store: new SqliteEventLog(openStore(config.dataDir)), coordinator: new SoleNode() };
+export async function openEventLog(config: Config): Promise<OpenedLog> {
+  if (!config.databaseUrl) {
+    const log = openSqliteLog(config.dataDir);
+    return opened(log, log, new SoleNode());
+  }
   const nodeId = nodeIdOf(config.dataDir, config.nodeId);
-  const log = await PgEventStore.open(config.databaseUrl);
+  const table = await PgEventTable.open(config.databaseUrl);
   try {
-    const coordinator = await PgCoordinator.open(log.sql, nodeId);
-    let local = openStore(config.dataDir, REPLICA_FILE);
+    const coordinator = await PgCoordinator.open(table.sql, nodeId);
+    let replica = openReplica(config.dataDir);
     try {
-      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+      return opened(await PgEventLog.open(table, replica, nodeId), replica, coordinator);
     } catch (e) {
-      local.close();
+      replica.close();
       if (!(e instanceof ReplicaDivergedError)) throw e;
       const aside = join(config.dataDir, `${REPLICA_FILE}.diverged-${Date.now()}`);
       console.error(`${e.message}: moved to ${aside}; pulling a fresh copy from the shared log.`);
       for (const suffix of ["", "-wal", "-shm"]) renameSync(join(config.dataDir, REPLICA_FILE + suffix), aside + suffix);
-      local = openStore(config.dataDir, REPLICA_FILE);
-      return { store: await PgEventLog.open(log, local, nodeId), coordinator };
+      replica = openReplica(config.dataDir);
+      return opened(await PgEventLog.open(table, replica, nodeId), replica, coordinator);
     }
   } catch (e) {
-    await log.close();
+    await table.close();
     throw e;
   }
 }
@@ -115,18 +147,20 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const offer = playgroundOffer(config.playground);
   const guard = new NetworkGuard(config.allowPrivateTargets, addressResolverFor(config));
   const pool = BrowserPool.fromConfig(config);
-  const { store, coordinator } = await openEventLog(config);
+  const { log, readModels, keyUsage, coordinator } = await openEventLog(config);
   const webCapture = new WebCaptureEngine(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
   const objects = objectStoreFor(config);
-  const captures = new CaptureService({ config, store }, objects, await shareLinkSecret(config, coordinator));
+  const captures = new CaptureService({ config, readModels }, objects, await shareLinkSecret(config, coordinator));
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(objects);
-  const plans = plansOver(store);
+  const plans = plansOver({ log, readModels });
   const emailClients = new EmailClientCatalog(config.emailClientsFile);
   const ctx: ServiceContext = {
     config,
-    store,
+    log,
+    readModels,
+    keyUsage,
     guard,
     pool,
     webCapture,
@@ -151,31 +185,29 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs,
-    cluster: new ClusterService(ctx, coordinator, jobs, plans),
+    node: new NodeDuties(ctx, coordinator, jobs, plans),
     playground: new PlaygroundService(ctx, offer),
     captures,
     catalog: new CatalogService(ctx),
-    feedback: new FeedbackService(store, feedbackSets),
+    feedback: new FeedbackService(ctx, feedbackSets),
     operator: new OperatorService(ctx, accounts),
     plans,
-    store,
     pool,
-    mail,
     async close() {
       await pool.close();
-      await store.close();
+      await log.close();
     },
   };
 }
 
 /**
  * The plan catalog and the billing provider, read and checked before anything opens (a bad catalog stops the
- * start); then a PlanService over a store.
+ * start); then a PlanService over a log and its read models.
  */
-export function plansFor(config: Config): (store: EventLog) => PlanService {
+export function plansFor(config: Config): (over: { log: EventLog; readModels: ReadModels }) => PlanService {
   const catalog = loadPlanCatalog(config.plansFile);
   const provider = billingProvider(config, catalog);
-  return (store) => new PlanService({ config, store }, catalog, provider);
+  return ({ log, readModels }) => new PlanService({ config, log, readModels }, catalog, provider);
 }
 
 /** The billing provider ASSAY_BILLING_PROVIDER names; an unknown name stops the process at start. */
@@ -189,12 +221,13 @@ function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider 
   throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local, stripe).`);
 }
 
-/** The operator's graph (the CLI's replay, ledger verify, key, credits, plan and billing commands): the store and what those commands need, no browser. */
+/** The operator's graph (the CLI's replay, ledger verify, key, credits, plan and billing commands): the log and what those commands need, no browser. */
 export async function openOperator(config: Config = loadConfig()): Promise<{ operator: OperatorService; close(): Promise<void> }> {
   const plansOver = plansFor(config);
-  const { store } = await openEventLog(config);
-  const plans = plansOver(store);
-  return { operator: new OperatorService({ store, plans }, new AccountService({ config, store, plans, limits: new AddressLimits(config) })), close: () => store.close() };
+  const { log, readModels, keyUsage } = await openEventLog(config);
+  const plans = plansOver({ log, readModels });
+  const accounts = new AccountService({ config, log, readModels, keyUsage, plans, limits: new AddressLimits(config) });
+  return { operator: new OperatorService({ log, readModels, plans }, accounts), close: () => log.close() };
 }
 
 /** What `assay migrate-store` reports: events copied, and the audit of the PostgreSQL log read back. */
@@ -211,10 +244,10 @@ export interface StoreMigration {
  * it was; nodes then start with ASSAY_DATABASE_URL and pull their read models from the copy.
  */
 export async function migrateStore(config: Config, to: string): Promise<StoreMigration> {
-  const source = openStore(config.dataDir);
+  const source = openSqliteLog(config.dataDir);
   try {
     const sourceHead = source.headOf();
-    const target = await PgEventStore.open(to);
+    const target = await PgEventTable.open(to);
     try {
       const events = await copyLog(source.readAll(), target);
       const audit = await auditLog(target.readAll(), null);
@@ -227,6 +260,6 @@ export async function migrateStore(config: Config, to: string): Promise<StoreMig
       await target.close();
     }
   } finally {
-    source.close();
+    await source.close();
   }
 }

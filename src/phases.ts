@@ -27,7 +27,7 @@ export async function timed<T>(phase: string, fn: () => Promise<T>): Promise<T> 
   }
 }
 
-/** The synchronous twin of `timed`, for the store's appends and the checks that need no await. */
+/** The synchronous twin of `timed`, for the log's appends and the checks that need no await. */
 export function timedSync<T>(phase: string, fn: () => T): T {
   if (!phases.hasSubscribers) return fn();
   const started = performance.now();

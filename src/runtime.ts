@@ -14,7 +14,7 @@ export interface RunningAssay {
  * One process, everything in it: recovery of the webpage jobs a stop cut off (before HTTP listens), the browser
  * pool (warmed, unless `warmBrowsers` is false: then the first job that renders starts it, and a process that
  * never renders never starts Chromium), HTTP, the SMTP inbox, recovery of email jobs left pending by a restart,
- * and the background work (ClusterService): the heartbeat, the expiry sweep, the monthly grant's sweep, the sweep
+ * and the background work (NodeDuties): the heartbeat, the expiry sweep, the monthly grant's sweep, the sweep
  * of this node's own jobs that nothing in it runs and, where several nodes share a PostgreSQL log, the closing of
  * what a silent node left running.
  */
@@ -22,7 +22,7 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const assay = await createAssay(config);
   // Before HTTP listens: every webpage job this node was running was cut off by its last stop.
   const started = performance.now();
-  const interrupted = await assay.cluster.recoverOwnWebJobs();
+  const interrupted = await assay.node.recoverOwnWebJobs();
   if (interrupted > 0) {
     console.log(`Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`);
   }
@@ -35,10 +35,10 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
-  await assay.cluster.recoverOwnEmailJobs();
+  await assay.node.recoverOwnEmailJobs();
   // The monthly grant: swept at start and then periodically, so a quiet organization gets its period too (requests also grant lazily).
-  if (config.grantSweepSeconds > 0) await assay.cluster.grantSweepNow().catch((e) => console.error("monthly grant sweep failed:", e));
-  const background = assay.cluster.startBackground();
+  if (config.grantSweepSeconds > 0) await assay.node.grantSweepNow().catch((e) => console.error("monthly grant sweep failed:", e));
+  const background = assay.node.startBackground();
   return {
     assay,
     httpPort: http.server!.port!,

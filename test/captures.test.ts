@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync, rmSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { createHash } from "node:crypto";
-import { htmlJob, startServer, type TestServer } from "./support/harness";
+import { htmlJob, readNodeFile, startServer, type TestServer } from "./support/harness";
 
 const PAGE = `<html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width"></head>
 <body><h1>Hello</h1><a href="/go" style="background:#036;color:#fff;padding:12px">Go</a></body></html>`;
@@ -36,7 +36,7 @@ describe("captures", () => {
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]); // JPEG magic
     // The CaptureStored event recorded this file's hash.
     const key = overflow.screenshotUrl.split("/").pop();
-    const recorded = server.assay.store.db.query<{ sha256: string; bytes: number }, [string]>("SELECT sha256, bytes FROM captures WHERE key = ?").get(key)!;
+    const recorded = readNodeFile(server, (db) => db.query<{ sha256: string; bytes: number }, [string]>("SELECT sha256, bytes FROM captures WHERE key = ?").get(key)!);
     expect(createHash("sha256").update(bytes).digest("hex")).toBe(recorded.sha256);
     expect(bytes.byteLength).toBe(recorded.bytes);
   });

@@ -4,7 +4,7 @@ import { errorEntry } from "../src/errors/catalog";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventCount, expectError, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { decideDevice, hidden, page, postForm } from "./support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay } from "./support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
@@ -48,7 +48,7 @@ function expectOAuthError(res: { status: number; text: string }, error: string) 
   expect(body.error).toBe(error);
 }
 
-const eventsOfType = (s: TestServer, type: string) => [...s.assay.store.local.readAll()].filter((e) => e.type === type);
+const eventsOfType = (s: TestServer, type: string) => eventsOf(s).filter((e) => e.type === type);
 
 describe("device codes per client address", () => {
   const LIMIT = 3;
@@ -98,7 +98,7 @@ describe("the device flow", () => {
     expect([code.expires_in, code.interval]).toEqual([600, 5]);
     expect(code.device_code.length).toBeGreaterThanOrEqual(40);
     // The log keeps only the device code's hash.
-    expect(JSON.stringify([...server.assay.store.local.readAll()])).not.toContain(code.device_code);
+    expect(JSON.stringify(eventsOf(server))).not.toContain(code.device_code);
 
     expectOAuthError(await poll(server, code.device_code), "authorization_pending");
     const tooSoon = await poll(server, code.device_code);

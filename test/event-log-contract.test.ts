@@ -1,10 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, eventHash, type NewEvent, type StoredEvent, type StreamWrite } from "../src/store/event-store";
-import { PgEventStore } from "../src/store/pg-event-store";
+import { ConcurrencyError, EventSchemaError, type EventLog, type NewEvent, type StoredEvent, type StreamWrite } from "../src/store/event-log";
+import { GENESIS_HASH, eventHash } from "../src/store/hash-chain";
+import { SqliteEventLog } from "../src/store/sqlite-event-log";
+import { Replica } from "../src/store/replica";
+import { PgEventTable } from "../src/store/pg-event-table";
 import { PgEventLog } from "../src/store/pg-event-log";
-import { SqliteEventLog, type EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
 import { tempDataDir } from "./support/harness";
@@ -12,7 +14,7 @@ import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
  * The event log's contract, run against both backends as the services use them: SQLite (SqliteEventLog, the default)
- * and PostgreSQL (PgEventLog: several nodes on one database, each with its copy). Same positions, versions, hash
+ * and PostgreSQL (PgEventLog: several nodes on one database, each with its replica). Same positions, versions, hash
  * chain, refusals.
  */
 
@@ -20,7 +22,7 @@ interface Log {
   append(writes: StreamWrite[], metadata: EventMetadata): Promise<StoredEvent[]>;
   streamVersion(streamId: string): Promise<number>;
   all(): Promise<StoredEvent[]>;
-  /** Raw SQL past the store, as a tamperer would send it. */
+  /** Raw SQL past the log, as a tamperer would send it. */
   raw(statement: string): Promise<unknown>;
   /** A second handle on the same log (another node), for the backends that have one. */
   another?(): Promise<Log>;
@@ -73,18 +75,18 @@ const backends: Array<[string, () => Promise<Log>]> = [
   [
     "SQLite",
     async () => {
-      const store = new EventStore(join(dir, `log-${Date.now()}.sqlite`), eventTypes);
-      return asLog(new SqliteEventLog(store), async (statement) => store.db.exec(statement));
+      const log = new SqliteEventLog(join(dir, `log-${Date.now()}.sqlite`), eventTypes);
+      return asLog(log, async (statement) => log.db.exec(statement));
     },
   ],
   [
     "PostgreSQL",
     async () => {
       const url = await pg.createDatabase(`log_${Date.now()}_${Math.floor(Math.random() * 1e6)}`);
-      // Each node: the shared log, and its own copy in a file of its own.
+      // Each node: the shared log, and its own replica in a file of its own.
       const node = async (): Promise<Log> => {
-        const shared = await PgEventStore.open(url);
-        const log = await PgEventLog.open(shared, new EventStore(join(dir, `node-${++nodes}.sqlite`), eventTypes), `node_${nodes}`);
+        const shared = await PgEventTable.open(url);
+        const log = await PgEventLog.open(shared, new Replica(join(dir, `node-${++nodes}.sqlite`), eventTypes), `node_${nodes}`);
         return asLog(log, (statement) => shared.sql.unsafe(statement), node);
       };
       return node();

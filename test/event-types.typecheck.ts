@@ -1,18 +1,18 @@
 /**
- * A compile-time proof, checked by `tsc -p .` and never run: the store takes only events of the union derived
+ * A compile-time proof, checked by `tsc -p .` and never run: the log takes only events of the union derived
  * from events/, and a fold narrows an event's data by its type. Each `@ts-expect-error` fails the compile
  * if the line under it ever type-checks, that is, if the typing of events is lost somewhere on the way.
  */
 import type { EventOf } from "../events";
-import type { EventStore } from "../src/store/event-store";
+import type { EventLog } from "../src/store/event-log";
 import type { EventMetadata } from "../events/metadata";
 import type { Projection } from "../projections/projection";
 
-declare const store: EventStore;
+declare const log: EventLog;
 declare const meta: EventMetadata;
 
 export function appends(): void {
-  store.append(
+  void log.append(
     [
       {
         streamId: "credits-cus_a",
@@ -56,7 +56,7 @@ export const folds: Projection["apply"] = (_db, e) => {
 };
 
 export function reads(): void {
-  for (const e of store.readStream("credits-cus_a")) {
+  for (const e of log.readStream("credits-cus_a")) {
     if (e.type === "CreditsGranted") void e.data.reason;
     // @ts-expect-error readStream hands out typed events: a type name outside events/ never matches
     if (e.type === "CreditsConjured") void e;

@@ -4,7 +4,7 @@ import { generateSync, type JsonSchema } from "json-schema-faker";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { uniqueEmail } from "./support/harness";
+import { eventCount as eventsIn, uniqueEmail } from "./support/harness";
 import { inSession, signIn, startServerWithRelay, type SignedIn } from "./support/mail-relay";
 import { httpRequestFor } from "./support/operation-requests";
 import { operations } from "../src/operations";
@@ -29,11 +29,7 @@ let customerId: string;
 let session: SignedIn;
 let mcp: Client;
 
-const eventCount = () => {
-  let n = 0;
-  for (const _ of stack.server.assay.store.local.readAll()) n++;
-  return n;
-};
+const eventCount = () => eventsIn(stack.server);
 
 beforeAll(async () => {
   // One playground run per address: a generated playground body may be valid, and one browser run is enough.

@@ -12,7 +12,7 @@ import {
 } from "../src/domain/jobs";
 import type { PlannedJob } from "../src/domain/planned-job";
 import { findValidation } from "../src/catalog/registry";
-import type { NewEvent, StreamWrite } from "../src/store/event-store";
+import type { NewEvent, StreamWrite } from "../src/store/event-log";
 
 /** The job decider on its own: no store, no browser. State is always the fold of what decide returned. */
 

@@ -17,14 +17,14 @@ import type { PlannedJob } from "../src/domain/planned-job";
 import { decide as decideJob, jobState, JobStateError, type JobEvent, type RecordedResult } from "../src/domain/jobs";
 import { streams } from "../src/domain/accounts";
 import { chargeForJob, creditState } from "../projections/credits";
-import { ConcurrencyError, type StreamWrite } from "../src/store/event-store";
-import type { EventLog } from "../src/store/event-log";
+import { ConcurrencyError, type EventLog, type StreamWrite } from "../src/store/event-log";
+import type { ReadModels } from "../projections/projection";
 import type { EventMetadata } from "../events/metadata";
 import { tempDataDir } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
- * Properties of the ledger, over the real store, projections, deciders and services: for any sequence of signups,
+ * Properties of the ledger, over the real log, projections, deciders and services: for any sequence of signups,
  * jobs (accepted and charged, settled with any verdicts, refunded by the one rule, settled again by mistake),
  * operator grants and deductions (OperatorService), monthly grants in any month (PlanService), looks-wrong feedback
  * payouts, repeated (FeedbackService), and racing decisions made on the same stale state, balances never go
@@ -77,12 +77,13 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("feedback" as const), job: fc.nat(), check: fc.nat() }) },
 );
 
-/** The world one run acts on: a fresh store, and a model of what each balance must be. */
+/** The world one run acts on: a fresh log, and a model of what each balance must be. */
 class World {
   constructor(private readonly seen: ReturnType<typeof newTally>) {}
 
   readonly dir = tempDataDir();
-  store!: EventLog;
+  log!: EventLog;
+  private readModels!: ReadModels;
   readonly customers: string[] = [];
   readonly model = new Map<string, number>();
   /** Every job charged, and the settled ones with their rows (what feedback can be about). */
@@ -105,11 +106,13 @@ class World {
       ASSAY_FREE_MONTHLY_CREDITS: String(MONTHLY_CREDITS),
       ...(databaseUrl ? { ASSAY_DATABASE_URL: databaseUrl } : {}),
     });
-    this.store = (await openEventLog(this.config)).store;
-    this.feedback = new FeedbackService(this.store, loadFeedbackSets());
-    this.plans = plansFor(this.config)(this.store);
-    const accounts = new AccountService({ config: this.config, store: this.store, plans: this.plans, limits: new AddressLimits(this.config) });
-    this.operator = new OperatorService({ store: this.store, plans: this.plans }, accounts);
+    const { log, readModels, keyUsage } = await openEventLog(this.config);
+    this.log = log;
+    this.readModels = readModels;
+    this.feedback = new FeedbackService({ log, readModels }, loadFeedbackSets());
+    this.plans = plansFor(this.config)({ log, readModels });
+    const accounts = new AccountService({ config: this.config, log, readModels, keyUsage, plans: this.plans, limits: new AddressLimits(this.config) });
+    this.operator = new OperatorService({ log, readModels, plans: this.plans }, accounts);
     for (let i = 0; i < CUSTOMERS; i++) {
       const { customerId } = await accounts.signup(`prop-${i}@example.com`, META);
       this.customers.push(customerId);
@@ -118,23 +121,23 @@ class World {
   }
 
   async close(): Promise<void> {
-    await this.store?.close();
+    await this.log?.close();
     rmSync(this.dir, { recursive: true, force: true });
   }
 
   ledger(customerId: string) {
-    return creditState(this.store.db, customerId);
+    return creditState(this.readModels, customerId);
   }
 
   private job(jobId: string) {
-    return jobState(this.store.readStream(streams.job(jobId)) as unknown as JobEvent[]);
+    return jobState(this.log.readStream(streams.job(jobId)) as unknown as JobEvent[]);
   }
 
   /** Accepts and charges a job on the ledger as read now; INSUFFICIENT_CREDITS leaves everything as it was. */
   acceptWrites(jobId: string, customerId: string, plan: PlannedJob): StreamWrite[] {
     return decideJob(
       { kind: "accept", jobId, customerId, job: plan },
-      { job: this.job(jobId), credits: { ...this.ledger(customerId), existingCharge: chargeForJob(this.store.db, jobId) } },
+      { job: this.job(jobId), credits: { ...this.ledger(customerId), existingCharge: chargeForJob(this.readModels, jobId) } },
     );
   }
 
@@ -147,7 +150,7 @@ class World {
         if (!(await this.tryAccept(jobId, customerId, plan))) return;
         if (cmd.reaccept) {
           // The same job id again (a retried request): never a second charge.
-          expect(await refusal(this.store.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META))).toBeInstanceOf(JobStateError);
+          expect(await refusal(this.log.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META))).toBeInstanceOf(JobStateError);
         }
         const rows: RecordedResult[] = plan.run.map((v, i) => ({
           validationId: v.module.meta.id,
@@ -157,7 +160,7 @@ class World {
           captureKeys: [],
           durationMs: 1,
         }));
-        const settle = () => this.store.appendSoon(() => decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
+        const settle = () => this.log.appendSoon(() => decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
         await settle();
         this.jobs.push({ jobId, customerId, rows });
         this.adjust(customerId, rows.filter((r) => r.outcome.verdict === "error").reduce((n, r) => n + r.credits, 0));
@@ -182,7 +185,7 @@ class World {
       }
       case "monthly": {
         const customerId = this.customers[cmd.customer]!;
-        const later = plansFor({ ...this.config, clockOffsetDays: 31 * cmd.month })(this.store);
+        const later = plansFor({ ...this.config, clockOffsetDays: 31 * cmd.month })({ log: this.log, readModels: this.readModels });
         // Twice, as two requests of that month would: the second grants nothing.
         for (let i = 0; i < 2; i++) await later.entitle(customerId);
         const month = `${customerId}/${new Date(Date.now() + 31 * cmd.month * 86_400_000).toISOString().slice(0, 7)}`;
@@ -246,13 +249,13 @@ class World {
         for (const d of decided) {
           if (!d) continue;
           if (first) {
-            await this.store.append(d.writes, META);
+            await this.log.append(d.writes, META);
             this.adjust(customerId, -d.plan.totalCredits);
             this.charged.push(d.jobId);
             first = false;
             continue;
           }
-          expect(await refusal(this.store.append(d.writes, META))).toBeInstanceOf(ConcurrencyError);
+          expect(await refusal(this.log.append(d.writes, META))).toBeInstanceOf(ConcurrencyError);
           this.seen.races++;
           await this.tryAccept(d.jobId, customerId, d.plan);
         }
@@ -263,7 +266,7 @@ class World {
 
   private async tryAccept(jobId: string, customerId: string, plan: PlannedJob): Promise<boolean> {
     try {
-      await this.store.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META);
+      await this.log.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META);
     } catch (e) {
       if (e instanceof AppError && e.code === "INSUFFICIENT_CREDITS") {
         expect(plan.totalCredits).toBeGreaterThan(this.model.get(customerId)!);
@@ -285,13 +288,13 @@ class World {
   /** The properties, checked after every run. */
   async check(): Promise<void> {
     for (const customerId of this.customers) expect(this.ledger(customerId).balance).toBe(this.model.get(customerId)!);
-    const events = [...this.store.local.readAll()];
+    const events = await Array.fromAsync(this.log.readLog());
     for (const jobId of this.charged) {
       expect(events.filter((e) => e.type === "CreditsCharged" && e.data.jobId === jobId)).toHaveLength(1);
       expect(events.filter((e) => e.type === "JobSettled" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
       expect(events.filter((e) => e.type === "CreditsRefunded" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
     }
-    const report = await verifyLedger(this.store);
+    const report = await verifyLedger(this.log, this.readModels);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     for (const customerId of this.customers) expect(report.balances[customerId]).toBe(this.model.get(customerId)!);

@@ -3,8 +3,10 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { SQL } from "bun";
 import nodemailer from "nodemailer";
-import { ConcurrencyError, EventStore, GENESIS_HASH, eventHash, type NewEvent, type StoredEvent, type StreamWrite } from "../src/store/event-store";
-import { PgEventStore } from "../src/store/pg-event-store";
+import { ConcurrencyError, type NewEvent, type StoredEvent, type StreamWrite } from "../src/store/event-log";
+import { GENESIS_HASH, eventHash } from "../src/store/hash-chain";
+import { Replica } from "../src/store/replica";
+import { PgEventTable } from "../src/store/pg-event-table";
 import { PgEventLog } from "../src/store/pg-event-log";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
@@ -49,17 +51,24 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** Each node's replica, which the tests read past the node's log. */
+const replicas = new Map<PgEventLog, Replica>();
+
 /**
- * A fresh database with a proxy in front: node A (its copy in SQLite) reaching it through the proxy, its first
+ * A fresh database with a proxy in front: node A (its replica in SQLite) reaching it through the proxy, its first
  * event appended, and the log read past the proxy.
  */
 async function setUp() {
   const url = await pg.createDatabase(`lost_ack_${++databases}`);
   const proxy = await startPgProxy(url);
-  const node = async (name: string, through: string) =>
-    PgEventLog.open(await PgEventStore.open(through), new EventStore(join(dir, `${databases}-${name}.sqlite`), eventTypes), name);
+  const node = async (name: string, through: string) => {
+    const replica = new Replica(join(dir, `${databases}-${name}.sqlite`), eventTypes);
+    const log = await PgEventLog.open(await PgEventTable.open(through), replica, name);
+    replicas.set(log, replica);
+    return log;
+  };
   const a = await node("node_a", proxy.url);
-  const audit = await PgEventStore.open(url);
+  const audit = await PgEventTable.open(url);
   cleanups.push(async () => {
     await a.close().catch(() => {});
     await audit.close();
@@ -83,9 +92,9 @@ function expectChained(events: StoredEvent[]) {
   });
 }
 
-/** The copy a node keeps holds exactly the log. */
+/** The replica a node keeps holds exactly the log. */
 function expectCopyIs(node: PgEventLog, log: StoredEvent[]) {
-  expect([...node.local.readAll()].map((e) => e.hash)).toEqual(log.map((e) => e.hash));
+  expect([...replicas.get(node)!.readAll()].map((e) => e.hash)).toEqual(log.map((e) => e.hash));
 }
 
 /** Three callers in one group (one of them refused: a stale expected version), the group marked by org_b's stream. */
@@ -146,7 +155,7 @@ describe("an append whose commit acknowledgement is lost", () => {
     for (const answer of answers) expect(answer.status).toBe("rejected");
     expect((answers[0] as PromiseRejectedResult).reason).not.toBeInstanceOf(ConcurrencyError);
     expect(await log()).toHaveLength(1);
-    expect(a.local.headOf().position).toBe(1);
+    expect(a.position()).toBe(1);
 
     const [next] = await a.append([write("org_b", 0, 1)], META);
     expect(next!.position).toBe(2);
@@ -186,7 +195,7 @@ describe("an append whose commit acknowledgement is lost", () => {
     const answers = await group(a);
     await cut;
     for (const answer of answers) expect(answer.status).toBe("rejected");
-    expect(a.local.headOf().position).toBe(1);
+    expect(a.position()).toBe(1);
     proxy.restore();
     await a.catchUp();
     const events = await log();

@@ -3,7 +3,7 @@ import nodemailer from "nodemailer";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { LATEST_PROTOCOL_VERSION, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { eventsOf, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { checkToolResult } from "./support/contracts";
 import { trailheadMessage } from "./support/smtp-session";
 import { operations } from "../src/operations";
@@ -263,7 +263,7 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
     expect(created.email).toBe(email);
     expect(created.apiKey).toMatch(/^assay_sk_/);
     expect((await server.api("GET", "/api/org", { key: created.apiKey })).body.customerId).toBe(created.customerId);
-    const events = server.assay.store.readStream(streams.account(created.customerId));
+    const events = eventsOf(server).filter((e) => e.streamId === streams.account(created.customerId));
     expect(events.length).toBeGreaterThan(0);
     for (const e of events) expect(e.metadata.channel).toBe("mcp");
     await refused(anon, "create_account", { email }, "ACCOUNT_EXISTS");
@@ -389,7 +389,7 @@ describe("key tools", () => {
     expect(job.results.map((r: any) => r.validationId)).toContain("layout-not-broken");
     for (const r of job.results) expect(["pass", "fail", "error"]).toContain(r.verdict);
     expect(job.credits.charged).toBe(11);
-    const events = server.assay.store.readStream(streams.job(job.jobId));
+    const events = eventsOf(server).filter((e) => e.streamId === streams.job(job.jobId));
     expect(events.length).toBeGreaterThan(1);
     for (const e of events) expect(e.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key", id: expect.any(String) } });
 
@@ -471,7 +471,7 @@ describe("key tools", () => {
     const before = (await ok(keyed, "get_credits")).balance;
     const receipt = await ok(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers });
     expect(receipt).toMatchObject({ ...anchors, source: "mcp", payout: { credits: asked.rewardCredits, balanceAfter: before + asked.rewardCredits } });
-    const submitted = [...server.assay.store.local.readAll()].filter((e) => e.type === "FeedbackSubmitted").pop()!;
+    const submitted = eventsOf(server).filter((e) => e.type === "FeedbackSubmitted").pop()!;
     expect(submitted.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key" } });
     expect(submitted.data).toMatchObject({ source: "mcp", ...anchors });
     await refused(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers }, "FEEDBACK_ALREADY_GIVEN");
@@ -505,7 +505,7 @@ describe("key tools", () => {
       ["email-list-unsubscribe-header", "pass"],
     ]);
     expect(done.job.email.subjectMatches).toBe(true);
-    const accepted = server.assay.store.readStream(streams.job(job.jobId))[0]!;
+    const accepted = eventsOf(server).filter((e) => e.streamId === streams.job(job.jobId))[0]!;
     expect(accepted.metadata.channel).toBe("mcp");
   });
 });

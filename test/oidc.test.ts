@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/browser-pool";
-import { expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
+import { eventsOf, expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "./support/harness";
 
 /**
  * OpenID Connect sign-in against a real provider (oidc-provider) on loopback, driven by hand as a browser would:
@@ -71,7 +71,6 @@ afterAll(async () => {
   providerServer?.close();
 }, HOOK_TIMEOUT);
 
-const eventsOf = (s: TestServer) => [...s.assay.store.local.readAll()];
 const eventCount = (s: TestServer) => eventsOf(s).length;
 
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { SQL } from "bun";
-import { runCli, scratchDirs, startServer, type TestServer } from "./support/harness";
+import { eventCount, runCli, scratchDirs, startServer, type TestServer } from "./support/harness";
 import { startPostgres, type TestPostgres } from "./support/postgres";
 
 /**
@@ -32,7 +32,7 @@ async function sqliteLog(): Promise<{ dataDir: string; accounts: Array<{ apiKey:
     await server.assay.operator.grantCredits(signups[0]!.customerId, 250, "migration test");
     await server.assay.operator.deductCredits(signups[1]!.customerId, 40, "migration test");
     for (const s of signups) accounts.push({ apiKey: s.apiKey, balance: (await server.api("GET", "/api/credits", { key: s.apiKey })).body.balance });
-    return { dataDir, accounts, events: [...server.assay.store.local.readAll()].length };
+    return { dataDir, accounts, events: eventCount(server) };
   } finally {
     await server.stop();
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventCount, eventsOf, expectError, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { appendTo, eventCount, eventsOf, expectError, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -273,7 +273,8 @@ describe("the monthly grant and the operator's commands", () => {
     expect(eventCount(s)).toBe(before);
     expect((await s.api("GET", "/api/credits", { key: org.apiKey })).body.balance).toBe(1000);
     // An event no decider would write (as a tamperer or an older build might have): verify names it.
-    const [recorded] = await s.assay.store.append(
+    const [recorded] = await appendTo(
+      s,
       [{ streamId: `credits-${org.customerId}`, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: org.customerId, amount: 2 ** 53 + 2, reason: "operator", note: "x" } }] }],
       { actor: { kind: "operator", id: "test" }, channel: "cli" },
     );

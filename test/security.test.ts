@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { eventCount as eventsIn, runCli, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, startMailRelay, type MailRelay, type SignedIn } from "./support/mail-relay";
 import { checkToolResult } from "./support/contracts";
 import { httpRequestFor } from "./support/operation-requests";
@@ -33,11 +33,7 @@ let stranger: { customerId: string };
 let revokedKey: string;
 const scopeless = new Map<string, string>();
 
-const eventCount = () => {
-  let n = 0;
-  for (const _ of server.assay.store.local.readAll()) n++;
-  return n;
-};
+const eventCount = () => eventsIn(server);
 
 beforeAll(async () => {
   relay = await startMailRelay();

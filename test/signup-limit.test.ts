@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { eventCount, expectError, startServer, uniqueEmail, type TestServer } from "./support/harness";
+import { eventCount, eventsOf, expectError, startServer, uniqueEmail, type TestServer } from "./support/harness";
 import { openLink, startServerWithRelay, type MailRelay } from "./support/mail-relay";
 import { postForm } from "./support/pages";
 import { addressGroup } from "../src/services/limits";
@@ -28,7 +28,7 @@ async function mcpClient(server: TestServer): Promise<Client> {
 const createAccount = async (client: Client, email: string) => (await client.callTool({ name: "create_account", arguments: { email } })) as CallToolResult;
 
 /** An organization count: the AccountOpened events of the log. */
-const organizations = (server: TestServer) => [...server.assay.store.local.readAll()].filter((e) => e.type === "AccountOpened").length;
+const organizations = (server: TestServer) => eventsOf(server).filter((e) => e.type === "AccountOpened").length;
 
 describe("signups per client address", () => {
   let server: TestServer;

@@ -4,11 +4,14 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import { PHASE_CHANNEL, type PhaseTiming } from "../src/phases";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ConcurrencyError, EventSchemaError, EventStore, GENESIS_HASH, type NewEvent } from "../src/store/event-store";
+import { ConcurrencyError, EventSchemaError, type NewEvent } from "../src/store/event-log";
+import { GENESIS_HASH } from "../src/store/hash-chain";
+import { SqliteEventLog } from "../src/store/sqlite-event-log";
 import type { EventMetadata } from "../events/metadata";
 import { eventTypes } from "../events";
-import { dumpReadTables, installProjections, projections } from "../projections";
-import { htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
+import { installProjections, projections } from "../projections";
+import type { ReadModels } from "../projections/projection";
+import { appendTo, eventsOf, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "./support/harness";
 import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "./support/mail-relay";
 import { startPostgres } from "./support/postgres";
 import { openEventLog } from "../src/app";
@@ -24,29 +27,38 @@ const HOOK_TIMEOUT = 120_000;
 // Bun 1.4 ignores bunfig's [test] timeout; so that this file also runs alone (without npm test's --timeout), set the room here.
 setDefaultTimeout(120_000);
 
+/** Every row of every read table, in a stable order: what replay must reproduce exactly. */
+function dumpReadTables(db: ReadModels): Record<string, unknown[]> {
+  const out: Record<string, unknown[]> = {};
+  for (const p of projections) {
+    for (const t of p.tables) out[t] = db.query(`SELECT * FROM ${t} ORDER BY 1, 2`).all();
+  }
+  return out;
+}
+
 const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };
 const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
 const BAD = "<html><body><h1>a</h1><h1>b</h1><img src='/x.png'></body></html>";
 
-describe("EventStore on a temporary file", () => {
+describe("SqliteEventLog on a temporary file", () => {
   let dir: string;
-  let store: EventStore;
+  let store: SqliteEventLog;
   beforeAll(() => {
     dir = tempDataDir();
-    store = new EventStore(join(dir, "events.sqlite"), eventTypes);
+    store = new SqliteEventLog(join(dir, "events.sqlite"), eventTypes);
   });
   afterAll(() => {
     store.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Past the compiler on purpose: these cases prove the store also refuses, at run time, events its types forbid. */
+  /** Past the compiler on purpose: these cases prove the log also refuses, at run time, events its types forbid. */
   const unchecked = (event: { type: string; data: Record<string, unknown> }) => event as unknown as NewEvent;
   const grant = (customerId: string, amount: unknown, extra: Record<string, unknown> = {}) =>
     unchecked({ type: "CreditsGranted", data: { customerId, amount, reason: "signup", ...extra } });
 
-  test("an event that matches its schema is appended at position 1 on the genesis hash", () => {
-    const [e] = store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 10)] }], META);
+  test("an event that matches its schema is appended at position 1 on the genesis hash", async () => {
+    const [e] = await store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 10)] }], META);
     expect(e!.position).toBe(1);
     expect(e!.streamVersion).toBe(1);
     expect(e!.prevHash).toBe(GENESIS_HASH);
@@ -60,23 +72,23 @@ describe("EventStore on a temporary file", () => {
     ["an extra property", grant("cus_a", 5, { memo: "hi" })],
     ["a missing property", unchecked({ type: "CreditsGranted", data: { customerId: "cus_a", amount: 5 } })],
     ["an unknown event type", unchecked({ type: "CreditsConjured", data: { customerId: "cus_a", amount: 5 } })],
-  ])("an event with %s is refused at append and nothing is written", (_name, event) => {
-    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [event] }], META)).toThrow(EventSchemaError);
+  ])("an event with %s is refused at append and nothing is written", async (_name, event) => {
+    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [event] }], META)).rejects.toBeInstanceOf(EventSchemaError);
     expect([...store.readAll()]).toHaveLength(1);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
 
-  test("a batch holding one invalid event is refused whole", () => {
-    expect(() =>
+  test("a batch holding one invalid event is refused whole", async () => {
+    await expect(
       store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", -1)] }], META),
-    ).toThrow(EventSchemaError);
+    ).rejects.toBeInstanceOf(EventSchemaError);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
 
-  test("a wrong expectedVersion throws ConcurrencyError and writes nothing", () => {
+  test("a wrong expectedVersion throws ConcurrencyError and writes nothing", async () => {
     let error: unknown;
     try {
-      store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 1)] }], META);
+      await store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 1)] }], META);
     } catch (e) {
       error = e;
     }
@@ -84,20 +96,20 @@ describe("EventStore on a temporary file", () => {
     expect((error as ConcurrencyError).streamId).toBe("credits-cus_a");
     expect((error as ConcurrencyError).expected).toBe(0);
     expect((error as ConcurrencyError).actual).toBe(1);
-    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: 5, events: [grant("cus_a", 1)] }], META)).toThrow(ConcurrencyError);
+    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: 5, events: [grant("cus_a", 1)] }], META)).rejects.toBeInstanceOf(ConcurrencyError);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
 
-  test("two writers reading the same version: the first wins, the second gets ConcurrencyError", () => {
+  test("two writers reading the same version: the first wins, the second gets ConcurrencyError", async () => {
     const seen = store.streamVersion("credits-cus_a");
-    store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 2)] }], META);
-    expect(() => store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 3)] }], META)).toThrow(ConcurrencyError);
+    await store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 2)] }], META);
+    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 3)] }], META)).rejects.toBeInstanceOf(ConcurrencyError);
     expect(store.readStream("credits-cus_a").map((e) => (e.data as { amount: number }).amount)).toEqual([10, 2]);
   });
 
-  test("a multi-stream write with one stale stream writes none of its streams", () => {
+  test("a multi-stream write with one stale stream writes none of its streams", async () => {
     const before = [...store.readAll()].length;
-    expect(() =>
+    await expect(
       store.append(
         [
           { streamId: "credits-cus_b", expectedVersion: 0, events: [grant("cus_b", 7)] },
@@ -105,13 +117,13 @@ describe("EventStore on a temporary file", () => {
         ],
         META,
       ),
-    ).toThrow(ConcurrencyError);
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect([...store.readAll()]).toHaveLength(before);
     expect(store.streamVersion("credits-cus_b")).toBe(0);
   });
 
-  test("expectedVersion any appends after whatever is there, chaining each hash to the previous one", () => {
-    store.append([{ streamId: "credits-cus_a", expectedVersion: "any", events: [grant("cus_a", 4)] }], META);
+  test("expectedVersion any appends after whatever is there, chaining each hash to the previous one", async () => {
+    await store.append([{ streamId: "credits-cus_a", expectedVersion: "any", events: [grant("cus_a", 4)] }], META);
     const all = [...store.readAll()];
     for (let i = 1; i < all.length; i++) {
       expect(all[i]!.position).toBe(all[i - 1]!.position + 1);
@@ -119,18 +131,18 @@ describe("EventStore on a temporary file", () => {
     }
   });
 
-  test("a durable append is synced at its commit (synchronous FULL) and the appends after it go back to NORMAL", () => {
+  test("a durable append is synced at its commit (synchronous FULL) and the appends after it go back to NORMAL", async () => {
     const synchronous = () => store.db.query<{ synchronous: number }, []>("PRAGMA synchronous").get()!.synchronous;
     const during: number[] = [];
     store.onAppend(() => void during.push(synchronous()));
     expect(synchronous()).toBe(1);
-    const [stored] = store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true });
+    const [stored] = await store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true });
     expect(store.readStream("credits-cus_d").map((e) => e.hash)).toEqual([stored!.hash]);
-    store.append([{ streamId: "credits-cus_d", expectedVersion: 1, events: [grant("cus_d", 1)] }], META);
+    await store.append([{ streamId: "credits-cus_d", expectedVersion: 1, events: [grant("cus_d", 1)] }], META);
     expect(during).toEqual([2, 1]);
     expect(synchronous()).toBe(1);
     // Refused (a stale version), it still leaves the connection at NORMAL.
-    expect(() => store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true })).toThrow(ConcurrencyError);
+    await expect(store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true })).rejects.toBeInstanceOf(ConcurrencyError);
     expect(synchronous()).toBe(1);
   });
 
@@ -194,7 +206,7 @@ describe("EventStore on a temporary file", () => {
 
     test("a synchronous append after queued ones commits them first, so the log keeps arrival order", async () => {
       const queued = store.appendSoon(grantNext("cus_j", 1), META);
-      const [now] = store.append([{ streamId: "credits-cus_j", expectedVersion: 1, events: [grant("cus_j", 2)] }], META);
+      const [now] = await store.append([{ streamId: "credits-cus_j", expectedVersion: 1, events: [grant("cus_j", 2)] }], META);
       const [first] = await queued;
       expect([first!.streamVersion, now!.streamVersion]).toEqual([1, 2]);
       expect(now!.prevHash).toBe(first!.hash);
@@ -269,9 +281,9 @@ describe("the service's event log", () => {
     expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("authorization_pending");
     expect((await server.api("POST", "/api/device/token", { body: token })).body.error).toBe("slow_down");
     // slow_down appends nothing now; a log written before holds DeviceCodeSlowedDown, which must still fold and replay.
-    const issued = [...server.assay.store.local.readAll()].findLast((e) => e.type === "DeviceCodeIssued")!;
+    const issued = eventsOf(server).findLast((e) => e.type === "DeviceCodeIssued")!;
     const codeId = (issued.data as { codeId: string }).codeId;
-    await server.assay.store.append([{ streamId: streams.device(codeId), expectedVersion: "any", events: [{ type: "DeviceCodeSlowedDown", data: { codeId, interval: 10 } }] }], META);
+    await appendTo(server, [{ streamId: streams.device(codeId), expectedVersion: "any", events: [{ type: "DeviceCodeSlowedDown", data: { codeId, interval: 10 } }] }], META);
     const approval = new URLSearchParams({ _csrf: owner.csrfToken, user_code: device.user_code, customerId: a.customerId, decision: "approve" });
     const approved = await fetch(`${server.baseUrl}/device`, {
       method: "POST",
@@ -341,12 +353,12 @@ describe("the service's event log", () => {
       const migrated = await runCli(["migrate-store", "--to", postgres.url], env);
       if (migrated.code !== 0) throw new Error(`migrate-store failed:\n${migrated.stdout}\n${migrated.stderr}`);
       const nodeEnv = { ...env, DATA_DIR: nodeDir, ASSAY_DATABASE_URL: postgres.url };
-      const { store } = await openEventLog(loadConfig(nodeEnv));
+      const { log, readModels } = await openEventLog(loadConfig(nodeEnv));
       try {
-        expect(store.backend).toBe("postgres");
-        expect(dumpReadTables(store.db)).toEqual(before);
+        expect(log.backend).toBe("postgres");
+        expect(dumpReadTables(readModels)).toEqual(before);
       } finally {
-        await store.close();
+        await log.close();
       }
       const replayed = await runCli(["replay"], nodeEnv);
       expect([replayed.code, replayed.stderr]).toEqual([0, ""]);
@@ -362,16 +374,16 @@ describe("the service's event log", () => {
     }
   });
 
-  test("after an upgrade, a projection that is new or whose tables changed is rebuilt from the log when the store opens", () => {
+  test("after an upgrade, a projection that is new or whose tables changed is rebuilt from the log when the store opens", async () => {
     const before = read();
     // The data directory as an older release left it: no feedback read model, the credits one without its grant months.
     const db = new Database(dbPath());
     db.exec("DROP TABLE feedback_jobs; DROP TABLE feedback_check_costs; DROP TABLE feedback_submissions; DROP TABLE credit_grant_periods");
     db.exec("DELETE FROM projection_versions WHERE name = 'feedback'; UPDATE projection_versions SET ddl_sha256 = 'older' WHERE name = 'credits'");
     db.close();
-    const store = new EventStore(dbPath(), eventTypes);
+    const store = new SqliteEventLog(dbPath(), eventTypes);
     installProjections(store);
-    store.close();
+    await store.close();
     expect(read()).toEqual(before);
     const versions = new Database(dbPath(), { readonly: true });
     expect(versions.query("SELECT name FROM projection_versions ORDER BY name").all()).toEqual(projections.map((p) => ({ name: p.name })).sort((a, b) => a.name.localeCompare(b.name)));

@@ -1,6 +1,6 @@
 import { AppError } from "../errors/app-error";
 import { Scope as ScopeSchema, type EventOf, type KeyMintedData } from "../../events";
-import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { NewEvent, StreamWrite } from "../store/event-log";
 import { decide as decideCredits } from "./credits";
 import { sha256Hex } from "../store/canonical";
 import { FREE_PLAN_CODE } from "../catalog/plans";

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { StreamWrite } from "../store/event-store";
+import type { StreamWrite } from "../store/event-log";
 import type { DeviceCodeIssuedData } from "../../events";
 import type { DeviceCode } from "../../projections/device";
 import { decideMintKey, streams, type MintedKey } from "./accounts";

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { StreamWrite } from "../store/event-store";
+import type { StreamWrite } from "../store/event-log";
 import type { FeedbackSet, QuestionShape } from "../catalog/feedback-sets";
 import type { FeedbackSubmittedData } from "../../events/feedback";
 import type { ResultRecordedData } from "../../events/jobs";

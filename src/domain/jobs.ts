@@ -1,4 +1,4 @@
-import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { NewEvent, StreamWrite } from "../store/event-log";
 import type { PlannedJob } from "./planned-job";
 import type { Finding, Outcome, Severity } from "../validations/types";
 import { decide as decideCredits, type CreditLedgerState } from "./credits";

@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { NewEvent, StreamWrite } from "../store/event-log";
 import { streams } from "./accounts";
 import { refuseDomain, requireAdmin, signInAllowed, type Role } from "./people";
 

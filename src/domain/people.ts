@@ -1,5 +1,5 @@
 import { AppError } from "../errors/app-error";
-import type { NewEvent, StreamWrite } from "../store/event-store";
+import type { NewEvent, StreamWrite } from "../store/event-log";
 import type { Static } from "@sinclair/typebox";
 import type { Role as RoleSchema } from "../../events";
 import { ALL_SCOPES, decideOpenAccount, streams, type OpenAccount, type Scope } from "./accounts";

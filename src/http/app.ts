@@ -23,7 +23,7 @@ export function createHttpApp(services: Services) {
       noteClientAddress(request, server?.requestIP(request)?.address, services.config.trustForwardedFor);
       // Every answer reads the log as it stood when the request arrived, whichever node wrote it (PostgreSQL); the
       // probes answer without it, so a node whose database is away still says so.
-      if (!PROBES.has(new URL(request.url).pathname)) await services.cluster.catchUp();
+      if (!PROBES.has(new URL(request.url).pathname)) await services.node.catchUp();
     })
     .onParse(async ({ request }) => {
       const text = await request.text();
@@ -57,9 +57,9 @@ export function createHttpApp(services: Services) {
       if (typeof retryAfter === "number") set.headers["retry-after"] = String(retryAfter);
       return appError.toBody(requestId);
     })
-    .get("/healthz", () => services.cluster.health())
+    .get("/healthz", () => services.node.health())
     .get("/readyz", async ({ set }) => {
-      const readiness = await services.cluster.readiness();
+      const readiness = await services.node.readiness();
       if (!readiness.ready) set.status = 503;
       return readiness;
     })

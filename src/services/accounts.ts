@@ -7,7 +7,6 @@ import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
-import { KeyUsage } from "../store/key-usage";
 import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
@@ -30,11 +29,7 @@ export function newKey(name: string, scopes: Scope[], personId?: string): { apiK
 }
 
 export class AccountService {
-  private readonly usage: KeyUsage;
-
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "limits">) {
-    this.usage = new KeyUsage(ctx.store.db);
-  }
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "keyUsage" | "plans" | "limits">) {}
 
   /**
    * Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. Outside
@@ -46,7 +41,7 @@ export class AccountService {
     const email = normaliseEmail(rawEmail);
     if (!signInAllowed(email, this.ctx.config.signinDomains)) throw refuseDomain(email);
     const emailHash = emailHashOf(email);
-    const exists = this.ctx.store.streamVersion(streams.email(emailHash)) > 0;
+    const exists = this.ctx.log.streamVersion(streams.email(emailHash)) > 0;
     if (!exists) await this.ctx.limits.newOrganizations.spend(clientAddress);
     const customerId = newCustomerId();
     const { apiKey, key } = newKey("signup key", [...ALL_SCOPES]);
@@ -63,9 +58,9 @@ export class AccountService {
       },
       exists,
     );
-    await this.ctx.store.append(writes, meta);
+    await this.ctx.log.append(writes, meta);
     await this.ctx.plans.provisionOpened(customerId);
-    const org = findOrganization(this.ctx.store.db, customerId)!;
+    const org = findOrganization(this.ctx.readModels, customerId)!;
     // Said with the key: under a remote provider the organization may open without a plan its key can use yet.
     return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email, billing: await this.ctx.plans.standing(customerId) };
   }
@@ -73,18 +68,18 @@ export class AccountService {
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
   async mintKey(customerId: string, name: string, scopes: Scope[], meta: RequestMeta) {
     const { apiKey, key } = newKey(name, scopes);
-    await this.ctx.store.append(decideMintKey(customerId, key, findOrganization(this.ctx.store.db, customerId) !== null), meta);
+    await this.ctx.log.append(decideMintKey(customerId, key, findOrganization(this.ctx.readModels, customerId) !== null), meta);
     return { apiKey, keyId: key.keyId, customerId, scopes };
   }
 
   async revokeKey(customerId: string, keyId: string, meta: RequestMeta) {
-    await this.ctx.store.append(decideRevokeKey(customerId, keyId, this.activeKey(customerId, keyId) !== null), meta);
-    return { keyId, revokedAt: findKeyById(this.ctx.store.db, keyId)!.revokedAt! };
+    await this.ctx.log.append(decideRevokeKey(customerId, keyId, this.activeKey(customerId, keyId) !== null), meta);
+    return { keyId, revokedAt: findKeyById(this.ctx.readModels, keyId)!.revokedAt! };
   }
 
   /** An active key of the organization, or null (unknown, another organization's, revoked: all the same 404 later). */
   private activeKey(customerId: string, keyId: string): KeyRecord | null {
-    const key = findKeyById(this.ctx.store.db, keyId);
+    const key = findKeyById(this.ctx.readModels, keyId);
     return key && key.customerId === customerId && !key.revokedAt ? key : null;
   }
 
@@ -92,8 +87,8 @@ export class AccountService {
   async mintKeyAs(session: SessionPrincipal, name: string, scopes: Scope[], meta: RequestMeta) {
     requireScopesOfRole(session.role, scopes);
     const { apiKey, key } = newKey(name, scopes, session.personId);
-    await this.ctx.store.append(decideMintKey(session.customerId, key, true), meta);
-    return { apiKey, ...this.keyView(findKeyById(this.ctx.store.db, key.keyId)!) };
+    await this.ctx.log.append(decideMintKey(session.customerId, key, true), meta);
+    return { apiKey, ...this.keyView(findKeyById(this.ctx.readModels, key.keyId)!) };
   }
 
   /** A new secret for the same key id; the old one works for the rotation overlap (ASSAY_KEY_ROTATION_OVERLAP_SECONDS), then gets 401. */
@@ -102,8 +97,8 @@ export class AccountService {
     if (key) requireKeyAuthority(session, key);
     const { apiKey, secretHash, displayPrefix } = newSecret();
     const previousValidUntil = new Date(Date.now() + this.ctx.config.keyRotationOverlapSeconds * 1000).toISOString();
-    await this.ctx.store.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
-    return { apiKey, previousValidUntil, ...this.keyView(findKeyById(this.ctx.store.db, keyId)!) };
+    await this.ctx.log.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
+    return { apiKey, previousValidUntil, ...this.keyView(findKeyById(this.ctx.readModels, keyId)!) };
   }
 
   /** Revokes a key from a session: an admin any of the organization's, a member only the keys they minted. */
@@ -123,7 +118,7 @@ export class AccountService {
 
   /** The organization a key belongs to, revoked or not; null for a key id this server never minted. */
   organizationOfKey(keyId: string): string | null {
-    return findKeyById(this.ctx.store.db, keyId)?.customerId ?? null;
+    return findKeyById(this.ctx.readModels, keyId)?.customerId ?? null;
   }
 
   /** Resolves an Authorization header to a live key. Any problem is AUTH_REQUIRED, without saying which. */
@@ -133,9 +128,9 @@ export class AccountService {
       throw new AppError("AUTH_REQUIRED", "Send Authorization: Bearer <API_KEY>.", { reason: authorization ? "malformed" : "missing" });
     }
     const now = new Date();
-    const key = match[1]!.startsWith(KEY_PREFIX) ? findKeyBySecretHash(this.ctx.store.db, sha256Hex(match[1]!), now.toISOString()) : null;
+    const key = match[1]!.startsWith(KEY_PREFIX) ? findKeyBySecretHash(this.ctx.readModels, sha256Hex(match[1]!), now.toISOString()) : null;
     if (!key || key.revokedAt) throw new AppError("AUTH_REQUIRED", "The API key is not valid.", { reason: "invalid" });
-    this.usage.touch(key.keyId, now);
+    this.ctx.keyUsage.touch(key.keyId, now);
     return { key, customerId: key.customerId };
   }
 
@@ -151,7 +146,7 @@ export class AccountService {
    */
   resolveCustomer(principal: Pick<Principal, "customerId">, customerId: unknown): string {
     if (customerId === undefined || customerId === null || customerId === "") return principal.customerId;
-    if (typeof customerId !== "string" || !findOrganization(this.ctx.store.db, customerId)) {
+    if (typeof customerId !== "string" || !findOrganization(this.ctx.readModels, customerId)) {
       throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
     }
     if (customerId !== principal.customerId) {
@@ -163,14 +158,14 @@ export class AccountService {
   /** The organization, naming its resolved plan (after the period's monthly grant, as every plan-dependent read). */
   async org(customerId: string) {
     const { plan, monthlyCredits } = await this.ctx.plans.entitle(customerId);
-    const org = findOrganization(this.ctx.store.db, customerId)!;
+    const org = findOrganization(this.ctx.readModels, customerId)!;
     return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: plan.code, planName: plan.name, monthlyCredits, createdAt: org.createdAt };
   }
 
   /** The organization's keys; with `mintedBy`, only those that person minted. */
   keys(customerId: string, mintedBy?: string) {
-    const keys = listKeys(this.ctx.store.db, customerId).filter((k) => mintedBy === undefined || k.personId === mintedBy);
-    const lastUsed = this.usage.lastUsed(keys.map((k) => k.keyId));
+    const keys = listKeys(this.ctx.readModels, customerId).filter((k) => mintedBy === undefined || k.personId === mintedBy);
+    const lastUsed = this.ctx.keyUsage.lastUsed(keys.map((k) => k.keyId));
     return keys.map((k) => ({ ...this.keyView(k), lastUsedAt: lastUsed.get(k.keyId) ?? null }));
   }
 
@@ -198,14 +193,14 @@ export class AccountService {
   /** The balance and ledger after the period's monthly grant, with the resolved plan and its monthly credits. */
   async credits(customerId: string, limit = 20) {
     const { plan, monthlyCredits } = await this.ctx.plans.entitle(customerId);
-    const { balance } = creditState(this.ctx.store.db, customerId);
+    const { balance } = creditState(this.ctx.readModels, customerId);
     return {
       customerId,
       balance,
       plan: plan.code,
       planName: plan.name,
       monthlyGrant: monthlyCredits,
-      ledger: recentLedger(this.ctx.store.db, customerId, limit).map((e) => ({
+      ledger: recentLedger(this.ctx.readModels, customerId, limit).map((e) => ({
         position: e.position,
         type: e.kind,
         amount: e.amount,

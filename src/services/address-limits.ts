@@ -1,7 +1,7 @@
 import { AppError } from "../errors/app-error";
 import type { ErrorCode } from "../errors/catalog";
 import type { Config } from "../config";
-import type { WindowCounter } from "../store/cluster";
+import type { WindowCounter } from "../store/coordinator";
 import { addressGroup, WindowedLimit } from "./limits";
 
 /**

@@ -1,9 +1,9 @@
-import { eventHash, GENESIS_HASH } from "../store/event-store";
-import type { EventLog } from "../store/event-log";
-import type { StoredEvent } from "../store/event-store";
+import { eventHash, GENESIS_HASH } from "../store/hash-chain";
+import type { EventLog, StoredEvent } from "../store/event-log";
 import { isCreditEvent } from "../../events";
 import { evolve } from "../domain/credits";
 import { allBalances } from "../../projections/credits";
+import type { ReadModels } from "../../projections/projection";
 
 export interface LedgerProblem {
   position?: number;
@@ -24,10 +24,10 @@ export interface LedgerReport {
  * What an auditor runs: checks every event's hash against its predecessor and its own content,
  * recomputes every balance from credit events alone, and compares with the read model.
  */
-export async function verifyLedger(store: EventLog, onlyCustomer?: string): Promise<LedgerReport> {
+export async function verifyLedger(log: EventLog, readModels: ReadModels, onlyCustomer?: string): Promise<LedgerReport> {
   // On PostgreSQL the log read is the shared one, and the read models compared are this node's, brought to its head first.
-  await store.catchUp();
-  return auditLog(store.readLog(), allBalances(store.db), onlyCustomer);
+  await log.catchUp();
+  return auditLog(log.readLog(), allBalances(readModels), onlyCustomer);
 }
 
 /**

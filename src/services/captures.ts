@@ -6,7 +6,7 @@ import { findCapture, type CaptureRow } from "../../projections/jobs";
 import { sha256Hex } from "../store/canonical";
 import type { StoredFile } from "../domain/jobs";
 import type { Config } from "../config";
-import type { EventLog } from "../store/event-log";
+import type { ReadModels } from "../../projections/projection";
 import type { ObjectStore } from "../store/object-store";
 
 export interface CaptureFile {
@@ -37,7 +37,7 @@ export const storedFileOf = (key: string, file: CaptureFile): StoredFile => ({
 export class CaptureService implements CaptureSink {
   // Built before the ServiceContext that holds it, so it takes only what it reads.
   constructor(
-    private readonly ctx: { config: Config; store: EventLog },
+    private readonly ctx: { config: Config; readModels: ReadModels },
     private readonly objects: ObjectStore,
     private readonly secret: Buffer,
   ) {}
@@ -63,7 +63,7 @@ export class CaptureService implements CaptureSink {
 
   /** The image for its owner; another tenant gets the same 404 as a key that never existed. */
   async read(customerId: string, key: string): Promise<{ row: CaptureRow; data: Uint8Array }> {
-    const row = findCapture(this.ctx.store.db, key);
+    const row = findCapture(this.ctx.readModels, key);
     if (!row || row.customerId !== customerId) throw notFound(key);
     return { row, data: await this.load(row) };
   }
@@ -73,7 +73,7 @@ export class CaptureService implements CaptureSink {
     if (!this.validShareLink(key, expires, signature)) {
       throw new AppError("STORAGE_OBJECT_NOT_FOUND", "This share link is expired or not valid; ask the owner for a new one.", { key });
     }
-    const row = findCapture(this.ctx.store.db, key);
+    const row = findCapture(this.ctx.readModels, key);
     if (!row) throw notFound(key);
     return { row, data: await this.load(row) };
   }

@@ -1,5 +1,7 @@
 import type { Config } from "../config";
 import type { EventLog } from "../store/event-log";
+import type { KeyUsage } from "../store/key-usage";
+import type { ReadModels } from "../../projections/projection";
 import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
@@ -10,13 +12,18 @@ import type { Judge } from "../judge/judge";
 import type { MailStore } from "../store/mail-store";
 import type { PlanService } from "./plans";
 import type { EmailClientCatalog } from "./email-client-catalog";
-import type { WindowCounter } from "../store/cluster";
+import type { WindowCounter } from "../store/coordinator";
 import type { AddressLimits } from "./address-limits";
 
 /** What every application service shares; built once per process by createAssay. */
 export interface ServiceContext {
   config: Config;
-  store: EventLog;
+  /** The event log: appends, and one stream's events when a decider folds its own. */
+  log: EventLog;
+  /** This node's read models, for the query functions of projections/ (synchronous, at the log's head after catchUp). */
+  readModels: ReadModels;
+  /** When each key was last used: kept by this node beside its read models, not in the log. */
+  keyUsage: KeyUsage;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
   /** Gathers a received message's artifacts (MIME, authentication, HTML structure, mail-client renders). */

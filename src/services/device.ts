@@ -44,14 +44,14 @@ export class DeviceService {
    */
   private readonly lastPolls = new Map<string, { polledAt: string; interval: number; expiresAt: string }>();
 
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "store" | "limits">) {}
+  constructor(private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "limits">) {}
 
   /**
    * A new device authorization: the device code is shown only here (the log keeps its hash). Each is an event,
    * so a client address may start only so many per code lifetime (DEVICE_CODE_RATE_LIMITED).
    */
   async issue(input: { client_id?: string; scope?: string }, meta: RequestMeta, clientAddress?: string) {
-    const { config, store, limits } = this.ctx;
+    const { config, log, limits } = this.ctx;
     const deviceCode = newSecretToken();
     const userCode = newUserCode();
     const writes = decideIssueDeviceCode({
@@ -64,7 +64,7 @@ export class DeviceService {
       interval: INTERVAL_SECONDS,
     });
     await limits.deviceCodes.spend(clientAddress);
-    await store.append(writes, { ...meta, channel: "cli" });
+    await log.append(writes, { ...meta, channel: "cli" });
     const verificationUri = `${config.publicBaseUrl}/device`;
     return {
       device_code: deviceCode,
@@ -81,20 +81,20 @@ export class DeviceService {
     if (!input.grant_type) throw new DeviceTokenError("invalid_request", "grant_type is required.");
     if (input.grant_type !== DEVICE_GRANT_TYPE) throw new DeviceTokenError("unsupported_grant_type", `Only ${DEVICE_GRANT_TYPE} is granted here.`);
     if (!input.device_code) throw new DeviceTokenError("invalid_request", "device_code is required.");
-    const { store } = this.ctx;
+    const { log, readModels } = this.ctx;
     const now = iso(Date.now());
-    const found = findDeviceCodeByHash(store.db, sha256Hex(input.device_code));
-    const code = found && { ...found, version: store.streamVersion(streams.device(found.codeId)) };
+    const found = findDeviceCodeByHash(readModels, sha256Hex(input.device_code));
+    const code = found && { ...found, version: log.streamVersion(streams.device(found.codeId)) };
     for (const [codeId, poll] of this.lastPolls) if (poll.expiresAt <= now) this.lastPolls.delete(codeId);
     const lastPoll = found ? (this.lastPolls.get(found.codeId) ?? null) : null;
     const { apiKey, key } = newKey(found?.clientId ?? "command line", found?.scopes ?? []);
     const { writes, refusal, interval } = decideDeviceToken({ code, now, lastPoll, key });
     if (found) this.lastPolls.set(found.codeId, { polledAt: now, interval, expiresAt: found.expiresAt });
     const approver = found?.personId ?? undefined;
-    if (writes.length) await store.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
+    if (writes.length) await log.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
     if (refusal) throw refusal;
     this.lastPolls.delete(found!.codeId);
-    const org = findOrganization(store.db, found!.customerId!)!;
+    const org = findOrganization(readModels, found!.customerId!)!;
     return {
       access_token: apiKey,
       token_type: "Bearer" as const,
@@ -102,26 +102,26 @@ export class DeviceService {
       keyId: key.keyId,
       customerId: org.customerId,
       orgCode: org.orgCode,
-      email: findPerson(store.db, approver!)!.email,
+      email: findPerson(readModels, approver!)!.email,
     };
   }
 
   /** The pending request a typed user code names, or null. */
   pending(typedUserCode: string): DeviceCode | null {
-    return findPendingDeviceCode(this.ctx.store.db, normaliseUserCode(typedUserCode), iso(Date.now()));
+    return findPendingDeviceCode(this.ctx.readModels, normaliseUserCode(typedUserCode), iso(Date.now()));
   }
 
   /** Approves a pending request for one of the signed-in person's organizations. */
   async approve(session: SessionPrincipal, typedUserCode: string, customerId: string, meta: RequestMeta): Promise<DeviceCode> {
     const code = this.pending(typedUserCode);
-    const role = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
-    await this.ctx.store.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
+    const role = membershipsOf(this.ctx.readModels, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
+    await this.ctx.log.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
     return code!;
   }
 
   async deny(session: SessionPrincipal, typedUserCode: string, meta: RequestMeta): Promise<DeviceCode> {
     const code = this.pending(typedUserCode);
-    await this.ctx.store.append(decideDenyDeviceCode({ code, now: iso(Date.now()), personId: session.personId }), meta);
+    await this.ctx.log.append(decideDenyDeviceCode({ code, now: iso(Date.now()), personId: session.personId }), meta);
     return code!;
   }
 }

@@ -11,11 +11,11 @@ import type { MembersService } from "./members";
 import type { DeviceService } from "./device";
 import type { PlanService } from "./plans";
 import type { PlaygroundService } from "./playground";
-import type { ClusterService } from "./cluster";
+import type { NodeDuties } from "./node-duties";
 
 /**
- * Everything a surface (HTTP, MCP, CLI) may call: application services only. No store, browser pool or
- * network guard: those stay inside the services that src/app.ts builds.
+ * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
+ * pool or network guard: those stay inside the services that src/app.ts builds.
  */
 export interface Services {
   /** Settings the surfaces print (publicBaseUrl) or document; read, never written, by them. */
@@ -34,5 +34,5 @@ export interface Services {
   operator: OperatorService;
   plans: PlanService;
   /** This node among those sharing its log: read models caught up per request, /healthz and /readyz, the sweeps. */
-  cluster: ClusterService;
+  node: NodeDuties;
 }

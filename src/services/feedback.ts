@@ -3,12 +3,12 @@ import { AppError } from "../errors/app-error";
 import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/feedback";
 import type { FeedbackSets, QueuedSet } from "../catalog/feedback-sets";
 import { anchors, decide, submissionStream, type AnchorJob, type FeedbackCommand, type FeedbackSource } from "../domain/feedback";
-import { ConcurrencyError } from "../store/event-store";
-import type { EventLog } from "../store/event-log";
+import { ConcurrencyError } from "../store/event-log";
 import { creditState } from "../../projections/credits";
 import { findJobs, resultsFor } from "../../projections/jobs";
 import { answeredSets, checkCost, credentialOf, newestSettledJob, resultSubmissions, submissionForResult, type SubmissionRow } from "../../projections/feedback";
-import type { RequestMeta } from "./context";
+import type { ReadModels } from "../../projections/projection";
+import type { RequestMeta, ServiceContext } from "./context";
 
 type Verdict = "pass" | "fail" | "error";
 
@@ -20,7 +20,7 @@ type Verdict = "pass" | "fail" | "error";
  */
 export class FeedbackService {
   constructor(
-    private readonly store: EventLog,
+    private readonly ctx: Pick<ServiceContext, "log" | "readModels">,
     private readonly sets: FeedbackSets,
   ) {}
 
@@ -48,7 +48,7 @@ export class FeedbackService {
     const job = query.jobId ? this.anchorJob(customerId, query.jobId) : null;
     if (set.scope === "validation") {
       const anchor = anchors(query, set, { job, newestJobId: null });
-      if (submissionForResult(this.store.db, customerId, anchor.jobId!, anchor.validationId!)) return { due: false as const };
+      if (submissionForResult(this.ctx.readModels, customerId, anchor.jobId!, anchor.validationId!)) return { due: false as const };
       const storedVerdict = job!.verdicts.get(anchor.validationId!)!;
       return {
         due: true as const,
@@ -59,7 +59,7 @@ export class FeedbackService {
         validationId: anchor.validationId!,
         storedVerdict,
         questionCount: set.questions.length,
-        rewardCredits: checkCost(this.store.db, anchor.jobId!, anchor.validationId!) ?? 0,
+        rewardCredits: checkCost(this.ctx.readModels, anchor.jobId!, anchor.validationId!) ?? 0,
         questions: set.questions.map((q) => ({ id: q.id, text: q.text[storedVerdict], shape: q.shape })),
       };
     }
@@ -88,12 +88,12 @@ export class FeedbackService {
         job: cmd.jobId ? this.anchorJob(customerId, cmd.jobId) : null,
         dueSetId: next?.set.setId ?? null,
         newestJobId: next?.jobId ?? null,
-        submissionVersion: stream ? this.store.streamVersion(stream) : 0,
-        checkCost: cmd.jobId && cmd.validationId ? (checkCost(this.store.db, cmd.jobId, cmd.validationId) ?? 0) : 0,
-        credits: creditState(this.store.db, customerId),
+        submissionVersion: stream ? this.ctx.log.streamVersion(stream) : 0,
+        checkCost: cmd.jobId && cmd.validationId ? (checkCost(this.ctx.readModels, cmd.jobId, cmd.validationId) ?? 0) : 0,
+        credits: creditState(this.ctx.readModels, customerId),
       });
       try {
-        const [filed, ...payout] = await this.store.append(writes, meta);
+        const [filed, ...payout] = await this.ctx.log.append(writes, meta);
         if (filed?.type !== "FeedbackSubmitted") throw new Error("the feedback decider wrote no submission first");
         const d = filed.data;
         return {
@@ -103,7 +103,7 @@ export class FeedbackService {
           answers: d.answers,
           source: d.source,
           submittedAt: filed.recordedAt,
-          payout: { credits: payout.length ? d.rewardCredits : 0, balanceAfter: creditState(this.store.db, customerId).balance },
+          payout: { credits: payout.length ? d.rewardCredits : 0, balanceAfter: creditState(this.ctx.readModels, customerId).balance },
         };
       } catch (e) {
         // Another submission (or a job's charge) moved a stream first: decide again on fresh state.
@@ -116,7 +116,7 @@ export class FeedbackService {
   forResult(customerId: string, jobId: string, validationId: string) {
     const job = this.anchorJob(customerId, jobId);
     anchors({ jobId, validationId }, this.sets.looksWrong, { job, newestJobId: null });
-    const filed = submissionForResult(this.store.db, customerId, jobId, validationId);
+    const filed = submissionForResult(this.ctx.readModels, customerId, jobId, validationId);
     if (!filed) throw new AppError("FEEDBACK_NOT_FOUND", `No feedback recorded for ${validationId} on job ${jobId}; treat it as pending review.`, { jobId, validationId });
     const humanVerdict = humanVerdictOf(filed);
     return {
@@ -135,10 +135,10 @@ export class FeedbackService {
 
   /** The queued set this credential is asked now, with the newest job that fits it; null when none is due. */
   private nextQueued(customerId: string, credential: string): { set: QueuedSet; jobId: string } | null {
-    const answered = answeredSets(this.store.db, customerId, credential);
+    const answered = answeredSets(this.ctx.readModels, customerId, credential);
     for (const set of this.sets.queued) {
       if (answered.has(set.setId)) continue;
-      const jobId = newestSettledJob(this.store.db, customerId, credential, set.scope === "standard" ? set.validationSetId : undefined);
+      const jobId = newestSettledJob(this.ctx.readModels, customerId, credential, set.scope === "standard" ? set.validationSetId : undefined);
       if (jobId) return { set, jobId };
     }
     return null;
@@ -146,9 +146,9 @@ export class FeedbackService {
 
   /** One of this organization's jobs with its result verdicts, or null when it has none with this id. */
   private anchorJob(customerId: string, jobId: string): AnchorJob | null {
-    const [row] = findJobs(this.store.db, { customerId, jobId, limit: 1 });
+    const [row] = findJobs(this.ctx.readModels, { customerId, jobId, limit: 1 });
     if (!row) return null;
-    const results = resultsFor(this.store.db, [jobId]).get(jobId)!;
+    const results = resultsFor(this.ctx.readModels, [jobId]).get(jobId)!;
     return { jobId, validationSetId: row.validationSetId, verdicts: new Map(results.map((r) => [r.validationId, r.verdict])) };
   }
 }
@@ -195,7 +195,7 @@ const NOTE_FIELDS = ["aiMistakeNotes", "verdictComments", "feedbackNotes"] as co
  * direction (a false fail: the check failed, the person says pass; a missed problem: it passed, they say fail;
  * error: either side is error), and the notes, newest first, so wrong verdicts can feed back into the checks.
  */
-export function feedbackReport(store: EventLog, since?: string) {
+export function feedbackReport(readModels: ReadModels, since?: string) {
   const checks = new Map<
     string,
     {
@@ -208,7 +208,7 @@ export function feedbackReport(store: EventLog, since?: string) {
       notes: Array<{ jobId: string; storedVerdict: string; humanVerdict: string; submittedAt: string; source: string } & Partial<Record<(typeof NOTE_FIELDS)[number], string>>>;
     }
   >();
-  for (const s of resultSubmissions(store.db, since)) {
+  for (const s of resultSubmissions(readModels, since)) {
     const c = checks.get(s.validationId!) ?? { validationId: s.validationId!, feedback: 0, disputed: 0, falseFail: 0, missedProblem: 0, error: 0, notes: [] };
     checks.set(s.validationId!, c);
     c.feedback++;

@@ -7,7 +7,7 @@ import { planIncludesClient, type Plan } from "../catalog/plans";
 import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
-import { ConcurrencyError, type StreamWrite } from "../store/event-store";
+import { ConcurrencyError, type StreamWrite } from "../store/event-log";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
 import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
@@ -92,7 +92,7 @@ export class JobService {
   async estimate(customerId: string, body: unknown) {
     const { plan } = await this.ctx.plans.entitle(customerId);
     const { skipped_validations, ...priced } = await this.plan(body, plan);
-    const { balance } = creditState(this.ctx.store.db, customerId);
+    const { balance } = creditState(this.ctx.readModels, customerId);
     return {
       ...priced,
       balance,
@@ -172,9 +172,9 @@ export class JobService {
   list(customerId: string, q: JobListQuery) {
     const limit = Math.min(Math.max(q.limit ?? 20, 1), 100);
     const beforePosition = q.cursor ? decodeCursor(q.cursor) : undefined;
-    const rows = findJobs(this.ctx.store.db, { customerId, jobId: q.jobId, status: q.status, beforePosition, limit: limit + 1 });
+    const rows = findJobs(this.ctx.readModels, { customerId, jobId: q.jobId, status: q.status, beforePosition, limit: limit + 1 });
     const page = rows.slice(0, limit);
-    const results = resultsFor(this.ctx.store.db, page.map((j) => j.jobId));
+    const results = resultsFor(this.ctx.readModels, page.map((j) => j.jobId));
     return {
       jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? "brief", this.ctx.captures)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.position) : null,
@@ -186,9 +186,9 @@ export class JobService {
    * that created it asked); JOB_NOT_FOUND when it has none with this id.
    */
   get(customerId: string, jobId: string, detail: "brief" | "verbose" = "brief") {
-    const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
+    const [row] = findJobs(this.ctx.readModels, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
-    const results = resultsFor(this.ctx.store.db, [jobId]).get(jobId)!;
+    const results = resultsFor(this.ctx.readModels, [jobId]).get(jobId)!;
     return jobView(row, results, detail, this.ctx.captures);
   }
 
@@ -197,7 +197,7 @@ export class JobService {
    * such job, STORAGE_OBJECT_NOT_FOUND when the job holds no message (a webpage job, or none has arrived yet).
    */
   async receivedEmail(customerId: string, jobId: string): Promise<{ jobId: string; raw: Uint8Array }> {
-    const [row] = findJobs(this.ctx.store.db, { customerId, jobId, limit: 1 });
+    const [row] = findJobs(this.ctx.readModels, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const arrival = this.readJob(jobId).email;
     if (!arrival) {
@@ -212,8 +212,8 @@ export class JobService {
    */
   async recipientStatus(address: string, now = new Date()): Promise<RecipientStatus> {
     if ((address.split("@")[1] ?? "").toLowerCase() !== this.ctx.config.inboxDomain.toLowerCase()) return "foreign";
-    await this.ctx.store.catchUp();
-    const inbox = findInboxAddress(this.ctx.store.db, address);
+    await this.ctx.log.catchUp();
+    const inbox = findInboxAddress(this.ctx.readModels, address);
     return inbox ? mailboxState(this.readJob(inbox.jobId), now) : "unknown";
   }
 
@@ -222,7 +222,7 @@ export class JobService {
    * and settled in the background. Answers how many jobs took it (none: the inbox refuses the message).
    */
   async receiveEmail(message: InboundMessage): Promise<number> {
-    await this.ctx.store.catchUp();
+    await this.ctx.log.catchUp();
     const accepted: string[] = [];
     for (const rcpt of message.envelope.rcptTo) {
       const jobId = await this.keepMessage(rcpt, message);
@@ -241,7 +241,7 @@ export class JobService {
   /** Closes email jobs whose window passed without a message, refunding them in full. */
   async expireOverdue(now = new Date()): Promise<number> {
     let expired = 0;
-    for (const address of overdueAddresses(this.ctx.store.db, now.toISOString())) {
+    for (const address of overdueAddresses(this.ctx.readModels, now.toISOString())) {
       if (await this.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
     }
     return expired;
@@ -257,7 +257,7 @@ export class JobService {
    */
   async recoverInterruptedJobs(nodes?: readonly string[], cause = CUT_OFF_BY_RESTART): Promise<number> {
     let closed = 0;
-    for (const job of runningJobs(this.ctx.store.db, nodes)) {
+    for (const job of runningJobs(this.ctx.readModels, nodes)) {
       if (this.held.has(job.jobId)) continue;
       if (await this.interrupt(job.jobId, job.customerId, cause, SYSTEM)) closed++;
     }
@@ -271,7 +271,7 @@ export class JobService {
   }
 
   /**
-   * A live node's sweep of its own work (ClusterService; `nodes` names this node, or is undefined on SQLite, where
+   * A live node's sweep of its own work (NodeDuties; `nodes` names this node, or is undefined on SQLite, where
    * every job is this process's): closes, refunded, its running webpage jobs that this process does not hold, and
    * checks again the messages its inbox took that nothing here is checking, as for a node that died. Such a job
    * reached the log while its caller heard an error (an append whose acknowledgement was lost and could not be read
@@ -285,7 +285,7 @@ export class JobService {
 
   /** Checks messages that arrived but were not checked (those `nodes` took, when named). */
   private async checkReceived(nodes?: readonly string[]): Promise<void> {
-    for (const address of receivedUnsettled(this.ctx.store.db, nodes)) await this.checkEmail(address.jobId);
+    for (const address of receivedUnsettled(this.ctx.readModels, nodes)) await this.checkEmail(address.jobId);
   }
 
   /**
@@ -293,7 +293,7 @@ export class JobService {
    * The job is held from before the arrival is appended (see `held`); the caller hands it to checkHeld.
    */
   private async keepMessage(recipient: string, message: InboundMessage): Promise<string | null> {
-    const inbox = findInboxAddress(this.ctx.store.db, recipient);
+    const inbox = findInboxAddress(this.ctx.readModels, recipient);
     // A job held here is taking or checking a message already.
     if (!inbox || this.held.has(inbox.jobId)) return null;
     const storageKey = `${inbox.jobId}.eml`;
@@ -312,7 +312,7 @@ export class JobService {
     this.held.add(inbox.jobId);
     try {
       await this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-      await this.ctx.store.append(writes, SMTP, { durable: true });
+      await this.ctx.log.append(writes, SMTP, { durable: true });
     } catch (e) {
       this.held.delete(inbox.jobId);
       throw e;
@@ -390,7 +390,7 @@ export class JobService {
   private async apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await timed(`job ${cmd.kind}`, () => this.ctx.store.appendSoon(() => this.decide(jobId, customerId, cmd), meta));
+        await timed(`job ${cmd.kind}`, () => this.ctx.log.appendSoon(() => this.decide(jobId, customerId, cmd), meta));
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
@@ -400,15 +400,15 @@ export class JobService {
 
   /** The job decider on the job's own stream and the organization's ledger. */
   private decide(jobId: string, customerId: string, cmd: JobCommand): StreamWrite[] {
-    const credits = creditState(this.ctx.store.db, customerId);
+    const credits = creditState(this.ctx.readModels, customerId);
     return decide(cmd, {
       job: this.readJob(jobId),
-      credits: cmd.kind === "accept" ? { ...credits, existingCharge: chargeForJob(this.ctx.store.db, jobId) } : credits,
+      credits: cmd.kind === "accept" ? { ...credits, existingCharge: chargeForJob(this.ctx.readModels, jobId) } : credits,
     });
   }
 
   private readJob(jobId: string): JobState {
-    return jobState(this.ctx.store.readStream(streams.job(jobId)) as unknown as JobEvent[]);
+    return jobState(this.ctx.log.readStream(streams.job(jobId)) as unknown as JobEvent[]);
   }
 }
 

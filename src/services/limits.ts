@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import type { AppError } from "../errors/app-error";
-import type { WindowCounter } from "../store/cluster";
+import type { WindowCounter } from "../store/coordinator";
 
 /**
  * A windowed count per key: in this process's memory (rate-limiter-flexible), or, where several nodes share a

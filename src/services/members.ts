@@ -17,7 +17,7 @@ const invitationView = ({ acceptedAt: _, ...invitation }: InvitationRecord) => i
 /** An organization's members: invitations by email, roles, removal and leaving. */
 export class MembersService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "limits">,
+    private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "limits">,
     private readonly mailer: Mailer,
     private readonly sessions: SessionService,
   ) {}
@@ -26,7 +26,7 @@ export class MembersService {
   async addMember(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
     const emailHash = emailHashOf(email);
-    const person = findPersonByEmailHash(this.ctx.store.db, emailHash);
+    const person = findPersonByEmailHash(this.ctx.readModels, emailHash);
     const { writes, personId } = decideAddMember({
       customerId: session.customerId,
       email,
@@ -37,7 +37,7 @@ export class MembersService {
       person,
       newPersonId: newPersonId(),
     });
-    if (writes.length) await this.ctx.store.append(writes, meta);
+    if (writes.length) await this.ctx.log.append(writes, meta);
     return this.memberView(session.customerId, personId);
   }
 
@@ -45,20 +45,20 @@ export class MembersService {
   async invite(session: SessionPrincipal, rawEmail: unknown, role: Role, meta: RequestMeta) {
     const email = normaliseEmail(rawEmail);
     const token = newSecretToken();
-    const { config, store } = this.ctx;
+    const { config, log, readModels } = this.ctx;
     const invitationId = newInvitationId();
     const expiresAt = iso(Date.now() + config.invitationTtlSeconds * 1000);
     const invitation = { invitationId, customerId: session.customerId, email, role, tokenHash: sha256Hex(token), expiresAt };
-    await store.append(decideInvite(invitation, session.role, config.signinDomains), meta);
+    await log.append(decideInvite(invitation, session.role, config.signinDomains), meta);
     const link = new URL(`${config.publicBaseUrl}/api/invitations/callback`);
     link.searchParams.set("token", token);
-    const org = membershipsOf(store.db, session.personId).find((m) => m.customerId === session.customerId)!;
+    const org = membershipsOf(readModels, session.personId).find((m) => m.customerId === session.customerId)!;
     await this.mailer.send({
       to: email,
       subject: "You are invited to an Assay organization",
       text: `${session.email} invites you to the Assay organization ${org.orgCode} as ${role}. Open this link before ${expiresAt} to join; it signs you in with this email and works once.\n\n${link}\n\nIf you did not expect it, ignore this message.`,
     });
-    return invitationView(findInvitationByTokenHash(store.db, invitation.tokenHash)!);
+    return invitationView(findInvitationByTokenHash(readModels, invitation.tokenHash)!);
   }
 
   /**
@@ -66,9 +66,9 @@ export class MembersService {
    * which counts as a sign-in from the client's address.
    */
   private async accept(token: string, signedIn: SessionPrincipal | null, meta: RequestMeta, clientAddress?: string) {
-    const { config, store } = this.ctx;
+    const { config, log, readModels } = this.ctx;
     const now = Date.now();
-    const invitation = findInvitationByTokenHash(store.db, sha256Hex(token));
+    const invitation = findInvitationByTokenHash(readModels, sha256Hex(token));
     const emailHash = invitation ? emailHashOf(invitation.email) : "";
     const fresh = signedIn ? null : this.sessions.freshSession(now);
     const { writes, personId } = decideAcceptInvitation({
@@ -76,13 +76,13 @@ export class MembersService {
       invitation,
       domains: config.signinDomains,
       emailHash,
-      person: invitation ? findPersonByEmailHash(store.db, emailHash) : null,
+      person: invitation ? findPersonByEmailHash(readModels, emailHash) : null,
       newPersonId: newPersonId(),
       signedInEmail: signedIn?.email ?? null,
       session: fresh?.session ?? null,
     });
     if (fresh) await this.ctx.limits.signIns.spend(clientAddress);
-    await store.append(writes, meta);
+    await log.append(writes, meta);
     return { customerId: invitation!.customerId, personId, secret: fresh?.secret ?? null };
   }
 
@@ -99,7 +99,7 @@ export class MembersService {
 
   /** The session's organization: its members and its pending invitations (any member may read them). */
   list(session: SessionPrincipal) {
-    const { db } = this.ctx.store;
+    const db = this.ctx.readModels;
     return {
       customerId: session.customerId,
       members: membersOf(db, session.customerId),
@@ -109,15 +109,15 @@ export class MembersService {
 
   async changeRole(session: SessionPrincipal, personId: string, role: Role, meta: RequestMeta) {
     const writes = decideChangeRole(this.change(session.customerId, personId), role, session.role);
-    if (writes.length) await this.ctx.store.append(writes, meta);
+    if (writes.length) await this.ctx.log.append(writes, meta);
     return this.memberView(session.customerId, personId);
   }
 
   /** Removes a member (admin only); the keys they minted for the organization are revoked with them. */
   async remove(session: SessionPrincipal, personId: string, meta: RequestMeta) {
     const { customerId } = session;
-    const revokedKeyIds = activeKeyIdsMintedBy(this.ctx.store.db, customerId, personId);
-    await this.ctx.store.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
+    const revokedKeyIds = activeKeyIdsMintedBy(this.ctx.readModels, customerId, personId);
+    await this.ctx.log.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
     return { customerId, personId, revokedKeyIds };
   }
 
@@ -127,10 +127,10 @@ export class MembersService {
    */
   async leave(session: SessionPrincipal, meta: RequestMeta) {
     const { customerId, personId, sessionId } = session;
-    const { db } = this.ctx.store;
+    const db = this.ctx.readModels;
     const revokedKeyIds = activeKeyIdsMintedBy(db, customerId, personId);
     const next = membershipsOf(db, personId).find((m) => m.customerId !== customerId);
-    await this.ctx.store.append(
+    await this.ctx.log.append(
       [
         ...decideRemoveMember(this.change(customerId, personId), { reason: "left" }, revokedKeyIds),
         ...(next ? decideSwitchOrganization(sessionId, next.customerId, true) : decideSignOut(sessionId)),
@@ -142,19 +142,19 @@ export class MembersService {
 
   /** The organization's side of a change to one of its members, read once for the decider. */
   private change(customerId: string, personId: string): MemberChange {
-    const { db } = this.ctx.store;
+    const db = this.ctx.readModels;
     const members = membersOf(db, customerId);
     return {
       customerId,
       personId,
-      accountVersion: this.ctx.store.streamVersion(streams.account(customerId)),
+      accountVersion: this.ctx.log.streamVersion(streams.account(customerId)),
       targetRole: members.find((m) => m.personId === personId)?.role ?? null,
       admins: members.filter((m) => m.role === "admin").length,
     };
   }
 
   private memberView(customerId: string, personId: string) {
-    const member = membersOf(this.ctx.store.db, customerId).find((m) => m.personId === personId)!;
+    const member = membersOf(this.ctx.readModels, customerId).find((m) => m.personId === personId)!;
     return { customerId, personId, email: member.email, role: member.role };
   }
 }

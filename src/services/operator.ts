@@ -25,24 +25,25 @@ function operatorName(): string {
 /** What the operator runs on this server's data directory (`assay replay | ledger verify | key mint | key revoke | credits grant | credits deduct | plan set | billing provision`). */
 export class OperatorService {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "store" | "plans">,
+    private readonly ctx: Pick<ServiceContext, "log" | "readModels" | "plans">,
     private readonly accounts: AccountService,
   ) {}
 
-  /** Drops every read table and rebuilds them from the event log. */
-  /** On PostgreSQL, this node's copy of the shared log is brought to its head first, then its read models rebuilt. */
-  async replay(): Promise<{ events: number }> {
-    await this.ctx.store.catchUp();
-    return rebuildProjections(this.ctx.store.local);
+  /**
+   * Drops every read table and rebuilds them from the event log. On PostgreSQL, this node's replica of the shared
+   * log is brought to its head first, then its read models rebuilt.
+   */
+  replay(): Promise<{ events: number }> {
+    return this.ctx.log.rebuildReadModels(rebuildProjections);
   }
 
   verifyLedger(customerId?: string) {
-    return verifyLedger(this.ctx.store, customerId);
+    return verifyLedger(this.ctx.log, this.ctx.readModels, customerId);
   }
 
   /** Looks-wrong feedback per check since an ISO date: counts, disputes by direction, the notes newest first. */
   feedbackReport(since?: string) {
-    return feedbackReport(this.ctx.store, since);
+    return feedbackReport(this.ctx.readModels, since);
   }
 
   mintKey(customerId: string, name: string, scopes: Scope[]) {
@@ -78,10 +79,10 @@ export class OperatorService {
   }
 
   private async moveCredits(customerId: string, cmd: CreditCommand): Promise<{ customerId: string; balance: number }> {
-    const { store } = this.ctx;
-    if (!findOrganization(store.db, customerId)) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
-    const { balance, streamVersion } = creditState(store.db, customerId);
-    await store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
-    return { customerId, balance: creditState(store.db, customerId).balance };
+    const { log, readModels } = this.ctx;
+    if (!findOrganization(readModels, customerId)) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
+    const { balance, streamVersion } = creditState(readModels, customerId);
+    await log.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
+    return { customerId, balance: creditState(readModels, customerId).balance };
   }
 }

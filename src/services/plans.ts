@@ -5,10 +5,10 @@ import { FREE_PLAN_CODE, UNLIMITED_SENTINEL, type Plan, type PlanCatalog } from 
 import { decideChangePlan, decideLinkBillingCustomer, streams } from "../domain/accounts";
 import { decide as decideCredits, periodOf } from "../domain/credits";
 import { requireAdmin } from "../domain/people";
-import { ConcurrencyError } from "../store/event-store";
-import type { EventLog } from "../store/event-log";
+import { ConcurrencyError, type EventLog } from "../store/event-log";
 import { allCustomerIds, findOrganization, type Organization } from "../../projections/organizations";
 import { creditState, grantedPeriods } from "../../projections/credits";
+import type { ReadModels } from "../../projections/projection";
 import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider } from "./billing/provider";
 import type { EventMetadata } from "../../events/metadata";
 
@@ -49,14 +49,14 @@ export class PlanService {
 
   constructor(
     // Not a ServiceContext: the context carries this service, so naming it here would import in a circle.
-    private readonly ctx: { config: Config; store: EventLog },
+    private readonly ctx: { config: Config; log: EventLog; readModels: ReadModels },
     readonly catalog: PlanCatalog,
     private readonly provider: BillingProvider,
   ) {}
 
   /** The organization's plan now; `keep: false` keeps the provider's answer out of the reuse cache (a look that must not pin it). */
   async resolve(customerId: string, { keep = true }: { keep?: boolean } = {}): Promise<ResolvedPlan> {
-    const org = findOrganization(this.ctx.store.db, customerId);
+    const org = findOrganization(this.ctx.readModels, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
     const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) }, keep);
     const plan = this.catalog.find(agreement.planCode);
@@ -121,17 +121,17 @@ export class PlanService {
    * (and find the period granted).
    */
   private async grantMonthly(customerId: string, { plan, monthlyCredits }: ResolvedPlan): Promise<void> {
-    const { store } = this.ctx;
+    const { log, readModels } = this.ctx;
     const period = periodOf(grantClock(this.ctx.config));
     for (let attempt = 1; ; attempt++) {
-      const { balance, streamVersion } = creditState(store.db, customerId);
+      const { balance, streamVersion } = creditState(readModels, customerId);
       const events = decideCredits(
         { kind: "monthly", customerId, period, planCode: plan.code, monthlyCredits, topUp: !plan.paid },
-        { balance, grantedPeriods: grantedPeriods(store.db, customerId) },
+        { balance, grantedPeriods: grantedPeriods(readModels, customerId) },
       );
       if (!events.length) return;
       try {
-        await store.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events }], SYSTEM);
+        await log.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events }], SYSTEM);
         return;
       } catch (e) {
         if (!(e instanceof ConcurrencyError) || attempt === GRANT_ATTEMPTS) throw e;
@@ -141,7 +141,7 @@ export class PlanService {
 
   /** Grants the current period to every organization (at start and periodically); one organization's refusal does not stop the rest. */
   async sweep(): Promise<{ organizations: number; refused: number }> {
-    const ids = allCustomerIds(this.ctx.store.db);
+    const ids = allCustomerIds(this.ctx.readModels);
     let refused = 0;
     for (const customerId of ids) {
       try {
@@ -177,10 +177,10 @@ export class PlanService {
 
   /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs); refused under a remote billing provider. */
   async changePlan(customerId: string, planCode: string, meta: EventMetadata): Promise<{ customerId: string; plan: string; previousPlan: string }> {
-    const org = findOrganization(this.ctx.store.db, customerId);
+    const org = findOrganization(this.ctx.readModels, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
     const managedBy = this.provider.remote ? this.provider.name : null;
-    await this.ctx.store.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
+    await this.ctx.log.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
     return { customerId, plan: planCode, previousPlan: org.plan };
   }
 
@@ -196,7 +196,7 @@ export class PlanService {
    * search that may lag; what was done, in words.
    */
   async provision(customerId: string, meta: EventMetadata): Promise<string> {
-    const org = findOrganization(this.ctx.store.db, customerId);
+    const org = findOrganization(this.ctx.readModels, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
     let provisioned;
     try {
@@ -206,7 +206,7 @@ export class PlanService {
     }
     if (provisioned.billingCustomerId) {
       const link = { provider: this.provider.name, billingCustomerId: provisioned.billingCustomerId };
-      await this.ctx.store.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
+      await this.ctx.log.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
     }
     return provisioned.summary;
   }

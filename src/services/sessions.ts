@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
 import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
-import type { StreamWrite } from "../store/event-store";
+import type { StreamWrite } from "../store/event-log";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
 import { findPerson, findPersonByEmailHash, membershipsOf } from "../../projections/people";
@@ -54,7 +54,7 @@ export class SessionService {
   private readonly linksPerRecipient: WindowedLimit;
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "plans" | "sharedCounts" | "limits">,
+    private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "plans" | "sharedCounts" | "limits">,
     private readonly mailer: Mailer,
   ) {
     this.linksPerRecipient = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, { name: "signin-links-per-address", counter: ctx.sharedCounts });
@@ -80,7 +80,7 @@ export class SessionService {
       await limits.signinLinks.giveBack(clientAddress);
       throw e;
     }
-    await this.ctx.store.append(writes, meta);
+    await this.ctx.log.append(writes, meta);
     const link = new URL(`${config.publicBaseUrl}/api/session/callback`);
     link.searchParams.set("token", token);
     if (next) link.searchParams.set("next", next);
@@ -107,13 +107,13 @@ export class SessionService {
   /** Whether signing in with this email would open an organization: it has none, and no organization's signup email is it. */
   private opensOrganization(email: string): boolean {
     const emailHash = emailHashOf(email);
-    const claimed = this.ctx.store.streamVersion(streams.email(emailHash)) > 0;
-    return !claimed && !findPersonByEmailHash(this.ctx.store.db, emailHash)?.memberships.length;
+    const claimed = this.ctx.log.streamVersion(streams.email(emailHash)) > 0;
+    return !claimed && !findPersonByEmailHash(this.ctx.readModels, emailHash)?.memberships.length;
   }
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
   signIn(token: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal }> {
-    const link = findSignInLink(this.ctx.store.db, sha256Hex(token));
+    const link = findSignInLink(this.ctx.readModels, sha256Hex(token));
     return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta, clientAddress);
   }
 
@@ -132,11 +132,11 @@ export class SessionService {
     meta: RequestMeta,
     clientAddress: string | undefined,
   ) {
-    const { config, store, limits } = this.ctx;
+    const { config, log, readModels, limits } = this.ctx;
     const now = Date.now();
     const emailHash = email ? emailHashOf(email) : "";
-    const person = email ? findPersonByEmailHash(store.db, emailHash) : null;
-    const claim = email ? store.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
+    const person = email ? findPersonByEmailHash(readModels, emailHash) : null;
+    const claim = email ? log.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
     const { secret, session } = this.freshSession(now);
     const writes = decide({
       domains: config.signinDomains,
@@ -149,7 +149,7 @@ export class SessionService {
     }, iso(now));
     const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
     await spendEach(clientAddress, opened ? [limits.signIns, limits.newOrganizations] : [limits.signIns]);
-    await store.append(writes, meta);
+    await log.append(writes, meta);
     // A first sign-in opened an organization: set it up with a remote billing provider too (failures are logged; see provisionOpened).
     if (opened?.type === "AccountOpened") void this.ctx.plans.provisionOpened(opened.data.customerId);
     return { secret, session: this.authenticate(secret) };
@@ -168,8 +168,8 @@ export class SessionService {
    * which. `csrfToken` is checked when given (state-changing calls pass what the request carried, or null).
    */
   authenticate(secret: string | null | undefined, csrf?: { token: string | null }): SessionPrincipal {
-    const { config, store } = this.ctx;
-    const record = secret ? findSessionBySecretHash(store.db, sha256Hex(secret)) : null;
+    const { config, log, readModels } = this.ctx;
+    const record = secret ? findSessionBySecretHash(readModels, sha256Hex(secret)) : null;
     const now = Date.now();
     if (!record || record.endedAt || record.expiresAt <= iso(now) || record.endsBy <= iso(now)) {
       throw new AppError("AUTH_REQUIRED", "Sign in first: this needs a signed-in session.", { requires: "session" });
@@ -180,18 +180,18 @@ export class SessionService {
         reason: csrf.token ? "mismatch" : "missing",
       });
     }
-    const membership = membershipsOf(store.db, record.personId).find((m) => m.customerId === record.customerId);
+    const membership = membershipsOf(readModels, record.personId).find((m) => m.customerId === record.customerId);
     if (!membership) throw new AppError("AUTH_REQUIRED", "Sign in again: this session's organization is no longer yours.", { requires: "session" });
     let expiresAt = record.expiresAt;
     const renewEvery = Math.min(RENEW_EVERY_SECONDS, config.sessionIdleSeconds / 2) * 1000;
     if (now - Date.parse(record.renewedAt) >= renewEvery) {
       expiresAt = iso(Math.min(now + config.sessionIdleSeconds * 1000, Date.parse(record.endsBy)));
       // Not awaited: the request goes on with the session it has; the renewal only moves the expiry on.
-      store
+      log
         .append(decideRenewSession(record.sessionId, expiresAt), { actor: { kind: "session", id: record.personId }, channel: "system" })
         .catch((e: Error) => console.error(`session ${record.sessionId} could not be renewed: ${e.message}`));
     }
-    const email = findPerson(store.db, record.personId)!.email;
+    const email = findPerson(readModels, record.personId)!.email;
     return { sessionId: record.sessionId, personId: record.personId, email, customerId: record.customerId, role: membership.role, expiresAt, csrfToken };
   }
 
@@ -202,19 +202,19 @@ export class SessionService {
       personId: session.personId,
       customerId: session.customerId,
       role: session.role,
-      organizations: membershipsOf(this.ctx.store.db, session.personId),
+      organizations: membershipsOf(this.ctx.readModels, session.personId),
       csrfToken: session.csrfToken,
       expiresAt: session.expiresAt,
     };
   }
 
   async switchOrganization(session: SessionPrincipal, customerId: string, meta: RequestMeta) {
-    const member = membershipsOf(this.ctx.store.db, session.personId).find((m) => m.customerId === customerId);
-    await this.ctx.store.append(decideSwitchOrganization(session.sessionId, customerId, !!member), meta);
+    const member = membershipsOf(this.ctx.readModels, session.personId).find((m) => m.customerId === customerId);
+    await this.ctx.log.append(decideSwitchOrganization(session.sessionId, customerId, !!member), meta);
     return this.describe({ ...session, customerId, role: member!.role });
   }
 
   async signOut(session: SessionPrincipal, meta: RequestMeta): Promise<void> {
-    await this.ctx.store.append(decideSignOut(session.sessionId), meta);
+    await this.ctx.log.append(decideSignOut(session.sessionId), meta);
   }
 }

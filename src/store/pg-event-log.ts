@@ -2,62 +2,60 @@ import type { Database } from "bun:sqlite";
 import type { AssayEvent } from "../../events";
 import type { EventMetadata } from "../../events/metadata";
 import { timed } from "../phases";
-import { ReplicaDivergedError, settleGroup, type EventShape, type EventStore, type GroupOutcome, type QueuedAppend, type StoredEvent, type StreamWrite } from "./event-store";
-import type { EventLog } from "./event-log";
-import { APPEND_LOCK, insertEvents, type PgEventStore } from "./pg-event-store";
+import type { EventLog, EventShape, StoredEvent, StreamWrite } from "./event-log";
+import { recordedIn, settleGroup, type GroupOutcome, type QueuedAppend } from "./group-commit";
+import { APPEND_LOCK, insertEvents, type PgEventTable } from "./pg-event-table";
+import { ReplicaDivergedError, type Replica } from "./replica";
 
-/** Events pulled from the shared log per query while a copy catches up. */
+/** Events pulled from the shared log per query while a replica catches up. */
 const PULL_PAGE = 5000;
 
 /** How long a read-back after a failed commit waits for the append lock (PostgreSQL's lock_timeout syntax). */
 const READ_BACK_LOCK_WAIT = "5s";
 
 /**
- * The log in PostgreSQL, shared by every node, with this node's copy of it and its read models in SQLite.
+ * The log of a node on PostgreSQL: the shared table (PgEventTable) and this node's replica of it with its read
+ * models in SQLite (Replica).
  *
  * An append (always through group commit) takes the log's advisory lock, pulls what other nodes appended into the
- * copy, then decides and projects the whole group on the copy in a transaction it undoes (EventStore.trialGroup):
+ * replica, then decides and projects the whole group on the replica in a transaction it undoes (Replica.trialGroup):
  * the decisions read the log's head, and the lock keeps it there until the group's events are written to
- * PostgreSQL and committed. Then the same events are applied to the copy (appendRecorded), exactly as projected in
- * the trial. A node that stops between the two finds them in the log when it next pulls. Refusals (a decision's
+ * PostgreSQL and committed. Then the same events are applied to the replica (appendRecorded), exactly as projected
+ * in the trial. A node that stops between the two finds them in the log when it next pulls. Refusals (a decision's
  * error, a stale expected version, a schema break, a projection refusing an event) reject their caller only and
  * write nothing anywhere. A group whose transaction fails without saying whether it committed (the connection lost
  * after COMMIT was sent) is read back: its callers get its events if the log took it, the error if not.
  *
- * Reads stay synchronous SQL on the copy; `catchUp` brings it to the head (every request does, so a node reads
+ * Reads stay synchronous SQL on the replica; `catchUp` brings it to the head (every request does, so a node reads
  * what any node committed before the request arrived).
  */
 export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E> {
   readonly backend = "postgres";
   private readonly queued: QueuedAppend<E>[] = [];
   private flushScheduled = false;
-  /** The copy changes one step at a time: pulls and group commits queue here, in order. */
+  /** The replica changes one step at a time: pulls and group commits queue here, in order. */
   private tail: Promise<void> = Promise.resolve();
   private pendingPull: Promise<void> | null = null;
 
   private constructor(
-    private readonly log: PgEventStore<E>,
-    readonly local: EventStore<E>,
+    private readonly table: PgEventTable<E>,
+    private readonly replica: Replica<E>,
     /** Recorded in every event this node appends (metadata.node): which node took a job, for recovery. */
-    readonly nodeId: string,
+    private readonly nodeId: string,
   ) {}
 
   /**
-   * Joins the shared log with this node's copy. A copy that is not a prefix of the log (another database's, or
-   * one the log never had) is refused with ReplicaDivergedError, so the caller can start a fresh copy.
+   * Joins the shared log with this node's replica. A replica that is not a prefix of the log (another database's,
+   * or one the log never had) is refused with ReplicaDivergedError, so the caller can start a fresh one.
    */
-  static async open<E extends EventShape>(log: PgEventStore<E>, local: EventStore<E>, nodeId: string): Promise<PgEventLog<E>> {
-    const head = local.headOf();
-    if (head.position > 0 && (await log.hashAt(head.position)) !== head.hash) {
+  static async open<E extends EventShape>(table: PgEventTable<E>, replica: Replica<E>, nodeId: string): Promise<PgEventLog<E>> {
+    const head = replica.headOf();
+    if (head.position > 0 && (await table.hashAt(head.position)) !== head.hash) {
       throw new ReplicaDivergedError(`this node's copy ends at event ${head.position}, which the shared log does not hold with the same hash`);
     }
-    const opened = new PgEventLog(log, local, nodeId);
+    const opened = new PgEventLog(table, replica, nodeId);
     await opened.catchUp();
     return opened;
-  }
-
-  get db(): Database {
-    return this.local.db;
   }
 
   append(writes: StreamWrite<E>[], metadata: EventMetadata): Promise<StoredEvent<E>[]> {
@@ -89,25 +87,34 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
   }
 
   streamVersion(streamId: string): number {
-    return this.local.streamVersion(streamId);
+    return this.replica.streamVersion(streamId);
   }
 
   readStream(streamId: string): StoredEvent<E>[] {
-    return this.local.readStream(streamId);
+    return this.replica.readStream(streamId);
+  }
+
+  position(): number {
+    return this.replica.headOf().position;
   }
 
   readLog(): AsyncIterable<StoredEvent<E>> {
-    return this.log.readAll();
+    return this.table.readAll();
+  }
+
+  async rebuildReadModels<T>(rebuild: (db: Database, events: Iterable<StoredEvent<E>>) => T): Promise<T> {
+    await this.catchUp();
+    return this.replica.transaction(() => rebuild(this.replica.db, this.replica.readAll()));
   }
 
   async ping(): Promise<void> {
-    await this.log.sql`SELECT 1`;
+    await this.table.sql`SELECT 1`;
   }
 
   async close(): Promise<void> {
     await this.serialize(() => this.flush());
-    await this.log.close();
-    this.local.close();
+    await this.table.close();
+    this.replica.close();
   }
 
   private serialize<T>(step: () => Promise<T>): Promise<T> {
@@ -119,11 +126,11 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
     return run;
   }
 
-  /** Applies to the copy what the log holds past its head (inside the append lock when `sql` is its transaction). */
-  private async pull(sql = this.log.sql): Promise<void> {
+  /** Applies to the replica what the log holds past its head (inside the append lock when `sql` is its transaction). */
+  private async pull(sql = this.table.sql): Promise<void> {
     for (;;) {
-      const page = await this.log.readAfter(this.local.headOf().position, PULL_PAGE, sql);
-      this.local.appendRecorded(page);
+      const page = await this.table.readAfter(this.replica.headOf().position, PULL_PAGE, sql);
+      this.replica.appendRecorded(page);
       if (page.length < PULL_PAGE) return;
     }
   }
@@ -134,10 +141,10 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
     let outcomes: GroupOutcome<E>[] | undefined;
     try {
       await timed("group commit", () =>
-        this.log.sql.begin(async (tx) => {
+        this.table.sql.begin(async (tx) => {
           await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
           await this.pull(tx);
-          outcomes = this.local.trialGroup(batch);
+          outcomes = this.replica.trialGroup(batch);
           await insertEvents(tx, recordedIn(outcomes));
         }),
       );
@@ -151,9 +158,9 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
       return;
     }
     try {
-      this.local.appendRecorded(recordedIn(outcomes!));
+      this.replica.appendRecorded(recordedIn(outcomes!));
     } catch (error) {
-      // Committed to the log but not applied here: the copy pulls them again before its next read or append.
+      // Committed to the log but not applied here: the replica pulls them again before its next read or append.
       console.error("events committed to the shared log could not be applied to this node's copy:", error);
       for (const item of batch) item.reject(error);
       return;
@@ -163,7 +170,7 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
 
   /**
    * Whether the log holds a group whose transaction failed (say the connection closed after the COMMIT was sent,
-   * so its answer was lost): read back, the copy pulled to the log's head, which then holds the group's events or
+   * so its answer was lost): read back, the replica pulled to the log's head, which then holds the group's events or
    * does not. The group is known by the hash of its last event: it covers that event's position, the group's
    * events with their metadata (this node, their time) and, through the chain, everything before, so the log
    * holds that hash at that position only if it took this very group; no id of its own needs storing.
@@ -173,12 +180,12 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
    * right after the error could run while the server is still committing. A session the server still holds (a
    * link gone silent without closing) keeps the lock; past READ_BACK_LOCK_WAIT, as when the log cannot be reached,
    * the outcome stays unknown and false is answered: the caller hears the error, and a group that did commit
-   * reaches the copy at its next pull (a job it accepted is then closed by its node's sweep, ClusterService).
+   * reaches the replica at its next pull (a job it accepted is then closed by its node's sweep, NodeDuties).
    */
   private async tookDespite(error: unknown, events: ReadonlyArray<StoredEvent<E>>): Promise<boolean> {
     const last = events[events.length - 1]!;
     try {
-      await this.log.sql.begin(async (tx) => {
+      await this.table.sql.begin(async (tx) => {
         await tx`SELECT set_config('lock_timeout', ${READ_BACK_LOCK_WAIT}, true)`;
         await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
         await this.pull(tx);
@@ -189,11 +196,6 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
       );
       return false;
     }
-    return this.local.hashAt(last.position) === last.hash;
+    return this.replica.hashAt(last.position) === last.hash;
   }
-}
-
-/** The events a group's appends recorded (those refused record none). */
-function recordedIn<E extends EventShape>(outcomes: ReadonlyArray<GroupOutcome<E>>): StoredEvent<E>[] {
-  return outcomes.flatMap((o) => ("events" in o ? o.events : []));
 }

@@ -1,8 +1,13 @@
 import { expect } from "bun:test";
+import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Assay } from "../../src/app";
+import { openSqliteLog, REPLICA_FILE, SQLITE_LOG_FILE, type Assay } from "../../src/app";
+import type { AssayEvent } from "../../events";
+import type { EventMetadata } from "../../events/metadata";
+import type { StoredEvent, StreamWrite } from "../../src/store/event-log";
+import { fromRow, type EventRow } from "../../src/store/event-row";
 import { loadConfig } from "../../src/config";
 import { startAssay } from "../../src/runtime";
 import { checkHttpBody } from "./contracts";
@@ -35,9 +40,37 @@ export interface TestServer {
 }
 
 let counter = 0;
+
+/**
+ * Reads a server's SQLite file (its log, or on PostgreSQL its replica) on a connection of the test's own, as an
+ * operator's sqlite3 would: the server's own log is not part of what it offers.
+ */
+export function readNodeFile<T>(s: Pick<TestServer, "dataDir" | "env">, read: (db: Database) => T): T {
+  const db = new Database(join(s.dataDir, s.env.ASSAY_DATABASE_URL ? REPLICA_FILE : SQLITE_LOG_FILE), { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
+
 /** Every event a server's log holds, in order. */
-export const eventsOf = (s: TestServer) => [...s.assay.store.local.readAll()];
-export const eventCount = (s: TestServer) => eventsOf(s).length;
+export const eventsOf = (s: Pick<TestServer, "dataDir" | "env">): StoredEvent[] =>
+  readNodeFile(s, (db) => db.query<EventRow, []>("SELECT * FROM events ORDER BY position").all().map((r) => fromRow<AssayEvent>(r)));
+export const eventCount = (s: Pick<TestServer, "dataDir" | "env">) => eventsOf(s).length;
+
+/**
+ * Appends to a SQLite server's log on a connection of the test's own, with its projections, as another process on
+ * the data directory would (an older build, a tamperer): the running server reads it at its next request.
+ */
+export async function appendTo(s: Pick<TestServer, "dataDir">, writes: StreamWrite[], metadata: EventMetadata): Promise<StoredEvent[]> {
+  const log = openSqliteLog(s.dataDir);
+  try {
+    return await log.append(writes, metadata);
+  } finally {
+    await log.close();
+  }
+}
 
 /** Fails with the whole answer unless it is this status with this error code. */
 const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "details", "requestId"]);

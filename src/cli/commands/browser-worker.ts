@@ -5,7 +5,7 @@ import { action, UsageError } from "../program";
  * `assay browser-worker`: a Chromium for other nodes' capture pools (ASSAY_BROWSER_ENDPOINTS), served over
  * Playwright's own browser-server protocol (playwright-core's launchServer). Chromium is launched exactly as the local
  * pool launches it (LAUNCH_OPTIONS: headless, CHROMIUM_ARGS), so it has no network of its own: the node routes every
- * request its pages make through its network guard. No event store, no service: a worker is only a browser.
+ * request its pages make through its network guard. No event log, no service: a worker is only a browser.
  */
 
 /** What the worker's exit code says (docs/operating.md); bad usage is 2, as for every command. */

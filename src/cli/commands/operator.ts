@@ -4,7 +4,7 @@ import { ALL_SCOPES, type Scope } from "../../domain/accounts";
 import { action, UsageError } from "../program";
 
 /**
- * Runs an operator command over the composition root's operator service, closing the store after. The composition
+ * Runs an operator command over the composition root's operator service, closing the log after. The composition
  * root is imported here, not at the top: the client commands (and --version) start without loading the server.
  */
 async function withOperator(command: (operator: OperatorService) => number | Promise<number>): Promise<number> {

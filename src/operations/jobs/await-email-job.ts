@@ -55,7 +55,7 @@ export const awaitEmailJob = defineOperation({
       if (!stillPending || Date.now() >= deadline || signal?.aborted) return { job, stillPending, waitedMs: Date.now() - started };
       await Bun.sleep(Math.min(200, Math.max(0, deadline - Date.now())));
       // The message may reach another node's inbox: read the log as it is now before looking again.
-      await services.cluster.catchUp();
+      await services.node.catchUp();
     }
   },
 });

@@ -1,5 +1,6 @@
 import { AppError } from "../errors/app-error";
-import type { Coordinator, NodeRecord } from "../store/cluster";
+import type { Coordinator, NodeRecord } from "../store/coordinator";
+import type { LogBackend } from "../store/event-log";
 import type { JobService } from "./jobs";
 import type { PlanService } from "./plans";
 import type { ServiceContext } from "./context";
@@ -11,7 +12,7 @@ type BrowserReport = ReturnType<ServiceContext["pool"]["describe"]>;
 export interface NodeHealth {
   status: "ok";
   node: string;
-  store: { backend: "sqlite" | "postgres"; position: number };
+  store: { backend: LogBackend; position: number };
   /** Where screenshots and received messages are kept: a directory (shared by the nodes that mount it) or a bucket. */
   storage: ReturnType<ServiceContext["captures"]["storage"]>;
   browsers: BrowserReport;
@@ -21,7 +22,7 @@ export interface NodeHealth {
 export interface NodeReadiness {
   ready: boolean;
   node: string;
-  store: { backend: "sqlite" | "postgres"; reachable: boolean; error?: string };
+  store: { backend: LogBackend; reachable: boolean; error?: string };
   nodes?: NodeRecord[];
 }
 
@@ -29,15 +30,15 @@ export interface NodeReadiness {
 const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead-node-recovery" } as const;
 
 /**
- * This node among the others that share its log (one node alone on SQLite): its read models brought to the log's
- * head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
+ * What this node does as one of the nodes sharing its log (one node alone on SQLite): its read models brought to
+ * the log's head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
  * sweep, the monthly grant's sweep, the closing of jobs a silent node left running, and the sweep of this node's
  * own jobs that nothing in it runs. Each sweep but the last runs on the node holding its lease (a timer per node
  * tries; one holder runs), so it runs once across nodes.
  */
-export class ClusterService {
+export class NodeDuties {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "store" | "pool" | "captures">,
+    private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "pool" | "captures">,
     private readonly coordinator: Coordinator,
     private readonly jobs: JobService,
     private readonly plans: PlanService,
@@ -50,7 +51,7 @@ export class ClusterService {
   /** Read models at the log's head as it is now; SERVICE_UNAVAILABLE (nothing done) while the log cannot be read. */
   async catchUp(): Promise<void> {
     try {
-      await this.ctx.store.catchUp();
+      await this.ctx.log.catchUp();
     } catch (e) {
       console.error("the event log could not be read:", (e as Error).message);
       throw new AppError("SERVICE_UNAVAILABLE", "The event log cannot be reached right now; nothing was done. Retry shortly.", { dependency: "event-log", retryAfterSeconds: 5 }, undefined, true);
@@ -61,16 +62,16 @@ export class ClusterService {
     return {
       status: "ok",
       node: this.nodeId,
-      store: { backend: this.ctx.store.backend, position: this.ctx.store.local.headOf().position },
+      store: { backend: this.ctx.log.backend, position: this.ctx.log.position() },
       storage: this.ctx.captures.storage(),
       browsers: this.ctx.pool.describe(),
     };
   }
 
   async readiness(): Promise<NodeReadiness> {
-    const backend = this.ctx.store.backend;
+    const backend = this.ctx.log.backend;
     try {
-      await this.ctx.store.ping();
+      await this.ctx.log.ping();
       return { ready: true, node: this.nodeId, store: { backend, reachable: true }, ...(backend === "postgres" ? { nodes: await this.coordinator.nodes() } : {}) };
     } catch (e) {
       return { ready: false, node: this.nodeId, store: { backend, reachable: false, error: (e as Error).message.split("\n")[0] } };
@@ -120,7 +121,7 @@ export class ClusterService {
     if (config.grantSweepSeconds > 0) {
       every(config.grantSweepSeconds * 1000, "monthly grant sweep", () => this.grantSweepNow());
     }
-    if (this.ctx.store.backend === "postgres") {
+    if (this.ctx.log.backend === "postgres") {
       every((timeout * 1000) / 2, "recovery of silent nodes' jobs", () => this.recoverSilentNodes());
     }
     every((timeout * 1000) / 2, "sweep of this node's own jobs", () => this.sweepOwnJobs());
@@ -161,7 +162,7 @@ export class ClusterService {
    * so a job is closed once whoever else (a survivor, if this node fell silent) closes it too.
    */
   async sweepOwnJobs(): Promise<number> {
-    await this.ctx.store.catchUp();
+    await this.ctx.log.catchUp();
     const closed = await this.jobs.sweepUnheld(this.owned());
     if (closed > 0) console.log(`Closed ${closed} webpage job(s) of this node that it was not running (their callers heard an error), every credit refunded.`);
     return closed;
@@ -171,12 +172,12 @@ export class ClusterService {
   private async underLease<T>(lease: string, periodMs: number, work: () => Promise<T>): Promise<T | null> {
     // Held a little longer than a period, so its holder renews it before another node may take it.
     if (!(await this.coordinator.acquire(lease, Math.ceil((periodMs * 2) / 1000) + 1))) return null;
-    await this.ctx.store.catchUp();
+    await this.ctx.log.catchUp();
     return work();
   }
 
   /** The nodes whose work this node closes at its own start: on SQLite, every job (undefined); on PostgreSQL, its own. */
   private owned(): string[] | undefined {
-    return this.ctx.store.backend === "postgres" ? [this.nodeId] : undefined;
+    return this.ctx.log.backend === "postgres" ? [this.nodeId] : undefined;
   }
 }

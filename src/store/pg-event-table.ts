@@ -1,6 +1,7 @@
 import { SQL } from "bun";
 import type { AssayEvent } from "../../events";
-import { eventsTableDdl, fromRow, type EventRow, type EventShape, type StoredEvent } from "./event-store";
+import type { EventShape, StoredEvent } from "./event-log";
+import { eventsTableDdl, fromRow, type EventRow } from "./event-row";
 
 /**
  * The events table in PostgreSQL: the same columns as SQLite's (data and metadata kept as the JSON text that was
@@ -24,13 +25,13 @@ export const APPEND_LOCK = 0x4153_5341; // "ASSA"
 
 /**
  * The event log's table in PostgreSQL, shared by every node (issue 16): made under the append lock, read in position
- * order. Appends go through PgEventLog (pg-event-log.ts), which decides them on a node's copy under the same lock and
- * writes them here with insertEvents; a whole SQLite log comes in through copyLog (`assay migrate-store`).
+ * order. Appends go through PgEventLog (pg-event-log.ts), which decides them on a node's replica under the same lock
+ * and writes them here with insertEvents; a whole SQLite log comes in through copyLog (`assay migrate-store`).
  */
-export class PgEventStore<E extends EventShape = AssayEvent> {
+export class PgEventTable<E extends EventShape = AssayEvent> {
   private constructor(readonly sql: SQL) {}
 
-  static async open<E extends EventShape = AssayEvent>(url: string): Promise<PgEventStore<E>> {
+  static async open<E extends EventShape = AssayEvent>(url: string): Promise<PgEventTable<E>> {
     const sql = new SQL(url);
     try {
       // Two processes opening the same database at once would race on CREATE: the schema is made under the append lock.
@@ -42,7 +43,7 @@ export class PgEventStore<E extends EventShape = AssayEvent> {
       await sql.close();
       throw e;
     }
-    return new PgEventStore<E>(sql);
+    return new PgEventTable<E>(sql);
   }
 
   /** The events after `position`, in order, at most `limit` of them. */
@@ -95,7 +96,7 @@ export async function insertEvents(tx: SQL, events: ReadonlyArray<StoredEvent<Ev
  * transaction under the append lock: a copy that stops half-way leaves the database as it was. Refuses a
  * database whose log already holds events.
  */
-export async function copyLog<E extends EventShape>(events: Iterable<StoredEvent<E>>, into: PgEventStore<E>, pageSize = 5000): Promise<number> {
+export async function copyLog<E extends EventShape>(events: Iterable<StoredEvent<E>>, into: PgEventTable<E>, pageSize = 5000): Promise<number> {
   return into.sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
     const [held] = await tx`SELECT COUNT(*)::int AS n FROM events`;

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "bun";
-import { APPEND_LOCK } from "./pg-event-store";
+import { APPEND_LOCK } from "./pg-event-table";
 
 /** A node as the others see it: when it started and when it last said it was alive (the database's clock). */
 export interface NodeRecord {
