@@ -121,7 +121,15 @@ export interface WebArtifacts {
    * refused, the guard's reason (loopback, private, link-local, ...) and detail, and for a refused redirect
    * hop, the URL the page asked for.
    */
-  blockedRequests?: Array<{ url: string; reason: string; detail: string; requestedUrl?: string }>;
+  blockedRequests?: BlockedRequest[];
+}
+
+/** A request the network guard refused: the URL refused, the guard's reason and detail, and for a refused redirect hop, the URL the page asked for. */
+export interface BlockedRequest {
+  url: string;
+  reason: string;
+  detail: string;
+  requestedUrl?: string;
 }
 
 export interface Box {

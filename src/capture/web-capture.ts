@@ -1,13 +1,13 @@
-import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
-import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
+import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, Screenshot, WebArtifacts } from "./artifacts";
 import { snapshotDom } from "./gather-dom";
 import { snapshotLayout } from "./gather-layout";
 import { snapshotImages } from "./gather-images";
 import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
-import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
+import { gatherImageEvidence } from "./image-evidence";
+import { PageNetwork, type DocumentResponse } from "./page-network";
 import { runAxe } from "./axe";
 import { IsolatedWorld } from "./isolated-world";
 import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
@@ -108,16 +108,8 @@ export class WebCaptureEngine {
     let crashed = false;
     page.on("crash", () => (crashed = true));
     page.on("popup", (p) => void p.close().catch(() => {}));
-    const net: CaptureNetwork = {
-      blocked: [],
-      log: [],
-      inFlight: 0,
-      lastActivity: performance.now(),
-      navigations: 0,
-      sockets: new Set(),
-      stop: new AbortController(),
-    };
-    if (plan.needs.has("images") && plan.referenceImages?.length) net.images = { bodies: new Map(), bytes: 0 };
+    const net = new PageNetwork(this.guard, page);
+    if (plan.needs.has("images") && plan.referenceImages?.length) net.keepImageBodies();
     const consoleEntries: ConsoleEntry[] = [];
     page.on("console", (m) => {
       if (m.type() !== "error") return;
@@ -133,9 +125,7 @@ export class WebCaptureEngine {
       Promise.all([
         context.newCDPSession(page),
         page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER }),
-        // On the context, not the page, so pop-ups, frames and workers' requests cannot go around it.
-        context.route("**/*", (route) => this.route(route, page, net)),
-        context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net)),
+        net.route(context),
       ]),
     );
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
@@ -147,14 +137,14 @@ export class WebCaptureEngine {
       if (subject.type === "url") {
         // The document is fetched through the guard first, following (and checking) its redirects, so the
         // browser then navigates straight to the final URL: relative links resolve as the user sees them.
-        const fetched = await timed("document fetch", () => this.fetchDocument(page, target.href, net.stop.signal));
+        const fetched = await timed("document fetch", () => net.fetchDocument(target.href, this.limits.navigationTimeoutMs));
         if ("interruption" in fetched) return { ok: false, interruption: fetched.interruption };
         document = fetched;
         target = new URL(fetched.finalUrl);
       } else {
         document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
       }
-      net.subject = { type: subject.type, url: target.href, document, served: false };
+      net.serve(subject.type, target.href, document);
       let response;
       try {
         response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
@@ -219,11 +209,11 @@ export class WebCaptureEngine {
           gatherImageEvidence({
             context,
             guard: this.guard,
-            signal: net.stop.signal,
+            signal: net.signal,
             referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
             images,
             screenshots,
-            kept: net.images ?? { bodies: new Map(), bytes: 0 },
+            kept: net.keptImages,
             palette: plan.needs.has("palette"),
           }),
         );
@@ -240,8 +230,7 @@ export class WebCaptureEngine {
       throw e;
     } finally {
       watchdog.stop();
-      net.stop.abort();
-      for (const socket of net.sockets) socket.close();
+      net.close();
     }
   }
 
@@ -250,7 +239,7 @@ export class WebCaptureEngine {
    * the last quietMs, capped at settleCapMs. A page that went quiet before load costs nothing; when console
    * errors are read, the page gets at least quietMs after load for late scripts to throw.
    */
-  private async settle(net: CaptureNetwork, loadedAt: number, readsConsole: boolean): Promise<void> {
+  private async settle(net: PageNetwork, loadedAt: number, readsConsole: boolean): Promise<void> {
     const deadline = loadedAt + this.limits.settleCapMs;
     while (performance.now() < deadline) {
       const idle = net.inFlight === 0;
@@ -265,7 +254,7 @@ export class WebCaptureEngine {
    * (a hero image behind a slow request paints late, and LCP moves with it), or vitalsCapMs after load, when
    * they are marked not final. No input is given, so nothing else ends LCP early.
    */
-  private async measureVitals(world: IsolatedWorld, net: CaptureNetwork, loadedAt: number): Promise<LabVitals> {
+  private async measureVitals(world: IsolatedWorld, net: PageNetwork, loadedAt: number): Promise<LabVitals> {
     const { vitalsQuietMs: quiet, vitalsCapMs: cap } = this.limits;
     let reading: VitalsReading = await world.run(readLabVitals);
     let paintedAt = performance.now();
@@ -290,195 +279,6 @@ export class WebCaptureEngine {
     const clipHeight = Math.min(height, this.limits.screenshotMaxHeight);
     const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
     return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut, data };
-  }
-
-  /** A url job's document, through the guard; a refusal or a failure is an interruption with its reason. */
-  private async fetchDocument(page: Page, url: string, signal: AbortSignal): Promise<(DocumentResponse & { finalUrl: string }) | { interruption: string }> {
-    const userAgent = await page.evaluate(() => navigator.userAgent);
-    try {
-      const res = await guardedFetch(this.guard, url, {
-        headers: {
-          "user-agent": userAgent,
-          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-          "accept-language": "en-US,en;q=0.9",
-          "upgrade-insecure-requests": "1",
-        },
-        maxRedirects: REQUEST_LIMITS.maxRedirects,
-        maxBytes: REQUEST_LIMITS.maxBytes,
-        timeoutMs: this.limits.navigationTimeoutMs,
-        signal,
-      });
-      if (res.refused) {
-        const via = res.redirects.length ? ` (reached by a redirect from ${res.redirects[0]!.url})` : "";
-        return { interruption: `The network guard refused ${res.url}${via}: ${res.detail}.` };
-      }
-      if (/^\s*attachment/i.test(res.headers["content-disposition"] ?? "")) {
-        return { interruption: `${res.finalUrl} answers with a download (Content-Disposition: attachment), not a page to capture` };
-      }
-      return { status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body), finalUrl: res.finalUrl };
-    } catch (e) {
-      return { interruption: `The page did not load: ${(e as Error).message}` };
-    }
-  }
-
-  /**
-   * Every http(s) request the browser makes lands here. The subject's document is served from what the
-   * engine already holds; anything else is fetched by guardedFetch (checked, pinned to the checked address,
-   * redirects followed and re-checked) and handed to the browser with route.fulfill, so Chromium itself
-   * never connects anywhere. A refused request is aborted and recorded.
-   *
-   * Redirects are followed here, never passed to the browser: Chromium follows a fulfilled 3xx without
-   * routing the next hop (tried with playwright-core 1.65 and Chromium 156), which would go around the guard.
-   * The cost: a redirected subresource or frame keeps the URL it was asked for (a frame's relative links
-   * resolve against it). The main document of a url job does not: fetchDocument resolves its redirects first.
-   */
-  private async route(route: Route, page: Page, net: CaptureNetwork) {
-    const request = route.request();
-    net.inFlight++;
-    net.lastActivity = performance.now();
-    const entry: NetworkEntry = { url: request.url(), resourceType: request.resourceType(), status: 0, bytes: 0 };
-    net.log.push(entry);
-    const subject = net.subject;
-    // The page's own navigation of its tab, once the subject is in it. Whenever one is not followed it is answered
-    // 204 No Content, the answer that leaves the current document in place: an aborted navigation would put
-    // Chromium's error page (chrome-error://chromewebdata/) in the tab, and the checks would judge that.
-    const leaving = !!subject?.served && request.isNavigationRequest() && inMainFrame(request, page);
-    const stay = (failure: string) => {
-      entry.failure = failure;
-      return route.fulfill({ status: 204 }).catch(() => {});
-    };
-    try {
-      if (subject && !subject.served && request.isNavigationRequest() && request.url() === subject.url && inMainFrame(request, page)) {
-        subject.served = true;
-        const { document } = subject;
-        entry.status = document.status;
-        entry.bytes = Buffer.byteLength(document.body);
-        entry.document = true;
-        return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
-      }
-      if (leaving && subject!.type === "static_html") {
-        entry.status = 204;
-        return await stay("not followed: a static_html subject is the HTML given, and any other document in its tab would not be");
-      }
-      if (leaving && ++net.navigations > MAX_SELF_NAVIGATIONS) {
-        entry.status = 204;
-        return await stay(`not followed: the page had already navigated itself ${MAX_SELF_NAVIGATIONS} times`);
-      }
-      const res = await guardedFetch(this.guard, request.url(), {
-        method: request.method(),
-        headers: await request.allHeaders(),
-        body: request.postDataBuffer(),
-        maxRedirects: REQUEST_LIMITS.maxRedirects,
-        maxBytes: REQUEST_LIMITS.maxBytes,
-        timeoutMs: REQUEST_LIMITS.timeoutMs,
-        signal: net.stop.signal,
-      });
-      if (res.refused) {
-        net.blocked.push({ url: res.url, reason: res.reason, detail: res.detail, ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}) });
-        const failure = `refused by the network guard: ${res.detail}`;
-        if (leaving) return await stay(failure);
-        entry.failure = failure;
-        return await route.abort("blockedbyclient").catch(() => {});
-      }
-      entry.status = res.status;
-      entry.bytes = res.body.byteLength;
-      entry.protocol = res.protocol;
-      entry.contentType = res.headers["content-type"];
-      if (net.images && request.resourceType() === "image" && res.status < 300) keepImageBody(net.images, request.url(), res.headers["content-type"] ?? "", res.body);
-      if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
-      return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
-    } catch (e) {
-      const kind = e instanceof GuardedFetchError ? e.kind : "network";
-      if (leaving) return stay((e as Error).message);
-      entry.failure = (e as Error).message;
-      return route.abort(kind === "timeout" ? "timedout" : "failed").catch(() => {});
-    } finally {
-      net.inFlight--;
-      net.lastActivity = performance.now();
-    }
-  }
-
-  /**
-   * WebSockets never leave from the browser: Playwright mocks the page's socket and this bridges it to one
-   * opened server-side by guardedWebSocket (checked and pinned), or closes it (1008) and records it if refused.
-   * Sockets opened by workers are not routed by Playwright; they hit the browser's closed network (see CHROMIUM_ARGS).
-   */
-  private async routeWebSocket(ws: WebSocketRoute, page: Page, net: CaptureNetwork) {
-    const pending: Array<string | Buffer> = [];
-    let upstream: WebSocket | null = null;
-    let closed = false;
-    const forward = (m: string | Buffer) => upstream!.send(typeof m === "string" ? m : (new Uint8Array(m) as Uint8Array<ArrayBuffer>));
-    ws.onMessage((m) => (upstream?.readyState === WebSocket.OPEN ? forward(m) : pending.push(m)));
-    ws.onClose((code, reason) => {
-      closed = true;
-      upstream?.close(code === 1000 || (code !== undefined && code >= 3000 && code <= 4999) ? code : 1000, reason);
-    });
-    let origin: string | undefined;
-    try {
-      origin = new URL(page.url()).origin;
-    } catch {}
-    const opened = await guardedWebSocket(this.guard, ws.url(), {
-      protocols: ws.protocols(),
-      headers: origin && origin !== "null" ? { origin } : {},
-    }).catch((e: Error) => ({ refused: true as const, reason: "invalid-url", detail: e.message, url: ws.url() }));
-    if (opened.refused) {
-      net.blocked.push({ url: opened.url, reason: opened.reason, detail: opened.detail });
-      return ws.close({ code: 1008, reason: "refused by the network guard" }).catch(() => {});
-    }
-    upstream = opened.socket;
-    if (closed || net.stop.signal.aborted) return upstream.close();
-    net.sockets.add(upstream);
-    upstream.onopen = () => {
-      for (const m of pending.splice(0)) forward(m);
-    };
-    // A server that pushes as fast as it can would keep this process and the page busy for the whole capture: past the cap the socket is closed.
-    let relayed = 0;
-    upstream.onmessage = (e) => {
-      if (closed) return;
-      if (++relayed > WEBSOCKET_MESSAGE_CAP) {
-        closed = true;
-        net.log.push({ url: ws.url(), resourceType: "websocket", status: 101, bytes: 0, failure: `closed by Assay after ${WEBSOCKET_MESSAGE_CAP} messages from the server during the capture` });
-        upstream!.close(1000);
-        return void ws.close({ code: 1008, reason: "message cap reached" }).catch(() => {});
-      }
-      ws.send(typeof e.data === "string" ? e.data : Buffer.from(e.data as ArrayBuffer));
-    };
-    upstream.onclose = (e) => {
-      net.sockets.delete(upstream!);
-      if (!closed) void ws.close({ code: e.code === 1000 || (e.code >= 3000 && e.code <= 4999) ? e.code : 1011, reason: e.reason }).catch(() => {});
-    };
-  }
-}
-
-interface DocumentResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-  finalUrl?: string;
-}
-
-interface CaptureNetwork {
-  /** The subject's document, served from what the engine holds to the main frame's first navigation to its URL. */
-  subject?: { type: WebSubject["type"]; url: string; document: DocumentResponse; served: boolean };
-  blocked: NonNullable<WebArtifacts["blockedRequests"]>;
-  log: NetworkEntry[];
-  inFlight: number;
-  lastActivity: number;
-  /** Main-frame navigations the page started itself (reloads, location changes) after its document. */
-  navigations: number;
-  sockets: Set<WebSocket>;
-  /** Aborted when the capture ends: in-flight fetches stop and bridged sockets close. */
-  stop: AbortController;
-  /** Image responses kept for decoding, when a check compares the page's images against a reference. */
-  images?: ImageBodies;
-}
-
-/** A pop-up's first navigation has no frame yet (Playwright throws): it is not the main frame's. */
-function inMainFrame(request: Request, page: Page): boolean {
-  try {
-    return request.frame() === page.mainFrame();
-  } catch {
-    return false;
   }
 }
 
@@ -514,31 +314,8 @@ const navigatedAway = (url: string) =>
   `The page navigated away from the subject while it was captured (its tab showed ${url.startsWith("chrome-error:") ? "Chromium's error page" : url}); ` +
   "no check judges a document that is not the subject";
 
-/** Playwright's fulfil wants a Buffer; this one shares the body's memory. */
-const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-
-/** The page's own main-frame navigations followed; past it they are answered 204 (a page that reloads itself forever). */
-const MAX_SELF_NAVIGATIONS = 5;
-
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
 const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
-
-/** Messages a page's WebSocket may receive during one capture (a live feed sends far fewer in its seconds). */
-const WEBSOCKET_MESSAGE_CAP = 1_000;
-
-/** Per request the page makes: time, bytes and redirects. */
-const REQUEST_LIMITS = { timeoutMs: 15_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
-
-/**
- * Response headers as the browser gets them: the body length is recomputed, and a Location on a 3xx (one
- * guardedFetch did not follow) is dropped, because Chromium would follow it without routing the next hop.
- */
-function fulfilHeaders(status: number, headers: Record<string, string>): Record<string, string> {
-  const out = { ...headers };
-  delete out["content-length"];
-  if (status >= 300 && status < 400) delete out.location;
-  return out;
-}
 
 /** Dialogs a page may open before the rest are answered in the page without being shown (a dialog storm ends). */
 const DIALOG_CAP = 20;
