@@ -2,7 +2,6 @@ import type { BrowserContext } from "playwright-core";
 import type { NetworkGuard } from "./network-guard";
 import { guardedFetch } from "./guarded-fetch";
 import type { CapturePalette, ImageSourceInfo, ImagesSnapshot, Screenshot, WebArtifacts } from "./artifacts";
-import { measureImageSources } from "./gather-images";
 import { samplePalette } from "./gather-palette";
 import type { CaptureSize } from "./vocabulary";
 
@@ -131,4 +130,64 @@ async function loadReference(
   } catch (e) {
     return { error: `it could not be fetched: ${(e as Error).message}` };
   }
+}
+
+/**
+ * Runs in a blank page of the job's browser context (no subject script can reach it): decodes each source
+ * (a data: URL) and measures its natural size, a 128-bit difference hash of its luminance over white (9×8
+ * horizontal and 8×9 vertical gradients) and a 16×16 colour thumbnail. Self-contained.
+ */
+export async function measureImageSources(sources: Array<{ key: string; src: string }>): Promise<Record<string, ImageSourceInfo>> {
+  const out: Record<string, ImageSourceInfo> = {};
+  // Every picture is first painted over white at one fixed size, so a vector and a raster copy of the same
+  // logo are reduced the same way from there.
+  const base = document.createElement("canvas");
+  base.width = base.height = 64;
+  const b = base.getContext("2d")!;
+  const canvas = document.createElement("canvas");
+  const g = canvas.getContext("2d", { willReadFrequently: true })!;
+  const draw = (w: number, h: number) => {
+    canvas.width = w;
+    canvas.height = h;
+    g.imageSmoothingEnabled = true;
+    g.imageSmoothingQuality = "high";
+    g.drawImage(base, 0, 0, w, h);
+    return g.getImageData(0, 0, w, h).data;
+  };
+  const luma = (d: Uint8ClampedArray, i: number) => 0.299 * d[i * 4]! + 0.587 * d[i * 4 + 1]! + 0.114 * d[i * 4 + 2]!;
+  for (const { key, src } of sources) {
+    const im = new Image();
+    im.src = src;
+    const decoded = await Promise.race([
+      im.decode().then(() => true, () => false),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
+    ]);
+    if (!decoded || !im.naturalWidth || !im.naturalHeight) {
+      out[key] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: "it could not be decoded as an image" };
+      continue;
+    }
+    try {
+      b.fillStyle = "#fff";
+      b.fillRect(0, 0, 64, 64);
+      b.imageSmoothingEnabled = true;
+      b.imageSmoothingQuality = "high";
+      b.drawImage(im, 0, 0, 64, 64);
+      // A bit is set where a cell is brighter than the next by more than a few levels: flat areas read as 0
+      // every time instead of flipping on encoding noise.
+      const bits: number[] = [];
+      const across = draw(9, 8);
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(across, y * 9 + x) > luma(across, y * 9 + x + 1) + 3 ? 1 : 0);
+      const down = draw(8, 9);
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(down, y * 8 + x) > luma(down, (y + 1) * 8 + x) + 3 ? 1 : 0);
+      let hash = "";
+      for (let i = 0; i < bits.length; i += 4) hash += ((bits[i]! << 3) | (bits[i + 1]! << 2) | (bits[i + 2]! << 1) | bits[i + 3]!).toString(16);
+      const small = draw(16, 16);
+      const thumbnail: number[] = [];
+      for (let i = 0; i < 256; i++) thumbnail.push(small[i * 4]!, small[i * 4 + 1]!, small[i * 4 + 2]!);
+      out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash, thumbnail };
+    } catch (e) {
+      out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash: null, thumbnail: null, error: String(e) };
+    }
+  }
+  return out;
 }

@@ -2,10 +2,10 @@ import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
 import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, Screenshot, WebArtifacts } from "./artifacts";
-import { snapshotDom } from "./gather-dom";
-import { snapshotLayout } from "./gather-layout";
-import { snapshotImages } from "./gather-images";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
+import { DOM_HELPERS, snapshotDom } from "./page-functions/dom";
+import { LAYOUT_HELPERS, snapshotLayout } from "./page-functions/layout";
+import { IMAGES_HELPERS, snapshotImages } from "./page-functions/images";
+import { helpersScript, PAGE_HELPERS_KEY } from "./page-helpers";
 import { gatherImageEvidence } from "./image-evidence";
 import { PageNetwork, type DocumentResponse } from "./page-network";
 import { runAxe } from "./axe";
@@ -165,7 +165,7 @@ export class WebCaptureEngine {
       const world = await timed("page helpers", async () => {
         const opened = await IsolatedWorld.open(page, cdp);
         await opened.run(() => globalThis.document.fonts.ready.then(() => undefined));
-        await opened.run(installPageHelpers, PAGE_HELPERS_KEY);
+        await opened.load(helpersScript([DOM_HELPERS, LAYOUT_HELPERS, IMAGES_HELPERS]));
         return opened;
       });
       const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };

@@ -1,7 +1,8 @@
 import type { BrowserPool } from "../browser-pool";
 import { withRenderLane, type RenderLane } from "../mail-clients/render";
 import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
+import { COMMON_HELPERS } from "../page-functions/common";
 
 export type { EmailHtmlSnapshot } from "./snapshot-email-html";
 
@@ -51,7 +52,7 @@ export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = 
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.emulateMedia({ colorScheme: "light" });
       await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
-      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+      await page.evaluate(helpersScript([COMMON_HELPERS]));
       return await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY);
     })();
     return await Promise.race([work, overtime]);

@@ -1,4 +1,4 @@
-import type { PageHelpers } from "../page-helpers";
+import type { COMMON_HELPERS } from "../page-functions/common";
 /** What the functional email checks read from the structure of the text/html part, gathered once per job. */
 export interface EmailHtmlSnapshot {
   /** The <html> element's lang attribute as written, or null when it has none (or the source has no <html> tag). */
@@ -41,7 +41,7 @@ export interface EmailHtmlSnapshot {
  * usual way to close the gaps between inline-block columns).
  */
 export function snapshotEmailHtml(helpersKey: string): EmailHtmlSnapshot {
-  const { cssPath } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(helpersKey)]!;
+  const { cssPath } = (globalThis as unknown as Record<symbol, typeof COMMON_HELPERS>)[Symbol.for(helpersKey)]!;
 
   // Characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens.
   const INVISIBLE = /[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g;

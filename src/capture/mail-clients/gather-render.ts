@@ -1,7 +1,7 @@
 import { converter, formatRgb, parse, wcagContrast, type Rgb } from "culori";
 import type { Page } from "playwright-core";
 import type { Box } from "../artifacts";
-import type { PageHelpers } from "../page-helpers";
+import type { COMMON_HELPERS } from "../page-functions/common";
 
 type RGB = [number, number, number];
 
@@ -66,7 +66,7 @@ const rgbColour = ([r, g, b]: RGB): Rgb => ({ mode: "rgb", r: r / 255, g: g / 25
 
 /** Runs inside the rendered message (serialised by Playwright, so self-contained). */
 export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): MeasuredEmailRender {
-  const { cssPath, inColouredContainer } = (globalThis as unknown as Record<symbol, PageHelpers>)[Symbol.for(args.helpersKey)]!;
+  const { cssPath, inColouredContainer } = (globalThis as unknown as Record<symbol, typeof COMMON_HELPERS>)[Symbol.for(args.helpersKey)]!;
   const parse = (css: string): [number, number, number, number] => {
     const m = css.match(/rgba?\(([^)]+)\)/);
     if (!m) return [0, 0, 0, 0];

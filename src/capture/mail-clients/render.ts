@@ -2,8 +2,8 @@ import { converter } from "culori";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifacts";
-import { snapshotLayout } from "../gather-layout";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
+import { LAYOUT_HELPERS, snapshotLayout } from "../page-functions/layout";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
@@ -156,7 +156,7 @@ export class EmailRenderEngine {
       }
     }
     const { layout, snapshot } = await timed("render snapshot", async () => {
-      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
+      await page.evaluate(helpersScript([LAYOUT_HELPERS]));
       return {
         layout: await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY),
         snapshot: withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })),
