@@ -1,4 +1,24 @@
-import type { Box, CapturePalette } from "./artifacts";
+import type { BrowserContext } from "playwright-core";
+import type { Box, CapturePalette, ImagesSnapshot, Screenshot } from "./artifact-shapes";
+import { inBlankPage } from "./image-evidence";
+import type { CaptureSize } from "./vocabulary";
+
+/** Width of the palette's sample of the capture. */
+const PALETTE_SAMPLE_WIDTH = 320;
+
+/** The desktop-md capture's colours, decoded in a blank page of the job's context, leaving out the boxes of images, video and frames; none without that capture. */
+export async function gatherPalette(
+  context: BrowserContext,
+  screenshots: Partial<Record<CaptureSize, Screenshot>>,
+  images: Partial<Record<CaptureSize, ImagesSnapshot>>,
+): Promise<CapturePalette | undefined> {
+  const shot = screenshots["desktop-md"];
+  if (!shot) return undefined;
+  const sample = await inBlankPage(context, (lab) =>
+    lab.evaluate(samplePalette, { jpegBase64: Buffer.from(shot.data).toString("base64"), masks: images["desktop-md"]?.mediaBoxes ?? [], maxWidth: PALETTE_SAMPLE_WIDTH }),
+  );
+  return { viewport: "desktop-md", ...sample };
+}
 
 /**
  * Runs in a blank page of the job's browser context (no subject script can reach it): decodes a capture's
@@ -7,7 +27,7 @@ import type { Box, CapturePalette } from "./artifacts";
  * colours), and bins the rest by colour, 4 bits per channel, keeping each bin's mean colour, pixel count and
  * extent. Self-contained.
  */
-export async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth: number }): Promise<Omit<CapturePalette, "viewport">> {
+async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth: number }): Promise<Omit<CapturePalette, "viewport">> {
   const binary = atob(args.jpegBase64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

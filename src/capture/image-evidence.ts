@@ -1,8 +1,7 @@
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { NetworkGuard } from "./network-guard";
 import { guardedFetch } from "./guarded-fetch";
-import type { CapturePalette, ImageSourceInfo, ImagesSnapshot, Screenshot, WebArtifacts } from "./artifacts";
-import { samplePalette } from "./gather-palette";
+import type { ImageSourceInfo, ImagesSnapshot } from "./artifact-shapes";
 import type { CaptureSize } from "./vocabulary";
 
 /** Image responses the page received, kept (only when a check compares images) so their pictures can be decoded again. */
@@ -11,8 +10,8 @@ export interface ImageBodies {
   bytes: number;
 }
 
-/** Limits on the decoding work: distinct page sources hashed, bytes kept, width of the palette sample. */
-const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024, paletteSampleWidth: 320 };
+/** Limits on the decoding work: distinct page sources hashed, bytes kept. */
+const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024 };
 
 export function keepImageBody(kept: ImageBodies, url: string, contentType: string, body: Uint8Array): void {
   if (body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes || kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes) return;
@@ -46,59 +45,51 @@ const dataUrl = (contentType: string, body: Uint8Array) =>
   `data:${/^image\//i.test(contentType) ? contentType.split(";")[0]!.trim() : "application/octet-stream"};base64,${Buffer.from(body).toString("base64")}`;
 
 /**
- * The measurements that need pictures decoded, made in one blank page of the job's context after the
- * per-size loop: reference images (fetched through the guard unless the page already loaded them) and the
- * page's image sources, hashed so a check can find a picture by content; and the desktop-md capture's colours.
+ * The page's pictures decoded, in a blank page of the job's context after every size, when the checks name reference
+ * images: the references (fetched through the guard unless the page already loaded them) and the page's image
+ * sources, hashed so that a check can find a picture by content.
  */
-export async function gatherImageEvidence(opts: {
+export async function decodeImageSources(opts: {
   context: BrowserContext;
   guard: NetworkGuard;
   signal: AbortSignal;
-  referenceImages: string[];
+  referenceImages: readonly string[];
   images: Partial<Record<CaptureSize, ImagesSnapshot>>;
-  screenshots: Partial<Record<CaptureSize, Screenshot>>;
   kept: ImageBodies;
-  palette: boolean;
-}): Promise<Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette">> {
-  const out: Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette"> = {};
-  const lab = await opts.context.newPage();
+}): Promise<{ referenceImages?: Record<string, ImageSourceInfo>; imageSources?: Record<string, ImageSourceInfo> }> {
+  if (!opts.referenceImages.length) return {};
+  return inBlankPage(opts.context, async (lab) => {
+    const failed: Record<string, ImageSourceInfo> = {};
+    const refSources: Array<{ key: string; src: string }> = [];
+    for (const url of new Set(opts.referenceImages)) {
+      const loaded = await loadReference(url, opts);
+      if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
+      else refSources.push({ key: url, src: loaded.src });
+    }
+    const referenceImages = { ...withDigests(await lab.evaluate(measureImageSources, refSources), refSources), ...failed };
+    const pageSources: Array<{ key: string; src: string }> = [];
+    const seen = new Set<string>();
+    for (const snapshot of Object.values(opts.images)) {
+      for (const image of snapshot?.images ?? []) {
+        if (seen.has(image.src) || pageSources.length >= IMAGE_EVIDENCE_LIMITS.maxSources) continue;
+        seen.add(image.src);
+        const kept = opts.kept.bodies.get(image.src);
+        if (image.src.startsWith("data:")) pageSources.push({ key: image.src, src: image.src });
+        else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
+      }
+    }
+    return { referenceImages, imageSources: withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources) };
+  });
+}
+
+/** Runs `fn` in a blank page of the job's browser context (no subject script can reach it), closed after. */
+export async function inBlankPage<T>(context: BrowserContext, fn: (page: Page) => Promise<T>): Promise<T> {
+  const page = await context.newPage();
   try {
-    if (opts.referenceImages.length) {
-      const failed: Record<string, ImageSourceInfo> = {};
-      const refSources: Array<{ key: string; src: string }> = [];
-      for (const url of new Set(opts.referenceImages)) {
-        const loaded = await loadReference(url, opts);
-        if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
-        else refSources.push({ key: url, src: loaded.src });
-      }
-      const measured = withDigests(await lab.evaluate(measureImageSources, refSources), refSources);
-      out.referenceImages = { ...measured, ...failed };
-      const pageSources: Array<{ key: string; src: string }> = [];
-      const seen = new Set<string>();
-      for (const snapshot of Object.values(opts.images)) {
-        for (const image of snapshot?.images ?? []) {
-          if (seen.has(image.src) || pageSources.length >= IMAGE_EVIDENCE_LIMITS.maxSources) continue;
-          seen.add(image.src);
-          const kept = opts.kept.bodies.get(image.src);
-          if (image.src.startsWith("data:")) pageSources.push({ key: image.src, src: image.src });
-          else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
-        }
-      }
-      out.imageSources = withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources);
-    }
-    const shot = opts.screenshots["desktop-md"];
-    if (opts.palette && shot) {
-      const sample = await lab.evaluate(samplePalette, {
-        jpegBase64: Buffer.from(shot.data).toString("base64"),
-        masks: opts.images["desktop-md"]?.mediaBoxes ?? [],
-        maxWidth: IMAGE_EVIDENCE_LIMITS.paletteSampleWidth,
-      });
-      out.palette = { viewport: "desktop-md", ...sample } satisfies CapturePalette;
-    }
+    return await fn(page);
   } finally {
-    await lab.close().catch(() => {});
+    await page.close().catch(() => {});
   }
-  return out;
 }
 
 /** A reference image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */

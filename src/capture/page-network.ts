@@ -1,7 +1,7 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
 import type { NetworkGuard } from "./network-guard";
 import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { BlockedRequest, NetworkEntry } from "./artifacts";
+import type { BlockedRequest, NetworkEntry } from "./artifact-shapes";
 import { keepImageBody, type ImageBodies } from "./image-evidence";
 
 /** The subject's document as the engine holds it: fetched through the guard (a url job) or given (static_html). */

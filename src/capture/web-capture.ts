@@ -1,21 +1,20 @@
 import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
-import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, Screenshot, WebArtifacts } from "./artifacts";
-import { DOM_HELPERS, snapshotDom } from "./page-functions/dom";
-import { LAYOUT_HELPERS, snapshotLayout } from "./page-functions/layout";
-import { IMAGES_HELPERS, snapshotImages } from "./page-functions/images";
-import { helpersScript, PAGE_HELPERS_KEY } from "./page-helpers";
-import { gatherImageEvidence } from "./image-evidence";
+import type { ArtifactKind, PageRecords, WebArtifacts } from "./artifacts";
+import { helpersScript } from "./page-helpers";
 import { PageNetwork, type DocumentResponse } from "./page-network";
-import { runAxe } from "./axe";
+import { PageConsole } from "./page-console";
 import { IsolatedWorld } from "./isolated-world";
 import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
-import { readLabVitals, type VitalsReading } from "./lab-vitals";
-import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
+import { WEB_GATHERERS } from "./gatherers";
+import { helpersOf, runGatherers, scheduleGatherers, type Schedule } from "./gatherers/run";
+import type { GatherLimits, WebPage } from "./gatherers/web-page";
+import { gatherPalette } from "./gather-palette";
+import { VIEWPORTS, type CaptureSize } from "./vocabulary";
 import { timed } from "../phases";
 
-export interface CaptureLimits {
+export interface CaptureLimits extends GatherLimits {
   navigationTimeoutMs: number;
   /** The whole capture: load, settle, every size, screenshots. Past it the job is interrupted. */
   totalTimeoutMs: number;
@@ -23,15 +22,6 @@ export interface CaptureLimits {
   quietMs: number;
   /** …but never longer than this. */
   settleCapMs: number;
-  /** Full-page screenshots stop at this height (CSS pixels); the finding says when a page was cut. */
-  screenshotMaxHeight: number;
-  /**
-   * Lab vitals are final once nothing has happened for this long: no request in flight, none started or
-   * finished, and no new largest-contentful-paint candidate…
-   */
-  vitalsQuietMs: number;
-  /** …or, at the latest, this long after load: the vitals are then reported as not final. */
-  vitalsCapMs: number;
   /** A script that holds the page's main thread this long without yielding is stopped (ScriptWatchdog). */
   scriptStallMs: number;
 }
@@ -54,6 +44,7 @@ export type WebSubject = { type: "url"; url: string } | { type: "static_html"; h
 
 export interface CapturePlan {
   viewports: CaptureSize[];
+  /** What the selected checks read: the gatherers of these kinds run (gatherers/), with those they depend on. */
   needs: Set<ArtifactKind>;
   /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
   referenceImages?: string[];
@@ -103,126 +94,46 @@ export class WebCaptureEngine {
     });
   }
 
+  /**
+   * The page's life, around the gatherers: set-up (its network, its console, the watchdog), the document fetched and
+   * navigated to, the settle, the isolated world with the page helpers, then the gatherers the checks' needs name
+   * (gatherers/), the page resized through the sizes as they go.
+   */
   private async captureIn(context: BrowserContext, page: Page, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
-    const dialogs = answerDialogs(page);
+    const said = new PageConsole(page);
     let crashed = false;
     page.on("crash", () => (crashed = true));
     page.on("popup", (p) => void p.close().catch(() => {}));
-    const net = new PageNetwork(this.guard, page);
-    if (plan.needs.has("images") && plan.referenceImages?.length) net.keepImageBodies();
-    const consoleEntries: ConsoleEntry[] = [];
-    page.on("console", (m) => {
-      if (m.type() !== "error") return;
-      // Chromium's own refusal of a beforeunload prompt (no user gesture yet) is a dialog the page asked for, not an error of the page's.
-      if (BLOCKED_BEFOREUNLOAD.test(m.text())) {
-        if (dialogs.length < DIALOG_CAP) dialogs.push({ type: "beforeunload", message: "(not shown: Chromium blocks it before any user gesture)", answer: null });
-        return;
-      }
-      consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
-    });
-    page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
-    const [cdp] = await timed("page set-up", () =>
-      Promise.all([
-        context.newCDPSession(page),
-        page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER }),
-        net.route(context),
-      ]),
-    );
+    const network = new PageNetwork(this.guard, page);
+    const referenceImages = plan.referenceImages ?? [];
+    const schedule = scheduleGatherers(WEB_GATHERERS, plan.needs);
+    for (const g of schedule.all) g.prepare?.({ network, referenceImages });
+    const [cdp] = await timed("page set-up", () => Promise.all([context.newCDPSession(page), said.capDialogs(), network.route(context)]));
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
-    const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
+    const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => said.uncaught(stalled));
     try {
-      let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
-      target.hash = "";
-      let document: DocumentResponse;
-      if (subject.type === "url") {
-        // The document is fetched through the guard first, following (and checking) its redirects, so the
-        // browser then navigates straight to the final URL: relative links resolve as the user sees them.
-        const fetched = await timed("document fetch", () => net.fetchDocument(target.href, this.limits.navigationTimeoutMs));
-        if ("interruption" in fetched) return { ok: false, interruption: fetched.interruption };
-        document = fetched;
-        target = new URL(fetched.finalUrl);
-      } else {
-        document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
-      }
-      net.serve(subject.type, target.href, document);
-      let response;
-      try {
-        response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
-      } catch (e) {
-        if (crashed) return { ok: false, interruption: CRASHED };
-        return { ok: false, interruption: `The page did not load: ${firstLine((e as Error).message)}` };
-      }
-      if (subject.type === "url" && response && response.status() >= 400) {
-        return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
-      }
+      const loaded = await this.navigate(page, subject, network, () => crashed);
+      if ("interruption" in loaded) return { ok: false, interruption: loaded.interruption };
       const loadedAt = performance.now();
-      const away = watchMainFrame(page, target.origin);
+      const away = watchMainFrame(page, loaded.origin);
       await timed("settle", async () => {
-        await this.settle(net, loadedAt, plan.needs.has("console"));
+        await this.settle(network, loadedAt, plan.needs.has("console"));
         await watchdog.finish();
       });
       if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
       const world = await timed("page helpers", async () => {
         const opened = await IsolatedWorld.open(page, cdp);
         await opened.run(() => globalThis.document.fonts.ready.then(() => undefined));
-        await opened.load(helpersScript([DOM_HELPERS, LAYOUT_HELPERS, IMAGES_HELPERS]));
+        await opened.load(helpersScript(helpersOf(schedule)));
         return opened;
       });
-      const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };
-      // A gatherer that fails (the page broke it, or it ran out of something) errors only the checks that read its artifact.
-      const failures: Partial<Record<ArtifactKind, string>> = {};
-      const gather = async <T>(kinds: ArtifactKind | ArtifactKind[], read: () => Promise<T>): Promise<T | undefined> => {
-        try {
-          return await timed(`gather ${[kinds].flat().join("+")}`, read);
-        } catch (e) {
-          if (page.isClosed() || crashed) throw e;
-          for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
-          return undefined;
-        }
-      };
-      if (plan.needs.has("vitals")) artifacts.vitals = await gather("vitals", () => this.measureVitals(world, net, loadedAt));
-      if (plan.needs.has("axe")) artifacts.axe = await gather("axe", () => runAxe(world));
-      const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
-      const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
-      const images: Partial<Record<CaptureSize, ImagesSnapshot>> = {};
-      const keep = <T>(into: Partial<Record<CaptureSize, T>>, size: CaptureSize, value: T | undefined) => {
-        if (value !== undefined) into[size] = value;
-      };
-      for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
-        const v = VIEWPORTS[size];
-        await timed("resize", async () => {
-          await page.setViewportSize({ width: v.width, height: v.height });
-          // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
-          if (plan.viewports.includes("mobile-sm")) await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
-        });
-        if (plan.needs.has("dom")) keep(artifacts.dom, size, await gather("dom", () => world.run(snapshotDom, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("layout")) keep(layout, size, await gather("layout", () => world.run(snapshotLayout, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("images")) keep(images, size, await gather("images", () => world.run(snapshotImages, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("screenshot")) keep(screenshots, size, await gather("screenshot", () => this.screenshot(page, world, size)));
-      }
-      if (plan.needs.has("layout")) artifacts.layout = layout;
-      if (plan.needs.has("screenshot")) artifacts.screenshots = screenshots;
-      if (plan.needs.has("images")) artifacts.images = images;
-      if (plan.needs.has("images") || plan.needs.has("palette")) {
-        // Decoding (reference images, image hashes, the capture's colours) happens in a blank page of this context.
-        const evidence = await gather((["images", "palette"] as const).filter((k) => plan.needs.has(k)), () =>
-          gatherImageEvidence({
-            context,
-            guard: this.guard,
-            signal: net.signal,
-            referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
-            images,
-            screenshots,
-            kept: net.keptImages,
-            palette: plan.needs.has("palette"),
-          }),
-        );
-        Object.assign(artifacts, evidence);
-      }
-      if (Object.keys(failures).length) artifacts.gatherFailures = failures;
+      const finalUrl = page.url();
+      const records: PageRecords = { blockedRequests: network.blocked, network: network.log, console: said.console, dialogs: said.dialogs };
+      const gathering = { page, cdp, world, context, guard: this.guard, network, limits: this.limits, loadedAt, referenceImages } satisfies WebPage;
+      const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.
       if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
-      return { ok: true, artifacts };
+      return { ok: true, artifacts: { finalUrl, ...records, ...artifacts } };
     } catch (e) {
       // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
       if (crashed) return { ok: false, interruption: CRASHED };
@@ -230,8 +141,70 @@ export class WebCaptureEngine {
       throw e;
     } finally {
       watchdog.stop();
-      net.close();
+      network.close();
     }
+  }
+
+  /**
+   * Opens the subject in the page: a url job's document is fetched through the guard first, following (and
+   * checking) its redirects, so the browser then navigates straight to the final URL (relative links resolve as
+   * the user sees them); a static_html subject is served as given. Returns the origin the subject is at.
+   */
+  private async navigate(page: Page, subject: WebSubject, network: PageNetwork, crashed: () => boolean): Promise<{ origin: string } | { interruption: string }> {
+    let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
+    target.hash = "";
+    let document: DocumentResponse;
+    if (subject.type === "url") {
+      const fetched = await timed("document fetch", () => network.fetchDocument(target.href, this.limits.navigationTimeoutMs));
+      if ("interruption" in fetched) return fetched;
+      document = fetched;
+      target = new URL(fetched.finalUrl);
+    } else {
+      document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
+    }
+    network.serve(subject.type, target.href, document);
+    let response;
+    try {
+      response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
+    } catch (e) {
+      if (crashed()) return { interruption: CRASHED };
+      return { interruption: `The page did not load: ${firstLine((e as Error).message)}` };
+    }
+    if (subject.type === "url" && response && response.status() >= 400) {
+      return { interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
+    }
+    return { origin: target.origin };
+  }
+
+  /**
+   * The scheduled gatherers, at the size the page loaded at, then through the plan's sizes (touch input at phone
+   * size; the layout width stays exactly 375 CSS pixels, no device scaling). A gatherer that fails (the page broke
+   * it, or it ran out of something) errors only the checks that read its artifact.
+   */
+  private async gather(page: WebPage, schedule: Schedule<(typeof WEB_GATHERERS)[number]>, plan: CapturePlan, fatal: () => boolean): Promise<Omit<WebArtifacts, "finalUrl">> {
+    const { artifacts, failures } = await runGatherers(schedule, page, {
+      sizes: SIZE_ORDER.filter((s) => plan.viewports.includes(s)),
+      resize: (size) =>
+        timed("resize", async () => {
+          const v = VIEWPORTS[size];
+          await page.page.setViewportSize({ width: v.width, height: v.height });
+          if (plan.viewports.includes("mobile-sm")) await page.cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        }),
+      phase: "gather",
+      onFailure: "record",
+      fatal,
+    });
+    const gathered: Omit<WebArtifacts, "finalUrl"> = artifacts;
+    // The palette, read from the desktop-md capture after the gatherers' table (it reads their screenshots and images).
+    if (plan.needs.has("palette")) {
+      try {
+        gathered.palette = await timed("gather palette", () => gatherPalette(page.context, gathered.screenshots ?? {}, gathered.images ?? {}));
+      } catch (e) {
+        if (fatal()) throw e;
+        failures.palette = firstLine((e as Error).message);
+      }
+    }
+    return Object.keys(failures).length ? { ...gathered, gatherFailures: failures } : gathered;
   }
 
   /**
@@ -247,38 +220,6 @@ export class WebCaptureEngine {
       if (idle && (since >= this.limits.quietMs || (!readsConsole && net.lastActivity <= loadedAt))) return;
       await Bun.sleep(25);
     }
-  }
-
-  /**
-   * Reads the lab vitals until they are final: the network and the largest paint both quiet for vitalsQuietMs
-   * (a hero image behind a slow request paints late, and LCP moves with it), or vitalsCapMs after load, when
-   * they are marked not final. No input is given, so nothing else ends LCP early.
-   */
-  private async measureVitals(world: IsolatedWorld, net: PageNetwork, loadedAt: number): Promise<LabVitals> {
-    const { vitalsQuietMs: quiet, vitalsCapMs: cap } = this.limits;
-    let reading: VitalsReading = await world.run(readLabVitals);
-    let paintedAt = performance.now();
-    for (;;) {
-      const now = performance.now();
-      const done = net.inFlight === 0 && now - net.lastActivity >= quiet && now - paintedAt >= quiet;
-      if (done || now - loadedAt >= cap) return { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap };
-      await Bun.sleep(100);
-      const next = await world.run(readLabVitals);
-      if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
-      reading = next;
-    }
-  }
-
-  /** A full-page JPEG (faster than PNG at the same use), cut at screenshotMaxHeight. */
-  private async screenshot(page: Page, world: IsolatedWorld, size: CaptureSize): Promise<Screenshot> {
-    const { width, height } = await world.run(() => ({
-      width: document.documentElement.clientWidth,
-      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
-    }));
-    const cut = height > this.limits.screenshotMaxHeight;
-    const clipHeight = Math.min(height, this.limits.screenshotMaxHeight);
-    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
-    return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut, data };
   }
 }
 
@@ -316,47 +257,5 @@ const navigatedAway = (url: string) =>
 
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
 const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
-
-/** Dialogs a page may open before the rest are answered in the page without being shown (a dialog storm ends). */
-const DIALOG_CAP = 20;
-/** Chromium's console message when it refuses to show a page's beforeunload prompt. */
-const BLOCKED_BEFOREUNLOAD = /^Blocked attempt to show a 'beforeunload' confirmation panel/;
-/** What a prompt() is answered: non-empty, so a page that asks until it gets a name stops asking. */
-const PROMPT_ANSWER = "Assay";
-
-/**
- * Every dialog is answered and recorded: alert and confirm dismissed, prompt accepted with PROMPT_ANSWER,
- * beforeunload dismissed (the page stays).
- */
-function answerDialogs(page: Page): DialogEntry[] {
-  const dialogs: DialogEntry[] = [];
-  page.on("dialog", (d) => {
-    const type = d.type() as DialogEntry["type"];
-    const answer = type === "prompt" ? PROMPT_ANSWER : null;
-    if (dialogs.length < DIALOG_CAP) dialogs.push({ type, message: d.message(), answer });
-    void (answer === null ? d.dismiss() : d.accept(answer)).catch(() => {});
-  });
-  return dialogs;
-}
-
-/**
- * Runs in every frame before the page's scripts: past the cap, alert, confirm and prompt answer at once
- * (undefined, false, PROMPT_ANSWER) without opening a dialog. Self-contained: Playwright serialises it.
- */
-function capDialogs({ cap, promptAnswer }: { cap: number; promptAnswer: string }): void {
-  let opened = 0;
-  const answers: Record<string, unknown> = { alert: undefined, confirm: false, prompt: promptAnswer };
-  for (const name of Object.keys(answers)) {
-    const native = (window as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
-    Object.defineProperty(window, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]) {
-        opened++;
-        return opened <= cap ? native.apply(this, args) : answers[name];
-      },
-    });
-  }
-}
 
 const firstLine = (s: string) => s.split("\n")[0]!.replace(/^page\.goto: /, "");

@@ -1,6 +1,6 @@
 import { converter, formatRgb, parse, wcagContrast, type Rgb } from "culori";
 import type { Page } from "playwright-core";
-import type { Box } from "../artifacts";
+import type { Box } from "../artifact-shapes";
 import type { COMMON_HELPERS } from "../page-functions/common";
 
 type RGB = [number, number, number];

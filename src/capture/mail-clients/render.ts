@@ -1,7 +1,7 @@
 import { converter } from "culori";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
-import type { LayoutSnapshot, Screenshot } from "../artifacts";
+import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
 import { LAYOUT_HELPERS, snapshotLayout } from "../page-functions/layout";
 import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";

@@ -1,4 +1,4 @@
-import type { DomSnapshot } from "../artifacts";
+import type { DomSnapshot } from "../artifact-shapes";
 import { COMMON_HELPERS, cssPath, imageSource, resolvedUrl, runCache, textOfElement } from "./common";
 
 /**

@@ -1,4 +1,4 @@
-import type { Box, ImagesSnapshot, PageImage } from "../artifacts";
+import type { Box, ImagesSnapshot, PageImage } from "../artifact-shapes";
 import { COMMON_HELPERS, cssPath, imageSource, pageBox, resolvedUrl, shownWithArea } from "./common";
 
 /**

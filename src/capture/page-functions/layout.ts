@@ -1,4 +1,4 @@
-import type { LayoutSnapshot } from "../artifacts";
+import type { LayoutSnapshot } from "../artifact-shapes";
 import { COMMON_HELPERS, cssPath, imageSource, inColouredContainer, pageBox, rgbaOf, runCache, shownWithArea, textOfElement } from "./common";
 
 /**
