@@ -114,7 +114,16 @@ describe("page helpers", () => {
     }
   });
 
-  test("of two groups that give one name to different functions are refused", () => {
+  test("that give one name to different functions are refused, installed together or one after the other", () => {
     expect(() => helpersScript([{ twice }, { twice: quadruple }])).toThrow("Two page helpers are named twice");
+    const registry = Symbol.for("assay.page-helpers");
+    const scope = globalThis as unknown as Record<symbol, unknown>;
+    delete scope[registry];
+    try {
+      (0, eval)(helpersScript([{ twice }]));
+      expect(() => (0, eval)(helpersScript([{ twice: quadruple, quadruple }]))).toThrow("Two page helpers are named twice");
+    } finally {
+      delete scope[registry];
+    }
   });
 });

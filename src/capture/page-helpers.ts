@@ -19,7 +19,8 @@ export type HelperGroup = Readonly<Record<string, (...args: never[]) => unknown>
 
 /**
  * The script that installs `groups` in a page. It installs nothing when they are there already (a page whose
- * registry holds every name), and adds to the registry a group the page does not have yet.
+ * registry holds every name), and adds to the registry a group the page does not have yet; a name the page's
+ * registry gives to another function is refused.
  */
 export function helpersScript(groups: readonly HelperGroup[]): string {
   const helpers = new Map<string, (...args: never[]) => unknown>();
@@ -41,6 +42,10 @@ const key = Symbol.for(${JSON.stringify(PAGE_HELPERS_KEY)});
 const installed = globalThis[key] ?? {};
 if (${JSON.stringify(names)}.every((name) => name in installed)) return;
 ${declarations.join("\n")}
-Object.defineProperty(globalThis, key, { value: Object.assign(installed, { ${names.join(", ")} }), configurable: true });
+const fresh = { ${names.join(", ")} };
+for (const [name, fn] of Object.entries(fresh)) {
+  if (name in installed && String(installed[name]) !== String(fn)) throw new Error("Two page helpers are named " + name);
+}
+Object.defineProperty(globalThis, key, { value: Object.assign(installed, fresh), configurable: true });
 })()`;
 }

@@ -2,11 +2,12 @@ import { converter } from "culori";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
-import { helpersScript } from "../page-helpers";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import { helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
+import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
 import { RENDER_GATHERERS, type EmailRenderSnapshot } from "./gather-render";
 import { timed } from "../../phases";
@@ -111,7 +112,10 @@ export class EmailRenderEngine {
       html = cc.html;
       if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
     }
-    const sanitized = await timed("render sanitize", () => page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client) }));
+    const sanitized = await timed("render sanitize", async () => {
+      await page.evaluate(helpersScript([SANITIZE_HELPERS]));
+      return page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client), helpersKey: PAGE_HELPERS_KEY });
+    });
     notes.push(...sanitized.notes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
