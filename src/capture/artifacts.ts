@@ -1,6 +1,7 @@
 import type { ArtifactsOfAll } from "./gatherers/gatherer";
 import type { WEB_GATHERERS } from "./gatherers";
-import type { BlockedRequest, CapturePalette, ConsoleEntry, DialogEntry, NetworkEntry } from "./artifact-shapes";
+import type { BlockedRequest, ConsoleEntry, DialogEntry, NetworkEntry } from "./artifact-shapes";
+import type { CapturePalette } from "./artifact-shapes";
 import type { EmailArtifactKind } from "./vocabulary";
 
 export type * from "./artifact-shapes";
@@ -21,11 +22,16 @@ export interface PageRecords {
 }
 
 /**
- * An artifact kind a webpage is captured for: the kinds of the gatherers' table (gatherers/index.ts), the palette,
- * and the page's records ("network": its requests; "console": what it said, for which the page is left quiet for a
- * while after load, since a late script may still throw).
+ * An artifact kind a webpage is captured for: the kinds of the gatherers' table (gatherers/index.ts), and the page's
+ * records ("network": its requests; "console": what it said, for which the page is left quiet for a while after
+ * load, since a late script may still throw).
  */
-export type WebArtifactKind = (typeof WEB_GATHERERS)[number]["kind"] | "palette" | "network" | "console";
+export type WebArtifactKind =
+  /** The palette, read after the table from its screenshots and images (web-capture.ts). */
+  | "palette"
+  | (typeof WEB_GATHERERS)[number]["kind"]
+  | "network"
+  | "console";
 
 /** What a check reads (its `needs`); a capture gathers only what the selected checks need. */
 export type ArtifactKind = WebArtifactKind | EmailArtifactKind;

@@ -7,9 +7,9 @@ import { imagesGatherer } from "./images";
 import { screenshotGatherer } from "./screenshot";
 
 /**
- * Every artifact kind a webpage is captured for: one module each in this folder, one line here. A capture gathers
- * the kinds its checks' `needs` name, with what they depend on, in dependency order; where the dependencies leave
- * a choice, in this table's order.
+ * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
+ * here. A capture gathers the kinds its checks' `needs` name, with those they depend on, in dependency order
+ * (run.ts); where the dependencies leave a choice, in this table's order.
  */
 export const WEB_GATHERERS = gathererTable([
   vitalsGatherer,
