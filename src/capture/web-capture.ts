@@ -226,9 +226,9 @@ export class WebCaptureEngine {
 /**
  * Watches the tab once the subject has loaded: `left` becomes the address of the first document in it that is not
  * the subject's, one at another origin or not http(s) at all (Chromium's error page, about:blank, a blob: URL).
- * route keeps the subject in place when it can (a refused or failed navigation, any navigation of static_html), but
- * a url job's page may still go to another origin the guard allows, and about: and blob: are never routed: the
- * capture then ends interrupted, since no check may judge that document.
+ * The page's network (page-network.ts) keeps the subject in place when it can (a refused or failed navigation, any
+ * navigation of static_html), but a url job's page may still go to another origin the guard allows, and about: and
+ * blob: are never routed: the capture then ends interrupted, since no check may judge that document.
  */
 function watchMainFrame(page: Page, origin: string): { left?: string } {
   const away: { left?: string } = {};

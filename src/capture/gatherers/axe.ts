@@ -9,7 +9,7 @@ import axeSource from "../../../node_modules/axe-core/axe.min.js" with { type: "
  * Every WCAG level A and AA tag axe-core knows (2.0, 2.1, 2.2): axe runs once with all of them, and each check
  * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`).
  */
-export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 
 /** Elements kept per rule (the count of all of them is kept too). */
 const NODES_PER_RULE = 20;
