@@ -1,7 +1,6 @@
 import type { ArtifactsOfAll } from "./gatherers/gatherer";
 import type { WEB_GATHERERS } from "./gatherers";
 import type { BlockedRequest, ConsoleEntry, DialogEntry, NetworkEntry } from "./artifact-shapes";
-import type { CapturePalette } from "./artifact-shapes";
 import type { EmailArtifactKind } from "./vocabulary";
 
 export type * from "./artifact-shapes";
@@ -27,8 +26,6 @@ export interface PageRecords {
  * load, since a late script may still throw).
  */
 export type WebArtifactKind =
-  /** The palette, read after the table from its screenshots and images (web-capture.ts). */
-  | "palette"
   | (typeof WEB_GATHERERS)[number]["kind"]
   | "network"
   | "console";
@@ -45,7 +42,5 @@ export type WebArtifacts = {
   finalUrl: string;
   /** Artifacts a gatherer could not read, with why: the checks that read them get an error row, the rest verdicts. */
   gatherFailures?: Partial<Record<ArtifactKind, string>>;
-  /** Colours of the desktop-md capture, decoded from its JPEG (when a check needs "palette"). */
-  palette?: CapturePalette;
 } & Partial<PageRecords> &
   ArtifactsOfAll<(typeof WEB_GATHERERS)[number]>;

@@ -10,7 +10,6 @@ import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
 import { WEB_GATHERERS } from "./gatherers";
 import { helpersOf, runGatherers, scheduleGatherers, type Schedule } from "./gatherers/run";
 import type { GatherLimits, WebPage } from "./gatherers/web-page";
-import { gatherPalette } from "./gather-palette";
 import { VIEWPORTS, type CaptureSize } from "./vocabulary";
 import { timed } from "../phases";
 
@@ -195,15 +194,6 @@ export class WebCaptureEngine {
       fatal,
     });
     const gathered: Omit<WebArtifacts, "finalUrl"> = artifacts;
-    // The palette, read from the desktop-md capture after the gatherers' table (it reads their screenshots and images).
-    if (plan.needs.has("palette")) {
-      try {
-        gathered.palette = await timed("gather palette", () => gatherPalette(page.context, gathered.screenshots ?? {}, gathered.images ?? {}));
-      } catch (e) {
-        if (fatal()) throw e;
-        failures.palette = firstLine((e as Error).message);
-      }
-    }
     return Object.keys(failures).length ? { ...gathered, gatherFailures: failures } : gathered;
   }
 

@@ -5,6 +5,7 @@ import { domGatherer } from "./dom";
 import { layoutGatherer } from "./layout";
 import { imagesGatherer } from "./images";
 import { screenshotGatherer } from "./screenshot";
+import { paletteGatherer } from "./palette";
 
 /**
  * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
@@ -18,4 +19,5 @@ export const WEB_GATHERERS = gathererTable([
   layoutGatherer,
   imagesGatherer,
   screenshotGatherer,
+  paletteGatherer,
 ]);

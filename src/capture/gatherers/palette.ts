@@ -1,24 +1,29 @@
-import type { BrowserContext } from "playwright-core";
-import type { Box, CapturePalette, ImagesSnapshot, Screenshot } from "./artifact-shapes";
-import { inBlankPage } from "./image-evidence";
-import type { CaptureSize } from "./vocabulary";
+import type { Box, CapturePalette } from "../artifact-shapes";
+import { inBlankPage } from "../image-evidence";
+import { imagesGatherer } from "./images";
+import { screenshotGatherer } from "./screenshot";
+import { defineWebGatherer } from "./web-page";
 
 /** Width of the palette's sample of the capture. */
 const PALETTE_SAMPLE_WIDTH = 320;
 
-/** The desktop-md capture's colours, decoded in a blank page of the job's context, leaving out the boxes of images, video and frames; none without that capture. */
-export async function gatherPalette(
-  context: BrowserContext,
-  screenshots: Partial<Record<CaptureSize, Screenshot>>,
-  images: Partial<Record<CaptureSize, ImagesSnapshot>>,
-): Promise<CapturePalette | undefined> {
-  const shot = screenshots["desktop-md"];
-  if (!shot) return undefined;
-  const sample = await inBlankPage(context, (lab) =>
-    lab.evaluate(samplePalette, { jpegBase64: Buffer.from(shot.data).toString("base64"), masks: images["desktop-md"]?.mediaBoxes ?? [], maxWidth: PALETTE_SAMPLE_WIDTH }),
-  );
-  return { viewport: "desktop-md", ...sample };
-}
+/**
+ * "palette": the colours of the desktop-md capture, pixel by pixel as users see them, decoded from its JPEG in a
+ * blank page of the job's context; the boxes of images, video and frames at that size are left out (photographs
+ * are not brand colours). None when the job has no desktop-md capture.
+ */
+export const paletteGatherer = defineWebGatherer({
+  kind: "palette",
+  sizes: "once",
+  dependsOn: [screenshotGatherer, imagesGatherer],
+  async gather({ context }, { screenshots, images }): Promise<{ palette?: CapturePalette }> {
+    const shot = screenshots?.["desktop-md"];
+    if (!shot) return {};
+    const masks = images?.["desktop-md"]?.mediaBoxes ?? [];
+    const sample = await inBlankPage(context, (lab) => lab.evaluate(samplePalette, { jpegBase64: Buffer.from(shot.data).toString("base64"), masks, maxWidth: PALETTE_SAMPLE_WIDTH }));
+    return { palette: { viewport: "desktop-md", ...sample } };
+  },
+});
 
 /**
  * Runs in a blank page of the job's browser context (no subject script can reach it): decodes a capture's
