@@ -1,9 +1,7 @@
-import type { BrowserContext } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { NetworkGuard } from "./network-guard";
 import { guardedFetch } from "./guarded-fetch";
-import type { CapturePalette, ImageSourceInfo, ImagesSnapshot, Screenshot, WebArtifacts } from "./artifacts";
-import { measureImageSources } from "./gather-images";
-import { samplePalette } from "./gather-palette";
+import type { ImageSourceInfo, ImagesSnapshot } from "./artifact-shapes";
 import type { CaptureSize } from "./vocabulary";
 
 /** Image responses the page received, kept (only when a check compares images) so their pictures can be decoded again. */
@@ -12,8 +10,8 @@ export interface ImageBodies {
   bytes: number;
 }
 
-/** Limits on the decoding work: distinct page sources hashed, bytes kept, width of the palette sample. */
-const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024, paletteSampleWidth: 320 };
+/** Limits on the decoding work: distinct page sources hashed, bytes kept. */
+const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024 };
 
 export function keepImageBody(kept: ImageBodies, url: string, contentType: string, body: Uint8Array): void {
   if (body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes || kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes) return;
@@ -47,59 +45,51 @@ const dataUrl = (contentType: string, body: Uint8Array) =>
   `data:${/^image\//i.test(contentType) ? contentType.split(";")[0]!.trim() : "application/octet-stream"};base64,${Buffer.from(body).toString("base64")}`;
 
 /**
- * The measurements that need pictures decoded, made in one blank page of the job's context after the
- * per-size loop: reference images (fetched through the guard unless the page already loaded them) and the
- * page's image sources, hashed so a check can find a picture by content; and the desktop-md capture's colours.
+ * The page's pictures decoded, in a blank page of the job's context after every size, when the checks name reference
+ * images: the references (fetched through the guard unless the page already loaded them) and the page's image
+ * sources, hashed so that a check can find a picture by content.
  */
-export async function gatherImageEvidence(opts: {
+export async function decodeImageSources(opts: {
   context: BrowserContext;
   guard: NetworkGuard;
   signal: AbortSignal;
-  referenceImages: string[];
+  referenceImages: readonly string[];
   images: Partial<Record<CaptureSize, ImagesSnapshot>>;
-  screenshots: Partial<Record<CaptureSize, Screenshot>>;
   kept: ImageBodies;
-  palette: boolean;
-}): Promise<Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette">> {
-  const out: Pick<WebArtifacts, "imageSources" | "referenceImages" | "palette"> = {};
-  const lab = await opts.context.newPage();
+}): Promise<{ referenceImages?: Record<string, ImageSourceInfo>; imageSources?: Record<string, ImageSourceInfo> }> {
+  if (!opts.referenceImages.length) return {};
+  return inBlankPage(opts.context, async (lab) => {
+    const failed: Record<string, ImageSourceInfo> = {};
+    const refSources: Array<{ key: string; src: string }> = [];
+    for (const url of new Set(opts.referenceImages)) {
+      const loaded = await loadReference(url, opts);
+      if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
+      else refSources.push({ key: url, src: loaded.src });
+    }
+    const referenceImages = { ...withDigests(await lab.evaluate(measureImageSources, refSources), refSources), ...failed };
+    const pageSources: Array<{ key: string; src: string }> = [];
+    const seen = new Set<string>();
+    for (const snapshot of Object.values(opts.images)) {
+      for (const image of snapshot?.images ?? []) {
+        if (seen.has(image.src) || pageSources.length >= IMAGE_EVIDENCE_LIMITS.maxSources) continue;
+        seen.add(image.src);
+        const kept = opts.kept.bodies.get(image.src);
+        if (image.src.startsWith("data:")) pageSources.push({ key: image.src, src: image.src });
+        else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
+      }
+    }
+    return { referenceImages, imageSources: withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources) };
+  });
+}
+
+/** Runs `fn` in a blank page of the job's browser context (no subject script can reach it), closed after. */
+export async function inBlankPage<T>(context: BrowserContext, fn: (page: Page) => Promise<T>): Promise<T> {
+  const page = await context.newPage();
   try {
-    if (opts.referenceImages.length) {
-      const failed: Record<string, ImageSourceInfo> = {};
-      const refSources: Array<{ key: string; src: string }> = [];
-      for (const url of new Set(opts.referenceImages)) {
-        const loaded = await loadReference(url, opts);
-        if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
-        else refSources.push({ key: url, src: loaded.src });
-      }
-      const measured = withDigests(await lab.evaluate(measureImageSources, refSources), refSources);
-      out.referenceImages = { ...measured, ...failed };
-      const pageSources: Array<{ key: string; src: string }> = [];
-      const seen = new Set<string>();
-      for (const snapshot of Object.values(opts.images)) {
-        for (const image of snapshot?.images ?? []) {
-          if (seen.has(image.src) || pageSources.length >= IMAGE_EVIDENCE_LIMITS.maxSources) continue;
-          seen.add(image.src);
-          const kept = opts.kept.bodies.get(image.src);
-          if (image.src.startsWith("data:")) pageSources.push({ key: image.src, src: image.src });
-          else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
-        }
-      }
-      out.imageSources = withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources);
-    }
-    const shot = opts.screenshots["desktop-md"];
-    if (opts.palette && shot) {
-      const sample = await lab.evaluate(samplePalette, {
-        jpegBase64: Buffer.from(shot.data).toString("base64"),
-        masks: opts.images["desktop-md"]?.mediaBoxes ?? [],
-        maxWidth: IMAGE_EVIDENCE_LIMITS.paletteSampleWidth,
-      });
-      out.palette = { viewport: "desktop-md", ...sample } satisfies CapturePalette;
-    }
+    return await fn(page);
   } finally {
-    await lab.close().catch(() => {});
+    await page.close().catch(() => {});
   }
-  return out;
 }
 
 /** A reference image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
@@ -131,4 +121,64 @@ async function loadReference(
   } catch (e) {
     return { error: `it could not be fetched: ${(e as Error).message}` };
   }
+}
+
+/**
+ * Runs in a blank page of the job's browser context (no subject script can reach it): decodes each source
+ * (a data: URL) and measures its natural size, a 128-bit difference hash of its luminance over white (9×8
+ * horizontal and 8×9 vertical gradients) and a 16×16 colour thumbnail. Self-contained.
+ */
+export async function measureImageSources(sources: Array<{ key: string; src: string }>): Promise<Record<string, ImageSourceInfo>> {
+  const out: Record<string, ImageSourceInfo> = {};
+  // Every picture is first painted over white at one fixed size, so a vector and a raster copy of the same
+  // logo are reduced the same way from there.
+  const base = document.createElement("canvas");
+  base.width = base.height = 64;
+  const b = base.getContext("2d")!;
+  const canvas = document.createElement("canvas");
+  const g = canvas.getContext("2d", { willReadFrequently: true })!;
+  const draw = (w: number, h: number) => {
+    canvas.width = w;
+    canvas.height = h;
+    g.imageSmoothingEnabled = true;
+    g.imageSmoothingQuality = "high";
+    g.drawImage(base, 0, 0, w, h);
+    return g.getImageData(0, 0, w, h).data;
+  };
+  const luma = (d: Uint8ClampedArray, i: number) => 0.299 * d[i * 4]! + 0.587 * d[i * 4 + 1]! + 0.114 * d[i * 4 + 2]!;
+  for (const { key, src } of sources) {
+    const im = new Image();
+    im.src = src;
+    const decoded = await Promise.race([
+      im.decode().then(() => true, () => false),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
+    ]);
+    if (!decoded || !im.naturalWidth || !im.naturalHeight) {
+      out[key] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: "it could not be decoded as an image" };
+      continue;
+    }
+    try {
+      b.fillStyle = "#fff";
+      b.fillRect(0, 0, 64, 64);
+      b.imageSmoothingEnabled = true;
+      b.imageSmoothingQuality = "high";
+      b.drawImage(im, 0, 0, 64, 64);
+      // A bit is set where a cell is brighter than the next by more than a few levels: flat areas read as 0
+      // every time instead of flipping on encoding noise.
+      const bits: number[] = [];
+      const across = draw(9, 8);
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(across, y * 9 + x) > luma(across, y * 9 + x + 1) + 3 ? 1 : 0);
+      const down = draw(8, 9);
+      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(down, y * 8 + x) > luma(down, (y + 1) * 8 + x) + 3 ? 1 : 0);
+      let hash = "";
+      for (let i = 0; i < bits.length; i += 4) hash += ((bits[i]! << 3) | (bits[i + 1]! << 2) | (bits[i + 2]! << 1) | bits[i + 3]!).toString(16);
+      const small = draw(16, 16);
+      const thumbnail: number[] = [];
+      for (let i = 0; i < 256; i++) thumbnail.push(small[i * 4]!, small[i * 4 + 1]!, small[i * 4 + 2]!);
+      out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash, thumbnail };
+    } catch (e) {
+      out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash: null, thumbnail: null, error: String(e) };
+    }
+  }
+  return out;
 }

@@ -5,8 +5,8 @@ import type { CDPSession, Page } from "playwright-core";
  * main frame, as Lighthouse runs its gatherers: the same DOM, but its own globals, so a page that redefines
  * `define`, `performance.now`, `URL`, `Array.prototype.map` or `Symbol` cannot break it.
  *
- * A function passed to run() is serialised (as Playwright's page.evaluate does), so it must be self-contained;
- * its argument travels as JSON.
+ * A function passed to run() is serialised (as Playwright's page.evaluate does), so it must be self-contained but
+ * for the page helpers installed in the world (page-helpers.ts); its argument travels as JSON.
  */
 export class IsolatedWorld {
   private contextId: number | null = null;

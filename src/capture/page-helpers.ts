@@ -1,88 +1,51 @@
+/**
+ * Assay's in-page code, shaped as Lighthouse's page functions: named helpers, installed once per page in the world
+ * the page functions run in (IsolatedWorld for a webpage, the message's page for an email), and page functions
+ * (snapshotDom, snapshotLayout, …) that compose them. The helpers of a group are declared together in one scope,
+ * so a helper calls another by its name; a page function is serialised on its own (IsolatedWorld.run,
+ * page.evaluate), so it reaches the helpers through the registry: `globalThis[Symbol.for(PAGE_HELPERS_KEY)]`.
+ * Neither may use anything else of the module it is written in (no constant, no import but the helpers').
+ */
+
 /** Where the in-page helpers live in the page: a registry symbol, out of the page's usual names. */
 export const PAGE_HELPERS_KEY = "assay.page-helpers";
 
-export interface PageHelpers {
-  /** A CSS selector that finds this element: the nearest unique id, then tag:nth-of-type steps. */
-  cssPath(el: Element): string;
-  /** The URL an <img> or <input type=image> loads (currentSrc first), or "" when it has no source. */
-  imageSource(el: Element): string;
-  /**
-   * Whether a control is a "bulletproof" button: an ancestor that holds it alone (its text and no other link
-   * or button), a cell, a table or a wrapper, paints a background unlike what is behind that ancestor.
-   */
-  inColouredContainer(el: Element): boolean;
-}
+/**
+ * Page helpers installed together, by the name page functions call them with. Each is a function declaration;
+ * the key is its name in the page even where a bundler renamed the function. A group that calls another
+ * group's helpers includes them (spread), so that any group can be installed alone.
+ */
+export type HelperGroup = Readonly<Record<string, (...args: never[]) => unknown>>;
 
 /**
- * Runs inside the page once per capture (serialised by Playwright, so self-contained) and installs the
- * helpers every gatherer shares; gatherers read them with pageHelpers().
+ * The script that installs `groups` in a page. It installs nothing when they are there already (a page whose
+ * registry holds every name), and adds to the registry a group the page does not have yet; a name the page's
+ * registry gives to another function is refused.
  */
-export function installPageHelpers(key: string): void {
-  const unique = (id: string) => document.querySelectorAll(`#${CSS.escape(id)}`).length === 1;
-  // Each element's tag:nth-of-type step, computed for all of a parent's children at once (a parent of 100,000
-  // children would otherwise be scanned once per child). Kept for one synchronous run of a gatherer: the
-  // page may change its DOM between gatherers.
-  let steps: WeakMap<Element, string> | null = null;
-  const stepOf = (node: Element, parent: Element): string => {
-    if (!steps) {
-      steps = new WeakMap();
-      queueMicrotask(() => (steps = null));
+export function helpersScript(groups: readonly HelperGroup[]): string {
+  const helpers = new Map<string, (...args: never[]) => unknown>();
+  for (const group of groups) {
+    for (const [name, fn] of Object.entries(group)) {
+      const known = helpers.get(name);
+      if (known && known !== fn) throw new Error(`Two page helpers are named ${name}`);
+      helpers.set(name, fn);
     }
-    if (!steps.has(node)) {
-      const counts = new Map<string, number>();
-      for (const c of Array.from(parent.children)) counts.set(c.tagName, (counts.get(c.tagName) ?? 0) + 1);
-      const seen = new Map<string, number>();
-      for (const c of Array.from(parent.children)) {
-        const n = (seen.get(c.tagName) ?? 0) + 1;
-        seen.set(c.tagName, n);
-        steps.set(c, c.tagName.toLowerCase() + (counts.get(c.tagName)! > 1 ? `:nth-of-type(${n})` : ""));
-      }
-    }
-    return steps.get(node)!;
-  };
-  const cssPath = (el: Element): string => {
-    if (el.id && unique(el.id)) return `#${CSS.escape(el.id)}`;
-    const parts: string[] = [];
-    let node: Element | null = el;
-    while (node && node !== document.documentElement) {
-      if (node.id && unique(node.id)) {
-        parts.unshift(`#${CSS.escape(node.id)}`);
-        return parts.join(" > ");
-      }
-      const parent: Element | null = node.parentElement;
-      parts.unshift(parent ? stepOf(node, parent) : node.tagName.toLowerCase());
-      node = parent;
-    }
-    parts.unshift("html");
-    return parts.join(" > ");
-  };
-  // The reflected .src of src="" (or white space) is the page's own URL: an empty source is no source.
-  const imageSource = (el: Element): string => {
-    const current = el.tagName === "IMG" ? (el as HTMLImageElement).currentSrc : "";
-    if (current) return current;
-    return (el.getAttribute("src") ?? "").trim() ? (el as HTMLImageElement).src : "";
-  };
-  const squash = (t: string | null) => (t ?? "").replace(/\s+/g, " ").trim();
-  const painted = (el: Element) => {
-    const bg = getComputedStyle(el).backgroundColor;
-    return bg !== "transparent" && !/^rgba\([^)]*[,/]\s*0\)$/.test(bg) ? bg : null;
-  };
-  const backdrop = (el: Element | null): string => {
-    for (let n = el; n; n = n.parentElement) {
-      const bg = painted(n);
-      if (bg) return bg;
-    }
-    return "rgb(255, 255, 255)";
-  };
-  const inColouredContainer = (el: Element): boolean => {
-    const own = squash(el.textContent) || squash(el.getAttribute("aria-label")) || squash((el as HTMLInputElement).value ?? "");
-    if (!own || own.length >= 60) return false;
-    for (let n = el.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
-      if (squash(n.textContent) !== own || n.querySelectorAll("a[href], button").length > 1) return false;
-      const bg = painted(n);
-      if (bg && bg !== backdrop(n.parentElement)) return true;
-    }
-    return false;
-  };
-  Object.defineProperty(globalThis, Symbol.for(key), { value: { cssPath, imageSource, inColouredContainer }, configurable: true });
+  }
+  const declarations = [...helpers].map(([name, fn]) => {
+    const source = fn.toString();
+    if (!/^(async\s+)?function\b/.test(source)) throw new Error(`The page helper ${name} is not a function declaration`);
+    return fn.name === name ? source : `${source}\nconst ${name} = ${fn.name};`;
+  });
+  const names = [...helpers.keys()];
+  return `(() => {
+const key = Symbol.for(${JSON.stringify(PAGE_HELPERS_KEY)});
+const installed = globalThis[key] ?? {};
+if (${JSON.stringify(names)}.every((name) => name in installed)) return;
+${declarations.join("\n")}
+const fresh = { ${names.join(", ")} };
+for (const [name, fn] of Object.entries(fresh)) {
+  if (name in installed && String(installed[name]) !== String(fn)) throw new Error("Two page helpers are named " + name);
+}
+Object.defineProperty(globalThis, key, { value: Object.assign(installed, fresh), configurable: true });
+})()`;
 }

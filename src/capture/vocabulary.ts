@@ -1,6 +1,6 @@
 /**
- * The words capture shares with the checks and the catalog: the sizes a subject is captured at, the artifact
- * kinds a check can ask for, and what a mail client is to the renderer. Kept here, below the checks and the
+ * The words capture shares with the checks and the catalog: the sizes a subject is captured at, the email
+ * artifact kinds a check can ask for, and what a mail client is to the renderer. Kept here, below the checks and the
  * catalog, so that capture reads its own vocabulary and imports neither of them.
  */
 
@@ -14,24 +14,15 @@ export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mob
   "desktop-md": { width: 1280, height: 800, mobile: false },
 };
 
-/** What a check reads; the capture engine gathers only what the selected checks need. */
-export type ArtifactKind =
-  | "dom"
-  | "layout"
-  | "screenshot"
-  | "network"
-  | "console"
-  | "axe"
-  | "vitals"
-  | "images"
-  | "palette"
-  /** Email: the text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
+/** What an email check reads beyond the parsed message; a webpage's artifact kinds are its gatherers' (artifacts.ts). */
+export type EmailArtifactKind =
+  /** The text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
   | "email-html"
-  /** Email: SPF, DKIM and DMARC results from mailauth (EmailArtifacts.authentication). */
+  /** SPF, DKIM and DMARC results from mailauth (EmailArtifacts.authentication). */
   | "authentication"
-  /** Email: renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
+  /** Renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
   | "render"
-  /** Email: the renders are in dark mode (each client's dark variant). */
+  /** The renders are in dark mode (each client's dark variant). */
   | "render-dark";
 
 // ------------------------------------------------------------------ mail clients

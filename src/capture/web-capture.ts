@@ -1,21 +1,19 @@
-import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
+import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
-import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
-import type { ConsoleEntry, DialogEntry, ImagesSnapshot, LabVitals, LayoutSnapshot, NetworkEntry, Screenshot, WebArtifacts } from "./artifacts";
-import { snapshotDom } from "./gather-dom";
-import { snapshotLayout } from "./gather-layout";
-import { snapshotImages } from "./gather-images";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "./page-helpers";
-import { gatherImageEvidence, keepImageBody, type ImageBodies } from "./image-evidence";
-import { runAxe } from "./axe";
+import type { ArtifactKind, PageRecords, WebArtifacts } from "./artifacts";
+import { helpersScript } from "./page-helpers";
+import { PageNetwork, type DocumentResponse } from "./page-network";
+import { PageConsole } from "./page-console";
 import { IsolatedWorld } from "./isolated-world";
 import { SCRIPT_STALL_MS, ScriptWatchdog } from "./script-watchdog";
-import { readLabVitals, type VitalsReading } from "./lab-vitals";
-import { VIEWPORTS, type ArtifactKind, type CaptureSize } from "./vocabulary";
+import { WEB_GATHERERS } from "./gatherers";
+import { helpersOf, runGatherers, scheduleGatherers, type Schedule } from "./gatherers/run";
+import type { GatherLimits, WebPage } from "./gatherers/web-page";
+import { VIEWPORTS, type CaptureSize } from "./vocabulary";
 import { timed } from "../phases";
 
-export interface CaptureLimits {
+export interface CaptureLimits extends GatherLimits {
   navigationTimeoutMs: number;
   /** The whole capture: load, settle, every size, screenshots. Past it the job is interrupted. */
   totalTimeoutMs: number;
@@ -23,15 +21,6 @@ export interface CaptureLimits {
   quietMs: number;
   /** …but never longer than this. */
   settleCapMs: number;
-  /** Full-page screenshots stop at this height (CSS pixels); the finding says when a page was cut. */
-  screenshotMaxHeight: number;
-  /**
-   * Lab vitals are final once nothing has happened for this long: no request in flight, none started or
-   * finished, and no new largest-contentful-paint candidate…
-   */
-  vitalsQuietMs: number;
-  /** …or, at the latest, this long after load: the vitals are then reported as not final. */
-  vitalsCapMs: number;
   /** A script that holds the page's main thread this long without yielding is stopped (ScriptWatchdog). */
   scriptStallMs: number;
 }
@@ -54,6 +43,7 @@ export type WebSubject = { type: "url"; url: string } | { type: "static_html"; h
 
 export interface CapturePlan {
   viewports: CaptureSize[];
+  /** What the selected checks read: the gatherers of these kinds run (gatherers/), with those they depend on. */
   needs: Set<ArtifactKind>;
   /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
   referenceImages?: string[];
@@ -103,136 +93,46 @@ export class WebCaptureEngine {
     });
   }
 
+  /**
+   * The page's life, around the gatherers: set-up (its network, its console, the watchdog), the document fetched and
+   * navigated to, the settle, the isolated world with the page helpers, then the gatherers the checks' needs name
+   * (gatherers/), the page resized through the sizes as they go.
+   */
   private async captureIn(context: BrowserContext, page: Page, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
-    const dialogs = answerDialogs(page);
+    const said = new PageConsole(page);
     let crashed = false;
     page.on("crash", () => (crashed = true));
     page.on("popup", (p) => void p.close().catch(() => {}));
-    const net: CaptureNetwork = {
-      blocked: [],
-      log: [],
-      inFlight: 0,
-      lastActivity: performance.now(),
-      navigations: 0,
-      sockets: new Set(),
-      stop: new AbortController(),
-    };
-    if (plan.needs.has("images") && plan.referenceImages?.length) net.images = { bodies: new Map(), bytes: 0 };
-    const consoleEntries: ConsoleEntry[] = [];
-    page.on("console", (m) => {
-      if (m.type() !== "error") return;
-      // Chromium's own refusal of a beforeunload prompt (no user gesture yet) is a dialog the page asked for, not an error of the page's.
-      if (BLOCKED_BEFOREUNLOAD.test(m.text())) {
-        if (dialogs.length < DIALOG_CAP) dialogs.push({ type: "beforeunload", message: "(not shown: Chromium blocks it before any user gesture)", answer: null });
-        return;
-      }
-      consoleEntries.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
-    });
-    page.on("pageerror", (e) => consoleEntries.push({ kind: "uncaught", text: `${e.name}: ${e.message}` }));
-    const [cdp] = await timed("page set-up", () =>
-      Promise.all([
-        context.newCDPSession(page),
-        page.addInitScript(capDialogs, { cap: DIALOG_CAP, promptAnswer: PROMPT_ANSWER }),
-        // On the context, not the page, so pop-ups, frames and workers' requests cannot go around it.
-        context.route("**/*", (route) => this.route(route, page, net)),
-        context.routeWebSocket(() => true, (ws) => this.routeWebSocket(ws, page, net)),
-      ]),
-    );
+    const network = new PageNetwork(this.guard, page);
+    const referenceImages = plan.referenceImages ?? [];
+    const schedule = scheduleGatherers(WEB_GATHERERS, plan.needs);
+    for (const g of schedule.all) g.prepare?.({ network, referenceImages });
+    const [cdp] = await timed("page set-up", () => Promise.all([context.newCDPSession(page), said.capDialogs(), network.route(context)]));
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
-    const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => consoleEntries.push({ kind: "uncaught", text: stalled }));
+    const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => said.uncaught(stalled));
     try {
-      let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
-      target.hash = "";
-      let document: DocumentResponse;
-      if (subject.type === "url") {
-        // The document is fetched through the guard first, following (and checking) its redirects, so the
-        // browser then navigates straight to the final URL: relative links resolve as the user sees them.
-        const fetched = await timed("document fetch", () => this.fetchDocument(page, target.href, net.stop.signal));
-        if ("interruption" in fetched) return { ok: false, interruption: fetched.interruption };
-        document = fetched;
-        target = new URL(fetched.finalUrl);
-      } else {
-        document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
-      }
-      net.subject = { type: subject.type, url: target.href, document, served: false };
-      let response;
-      try {
-        response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
-      } catch (e) {
-        if (crashed) return { ok: false, interruption: CRASHED };
-        return { ok: false, interruption: `The page did not load: ${firstLine((e as Error).message)}` };
-      }
-      if (subject.type === "url" && response && response.status() >= 400) {
-        return { ok: false, interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
-      }
+      const loaded = await this.navigate(page, subject, network, () => crashed);
+      if ("interruption" in loaded) return { ok: false, interruption: loaded.interruption };
       const loadedAt = performance.now();
-      const away = watchMainFrame(page, target.origin);
+      const away = watchMainFrame(page, loaded.origin);
       await timed("settle", async () => {
-        await this.settle(net, loadedAt, plan.needs.has("console"));
+        await this.settle(network, loadedAt, plan.needs.has("console"));
         await watchdog.finish();
       });
       if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
       const world = await timed("page helpers", async () => {
         const opened = await IsolatedWorld.open(page, cdp);
         await opened.run(() => globalThis.document.fonts.ready.then(() => undefined));
-        await opened.run(installPageHelpers, PAGE_HELPERS_KEY);
+        await opened.load(helpersScript(helpersOf(schedule)));
         return opened;
       });
-      const artifacts: WebArtifacts = { finalUrl: page.url(), dom: {}, blockedRequests: net.blocked, network: net.log, console: consoleEntries, dialogs };
-      // A gatherer that fails (the page broke it, or it ran out of something) errors only the checks that read its artifact.
-      const failures: Partial<Record<ArtifactKind, string>> = {};
-      const gather = async <T>(kinds: ArtifactKind | ArtifactKind[], read: () => Promise<T>): Promise<T | undefined> => {
-        try {
-          return await timed(`gather ${[kinds].flat().join("+")}`, read);
-        } catch (e) {
-          if (page.isClosed() || crashed) throw e;
-          for (const kind of [kinds].flat()) failures[kind] ??= firstLine((e as Error).message);
-          return undefined;
-        }
-      };
-      if (plan.needs.has("vitals")) artifacts.vitals = await gather("vitals", () => this.measureVitals(world, net, loadedAt));
-      if (plan.needs.has("axe")) artifacts.axe = await gather("axe", () => runAxe(world));
-      const layout: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
-      const screenshots: Partial<Record<CaptureSize, Screenshot>> = {};
-      const images: Partial<Record<CaptureSize, ImagesSnapshot>> = {};
-      const keep = <T>(into: Partial<Record<CaptureSize, T>>, size: CaptureSize, value: T | undefined) => {
-        if (value !== undefined) into[size] = value;
-      };
-      for (const size of SIZE_ORDER.filter((s) => plan.viewports.includes(s))) {
-        const v = VIEWPORTS[size];
-        await timed("resize", async () => {
-          await page.setViewportSize({ width: v.width, height: v.height });
-          // Touch input at phone size; the layout width stays exactly 375 CSS pixels (no device scaling).
-          if (plan.viewports.includes("mobile-sm")) await cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
-        });
-        if (plan.needs.has("dom")) keep(artifacts.dom, size, await gather("dom", () => world.run(snapshotDom, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("layout")) keep(layout, size, await gather("layout", () => world.run(snapshotLayout, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("images")) keep(images, size, await gather("images", () => world.run(snapshotImages, PAGE_HELPERS_KEY)));
-        if (plan.needs.has("screenshot")) keep(screenshots, size, await gather("screenshot", () => this.screenshot(page, world, size)));
-      }
-      if (plan.needs.has("layout")) artifacts.layout = layout;
-      if (plan.needs.has("screenshot")) artifacts.screenshots = screenshots;
-      if (plan.needs.has("images")) artifacts.images = images;
-      if (plan.needs.has("images") || plan.needs.has("palette")) {
-        // Decoding (reference images, image hashes, the capture's colours) happens in a blank page of this context.
-        const evidence = await gather((["images", "palette"] as const).filter((k) => plan.needs.has(k)), () =>
-          gatherImageEvidence({
-            context,
-            guard: this.guard,
-            signal: net.stop.signal,
-            referenceImages: plan.needs.has("images") ? (plan.referenceImages ?? []) : [],
-            images,
-            screenshots,
-            kept: net.images ?? { bodies: new Map(), bytes: 0 },
-            palette: plan.needs.has("palette"),
-          }),
-        );
-        Object.assign(artifacts, evidence);
-      }
-      if (Object.keys(failures).length) artifacts.gatherFailures = failures;
+      const finalUrl = page.url();
+      const records: PageRecords = { blockedRequests: network.blocked, network: network.log, console: said.console, dialogs: said.dialogs };
+      const gathering = { page, cdp, world, context, guard: this.guard, network, limits: this.limits, loadedAt, referenceImages } satisfies WebPage;
+      const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.
       if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
-      return { ok: true, artifacts };
+      return { ok: true, artifacts: { finalUrl, ...records, ...artifacts } };
     } catch (e) {
       // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
       if (crashed) return { ok: false, interruption: CRASHED };
@@ -240,9 +140,61 @@ export class WebCaptureEngine {
       throw e;
     } finally {
       watchdog.stop();
-      net.stop.abort();
-      for (const socket of net.sockets) socket.close();
+      network.close();
     }
+  }
+
+  /**
+   * Opens the subject in the page: a url job's document is fetched through the guard first, following (and
+   * checking) its redirects, so the browser then navigates straight to the final URL (relative links resolve as
+   * the user sees them); a static_html subject is served as given. Returns the origin the subject is at.
+   */
+  private async navigate(page: Page, subject: WebSubject, network: PageNetwork, crashed: () => boolean): Promise<{ origin: string } | { interruption: string }> {
+    let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
+    target.hash = "";
+    let document: DocumentResponse;
+    if (subject.type === "url") {
+      const fetched = await timed("document fetch", () => network.fetchDocument(target.href, this.limits.navigationTimeoutMs));
+      if ("interruption" in fetched) return fetched;
+      document = fetched;
+      target = new URL(fetched.finalUrl);
+    } else {
+      document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
+    }
+    network.serve(subject.type, target.href, document);
+    let response;
+    try {
+      response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
+    } catch (e) {
+      if (crashed()) return { interruption: CRASHED };
+      return { interruption: `The page did not load: ${firstLine((e as Error).message)}` };
+    }
+    if (subject.type === "url" && response && response.status() >= 400) {
+      return { interruption: `The page answered HTTP ${response.status()} ${response.statusText()}`.trim() };
+    }
+    return { origin: target.origin };
+  }
+
+  /**
+   * The scheduled gatherers, at the size the page loaded at, then through the plan's sizes (touch input at phone
+   * size; the layout width stays exactly 375 CSS pixels, no device scaling). A gatherer that fails (the page broke
+   * it, or it ran out of something) errors only the checks that read its artifact.
+   */
+  private async gather(page: WebPage, schedule: Schedule<(typeof WEB_GATHERERS)[number]>, plan: CapturePlan, fatal: () => boolean): Promise<Omit<WebArtifacts, "finalUrl">> {
+    const { artifacts, failures } = await runGatherers(schedule, page, {
+      sizes: SIZE_ORDER.filter((s) => plan.viewports.includes(s)),
+      resize: (size) =>
+        timed("resize", async () => {
+          const v = VIEWPORTS[size];
+          await page.page.setViewportSize({ width: v.width, height: v.height });
+          if (plan.viewports.includes("mobile-sm")) await page.cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+        }),
+      phase: "gather",
+      onFailure: "record",
+      fatal,
+    });
+    const gathered: Omit<WebArtifacts, "finalUrl"> = artifacts;
+    return Object.keys(failures).length ? { ...gathered, gatherFailures: failures } : gathered;
   }
 
   /**
@@ -250,7 +202,7 @@ export class WebCaptureEngine {
    * the last quietMs, capped at settleCapMs. A page that went quiet before load costs nothing; when console
    * errors are read, the page gets at least quietMs after load for late scripts to throw.
    */
-  private async settle(net: CaptureNetwork, loadedAt: number, readsConsole: boolean): Promise<void> {
+  private async settle(net: PageNetwork, loadedAt: number, readsConsole: boolean): Promise<void> {
     const deadline = loadedAt + this.limits.settleCapMs;
     while (performance.now() < deadline) {
       const idle = net.inFlight === 0;
@@ -259,235 +211,14 @@ export class WebCaptureEngine {
       await Bun.sleep(25);
     }
   }
-
-  /**
-   * Reads the lab vitals until they are final: the network and the largest paint both quiet for vitalsQuietMs
-   * (a hero image behind a slow request paints late, and LCP moves with it), or vitalsCapMs after load, when
-   * they are marked not final. No input is given, so nothing else ends LCP early.
-   */
-  private async measureVitals(world: IsolatedWorld, net: CaptureNetwork, loadedAt: number): Promise<LabVitals> {
-    const { vitalsQuietMs: quiet, vitalsCapMs: cap } = this.limits;
-    let reading: VitalsReading = await world.run(readLabVitals);
-    let paintedAt = performance.now();
-    for (;;) {
-      const now = performance.now();
-      const done = net.inFlight === 0 && now - net.lastActivity >= quiet && now - paintedAt >= quiet;
-      if (done || now - loadedAt >= cap) return { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap };
-      await Bun.sleep(100);
-      const next = await world.run(readLabVitals);
-      if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
-      reading = next;
-    }
-  }
-
-  /** A full-page JPEG (faster than PNG at the same use), cut at screenshotMaxHeight. */
-  private async screenshot(page: Page, world: IsolatedWorld, size: CaptureSize): Promise<Screenshot> {
-    const { width, height } = await world.run(() => ({
-      width: document.documentElement.clientWidth,
-      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
-    }));
-    const cut = height > this.limits.screenshotMaxHeight;
-    const clipHeight = Math.min(height, this.limits.screenshotMaxHeight);
-    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
-    return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut, data };
-  }
-
-  /** A url job's document, through the guard; a refusal or a failure is an interruption with its reason. */
-  private async fetchDocument(page: Page, url: string, signal: AbortSignal): Promise<(DocumentResponse & { finalUrl: string }) | { interruption: string }> {
-    const userAgent = await page.evaluate(() => navigator.userAgent);
-    try {
-      const res = await guardedFetch(this.guard, url, {
-        headers: {
-          "user-agent": userAgent,
-          accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-          "accept-language": "en-US,en;q=0.9",
-          "upgrade-insecure-requests": "1",
-        },
-        maxRedirects: REQUEST_LIMITS.maxRedirects,
-        maxBytes: REQUEST_LIMITS.maxBytes,
-        timeoutMs: this.limits.navigationTimeoutMs,
-        signal,
-      });
-      if (res.refused) {
-        const via = res.redirects.length ? ` (reached by a redirect from ${res.redirects[0]!.url})` : "";
-        return { interruption: `The network guard refused ${res.url}${via}: ${res.detail}.` };
-      }
-      if (/^\s*attachment/i.test(res.headers["content-disposition"] ?? "")) {
-        return { interruption: `${res.finalUrl} answers with a download (Content-Disposition: attachment), not a page to capture` };
-      }
-      return { status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body), finalUrl: res.finalUrl };
-    } catch (e) {
-      return { interruption: `The page did not load: ${(e as Error).message}` };
-    }
-  }
-
-  /**
-   * Every http(s) request the browser makes lands here. The subject's document is served from what the
-   * engine already holds; anything else is fetched by guardedFetch (checked, pinned to the checked address,
-   * redirects followed and re-checked) and handed to the browser with route.fulfill, so Chromium itself
-   * never connects anywhere. A refused request is aborted and recorded.
-   *
-   * Redirects are followed here, never passed to the browser: Chromium follows a fulfilled 3xx without
-   * routing the next hop (tried with playwright-core 1.65 and Chromium 156), which would go around the guard.
-   * The cost: a redirected subresource or frame keeps the URL it was asked for (a frame's relative links
-   * resolve against it). The main document of a url job does not: fetchDocument resolves its redirects first.
-   */
-  private async route(route: Route, page: Page, net: CaptureNetwork) {
-    const request = route.request();
-    net.inFlight++;
-    net.lastActivity = performance.now();
-    const entry: NetworkEntry = { url: request.url(), resourceType: request.resourceType(), status: 0, bytes: 0 };
-    net.log.push(entry);
-    const subject = net.subject;
-    // The page's own navigation of its tab, once the subject is in it. Whenever one is not followed it is answered
-    // 204 No Content, the answer that leaves the current document in place: an aborted navigation would put
-    // Chromium's error page (chrome-error://chromewebdata/) in the tab, and the checks would judge that.
-    const leaving = !!subject?.served && request.isNavigationRequest() && inMainFrame(request, page);
-    const stay = (failure: string) => {
-      entry.failure = failure;
-      return route.fulfill({ status: 204 }).catch(() => {});
-    };
-    try {
-      if (subject && !subject.served && request.isNavigationRequest() && request.url() === subject.url && inMainFrame(request, page)) {
-        subject.served = true;
-        const { document } = subject;
-        entry.status = document.status;
-        entry.bytes = Buffer.byteLength(document.body);
-        entry.document = true;
-        return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
-      }
-      if (leaving && subject!.type === "static_html") {
-        entry.status = 204;
-        return await stay("not followed: a static_html subject is the HTML given, and any other document in its tab would not be");
-      }
-      if (leaving && ++net.navigations > MAX_SELF_NAVIGATIONS) {
-        entry.status = 204;
-        return await stay(`not followed: the page had already navigated itself ${MAX_SELF_NAVIGATIONS} times`);
-      }
-      const res = await guardedFetch(this.guard, request.url(), {
-        method: request.method(),
-        headers: await request.allHeaders(),
-        body: request.postDataBuffer(),
-        maxRedirects: REQUEST_LIMITS.maxRedirects,
-        maxBytes: REQUEST_LIMITS.maxBytes,
-        timeoutMs: REQUEST_LIMITS.timeoutMs,
-        signal: net.stop.signal,
-      });
-      if (res.refused) {
-        net.blocked.push({ url: res.url, reason: res.reason, detail: res.detail, ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}) });
-        const failure = `refused by the network guard: ${res.detail}`;
-        if (leaving) return await stay(failure);
-        entry.failure = failure;
-        return await route.abort("blockedbyclient").catch(() => {});
-      }
-      entry.status = res.status;
-      entry.bytes = res.body.byteLength;
-      entry.protocol = res.protocol;
-      entry.contentType = res.headers["content-type"];
-      if (net.images && request.resourceType() === "image" && res.status < 300) keepImageBody(net.images, request.url(), res.headers["content-type"] ?? "", res.body);
-      if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
-      return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
-    } catch (e) {
-      const kind = e instanceof GuardedFetchError ? e.kind : "network";
-      if (leaving) return stay((e as Error).message);
-      entry.failure = (e as Error).message;
-      return route.abort(kind === "timeout" ? "timedout" : "failed").catch(() => {});
-    } finally {
-      net.inFlight--;
-      net.lastActivity = performance.now();
-    }
-  }
-
-  /**
-   * WebSockets never leave from the browser: Playwright mocks the page's socket and this bridges it to one
-   * opened server-side by guardedWebSocket (checked and pinned), or closes it (1008) and records it if refused.
-   * Sockets opened by workers are not routed by Playwright; they hit the browser's closed network (see CHROMIUM_ARGS).
-   */
-  private async routeWebSocket(ws: WebSocketRoute, page: Page, net: CaptureNetwork) {
-    const pending: Array<string | Buffer> = [];
-    let upstream: WebSocket | null = null;
-    let closed = false;
-    const forward = (m: string | Buffer) => upstream!.send(typeof m === "string" ? m : (new Uint8Array(m) as Uint8Array<ArrayBuffer>));
-    ws.onMessage((m) => (upstream?.readyState === WebSocket.OPEN ? forward(m) : pending.push(m)));
-    ws.onClose((code, reason) => {
-      closed = true;
-      upstream?.close(code === 1000 || (code !== undefined && code >= 3000 && code <= 4999) ? code : 1000, reason);
-    });
-    let origin: string | undefined;
-    try {
-      origin = new URL(page.url()).origin;
-    } catch {}
-    const opened = await guardedWebSocket(this.guard, ws.url(), {
-      protocols: ws.protocols(),
-      headers: origin && origin !== "null" ? { origin } : {},
-    }).catch((e: Error) => ({ refused: true as const, reason: "invalid-url", detail: e.message, url: ws.url() }));
-    if (opened.refused) {
-      net.blocked.push({ url: opened.url, reason: opened.reason, detail: opened.detail });
-      return ws.close({ code: 1008, reason: "refused by the network guard" }).catch(() => {});
-    }
-    upstream = opened.socket;
-    if (closed || net.stop.signal.aborted) return upstream.close();
-    net.sockets.add(upstream);
-    upstream.onopen = () => {
-      for (const m of pending.splice(0)) forward(m);
-    };
-    // A server that pushes as fast as it can would keep this process and the page busy for the whole capture: past the cap the socket is closed.
-    let relayed = 0;
-    upstream.onmessage = (e) => {
-      if (closed) return;
-      if (++relayed > WEBSOCKET_MESSAGE_CAP) {
-        closed = true;
-        net.log.push({ url: ws.url(), resourceType: "websocket", status: 101, bytes: 0, failure: `closed by Assay after ${WEBSOCKET_MESSAGE_CAP} messages from the server during the capture` });
-        upstream!.close(1000);
-        return void ws.close({ code: 1008, reason: "message cap reached" }).catch(() => {});
-      }
-      ws.send(typeof e.data === "string" ? e.data : Buffer.from(e.data as ArrayBuffer));
-    };
-    upstream.onclose = (e) => {
-      net.sockets.delete(upstream!);
-      if (!closed) void ws.close({ code: e.code === 1000 || (e.code >= 3000 && e.code <= 4999) ? e.code : 1011, reason: e.reason }).catch(() => {});
-    };
-  }
-}
-
-interface DocumentResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Buffer;
-  finalUrl?: string;
-}
-
-interface CaptureNetwork {
-  /** The subject's document, served from what the engine holds to the main frame's first navigation to its URL. */
-  subject?: { type: WebSubject["type"]; url: string; document: DocumentResponse; served: boolean };
-  blocked: NonNullable<WebArtifacts["blockedRequests"]>;
-  log: NetworkEntry[];
-  inFlight: number;
-  lastActivity: number;
-  /** Main-frame navigations the page started itself (reloads, location changes) after its document. */
-  navigations: number;
-  sockets: Set<WebSocket>;
-  /** Aborted when the capture ends: in-flight fetches stop and bridged sockets close. */
-  stop: AbortController;
-  /** Image responses kept for decoding, when a check compares the page's images against a reference. */
-  images?: ImageBodies;
-}
-
-/** A pop-up's first navigation has no frame yet (Playwright throws): it is not the main frame's. */
-function inMainFrame(request: Request, page: Page): boolean {
-  try {
-    return request.frame() === page.mainFrame();
-  } catch {
-    return false;
-  }
 }
 
 /**
  * Watches the tab once the subject has loaded: `left` becomes the address of the first document in it that is not
  * the subject's, one at another origin or not http(s) at all (Chromium's error page, about:blank, a blob: URL).
- * route keeps the subject in place when it can (a refused or failed navigation, any navigation of static_html), but
- * a url job's page may still go to another origin the guard allows, and about: and blob: are never routed: the
- * capture then ends interrupted, since no check may judge that document.
+ * The page's network (page-network.ts) keeps the subject in place when it can (a refused or failed navigation, any
+ * navigation of static_html), but a url job's page may still go to another origin the guard allows, and about: and
+ * blob: are never routed: the capture then ends interrupted, since no check may judge that document.
  */
 function watchMainFrame(page: Page, origin: string): { left?: string } {
   const away: { left?: string } = {};
@@ -514,72 +245,7 @@ const navigatedAway = (url: string) =>
   `The page navigated away from the subject while it was captured (its tab showed ${url.startsWith("chrome-error:") ? "Chromium's error page" : url}); ` +
   "no check judges a document that is not the subject";
 
-/** Playwright's fulfil wants a Buffer; this one shares the body's memory. */
-const asBuffer = (body: Uint8Array) => Buffer.from(body.buffer, body.byteOffset, body.byteLength);
-
-/** The page's own main-frame navigations followed; past it they are answered 204 (a page that reloads itself forever). */
-const MAX_SELF_NAVIGATIONS = 5;
-
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
 const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
-
-/** Messages a page's WebSocket may receive during one capture (a live feed sends far fewer in its seconds). */
-const WEBSOCKET_MESSAGE_CAP = 1_000;
-
-/** Per request the page makes: time, bytes and redirects. */
-const REQUEST_LIMITS = { timeoutMs: 15_000, maxBytes: 10 * 1024 * 1024, maxRedirects: 5 };
-
-/**
- * Response headers as the browser gets them: the body length is recomputed, and a Location on a 3xx (one
- * guardedFetch did not follow) is dropped, because Chromium would follow it without routing the next hop.
- */
-function fulfilHeaders(status: number, headers: Record<string, string>): Record<string, string> {
-  const out = { ...headers };
-  delete out["content-length"];
-  if (status >= 300 && status < 400) delete out.location;
-  return out;
-}
-
-/** Dialogs a page may open before the rest are answered in the page without being shown (a dialog storm ends). */
-const DIALOG_CAP = 20;
-/** Chromium's console message when it refuses to show a page's beforeunload prompt. */
-const BLOCKED_BEFOREUNLOAD = /^Blocked attempt to show a 'beforeunload' confirmation panel/;
-/** What a prompt() is answered: non-empty, so a page that asks until it gets a name stops asking. */
-const PROMPT_ANSWER = "Assay";
-
-/**
- * Every dialog is answered and recorded: alert and confirm dismissed, prompt accepted with PROMPT_ANSWER,
- * beforeunload dismissed (the page stays).
- */
-function answerDialogs(page: Page): DialogEntry[] {
-  const dialogs: DialogEntry[] = [];
-  page.on("dialog", (d) => {
-    const type = d.type() as DialogEntry["type"];
-    const answer = type === "prompt" ? PROMPT_ANSWER : null;
-    if (dialogs.length < DIALOG_CAP) dialogs.push({ type, message: d.message(), answer });
-    void (answer === null ? d.dismiss() : d.accept(answer)).catch(() => {});
-  });
-  return dialogs;
-}
-
-/**
- * Runs in every frame before the page's scripts: past the cap, alert, confirm and prompt answer at once
- * (undefined, false, PROMPT_ANSWER) without opening a dialog. Self-contained: Playwright serialises it.
- */
-function capDialogs({ cap, promptAnswer }: { cap: number; promptAnswer: string }): void {
-  let opened = 0;
-  const answers: Record<string, unknown> = { alert: undefined, confirm: false, prompt: promptAnswer };
-  for (const name of Object.keys(answers)) {
-    const native = (window as unknown as Record<string, (...args: unknown[]) => unknown>)[name]!;
-    Object.defineProperty(window, name, {
-      configurable: true,
-      writable: true,
-      value: function (this: unknown, ...args: unknown[]) {
-        opened++;
-        return opened <= cap ? native.apply(this, args) : answers[name];
-      },
-    });
-  }
-}
 
 const firstLine = (s: string) => s.split("\n")[0]!.replace(/^page\.goto: /, "");

@@ -4,7 +4,8 @@ import type { Finding as FindingSchema, Severity as SeveritySchema } from "../..
 import type { WebArtifacts } from "../capture/artifacts";
 import type { EmailArtifacts } from "../capture/email/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
-import type { ArtifactKind, CaptureSize } from "../capture/vocabulary";
+import type { CaptureSize } from "../capture/vocabulary";
+import type { ArtifactKind } from "../capture/artifacts";
 
 export type Severity = Static<typeof SeveritySchema>;
 export type Finding = Static<typeof FindingSchema>;

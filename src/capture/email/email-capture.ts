@@ -1,6 +1,7 @@
 import type { Config } from "../../config";
 import type { BrowserPool } from "../browser-pool";
-import type { ArtifactKind, RenderTarget } from "../vocabulary";
+import type { RenderTarget } from "../vocabulary";
+import type { ArtifactKind } from "../artifacts";
 import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml, readEmailHtml } from "./email-html";

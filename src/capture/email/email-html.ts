@@ -1,7 +1,10 @@
 import type { BrowserPool } from "../browser-pool";
+import type { Page } from "playwright-core";
 import { withRenderLane, type RenderLane } from "../mail-clients/render";
-import { snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
+import { EMAIL_HTML_HELPERS, snapshotEmailHtml, type EmailHtmlSnapshot } from "./snapshot-email-html";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
+import { gathererFor } from "../gatherers/gatherer";
+import { gathererTable, helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
 
 export type { EmailHtmlSnapshot } from "./snapshot-email-html";
 
@@ -13,6 +16,16 @@ const EMAIL_HTML_TIMEOUT_MS = 30_000;
  * past the timeout; the rest wait their turn.
  */
 const EMAIL_HTML_CONCURRENCY = 3;
+
+/** "email-html": the structure of the message's HTML part, read in a page holding it (snapshot-email-html.ts). */
+const emailHtmlGatherer = gathererFor<{ page: Page }>()({
+  kind: "email-html",
+  sizes: "once",
+  dependsOn: [],
+  helpers: [EMAIL_HTML_HELPERS],
+  gather: async ({ page }) => ({ htmlDom: await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY) }),
+});
+const EMAIL_HTML_SCHEDULE = scheduleGatherers(gathererTable([emailHtmlGatherer]), ["email-html"]);
 
 let running = 0;
 const waiting: Array<() => void> = [];
@@ -51,8 +64,9 @@ export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = 
       await page.setViewportSize({ width: 1280, height: 800 });
       await page.emulateMedia({ colorScheme: "light" });
       await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
-      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
-      return await page.evaluate(snapshotEmailHtml, PAGE_HELPERS_KEY);
+      await page.evaluate(helpersScript(helpersOf(EMAIL_HTML_SCHEDULE)));
+      const { artifacts } = await runGatherers(EMAIL_HTML_SCHEDULE, { page }, { sizes: [], resize: async () => {}, phase: "gather", onFailure: "throw" });
+      return artifacts.htmlDom!;
     })();
     return await Promise.race([work, overtime]);
   } catch (e) {

@@ -1,6 +1,6 @@
 import type { EmailClient, EmulationProfileId } from "../vocabulary";
 import { unsupportedFor } from "./caniemail-support";
-import type { SanitizerRules } from "./sanitize-in-page";
+import type { SanitizerRules } from "./sanitize-css";
 
 /**
  * Emulation profiles: what each client's sanitizer keeps, strips or rewrites, and how it shows the message.

@@ -1,13 +1,15 @@
 import { converter } from "culori";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
-import type { LayoutSnapshot, Screenshot } from "../artifacts";
-import { snapshotLayout } from "../gather-layout";
-import { installPageHelpers, PAGE_HELPERS_KEY } from "../page-helpers";
+import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
+import { helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
 import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
-import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours, snapshotEmailRender, withContrast, type EmailRenderSnapshot } from "./gather-render";
+import { SANITIZE_HELPERS } from "./sanitize-markup";
+import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
+import { RENDER_GATHERERS, type EmailRenderSnapshot } from "./gather-render";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -42,6 +44,8 @@ const rgb = (hex: string): [number, number, number] => {
   const { r, g, b } = toRgb(hex)!;
   return [Math.round(r * 255), Math.round(g * 255), Math.round(b * 255)];
 };
+/** Every render gathers all of the render's artifacts. */
+const RENDER_SCHEDULE = scheduleGatherers(RENDER_GATHERERS, RENDER_GATHERERS.map((g) => g.kind));
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
@@ -108,7 +112,10 @@ export class EmailRenderEngine {
       html = cc.html;
       if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
     }
-    const sanitized = await timed("render sanitize", () => page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client) }));
+    const sanitized = await timed("render sanitize", async () => {
+      await page.evaluate(helpersScript([SANITIZE_HELPERS]));
+      return page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client), helpersKey: PAGE_HELPERS_KEY });
+    });
     notes.push(...sanitized.notes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
@@ -155,26 +162,13 @@ export class EmailRenderEngine {
         notes.push("dark mode: this client shows the message as sent");
       }
     }
-    const { layout, snapshot } = await timed("render snapshot", async () => {
-      await page.evaluate(installPageHelpers, PAGE_HELPERS_KEY);
-      return {
-        layout: await page.evaluate(snapshotLayout, PAGE_HELPERS_KEY),
-        snapshot: withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })),
-      };
-    });
-    const screenshot = await timed("render screenshot", () => this.screenshot(page, formFactor));
+    // The render's artifacts, as a webpage's: its gatherers (gather-render.ts), every one, the first failure the render's.
+    await timed("render helpers", () => page.evaluate(helpersScript(helpersOf(RENDER_SCHEDULE))));
+    const rendered = { page, formFactor, canvas: rgb(scheme.canvas), screenshotMaxHeight: this.limits.screenshotMaxHeight };
+    const { artifacts } = await runGatherers(RENDER_SCHEDULE, rendered, { sizes: [], resize: async () => {}, phase: "render", onFailure: "throw" });
+    const { layout, snapshot, screenshot } = artifacts as Required<typeof artifacts>;
     if (blocked.length) notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
     return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };
-  }
-
-  private async screenshot(page: Page, size: CaptureSize): Promise<Screenshot> {
-    const { width, height } = await page.evaluate(() => ({
-      width: document.documentElement.clientWidth,
-      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
-    }));
-    const clipHeight = Math.max(1, Math.min(height, this.limits.screenshotMaxHeight));
-    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
-    return { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut: height > clipHeight, data };
   }
 }
 

@@ -22,7 +22,7 @@ export function domCheck(
 
 /** The DOM at the given viewport; the capture engine guarantees the checks' declared viewports. */
 export function domAt(artifacts: WebArtifacts, size: CaptureSize = "desktop-md"): DomSnapshot {
-  const dom = artifacts.dom[size];
+  const dom = artifacts.dom?.[size];
   if (!dom) throw new Error(`no DOM snapshot gathered at ${size}`);
   return dom;
 }

@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { invertedColour, withContrast, type MeasuredEmailRender } from "../../../src/capture/mail-clients/gather-render";
+import { withContrast, type MeasuredEmailRender } from "../../../src/capture/mail-clients/gather-render";
+import { invertedColour } from "../../../src/capture/mail-clients/client-rendering";
 
 const measured = (over: Partial<MeasuredEmailRender>): MeasuredEmailRender => ({ canvas: [255, 255, 255], textBlocks: [], images: [], links: [], words: 0, altWords: 0, viewportWidth: 375, ...over });
 const block = (color: [number, number, number], background: [number, number, number]) => ({ selector: "p", text: "Text", fontSizePx: 16, bold: false, color, background });

@@ -1,21 +1,31 @@
-import type { AxeSummary } from "./artifacts";
-import type { IsolatedWorld } from "./isolated-world";
+import type { AxeSummary } from "../artifact-shapes";
+import { defineWebGatherer, type WebPage } from "./web-page";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
-import axeSource from "../../node_modules/axe-core/axe.min.js" with { type: "text" };
+import axeSource from "../../../node_modules/axe-core/axe.min.js" with { type: "text" };
 
 /**
  * Every WCAG level A and AA tag axe-core knows (2.0, 2.1, 2.2): axe runs once with all of them, and each check
  * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`).
  */
-export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 
 /** Elements kept per rule (the count of all of them is kept too). */
 const NODES_PER_RULE = 20;
 
-/** axe-core in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it. */
-export async function runAxe(world: IsolatedWorld): Promise<AxeSummary> {
+/**
+ * "axe": axe-core's results on the page at the size it loaded at (desktop-md), run once with every WCAG A and AA
+ * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it.
+ */
+export const axeGatherer = defineWebGatherer({
+  kind: "axe",
+  sizes: "once",
+  dependsOn: [],
+  gather: async ({ world }) => ({ axe: await runAxe(world) }),
+});
+
+async function runAxe(world: WebPage["world"]): Promise<AxeSummary> {
   await world.load(axeSource as string);
   return world.run(
     async ({ tags, nodesPerRule }: { tags: string[]; nodesPerRule: number }) => {

@@ -1,10 +1,37 @@
-import type { LabVitals } from "./artifacts";
+import type { LabVitals } from "../artifact-shapes";
+import { defineWebGatherer } from "./web-page";
 
-/** What the page's performance entries say at one moment; the engine decides when they are final. */
-export type VitalsReading = Omit<LabVitals, "final" | "waitedMs" | "capMs">;
+/** What the page's performance entries say at one moment; the gatherer decides when they are final. */
+type VitalsReading = Omit<LabVitals, "final" | "waitedMs" | "capMs">;
+
+/**
+ * "vitals": lab timings from the page's own performance entries (no throttling), read until they are final: the
+ * network and the largest paint both quiet for vitalsQuietMs (a hero image behind a slow request paints late, and
+ * LCP moves with it), or vitalsCapMs after load, when they are marked not final. No input is given, so nothing else
+ * ends LCP early. First in the table: what runs before it in the page would be measured with it.
+ */
+export const vitalsGatherer = defineWebGatherer({
+  kind: "vitals",
+  sizes: "once",
+  dependsOn: [],
+  async gather({ world, network, loadedAt, limits }) {
+    const { vitalsQuietMs: quiet, vitalsCapMs: cap } = limits;
+    let reading: VitalsReading = await world.run(readLabVitals);
+    let paintedAt = performance.now();
+    for (;;) {
+      const now = performance.now();
+      const done = network.inFlight === 0 && now - network.lastActivity >= quiet && now - paintedAt >= quiet;
+      if (done || now - loadedAt >= cap) return { vitals: { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap } satisfies LabVitals };
+      await Bun.sleep(100);
+      const next = await world.run(readLabVitals);
+      if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
+      reading = next;
+    }
+  },
+});
 
 /** Runs in the page: reads buffered paint, LCP and layout-shift entries (CLS as the largest session window). */
-export function readLabVitals(): Promise<VitalsReading> {
+function readLabVitals(): Promise<VitalsReading> {
   return new Promise((resolve) => {
     let lcp: number | null = null;
     const shifts: Array<{ value: number; startTime: number }> = [];

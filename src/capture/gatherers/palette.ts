@@ -1,4 +1,29 @@
-import type { Box, CapturePalette } from "./artifacts";
+import type { Box, CapturePalette } from "../artifact-shapes";
+import { inBlankPage } from "../image-evidence";
+import { imagesGatherer } from "./images";
+import { screenshotGatherer } from "./screenshot";
+import { defineWebGatherer } from "./web-page";
+
+/** Width of the palette's sample of the capture. */
+const PALETTE_SAMPLE_WIDTH = 320;
+
+/**
+ * "palette": the colours of the desktop-md capture, pixel by pixel as users see them, decoded from its JPEG in a
+ * blank page of the job's context; the boxes of images, video and frames at that size are left out (photographs
+ * are not brand colours). None when the job has no desktop-md capture.
+ */
+export const paletteGatherer = defineWebGatherer({
+  kind: "palette",
+  sizes: "once",
+  dependsOn: [screenshotGatherer, imagesGatherer],
+  async gather({ context }, { screenshots, images }): Promise<{ palette?: CapturePalette }> {
+    const shot = screenshots?.["desktop-md"];
+    if (!shot) return {};
+    const masks = images?.["desktop-md"]?.mediaBoxes ?? [];
+    const sample = await inBlankPage(context, (lab) => lab.evaluate(samplePalette, { jpegBase64: Buffer.from(shot.data).toString("base64"), masks, maxWidth: PALETTE_SAMPLE_WIDTH }));
+    return { palette: { viewport: "desktop-md", ...sample } };
+  },
+});
 
 /**
  * Runs in a blank page of the job's browser context (no subject script can reach it): decodes a capture's
@@ -7,7 +32,7 @@ import type { Box, CapturePalette } from "./artifacts";
  * colours), and bins the rest by colour, 4 bits per channel, keeping each bin's mean colour, pixel count and
  * extent. Self-contained.
  */
-export async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth: number }): Promise<Omit<CapturePalette, "viewport">> {
+async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth: number }): Promise<Omit<CapturePalette, "viewport">> {
   const binary = atob(args.jpegBase64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);

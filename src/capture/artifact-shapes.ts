@@ -1,0 +1,303 @@
+/**
+ * The shapes of what capture gathers: each artifact kind's readings (artifacts.ts puts them together as a job's
+ * WebArtifacts). Below the gatherers, which produce them, and the checks, which read them.
+ */
+import type { CaptureSize } from "./vocabulary";
+
+/** One element of interest, located by a unique CSS selector. */
+export interface ElementRef {
+  selector: string;
+  visible: boolean;
+}
+
+export interface TextBlock {
+  /** The element whose own text nodes these are. */
+  selector: string;
+  text: string;
+  /** Inside <code>, <pre>, <kbd> or <samp>. */
+  inCode: boolean;
+  fontSizePx: number;
+  fontWeight: number;
+}
+
+export interface LinkElementInfo {
+  rel: string;
+  href: string;
+  resolved: string;
+  /** Inside <head>; search engines and Lighthouse ignore a canonical link in <body>. */
+  inHead: boolean;
+}
+
+export interface FormControlInfo extends ElementRef {
+  tag: string;
+  type: string;
+  /** How the control is labelled, or null when it has no accessible label (placeholder does not count). */
+  labelledBy: "label-for" | "ancestor-label" | "aria-label" | "aria-labelledby" | "title" | null;
+}
+
+export interface SubresourceRef {
+  selector: string;
+  /** Where the URL was written: src, href, srcset, poster, style url(), <style> url(). */
+  attribute: string;
+  raw: string;
+  resolved: string;
+}
+
+export interface HeadingInfo extends ElementRef {
+  level: number;
+  text: string;
+}
+
+export interface ImageInfo extends ElementRef {
+  tag: "img" | "input";
+  src: string;
+  hasAlt: boolean;
+  alt: string | null;
+  naturalWidth: number;
+  complete: boolean;
+}
+
+export interface AnchorInfo extends ElementRef {
+  href: string;
+  /** Absolute URL, or "" when the href does not resolve. */
+  resolved: string;
+  text: string;
+}
+
+export interface MetaInfo {
+  name: string | null;
+  property: string | null;
+  httpEquiv: string | null;
+  content: string | null;
+}
+
+/** The DOM as the browser built it, at one viewport: everything the DOM checks read. */
+export interface DomSnapshot {
+  url: string;
+  viewport: { width: number; height: number };
+  htmlLang: string | null;
+  /** Text of the first <title> in <head>, or null when there is none. */
+  title: string | null;
+  metas: MetaInfo[];
+  headings: HeadingInfo[];
+  images: ImageInfo[];
+  anchors: AnchorInfo[];
+  visibleText: TextBlock[];
+  /** All visible text in reading order, white space collapsed. */
+  pageText: string;
+  linkElements: LinkElementInfo[];
+  formControls: FormControlInfo[];
+  subresources: SubresourceRef[];
+  /** Raw text of each <script type="application/ld+json">. */
+  jsonLd: string[];
+  scrollWidth: number;
+  scrollHeight: number;
+}
+
+/** A request the network guard refused (a subresource, a frame, a WebSocket, a redirect hop): the URL refused, the guard's reason (loopback, private, link-local, ...) and detail, and for a refused redirect hop, the URL the page asked for. */
+export interface BlockedRequest {
+  url: string;
+  reason: string;
+  detail: string;
+  requestedUrl?: string;
+}
+
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ControlInfo {
+  selector: string;
+  tag: string;
+  type: string;
+  text: string;
+  /** A link's resolved href ("" for other controls). */
+  href: string;
+  /** Rendered with area: not display:none, visibility:hidden or opacity 0. */
+  shown: boolean;
+  display: string;
+  visibility: string;
+  opacity: number;
+  /** Page coordinates (scroll offset added). */
+  box: Box;
+  /** A background unlike its parent's, or a border: it looks like a button. */
+  buttonStyled: boolean;
+  /** A link inside a sentence, exempt from target-size rules. */
+  inline: boolean;
+}
+
+/** Geometry at one viewport, for the visual checks and the inspector judge. */
+export interface LayoutSnapshot {
+  viewport: { width: number; height: number };
+  documentWidth: number;
+  documentHeight: number;
+  textOverlaps: Array<{ a: string; b: string; textA: string; textB: string; width: number; height: number }>;
+  controls: ControlInfo[];
+  /** Outermost elements whose right edge passes the viewport, widest first. */
+  overflowing: Array<{ selector: string; right: number; width: number }>;
+  brokenImages: Array<{ selector: string; src: string }>;
+  visibleH1: string | null;
+}
+
+export interface NetworkEntry {
+  url: string;
+  resourceType: string;
+  /** 0 when no response came (refused or failed: see failure). */
+  status: number;
+  bytes: number;
+  /** HTTP version of the response, as the network guard fetched it ("http/1.1"). */
+  protocol?: string;
+  contentType?: string;
+  finalUrl?: string;
+  failure?: string;
+  /** The subject's own document. */
+  document?: boolean;
+}
+
+export interface ConsoleEntry {
+  kind: "console.error" | "uncaught";
+  text: string;
+  url?: string;
+}
+
+export interface DialogEntry {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  /** The text a prompt was accepted with; null when the dialog was dismissed. */
+  answer: string | null;
+}
+
+export interface Screenshot {
+  viewport: CaptureSize;
+  contentType: string;
+  width: number;
+  height: number;
+  /** The page's full height; more than height when the screenshot was cut. */
+  pageHeight: number;
+  cut: boolean;
+  data: Uint8Array;
+}
+
+/** What axe-core measured for one element's text contrast (its color-contrast check data). */
+export interface AxeContrast {
+  /** Hex colours as axe resolved them; null when it could not. */
+  fgColor: string | null;
+  bgColor: string | null;
+  contrastRatio: number | null;
+  /** "4.5:1" or "3:1" (large text). */
+  expectedContrastRatio: string | null;
+  fontSize: string;
+  fontWeight: string;
+  /** Why axe could not decide (bgImage, bgGradient, bgOverlap, fgAlpha, ...), or which comparison failed. */
+  messageKey: string | null;
+}
+
+export interface AxeNode {
+  target: string;
+  /** axe's own account of the element: what to fix (violations), or why it could not decide (incomplete). */
+  failureSummary: string;
+  contrast?: AxeContrast;
+}
+
+/** One rule's violations or its elements needing review (incomplete). */
+export interface AxeRuleResult {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  tags: string[];
+  /** Every element axe reported; nodes holds the first few. */
+  nodeCount: number;
+  nodes: AxeNode[];
+}
+
+/** axe-core's results on the page at desktop-md, run once with every WCAG A and AA tag. */
+export interface AxeSummary {
+  version: string;
+  /** The tags axe ran with. */
+  tags: string[];
+  violations: AxeRuleResult[];
+  /** Rules axe could not decide on some elements: they need a person's review. */
+  incomplete: AxeRuleResult[];
+  /** Rules that passed, and rules that found nothing to test: with the others, every rule that ran. */
+  passes: Array<{ id: string; tags: string[] }>;
+  inapplicable: Array<{ id: string; tags: string[] }>;
+}
+
+/** Lab timings from the page's own performance entries (no throttling). */
+export interface LabVitals {
+  lcpMs: number | null;
+  cls: number;
+  fcpMs: number | null;
+  loadMs: number | null;
+  /**
+   * The page went quiet (no request in flight or finished, no new largest paint) for the quiet window before
+   * the cap: the values are final. False when the cap cut the measurement short: LCP and CLS only grow, so
+   * they are lower bounds.
+   */
+  final: boolean;
+  /** How long after load the engine waited for the values to become final (the cap, when they did not). */
+  waitedMs: number;
+  capMs: number;
+}
+
+/** An image painted at one viewport: an <img> (or <input type=image>) or an element's CSS background-image url(). */
+export interface PageImage {
+  selector: string;
+  kind: "img" | "background";
+  /** Resolved URL of the image the browser painted (currentSrc for <img>, the url() for a background). */
+  src: string;
+  /** Rendered with area, at least partly inside the viewport's width, and (an <img>) not failed to load. */
+  shown: boolean;
+  /** Border box, page coordinates. */
+  box: Box;
+  /** The size the picture itself is painted at, after object-fit or background-size (and transforms); null when unknown. */
+  painted: { width: number; height: number } | null;
+  /** object-fit of an <img>; background-size of a background layer. */
+  fit: string;
+  /** The picture's natural size (0 when it did not decode). */
+  naturalWidth: number;
+  naturalHeight: number;
+}
+
+export interface ImagesSnapshot {
+  viewport: { width: number; height: number };
+  images: PageImage[];
+  /** Areas painted by images, video and frames (page coordinates); colour measurements leave them out. */
+  mediaBoxes: Box[];
+}
+
+/** One image source decoded in a blank page: natural size and a content fingerprint. */
+export interface ImageSourceInfo {
+  naturalWidth: number;
+  naturalHeight: number;
+  /**
+   * 128-bit difference hash (luminance gradients of the picture over white, 9×8 across and 8×9 down) as hex:
+   * the same picture at another resolution, format or file name gives a near-identical hash.
+   */
+  hash: string | null;
+  /** The picture over white shrunk to 16×16, as 768 RGB values row by row: colour and layout at a glance. */
+  thumbnail: number[] | null;
+  /** SHA-256 of the file's bytes (hex): the same file under another name. */
+  sha256?: string;
+  /** Why the source could not be loaded or decoded. */
+  error?: string;
+}
+
+/** The colours of one capture, binned: what the page looks like to users, pixel by pixel. */
+export interface CapturePalette {
+  viewport: CaptureSize;
+  /** The capture's size in CSS pixels and the size of the sample taken from it (nearest-neighbour). */
+  captureWidth: number;
+  captureHeight: number;
+  sampleWidth: number;
+  sampleHeight: number;
+  /** Pixels of the sample, and those left out because they lie inside images, video or frames. */
+  totalPixels: number;
+  maskedPixels: number;
+  /** Non-empty colour bins (4 bits per channel): mean colour, pixel count, and where (capture coordinates) they lie. */
+  bins: Array<{ rgb: [number, number, number]; count: number; box: Box }>;
+}

@@ -1,0 +1,23 @@
+import { gathererTable } from "./run";
+import { vitalsGatherer } from "./vitals";
+import { axeGatherer } from "./axe";
+import { domGatherer } from "./dom";
+import { layoutGatherer } from "./layout";
+import { imagesGatherer } from "./images";
+import { screenshotGatherer } from "./screenshot";
+import { paletteGatherer } from "./palette";
+
+/**
+ * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
+ * here. A capture gathers the kinds its checks' `needs` name, with those they depend on, in dependency order
+ * (run.ts); where the dependencies leave a choice, in this table's order.
+ */
+export const WEB_GATHERERS = gathererTable([
+  vitalsGatherer,
+  axeGatherer,
+  domGatherer,
+  layoutGatherer,
+  imagesGatherer,
+  screenshotGatherer,
+  paletteGatherer,
+]);

@@ -1,0 +1,44 @@
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
+import type { IsolatedWorld } from "../isolated-world";
+import type { NetworkGuard } from "../network-guard";
+import type { PageNetwork } from "../page-network";
+import { gathererFor } from "./gatherer";
+
+/** The limits the web gatherers keep to (part of the capture's limits, web-capture.ts). */
+export interface GatherLimits {
+  /** Full-page screenshots stop at this height (CSS pixels); the finding says when a page was cut. */
+  screenshotMaxHeight: number;
+  /**
+   * Lab vitals are final once nothing has happened for this long: no request in flight, none started or
+   * finished, and no new largest-contentful-paint candidate…
+   */
+  vitalsQuietMs: number;
+  /** …or, at the latest, this long after load: the vitals are then reported as not final. */
+  vitalsCapMs: number;
+}
+
+/** What a loaded webpage offers its gatherers. */
+export interface WebPage {
+  page: Page;
+  cdp: CDPSession;
+  /** Assay's isolated world in the page's main frame, the scheduled gatherers' page helpers installed in it. */
+  world: IsolatedWorld;
+  /** The job's browser context: a blank page in it decodes pictures where no subject script can reach. */
+  context: BrowserContext;
+  guard: NetworkGuard;
+  network: PageNetwork;
+  limits: GatherLimits;
+  /** When the load event came (performance.now()). */
+  loadedAt: number;
+  /** Image URLs named by the checks' parameters, measured to compare the page's images against. */
+  referenceImages: readonly string[];
+}
+
+/** What a webpage offers its gatherers before it loads. */
+export interface WebSetup {
+  network: PageNetwork;
+  referenceImages: readonly string[];
+}
+
+/** Declares a web gatherer: one module in gatherers/, one line in the table (gatherers/index.ts). */
+export const defineWebGatherer = gathererFor<WebPage, WebSetup>();

@@ -1,0 +1,340 @@
+import type { UnsupportedCss } from "./caniemail-support";
+
+/** A mail client's sanitizer, as data the in-page functions read (see profiles.ts for who sets what). */
+export interface SanitizerRules {
+  client: string;
+  /** From caniemail: what the client's newest tested version does not support. */
+  unsupported: UnsupportedCss;
+  /** <style> elements inside <body> are kept (Gmail removes them: caniemail html-style note "not supported inside the <body>"). */
+  styleInBody: boolean;
+  /** A <style> element longer than this (UTF-8 bytes) is removed whole (Gmail: 16 KB). */
+  styleBlockMaxBytes: number | null;
+  /** A <style> element holding an at-rule nested in another is removed whole (Gmail). */
+  dropBlockOnNestedAtRule: boolean;
+  /** Only these media features may appear in a media query; others remove the query (Yahoo: screen, min/max-width, min/max-height). */
+  mediaFeaturesAllowed: string[] | null;
+  /** Height-based media queries are removed (Gmail, caniemail css-at-media note 7). */
+  mediaNoHeight: boolean;
+  /** Nested media queries are removed (Outlook.com, caniemail css-at-media note 10). */
+  dropNestedMedia: boolean;
+  /** Class names and ids are rewritten with this prefix in the markup and in the style blocks; attribute selectors are not (Outlook.com, Yahoo, Gmail). */
+  classPrefix: string | null;
+  idPrefix: string | null;
+  /** <body> becomes a <div> that keeps its attributes; `body` selectors then match that div, `html` ones nothing. */
+  bodyToDiv: boolean;
+  /** Properties the client renames (Yahoo turns height into min-height: caniemail css-height note 1). */
+  rewriteProperties: Record<string, string>;
+  /** Negative margins are removed (caniemail css-margin note 1: Gmail, Outlook.com, Outlook for Windows, Yahoo). */
+  noNegativeMargins: boolean;
+  /** Outlook for Windows: the Word engine's limits, applied by hand (see profiles.ts). */
+  word: boolean;
+}
+
+/** One sanitizing of a message, in the page: the rules, what was changed so far (counted by kind), and what the style blocks declared. */
+export interface SanitizeState {
+  rules: SanitizerRules;
+  /** One line per kind of change, in the order first made, with its count. */
+  counts: Map<string, number>;
+  /** @font-face families the style blocks declared (the Word engine replaces them). */
+  fontFaceFamilies: Set<string>;
+  /** The style block being written holds an at-rule nested in another. */
+  nestedAtRule: boolean;
+  valueFeatures: Array<{ property: RegExp | null; value: RegExp; why: string }>;
+  selectorFeatures: Array<{ pattern: RegExp; why: string }>;
+}
+
+/**
+ * The sanitizer's CSS: declarations, selectors, media queries, rules and whole style blocks, rewritten the way a
+ * client's sanitizer does. Page helpers (installed by page-helpers.ts), composed by sanitizeInPage; CSS is parsed by
+ * the browser's own parser (a constructed stylesheet) and written back rule by rule.
+ */
+
+/** A new sanitizing of a message under `rules`. */
+export function sanitizeState(rules: SanitizerRules): SanitizeState {
+  const u = rules.unsupported;
+  return {
+    rules,
+    counts: new Map(),
+    fontFaceFamilies: new Set(),
+    nestedAtRule: false,
+    valueFeatures: u.values.map((v) => ({ property: v.property ? new RegExp(v.property) : null, value: new RegExp(v.value, v.flags), why: v.why })),
+    selectorFeatures: u.selectors.map((s) => ({ pattern: new RegExp(s.pattern, s.flags), why: s.why })),
+  };
+}
+
+/** Counts one change of a kind. */
+export function sanitizeNote(s: SanitizeState, what: string): void {
+  s.counts.set(what, (s.counts.get(what) ?? 0) + 1);
+}
+
+/** Splits CSS text at `sep` outside quotes, parentheses and brackets. */
+export function splitTopLevel(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote: string | null = null;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === "(" || c === "[") depth++;
+    else if (c === ")" || c === "]") depth = Math.max(0, depth - 1);
+    else if (c === sep && depth === 0) {
+      out.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+/**
+ * One declaration as the Word engine reads it on an element of `tag` (null in a style block): the value it keeps,
+ * or null when it drops the declaration.
+ */
+export function wordDeclaration(s: SanitizeState, prop: string, value: string, tag: string | null): string | null {
+  if (prop === "display" && !/^none$/i.test(value)) {
+    sanitizeNote(s, "removed display values other than none (Word engine: only display:none; caniemail css-display note 5)");
+    return null;
+  }
+  if (/^margin/.test(prop) && /\bauto\b/i.test(value)) {
+    value = value.replace(/\bauto\b/gi, "0");
+    sanitizeNote(s, "margin auto read as 0 (Word engine: caniemail css-margin note 4)");
+  }
+  if (/^margin/.test(prop) && tag && ["span", "body"].includes(tag)) {
+    sanitizeNote(s, "removed margin on span/body (Word engine: caniemail css-margin note 2)");
+    return null;
+  }
+  if (/^padding/.test(prop) && tag && !["td", "th"].includes(tag)) {
+    sanitizeNote(s, "removed padding outside table cells (Word engine: caniemail css-padding note 1)");
+    return null;
+  }
+  if (/^(width|height)$/.test(prop) && tag && ["div", "p", "span", "body", "img"].includes(tag)) {
+    sanitizeNote(s, `removed ${prop} on div/p/span/img (Word engine: caniemail css-width/css-height notes)`);
+    return null;
+  }
+  if (prop === "max-width" && tag && tag !== "table") {
+    sanitizeNote(s, "removed max-width outside tables (Word engine: caniemail css-max-width note 1)");
+    return null;
+  }
+  if (prop === "font-family") {
+    const first = value.split(",")[0]!.trim().replace(/^["']|["']$/g, "").toLowerCase();
+    if (s.fontFaceFamilies.has(first)) {
+      sanitizeNote(s, "web font replaced by Times New Roman (Word engine: caniemail css-at-font-face note 5)");
+      return '"Times New Roman", serif';
+    }
+  }
+  return value;
+}
+
+/** A declaration list (a style attribute on an element of `tag`, or a rule's body when `tag` is null) as the client keeps it. */
+export function filterDeclarations(s: SanitizeState, text: string, tag: string | null): string {
+  const { rules } = s;
+  const u = rules.unsupported;
+  const kept: string[] = [];
+  for (const part of splitTopLevel(text, ";")) {
+    const colon = part.indexOf(":");
+    if (colon < 0) continue;
+    let prop = part.slice(0, colon).trim().toLowerCase();
+    let value: string | null = part.slice(colon + 1).trim();
+    if (!prop || !value) continue;
+    let important = false;
+    const imp = /!\s*important\s*$/i.exec(value);
+    if (imp) {
+      important = true;
+      value = value.slice(0, imp.index).trim();
+    }
+    if (rules.word && prop === "mso-hide" && /^all$/i.test(value)) {
+      kept.push("display: none !important");
+      sanitizeNote(s, "mso-hide:all hides the element in Outlook for Windows");
+      continue;
+    }
+    if (rules.rewriteProperties[prop]) {
+      sanitizeNote(s, `${prop} rewritten to ${rules.rewriteProperties[prop]}`);
+      prop = rules.rewriteProperties[prop]!;
+    }
+    const unsupportedProp = u.properties[prop];
+    if (unsupportedProp) {
+      sanitizeNote(s, `removed ${prop} (${unsupportedProp})`);
+      continue;
+    }
+    if (rules.noNegativeMargins && /^margin/.test(prop) && /(^|\s)-\d/.test(value)) {
+      sanitizeNote(s, "removed negative margins (not supported: caniemail css-margin note 1)");
+      continue;
+    }
+    const vf = s.valueFeatures.find((f) => (!f.property || f.property.test(prop)) && f.value.test(value!));
+    if (vf) {
+      sanitizeNote(s, `removed ${prop}: ${value.slice(0, 40)} (${vf.why})`);
+      continue;
+    }
+    if (rules.word) value = wordDeclaration(s, prop, value, tag);
+    if (value !== null) kept.push(`${prop}: ${value}${important ? " !important" : ""}`);
+  }
+  return kept.join("; ");
+}
+
+/** A selector with the client's class and id prefixes (outside attribute selectors and strings). */
+export function prefixNames(s: SanitizeState, selector: string): string {
+  let out = "";
+  let bracket = 0;
+  let quote: string | null = null;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i]!;
+    if (quote) {
+      out += c;
+      if (c === quote) quote = null;
+      continue;
+    }
+    if (c === '"' || c === "'") quote = c;
+    if (c === "[") bracket++;
+    if (c === "]") bracket = Math.max(0, bracket - 1);
+    const prefix = c === "." ? s.rules.classPrefix : c === "#" ? s.rules.idPrefix : null;
+    if (bracket === 0 && prefix && /[-_a-zA-Z]/.test(selector[i + 1] ?? "")) {
+      out += c + prefix;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** A selector as the client keeps it (rewritten for its body-to-div and prefixes), or null when it drops it. */
+export function filterSelector(s: SanitizeState, selector: string): string | null {
+  let kept = selector.trim();
+  if (!kept) return null;
+  const feature = s.selectorFeatures.find((f) => f.pattern.test(kept));
+  if (feature) {
+    sanitizeNote(s, `removed selectors using ${feature.why}`);
+    return null;
+  }
+  if (s.rules.bodyToDiv) {
+    if (/(^|[\s>+~(])(html|:root)(?![\w-])/i.test(kept)) {
+      sanitizeNote(s, "removed html/:root selectors (the client's own page owns them)");
+      return null;
+    }
+    kept = kept.replace(/(^|[\s>+~(])body(?![\w-])/gi, "$1div.assay-msg-body");
+  }
+  return s.rules.classPrefix || s.rules.idPrefix ? prefixNames(s, kept) : kept;
+}
+
+/** Whether the client keeps a media query with this condition (`nested` in another at-rule). */
+export function mediaAllowed(s: SanitizeState, condition: string, nested: boolean): boolean {
+  const { rules } = s;
+  const u = rules.unsupported;
+  if (u.atRules.media) {
+    sanitizeNote(s, `removed media queries (${u.atRules.media})`);
+    return false;
+  }
+  if (nested && rules.dropNestedMedia) {
+    sanitizeNote(s, "removed nested media queries");
+    return false;
+  }
+  for (const m of u.mediaFeatures) {
+    if (new RegExp(m.pattern, m.flags).test(condition)) {
+      sanitizeNote(s, `removed media queries on ${m.why}`);
+      return false;
+    }
+  }
+  if (rules.mediaNoHeight && /height/i.test(condition)) {
+    sanitizeNote(s, "removed height-based media queries (not supported: caniemail css-at-media note 7)");
+    return false;
+  }
+  if (rules.mediaFeaturesAllowed) {
+    const features = [...condition.matchAll(/\(\s*([a-z-]+)/gi)].map((m) => m[1]!.toLowerCase());
+    if (features.some((f) => !rules.mediaFeaturesAllowed!.includes(f))) {
+      sanitizeNote(s, `removed media queries on features other than ${rules.mediaFeaturesAllowed.join(", ")} (caniemail css-at-media note 2)`);
+      return false;
+    }
+  }
+  return true;
+}
+
+/** A list of CSS rules written back as the client keeps them (`depth`: how deep in at-rules they are). */
+export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): string {
+  const u = s.rules.unsupported;
+  const out: string[] = [];
+  for (const rule of Array.from(list)) {
+    if (rule instanceof CSSStyleRule) {
+      const selectors = splitTopLevel(rule.selectorText, ",").map((sel) => filterSelector(s, sel)).filter((sel): sel is string => !!sel);
+      if (!selectors.length) continue;
+      const body = filterDeclarations(s, rule.style.cssText, null);
+      let nested = "";
+      if (rule.cssRules && rule.cssRules.length) {
+        if (u.nesting) sanitizeNote(s, `removed nested rules (${u.nesting})`);
+        else nested = Array.from(rule.cssRules).map((r) => r.cssText).join(" ");
+      }
+      if (body || nested) out.push(`${selectors.join(", ")} { ${body}${body && nested ? "; " : ""}${nested} }`);
+    } else if (rule instanceof CSSMediaRule) {
+      if (depth > 0) s.nestedAtRule = true;
+      const condition = rule.conditionText ?? rule.media.mediaText;
+      if (!mediaAllowed(s, condition, depth > 0)) continue;
+      const inner = writeRules(s, rule.cssRules, depth + 1);
+      if (inner) out.push(`@media ${condition} { ${inner} }`);
+    } else if (rule instanceof CSSSupportsRule) {
+      if (depth > 0) s.nestedAtRule = true;
+      if (u.atRules.supports) {
+        sanitizeNote(s, `removed @supports (${u.atRules.supports})`);
+        continue;
+      }
+      const inner = writeRules(s, rule.cssRules, depth + 1);
+      if (inner) out.push(`@supports ${rule.conditionText} { ${inner} }`);
+    } else if (rule instanceof CSSFontFaceRule) {
+      if (u.atRules["font-face"]) {
+        sanitizeNote(s, `removed @font-face (${u.atRules["font-face"]})`);
+        continue;
+      }
+      const family = rule.style.getPropertyValue("font-family").trim().replace(/^["']|["']$/g, "").toLowerCase();
+      if (family) s.fontFaceFamilies.add(family);
+      out.push(rule.cssText);
+    } else if (rule instanceof CSSKeyframesRule) {
+      if (u.atRules.keyframes) {
+        sanitizeNote(s, `removed @keyframes (${u.atRules.keyframes})`);
+        continue;
+      }
+      out.push(rule.cssText);
+    } else {
+      out.push(rule.cssText);
+    }
+  }
+  return out.join("\n");
+}
+
+/** A <style> block's text as the client keeps it, or null when it removes the block whole. */
+export function sanitizeStyleText(s: SanitizeState, text: string): string | null {
+  const { rules } = s;
+  const u = rules.unsupported;
+  if (rules.styleBlockMaxBytes !== null && new TextEncoder().encode(text).length > rules.styleBlockMaxBytes) {
+    sanitizeNote(s, `removed a <style> block over ${Math.round(rules.styleBlockMaxBytes / 1024)} KB`);
+    return null;
+  }
+  if (/@import\b/i.test(text)) sanitizeNote(s, u.atRules.import ? `removed @import (${u.atRules.import})` : "@import not loaded (remote content is blocked)");
+  const sheet = new CSSStyleSheet();
+  try {
+    sheet.replaceSync(text);
+  } catch {
+    sanitizeNote(s, "removed a <style> block the CSS parser refused");
+    return null;
+  }
+  s.nestedAtRule = false;
+  const out = writeRules(s, sheet.cssRules, 0);
+  if (s.nestedAtRule && rules.dropBlockOnNestedAtRule) {
+    sanitizeNote(s, "removed a <style> block holding a nested at-rule");
+    return null;
+  }
+  return out;
+}
+
+export const SANITIZE_CSS_HELPERS = {
+  sanitizeState,
+  sanitizeNote,
+  splitTopLevel,
+  wordDeclaration,
+  filterDeclarations,
+  prefixNames,
+  filterSelector,
+  mediaAllowed,
+  writeRules,
+  sanitizeStyleText,
+};

@@ -1,0 +1,175 @@
+import { filterDeclarations, SANITIZE_CSS_HELPERS, sanitizeNote, sanitizeStyleText, type SanitizeState } from "./sanitize-css";
+
+/**
+ * The sanitizer's markup: what a client removes or rewrites in the message's document (a DOMParser document:
+ * nothing in it runs or loads). Page helpers (installed by page-helpers.ts), composed by sanitizeInPage.
+ */
+
+/** Word reads the Office drawing markup (VML) the message gives it; drawn here as plain boxes. */
+export function drawVml(s: SanitizeState, doc: Document): void {
+  const vml = Array.from(doc.querySelectorAll("*")).filter((el) => el.tagName.includes(":"));
+  for (const el of vml.reverse()) {
+    const tag = el.tagName.toLowerCase();
+    if (["v:rect", "v:roundrect", "v:oval"].includes(tag)) {
+      const box = doc.createElement("div");
+      const style = el.getAttribute("style") ?? "";
+      const fill = el.getAttribute("fillcolor");
+      const filled = el.getAttribute("filled") !== "f" && el.getAttribute("filled") !== "false";
+      const stroke = el.getAttribute("strokecolor");
+      const stroked = el.getAttribute("stroked") !== "f" && el.getAttribute("stroked") !== "false";
+      const childFill = Array.from(el.children).find((c) => c.tagName.toLowerCase() === "v:fill")?.getAttribute("color");
+      box.setAttribute(
+        "style",
+        `${style}; display: inline-block; box-sizing: border-box; text-align: center; vertical-align: middle;` +
+          (filled && (fill || childFill) ? ` background-color: ${fill || childFill};` : "") +
+          (stroked && stroke ? ` border: ${el.getAttribute("strokeweight") || "1px"} solid ${stroke};` : "") +
+          (tag === "v:roundrect" ? ` border-radius: ${el.getAttribute("arcsize") ? "8px" : "4px"};` : tag === "v:oval" ? " border-radius: 50%;" : ""),
+      );
+      box.setAttribute("data-assay-vml", tag);
+      while (el.firstChild) box.appendChild(el.firstChild);
+      el.replaceWith(box);
+      sanitizeNote(s, "VML shapes drawn as boxes (Word engine)");
+    } else if (tag === "v:image") {
+      const img = doc.createElement("img");
+      img.setAttribute("src", el.getAttribute("src") ?? "");
+      img.setAttribute("alt", el.getAttribute("alt") ?? el.getAttribute("o:title") ?? "");
+      img.setAttribute("data-assay-vml", tag);
+      el.replaceWith(img);
+    } else if (tag === "v:textbox") {
+      const box = doc.createElement("div");
+      box.setAttribute("data-assay-vml", tag);
+      box.setAttribute("style", "padding: 4px;");
+      while (el.firstChild) box.appendChild(el.firstChild);
+      el.replaceWith(box);
+    } else if (tag === "v:fill" || tag === "o:lock") {
+      el.remove();
+    } else {
+      el.replaceWith(...Array.from(el.childNodes));
+    }
+  }
+}
+
+/** Scripts, frames, embeds, <base>, <link>, a refresh or a Content-Security-Policy: what no client keeps. */
+export function removeUnsafeMarkup(s: SanitizeState, doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll("script, iframe, frame, frameset, embed, applet, base, link, meta[http-equiv]"))) {
+    const tag = el.tagName.toLowerCase();
+    if (tag === "meta" && !/refresh|content-security/i.test(el.getAttribute("http-equiv") ?? "")) continue;
+    sanitizeNote(s, `removed <${tag}>`);
+    el.remove();
+  }
+}
+
+/** The elements the client does not support (caniemail): removed, or replaced by their fallback content. */
+export function removeUnsupportedElements(s: SanitizeState, doc: Document): void {
+  for (const e of s.rules.unsupported.elements) {
+    for (const el of Array.from(doc.querySelectorAll(e.selector))) {
+      sanitizeNote(s, `removed <${e.selector}> (${e.why})`);
+      if (e.fallback) el.replaceWith(...Array.from(el.childNodes).filter((n) => !(n instanceof Element && ["source", "track", "param"].includes(n.tagName.toLowerCase()))));
+      else el.remove();
+    }
+  }
+}
+
+/** Event handler attributes and javascript: URLs. */
+export function removeScriptAttributes(s: SanitizeState, doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll("*"))) {
+    for (const attr of Array.from(el.attributes)) {
+      const name = attr.name.toLowerCase();
+      if (name.startsWith("on")) {
+        el.removeAttribute(attr.name);
+        sanitizeNote(s, "removed event handler attributes");
+      } else if (["href", "src", "action", "formaction", "xlink:href"].includes(name) && /^\s*javascript:/i.test(attr.value)) {
+        el.removeAttribute(attr.name);
+        sanitizeNote(s, "removed javascript: URLs");
+      }
+    }
+  }
+}
+
+/** Images whose source is a data: URL lose it, for a client that does not show them. */
+export function removeBase64Images(s: SanitizeState, doc: Document): void {
+  for (const img of Array.from(doc.querySelectorAll('img[src^="data:" i]'))) {
+    img.removeAttribute("src");
+    img.setAttribute("data-assay-nosrc", "base64");
+    sanitizeNote(s, `removed data: image sources (${s.rules.unsupported.base64Images})`);
+  }
+}
+
+/** Style blocks, rewritten (and the @font-face families they declare collected: Word's font fallback reads them), or removed. */
+export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
+  for (const style of Array.from(doc.querySelectorAll("style"))) {
+    if (!s.rules.styleInBody && doc.body?.contains(style)) {
+      sanitizeNote(s, "removed <style> blocks inside <body>");
+      style.remove();
+      continue;
+    }
+    const text = sanitizeStyleText(s, style.textContent ?? "");
+    if (text === null) style.remove();
+    else style.textContent = text;
+  }
+}
+
+/** Inline styles, rewritten (VML boxes drawn by drawVml are left as drawn). */
+export function sanitizeInlineStyles(s: SanitizeState, doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll("[style]"))) {
+    if (el.hasAttribute("data-assay-vml")) continue;
+    const text = filterDeclarations(s, el.getAttribute("style") ?? "", el.tagName.toLowerCase());
+    if (text) el.setAttribute("style", text);
+    else el.removeAttribute("style");
+  }
+}
+
+/** Word reads width and height on images from their attributes only. */
+export function wordImageSizes(doc: Document): void {
+  for (const img of Array.from(doc.querySelectorAll("img:not([data-assay-vml])"))) {
+    const w = img.getAttribute("width");
+    const h = img.getAttribute("height");
+    const extra = `${w && /^\d+$/.test(w) ? `width: ${w}px !important;` : ""}${h && /^\d+$/.test(h) ? ` height: ${h}px !important;` : ""}`;
+    if (extra) img.setAttribute("style", `${img.getAttribute("style") ?? ""}; ${extra}`);
+  }
+}
+
+/** The client's prefixes on class names and ids in the markup (the style blocks got theirs in filterSelector). */
+export function prefixClassesAndIds(s: SanitizeState, doc: Document): void {
+  const { classPrefix, idPrefix } = s.rules;
+  if (classPrefix) {
+    for (const el of Array.from(doc.querySelectorAll("[class]"))) {
+      el.setAttribute("class", (el.getAttribute("class") ?? "").split(/\s+/).filter(Boolean).map((c) => classPrefix + c).join(" "));
+    }
+    sanitizeNote(s, `class names prefixed with ${classPrefix}`);
+  }
+  if (idPrefix) {
+    for (const el of Array.from(doc.querySelectorAll("[id]"))) el.setAttribute("id", idPrefix + el.getAttribute("id"));
+  }
+}
+
+/** <body> becomes a <div> that keeps its attributes, inside the client's own page, which holds the head. */
+export function bodyToDiv(s: SanitizeState, doc: Document): void {
+  const body = doc.body;
+  const div = doc.createElement("div");
+  for (const attr of Array.from(body.attributes)) div.setAttribute(attr.name, attr.value);
+  div.classList.add("assay-msg-body");
+  // bgcolor, text and background on <body> carry over as the div's attributes only where a div honours them.
+  const bg = body.getAttribute("bgcolor");
+  if (bg) div.setAttribute("style", `background-color: ${bg}; ${div.getAttribute("style") ?? ""}`);
+  while (body.firstChild) div.appendChild(body.firstChild);
+  body.appendChild(div);
+  for (const attr of Array.from(body.attributes)) body.removeAttribute(attr.name);
+  // The client's own page holds the head: only the message's styles survive from it.
+  for (const el of Array.from(doc.head.children)) if (el.tagName.toLowerCase() !== "style" && el.tagName.toLowerCase() !== "meta") el.remove();
+  sanitizeNote(s, "<body> replaced by a <div>");
+}
+
+export const SANITIZE_HELPERS = {
+  ...SANITIZE_CSS_HELPERS,
+  drawVml,
+  removeUnsafeMarkup,
+  removeUnsupportedElements,
+  removeScriptAttributes,
+  removeBase64Images,
+  sanitizeStyleBlocks,
+  sanitizeInlineStyles,
+  wordImageSizes,
+  prefixClassesAndIds,
+  bodyToDiv,
+};
