@@ -22,6 +22,7 @@ import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { AccountService } from "./services/accounts";
 import { AddressLimits } from "./services/address-limits";
 import { JobService } from "./services/jobs";
+import { JobQuotes } from "./services/job-quotes";
 import { CaptureService, persistentSecret } from "./services/captures";
 import { DirectoryStore, S3Store, type ObjectStore } from "./store/object-store";
 import { CatalogService } from "./services/catalog";
@@ -176,7 +177,8 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const accounts = new AccountService(ctx);
   const mailer = createMailer(config);
   const sessions = new SessionService(ctx, mailer);
-  const jobs = new JobService(ctx);
+  const quotes = new JobQuotes(ctx);
+  const jobs = new JobService(ctx, quotes);
   return {
     config,
     accounts,
@@ -185,6 +187,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs,
+    quotes,
     node: new NodeDuties(ctx, coordinator, jobs, plans),
     playground: new PlaygroundService(ctx, offer),
     captures,

@@ -1,6 +1,7 @@
 import type { Config } from "../config";
 import type { AccountService } from "./accounts";
 import type { JobService } from "./jobs";
+import type { JobQuotes } from "./job-quotes";
 import type { CaptureService } from "./captures";
 import type { CatalogService } from "./catalog";
 import type { FeedbackService } from "./feedback";
@@ -26,6 +27,8 @@ export interface Services {
   members: MembersService;
   device: DeviceService;
   jobs: JobService;
+  /** A job body planned, gated and priced without running it. */
+  quotes: JobQuotes;
   /** Anonymous runs: no organization, credits or events. */
   playground: PlaygroundService;
   captures: CaptureService;

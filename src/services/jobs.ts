@@ -1,9 +1,5 @@
 import { AppError } from "../errors/app-error";
-import { planJob } from "../domain/job-request";
-import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
-import { priceJob } from "../domain/pricing";
-import { gateJob } from "../domain/plan-gate";
-import { planIncludesClient, type Plan } from "../catalog/plans";
+import type { PlannedValidation } from "../domain/planned-job";
 import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
@@ -16,7 +12,8 @@ import { headline } from "../capture/email/email-artifacts";
 import { JobRunner, browserReady, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
-import { decodeCursor, encodeCursor, jobView, skippedView } from "./job-views";
+import { decodeCursor, encodeCursor, jobView } from "./job-views";
+import type { JobQuotes } from "./job-quotes";
 import { newJobId, newTestAddressToken } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -39,15 +36,6 @@ export interface InboundMessage {
  * an address no job has, one that already received its message, one whose window passed).
  */
 export type RecipientStatus = "waiting" | "foreign" | "unknown" | "used" | "expired";
-
-/** The price of a job body without a customer to charge: what check_job_request answers without a key. */
-export interface JobPlanQuote {
-  type: PlannedJob["type"];
-  validationSetId?: string;
-  lines: Array<{ validationId: string; credits: number }>;
-  totalCredits: number;
-  skipped_validations: Array<ReturnType<typeof skippedView>>;
-}
 
 const SMTP: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
 const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
@@ -84,58 +72,15 @@ export class JobService {
    */
   private readonly held = new Set<string>();
 
-  constructor(private readonly ctx: ServiceContext) {
+  constructor(
+    private readonly ctx: ServiceContext,
+    private readonly quotes: JobQuotes,
+  ) {
     this.runner = new JobRunner(ctx);
   }
 
-  /** The price of a body, validated exactly as a run would be; nothing is charged or created. */
-  async estimate(customerId: string, body: unknown) {
-    const { plan } = await this.ctx.plans.entitle(customerId);
-    const { skipped_validations, ...priced } = await this.plan(body, plan);
-    const { balance } = creditState(this.ctx.readModels, customerId);
-    return {
-      ...priced,
-      balance,
-      sufficient: balance >= priced.totalCredits,
-      ...(balance < priced.totalCredits ? { shortfall: priced.totalCredits - balance } : {}),
-      skipped_validations,
-    };
-  }
-
-  /** With an organization, its estimate; without one, the plan's price alone (no balance). Nothing is charged or created. */
-  async quote(body: unknown, customerId?: string) {
-    return customerId !== undefined ? { quote: await this.estimate(customerId, body) } : { plan: await this.plan(body) };
-  }
-
-  /** A body validated, gated by the organization's plan when there is one, and priced (one priceJob for estimate and run). */
-  private async plan(body: unknown, plan?: Plan): Promise<JobPlanQuote> {
-    const job = await this.planned(body, plan);
-    return {
-      type: job.type,
-      ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      ...priceJob(job.run),
-      skipped_validations: job.skipped.map(skippedView),
-    };
-  }
-
-  /**
-   * The planner's table, then the clients this server offers (UNKNOWN_EMAIL_CLIENT, EMAIL_CLIENT_CATALOG_UNAVAILABLE),
-   * then the plan's gate: every refusal before pricing.
-   */
-  private async planned(body: unknown, plan?: Plan): Promise<PlannedJob> {
-    const planned = await planJob(body, this.ctx.guard);
-    this.ctx.emailClients.checkNamedClients(planned.run);
-    return plan ? gateJob(planned, plan) : planned;
-  }
-
-  /** The mail clients a job may name here (the render catalog as offered), each marked for the organization's plan. */
-  async emailClients(customerId: string) {
-    const { plan } = await this.ctx.plans.entitle(customerId);
-    return this.ctx.emailClients.view(plan, (client) => planIncludesClient(plan, client));
-  }
-
   async run(customerId: string, body: unknown, meta: RequestMeta) {
-    const job = await timed("plan", async () => this.planned(body, (await this.ctx.plans.entitle(customerId)).plan));
+    const job = await timed("plan", async () => this.quotes.planned(body, (await this.ctx.plans.entitle(customerId)).plan));
     await browserReady(this.ctx, { rendersNow: job.type !== "email" });
     const jobId = newJobId();
     if (job.type === "email") {

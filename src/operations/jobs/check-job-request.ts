@@ -50,7 +50,7 @@ export const checkJobRequest = defineOperation({
     // The key's refusals are the call's; the body's are the answer.
     const customerId = call.hasKey ? call.authorize(customerIdOf(body)).customerId : undefined;
     try {
-      return { ok: true as const, ...(await call.services.jobs.quote(body, customerId)) };
+      return { ok: true as const, ...(await call.services.quotes.quote(body, customerId)) };
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       return { ok: false as const, httpStatus: e.status, error: e.toBody(call.requestId) };

@@ -25,5 +25,5 @@ export const estimateJob = defineOperation({
   output: Quote,
   errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE"],
   example: STATIC_HTML_EXAMPLE,
-  handle: (body, { services, customerId }) => services.jobs.estimate(customerId, body),
+  handle: (body, { services, customerId }) => services.quotes.estimate(customerId, body),
 });

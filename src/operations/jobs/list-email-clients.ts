@@ -48,5 +48,5 @@ export const listEmailClients = defineOperation({
   output: EmailClientCatalog,
   errors: [...PLAN_RESOLUTION_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE"],
   example: {},
-  handle: (_input, { services, customerId }) => services.jobs.emailClients(customerId),
+  handle: (_input, { services, customerId }) => services.quotes.emailClients(customerId),
 });
