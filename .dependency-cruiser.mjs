@@ -1,4 +1,4 @@
-// The layering of docs/architecture.md, enforced by test/architecture.test.ts (part of `npm test`).
+// The layering of docs/architecture.md, enforced by test/repo/architecture.test.ts (part of `npm test`).
 // Run it by hand with `npx depcruise src events projections`. Paths are relative to the repository root.
 // Type-only imports count: a layer that names another layer's types depends on it.
 
@@ -88,7 +88,7 @@ export default {
     tsPreCompilationDeps: true,
     doNotFollow: { path: "node_modules" },
     // dependency-cruiser calls swc without JSX, so it cannot read .tsx: the page templates are left out, and
-    // test/architecture.test.ts holds them to importing only @kitajs/html and one another.
+    // test/repo/architecture.test.ts holds them to importing only @kitajs/html and one another.
     exclude: { path: "\\.tsx$" },
     tsConfig: { fileName: "tsconfig.json" },
   },

@@ -272,7 +272,7 @@ async function syntheticWebAccuracy() {
  *
  * Left out: checks that read SPF/DKIM/DMARC ("authentication"). The corpus messages are replayed from loopback,
  * unsigned, by a client that is not their sender, so those verdicts measure the replay, not the message (the
- * taxonomy has no authentication defect either); test/email-authentication.test.ts covers them.
+ * taxonomy has no authentication defect either); test/checks/email-authentication.test.ts covers them.
  */
 async function syntheticEmailAccuracy() {
   const emailCases = index.cases.filter((c) => c.subject === "email" && (!only || only.has(c.path)));

@@ -1,7 +1,7 @@
 /**
  * Every environment variable Assay reads, declared once: its section, format, default and what it does.
  * src/config.ts reads the server's through this table (a name not declared here does not compile), and
- * `npm run docs` writes docs/configuration.md from it; test/config-vars.test.ts checks that every variable
+ * `npm run docs` writes docs/configuration.md from it; test/repo/config-vars.test.ts checks that every variable
  * read anywhere in the repository is declared here, and every one declared is read.
  *
  * `doc` is Markdown as docs/configuration.md shows it (links are relative to docs/). `default` is the value the
@@ -345,7 +345,7 @@ export const CONFIG_VARS = {
   ASSAY_CRASH_AT: {
     section: "tests",
     kind: "text",
-    doc: "A named point of a job's life (`job-accepted`, `checks-done`, `email-received`; listed and described in `src/faults.ts`) at which the server kills itself with SIGKILL, for the crash tests (`test/crash-recovery.test.ts`); a name that is no point stops the start.",
+    doc: "A named point of a job's life (`job-accepted`, `checks-done`, `email-received`; listed and described in `src/faults.ts`) at which the server kills itself with SIGKILL, for the crash tests (`test/service/crash-recovery.test.ts`); a name that is no point stops the start.",
   },
 
   // cli

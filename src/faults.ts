@@ -1,5 +1,5 @@
 /**
- * Failpoints for the crash tests (test/crash-recovery.test.ts): named points of a job's life at which the
+ * Failpoints for the crash tests (test/service/crash-recovery.test.ts): named points of a job's life at which the
  * process kills itself with SIGKILL when ASSAY_CRASH_AT names that point. The setting is for tests only; unset,
  * crashPoint does nothing. The points a test can reach from outside (a page that never finishes loading, an SMTP
  * client that stops halfway through DATA) have none: the test kills the server itself.

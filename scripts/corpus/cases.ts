@@ -1,7 +1,7 @@
 /**
  * The real-world corpus's case format (corpus/README.md), in one place: the schema of case.json, the loader, and
  * which checks a case must label. Read by scripts/accuracy.ts, scripts/corpus/compose-email.ts and
- * test/corpus.test.ts.
+ * test/repo/corpus.test.ts.
  */
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
@@ -72,7 +72,7 @@ export type CorpusLabel = Static<typeof Label>;
 /**
  * The checks a case labels: every check of its subject that runs without configuration. Email authentication
  * is left out: the corpus's messages are composed and delivered from loopback, unsigned, so its verdict would
- * measure the replay, not the message (test/email-authentication.test.ts covers it).
+ * measure the replay, not the message (test/checks/email-authentication.test.ts covers it).
  */
 export function labelledChecks(subject: "web" | "email"): string[] {
   return validationModules

@@ -16,7 +16,7 @@ export const BASE_CHROMIUM_ARGS = [
 
 /**
  * The features playwright-core's launch turns off. Chromium reads only the last --disable-features, so ours
- * restates Playwright's list (test/browser-flags.test.ts compares it with what Playwright passes).
+ * restates Playwright's list (test/capture/browser-flags.test.ts compares it with what Playwright passes).
  */
 export const PLAYWRIGHT_DISABLED_FEATURES = [
   "AvoidUnnecessaryBeforeUnloadCheckSync",
@@ -60,7 +60,7 @@ const ASSAY_DISABLED_FEATURES = ["SpareRendererForSitePerProcess", "WebUIOmnibox
  * - WebRTC may not send UDP except through the proxy (there is none), so ICE/STUN cannot reach an address
  *   (--force-webrtc-ip-handling-policy is not a switch of Chromium 156; this one is, and works);
  * - QUIC off (UDP again).
- * Service workers are blocked per context (serviceWorkers: "block"). test/ssrf-browser.test.ts shows a page
+ * Service workers are blocked per context (serviceWorkers: "block"). test/capture/ssrf-browser.test.ts shows a page
  * with no routing at all getting nothing out under these flags, and the same page getting out without them.
  */
 export const CHROMIUM_ARGS = [

@@ -3,7 +3,7 @@ import recorded from "./examples.json";
 /**
  * What Assay reported for each check's own pass and fail fixtures, recorded by `npm run examples`
  * (scripts/examples.ts runs every fixture as a real job) and embedded, so the catalog site shows real outcomes.
- * The fixture tests (test/web-checks.test.ts, test/email-checks.test.ts, test/email-visual.test.ts) compare each
+ * The fixture tests (test/checks/web-checks.test.ts, test/checks/email-checks.test.ts, test/checks/email-visual.test.ts) compare each
  * run's verdict and reason with this file, so it cannot drift from what the engine does.
  */
 

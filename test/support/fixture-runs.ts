@@ -5,8 +5,8 @@ import type { RecordedExample } from "../../src/catalog/examples";
 import { ROOT, htmlJob, type TestServer } from "./harness";
 
 /**
- * Running a check's own fixtures as real jobs through the API: what test/web-checks.test.ts,
- * test/email-checks.test.ts and test/email-visual.test.ts assert on, and what scripts/examples.ts records as the
+ * Running a check's own fixtures as real jobs through the API: what test/checks/web-checks.test.ts,
+ * test/checks/email-checks.test.ts and test/checks/email-visual.test.ts assert on, and what scripts/examples.ts records as the
  * catalog's examples (src/catalog/examples.json), so the two cannot differ.
  */
 

@@ -148,8 +148,8 @@ const signupAt =
 
 /**
  * Tests open many organizations, sessions and device sign-ins from 127.0.0.1, so the per-client-address limits are
- * lifted unless a test sets them; each has its own tests (test/signup-limit.test.ts, test/address-limits.test.ts,
- * test/device.test.ts, test/oidc.test.ts).
+ * lifted unless a test sets them; each has its own tests (test/account/signup-limit.test.ts, test/service/address-limits.test.ts,
+ * test/device/device.test.ts, test/session/oidc.test.ts).
  */
 const UNLIMITED_ADDRESS = {
   ASSAY_SIGNUPS_PER_ADDRESS: "100000",
