@@ -4,7 +4,7 @@
 // (npm test) also what the tests start themselves, PostgreSQL among it.
 // Plain Node with no dependencies, because it runs before any are installed.
 import { execSync, spawnSync } from "node:child_process";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 

@@ -40,7 +40,7 @@ export async function composeEmailCase(c: EmailCase): Promise<{ raw: Buffer; env
   const headers: Record<string, string> = {};
   if (d.listUnsubscribe) headers["List-Unsubscribe"] = d.listUnsubscribe;
   if (d.listUnsubscribe && d.oneClick) headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
-  if (d.stream === "bulk") headers["Precedence"] = "bulk";
+  if (d.stream === "bulk") headers.Precedence = "bulk";
   const mail = new MailComposer({
     from: d.from,
     to: "recipient@example.net",

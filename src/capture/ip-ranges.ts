@@ -61,7 +61,7 @@ function parseV6(address: string): number[] | null {
   if (tail) {
     const n = v4ToInt(tail[1]!);
     if (n === null) return null;
-    a = a.slice(0, -tail[1]!.length) + `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
+    a = `${a.slice(0, -tail[1]!.length)}${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`;
   }
   const halves = a.split("::");
   if (halves.length > 2) return null;

@@ -40,7 +40,7 @@ export class IsolatedWorld {
   }
 
   private async evaluate(expression: string): Promise<unknown> {
-    let answer;
+    let answer: Awaited<ReturnType<IsolatedWorld["send"]>>;
     try {
       answer = await this.send(expression);
     } catch (e) {

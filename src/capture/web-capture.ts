@@ -162,7 +162,7 @@ export class WebCaptureEngine {
       document = { status: 200, headers: { "content-type": "text/html; charset=utf-8" }, body: subject.html };
     }
     network.serve(subject.type, target.href, document);
-    let response;
+    let response: Awaited<ReturnType<Page["goto"]>>;
     try {
       response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
     } catch (e) {

@@ -54,7 +54,7 @@ export function decideIssueDeviceCode(code: DeviceCodeIssuedData): StreamWrite[]
 
 /** A code the page may decide on: pending and unexpired; anything else reads as unknown, whatever it was. */
 function requirePending(code: DeviceCode | null, now: string): DeviceCode {
-  if (!code || code.status !== "pending" || !isLive(code, now)) {
+  if (code?.status !== "pending" || !isLive(code, now)) {
     throw new AppError("DEVICE_CODE_INVALID", "No pending request has this code; it may have expired or been answered. Start again on the device.");
   }
   return code;

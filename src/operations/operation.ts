@@ -132,7 +132,7 @@ export function defineOperation<const In extends Inputs, Out extends TSchema = T
   return op;
 }
 
-type StaticOr<T> = T extends TSchema ? Static<T> : {};
+type StaticOr<T> = T extends TSchema ? Static<T> : Record<never, never>;
 /** The signed-in session of a session operation's call (the surface resolved it before the handler ran). */
 export function sessionOf(call: Call): SessionPrincipal {
   if (!call.session) throw new Error("a session operation ran without a session");

@@ -198,7 +198,7 @@ export class PlanService {
   async provision(customerId: string, meta: EventMetadata): Promise<string> {
     const org = findOrganization(this.ctx.readModels, customerId);
     if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    let provisioned;
+    let provisioned: Awaited<ReturnType<typeof this.provider.provision>>;
     try {
       provisioned = await this.provider.provision({ customerId, email: org.email, billingCustomerId: this.linkOf(org) });
     } catch (e) {

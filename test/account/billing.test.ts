@@ -275,7 +275,7 @@ describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unse
   afterAll(() => bare.stop());
 
   /** What every refusal of an unsubscribed organization says, and signup's answer must say with the key. */
-  const notReady = (customerId: string) => ({
+  const notReady = (_customerId: string) => ({
     provider: "stripe",
     ready: false,
     plan: null,

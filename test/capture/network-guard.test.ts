@@ -246,42 +246,42 @@ describe("guardedFetch: redirects from an allowed address are re-checked at ever
 
   test("the same redirects are refused by the default guard before any request leaves", async () => {
     const before = seen.length;
-    expect(await guardedFetch(new NetworkGuard(false), base() + "/to-metadata")).toMatchObject({ refused: true, reason: "loopback" });
+    expect(await guardedFetch(new NetworkGuard(false), `${base()}/to-metadata`)).toMatchObject({ refused: true, reason: "loopback" });
     expect(seen.length).toBe(before);
   });
 
   test("allowed redirects are followed and reported; a numeric host is the same loopback address", async () => {
-    const res = ok(await guardedFetch(testGuard(), base() + "/chain"));
+    const res = ok(await guardedFetch(testGuard(), `${base()}/chain`));
     expect(res.status).toBe(200);
     expect(res.protocol).toBe("http/1.1");
     expect(new TextDecoder().decode(res.body)).toBe("hello");
-    expect(res.finalUrl).toBe(base() + "/ok");
+    expect(res.finalUrl).toBe(`${base()}/ok`);
     expect(res.redirects.map((r) => [r.status, r.location])).toEqual([
-      [301, base() + "/chain-2"],
-      [302, base() + "/ok"],
+      [301, `${base()}/chain-2`],
+      [302, `${base()}/ok`],
     ]);
-    expect(ok(await guardedFetch(testGuard(), base() + "/to-decimal-loopback")).finalUrl).toBe(base() + "/ok");
+    expect(ok(await guardedFetch(testGuard(), `${base()}/to-decimal-loopback`)).finalUrl).toBe(`${base()}/ok`);
   });
 
   test("a redirect loop ends at maxRedirects with an error, and maxRedirects 0 returns the 3xx itself", async () => {
-    const err = await guardedFetch(testGuard(), base() + "/loop", { maxRedirects: 3 }).catch((e) => e);
+    const err = await guardedFetch(testGuard(), `${base()}/loop`, { maxRedirects: 3 }).catch((e) => e);
     expect(err).toBeInstanceOf(GuardedFetchError);
     expect(err.kind).toBe("too-many-redirects");
-    const raw = ok(await guardedFetch(testGuard(), base() + "/to-metadata", { maxRedirects: 0 }));
+    const raw = ok(await guardedFetch(testGuard(), `${base()}/to-metadata`, { maxRedirects: 0 }));
     expect(raw.status).toBe(302);
     expect(raw.headers.location).toBe("http://169.254.169.254/latest/meta-data/iam/security-credentials/");
   });
 
   test("303 turns POST into GET; credentials are not carried to another origin", async () => {
     const before = seen.length;
-    const res = ok(await guardedFetch(testGuard(), base() + "/post-303", { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded", cookie: "s=1" } }));
+    const res = ok(await guardedFetch(testGuard(), `${base()}/post-303`, { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded", cookie: "s=1" } }));
     expect(res.status).toBe(200);
     expect(seen.slice(before).map((s) => [s.method, s.path, s.body, s.cookie])).toEqual([
       ["POST", "/post-303", "a=1", "s=1"],
       ["GET", "/ok", "", "s=1"],
     ]);
     otherSeen = [];
-    ok(await guardedFetch(testGuard(), base() + "/to-other-origin", { headers: { cookie: "s=1", authorization: "Bearer t" } }));
+    ok(await guardedFetch(testGuard(), `${base()}/to-other-origin`, { headers: { cookie: "s=1", authorization: "Bearer t" } }));
     expect(otherSeen).toHaveLength(1);
     expect(otherSeen[0]!.cookie).toBeNull();
   });
@@ -289,21 +289,21 @@ describe("guardedFetch: redirects from an allowed address are re-checked at ever
 
 describe("guardedFetch: limits and bodies", () => {
   test("gzip is decoded and the encoding header dropped", async () => {
-    const res = ok(await guardedFetch(testGuard(), base() + "/gzip"));
+    const res = ok(await guardedFetch(testGuard(), `${base()}/gzip`));
     expect(new TextDecoder().decode(res.body)).toBe("compressed ".repeat(100));
     expect(res.headers["content-encoding"]).toBeUndefined();
     expect(res.encodedBytes).toBeLessThan(res.body.length);
   });
 
   test("a body over maxBytes is an error, on the wire and after decoding", async () => {
-    const big = await guardedFetch(testGuard(), base() + "/big", { maxBytes: 100_000 }).catch((e) => e);
+    const big = await guardedFetch(testGuard(), `${base()}/big`, { maxBytes: 100_000 }).catch((e) => e);
     expect(big).toMatchObject({ name: "GuardedFetchError", kind: "too-large" });
-    const bomb = await guardedFetch(testGuard(), base() + "/gzip-bomb", { maxBytes: 1_000_000 }).catch((e) => e);
+    const bomb = await guardedFetch(testGuard(), `${base()}/gzip-bomb`, { maxBytes: 1_000_000 }).catch((e) => e);
     expect(bomb).toMatchObject({ name: "GuardedFetchError", kind: "too-large" });
   });
 
   test("an answer that never comes is a timeout error, not a hang", async () => {
-    const err = await guardedFetch(testGuard(), base() + "/hang", { timeoutMs: 300 }).catch((e) => e);
+    const err = await guardedFetch(testGuard(), `${base()}/hang`, { timeoutMs: 300 }).catch((e) => e);
     expect(err).toMatchObject({ name: "GuardedFetchError", kind: "timeout" });
   });
 });
@@ -403,7 +403,7 @@ describe("url jobs through the HTTP API", () => {
   test("by default a loopback server is refused, and nothing is charged", async () => {
     const before = seen.length;
     const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: base() + "/ok", validations: ["page-title"] } });
+    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: `${base()}/ok`, validations: ["page-title"] } });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "PLAYGROUND_INVALID_URL", details: { reason: "loopback" } });
     expect(seen.length).toBe(before);
@@ -435,7 +435,7 @@ describe("url jobs with ASSAY_ALLOW_PRIVATE_TARGETS=1", () => {
   });
 
   test("a page whose redirect leads to the metadata address is an interruption naming the guard, refunded", async () => {
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: base() + "/to-metadata", validations: ["page-title"] } });
+    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: `${base()}/to-metadata`, validations: ["page-title"] } });
     expect(res.status).toBe(200);
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].verdict).toBe("error");

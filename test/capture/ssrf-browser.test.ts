@@ -198,7 +198,7 @@ Promise.allSettled([refusedSocket, echoed, refusedFetch]).then((r) =>
     // An http page, so plain-http subresources are not mixed content (Chromium would upgrade or block them).
     const outcome = await engine.capture({ type: "static_html", html, baseUrl: "http://example.com/" }, { viewports: ["desktop-md"], needs: new Set(["dom"]) });
     if (!outcome.ok) throw new Error(outcome.interruption);
-    expect(outcome.artifacts.dom?.["desktop-md"]!.title).toBe("Guarded");
+    expect(outcome.artifacts.dom!["desktop-md"]!.title).toBe("Guarded");
     const blocked = outcome.artifacts.blockedRequests!;
     expect(blocked).toContainEqual(expect.objectContaining({ url: "http://169.254.169.254/latest/meta-data/x.png", reason: "link-local" }));
     expect(blocked).toContainEqual({
@@ -223,7 +223,7 @@ Promise.allSettled([refusedSocket, echoed, refusedFetch]).then((r) =>
     const outcome = await engine.capture({ type: "url", url: `http://gate.test:${gate.port}/start` }, { viewports: ["desktop-md"], needs: new Set(["dom"]) });
     if (!outcome.ok) throw new Error(outcome.interruption);
     expect(outcome.artifacts.finalUrl).toBe(`http://gate.test:${gate.port}/landing/index.html`);
-    expect(outcome.artifacts.dom?.["desktop-md"]!.title).toBe("Landing");
+    expect(outcome.artifacts.dom!["desktop-md"]!.title).toBe("Landing");
     // The relative image resolved against the final URL, as it does for a user.
     expect(gateSeen).toEqual(["/start", "/landing/index.html", "/landing/pic.png"]);
     expect(outcome.artifacts.blockedRequests).toEqual([]);

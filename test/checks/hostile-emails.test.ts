@@ -154,7 +154,7 @@ describe("size and shape", () => {
   });
 
   test("a message that is all attachment: no text or HTML part", async () => {
-    const pdf = Buffer.from("%PDF-1.7\n" + "0".repeat(3000)).toString("base64").replace(/.{76}/g, "$&\r\n");
+    const pdf = Buffer.from(`%PDF-1.7\n${"0".repeat(3000)}`).toString("base64").replace(/.{76}/g, "$&\r\n");
     const job = await deliver(
       (to) => `${headers(to, 'Content-Type: application/pdf; name="catalogue.pdf"')}\r\nContent-Disposition: attachment; filename="catalogue.pdf"\r\nContent-Transfer-Encoding: base64\r\n\r\n${pdf}\r\n`,
     );

@@ -27,7 +27,7 @@ beforeAll(async () => {
       const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
       const root = join(FIXTURES, id ?? "", "server");
       const file = normalize(join(root, ...rest));
-      if (!id || !file.startsWith(root + "/") || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
       return new Response(Bun.file(file));
     },
   });

@@ -62,7 +62,7 @@ describe("assay run: subjects and exit codes", () => {
   test("an html job with a failed major check is blocked: exit 1 with the reason", async () => {
     const r = await runCli(["run", ...badHtml(), "--validation", "page-title", "--validation", "single-h1"], env);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/FAIL  page-title \[major\]: .+/);
+    expect(r.stdout).toMatch(/FAIL {2}page-title \[major\]: .+/);
     expect(r.stdout).toContain("verdict: BLOCKED (blocked by page-title)");
   });
 

@@ -114,7 +114,7 @@ async function cutWhileAnotherAppends(how: "lose-ack" | "drop-commit", meanwhile
   const { proxy, a, url, log, node } = await setUp();
   const b = await node("node_b", url);
   cleanups.push(() => b.close());
-  const cut = proxy.cutAtCommit("credits-org_b", how, { then: "hold" });
+  const cut = proxy.cutAtCommit("credits-org_b", how, { afterCut: "hold" });
   const answers = group(a);
   await cut;
   const fromB = await meanwhile(b);
@@ -191,7 +191,7 @@ describe("an append whose commit acknowledgement is lost", () => {
 
   test("read back impossible (the database unreachable): the callers hear the error; the node's next pull brings the committed events, once", async () => {
     const { proxy, a, log } = await setUp();
-    const cut = proxy.cutAtCommit("credits-org_b", "lose-ack", { then: "refuse" });
+    const cut = proxy.cutAtCommit("credits-org_b", "lose-ack", { afterCut: "refuse" });
     const answers = await group(a);
     await cut;
     for (const answer of answers) expect(answer.status).toBe("rejected");
@@ -284,7 +284,7 @@ describe("assay serve on PostgreSQL through the proxy", () => {
 
   test("the acceptance commits while the database then stays out of reach: the caller hears an error, and the node's own sweep closes the job, refunded, once", async () => {
     const { key, opening } = await organization();
-    const cut = proxy.cutAtCommit("JobAccepted", "lose-ack", { then: "refuse" });
+    const cut = proxy.cutAtCommit("JobAccepted", "lose-ack", { afterCut: "refuse" });
     const answer = await node.api("POST", "/api/jobs", { key, body: htmlJob(PAGE, ["page-title"]) });
     await cut;
     expect(answer.status).toBe(500);
@@ -312,7 +312,7 @@ describe("assay serve on PostgreSQL through the proxy", () => {
   test("a message's arrival commits while the database then stays out of reach: the inbox answers 451, and the node's own sweep checks the message, once", async () => {
     const { key, opening } = await organization();
     const { body: job } = await node.api("POST", "/api/jobs", { key, body: { type: "email", validations: EMAIL_CHECKS } });
-    const cut = proxy.cutAtCommit("EmailReceived", "lose-ack", { then: "refuse" });
+    const cut = proxy.cutAtCommit("EmailReceived", "lose-ack", { afterCut: "refuse" });
     const sent = await nodemailer
       .createTransport({ host: "127.0.0.1", port: node.smtpPort, secure: false, ignoreTLS: true })
       .sendMail(trailheadMessage(job.testEmail))

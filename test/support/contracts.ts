@@ -38,7 +38,10 @@ export function checkHttpBody(method: string, url: string, status: number, body:
 
 /** Checks one MCP tool result's structuredContent: the tool's output schema, or the error schema for a refusal. */
 export function checkToolResult(name: string, result: { isError?: boolean; structuredContent?: unknown }): void {
-  if (result.isError) return check(ErrorBodySchema, result.structuredContent, `tool ${name} (refused)`);
+  if (result.isError) {
+    check(ErrorBodySchema, result.structuredContent, `tool ${name} (refused)`);
+    return;
+  }
   const op = operations.filter(isTool).find((o) => o.mcp.name === name);
   if (op?.output) check(op.output, result.structuredContent, `tool ${name}`);
 }

@@ -47,7 +47,7 @@ export function serveWebFixtureAssets(log: string[] = []) {
       const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
       const root = join(FIXTURE_DIRS.web, id ?? "", "server");
       const file = normalize(join(root, ...rest));
-      if (!id || !file.startsWith(root + "/") || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
       return new Response(Bun.file(file));
     },
   });

@@ -13,12 +13,12 @@ export interface PgProxy {
   /**
    * Arms a cut at the next COMMIT of a transaction whose messages carried `marker`: `lose-ack` forwards the COMMIT,
    * closes the client's side at once and discards what the server answers; `drop-commit` closes both sides without
-   * forwarding it. `then` says what the database is from the cut until restore(): `refuse`, unreachable (every
+   * forwarding it. `afterCut` says what the database is from the cut until restore(): `refuse`, unreachable (every
    * connection closed, new ones closed at once); `hold`, silent (nothing any client sends is forwarded until
    * restore(), so a test acts in between). Resolves once the server has ended that transaction (answered the
    * COMMIT, or lost the session).
    */
-  cutAtCommit(marker: string, how: "lose-ack" | "drop-commit", options?: { then?: "refuse" | "hold" }): Promise<void>;
+  cutAtCommit(marker: string, how: "lose-ack" | "drop-commit", options?: { afterCut?: "refuse" | "hold" }): Promise<void>;
   /** Forwards again, first what was held. */
   restore(): void;
   /** How many connections the proxy has cut. */
@@ -34,7 +34,7 @@ type Mode = "forward" | "refuse" | "hold";
 interface Armed {
   marker: string;
   how: "lose-ack" | "drop-commit";
-  then: Mode;
+  afterCut: Mode;
   done: () => void;
 }
 
@@ -112,7 +112,7 @@ export async function startPgProxy(targetUrl: string): Promise<PgProxy> {
             upstream.end();
           }
           client.destroy();
-          enter(cutNow.then);
+          enter(cutNow.afterCut);
           return;
         }
         send(message);
@@ -132,7 +132,7 @@ export async function startPgProxy(targetUrl: string): Promise<PgProxy> {
     cutAtCommit(marker, how, options = {}) {
       if (armed) throw new Error("a cut is already armed");
       return new Promise((resolve) => {
-        armed = { marker, how, then: options.then ?? "forward", done: resolve };
+        armed = { marker, how, afterCut: options?.afterCut ?? "forward", done: resolve };
       });
     },
     restore() {

@@ -44,6 +44,7 @@ export interface EmailHtmlSnapshot {
 
 /** Text without the characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens. */
 export function meaningful(s: string): string {
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner is meant alone, as padding, not as part of a sequence
   return s.replace(/[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g, " ").trim();
 }
 

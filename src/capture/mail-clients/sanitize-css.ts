@@ -261,7 +261,7 @@ export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): 
       if (!selectors.length) continue;
       const body = filterDeclarations(s, rule.style.cssText, null);
       let nested = "";
-      if (rule.cssRules && rule.cssRules.length) {
+      if (rule.cssRules?.length) {
         if (u.nesting) sanitizeNote(s, `removed nested rules (${u.nesting})`);
         else nested = Array.from(rule.cssRules).map((r) => r.cssText).join(" ");
       }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import type { BrowserServer } from "playwright-core";
 import { action, UsageError } from "../program";
 
 /**
@@ -47,7 +48,7 @@ async function runBrowserWorker(opts: WorkerOptions): Promise<number> {
     console.error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
     return WORKER_EXIT.failed;
   }
-  let server;
+  let server: BrowserServer;
   try {
     server = await chromium.launchServer({ executablePath, ...LAUNCH_OPTIONS, host: opts.host, port, ...(opts.wsPath ? { wsPath: opts.wsPath } : {}) });
   } catch (e) {

@@ -31,8 +31,8 @@ const STREET_WORDS =
 /** A street line: a house number with a street name (either order), a PO box, or a named street. */
 const STREETS: RegExp[] = [
   // A price ("$15.77, Awesome Inc") is not a house number.
-  new RegExp(String.raw`(?<![\p{Sc}.,:]\d*)\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?\s+\p{Lu}[\p{L}'’.-]+`, "u"),
-  new RegExp(String.raw`\p{Lu}[\p{L}'’.-]+\s+\d{1,5}[A-Za-z]?\b`, "u"),
+  /(?<![\p{Sc}.,:]\d*)\b\d{1,5}[A-Za-z]?(?:[-/]\d{1,5}[A-Za-z]?)?,?\s+\p{Lu}[\p{L}'’.-]+/u,
+  /\p{Lu}[\p{L}'’.-]+\s+\d{1,5}[A-Za-z]?\b/u,
   /\bP\.?\s?O\.?\s?Box\s+\d+/i,
   new RegExp(String.raw`\b(?:${STREET_WORDS})\b`, "iu"),
 ];

@@ -43,7 +43,7 @@ export const ctaVisible: WebValidation = {
       const width = layout.viewport.width;
       const inside = same ? Math.max(0, Math.min(same.box.x + same.box.width, width) - Math.max(same.box.x, 0)) : 0;
       const share = same && same.box.width > 0 ? inside / same.box.width : 0;
-      if (!same || !same.shown || share < 0.5) {
+      if (!same?.shown || share < 0.5) {
         const why = !same ? "it is gone from the page" : !same.shown ? `it is hidden (display:${same.display}, visibility:${same.visibility}, opacity ${same.opacity})` : `only ${Math.round(share * 100)}% of it is within the ${width}px width`;
         findings.push({ message: `${quote(cta.text, 40)} at ${size}: ${why}`, selector: cta.selector, viewport: size, measured: { visibleShare: Math.round(share * 100) / 100 } });
       }

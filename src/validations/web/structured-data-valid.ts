@@ -3,11 +3,17 @@ import { domAt, domCheck } from "./_helpers";
 
 /** Checks JSON-LD blocks parse and name a schema.org type; pages without structured data pass. */
 function problemsIn(node: unknown, path: string, problems: string[]): void {
-  if (Array.isArray(node)) return node.forEach((n, i) => problemsIn(n, `${path}[${i}]`, problems));
-  if (!node || typeof node !== "object") return problems.push(`${path} is not an object`) as unknown as void;
-  const o = node as Record<string, unknown>;
-  if (Array.isArray(o["@graph"])) return problemsIn(o["@graph"], `${path}.@graph`, problems);
-  if (!o["@type"]) problems.push(`${path} has no @type`);
+  if (Array.isArray(node)) {
+    node.forEach((n, i) => {
+      problemsIn(n, `${path}[${i}]`, problems);
+    });
+  } else if (!node || typeof node !== "object") {
+    problems.push(`${path} is not an object`);
+  } else {
+    const o = node as Record<string, unknown>;
+    if (Array.isArray(o["@graph"])) problemsIn(o["@graph"], `${path}.@graph`, problems);
+    else if (!o["@type"]) problems.push(`${path} has no @type`);
+  }
 }
 
 export const structuredDataValid: WebValidation = {

@@ -7,7 +7,9 @@ import { PNG, evaluate, localServer, services, withDom } from "../support/web-ar
 const withIco = localServer({ "/favicon.ico": () => new Response(PNG, { headers: { "content-type": "application/octet-stream" } }), "/icon.png": () => new Response(PNG) });
 const withoutIco = localServer({ "/favicon.ico": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }) });
 const bare = localServer({});
-afterAll(() => [withIco, withoutIco, bare].forEach((s) => s.stop()));
+afterAll(() => {
+  for (const s of [withIco, withoutIco, bare]) s.stop();
+});
 
 const icon = (rel: string, href: string): LinkElementInfo => ({ rel, href, resolved: href.startsWith("data:") ? href : new URL(href, withIco.url("/")).href, inHead: true });
 const PNG_DATA_URL = `data:image/png;base64,${Buffer.from(PNG).toString("base64")}`;
