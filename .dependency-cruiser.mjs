@@ -25,7 +25,8 @@ export default {
     },
     {
       name: "checks-no-services-or-surfaces",
-      comment: "A check reads artifacts and returns a verdict; it knows nothing of jobs, transports or the composition root.",
+      comment:
+        "A check reads artifacts and returns a verdict; it knows nothing of jobs, transports or the composition root.",
       severity: "error",
       from: { path: "^src/validations/" },
       to: { path: [...SURFACES, "^src/services/", "^src/(app|runtime)\\.ts$"] },
@@ -48,7 +49,8 @@ export default {
     },
     {
       name: "projections-only-events-and-store",
-      comment: "Projections fold typed events into tables: they import events/ and the store's types, nothing else from src/.",
+      comment:
+        "Projections fold typed events into tables: they import events/ and the store's types, nothing else from src/.",
       severity: "error",
       from: { path: "^projections/" },
       to: { path: "^src/", pathNot: "^src/store/" },
@@ -62,7 +64,8 @@ export default {
     },
     {
       name: "sql-only-in-store-and-projections",
-      comment: "SQL is written in the store and the projections' queries alone: services hold ReadModels and pass it to those queries.",
+      comment:
+        "SQL is written in the store and the projections' queries alone: services hold ReadModels and pass it to those queries.",
       severity: "error",
       from: { pathNot: ["^src/store/", "^projections/"] },
       to: { path: "^bun:sqlite$" },

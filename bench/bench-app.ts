@@ -51,7 +51,8 @@ export async function startBenchApp(poolSize: number, extraEnv: Record<string, s
     ...extraEnv,
   });
   const executablePath = findChromium(config.chromiumPath);
-  if (!executablePath) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm run bench`, which installs it.");
+  if (!executablePath)
+    throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm run bench`, which installs it.");
 
   const assay: Assay = await createAssay(config);
   let listening: ReturnType<ReturnType<typeof createHttpApp>["listen"]> | undefined;
@@ -95,7 +96,8 @@ export async function startBenchApp(poolSize: number, extraEnv: Record<string, s
       const ms = nowMs() - started;
       if (res.status !== 200) throw new Error(`POST /api/jobs answered ${res.status}: ${text.slice(0, 500)}`);
       const body = JSON.parse(text);
-      if (body.status !== "completed") throw new Error(`job ${body.jobId} ended ${body.status}: ${body.interruption ?? ""}`);
+      if (body.status !== "completed")
+        throw new Error(`job ${body.jobId} ended ${body.status}: ${body.interruption ?? ""}`);
       return { ms, body };
     },
     async close() {

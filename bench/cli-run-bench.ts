@@ -14,7 +14,11 @@ const main = join(import.meta.dir, "..", "src", "main.ts");
 
 async function timedCli(args: string[], env: Record<string, string>): Promise<number> {
   const started = nowMs();
-  const proc = Bun.spawn([process.execPath, main, ...args], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, main, ...args], {
+    env: { ...process.env, ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   const ms = nowMs() - started;
   if (code > 1) throw new Error(`assay ${args.join(" ")} exited ${code}: ${out.slice(0, 300)}`);
@@ -28,7 +32,10 @@ export interface CliBenchResult {
   version: number;
 }
 
-export async function benchCli(app: BenchApp, rounds = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS) || 7)): Promise<CliBenchResult> {
+export async function benchCli(
+  app: BenchApp,
+  rounds = Math.max(1, Number(process.env.BENCH_CLI_ROUNDS) || 7),
+): Promise<CliBenchResult> {
   const apiKey = await app.newApiKey();
   const dir = tempDir("cli");
   const request = join(dir, "request.json");
@@ -55,7 +62,13 @@ export function cliRows(r: CliBenchResult): Row[] {
       ratio: `${fmtRatio(r.cli / r.bare)} (${r.cli >= r.bare ? "+" : "-"}${fmtMs(Math.abs(r.cli - r.bare))})`,
       target: "-",
     },
-    { name: `assay --version (bun src/main.ts), p50 (n=${r.rounds})`, value: fmtMs(r.version), baseline: "-", ratio: "-", target: "-" },
+    {
+      name: `assay --version (bun src/main.ts), p50 (n=${r.rounds})`,
+      value: fmtMs(r.version),
+      baseline: "-",
+      ratio: "-",
+      target: "-",
+    },
   ];
 }
 

@@ -48,8 +48,15 @@ type Log = (m: string) => void;
 /** Which checks the latency figure runs: the marketing set when it exists, else every parameter-free email check. */
 function marketingSelection(): { body: Record<string, unknown>; label: string; note: string } {
   const set = findSet("marketing");
-  if (set) return { body: { validationSetId: "marketing" }, label: `marketing set (${set.validationIds.length} checks)`, note: `the marketing set: ${set.validationIds.join(", ")}` };
-  const ids = validationModules.filter((m) => m.meta.subjectType === "email" && !m.meta.requiresConfiguration).map((m) => m.meta.id);
+  if (set)
+    return {
+      body: { validationSetId: "marketing" },
+      label: `marketing set (${set.validationIds.length} checks)`,
+      note: `the marketing set: ${set.validationIds.join(", ")}`,
+    };
+  const ids = validationModules
+    .filter((m) => m.meta.subjectType === "email" && !m.meta.requiresConfiguration)
+    .map((m) => m.meta.id);
   return {
     body: { validations: ids },
     label: `${ids.length} parameter-free email checks (no marketing set yet)`,
@@ -65,7 +72,9 @@ async function composeMessage(dir: string): Promise<{ raw: Buffer; fixtures: str
     fixtures,
     JSON.stringify({
       [DOMAIN]: { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
-      [`${SELECTOR}._domainkey.${DOMAIN}`]: { TXT: [`v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`] },
+      [`${SELECTOR}._domainkey.${DOMAIN}`]: {
+        TXT: [`v=DKIM1; k=rsa; p=${publicKey.export({ type: "spki", format: "der" }).toString("base64")}`],
+      },
       [`_dmarc.${DOMAIN}`]: { TXT: ["v=DMARC1; p=reject"] },
     }),
   );
@@ -105,14 +114,21 @@ Unsubscribe: https://www.${DOMAIN}/unsubscribe?u=8f2c
     streamTransport: true,
     buffer: true,
     newline: "windows",
-    dkim: { domainName: DOMAIN, keySelector: SELECTOR, privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString() },
+    dkim: {
+      domainName: DOMAIN,
+      keySelector: SELECTOR,
+      privateKey: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    },
   });
   const info = await composer.sendMail({
     from: `"Trailhead Outfitters" <offers@${DOMAIN}>`,
     replyTo: `help@${DOMAIN}`,
     to: "subscriber@example.com",
     subject: "Spring sale: 25% off walking boots this weekend",
-    headers: { "List-Unsubscribe": `<https://www.${DOMAIN}/unsubscribe?u=8f2c>, <mailto:unsubscribe@${DOMAIN}?subject=8f2c>`, "List-Unsubscribe-Post": "List-Unsubscribe=One-Click" },
+    headers: {
+      "List-Unsubscribe": `<https://www.${DOMAIN}/unsubscribe?u=8f2c>, <mailto:unsubscribe@${DOMAIN}?subject=8f2c>`,
+      "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    },
     text,
     html,
   });
@@ -145,7 +161,13 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
   const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   running.assay.config.publicBaseUrl = baseUrl;
   try {
-    const signup = await (await fetch(`${baseUrl}/api/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: `email-bench-${Date.now()}@example.com` }) })).json() as { apiKey: string; customerId: string };
+    const signup = (await (
+      await fetch(`${baseUrl}/api/signup`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ email: `email-bench-${Date.now()}@example.com` }),
+      })
+    ).json()) as { apiKey: string; customerId: string };
     const createJob = async (body: Record<string, unknown>): Promise<{ jobId: string; testEmail: string }> => {
       const res = await fetch(`${baseUrl}/api/jobs`, {
         method: "POST",
@@ -153,7 +175,8 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
         body: JSON.stringify({ type: "email", ...body }),
       });
       const json = (await res.json()) as any;
-      if (res.status !== 200 || json.status !== "pending") throw new Error(`email job not created: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+      if (res.status !== 200 || json.status !== "pending")
+        throw new Error(`email job not created: ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
       return json;
     };
     const jobNow = (jobId: string) => running.assay.jobs.get(signup.customerId, jobId)!;
@@ -203,10 +226,15 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
       const jobs = await Promise.all(Array.from({ length: SENDERS * perSender }, () => createJob(body)));
       let failed = 0;
       let firstFailure: string | undefined;
-      const burst = await concurrentSends(SENDERS, perSender, (k) => send(running.smtpPort, jobs[k]!.testEmail, raw).then(() => {}), (e) => {
-        failed++;
-        firstFailure ??= (e as Error).message.slice(0, 200);
-      });
+      const burst = await concurrentSends(
+        SENDERS,
+        perSender,
+        (k) => send(running.smtpPort, jobs[k]!.testEmail, raw).then(() => {}),
+        (e) => {
+          failed++;
+          firstFailure ??= (e as Error).message.slice(0, 200);
+        },
+      );
       const pending = new Set(jobs.map((j) => j.jobId));
       let completed = 0;
       let lastAt = nowMs();
@@ -219,25 +247,49 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
           lastAt = nowMs();
         }
       }
-      return { ...burst, messages: jobs.length, rate: burst.accepted / (burst.elapsedMs / 1000), failed, firstFailure, completed, stillPending: pending.size, settledMs: lastAt - burst.started };
+      return {
+        ...burst,
+        messages: jobs.length,
+        rate: burst.accepted / (burst.elapsedMs / 1000),
+        failed,
+        firstFailure,
+        completed,
+        stillPending: pending.size,
+        settledMs: lastAt - burst.started,
+      };
     };
 
     log(`email: ${LATENCY_MESSAGES} messages one after another (after ${WARMUP_MESSAGES} untimed), ${selection.label}`);
     const full = await latencyOf(selection.body, LATENCY_MESSAGES);
-    log(`email: p50 ${fmtMs(full.latency.p50)}, p95 ${fmtMs(full.latency.p95)}; the same with email-subject-length only`);
+    log(
+      `email: p50 ${fmtMs(full.latency.p50)}, p95 ${fmtMs(full.latency.p95)}; the same with email-subject-length only`,
+    );
     const bare = await latencyOf(TRIVIAL, LATENCY_MESSAGES);
     log(`email: profile of ${PROFILE_MESSAGES} more messages, ${selection.label}`);
-    const profile = await profileJobs(`email job, ${selection.label}, end of DATA to completed`, PROFILE_MESSAGES, async () => (await oneMessage(selection.body)).ms);
+    const profile = await profileJobs(
+      `email job, ${selection.label}, end of DATA to completed`,
+      PROFILE_MESSAGES,
+      async () => (await oneMessage(selection.body)).ms,
+    );
 
-    log(`email: ${SENDERS} concurrent senders x ${MESSAGES_PER_SENDER} messages, each to its own fresh job (email-subject-length only)`);
+    log(
+      `email: ${SENDERS} concurrent senders x ${MESSAGES_PER_SENDER} messages, each to its own fresh job (email-subject-length only)`,
+    );
     const inbox = await burstOf(TRIVIAL, MESSAGES_PER_SENDER);
-    log(`email: ${inbox.rate.toFixed(1)} msg/s; ${SENDERS} senders x ${LOADED_PER_SENDER} messages to jobs running ${selection.label}`);
+    log(
+      `email: ${inbox.rate.toFixed(1)} msg/s; ${SENDERS} senders x ${LOADED_PER_SENDER} messages to jobs running ${selection.label}`,
+    );
     const loaded = await burstOf(selection.body, LOADED_PER_SENDER);
-    log(`email: ${loaded.rate.toFixed(1)} msg/s; the same ${SENDERS} senders against a bare smtp-server (accept and discard)`);
+    log(
+      `email: ${loaded.rate.toFixed(1)} msg/s; the same ${SENDERS} senders against a bare smtp-server (accept and discard)`,
+    );
     const baseline = await bareServerRate(raw, config.smtpMaxBytes);
 
-    const verdicts = (full.last.results as Array<{ validationId: string; verdict: string }>).map((r) => `${r.validationId} ${r.verdict}`).join(", ");
-    const settledText = (b: typeof inbox) => `${b.completed} completed${b.stillPending ? `, ${b.stillPending} still pending after ${SETTLE_TIMEOUT_MS / 1000} s` : ""}, ${b.failed} send(s) failed`;
+    const verdicts = (full.last.results as Array<{ validationId: string; verdict: string }>)
+      .map((r) => `${r.validationId} ${r.verdict}`)
+      .join(", ");
+    const settledText = (b: typeof inbox) =>
+      `${b.completed} completed${b.stillPending ? `, ${b.stillPending} still pending after ${SETTLE_TIMEOUT_MS / 1000} s` : ""}, ${b.failed} send(s) failed`;
     const rows: Row[] = [
       {
         name: `email job, end of DATA to completed, ${selection.label}, p50 (n=${full.latency.n})`,
@@ -300,7 +352,12 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
 }
 
 /** `senders` loops in parallel, each doing `perSender` sends one after another; send k gets index k. */
-async function concurrentSends(senders: number, perSender: number, sendOne: (k: number) => Promise<void>, onError: (e: unknown) => void) {
+async function concurrentSends(
+  senders: number,
+  perSender: number,
+  sendOne: (k: number) => Promise<void>,
+  onError: (e: unknown) => void,
+) {
   const started = nowMs();
   let accepted = 0;
   await Promise.all(
@@ -331,12 +388,19 @@ async function bareServerRate(raw: Buffer, size: number): Promise<number> {
       stream.on("end", () => callback(null));
     },
   });
-  const port = await new Promise<number>((resolve) => server.listen(0, () => resolve((server.server.address() as { port: number }).port)));
+  const port = await new Promise<number>((resolve) =>
+    server.listen(0, () => resolve((server.server.address() as { port: number }).port)),
+  );
   try {
     await send(port, "warm@bare.localhost", raw);
-    const burst = await concurrentSends(SENDERS, MESSAGES_PER_SENDER, (k) => send(port, `r${k}@bare.localhost`, raw).then(() => {}), (e) => {
-      throw e;
-    });
+    const burst = await concurrentSends(
+      SENDERS,
+      MESSAGES_PER_SENDER,
+      (k) => send(port, `r${k}@bare.localhost`, raw).then(() => {}),
+      (e) => {
+        throw e;
+      },
+    );
     return burst.accepted / (burst.elapsedMs / 1000);
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -34,9 +34,21 @@ function readPage() {
   return {
     lang: document.documentElement.getAttribute("lang"),
     title: document.title,
-    metas: Array.from(document.querySelectorAll("meta"), (m) => ({ name: m.getAttribute("name"), content: m.getAttribute("content") })),
-    headings: Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6"), (h) => ({ level: Number(h.tagName[1]), text: (h.textContent ?? "").trim(), visible: visible(h) })),
-    images: Array.from(document.images, (i) => ({ src: i.currentSrc || i.src, alt: i.getAttribute("alt"), naturalWidth: i.naturalWidth, visible: visible(i) })),
+    metas: Array.from(document.querySelectorAll("meta"), (m) => ({
+      name: m.getAttribute("name"),
+      content: m.getAttribute("content"),
+    })),
+    headings: Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6"), (h) => ({
+      level: Number(h.tagName[1]),
+      text: (h.textContent ?? "").trim(),
+      visible: visible(h),
+    })),
+    images: Array.from(document.images, (i) => ({
+      src: i.currentSrc || i.src,
+      alt: i.getAttribute("alt"),
+      naturalWidth: i.naturalWidth,
+      visible: visible(i),
+    })),
     text: document.body.innerText,
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
@@ -50,7 +62,11 @@ function readPage() {
  * (quality 80, like the app's captures), close. A second harness variant skips the screenshots.
  * Runs rotate job, harness, harness without screenshots, so all three see the same machine state.
  */
-export async function benchJobs(app: BenchApp, rss: RssSampler, opts = { warmup: 5, runs: 40 }): Promise<JobBenchResult> {
+export async function benchJobs(
+  app: BenchApp,
+  rss: RssSampler,
+  opts = { warmup: 5, runs: 40 },
+): Promise<JobBenchResult> {
   const apiKey = await app.newApiKey();
   let bare: Browser | undefined;
   let barePids: number[] = [];
@@ -123,7 +139,10 @@ export async function benchJobs(app: BenchApp, rss: RssSampler, opts = { warmup:
       pageHeights,
       screenshotBytes,
       htmlBytes: Buffer.byteLength(LANDING_PAGE_HTML),
-      verdicts: Object.entries(counts).map(([v, n]) => `${n} ${v}`).join(", ") + (failing.length ? ` (${failing.join(", ")})` : ""),
+      verdicts:
+        Object.entries(counts)
+          .map(([v, n]) => `${n} ${v}`)
+          .join(", ") + (failing.length ? ` (${failing.join(", ")})` : ""),
       charged: last.credits?.charged ?? 0,
     };
   } finally {

@@ -19,11 +19,24 @@ const heroImage = svg(
 );
 
 const icon = (color: string, path: string) =>
-  svg(`<rect width="48" height="48" rx="12" fill="${color}"/><path d="${path}" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/>`, 48, 48);
+  svg(
+    `<rect width="48" height="48" rx="12" fill="${color}"/><path d="${path}" stroke="#fff" stroke-width="3" fill="none" stroke-linecap="round"/>`,
+    48,
+    48,
+  );
 
-const logo = svg(`<circle cx="16" cy="16" r="14" fill="#0f766e"/><path d="M9 17l5 5 9-11" stroke="#fff" stroke-width="3" fill="none"/>`, 32, 32);
+const logo = svg(
+  `<circle cx="16" cy="16" r="14" fill="#0f766e"/><path d="M9 17l5 5 9-11" stroke="#fff" stroke-width="3" fill="none"/>`,
+  32,
+  32,
+);
 
-const avatar = (hue: number) => svg(`<circle cx="28" cy="28" r="28" fill="hsl(${hue} 60% 45%)"/><circle cx="28" cy="22" r="10" fill="#fff" opacity=".9"/><rect x="12" y="36" width="32" height="14" rx="7" fill="#fff" opacity=".9"/>`, 56, 56);
+const avatar = (hue: number) =>
+  svg(
+    `<circle cx="28" cy="28" r="28" fill="hsl(${hue} 60% 45%)"/><circle cx="28" cy="22" r="10" fill="#fff" opacity=".9"/><rect x="12" y="36" width="32" height="14" rx="7" fill="#fff" opacity=".9"/>`,
+    56,
+    56,
+  );
 
 export const LANDING_PAGE_TITLE = "Tidewater: release checks your team can trust";
 

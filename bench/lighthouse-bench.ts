@@ -39,7 +39,14 @@ export async function benchLighthouse(executablePath: string, rss: RssSampler): 
     const scores = Object.values(run.report.categories)
       .map((c) => `${c.id} ${c.score === null ? "-" : Math.round(c.score * 100)}`)
       .join(", ");
-    return { ok: true, wallMs, auditMs: run.report.timing?.total ?? 0, version: run.report.lighthouseVersion, scores, userAgent: run.report.userAgent };
+    return {
+      ok: true,
+      wallMs,
+      auditMs: run.report.timing?.total ?? 0,
+      version: run.report.lighthouseVersion,
+      scores,
+      userAgent: run.report.userAgent,
+    };
   } finally {
     server.stop(true);
   }

@@ -6,7 +6,13 @@ import { JOB_BODY, type BenchApp } from "./bench-app";
 
 export interface McpBenchResult {
   /** tools/call list_validations through the SDK client vs GET /api/validations with fetch. */
-  list: { mcp: ReturnType<typeof summary>; http: ReturnType<typeof summary>; raw: ReturnType<typeof summary>; mcpBytes: number; httpBytes: number };
+  list: {
+    mcp: ReturnType<typeof summary>;
+    http: ReturnType<typeof summary>;
+    raw: ReturnType<typeof summary>;
+    mcpBytes: number;
+    httpBytes: number;
+  };
   /** tools/call run_job vs POST /api/jobs, the bench's three-size web-essentials job. */
   job: { mcp: ReturnType<typeof summary>; http: ReturnType<typeof summary> };
 }
@@ -17,10 +23,17 @@ export interface McpBenchResult {
  * timed): each tools/call is one POST /mcp, answered as JSON by a stateless server that builds its tool
  * server per request. HTTP is a bare fetch. Both end when the body is read and parsed.
  */
-export async function benchMcp(app: BenchApp, opts = { listRuns: 200, jobRuns: 20, warmup: 5 }): Promise<McpBenchResult> {
+export async function benchMcp(
+  app: BenchApp,
+  opts = { listRuns: 200, jobRuns: 20, warmup: 5 },
+): Promise<McpBenchResult> {
   const apiKey = await app.newApiKey();
   const client = new Client({ name: "assay-bench", version: "1.0.0" });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${app.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    }),
+  );
   try {
     let mcpBytes = 0;
     let httpBytes = 0;
@@ -43,12 +56,21 @@ export async function benchMcp(app: BenchApp, opts = { listRuns: 200, jobRuns: 2
       return ms;
     };
     // The same tools/call as one bare fetch (no SDK client): what the server side costs on its own.
-    const rawBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_validations", arguments: {} } });
+    const rawBody = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "list_validations", arguments: {} },
+    });
     const rawList = async () => {
       const started = nowMs();
       const res = await fetch(`${app.baseUrl}/mcp`, {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25" },
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-protocol-version": "2025-11-25",
+        },
         body: rawBody,
       });
       const parsed = JSON.parse(await res.text());
@@ -58,10 +80,13 @@ export async function benchMcp(app: BenchApp, opts = { listRuns: 200, jobRuns: 2
     };
     const mcpJob = async () => {
       const started = nowMs();
-      const result = (await client.callTool({ name: "run_job", arguments: JOB_BODY }, undefined, { timeout: 120_000 })) as CallToolResult;
+      const result = (await client.callTool({ name: "run_job", arguments: JOB_BODY }, undefined, {
+        timeout: 120_000,
+      })) as CallToolResult;
       const ms = nowMs() - started;
       const job = result.structuredContent as { status?: string; code?: string } | undefined;
-      if (result.isError || job?.status !== "completed") throw new Error(`run_job over MCP: ${JSON.stringify(job).slice(0, 300)}`);
+      if (result.isError || job?.status !== "completed")
+        throw new Error(`run_job over MCP: ${JSON.stringify(job).slice(0, 300)}`);
       return ms;
     };
     const httpJob = async () => (await app.runJob(apiKey)).ms;
@@ -73,7 +98,13 @@ export async function benchMcp(app: BenchApp, opts = { listRuns: 200, jobRuns: 2
     }
     await mcpJob();
     await httpJob();
-    const times = { mcpList: [] as number[], httpList: [] as number[], rawList: [] as number[], mcpJob: [] as number[], httpJob: [] as number[] };
+    const times = {
+      mcpList: [] as number[],
+      httpList: [] as number[],
+      rawList: [] as number[],
+      mcpJob: [] as number[],
+      httpJob: [] as number[],
+    };
     for (let i = 0; i < opts.listRuns; i++) {
       if (i % 2) {
         times.httpList.push(await httpList());
@@ -94,7 +125,13 @@ export async function benchMcp(app: BenchApp, opts = { listRuns: 200, jobRuns: 2
       }
     }
     return {
-      list: { mcp: summary(times.mcpList), http: summary(times.httpList), raw: summary(times.rawList), mcpBytes, httpBytes },
+      list: {
+        mcp: summary(times.mcpList),
+        http: summary(times.httpList),
+        raw: summary(times.rawList),
+        mcpBytes,
+        httpBytes,
+      },
       job: { mcp: summary(times.mcpJob), http: summary(times.httpJob) },
     };
   } finally {

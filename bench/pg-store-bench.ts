@@ -31,7 +31,11 @@ const key = newKeyId();
 const meta = (): EventMetadata => ({ requestId: newRequestId(), actor: { kind: "key", id: key }, channel: "api" });
 const write = (i: number): StreamWrite => {
   const customerId = customers[i % customers.length]!;
-  return { streamId: streams.credits(customerId), expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId, amount: 100, reason: "operator" } }] };
+  return {
+    streamId: streams.credits(customerId),
+    expectedVersion: "any",
+    events: [{ type: "CreditsGranted", data: { customerId, amount: 100, reason: "operator" } }],
+  };
 };
 
 /** `calls` appends of one event from `callers` callers at once over the logs given (round robin); events per second. */
@@ -80,13 +84,24 @@ export async function benchPgAppends(opts = { calls: 2_000, callers: 16 }): Prom
     const appendSoonRate = await (async () => {
       let issued = 0;
       const t1 = nowMs();
-      await Promise.all(Array.from({ length: opts.callers }, async () => {
-        while (issued < opts.calls) await sqlite.appendSoon(() => [write(issued++)], meta());
-      }));
+      await Promise.all(
+        Array.from({ length: opts.callers }, async () => {
+          while (issued < opts.calls) await sqlite.appendSoon(() => [write(issued++)], meta());
+        }),
+      );
       return (opts.calls / (nowMs() - t1)) * 1000;
     })();
     await sqlite.close();
-    return { calls: opts.calls, callers: opts.callers, singleRate, groupedRate, twoNodesRate, rawSingleRate, sqliteGroupedRate: appendSoonRate, version };
+    return {
+      calls: opts.calls,
+      callers: opts.callers,
+      singleRate,
+      groupedRate,
+      twoNodesRate,
+      rawSingleRate,
+      sqliteGroupedRate: appendSoonRate,
+      version,
+    };
   } finally {
     await pg.stop();
   }

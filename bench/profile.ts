@@ -65,8 +65,12 @@ export async function profileJobs(label: string, n: number, job: () => Promise<n
   } finally {
     unsubscribe(PHASE_CHANNEL, onPhase);
   }
-  const cpu = hasProc ? { bun: (bunCpuSeconds() - bunBefore) / n, chromium: (chromiumCpuSeconds() - chromiumBefore) / n } : null;
-  const phases = [...totals].map(([phase, t]) => ({ phase, ms: t.ms / n, calls: t.calls / n })).sort((a, b) => b.ms - a.ms);
+  const cpu = hasProc
+    ? { bun: (bunCpuSeconds() - bunBefore) / n, chromium: (chromiumCpuSeconds() - chromiumBefore) / n }
+    : null;
+  const phases = [...totals]
+    .map(([phase, t]) => ({ phase, ms: t.ms / n, calls: t.calls / n }))
+    .sort((a, b) => b.ms - a.ms);
   return { label, jobs: n, wallMs: wall / n, phases, cpu };
 }
 
@@ -76,7 +80,9 @@ export function profileRows(p: JobProfile): Row[] {
     {
       name: `profile: ${p.label}, mean of ${p.jobs} jobs in a row`,
       value: fmtMs(p.wallMs),
-      baseline: p.cpu ? `CPU ${p.cpu.bun.toFixed(2)} s bun + ${p.cpu.chromium.toFixed(2)} s Chromium per job` : "CPU n/a (no /proc)",
+      baseline: p.cpu
+        ? `CPU ${p.cpu.bun.toFixed(2)} s bun + ${p.cpu.chromium.toFixed(2)} s Chromium per job`
+        : "CPU n/a (no /proc)",
       ratio: p.cpu ? `${(((p.cpu.bun + p.cpu.chromium) * 1000) / p.wallMs).toFixed(2)} cores` : "-",
       target: "-",
     },

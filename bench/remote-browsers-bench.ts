@@ -32,7 +32,11 @@ export interface RemoteBrowsersResult {
   remote: NodeFigures;
 }
 
-export async function benchRemoteBrowsers(clients: number, seconds: number, log: (m: string) => void): Promise<RemoteBrowsersResult> {
+export async function benchRemoteBrowsers(
+  clients: number,
+  seconds: number,
+  log: (m: string) => void,
+): Promise<RemoteBrowsersResult> {
   // The local pool's default on this machine, given to the workers too (a node does not know a worker's cores).
   const pagesPerBrowser = Math.max(1, Math.floor(availableParallelism() / BROWSERS));
   const pages = { ASSAY_BROWSER_PAGES: String(pagesPerBrowser) };
@@ -40,12 +44,16 @@ export async function benchRemoteBrowsers(clients: number, seconds: number, log:
   const apps: BenchApp[] = [];
   try {
     apps.push(await startBenchApp(BROWSERS, pages));
-    apps.push(await startBenchApp(BROWSERS, { ...pages, ASSAY_BROWSER_ENDPOINTS: workers.map((w) => w.endpoint).join(",") }));
+    apps.push(
+      await startBenchApp(BROWSERS, { ...pages, ASSAY_BROWSER_ENDPOINTS: workers.map((w) => w.endpoint).join(",") }),
+    );
     const [localApp, remoteApp] = apps as [BenchApp, BenchApp];
     const rounds: { local: SoakResult[]; remote: SoakResult[] } = { local: [], remote: [] };
     const roundSeconds = seconds / ROUNDS;
     for (let round = 1; round <= ROUNDS; round++) {
-      log(`remote browsers, round ${round}/${ROUNDS}: ${clients} clients x ${roundSeconds.toFixed(0)} s on a local pool of ${BROWSERS}, then on ${BROWSERS} workers`);
+      log(
+        `remote browsers, round ${round}/${ROUNDS}: ${clients} clients x ${roundSeconds.toFixed(0)} s on a local pool of ${BROWSERS}, then on ${BROWSERS} workers`,
+      );
       rounds.local.push(await benchSoak(localApp, clients, roundSeconds));
       rounds.remote.push(await benchSoak(remoteApp, clients, roundSeconds));
     }
@@ -59,7 +67,12 @@ export async function benchRemoteBrowsers(clients: number, seconds: number, log:
 function addUp(soaks: SoakResult[]): NodeFigures {
   const times = soaks.flatMap((s) => s.times);
   const elapsedMs = soaks.reduce((n, s) => n + s.elapsedMs, 0);
-  return { completed: times.length, failed: soaks.reduce((n, s) => n + s.failed, 0), jobsPerMinute: times.length / (elapsedMs / 60_000), latency: summary(times) };
+  return {
+    completed: times.length,
+    failed: soaks.reduce((n, s) => n + s.failed, 0),
+    jobsPerMinute: times.length / (elapsedMs / 60_000),
+    latency: summary(times),
+  };
 }
 
 export function remoteBrowserRows({ clients, seconds, pagesPerBrowser, local, remote }: RemoteBrowsersResult): Row[] {

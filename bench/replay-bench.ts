@@ -33,7 +33,12 @@ export interface ReplayResult {
 /** Plausible check outcomes: most pass, some fail with findings, a few error (and are refunded). */
 function outcomeFor(validationId: string, n: number): Outcome {
   if (n % 97 === 0) {
-    return { verdict: "error", reason: "The check crashed: snapshot missing", reasoning: "The check crashed: snapshot missing", findings: [] };
+    return {
+      verdict: "error",
+      reason: "The check crashed: snapshot missing",
+      reasoning: "The check crashed: snapshot missing",
+      findings: [],
+    };
   }
   if (n % 11 === 0) {
     return {
@@ -41,18 +46,39 @@ function outcomeFor(validationId: string, n: number): Outcome {
       reason: `Fix ${validationId} on this page`,
       reasoning: `Found 2 problems for ${validationId} in the desktop-md DOM snapshot.`,
       findings: [
-        { message: `${validationId}: first problem`, selector: "main > section:nth-of-type(2) > div > h3", viewport: "desktop-md" },
-        { message: `${validationId}: second problem`, selector: "main img:nth-of-type(3)", url: "https://example.com/img/hero.png" },
+        {
+          message: `${validationId}: first problem`,
+          selector: "main > section:nth-of-type(2) > div > h3",
+          viewport: "desktop-md",
+        },
+        {
+          message: `${validationId}: second problem`,
+          selector: "main img:nth-of-type(3)",
+          url: "https://example.com/img/hero.png",
+        },
       ],
     };
   }
-  return { verdict: "pass", reasoning: `Read 48 visible text blocks and 9 images; nothing for ${validationId} to report.`, findings: [] };
+  return {
+    verdict: "pass",
+    reasoning: `Read 48 visible text blocks and 9 images; nothing for ${validationId} to report.`,
+    findings: [],
+  };
 }
 
-async function runJob(store: SqliteEventLog, plan: PlannedJob, customerId: string, meta: EventMetadata, n: number): Promise<void> {
+async function runJob(
+  store: SqliteEventLog,
+  plan: PlannedJob,
+  customerId: string,
+  meta: EventMetadata,
+  n: number,
+): Promise<void> {
   const jobId = newJobId();
   const credits = () => ({ ...creditState(store.db, customerId), existingCharge: chargeForJob(store.db, jobId) });
-  const accepted = await store.append(decide({ kind: "accept", jobId, customerId, job: plan }, { job: initialJobState, credits: credits() }), meta);
+  const accepted = await store.append(
+    decide({ kind: "accept", jobId, customerId, job: plan }, { job: initialJobState, credits: credits() }),
+    meta,
+  );
   const job = jobState(accepted.filter((e) => e.streamId === streams.job(jobId)) as unknown as JobEvent[]);
   const rows: RecordedResult[] = plan.run.map((v, i) => ({
     validationId: v.module.meta.id,
@@ -76,17 +102,32 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   let store = openSqliteLog(dir);
   const over = { log: store, readModels: store.db };
   const plans = plansFor(config)(over);
-  const accounts = new AccountService({ config, ...over, keyUsage: new KeyUsage(store.db), plans, limits: new AddressLimits(config) });
+  const accounts = new AccountService({
+    config,
+    ...over,
+    keyUsage: new KeyUsage(store.db),
+    plans,
+    limits: new AddressLimits(config),
+  });
   const system: EventMetadata = { actor: { kind: "system" }, channel: "system" };
   const plan = await planJob(
-    { type: "static_html", html: LANDING_PAGE_HTML, baseUrl: "https://example.com/", validationSetId: "web-essentials" },
+    {
+      type: "static_html",
+      html: LANDING_PAGE_HTML,
+      baseUrl: "https://example.com/",
+      validationSetId: "web-essentials",
+    },
     new NetworkGuard(false),
   );
 
   const t0 = nowMs();
   const customers: Array<{ customerId: string; keyId: string }> = [];
   for (let i = 0; i < accountCount; i++) {
-    const a = await accounts.signup(`bench-${i}@example.com`, { requestId: newRequestId(), actor: { kind: "system" }, channel: "api" });
+    const a = await accounts.signup(`bench-${i}@example.com`, {
+      requestId: newRequestId(),
+      actor: { kind: "system" },
+      channel: "api",
+    });
     customers.push({ customerId: a.customerId, keyId: a.keyId });
   }
   const eventsPerJobMax = 2 + plan.run.length + 2;
@@ -94,17 +135,38 @@ export async function benchReplay(rss: RssSampler, target = 100_000, accountCoun
   let jobs = 0;
   while (maxPosition.get()!.n + eventsPerJobMax <= target) {
     const c = customers[jobs % customers.length]!;
-    await runJob(store, plan, c.customerId, { requestId: newRequestId(), actor: { kind: "key", id: c.keyId }, channel: "api" }, jobs);
+    await runJob(
+      store,
+      plan,
+      c.customerId,
+      { requestId: newRequestId(), actor: { kind: "key", id: c.keyId }, channel: "api" },
+      jobs,
+    );
     if ((++jobs & 255) === 0) rss.sample();
   }
   let position = maxPosition.get()!.n;
   for (let i = 0; position < target; i++, position++) {
     const c = customers[i % customers.length]!;
     const streamId = streams.credits(c.customerId);
-    await store.append([{ streamId, expectedVersion: "any", events: [{ type: "CreditsGranted", data: { customerId: c.customerId, amount: 1000, reason: "operator", note: "bench top-up" } }] }], system);
+    await store.append(
+      [
+        {
+          streamId,
+          expectedVersion: "any",
+          events: [
+            {
+              type: "CreditsGranted",
+              data: { customerId: c.customerId, amount: 1000, reason: "operator", note: "bench top-up" },
+            },
+          ],
+        },
+      ],
+      system,
+    );
   }
   const buildMs = nowMs() - t0;
-  const sumBalances = (s: SqliteEventLog) => s.db.query<{ n: number; c: number }, []>("SELECT SUM(balance) AS n, COUNT(*) AS c FROM credit_balances").get()!;
+  const sumBalances = (s: SqliteEventLog) =>
+    s.db.query<{ n: number; c: number }, []>("SELECT SUM(balance) AS n, COUNT(*) AS c FROM credit_balances").get()!;
   const before = sumBalances(store);
   await store.close();
   rss.sample();

@@ -60,7 +60,9 @@ async function main(): Promise<void> {
     },
   );
 
-  log("event log on PostgreSQL: appends through the nodes' log (PgEventLog: replica, projections, advisory lock) vs raw INSERT, on a throwaway cluster from Debian's packages");
+  log(
+    "event log on PostgreSQL: appends through the nodes' log (PgEventLog: replica, projections, advisory lock) vs raw INSERT, on a throwaway cluster from Debian's packages",
+  );
   const pg = await benchPgAppends();
   rows.push(
     {
@@ -105,7 +107,9 @@ async function main(): Promise<void> {
       target: `<= 60 s: ${r.extrapolatedMillionS <= 60 ? "met" : "NOT met"}`,
     },
   );
-  log("replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty replica pulls and projects it");
+  log(
+    "replay on PostgreSQL: the same log copied into PostgreSQL (migrate-store's copy), then a node joining with an empty replica pulls and projects it",
+  );
   const pgReplay = await benchPgReplay(r.dataDir);
   rows.push({
     name: `a new node's pull of ${fmtInt(pgReplay.events)} events from PostgreSQL (copy + projections)`,
@@ -127,9 +131,15 @@ async function main(): Promise<void> {
   try {
     log(`static_html web-essentials job at ${sizes} over HTTP vs a bare playwright-core harness (rotating)`);
     j = await benchJobs(app, rss);
-    log(`job p50 ${fmtMs(j.jobs.p50)}, harness p50 ${fmtMs(j.harness.p50)}; profile of ${PROFILE_JOBS} more jobs in a row`);
+    log(
+      `job p50 ${fmtMs(j.jobs.p50)}, harness p50 ${fmtMs(j.harness.p50)}; profile of ${PROFILE_JOBS} more jobs in a row`,
+    );
     const profileKey = await app.newApiKey();
-    webProfile = await profileJobs(`static_html web-essentials job, 3 sizes`, PROFILE_JOBS, async () => (await app.runJob(profileKey)).ms);
+    webProfile = await profileJobs(
+      `static_html web-essentials job, 3 sizes`,
+      PROFILE_JOBS,
+      async () => (await app.runJob(profileKey)).ms,
+    );
     log("one Lighthouse CLI run on the same page (127.0.0.1)");
     lh = await benchLighthouse(app.executablePath, rss);
     log(lh.ok ? `Lighthouse ${lh.version}: ${(lh.wallMs / 1000).toFixed(1)} s` : `Lighthouse failed: ${lh.error}`);
@@ -181,7 +191,13 @@ async function main(): Promise<void> {
           ratio: fmtRatio(lh.wallMs / j.jobs.p50),
           target: `Lighthouse >= 20x job p50: ${lh.wallMs / j.jobs.p50 >= 20 ? "met" : "NOT met"}`,
         }
-      : { name: "one Lighthouse CLI run, same page (wall time)", value: "failed", baseline: "-", ratio: "-", target: lh.error.slice(0, 80) },
+      : {
+          name: "one Lighthouse CLI run, same page (wall time)",
+          value: "failed",
+          baseline: "-",
+          ratio: "-",
+          target: lh.error.slice(0, 80),
+        },
     {
       name: `${soak.clients} clients x ${soak.seconds} s, pool ${SOAK_POOL_SIZE}: throughput`,
       value: `${soak.jobsPerMinute.toFixed(1)} jobs/min`,
@@ -201,7 +217,9 @@ async function main(): Promise<void> {
       value: soak.memory.hasProc ? fmtMb(soak.memory.peakRss) : "n/a (no /proc)",
       baseline: soak.memory.hasProc ? `${fmtMb(soak.memory.peakPss)} PSS` : "-",
       ratio: "-",
-      target: soak.memory.hasProc ? `<= 1.5 GB: ${soak.memory.peakRss <= 1.5 * 1024 ** 3 ? "met" : "NOT met"} (RSS); ${soak.memory.peakPss <= 1.5 * 1024 ** 3 ? "met" : "NOT met"} (PSS)` : "-",
+      target: soak.memory.hasProc
+        ? `<= 1.5 GB: ${soak.memory.peakRss <= 1.5 * 1024 ** 3 ? "met" : "NOT met"} (RSS); ${soak.memory.peakPss <= 1.5 * 1024 ** 3 ? "met" : "NOT met"} (PSS)`
+        : "-",
     },
   );
 
@@ -240,7 +258,9 @@ async function main(): Promise<void> {
   console.log("");
   printTable(rows);
   console.log("");
-  console.log("Where the time goes (phases published on the assay.phase channel, src/phases.ts; parallel phases overlap):");
+  console.log(
+    "Where the time goes (phases published on the assay.phase channel, src/phases.ts; parallel phases overlap):",
+  );
   console.log("");
   printTable([...profileRows(webProfile!), ...profileRows(email.profile)]);
   console.log("");
@@ -255,7 +275,9 @@ async function main(): Promise<void> {
   );
   console.log(
     `- job: POST /api/jobs end to end (HTTP, auth, charge, capture in Chromium: load through the app's routing, DOM snapshot at ${sizes}, 9 checks, settle), ` +
-      `page ${fmtInt(j.htmlBytes)} bytes, ${Object.entries(j.pageHeights).map(([k, v]) => `${v} px tall at ${k}`).join(", ")}; last job: ${j.verdicts}, charged ${j.charged}. ` +
+      `page ${fmtInt(j.htmlBytes)} bytes, ${Object.entries(j.pageHeights)
+        .map(([k, v]) => `${v} px tall at ${k}`)
+        .join(", ")}; last job: ${j.verdicts}, charged ${j.charged}. ` +
       `web-essentials checks read the DOM only, so the job takes no screenshot.`,
   );
   console.log(
@@ -289,7 +311,9 @@ async function main(): Promise<void> {
   );
   for (const line of email.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);
-  console.log(`- memory rows: peak RSS of this Bun process, and peak PSS of it plus the app's Chromium processes over the whole run (the harness's Chromium and Lighthouse excluded).`);
+  console.log(
+    `- memory rows: peak RSS of this Bun process, and peak PSS of it plus the app's Chromium processes over the whole run (the harness's Chromium and Lighthouse excluded).`,
+  );
   console.log(`- total bench time ${((nowMs() - started) / 1000).toFixed(1)} s`);
 }
 

@@ -62,6 +62,12 @@ export async function benchSoak(app: BenchApp, clients: number, seconds: number)
     jobsPerMinute: times.length / (elapsedMs / 60_000),
     latency: summary(times),
     times,
-    memory: { peakPss: sampler.peakService, peakRss: sampler.peakServiceRss, peakSelf: sampler.peakSelf, processes: sampler.peakProcesses, hasProc: sampler.hasProc },
+    memory: {
+      peakPss: sampler.peakService,
+      peakRss: sampler.peakServiceRss,
+      peakSelf: sampler.peakSelf,
+      processes: sampler.peakProcesses,
+      hasProc: sampler.hasProc,
+    },
   };
 }

@@ -26,7 +26,6 @@ export interface AppendResult {
   streams: number;
 }
 
-
 type RawRow = [number, string, number, string, string, string, string, string, string];
 
 /**
@@ -34,13 +33,20 @@ type RawRow = [number, string, number, string, string, string, string, string, s
  * in the same transaction), then inserts the very rows it wrote into a bare bun:sqlite file with the
  * same table and pragmas, with the same transaction boundaries.
  */
-export async function benchAppends(rss: RssSampler, opts = { single: 20_000, batchCalls: 200, streams: 1_000, callers: 64 }): Promise<AppendResult> {
+export async function benchAppends(
+  rss: RssSampler,
+  opts = { single: 20_000, batchCalls: 200, streams: 1_000, callers: 64 },
+): Promise<AppendResult> {
   const dir = tempDir("append");
   const store = openSqliteLog(dir);
   const customers = Array.from({ length: opts.streams }, () => newCustomerId());
   const versions = new Map<string, number>();
   const keyIds = customers.map(() => newKeyId());
-  const meta = (i: number): EventMetadata => ({ requestId: newRequestId(), actor: { kind: "key", id: keyIds[i % keyIds.length] }, channel: "api" });
+  const meta = (i: number): EventMetadata => ({
+    requestId: newRequestId(),
+    actor: { kind: "key", id: keyIds[i % keyIds.length] },
+    channel: "api",
+  });
   const reasons = ["monthly", "feedback", "operator"] as const;
   const grant = (customerId: string, n: number) => ({
     type: "CreditsGranted" as const,
@@ -85,7 +91,8 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   }
   const groupedMs = nowMs() - t4;
   const afterSingle = 2 * opts.single;
-  if (store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n !== before + opts.single) throw new Error("grouped appends lost events");
+  if (store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n !== before + opts.single)
+    throw new Error("grouped appends lost events");
 
   // Batched appends: 100 events in one append() call, as 10 stream writes of 10 events each.
   const perStream = 10;
@@ -94,7 +101,8 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   const t1 = nowMs();
   for (let b = 0; b < opts.batchCalls; b++) {
     const writes: StreamWrite[] = [];
-    for (let w = 0; w < writesPerCall; w++) writes.push(write((b * writesPerCall + w) % customers.length, perStream, b * batchSize + w * perStream));
+    for (let w = 0; w < writesPerCall; w++)
+      writes.push(write((b * writesPerCall + w) % customers.length, perStream, b * batchSize + w * perStream));
     await store.append(writes, meta(b));
     if ((b & 15) === 0) rss.sample();
   }
@@ -103,16 +111,22 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
   const written = store.db.query<{ n: number }, []>("SELECT COUNT(*) AS n FROM events").get()!.n;
   if (written !== total) throw new Error(`expected ${total} events in the log, found ${written}`);
   const rows = store.db
-    .query<RawRow, []>("SELECT position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash FROM events ORDER BY position")
+    .query<RawRow, []>(
+      "SELECT position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash FROM events ORDER BY position",
+    )
     .values() as RawRow[];
   await store.close();
   rss.sample();
 
   // Baseline: the same rows through a prepared INSERT on a bare file, same pragmas and transactions.
   const raw = new Database(join(dir, "raw.sqlite"), { create: true, strict: true });
-  raw.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;");
+  raw.exec(
+    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA wal_autocheckpoint = 10000;",
+  );
   raw.exec(eventsTableDdl("sqlite"));
-  const insert = raw.prepare("INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  const insert = raw.prepare(
+    "INSERT INTO events (position, stream_id, stream_version, type, data, metadata, recorded_at, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+  );
   const insertOne = raw.transaction((r: RawRow) => insert.run(...r));
   const insertMany = raw.transaction((rs: RawRow[]) => {
     for (const r of rs) insert.run(...r);
@@ -136,7 +150,7 @@ export async function benchAppends(rss: RssSampler, opts = { single: 20_000, bat
     batchCalls: opts.batchCalls,
     batchSize,
     batchRate: ((opts.batchCalls * batchSize) / batchMs) * 1000,
-    rawBatchRate: (((total - afterSingle) / rawBatchMs) * 1000),
+    rawBatchRate: ((total - afterSingle) / rawBatchMs) * 1000,
     streams: opts.streams,
   };
 }

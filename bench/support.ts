@@ -64,7 +64,10 @@ export class RssSampler {
   start(): void {
     this.sample();
     this.sampleTree();
-    this.timers.push(setInterval(() => this.sample(), 100), setInterval(() => this.sampleTree(), this.treeIntervalMs));
+    this.timers.push(
+      setInterval(() => this.sample(), 100),
+      setInterval(() => this.sampleTree(), this.treeIntervalMs),
+    );
   }
 
   /** Excludes the subtrees of processes that were started since `before` (a childPids() snapshot); returns them. */
@@ -166,9 +169,17 @@ export interface Row {
 }
 
 export function printTable(rows: Row[]): void {
-  const headers: Row = { name: "benchmark", value: "value", baseline: "baseline (same run)", ratio: "ratio", target: "target" };
+  const headers: Row = {
+    name: "benchmark",
+    value: "value",
+    baseline: "baseline (same run)",
+    ratio: "ratio",
+    target: "target",
+  };
   const cols = Object.keys(headers) as Array<keyof Row>;
-  const width = Object.fromEntries(cols.map((c) => [c, Math.max(headers[c].length, ...rows.map((r) => r[c].length))])) as Record<keyof Row, number>;
+  const width = Object.fromEntries(
+    cols.map((c) => [c, Math.max(headers[c].length, ...rows.map((r) => r[c].length))]),
+  ) as Record<keyof Row, number>;
   const line = (r: Row) => cols.map((c) => r[c].padEnd(width[c])).join(" | ");
   console.log(line(headers));
   console.log(cols.map((c) => "-".repeat(width[c])).join("-|-"));

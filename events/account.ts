@@ -2,7 +2,10 @@ import { Type } from "@sinclair/typebox";
 import { eventType, Id, Credits, Instant, Sha256Hex, type EventData } from "./shared";
 
 /** Stream `email-<sha256 of the lowercased address>`: makes one account per email an invariant of the log. */
-export const EmailClaimed = eventType("EmailClaimed", Type.Object({ emailHash: Id, customerId: Id }, { additionalProperties: false }));
+export const EmailClaimed = eventType(
+  "EmailClaimed",
+  Type.Object({ emailHash: Id, customerId: Id }, { additionalProperties: false }),
+);
 export type EmailClaimedData = EventData<typeof EmailClaimed>;
 
 /** Stream `account-<customerId>`. */
@@ -49,7 +52,10 @@ export const KeyMinted = eventType(
 );
 export type KeyMintedData = EventData<typeof KeyMinted>;
 
-export const KeyRevoked = eventType("KeyRevoked", Type.Object({ keyId: Id, customerId: Id }, { additionalProperties: false }));
+export const KeyRevoked = eventType(
+  "KeyRevoked",
+  Type.Object({ keyId: Id, customerId: Id }, { additionalProperties: false }),
+);
 export type KeyRevokedData = EventData<typeof KeyRevoked>;
 
 /**
@@ -88,4 +94,12 @@ export const BillingCustomerLinked = eventType(
 );
 export type BillingCustomerLinkedData = EventData<typeof BillingCustomerLinked>;
 
-export const accountEvents = [EmailClaimed, AccountOpened, KeyMinted, KeyRotated, KeyRevoked, PlanChanged, BillingCustomerLinked] as const;
+export const accountEvents = [
+  EmailClaimed,
+  AccountOpened,
+  KeyMinted,
+  KeyRotated,
+  KeyRevoked,
+  PlanChanged,
+  BillingCustomerLinked,
+] as const;

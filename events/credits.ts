@@ -14,11 +14,19 @@ export const CreditsGranted = eventType(
     {
       customerId: Id,
       amount: Credits,
-      reason: Type.Union([Type.Literal("signup"), Type.Literal("monthly"), Type.Literal("feedback"), Type.Literal("operator")]),
+      reason: Type.Union([
+        Type.Literal("signup"),
+        Type.Literal("monthly"),
+        Type.Literal("feedback"),
+        Type.Literal("operator"),
+      ]),
       period: Type.Optional(Type.String({ pattern: "^\\d{4}-\\d{2}$" })),
       planCode: Type.Optional(Id),
       feedback: Type.Optional(
-        Type.Object({ setId: Id, jobId: Type.Optional(Id), validationId: Type.Optional(Id) }, { additionalProperties: false }),
+        Type.Object(
+          { setId: Id, jobId: Type.Optional(Id), validationId: Type.Optional(Id) },
+          { additionalProperties: false },
+        ),
       ),
       note: Type.Optional(Type.String({ maxLength: 500 })),
     },
@@ -61,7 +69,12 @@ export type CreditsRefundedData = EventData<typeof CreditsRefunded>;
 export const CreditsDeducted = eventType(
   "CreditsDeducted",
   Type.Object(
-    { customerId: Id, amount: Type.Integer({ minimum: 1 }), reason: Type.Literal("operator"), note: Type.String({ minLength: 1, maxLength: 500 }) },
+    {
+      customerId: Id,
+      amount: Type.Integer({ minimum: 1 }),
+      reason: Type.Literal("operator"),
+      note: Type.String({ minLength: 1, maxLength: 500 }),
+    },
     { additionalProperties: false },
   ),
 );

@@ -38,8 +38,20 @@ export const DeviceCodeApproved = eventType(
   "DeviceCodeApproved",
   Type.Object({ codeId: Id, personId: Id, customerId: Id }, { additionalProperties: false }),
 );
-export const DeviceCodeDenied = eventType("DeviceCodeDenied", Type.Object({ codeId: Id, personId: Id }, { additionalProperties: false }));
+export const DeviceCodeDenied = eventType(
+  "DeviceCodeDenied",
+  Type.Object({ codeId: Id, personId: Id }, { additionalProperties: false }),
+);
 /** The approved code was exchanged for a key (KeyMinted in the same append); it is never exchanged again. */
-export const DeviceCodeRedeemed = eventType("DeviceCodeRedeemed", Type.Object({ codeId: Id, keyId: Id }, { additionalProperties: false }));
+export const DeviceCodeRedeemed = eventType(
+  "DeviceCodeRedeemed",
+  Type.Object({ codeId: Id, keyId: Id }, { additionalProperties: false }),
+);
 
-export const deviceEvents = [DeviceCodeIssued, DeviceCodeSlowedDown, DeviceCodeApproved, DeviceCodeDenied, DeviceCodeRedeemed] as const;
+export const deviceEvents = [
+  DeviceCodeIssued,
+  DeviceCodeSlowedDown,
+  DeviceCodeApproved,
+  DeviceCodeDenied,
+  DeviceCodeRedeemed,
+] as const;

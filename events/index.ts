@@ -19,7 +19,15 @@ export * from "./people";
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
  * The one list the event union below is derived from, so the runtime check and the compile-time types cannot drift.
  */
-export const eventTypes = [...accountEvents, ...peopleEvents, ...memberEvents, ...deviceEvents, ...creditEvents, ...jobEvents, ...feedbackEvents] as const;
+export const eventTypes = [
+  ...accountEvents,
+  ...peopleEvents,
+  ...memberEvents,
+  ...deviceEvents,
+  ...creditEvents,
+  ...jobEvents,
+  ...feedbackEvents,
+] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */
 export type AssayEvent = EventUnion<typeof eventTypes>;

@@ -46,8 +46,15 @@ export const SelectedValidation = Type.Object(
 
 /** A check not run because it needs parameters the request did not give: not a verdict, not charged. */
 export const SkippedValidation = Type.Object(
-  { validationId: Id, reason: Type.Union([Type.Literal("REQUIRES_CONFIGURATION"), Type.Literal("SKIPPED_NOT_IN_PLAN")]), message: Type.String() },
-  { additionalProperties: false, description: "A check not run (missing parameters, or not in the organization's plan): not a verdict, not charged." },
+  {
+    validationId: Id,
+    reason: Type.Union([Type.Literal("REQUIRES_CONFIGURATION"), Type.Literal("SKIPPED_NOT_IN_PLAN")]),
+    message: Type.String(),
+  },
+  {
+    additionalProperties: false,
+    description: "A check not run (missing parameters, or not in the organization's plan): not a verdict, not charged.",
+  },
 );
 
 /** Stream `job-<jobId>`. Appended in the same transaction as the charge. */

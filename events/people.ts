@@ -11,12 +11,18 @@ export const PersonRegistered = eventType(
 export type PersonRegisteredData = EventData<typeof PersonRegistered>;
 
 /** Stream `account-<customerId>`: a person joins an organization with a role. */
-export const MemberAdded = eventType("MemberAdded", Type.Object({ customerId: Id, personId: Id, role: Role }, { additionalProperties: false }));
+export const MemberAdded = eventType(
+  "MemberAdded",
+  Type.Object({ customerId: Id, personId: Id, role: Role }, { additionalProperties: false }),
+);
 
 /** Stream `signin-<linkId>`: a single-use sign-in link; the token itself is never stored, only its SHA-256. */
 export const SignInLinkIssued = eventType(
   "SignInLinkIssued",
-  Type.Object({ linkId: Id, email: Type.String(), tokenHash: Hash, expiresAt: Instant }, { additionalProperties: false }),
+  Type.Object(
+    { linkId: Id, email: Type.String(), tokenHash: Hash, expiresAt: Instant },
+    { additionalProperties: false },
+  ),
 );
 export const SignInLinkUsed = eventType("SignInLinkUsed", Type.Object({ linkId: Id }, { additionalProperties: false }));
 
@@ -31,7 +37,10 @@ export const SessionStarted = eventType(
     { additionalProperties: false },
   ),
 );
-export const SessionRenewed = eventType("SessionRenewed", Type.Object({ sessionId: Id, expiresAt: Instant }, { additionalProperties: false }));
+export const SessionRenewed = eventType(
+  "SessionRenewed",
+  Type.Object({ sessionId: Id, expiresAt: Instant }, { additionalProperties: false }),
+);
 export const SessionOrganizationSwitched = eventType(
   "SessionOrganizationSwitched",
   Type.Object({ sessionId: Id, customerId: Id }, { additionalProperties: false }),

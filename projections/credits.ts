@@ -33,14 +33,24 @@ export const creditsProjection: Projection = {
     if (!e.streamId.startsWith("credits-") || !isCreditEvent(e)) return;
     const d = e.data;
     const { jobId, reason } = ledgerLink(e);
-    const prior = db.query<{ balance: number }, [string]>("SELECT balance FROM credit_balances WHERE customer_id = ?").get(d.customerId);
+    const prior = db
+      .query<{ balance: number }, [string]>("SELECT balance FROM credit_balances WHERE customer_id = ?")
+      .get(d.customerId);
     const delta = creditDelta(e);
     const balance = (prior?.balance ?? 0) + delta;
-    db.query("INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version").run(d.customerId, balance, e.streamVersion);
+    db.query(
+      "INSERT INTO credit_balances (customer_id, balance, stream_version) VALUES (?, ?, ?) ON CONFLICT (customer_id) DO UPDATE SET balance = excluded.balance, stream_version = excluded.stream_version",
+    ).run(d.customerId, balance, e.streamVersion);
     if (e.type === "CreditsGranted" && e.data.period && e.data.planCode) {
-      db.query("INSERT INTO credit_grant_periods (customer_id, period, plan_code) VALUES (?, ?, ?)").run(d.customerId, e.data.period, e.data.planCode);
+      db.query("INSERT INTO credit_grant_periods (customer_id, period, plan_code) VALUES (?, ?, ?)").run(
+        d.customerId,
+        e.data.period,
+        e.data.planCode,
+      );
     }
-    db.query("INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").run(e.position, d.customerId, e.type, delta, jobId, reason, balance, e.recordedAt);
+    db.query(
+      "INSERT INTO credit_ledger (position, customer_id, kind, amount, job_id, reason, balance_after, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    ).run(e.position, d.customerId, e.type, delta, jobId, reason, balance, e.recordedAt);
   },
 };
 
@@ -65,14 +75,20 @@ export interface CreditState {
 export function creditState(db: ReadModels, customerId: string): CreditState {
   return (
     db
-      .query<CreditState, [string]>("SELECT balance, stream_version AS streamVersion FROM credit_balances WHERE customer_id = ?")
+      .query<CreditState, [string]>(
+        "SELECT balance, stream_version AS streamVersion FROM credit_balances WHERE customer_id = ?",
+      )
       .get(customerId) ?? { balance: 0, streamVersion: 0 }
   );
 }
 
 /** The periods (with their plan) a signup or monthly grant covers, as `period/planCode` (the credit decider's periodKey). */
 export function grantedPeriods(db: ReadModels, customerId: string): Set<string> {
-  const rows = db.query<{ key: string }, [string]>("SELECT period || '/' || plan_code AS key FROM credit_grant_periods WHERE customer_id = ?").all(customerId);
+  const rows = db
+    .query<{ key: string }, [string]>(
+      "SELECT period || '/' || plan_code AS key FROM credit_grant_periods WHERE customer_id = ?",
+    )
+    .all(customerId);
   return new Set(rows.map((r) => r.key));
 }
 
@@ -104,6 +120,10 @@ export function chargeForJob(db: ReadModels, jobId: string): { customerId: strin
 }
 
 export function allBalances(db: ReadModels): Map<string, number> {
-  const rows = db.query<{ customerId: string; balance: number }, []>("SELECT customer_id AS customerId, balance FROM credit_balances").all();
+  const rows = db
+    .query<{ customerId: string; balance: number }, []>(
+      "SELECT customer_id AS customerId, balance FROM credit_balances",
+    )
+    .all();
   return new Map(rows.map((r) => [r.customerId, r.balance]));
 }

@@ -27,25 +27,37 @@ export const deviceProjection: Projection = {
         db.query(
           `INSERT INTO device_codes (code_id, device_code_hash, user_code, client_id, scopes, expires_at, interval_seconds, status)
            VALUES (?, ?, ?, ?, ?, ?, ?, 'pending')`,
-        ).run(d.codeId, d.deviceCodeHash, d.userCode, d.clientId ?? null, JSON.stringify(d.scopes), d.expiresAt, d.interval);
+        ).run(
+          d.codeId,
+          d.deviceCodeHash,
+          d.userCode,
+          d.clientId ?? null,
+          JSON.stringify(d.scopes),
+          d.expiresAt,
+          d.interval,
+        );
         break;
       }
       case "DeviceCodeSlowedDown":
         db.query("UPDATE device_codes SET interval_seconds = ? WHERE code_id = ?").run(e.data.interval, e.data.codeId);
         break;
       case "DeviceCodeApproved":
-        db.query("UPDATE device_codes SET status = 'approved', person_id = ?, customer_id = ?, decided_at = ? WHERE code_id = ?").run(
+        db.query(
+          "UPDATE device_codes SET status = 'approved', person_id = ?, customer_id = ?, decided_at = ? WHERE code_id = ?",
+        ).run(e.data.personId, e.data.customerId, e.recordedAt, e.data.codeId);
+        break;
+      case "DeviceCodeDenied":
+        db.query("UPDATE device_codes SET status = 'denied', person_id = ?, decided_at = ? WHERE code_id = ?").run(
           e.data.personId,
-          e.data.customerId,
           e.recordedAt,
           e.data.codeId,
         );
         break;
-      case "DeviceCodeDenied":
-        db.query("UPDATE device_codes SET status = 'denied', person_id = ?, decided_at = ? WHERE code_id = ?").run(e.data.personId, e.recordedAt, e.data.codeId);
-        break;
       case "DeviceCodeRedeemed":
-        db.query("UPDATE device_codes SET status = 'redeemed', key_id = ? WHERE code_id = ?").run(e.data.keyId, e.data.codeId);
+        db.query("UPDATE device_codes SET status = 'redeemed', key_id = ? WHERE code_id = ?").run(
+          e.data.keyId,
+          e.data.codeId,
+        );
         break;
     }
   },
@@ -79,5 +91,9 @@ export function findDeviceCodeByHash(db: ReadModels, deviceCodeHash: string): De
 
 /** The pending request a user code names (user codes are short, so only a pending one may be found by it). */
 export function findPendingDeviceCode(db: ReadModels, userCode: string, now: string): DeviceCode | null {
-  return fromRow(db.query<Row, [string, string]>(`${SELECT} WHERE user_code = ? AND status = 'pending' AND expires_at > ?`).get(userCode, now));
+  return fromRow(
+    db
+      .query<Row, [string, string]>(`${SELECT} WHERE user_code = ? AND status = 'pending' AND expires_at > ?`)
+      .get(userCode, now),
+  );
 }

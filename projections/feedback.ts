@@ -46,25 +46,29 @@ export const feedbackProjection: Projection = {
   apply(db, e) {
     switch (e.type) {
       case "JobAccepted":
-        db.query("INSERT INTO feedback_jobs (job_id, customer_id, credential, validation_set_id) VALUES (?, ?, ?, ?)").run(
-          e.data.jobId,
-          e.data.customerId,
-          credentialOf(e),
-          e.data.validationSetId ?? null,
-        );
+        db.query(
+          "INSERT INTO feedback_jobs (job_id, customer_id, credential, validation_set_id) VALUES (?, ?, ?, ?)",
+        ).run(e.data.jobId, e.data.customerId, credentialOf(e), e.data.validationSetId ?? null);
         break;
       case "JobSettled":
         // An expired email job never checked anything: there is nothing to ask about it.
-        if (e.data.status !== "expired") db.query("UPDATE feedback_jobs SET settled_position = ? WHERE job_id = ?").run(e.position, e.data.jobId);
+        if (e.data.status !== "expired")
+          db.query("UPDATE feedback_jobs SET settled_position = ? WHERE job_id = ?").run(e.position, e.data.jobId);
         break;
       case "CreditsCharged":
         for (const l of e.data.lines) {
-          db.query("INSERT INTO feedback_check_costs (job_id, validation_id, charged) VALUES (?, ?, ?)").run(e.data.jobId, l.validationId, l.credits);
+          db.query("INSERT INTO feedback_check_costs (job_id, validation_id, charged) VALUES (?, ?, ?)").run(
+            e.data.jobId,
+            l.validationId,
+            l.credits,
+          );
         }
         break;
       case "CreditsRefunded":
         for (const l of e.data.lines) {
-          db.query("UPDATE feedback_check_costs SET refunded = refunded + ? WHERE job_id = ? AND validation_id = ?").run(l.credits, e.data.jobId, l.validationId);
+          db.query(
+            "UPDATE feedback_check_costs SET refunded = refunded + ? WHERE job_id = ? AND validation_id = ?",
+          ).run(l.credits, e.data.jobId, l.validationId);
         }
         break;
       case "FeedbackSubmitted": {
@@ -72,7 +76,21 @@ export const feedbackProjection: Projection = {
         db.query(
           `INSERT INTO feedback_submissions (stream_id, position, customer_id, set_id, scope, job_id, validation_id, credential, source, stored_verdict, answers, reward_credits, submitted_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        ).run(e.streamId, e.position, d.customerId, d.setId, d.scope, d.jobId ?? null, d.validationId ?? null, d.credential, d.source, d.storedVerdict ?? null, JSON.stringify(d.answers), d.rewardCredits, e.recordedAt);
+        ).run(
+          e.streamId,
+          e.position,
+          d.customerId,
+          d.setId,
+          d.scope,
+          d.jobId ?? null,
+          d.validationId ?? null,
+          d.credential,
+          d.source,
+          d.storedVerdict ?? null,
+          JSON.stringify(d.answers),
+          d.rewardCredits,
+          e.recordedAt,
+        );
         break;
       }
     }
@@ -90,13 +108,20 @@ export function credentialOf(e: Pick<StoredEvent, "metadata">): string | null {
 /** What one check cost on one job: its charge line less its refunds (null when the job charged no such line). */
 export function checkCost(db: ReadModels, jobId: string, validationId: string): number | null {
   const row = db
-    .query<{ net: number }, [string, string]>("SELECT charged - refunded AS net FROM feedback_check_costs WHERE job_id = ? AND validation_id = ?")
+    .query<{ net: number }, [string, string]>(
+      "SELECT charged - refunded AS net FROM feedback_check_costs WHERE job_id = ? AND validation_id = ?",
+    )
     .get(jobId, validationId);
   return row ? Math.max(0, row.net) : null;
 }
 
 /** The newest settled job of this credential in this organization, optionally one that ran a given validation set. */
-export function newestSettledJob(db: ReadModels, customerId: string, credential: string, validationSetId?: string): string | null {
+export function newestSettledJob(
+  db: ReadModels,
+  customerId: string,
+  credential: string,
+  validationSetId?: string,
+): string | null {
   const row = db
     .query<{ jobId: string }, [string, string, string | null, string | null]>(
       `SELECT job_id AS jobId FROM feedback_jobs WHERE customer_id = ? AND credential = ? AND settled_position IS NOT NULL
@@ -109,7 +134,9 @@ export function newestSettledJob(db: ReadModels, customerId: string, credential:
 /** The sets this credential already answered in this organization. */
 export function answeredSets(db: ReadModels, customerId: string, credential: string): Set<string> {
   const rows = db
-    .query<{ setId: string }, [string, string]>("SELECT DISTINCT set_id AS setId FROM feedback_submissions WHERE customer_id = ? AND credential = ?")
+    .query<{ setId: string }, [string, string]>(
+      "SELECT DISTINCT set_id AS setId FROM feedback_submissions WHERE customer_id = ? AND credential = ?",
+    )
     .all(customerId, credential);
   return new Set(rows.map((r) => r.setId));
 }
@@ -132,12 +159,20 @@ export interface SubmissionRow {
 const SUBMISSION_SELECT = `SELECT position, customer_id AS customerId, set_id AS setId, scope, job_id AS jobId, validation_id AS validationId,
   credential, source, stored_verdict AS storedVerdict, answers, reward_credits AS rewardCredits, submitted_at AS submittedAt FROM feedback_submissions`;
 
-const submissionFromRow = (r: Record<string, any>): SubmissionRow => ({ ...r, answers: JSON.parse(r.answers) }) as SubmissionRow;
+const submissionFromRow = (r: Record<string, any>): SubmissionRow =>
+  ({ ...r, answers: JSON.parse(r.answers) }) as SubmissionRow;
 
 /** The looks-wrong submission filed for one result of one organization's job, if any. */
-export function submissionForResult(db: ReadModels, customerId: string, jobId: string, validationId: string): SubmissionRow | null {
+export function submissionForResult(
+  db: ReadModels,
+  customerId: string,
+  jobId: string,
+  validationId: string,
+): SubmissionRow | null {
   const row = db
-    .query<Record<string, any>, [string, string, string]>(`${SUBMISSION_SELECT} WHERE customer_id = ? AND job_id = ? AND validation_id = ? AND scope = 'validation'`)
+    .query<Record<string, any>, [string, string, string]>(
+      `${SUBMISSION_SELECT} WHERE customer_id = ? AND job_id = ? AND validation_id = ? AND scope = 'validation'`,
+    )
     .get(customerId, jobId, validationId);
   return row ? submissionFromRow(row) : null;
 }
@@ -145,7 +180,9 @@ export function submissionForResult(db: ReadModels, customerId: string, jobId: s
 /** Looks-wrong submissions from `since` on (an ISO time), newest first: the operator's report. */
 export function resultSubmissions(db: ReadModels, since?: string): SubmissionRow[] {
   return db
-    .query<Record<string, any>, [string]>(`${SUBMISSION_SELECT} WHERE scope = 'validation' AND submitted_at >= ? ORDER BY position DESC`)
+    .query<Record<string, any>, [string]>(
+      `${SUBMISSION_SELECT} WHERE scope = 'validation' AND submitted_at >= ? ORDER BY position DESC`,
+    )
     .all(since ?? "")
     .map(submissionFromRow);
 }

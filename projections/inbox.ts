@@ -19,17 +19,17 @@ export const inboxProjection: Projection = {
       case "JobAccepted": {
         const d = e.data as JobAcceptedData;
         if (d.type !== "email") return;
-        db.query("INSERT INTO inbox_addresses (address, job_id, customer_id, expires_at, state) VALUES (?, ?, ?, ?, 'waiting')").run(
-          d.subject.testEmail!.toLowerCase(),
-          d.jobId,
-          d.customerId,
-          d.subject.expiresAt!,
-        );
+        db.query(
+          "INSERT INTO inbox_addresses (address, job_id, customer_id, expires_at, state) VALUES (?, ?, ?, ?, 'waiting')",
+        ).run(d.subject.testEmail!.toLowerCase(), d.jobId, d.customerId, d.subject.expiresAt!);
         return;
       }
       case "EmailReceived":
         // The node whose inbox took the message checks it (several nodes share a log).
-        db.query("UPDATE inbox_addresses SET state = 'received', node = ? WHERE job_id = ?").run(e.metadata.node ?? null, (e.data as EmailReceivedData).jobId);
+        db.query("UPDATE inbox_addresses SET state = 'received', node = ? WHERE job_id = ?").run(
+          e.metadata.node ?? null,
+          (e.data as EmailReceivedData).jobId,
+        );
         return;
       case "JobSettled":
         db.query("UPDATE inbox_addresses SET state = 'closed' WHERE job_id = ?").run((e.data as JobSettledData).jobId);
@@ -46,7 +46,8 @@ export interface InboxAddress {
   state: "waiting" | "received" | "closed";
 }
 
-const SELECT = "SELECT address, job_id AS jobId, customer_id AS customerId, expires_at AS expiresAt, state FROM inbox_addresses";
+const SELECT =
+  "SELECT address, job_id AS jobId, customer_id AS customerId, expires_at AS expiresAt, state FROM inbox_addresses";
 
 export function findInboxAddress(db: ReadModels, address: string): InboxAddress | null {
   return db.query<InboxAddress, [string]>(`${SELECT} WHERE address = ?`).get(address.toLowerCase());
@@ -64,5 +65,9 @@ export function overdueAddresses(db: ReadModels, now: string): InboxAddress[] {
 export function receivedUnsettled(db: ReadModels, nodes?: readonly string[]): InboxAddress[] {
   if (!nodes) return db.query<InboxAddress, []>(`${SELECT} WHERE state = 'received'`).all();
   if (nodes.length === 0) return [];
-  return db.query<InboxAddress, string[]>(`${SELECT} WHERE state = 'received' AND node IN (${nodes.map(() => "?").join(", ")})`).all(...nodes);
+  return db
+    .query<InboxAddress, string[]>(
+      `${SELECT} WHERE state = 'received' AND node IN (${nodes.map(() => "?").join(", ")})`,
+    )
+    .all(...nodes);
 }

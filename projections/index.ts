@@ -14,7 +14,18 @@ import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
 import { feedbackProjection } from "./feedback";
 
-export const projections: readonly Projection[] = [organizationsProjection, keysProjection, peopleProjection, sessionsProjection, invitationsProjection, deviceProjection, creditsProjection, jobsProjection, inboxProjection, feedbackProjection];
+export const projections: readonly Projection[] = [
+  organizationsProjection,
+  keysProjection,
+  peopleProjection,
+  sessionsProjection,
+  invitationsProjection,
+  deviceProjection,
+  creditsProjection,
+  jobsProjection,
+  inboxProjection,
+  feedbackProjection,
+];
 
 /**
  * Which version of each projection's tables the database holds: the hash of its DDL. A projection whose DDL is new
@@ -32,7 +43,10 @@ const ddlHash = (p: Projection) => sha256Hex(p.ddl);
 export function installProjections(table: SqliteEventTable): void {
   table.db.exec(VERSIONS_DDL);
   const held = new Map(
-    table.db.query<{ name: string; hash: string }, []>("SELECT name, ddl_sha256 AS hash FROM projection_versions").all().map((r) => [r.name, r.hash]),
+    table.db
+      .query<{ name: string; hash: string }, []>("SELECT name, ddl_sha256 AS hash FROM projection_versions")
+      .all()
+      .map((r) => [r.name, r.hash]),
   );
   const stale = projections.filter((p) => held.get(p.name) !== ddlHash(p));
   if (stale.length) table.transaction(() => rebuild(table.db, table.readAll(), stale));
@@ -56,7 +70,9 @@ function rebuild(db: Database, log: Iterable<StoredEvent>, which: readonly Proje
     for (const p of which) p.apply(db, e);
     events++;
   }
-  const record = db.query("INSERT INTO projection_versions (name, ddl_sha256) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET ddl_sha256 = excluded.ddl_sha256");
+  const record = db.query(
+    "INSERT INTO projection_versions (name, ddl_sha256) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET ddl_sha256 = excluded.ddl_sha256",
+  );
   for (const p of which) record.run(p.name, ddlHash(p));
   return { events };
 }

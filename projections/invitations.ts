@@ -20,19 +20,17 @@ export const invitationsProjection: Projection = {
     switch (e.type) {
       case "MemberInvited": {
         const d = e.data;
-        db.query("INSERT INTO invitations (invitation_id, token_hash, customer_id, email, role, invited_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)").run(
-          d.invitationId,
-          d.tokenHash,
-          d.customerId,
-          d.email,
-          d.role,
-          e.recordedAt,
-          d.expiresAt,
-        );
+        db.query(
+          "INSERT INTO invitations (invitation_id, token_hash, customer_id, email, role, invited_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ).run(d.invitationId, d.tokenHash, d.customerId, d.email, d.role, e.recordedAt, d.expiresAt);
         break;
       }
       case "InvitationAccepted":
-        db.query("UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE invitation_id = ?").run(e.recordedAt, e.data.personId, e.data.invitationId);
+        db.query("UPDATE invitations SET accepted_at = ?, accepted_by = ? WHERE invitation_id = ?").run(
+          e.recordedAt,
+          e.data.personId,
+          e.data.invitationId,
+        );
         break;
     }
   },
@@ -58,6 +56,8 @@ export function findInvitationByTokenHash(db: ReadModels, tokenHash: string): In
 /** An organization's invitations neither accepted nor expired at `now`, oldest first. */
 export function pendingInvitations(db: ReadModels, customerId: string, now: string): InvitationRecord[] {
   return db
-    .query<InvitationRecord, [string, string]>(`${SELECT} WHERE customer_id = ? AND accepted_at IS NULL AND expires_at > ? ORDER BY invited_at, invitation_id`)
+    .query<InvitationRecord, [string, string]>(
+      `${SELECT} WHERE customer_id = ? AND accepted_at IS NULL AND expires_at > ? ORDER BY invited_at, invitation_id`,
+    )
     .all(customerId, now);
 }

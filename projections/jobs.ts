@@ -52,45 +52,58 @@ export const jobsProjection: Projection = {
       case "JobAccepted": {
         const d = e.data as JobAcceptedData;
         db.query(`INSERT INTO jobs (job_id, customer_id, type, status, subject, validation_set_id, validations, skipped, charged, created_at, created_position, node)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId,
-            d.customerId,
-            d.type,
-            d.type === "email" ? "pending" : "running",
-            JSON.stringify(d.subject),
-            d.validationSetId ?? null,
-            JSON.stringify(d.validations),
-            JSON.stringify(d.skipped),
-            d.totalCredits,
-            e.recordedAt,
-            e.position,
-            e.metadata.node ?? null);
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+          d.jobId,
+          d.customerId,
+          d.type,
+          d.type === "email" ? "pending" : "running",
+          JSON.stringify(d.subject),
+          d.validationSetId ?? null,
+          JSON.stringify(d.validations),
+          JSON.stringify(d.skipped),
+          d.totalCredits,
+          e.recordedAt,
+          e.position,
+          e.metadata.node ?? null,
+        );
         break;
       }
       case "ResultRecorded": {
         const d = e.data as ResultRecordedData;
         db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(d.jobId, d.validationId, d.verdict, d.severity, d.reason ?? null, d.reasoning, JSON.stringify(d.findings), JSON.stringify(d.captureKeys), d.durationMs, e.position);
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+          d.jobId,
+          d.validationId,
+          d.verdict,
+          d.severity,
+          d.reason ?? null,
+          d.reasoning,
+          JSON.stringify(d.findings),
+          JSON.stringify(d.captureKeys),
+          d.durationMs,
+          e.position,
+        );
         break;
       }
       case "CaptureStored": {
         const d = e.data as CaptureStoredData;
-        db.query("INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.key,
-          d.jobId,
-          d.customerId,
-          d.viewport,
-          d.contentType,
-          d.bytes,
-          d.sha256);
+        db.query(
+          "INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ).run(d.key, d.jobId, d.customerId, d.viewport, d.contentType, d.bytes, d.sha256);
         break;
       }
       case "JobSettled": {
         const d = e.data as JobSettledData;
-        db.query("UPDATE jobs SET status = ?, refunded = ?, interruption = ?, email = ?, completed_at = ? WHERE job_id = ?").run(d.status,
+        db.query(
+          "UPDATE jobs SET status = ?, refunded = ?, interruption = ?, email = ?, completed_at = ? WHERE job_id = ?",
+        ).run(
+          d.status,
           d.refunded,
           d.interruption ?? null,
           d.email ? JSON.stringify(d.email) : null,
           e.recordedAt,
-          d.jobId);
+          d.jobId,
+        );
         break;
       }
     }
@@ -152,11 +165,13 @@ export interface JobQuery {
 export function findJobs(db: ReadModels, q: JobQuery): JobRow[] {
   const where = ["customer_id = $customerId"];
   const params: Record<string, string | number> = { customerId: q.customerId, limit: q.limit };
-  if (q.jobId) (where.push("job_id = $jobId"), (params.jobId = q.jobId));
-  if (q.status) (where.push("status = $status"), (params.status = q.status));
-  if (q.beforePosition) (where.push("created_position < $before"), (params.before = q.beforePosition));
+  if (q.jobId) where.push("job_id = $jobId"), (params.jobId = q.jobId);
+  if (q.status) where.push("status = $status"), (params.status = q.status);
+  if (q.beforePosition) where.push("created_position < $before"), (params.before = q.beforePosition);
   return db
-    .query<Record<string, any>, Record<string, string | number>>(`${JOB_SELECT} WHERE ${where.join(" AND ")} ORDER BY created_position DESC LIMIT $limit`)
+    .query<Record<string, any>, Record<string, string | number>>(
+      `${JOB_SELECT} WHERE ${where.join(" AND ")} ORDER BY created_position DESC LIMIT $limit`,
+    )
     .all(params)
     .map(jobFromRow);
 }
@@ -170,7 +185,9 @@ export function runningJobs(db: ReadModels, nodes?: readonly string[]): Array<{ 
   if (!nodes) return db.query<{ jobId: string; customerId: string }, []>(`${select} ORDER BY created_position`).all();
   if (nodes.length === 0) return [];
   return db
-    .query<{ jobId: string; customerId: string }, string[]>(`${select} AND node IN (${nodes.map(() => "?").join(", ")}) ORDER BY created_position`)
+    .query<{ jobId: string; customerId: string }, string[]>(
+      `${select} AND node IN (${nodes.map(() => "?").join(", ")}) ORDER BY created_position`,
+    )
     .all(...nodes);
 }
 
@@ -185,7 +202,9 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
     .all(...jobIds);
   for (const r of rows) {
     const { jobId, ...rest } = r;
-    out.get(jobId)!.push({ ...rest, findings: JSON.parse(r.findings), captureKeys: JSON.parse(r.captureKeys) } as ResultRow);
+    out
+      .get(jobId)!
+      .push({ ...rest, findings: JSON.parse(r.findings), captureKeys: JSON.parse(r.captureKeys) } as ResultRow);
   }
   return out;
 }

@@ -27,7 +27,16 @@ export const keysProjection: Projection = {
         const d = e.data;
         db.query(
           "INSERT INTO api_keys (key_id, customer_id, person_id, name, display_prefix, secret_hash, scopes, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        ).run(d.keyId, d.customerId, d.personId ?? null, d.name, d.displayPrefix, d.secretHash, JSON.stringify(d.scopes), e.recordedAt);
+        ).run(
+          d.keyId,
+          d.customerId,
+          d.personId ?? null,
+          d.name,
+          d.displayPrefix,
+          d.secretHash,
+          JSON.stringify(d.scopes),
+          e.recordedAt,
+        );
         break;
       }
       case "KeyRotated": {
@@ -66,7 +75,9 @@ const fromRow = (r: KeyRow): KeyRecord => ({ ...r, scopes: JSON.parse(r.scopes) 
 /** The key whose current secret has this hash, or whose previous one has it and is still in its rotation overlap at `now`. */
 export function findKeyBySecretHash(db: ReadModels, secretHash: string, now: string): KeyRecord | null {
   const row = db
-    .query<KeyRow, [string, string, string]>(`${SELECT} WHERE secret_hash = ? OR (previous_secret_hash = ? AND previous_valid_until > ?)`)
+    .query<KeyRow, [string, string, string]>(
+      `${SELECT} WHERE secret_hash = ? OR (previous_secret_hash = ? AND previous_valid_until > ?)`,
+    )
     .get(secretHash, secretHash, now);
   return row ? fromRow(row) : null;
 }
@@ -77,13 +88,18 @@ export function findKeyById(db: ReadModels, keyId: string): KeyRecord | null {
 }
 
 export function listKeys(db: ReadModels, customerId: string): KeyRecord[] {
-  return db.query<KeyRow, [string]>(`${SELECT} WHERE customer_id = ? ORDER BY created_at, key_id`).all(customerId).map(fromRow);
+  return db
+    .query<KeyRow, [string]>(`${SELECT} WHERE customer_id = ? ORDER BY created_at, key_id`)
+    .all(customerId)
+    .map(fromRow);
 }
 
 /** The active keys a person minted for an organization: what goes when they leave it. */
 export function activeKeyIdsMintedBy(db: ReadModels, customerId: string, personId: string): string[] {
   return db
-    .query<{ keyId: string }, [string, string]>("SELECT key_id AS keyId FROM api_keys WHERE customer_id = ? AND person_id = ? AND revoked_at IS NULL ORDER BY key_id")
+    .query<{ keyId: string }, [string, string]>(
+      "SELECT key_id AS keyId FROM api_keys WHERE customer_id = ? AND person_id = ? AND revoked_at IS NULL ORDER BY key_id",
+    )
     .all(customerId, personId)
     .map((r) => r.keyId);
 }

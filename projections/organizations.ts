@@ -21,12 +21,18 @@ export const organizationsProjection: Projection = {
       return;
     }
     if (e.type === "BillingCustomerLinked") {
-      db.query("UPDATE organizations SET billing_provider = ?, billing_customer_id = ? WHERE customer_id = ?").run(e.data.provider, e.data.billingCustomerId, e.data.customerId);
+      db.query("UPDATE organizations SET billing_provider = ?, billing_customer_id = ? WHERE customer_id = ?").run(
+        e.data.provider,
+        e.data.billingCustomerId,
+        e.data.customerId,
+      );
       return;
     }
     if (e.type !== "AccountOpened") return;
     const d = e.data;
-    db.query("INSERT INTO organizations (customer_id, org_code, email, plan, monthly_grant, created_at, created_position) VALUES (?, ?, ?, ?, ?, ?, ?)").run(d.customerId, d.orgCode, d.email, d.plan, d.monthlyGrant, e.recordedAt, e.position);
+    db.query(
+      "INSERT INTO organizations (customer_id, org_code, email, plan, monthly_grant, created_at, created_position) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    ).run(d.customerId, d.orgCode, d.email, d.plan, d.monthlyGrant, e.recordedAt, e.position);
   },
 };
 
@@ -44,7 +50,10 @@ export interface Organization {
 
 /** Every organization's id, for the monthly grant's sweep. */
 export function allCustomerIds(db: ReadModels): string[] {
-  return db.query<{ customerId: string }, []>("SELECT customer_id AS customerId FROM organizations ORDER BY created_position").all().map((r) => r.customerId);
+  return db
+    .query<{ customerId: string }, []>("SELECT customer_id AS customerId FROM organizations ORDER BY created_position")
+    .all()
+    .map((r) => r.customerId);
 }
 
 export function findOrganization(db: ReadModels, customerId: string): Organization | null {
@@ -54,4 +63,3 @@ export function findOrganization(db: ReadModels, customerId: string): Organizati
     )
     .get(customerId);
 }
-

@@ -29,19 +29,22 @@ export const peopleProjection: Projection = {
         );
         break;
       case "MemberAdded":
-        db.query("INSERT INTO memberships (person_id, customer_id, role, created_at, created_position) VALUES (?, ?, ?, ?, ?)").run(
-          e.data.personId,
-          e.data.customerId,
-          e.data.role,
-          e.recordedAt,
-          e.position,
-        );
+        db.query(
+          "INSERT INTO memberships (person_id, customer_id, role, created_at, created_position) VALUES (?, ?, ?, ?, ?)",
+        ).run(e.data.personId, e.data.customerId, e.data.role, e.recordedAt, e.position);
         break;
       case "MemberRoleChanged":
-        db.query("UPDATE memberships SET role = ? WHERE person_id = ? AND customer_id = ?").run(e.data.role, e.data.personId, e.data.customerId);
+        db.query("UPDATE memberships SET role = ? WHERE person_id = ? AND customer_id = ?").run(
+          e.data.role,
+          e.data.personId,
+          e.data.customerId,
+        );
         break;
       case "MemberRemoved":
-        db.query("DELETE FROM memberships WHERE person_id = ? AND customer_id = ?").run(e.data.personId, e.data.customerId);
+        db.query("DELETE FROM memberships WHERE person_id = ? AND customer_id = ?").run(
+          e.data.personId,
+          e.data.customerId,
+        );
         break;
     }
   },
@@ -59,13 +62,20 @@ export interface Membership {
 }
 
 /** The person with this email, and their memberships, as the deciders want them. */
-export function findPersonByEmailHash(db: ReadModels, emailHash: string): (Person & { memberships: Membership[] }) | null {
-  const person = db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE email_hash = ?").get(emailHash);
+export function findPersonByEmailHash(
+  db: ReadModels,
+  emailHash: string,
+): (Person & { memberships: Membership[] }) | null {
+  const person = db
+    .query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE email_hash = ?")
+    .get(emailHash);
   return person ? { ...person, memberships: membershipsOf(db, person.personId) } : null;
 }
 
 export function findPerson(db: ReadModels, personId: string): Person | null {
-  return db.query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE person_id = ?").get(personId);
+  return db
+    .query<Person, [string]>("SELECT person_id AS personId, email FROM people WHERE person_id = ?")
+    .get(personId);
 }
 
 /** A person's organizations, in the order joined. */

@@ -43,7 +43,11 @@ export const sessionsProjection: Projection = {
         break;
       }
       case "SessionRenewed":
-        db.query("UPDATE sessions SET renewed_at = ?, expires_at = ? WHERE session_id = ?").run(e.recordedAt, e.data.expiresAt, e.data.sessionId);
+        db.query("UPDATE sessions SET renewed_at = ?, expires_at = ? WHERE session_id = ?").run(
+          e.recordedAt,
+          e.data.expiresAt,
+          e.data.sessionId,
+        );
         break;
       case "SessionOrganizationSwitched":
         db.query("UPDATE sessions SET customer_id = ? WHERE session_id = ?").run(e.data.customerId, e.data.sessionId);
@@ -74,7 +78,9 @@ export interface SessionRecord {
 
 export function findSignInLink(db: ReadModels, tokenHash: string): SignInLink | null {
   return db
-    .query<SignInLink, [string]>("SELECT link_id AS linkId, email, expires_at AS expiresAt, used_at AS usedAt FROM signin_links WHERE token_hash = ?")
+    .query<SignInLink, [string]>(
+      "SELECT link_id AS linkId, email, expires_at AS expiresAt, used_at AS usedAt FROM signin_links WHERE token_hash = ?",
+    )
     .get(tokenHash);
 }
 

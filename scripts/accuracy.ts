@@ -76,7 +76,13 @@ export const ALSO_COVERS: Record<string, string[]> = {
   "layout-not-broken": ["web/image-broken"],
   "responsive-consistency": ["web/cta-hidden-mobile"],
   // axe-core's WCAG A/AA rules include image-alt, color-contrast, html-has-lang, document-title and label.
-  "accessibility-wcag": ["web/image-missing-alt", "web/low-contrast-text", "web/missing-lang", "web/missing-title", "web/form-input-unlabeled"],
+  "accessibility-wcag": [
+    "web/image-missing-alt",
+    "web/low-contrast-text",
+    "web/missing-lang",
+    "web/missing-title",
+    "web/form-input-unlabeled",
+  ],
   // With images blocked, an image without alt text is a blank box: the images-off render judges the same defect.
   "email-images-off-readable": ["email/image-missing-alt"],
 };
@@ -118,47 +124,66 @@ class Scorecard {
     const key = (d: string) => `${this.subject}/${d}`;
     const verdicts = new Map(results.map((r) => [r.validationId, r]));
     const expectedFail = new Set(c.defects.map((d) => DEFECT_OWNERS[key(d)]).filter(Boolean));
-    for (const [check, covered] of Object.entries(ALSO_COVERS)) if (c.defects.some((d) => covered.includes(key(d)))) expectedFail.add(check);
+    for (const [check, covered] of Object.entries(ALSO_COVERS))
+      if (c.defects.some((d) => covered.includes(key(d)))) expectedFail.add(check);
     for (const d of c.defects) {
       const owner = DEFECT_OWNERS[key(d)] ?? "(no owner)";
       const r = verdicts.get(owner);
       if (r?.verdict === "fail") this.caught.set(key(d), (this.caught.get(key(d)) ?? 0) + 1);
-      else this.missed.push({ defect: key(d), path: c.path, owner, why: r ? `${r.verdict}: ${r.reason ?? r.reasoning}` : "check not built yet" });
+      else
+        this.missed.push({
+          defect: key(d),
+          path: c.path,
+          owner,
+          why: r ? `${r.verdict}: ${r.reason ?? r.reasoning}` : "check not built yet",
+        });
     }
     for (const [check, r] of verdicts) {
       const row = { path: c.path, check, reason: r.reason ?? "", clean: c.clean };
-      if (r.verdict === "fail" && !expectedFail.has(check)) (SCORED.has(check) ? this.falseFails : this.unscored).push(row);
+      if (r.verdict === "fail" && !expectedFail.has(check))
+        (SCORED.has(check) ? this.falseFails : this.unscored).push(row);
       if (r.verdict === "error") this.errors.push(row);
     }
   }
 
   report(cases: Case[], header: string): void {
     const counts = new Map<string, number>();
-    for (const c of cases) for (const d of c.defects) counts.set(`${this.subject}/${d}`, (counts.get(`${this.subject}/${d}`) ?? 0) + 1);
+    for (const c of cases)
+      for (const d of c.defects) counts.set(`${this.subject}/${d}`, (counts.get(`${this.subject}/${d}`) ?? 0) + 1);
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     const clean = (rows: Row[]) => rows.filter((r) => r.clean).length;
     const list = (title: string, rows: Row[]) => {
       console.log(`\n${title}`);
-      for (const r of rows.sort(byPath)) console.log(`  ${r.clean ? "[clean] " : ""}${r.path}: ${r.check} → ${r.reason}`);
+      for (const r of rows.sort(byPath))
+        console.log(`  ${r.clean ? "[clean] " : ""}${r.path}: ${r.check} → ${r.reason}`);
     };
     console.log(`\n${header}\n`);
     console.log("defect".padEnd(42), "owner".padEnd(34), "caught");
-    for (const [defect, n] of [...counts].sort()) console.log(defect.padEnd(42), (DEFECT_OWNERS[defect] ?? "-").padEnd(34), `${this.caught.get(defect) ?? 0}/${n}`);
+    for (const [defect, n] of [...counts].sort())
+      console.log(defect.padEnd(42), (DEFECT_OWNERS[defect] ?? "-").padEnd(34), `${this.caught.get(defect) ?? 0}/${n}`);
     console.log(`\nMisses (${this.missed.length}):`);
     for (const m of this.missed.sort(byPath)) console.log(`  ${m.defect} in ${m.path}: ${m.owner} → ${m.why}`);
     list(`False fails (${this.falseFails.length}; on clean cases: ${clean(this.falseFails)}):`, this.falseFails);
     list(`Errors (${this.errors.length}):`, this.errors);
-    if (this.unscored.length) list(`Fails outside the taxonomy (${this.unscored.length}, not scored; on clean cases: ${clean(this.unscored)}):`, this.unscored);
+    if (this.unscored.length)
+      list(
+        `Fails outside the taxonomy (${this.unscored.length}, not scored; on clean cases: ${clean(this.unscored)}):`,
+        this.unscored,
+      );
     const totalDefects = [...counts.values()].reduce((a, b) => a + b, 0);
     const totalCaught = [...this.caught.values()].reduce((a, b) => a + b, 0);
     const label = this.subject === "web" ? "Summary" : "Email summary";
-    console.log(`\n${label}: caught ${totalCaught}/${totalDefects} labelled defects; ${this.falseFails.length} false fail(s), ${clean(this.falseFails)} on clean cases; ${this.errors.length} error row(s).`);
+    console.log(
+      `\n${label}: caught ${totalCaught}/${totalDefects} labelled defects; ${this.falseFails.length} false fail(s), ${clean(this.falseFails)} on clean cases; ${this.errors.length} error row(s).`,
+    );
   }
 }
 
 const corpora = new Set((process.env.ASSAY_ACCURACY_CORPORA ?? "synthetic,real-world").split(",").map((x) => x.trim()));
 const subjects = new Set((process.env.ASSAY_ACCURACY_SUBJECTS ?? "web,email").split(",").map((x) => x.trim()));
-const only = process.env.ASSAY_ACCURACY_CASES ? new Set(process.env.ASSAY_ACCURACY_CASES.split(",").map((x) => x.trim())) : null;
+const only = process.env.ASSAY_ACCURACY_CASES
+  ? new Set(process.env.ASSAY_ACCURACY_CASES.split(",").map((x) => x.trim()))
+  : null;
 
 const syntheticPresent = existsSync(join(CORPUS, "index.json"));
 if (corpora.has("synthetic") && !syntheticPresent) {
@@ -172,14 +197,25 @@ if (corpora.has("synthetic") && !syntheticPresent) {
   console.error(`${missing} Scoring the real-world corpus only.`);
   corpora.delete("synthetic");
 }
-const index = corpora.has("synthetic") ? (JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] }) : { cases: [] };
+const index = corpora.has("synthetic")
+  ? (JSON.parse(readFileSync(join(CORPUS, "index.json"), "utf8")) as { cases: Case[] })
+  : { cases: [] };
 
 const dataDir = tempDataDir();
-const server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_SIGNUP_CREDITS: "10000000" });
+const server = await startServer({
+  DATA_DIR: dataDir,
+  ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+  ASSAY_SIGNUP_CREDITS: "10000000",
+});
 const { apiKey } = await server.signup("accuracy@example.com");
 /** End of DATA to a completed job, per email case of the corpus being scored. */
 const latencies: number[] = [];
-const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
+const transport = nodemailer.createTransport({
+  host: "127.0.0.1",
+  port: server.smtpPort,
+  secure: false,
+  ignoreTLS: true,
+});
 
 if (corpora.has("synthetic") && subjects.has("web")) await syntheticWebAccuracy();
 if (corpora.has("synthetic") && subjects.has("email")) await syntheticEmailAccuracy();
@@ -219,7 +255,11 @@ async function runWebJob(label: string, url: string, validations: string[]): Pro
  * Delivers one raw message over SMTP to a fresh email job and waits for its verdicts; the job, or a sentence
  * saying why there are no verdicts.
  */
-async function runEmailJob(raw: Buffer, envelopeFrom: string, validations: string[]): Promise<{ results: ResultRow[] } | { why: string }> {
+async function runEmailJob(
+  raw: Buffer,
+  envelopeFrom: string,
+  validations: string[],
+): Promise<{ results: ResultRow[] } | { why: string }> {
   const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations } });
   if (res.status !== 200) return { why: `HTTP ${res.status} ${JSON.stringify(res.body)}` };
   await transport.sendMail({ envelope: { from: envelopeFrom, to: [res.body.testEmail] }, raw });
@@ -232,7 +272,8 @@ async function runEmailJob(raw: Buffer, envelopeFrom: string, validations: strin
     await Bun.sleep(25);
   }
   latencies.push(performance.now() - sent);
-  if (job.status !== "completed") return { why: `job ${job.jobId} is ${job.status}${job.interruption ? `: ${job.interruption}` : ""}` };
+  if (job.status !== "completed")
+    return { why: `job ${job.jobId} is ${job.status}${job.interruption ? `: ${job.interruption}` : ""}` };
   return { results: job.results };
 }
 
@@ -248,7 +289,8 @@ async function fewAtATime<T>(items: T[], run: (item: T) => Promise<void>, width 
 
 function printLatencies(what: string) {
   const sorted = [...latencies].sort((a, b) => a - b);
-  const pct = (p: number) => (sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!) : 0);
+  const pct = (p: number) =>
+    sorted.length ? Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!) : 0;
   console.log(`End of DATA to completed job, ${what}, 4 cases at a time: p50 ${pct(50)} ms, p95 ${pct(95)} ms.`);
   latencies.length = 0;
 }
@@ -281,20 +323,26 @@ async function syntheticEmailAccuracy() {
   let done = 0;
   await fewAtATime(emailCases, async (c) => {
     const raw = readFileSync(join(CORPUS, c.path, "message.eml"));
-    const returnPath = /^Return-Path:\s*<([^>]*)>/im.exec(raw.subarray(0, 8192).toString("latin1"))?.[1] ?? "sender@example.com";
+    const returnPath =
+      /^Return-Path:\s*<([^>]*)>/im.exec(raw.subarray(0, 8192).toString("latin1"))?.[1] ?? "sender@example.com";
     const run = await runEmailJob(raw, returnPath, emailChecks);
     if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
     card.score(c, run.results);
   });
-  card.report(emailCases, `Synthetic email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}; not run (replayed unsigned from loopback): email-authentication`);
+  card.report(
+    emailCases,
+    `Synthetic email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}; not run (replayed unsigned from loopback): email-authentication`,
+  );
   printLatencies(`all ${emailChecks.length} checks`);
   const kindOf = (id: string) => validationModules.find((m) => m.meta.id === id)?.meta.kind ?? "functional";
   for (const kind of ["functional", "visual"] as const) {
     const ff = card.falseFails.filter((f) => kindOf(f.check) === kind);
     const er = card.errors.filter((e) => kindOf(e.check) === kind);
     const run = emailChecks.filter((id) => kindOf(id) === kind).length;
-    console.log(`${kind} checks (${run}): ${ff.length} false fail(s), ${ff.filter((f) => f.clean).length} on clean cases; ${er.length} error row(s).`);
+    console.log(
+      `${kind} checks (${run}): ${ff.length} false fail(s), ${ff.filter((f) => f.clean).length} on clean cases; ${er.length} error row(s).`,
+    );
   }
 }
 
@@ -324,6 +372,8 @@ async function realWorldEmailAccuracy() {
     if ("why" in run) agreement.failedToRun(c.id, run.why);
     else agreement.score(c.id, c.labels, run.results);
   });
-  agreement.report(`Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`);
+  agreement.report(
+    `Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`,
+  );
   printLatencies(`all ${checks.length} checks`);
 }

@@ -3,7 +3,14 @@ import { join } from "node:path";
 import { validationModules } from "../src/catalog/registry";
 import type { CheckExamples } from "../src/catalog/examples";
 import { startServer } from "../test/support/harness";
-import { exampleOf, FIXTURE_DIRS, runEmailFixture, serveWebFixtureAssets, webFixtureJob, type FixtureFamily } from "../test/support/fixture-runs";
+import {
+  exampleOf,
+  FIXTURE_DIRS,
+  runEmailFixture,
+  serveWebFixtureAssets,
+  webFixtureJob,
+  type FixtureFamily,
+} from "../test/support/fixture-runs";
 
 /**
  * `npm run examples`: runs every check's pass and fail fixture as a real job (the same jobs the fixture tests run,
@@ -14,7 +21,9 @@ import { exampleOf, FIXTURE_DIRS, runEmailFixture, serveWebFixtureAssets, webFix
 const OUT = join(import.meta.dir, "..", "src", "catalog", "examples.json");
 
 const familyOf = (id: string): FixtureFamily | undefined =>
-  (["web", "email", "email-visual"] as const).find((f) => ["pass", "fail"].every((v) => existsSync(join(FIXTURE_DIRS[f], id, `${v}.${f === "web" ? "html" : "eml"}`))));
+  (["web", "email", "email-visual"] as const).find((f) =>
+    ["pass", "fail"].every((v) => existsSync(join(FIXTURE_DIRS[f], id, `${v}.${f === "web" ? "html" : "eml"}`))),
+  );
 
 const assets = serveWebFixtureAssets();
 const server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_BROWSER_POOL_SIZE: "2" });
@@ -25,7 +34,10 @@ try {
     const [pass, fail] = await Promise.all(
       (["pass", "fail"] as const).map(async (verdict) => {
         if (family === "web") {
-          const res = await server.api("POST", "/api/jobs", { key: apiKey, body: webFixtureJob(id, verdict, assets.base(id)) });
+          const res = await server.api("POST", "/api/jobs", {
+            key: apiKey,
+            body: webFixtureJob(id, verdict, assets.base(id)),
+          });
           if (res.status !== 200) throw new Error(`${id} ${verdict}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
           return exampleOf(res.body.results[0], assets.base(id));
         }
@@ -40,11 +52,18 @@ try {
     return family ? [[m.meta.id, family] as const] : [];
   });
   // Two at a time: the browser pool's size.
-  await Promise.all([0, 1].map(async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await run(...next);
-  }));
-  const ordered = Object.fromEntries(validationModules.flatMap((m) => (examples[m.meta.id] ? [[m.meta.id, examples[m.meta.id]]] : [])));
-  writeFileSync(OUT, `${JSON.stringify({ recordedOn: new Date().toISOString().slice(0, 10), examples: ordered }, null, 2)}\n`);
+  await Promise.all(
+    [0, 1].map(async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await run(...next);
+    }),
+  );
+  const ordered = Object.fromEntries(
+    validationModules.flatMap((m) => (examples[m.meta.id] ? [[m.meta.id, examples[m.meta.id]]] : [])),
+  );
+  writeFileSync(
+    OUT,
+    `${JSON.stringify({ recordedOn: new Date().toISOString().slice(0, 10), examples: ordered }, null, 2)}\n`,
+  );
   console.log(`wrote ${Object.keys(ordered).length} checks' examples to ${OUT}`);
 } finally {
   await server.stop();

@@ -32,7 +32,8 @@ function npmDependencies() {
 
 function findChromium() {
   if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
-  for (const name of ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]) if (has(name)) return name;
+  for (const name of ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"])
+    if (has(name)) return name;
   return null;
 }
 

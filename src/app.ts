@@ -118,7 +118,8 @@ export async function openEventLog(config: Config): Promise<OpenedLog> {
       if (!(e instanceof ReplicaDivergedError)) throw e;
       const aside = join(config.dataDir, `${REPLICA_FILE}.diverged-${Date.now()}`);
       console.error(`${e.message}: moved to ${aside}; pulling a fresh copy from the shared log.`);
-      for (const suffix of ["", "-wal", "-shm"]) renameSync(join(config.dataDir, REPLICA_FILE + suffix), aside + suffix);
+      for (const suffix of ["", "-wal", "-shm"])
+        renameSync(join(config.dataDir, REPLICA_FILE + suffix), aside + suffix);
       replica = openReplica(config.dataDir);
       return opened(await PgEventLog.open(table, replica, nodeId), replica, coordinator);
     }
@@ -218,14 +219,19 @@ function billingProvider(config: Config, catalog: PlanCatalog): BillingProvider 
   if (config.billingProvider === "local") return new LocalBillingProvider(catalog);
   if (config.billingProvider === "stripe") {
     // Unconfigured, the server still starts (catalog, errors, signup); plan-dependent requests are SERVICE_UNAVAILABLE.
-    if (!config.stripe.secretKey) console.error("ASSAY_BILLING_PROVIDER=stripe without ASSAY_STRIPE_SECRET_KEY: plan-dependent requests answer SERVICE_UNAVAILABLE.");
+    if (!config.stripe.secretKey)
+      console.error(
+        "ASSAY_BILLING_PROVIDER=stripe without ASSAY_STRIPE_SECRET_KEY: plan-dependent requests answer SERVICE_UNAVAILABLE.",
+      );
     return new StripeBillingProvider(config.stripe);
   }
   throw new Error(`ASSAY_BILLING_PROVIDER=${config.billingProvider} names no billing provider (known: local, stripe).`);
 }
 
 /** The operator's graph (the CLI's replay, ledger verify, key, credits, plan and billing commands): the log and what those commands need, no browser. */
-export async function openOperator(config: Config = loadConfig()): Promise<{ operator: OperatorService; close(): Promise<void> }> {
+export async function openOperator(
+  config: Config = loadConfig(),
+): Promise<{ operator: OperatorService; close(): Promise<void> }> {
   const plansOver = plansFor(config);
   const { log, readModels, keyUsage } = await openEventLog(config);
   const plans = plansOver({ log, readModels });
@@ -256,7 +262,9 @@ export async function migrateStore(config: Config, to: string): Promise<StoreMig
       const audit = await auditLog(target.readAll(), null);
       const problems = [...audit.problems];
       if (audit.head.position !== sourceHead.position || audit.head.hash !== sourceHead.hash) {
-        problems.push({ message: `the copy ends at ${audit.head.position} (${audit.head.hash.slice(0, 12)}…), the source at ${sourceHead.position} (${sourceHead.hash.slice(0, 12)}…)` });
+        problems.push({
+          message: `the copy ends at ${audit.head.position} (${audit.head.hash.slice(0, 12)}…), the source at ${sourceHead.position} (${sourceHead.hash.slice(0, 12)}…)`,
+        });
       }
       return { events, head: audit.head, verified: problems.length === 0, problems };
     } finally {

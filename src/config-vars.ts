@@ -12,28 +12,61 @@ export const CONFIG_SECTIONS = {
   server: { title: "Server", intro: "The process: its ports, its files and the address it is known by." },
   cluster: {
     title: "Storage and several nodes",
-    intro: "Where the event log, screenshots and received messages are kept, and how nodes sharing a database know each other ([scaling](scaling.md)).",
+    intro:
+      "Where the event log, screenshots and received messages are kept, and how nodes sharing a database know each other ([scaling](scaling.md)).",
   },
-  browsers: { title: "Browsers", intro: "The capture pool: Chromium launched here or remote browser workers, and how many pages each renders at once." },
-  email: { title: "Email jobs and the inbox", intro: "The SMTP inbox that receives email jobs' messages, and the checks that read them ([email jobs](email-jobs.md))." },
+  browsers: {
+    title: "Browsers",
+    intro:
+      "The capture pool: Chromium launched here or remote browser workers, and how many pages each renders at once.",
+  },
+  email: {
+    title: "Email jobs and the inbox",
+    intro:
+      "The SMTP inbox that receives email jobs' messages, and the checks that read them ([email jobs](email-jobs.md)).",
+  },
   signin: {
     title: "Sign-in, sessions and keys",
     intro: "How people sign in and how long what they hold keeps working ([people and keys](people-and-keys.md)).",
   },
   limits: {
     title: "Limits on callers without a credential",
-    intro: "Everything a caller without a key or session may make the server write is limited per client address (an IPv4 address, or an IPv6 /64).",
+    intro:
+      "Everything a caller without a key or session may make the server write is limited per client address (an IPv4 address, or an IPv6 /64).",
   },
-  billing: { title: "Credits, plans and billing", intro: "What organizations are granted and where their plan comes from ([plans and billing](plans-and-billing.md))." },
-  judges: { title: "Judges", intro: "Who judges visual checks: the offline inspector, or a vision model ([jobs](jobs.md#judges))." },
-  playground: { title: "The anonymous playground", intro: "What `/playground` runs for visitors without an account, and how much ([catalog and playground](catalog-and-playground.md#the-anonymous-playground))." },
-  catalog: { title: "The public catalog site", intro: "Where the check catalog's pages are published ([catalog and playground](catalog-and-playground.md))." },
-  tests: { title: "For tests only", intro: "Never set these in production: they open loopback, move the clock, fake DNS or crash the server on purpose." },
+  billing: {
+    title: "Credits, plans and billing",
+    intro:
+      "What organizations are granted and where their plan comes from ([plans and billing](plans-and-billing.md)).",
+  },
+  judges: {
+    title: "Judges",
+    intro: "Who judges visual checks: the offline inspector, or a vision model ([jobs](jobs.md#judges)).",
+  },
+  playground: {
+    title: "The anonymous playground",
+    intro:
+      "What `/playground` runs for visitors without an account, and how much ([catalog and playground](catalog-and-playground.md#the-anonymous-playground)).",
+  },
+  catalog: {
+    title: "The public catalog site",
+    intro: "Where the check catalog's pages are published ([catalog and playground](catalog-and-playground.md)).",
+  },
+  tests: {
+    title: "For tests only",
+    intro:
+      "Never set these in production: they open loopback, move the clock, fake DNS or crash the server on purpose.",
+  },
   cli: {
     title: "The command line client",
-    intro: "Read by `assay login`, `status`, `run`, `start`, `wait`, `install` and the other client commands, not by the server ([command line](cli.md)).",
+    intro:
+      "Read by `assay login`, `status`, `run`, `start`, `wait`, `install` and the other client commands, not by the server ([command line](cli.md)).",
   },
-  development: { title: "Development: benchmarks, accuracy and the self-check", intro: "Read by `npm run bench`, `npm run accuracy` and the catalog's self-check test ([development](development.md))." },
+  development: {
+    title: "Development: benchmarks, accuracy and the self-check",
+    intro:
+      "Read by `npm run bench`, `npm run accuracy` and the catalog's self-check test ([development](development.md)).",
+  },
 } as const;
 
 export type ConfigSection = keyof typeof CONFIG_SECTIONS;
@@ -62,7 +95,12 @@ export const CONFIG_VARS = {
     default: "./data",
     doc: "This node's files: the SQLite event log (`assay.sqlite`), or with PostgreSQL this node's copy of the log and its read models (`assay-replica.sqlite`); its node id (`node-id`); and, unless `ASSAY_SHARED_DIR` is set, stored captures and received messages.",
   },
-  PUBLIC_BASE_URL: { section: "server", kind: "url", defaultText: "`http://localhost:$PORT`", doc: "The address links in responses point at." },
+  PUBLIC_BASE_URL: {
+    section: "server",
+    kind: "url",
+    defaultText: "`http://localhost:$PORT`",
+    doc: "The address links in responses point at.",
+  },
   ASSAY_TRUST_FORWARDED_FOR: {
     section: "server",
     kind: "flag",
@@ -92,8 +130,18 @@ export const CONFIG_VARS = {
     defaultText: "AWS",
     doc: "The `http(s)://` address of an S3-compatible service (MinIO, Ceph, R2, …); anything else stops the start.",
   },
-  ASSAY_S3_REGION: { section: "cluster", kind: "text", defaultText: "the `S3_*`/`AWS_*` environment, as Bun's client reads it", doc: "The bucket's region." },
-  ASSAY_S3_ACCESS_KEY_ID: { section: "cluster", kind: "text", defaultText: "the `S3_*`/`AWS_*` environment, as Bun's client reads it", doc: "The bucket's access key id." },
+  ASSAY_S3_REGION: {
+    section: "cluster",
+    kind: "text",
+    defaultText: "the `S3_*`/`AWS_*` environment, as Bun's client reads it",
+    doc: "The bucket's region.",
+  },
+  ASSAY_S3_ACCESS_KEY_ID: {
+    section: "cluster",
+    kind: "text",
+    defaultText: "the `S3_*`/`AWS_*` environment, as Bun's client reads it",
+    doc: "The bucket's access key id.",
+  },
   ASSAY_S3_SECRET_ACCESS_KEY: {
     section: "cluster",
     kind: "secret",
@@ -108,20 +156,32 @@ export const CONFIG_VARS = {
   },
   ASSAY_NODE_TIMEOUT_SECONDS: {
     section: "cluster",
-    kind: "integer", min: 2,
+    kind: "integer",
+    min: 2,
     default: 30,
     doc: "A node not heard from this long (it says it is alive every third of it) is taken for dead: another node closes the webpage jobs it was running as interrupted, refunded, and checks the messages its inbox took.",
   },
   ASSAY_SHARE_SECRET: {
     section: "cluster",
     kind: "secret",
-    defaultText: "random: kept in the PostgreSQL database when nodes share one, else in `ASSAY_SHARED_DIR/share-link.secret`",
+    defaultText:
+      "random: kept in the PostgreSQL database when nodes share one, else in `ASSAY_SHARED_DIR/share-link.secret`",
     doc: "Key that signs screenshot share links (every node must sign with the same one).",
   },
-  ASSAY_SHARE_TTL_SECONDS: { section: "cluster", kind: "integer", default: 900, doc: "Lifetime of a screenshot share link (15 minutes)." },
+  ASSAY_SHARE_TTL_SECONDS: {
+    section: "cluster",
+    kind: "integer",
+    default: 900,
+    doc: "Lifetime of a screenshot share link (15 minutes).",
+  },
 
   // browsers
-  CHROMIUM_PATH: { section: "browsers", kind: "path", defaultText: "found on `PATH`", doc: "Chromium or Chrome binary (also for `assay browser-worker`)." },
+  CHROMIUM_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "found on `PATH`",
+    doc: "Chromium or Chrome binary (also for `assay browser-worker`).",
+  },
   PATH: {
     section: "browsers",
     kind: "text",
@@ -130,7 +190,8 @@ export const CONFIG_VARS = {
   },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 2,
     doc: "Warm browsers in the capture pool (ignored with `ASSAY_BROWSER_ENDPOINTS`: one browser per worker).",
   },
@@ -141,7 +202,8 @@ export const CONFIG_VARS = {
   },
   ASSAY_BROWSER_PAGES: {
     section: "browsers",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     defaultText: "cores ÷ browsers, at least 1; `1` per worker with `ASSAY_BROWSER_ENDPOINTS`",
     doc: "Pages each browser renders at once; further renders (of jobs and messages) wait their turn in arrival order.",
   },
@@ -153,20 +215,44 @@ export const CONFIG_VARS = {
   },
 
   // email
-  ASSAY_INBOX_DOMAIN: { section: "email", kind: "text", default: "inbox.assay.localhost", doc: "Domain of one-time test addresses." },
-  ASSAY_EMAIL_WINDOW_SECONDS: { section: "email", kind: "integer", default: 1800, doc: "How long an email job's test address waits for its message (30 minutes)." },
-  ASSAY_SMTP_MAX_BYTES: { section: "email", kind: "integer", default: 10485760, doc: "Largest message the inbox accepts (refused with 552 while DATA streams in)." },
+  ASSAY_INBOX_DOMAIN: {
+    section: "email",
+    kind: "text",
+    default: "inbox.assay.localhost",
+    doc: "Domain of one-time test addresses.",
+  },
+  ASSAY_EMAIL_WINDOW_SECONDS: {
+    section: "email",
+    kind: "integer",
+    default: 1800,
+    doc: "How long an email job's test address waits for its message (30 minutes).",
+  },
+  ASSAY_SMTP_MAX_BYTES: {
+    section: "email",
+    kind: "integer",
+    default: 10485760,
+    doc: "Largest message the inbox accepts (refused with 552 while DATA streams in).",
+  },
   ASSAY_SMTP_SESSION_SECONDS: {
     section: "email",
     kind: "integer",
     default: 300,
     doc: "An SMTP connection is closed with `421 4.4.2` this long after it opened, whatever it is doing (the idle time-out, 60 s, closes a sender that stops; this one closes a sender that dribbles bytes).",
   },
-  ASSAY_SMTP_TLS_KEY: { section: "email", kind: "path", doc: "PEM key; when it and `ASSAY_SMTP_TLS_CERT` are both set the inbox offers STARTTLS." },
-  ASSAY_SMTP_TLS_CERT: { section: "email", kind: "path", doc: "PEM certificate; when it and `ASSAY_SMTP_TLS_KEY` are both set the inbox offers STARTTLS." },
+  ASSAY_SMTP_TLS_KEY: {
+    section: "email",
+    kind: "path",
+    doc: "PEM key; when it and `ASSAY_SMTP_TLS_CERT` are both set the inbox offers STARTTLS.",
+  },
+  ASSAY_SMTP_TLS_CERT: {
+    section: "email",
+    kind: "path",
+    doc: "PEM certificate; when it and `ASSAY_SMTP_TLS_KEY` are both set the inbox offers STARTTLS.",
+  },
   ASSAY_DNS_TIMEOUT_MS: {
     section: "email",
-    kind: "integer", min: 100,
+    kind: "integer",
+    min: 100,
     default: 3000,
     doc: "Bound on each DNS query of `email-authentication` (SPF, DKIM, DMARC); the whole evaluation is cut at five times this, and a query that times out makes that row `error` (refunded). Also bounds the network guard's lookup of a url job's host or a static_html job's `baseUrl`: DNS that times out or answers EAI_AGAIN refuses the job with 503 `SERVICE_UNAVAILABLE` (retryable, nothing charged).",
   },
@@ -177,8 +263,17 @@ export const CONFIG_VARS = {
   },
 
   // sign-in
-  ASSAY_MAIL_RELAY_URL: { section: "signin", kind: "url", doc: "Outbound SMTP relay for sign-in and invitation links (`smtp://host:port`); unset, links are written to the server's log." },
-  ASSAY_MAIL_FROM: { section: "signin", kind: "text", default: "Assay <no-reply@assay.localhost>", doc: "Sender of sign-in mail." },
+  ASSAY_MAIL_RELAY_URL: {
+    section: "signin",
+    kind: "url",
+    doc: "Outbound SMTP relay for sign-in and invitation links (`smtp://host:port`); unset, links are written to the server's log.",
+  },
+  ASSAY_MAIL_FROM: {
+    section: "signin",
+    kind: "text",
+    default: "Assay <no-reply@assay.localhost>",
+    doc: "Sender of sign-in mail.",
+  },
   ASSAY_SIGNIN_DOMAINS: {
     section: "signin",
     kind: "list",
@@ -190,52 +285,117 @@ export const CONFIG_VARS = {
     kind: "url",
     doc: "With `ASSAY_OIDC_CLIENT_ID` and `ASSAY_OIDC_CLIENT_SECRET` (all three set), sign-in through that OpenID Connect provider (authorization code with PKCE); register `PUBLIC_BASE_URL/api/session/oidc/callback` as the client's redirect URI.",
   },
-  ASSAY_OIDC_CLIENT_ID: { section: "signin", kind: "text", doc: "The OpenID Connect client's id (see `ASSAY_OIDC_ISSUER`)." },
-  ASSAY_OIDC_CLIENT_SECRET: { section: "signin", kind: "secret", doc: "The OpenID Connect client's secret (see `ASSAY_OIDC_ISSUER`)." },
-  ASSAY_SIGNIN_LINK_TTL_SECONDS: { section: "signin", kind: "integer", min: 1, default: 900, doc: "Lifetime of a sign-in link (15 minutes)." },
-  ASSAY_INVITATION_TTL_SECONDS: { section: "signin", kind: "integer", min: 1, default: 604800, doc: "Lifetime of an invitation link (7 days)." },
-  ASSAY_SESSION_TTL_SECONDS: { section: "signin", kind: "integer", min: 1, default: 604800, doc: "A session ends after this long unused (7 days; renewed on use, at most once an hour)." },
-  ASSAY_SESSION_MAX_SECONDS: { section: "signin", kind: "integer", min: 1, default: 2592000, doc: "A session ends this long after sign-in however much it is used (30 days)." },
-  ASSAY_DEVICE_CODE_TTL_SECONDS: { section: "signin", kind: "integer", min: 1, default: 600, doc: "Lifetime of a device sign-in's codes (`expires_in`, 10 minutes)." },
-  ASSAY_KEY_ROTATION_OVERLAP_SECONDS: { section: "signin", kind: "integer", default: 86400, doc: "How long a rotated key's previous secret keeps working (0: not at all)." },
+  ASSAY_OIDC_CLIENT_ID: {
+    section: "signin",
+    kind: "text",
+    doc: "The OpenID Connect client's id (see `ASSAY_OIDC_ISSUER`).",
+  },
+  ASSAY_OIDC_CLIENT_SECRET: {
+    section: "signin",
+    kind: "secret",
+    doc: "The OpenID Connect client's secret (see `ASSAY_OIDC_ISSUER`).",
+  },
+  ASSAY_SIGNIN_LINK_TTL_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    min: 1,
+    default: 900,
+    doc: "Lifetime of a sign-in link (15 minutes).",
+  },
+  ASSAY_INVITATION_TTL_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    min: 1,
+    default: 604800,
+    doc: "Lifetime of an invitation link (7 days).",
+  },
+  ASSAY_SESSION_TTL_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    min: 1,
+    default: 604800,
+    doc: "A session ends after this long unused (7 days; renewed on use, at most once an hour).",
+  },
+  ASSAY_SESSION_MAX_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    min: 1,
+    default: 2592000,
+    doc: "A session ends this long after sign-in however much it is used (30 days).",
+  },
+  ASSAY_DEVICE_CODE_TTL_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    min: 1,
+    default: 600,
+    doc: "Lifetime of a device sign-in's codes (`expires_in`, 10 minutes).",
+  },
+  ASSAY_KEY_ROTATION_OVERLAP_SECONDS: {
+    section: "signin",
+    kind: "integer",
+    default: 86400,
+    doc: "How long a rotated key's previous secret keeps working (0: not at all).",
+  },
 
   // limits
   ASSAY_SIGNUPS_PER_ADDRESS: {
     section: "limits",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 5,
     doc: "Organizations one client address may open per window, whichever way: `POST /api/signup`, `create_account`, or the first sign-in (by link or OpenID Connect) of an email with no organization, each of which opens one with the signup credits. More get `429 SIGNUP_RATE_LIMITED` with `Retry-After`, and nothing is created. A sign-in link is counted when it is used, against the address that uses it (the one the organization is opened from), and asking for a link that would open one is refused while the asking address has none left, so links cannot be mailed to any number of new addresses. Refused signups (an existing account, an invalid email) do not count. Per process on SQLite; with several nodes on PostgreSQL the count is shared (in the database), so every node counts the same attempts.",
   },
-  ASSAY_SIGNUP_WINDOW_SECONDS: { section: "limits", kind: "integer", min: 1, default: 3600, doc: "The window of `ASSAY_SIGNUPS_PER_ADDRESS`." },
+  ASSAY_SIGNUP_WINDOW_SECONDS: {
+    section: "limits",
+    kind: "integer",
+    min: 1,
+    default: 3600,
+    doc: "The window of `ASSAY_SIGNUPS_PER_ADDRESS`.",
+  },
   ASSAY_SIGNIN_LINKS_PER_ADDRESS: {
     section: "limits",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 5,
     doc: "Sign-in links one email address may be sent per link lifetime; more get `429 SIGNIN_RATE_LIMITED` with `Retry-After` (counted once across nodes on PostgreSQL).",
   },
   ASSAY_SIGNIN_LINKS_PER_CLIENT: {
     section: "limits",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 20,
     doc: "Sign-in links one client address may ask for per link lifetime, whatever the recipients (`POST /api/session/email`, the `/signin` form); more get `429 SIGNIN_RATE_LIMITED` with `Retry-After`, and nothing is written or sent.",
   },
   ASSAY_SIGNINS_PER_CLIENT: {
     section: "limits",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 60,
     doc: "Sessions one client address may start without a credential per window: sign-in links used, OpenID Connect sign-ins, invitation links opened; more get `429 SESSION_START_RATE_LIMITED` with `Retry-After`, nothing is written, and the link stays unused (it works until it expires).",
   },
-  ASSAY_SIGNIN_WINDOW_SECONDS: { section: "limits", kind: "integer", min: 1, default: 3600, doc: "The window of `ASSAY_SIGNINS_PER_CLIENT`." },
+  ASSAY_SIGNIN_WINDOW_SECONDS: {
+    section: "limits",
+    kind: "integer",
+    min: 1,
+    default: 3600,
+    doc: "The window of `ASSAY_SIGNINS_PER_CLIENT`.",
+  },
   ASSAY_DEVICE_CODES_PER_ADDRESS: {
     section: "limits",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 20,
     doc: "Device sign-ins (`POST /api/device/code`) one client address may start per code lifetime (a login asks for one); more get `429 DEVICE_CODE_RATE_LIMITED` with `Retry-After`, a catalogued error rather than an OAuth one (OAuth has no code for a rate limit), and nothing is written.",
   },
 
   // billing
   ASSAY_SIGNUP_CREDITS: { section: "billing", kind: "integer", default: 1000, doc: "Credits granted at signup." },
-  ASSAY_FREE_MONTHLY_CREDITS: { section: "billing", kind: "integer", default: 1000, doc: "The free plan's monthly credit amount, whatever the plan catalog says." },
+  ASSAY_FREE_MONTHLY_CREDITS: {
+    section: "billing",
+    kind: "integer",
+    default: 1000,
+    doc: "The free plan's monthly credit amount, whatever the plan catalog says.",
+  },
   ASSAY_PLANS_FILE: {
     section: "billing",
     kind: "path",
@@ -259,14 +419,30 @@ export const CONFIG_VARS = {
     kind: "secret",
     doc: "The Stripe provider's secret key; without it the server starts, but plan-dependent requests answer `SERVICE_UNAVAILABLE`.",
   },
-  ASSAY_STRIPE_API_BASE: { section: "billing", kind: "url", defaultText: "Stripe's", doc: "Another address for Stripe's API (`http(s)://host:port`; the tests' fake Stripe)." },
+  ASSAY_STRIPE_API_BASE: {
+    section: "billing",
+    kind: "url",
+    defaultText: "Stripe's",
+    doc: "Another address for Stripe's API (`http(s)://host:port`; the tests' fake Stripe).",
+  },
   ASSAY_STRIPE_FREE_PRICE: {
     section: "billing",
     kind: "text",
     doc: "The Stripe price a new organization is subscribed to when it opens (its product's metadata `assay_plan=free`); unset, it opens with a customer only, and its every plan-dependent call is `BILLING_NOT_PROVISIONED` until it subscribes (signup's `billing` says so). Set it under `stripe` unless every organization is subscribed by hand.",
   },
-  ASSAY_PLAN_CACHE_SECONDS: { section: "billing", kind: "integer", default: 60, doc: "A Stripe plan resolution is reused this long without asking Stripe." },
-  ASSAY_PLAN_STALE_SECONDS: { section: "billing", kind: "integer", max: 300, default: 300, doc: "While Stripe is unreachable, a resolution at most this old is still served." },
+  ASSAY_PLAN_CACHE_SECONDS: {
+    section: "billing",
+    kind: "integer",
+    default: 60,
+    doc: "A Stripe plan resolution is reused this long without asking Stripe.",
+  },
+  ASSAY_PLAN_STALE_SECONDS: {
+    section: "billing",
+    kind: "integer",
+    max: 300,
+    default: 300,
+    doc: "While Stripe is unreachable, a resolution at most this old is still served.",
+  },
   ASSAY_FEEDBACK_SETS_FILE: {
     section: "billing",
     kind: "path",
@@ -280,7 +456,12 @@ export const CONFIG_VARS = {
     kind: "url",
     doc: "An OpenAI-compatible endpoint (e.g. `https://api.openai.com/v1`); when set, visual checks are judged by that vision model instead of the offline inspector.",
   },
-  ASSAY_VISION_MODEL: { section: "judges", kind: "text", default: "gpt-4o-mini", doc: "The model name sent to that endpoint." },
+  ASSAY_VISION_MODEL: {
+    section: "judges",
+    kind: "text",
+    default: "gpt-4o-mini",
+    doc: "The model name sent to that endpoint.",
+  },
   ASSAY_VISION_API_KEY: { section: "judges", kind: "secret", doc: "Its API key." },
 
   // playground
@@ -298,24 +479,39 @@ export const CONFIG_VARS = {
   },
   ASSAY_PLAYGROUND_RUN_TTL_SECONDS: {
     section: "playground",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 3600,
     doc: "How long a playground run and its screenshot are kept in memory; then `404 PLAYGROUND_RUN_NOT_FOUND`.",
   },
-  ASSAY_PLAYGROUND_MAX_RUNS: { section: "playground", kind: "integer", min: 1, default: 500, doc: "At most this many playground runs are kept; past it the oldest is dropped." },
+  ASSAY_PLAYGROUND_MAX_RUNS: {
+    section: "playground",
+    kind: "integer",
+    min: 1,
+    default: 500,
+    doc: "At most this many playground runs are kept; past it the oldest is dropped.",
+  },
   ASSAY_PLAYGROUND_RUNS_PER_SESSION: {
     section: "playground",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 3,
     doc: "Runs one anonymous playground session (its cookie, 7 days) may start; more get `429 PLAYGROUND_LIMIT_REACHED`.",
   },
   ASSAY_PLAYGROUND_RUNS_PER_ADDRESS: {
     section: "playground",
-    kind: "integer", min: 1,
+    kind: "integer",
+    min: 1,
     default: 10,
     doc: "Playground runs one client address (an IPv4 address, or an IPv6 /64) may start per window; more get `429 PLAYGROUND_RATE_LIMITED` with `Retry-After`. Per process on SQLite; shared by every node on PostgreSQL.",
   },
-  ASSAY_PLAYGROUND_WINDOW_SECONDS: { section: "playground", kind: "integer", min: 1, default: 3600, doc: "The window of `ASSAY_PLAYGROUND_RUNS_PER_ADDRESS`." },
+  ASSAY_PLAYGROUND_WINDOW_SECONDS: {
+    section: "playground",
+    kind: "integer",
+    min: 1,
+    default: 3600,
+    doc: "The window of `ASSAY_PLAYGROUND_RUNS_PER_ADDRESS`.",
+  },
 
   // catalog
   ASSAY_CATALOG_BASE_URL: {
@@ -349,19 +545,52 @@ export const CONFIG_VARS = {
   },
 
   // cli
-  ASSAY_BASE_URL: { section: "cli", kind: "url", default: "http://localhost:8080", doc: "The server client commands talk to, when `--base-url` is not given." },
+  ASSAY_BASE_URL: {
+    section: "cli",
+    kind: "url",
+    default: "http://localhost:8080",
+    doc: "The server client commands talk to, when `--base-url` is not given.",
+  },
   ASSAY_API_KEY: {
     section: "cli",
     kind: "secret",
     defaultText: "the key `assay login` stored",
     doc: "The key client commands use; it wins over the stored key (`assay status` says which is in use and why). Agents set up by `assay install` read it too.",
   },
-  ASSAY_SMTP_HOST: { section: "cli", kind: "text", defaultText: "the server's host name", doc: "The inbox `assay run --email` delivers to, when `--smtp-host` is not given." },
-  ASSAY_SMTP_PORT: { section: "cli", kind: "integer", default: 2525, doc: "The inbox's port, when `--smtp-port` is not given." },
-  XDG_CONFIG_HOME: { section: "cli", kind: "path", defaultText: "`~/.config`", doc: "`assay login` keeps its keys in `$XDG_CONFIG_HOME/assay/hosts.json`." },
-  HOME: { section: "cli", kind: "path", defaultText: "the system's", doc: "The home folder `assay install` and `update` look in for agents' settings." },
-  CI: { section: "cli", kind: "text", doc: "Set (to anything), `assay login` never opens a browser, only prints the code and address." },
-  DISPLAY: { section: "cli", kind: "text", doc: "On Linux, `assay login` opens a browser only when this or `WAYLAND_DISPLAY` is set." },
+  ASSAY_SMTP_HOST: {
+    section: "cli",
+    kind: "text",
+    defaultText: "the server's host name",
+    doc: "The inbox `assay run --email` delivers to, when `--smtp-host` is not given.",
+  },
+  ASSAY_SMTP_PORT: {
+    section: "cli",
+    kind: "integer",
+    default: 2525,
+    doc: "The inbox's port, when `--smtp-port` is not given.",
+  },
+  XDG_CONFIG_HOME: {
+    section: "cli",
+    kind: "path",
+    defaultText: "`~/.config`",
+    doc: "`assay login` keeps its keys in `$XDG_CONFIG_HOME/assay/hosts.json`.",
+  },
+  HOME: {
+    section: "cli",
+    kind: "path",
+    defaultText: "the system's",
+    doc: "The home folder `assay install` and `update` look in for agents' settings.",
+  },
+  CI: {
+    section: "cli",
+    kind: "text",
+    doc: "Set (to anything), `assay login` never opens a browser, only prints the code and address.",
+  },
+  DISPLAY: {
+    section: "cli",
+    kind: "text",
+    doc: "On Linux, `assay login` opens a browser only when this or `WAYLAND_DISPLAY` is set.",
+  },
   WAYLAND_DISPLAY: { section: "cli", kind: "text", doc: "See `DISPLAY`." },
   NO_COLOR: { section: "cli", kind: "text", doc: "Set (to anything), reports on a terminal are not coloured." },
   GITHUB_OUTPUT: {
@@ -369,7 +598,11 @@ export const CONFIG_VARS = {
     kind: "path",
     doc: "Set (by GitHub Actions), `run` and `wait` write the outputs `job-id`, `verdict`, `credits` and `blocking-checks` there, and `start` writes `job-id` and `test-email`.",
   },
-  GITHUB_STEP_SUMMARY: { section: "cli", kind: "path", doc: "Set (by GitHub Actions), `run` and `wait` append a markdown table of the verdicts there." },
+  GITHUB_STEP_SUMMARY: {
+    section: "cli",
+    kind: "path",
+    doc: "Set (by GitHub Actions), `run` and `wait` append a markdown table of the verdicts there.",
+  },
 
   // development
   ASSAY_CORPUS_DIR: {
@@ -378,18 +611,47 @@ export const CONFIG_VARS = {
     defaultText: "`../shared/corpus`, beside the repository",
     doc: "The synthetic corpus `npm run accuracy` scores (skipped when absent).",
   },
-  ASSAY_ACCURACY_CORPORA: { section: "development", kind: "list", default: "synthetic,real-world", doc: "Which corpora `npm run accuracy` scores (`real-world`, `synthetic`)." },
-  ASSAY_ACCURACY_SUBJECTS: { section: "development", kind: "list", default: "web,email", doc: "Which subjects `npm run accuracy` scores (`web`, `email`)." },
-  ASSAY_ACCURACY_CASES: { section: "development", kind: "list", defaultText: "every case", doc: "Narrows `npm run accuracy` to these case ids." },
+  ASSAY_ACCURACY_CORPORA: {
+    section: "development",
+    kind: "list",
+    default: "synthetic,real-world",
+    doc: "Which corpora `npm run accuracy` scores (`real-world`, `synthetic`).",
+  },
+  ASSAY_ACCURACY_SUBJECTS: {
+    section: "development",
+    kind: "list",
+    default: "web,email",
+    doc: "Which subjects `npm run accuracy` scores (`web`, `email`).",
+  },
+  ASSAY_ACCURACY_CASES: {
+    section: "development",
+    kind: "list",
+    defaultText: "every case",
+    doc: "Narrows `npm run accuracy` to these case ids.",
+  },
   ASSAY_SELF_CHECK_SEED: {
     section: "development",
     kind: "text",
     defaultText: "today's date",
     doc: "The catalog's self-check (`test/catalog/self-check.test.ts`) runs a sample of check pages drawn from this seed; give a printed seed to repeat a draw.",
   },
-  ASSAY_SELF_CHECK_PAGES: { section: "development", kind: "text", doc: "`all`: the self-check runs every catalog page (what `npm run self-check` sets)." },
-  BENCH_SOAK_SECONDS: { section: "development", kind: "integer", default: 60, doc: "How long `npm run bench`'s soak (and the remote-browsers bench) runs." },
-  BENCH_CLI_ROUNDS: { section: "development", kind: "integer", default: 7, doc: "Rounds of `bench/cli-run-bench.ts` (CLI against bare HTTP)." },
+  ASSAY_SELF_CHECK_PAGES: {
+    section: "development",
+    kind: "text",
+    doc: "`all`: the self-check runs every catalog page (what `npm run self-check` sets).",
+  },
+  BENCH_SOAK_SECONDS: {
+    section: "development",
+    kind: "integer",
+    default: 60,
+    doc: "How long `npm run bench`'s soak (and the remote-browsers bench) runs.",
+  },
+  BENCH_CLI_ROUNDS: {
+    section: "development",
+    kind: "integer",
+    default: 7,
+    doc: "Rounds of `bench/cli-run-bench.ts` (CLI against bare HTTP).",
+  },
 } as const satisfies Record<string, VarSpec>;
 
 export type ConfigVar = keyof typeof CONFIG_VARS;

@@ -132,14 +132,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = resolve(read.text("DATA_DIR"));
   const browserEndpoints = browserEndpointsFrom(read.list("ASSAY_BROWSER_ENDPOINTS"));
   const browserPoolSize = browserEndpoints.length || read.int("ASSAY_BROWSER_POOL_SIZE");
-  const file = (name: "ASSAY_FEEDBACK_SETS_FILE" | "ASSAY_PLANS_FILE" | "ASSAY_EMAIL_CLIENTS_FILE" | "ASSAY_DNS_FIXTURES") => {
+  const file = (
+    name: "ASSAY_FEEDBACK_SETS_FILE" | "ASSAY_PLANS_FILE" | "ASSAY_EMAIL_CLIENTS_FILE" | "ASSAY_DNS_FIXTURES",
+  ) => {
     const value = read.text(name);
     return value === undefined ? undefined : resolve(value);
   };
   const s3Bucket = read.text("ASSAY_S3_BUCKET");
   const databaseUrl = read.text("ASSAY_DATABASE_URL");
   const nodeId = read.text("ASSAY_NODE_ID");
-  const oidc = { issuer: read.text("ASSAY_OIDC_ISSUER"), clientId: read.text("ASSAY_OIDC_CLIENT_ID"), clientSecret: read.text("ASSAY_OIDC_CLIENT_SECRET") };
+  const oidc = {
+    issuer: read.text("ASSAY_OIDC_ISSUER"),
+    clientId: read.text("ASSAY_OIDC_CLIENT_ID"),
+    clientSecret: read.text("ASSAY_OIDC_CLIENT_SECRET"),
+  };
   const smtpTls = { keyPath: read.text("ASSAY_SMTP_TLS_KEY"), certPath: read.text("ASSAY_SMTP_TLS_CERT") };
   const visionBaseUrl = read.text("ASSAY_VISION_BASE_URL");
   return {
@@ -160,7 +166,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     browserEndpoints,
     // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its
     // browsers. A worker's cores are not known here: one page each, unless ASSAY_BROWSER_PAGES says what they can take.
-    browserPagesPerBrowser: read.int("ASSAY_BROWSER_PAGES", browserEndpoints.length ? 1 : Math.floor(availableParallelism() / browserPoolSize)),
+    browserPagesPerBrowser: read.int(
+      "ASSAY_BROWSER_PAGES",
+      browserEndpoints.length ? 1 : Math.floor(availableParallelism() / browserPoolSize),
+    ),
     browserQueueLimit: read.int("ASSAY_BROWSER_QUEUE"),
     signupCredits: read.int("ASSAY_SIGNUP_CREDITS"),
     monthlyFreeCredits: read.int("ASSAY_FREE_MONTHLY_CREDITS"),
@@ -196,13 +205,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     invitationTtlSeconds: read.int("ASSAY_INVITATION_TTL_SECONDS"),
     sessionIdleSeconds: read.int("ASSAY_SESSION_TTL_SECONDS"),
     sessionMaxSeconds: read.int("ASSAY_SESSION_MAX_SECONDS"),
-    ...(oidc.issuer && oidc.clientId && oidc.clientSecret ? { oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret } } : {}),
+    ...(oidc.issuer && oidc.clientId && oidc.clientSecret
+      ? { oidc: { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret } }
+      : {}),
     deviceCodeTtlSeconds: read.int("ASSAY_DEVICE_CODE_TTL_SECONDS"),
     deviceCodesPerAddress: read.int("ASSAY_DEVICE_CODES_PER_ADDRESS"),
     keyRotationOverlapSeconds: read.int("ASSAY_KEY_ROTATION_OVERLAP_SECONDS"),
     dnsTimeoutMs: read.int("ASSAY_DNS_TIMEOUT_MS"),
     ...given("dnsFixtures", file("ASSAY_DNS_FIXTURES")),
-    ...(smtpTls.keyPath && smtpTls.certPath ? { smtpTls: { keyPath: smtpTls.keyPath, certPath: smtpTls.certPath } } : {}),
+    ...(smtpTls.keyPath && smtpTls.certPath
+      ? { smtpTls: { keyPath: smtpTls.keyPath, certPath: smtpTls.certPath } }
+      : {}),
     playground: {
       checks: read.list("ASSAY_PLAYGROUND_CHECKS"),
       viewport: read.text("ASSAY_PLAYGROUND_VIEWPORT"),
@@ -212,7 +225,15 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runsPerAddress: read.int("ASSAY_PLAYGROUND_RUNS_PER_ADDRESS"),
       windowSeconds: read.int("ASSAY_PLAYGROUND_WINDOW_SECONDS"),
     },
-    ...(visionBaseUrl ? { vision: { baseURL: visionBaseUrl, model: read.text("ASSAY_VISION_MODEL"), apiKey: read.text("ASSAY_VISION_API_KEY") } } : {}),
+    ...(visionBaseUrl
+      ? {
+          vision: {
+            baseURL: visionBaseUrl,
+            model: read.text("ASSAY_VISION_MODEL"),
+            apiKey: read.text("ASSAY_VISION_API_KEY"),
+          },
+        }
+      : {}),
   };
 }
 
@@ -240,7 +261,8 @@ export function configReader(env: Record<string, string | undefined>) {
       const value = raw(name);
       const n = value === undefined ? (fallback ?? declared) : Number(value);
       if (typeof n !== "number") throw new Error(`${name} declares no default`);
-      if (!Number.isInteger(n) || n < 0) throw new Error(`${name}: expected a whole number, got ${JSON.stringify(value)}`);
+      if (!Number.isInteger(n) || n < 0)
+        throw new Error(`${name}: expected a whole number, got ${JSON.stringify(value)}`);
       return Math.min(max, Math.max(min, n));
     },
     text<N extends VarOfKind<"text" | "path" | "url" | "secret">>(name: N): TextOf<N> {
@@ -281,9 +303,12 @@ function browserEndpointsFrom(entries: string[]): string[] {
       url = new URL(entry);
     } catch {}
     if (!url || (url.protocol !== "ws:" && url.protocol !== "wss:") || !url.hostname) {
-      throw new Error(`ASSAY_BROWSER_ENDPOINTS: ${JSON.stringify(entry)} is not a ws:// or wss:// URL (expected e.g. ws://10.0.0.5:3000/<path>, as \`assay browser-worker\` prints it)`);
+      throw new Error(
+        `ASSAY_BROWSER_ENDPOINTS: ${JSON.stringify(entry)} is not a ws:// or wss:// URL (expected e.g. ws://10.0.0.5:3000/<path>, as \`assay browser-worker\` prints it)`,
+      );
     }
-    if (endpoints.includes(url.href)) throw new Error(`ASSAY_BROWSER_ENDPOINTS names ${JSON.stringify(entry)} twice; each worker is named once`);
+    if (endpoints.includes(url.href))
+      throw new Error(`ASSAY_BROWSER_ENDPOINTS names ${JSON.stringify(entry)} twice; each worker is named once`);
     endpoints.push(url.href);
   }
   return endpoints;
@@ -298,7 +323,9 @@ function databaseUrlFrom(value: string): string {
     throw new Error(`ASSAY_DATABASE_URL is not a URL: give postgres://user:password@host:port/database`);
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
-    throw new Error(`ASSAY_DATABASE_URL must be a postgres:// URL (got ${url.protocol}//…); unset it to keep the log in SQLite`);
+    throw new Error(
+      `ASSAY_DATABASE_URL must be a postgres:// URL (got ${url.protocol}//…); unset it to keep the log in SQLite`,
+    );
   }
   return value;
 }
@@ -311,8 +338,13 @@ function nodeIdFrom(value: string): string {
 /** The bucket and, for an S3-compatible service other than AWS, its endpoint (an http(s) URL); credentials as given. */
 function s3From(bucket: string, read: ReturnType<typeof configReader>): NonNullable<Config["s3"]> {
   const endpoint = read.text("ASSAY_S3_ENDPOINT");
-  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint)) throw new Error("ASSAY_S3_ENDPOINT must be an http:// or https:// URL (the S3-compatible service)");
-  const [region, accessKeyId, secretAccessKey] = [read.text("ASSAY_S3_REGION"), read.text("ASSAY_S3_ACCESS_KEY_ID"), read.text("ASSAY_S3_SECRET_ACCESS_KEY")];
+  if (endpoint && !/^https?:\/\/[^/]+/.test(endpoint))
+    throw new Error("ASSAY_S3_ENDPOINT must be an http:// or https:// URL (the S3-compatible service)");
+  const [region, accessKeyId, secretAccessKey] = [
+    read.text("ASSAY_S3_REGION"),
+    read.text("ASSAY_S3_ACCESS_KEY_ID"),
+    read.text("ASSAY_S3_SECRET_ACCESS_KEY"),
+  ];
   return {
     bucket,
     ...(endpoint ? { endpoint } : {}),

@@ -7,7 +7,8 @@
 export const CRASH_POINTS = {
   "job-accepted": "a job was accepted and charged (JobAccepted appended); its run has not started",
   "checks-done": "a job's checks ran; its settlement is not appended",
-  "email-received": "an email job's message was stored, its arrival appended and 250 answered; checking has not started",
+  "email-received":
+    "an email job's message was stored, its arrival appended and 250 answered; checking has not started",
 } as const;
 
 export type CrashPoint = keyof typeof CRASH_POINTS;
@@ -17,7 +18,10 @@ const armed = armedPoint(process.env.ASSAY_CRASH_AT);
 
 function armedPoint(setting: string | undefined): CrashPoint | null {
   if (!setting) return null;
-  if (!(setting in CRASH_POINTS)) throw new Error(`ASSAY_CRASH_AT=${setting} names no crash point; the points are ${Object.keys(CRASH_POINTS).join(", ")}`);
+  if (!(setting in CRASH_POINTS))
+    throw new Error(
+      `ASSAY_CRASH_AT=${setting} names no crash point; the points are ${Object.keys(CRASH_POINTS).join(", ")}`,
+    );
   return setting as CrashPoint;
 }
 

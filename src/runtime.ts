@@ -24,20 +24,28 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
   const started = performance.now();
   const interrupted = await assay.node.recoverOwnWebJobs();
   if (interrupted > 0) {
-    console.log(`Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`);
+    console.log(
+      `Closed ${interrupted} webpage job(s) cut off by the last stop as interrupted, every credit refunded (${Math.round(performance.now() - started)} ms).`,
+    );
   }
-  if (!config.mailRelayUrl) console.log("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
+  if (!config.mailRelayUrl)
+    console.log("No mail relay configured (ASSAY_MAIL_RELAY_URL): sign-in links are written to this log.");
   if (warmBrowsers) {
     // The server still starts: the catalog, accounts and keys need no browser, and jobs answer SERVICE_UNAVAILABLE until one launches.
     // warm()'s refusal names each browser or worker and why it failed.
-    await assay.pool.warm().catch((e: Error) => console.error(`${e.message.split("\n")[0]}; jobs answer SERVICE_UNAVAILABLE until a browser can be had.`));
+    await assay.pool
+      .warm()
+      .catch((e: Error) =>
+        console.error(`${e.message.split("\n")[0]}; jobs answer SERVICE_UNAVAILABLE until a browser can be had.`),
+      );
   }
   const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
   await assay.node.recoverOwnEmailJobs();
   // The monthly grant: swept at start and then periodically, so a quiet organization gets its period too (requests also grant lazily).
-  if (config.grantSweepSeconds > 0) await assay.node.grantSweepNow().catch((e) => console.error("monthly grant sweep failed:", e));
+  if (config.grantSweepSeconds > 0)
+    await assay.node.grantSweepNow().catch((e) => console.error("monthly grant sweep failed:", e));
   const background = assay.node.startBackground();
   return {
     assay,

@@ -40,7 +40,8 @@ export class Agreement {
     readonly subject: "web" | "email",
     readonly checks: string[],
   ) {
-    for (const c of checks) this.perCheck.set(c, { scored: 0, agreed: 0, falseFails: 0, misses: 0, errors: 0, notApplicable: 0 });
+    for (const c of checks)
+      this.perCheck.set(c, { scored: 0, agreed: 0, falseFails: 0, misses: 0, errors: 0, notApplicable: 0 });
   }
 
   /** Scores one case's result rows against its labels. */
@@ -90,7 +91,15 @@ export class Agreement {
   report(header: string): void {
     const pct = (a: number, b: number) => (b ? `${((100 * a) / b).toFixed(1)}%` : "-");
     console.log(`\n${header}\n`);
-    console.log("check".padEnd(36), "agree".padStart(9), "".padStart(7), "false fails".padStart(12), "misses".padStart(7), "errors".padStart(7), "n/a".padStart(5));
+    console.log(
+      "check".padEnd(36),
+      "agree".padStart(9),
+      "".padStart(7),
+      "false fails".padStart(12),
+      "misses".padStart(7),
+      "errors".padStart(7),
+      "n/a".padStart(5),
+    );
     for (const [check, t] of this.perCheck) {
       console.log(
         check.padEnd(36),
@@ -104,13 +113,20 @@ export class Agreement {
     }
     const list = (title: string, rows: Disagreement[]) => {
       console.log(`\n${title} (${rows.length}):`);
-      for (const r of rows) console.log(`  ${r.caseId}: ${r.check}\n    label ${r.label.expect}: ${r.label.reason}\n    Assay ${r.assay}`);
+      for (const r of rows)
+        console.log(`  ${r.caseId}: ${r.check}\n    label ${r.label.expect}: ${r.label.reason}\n    Assay ${r.assay}`);
     };
     list("False fails", this.falseFails);
     list("Misses", this.misses);
     list("Errors on labelled checks", this.errors);
-    if (this.unlabelled.length) console.log(`\nUnlabelled (${this.unlabelled.length}): ${this.unlabelled.map((u) => `${u.caseId}/${u.check}`).join(", ")}`);
-    if (this.notRun.length) console.log(`\nNot run (${this.notRun.length}):\n${this.notRun.map((n) => `  ${n.caseId}: ${n.why}`).join("\n")}`);
+    if (this.unlabelled.length)
+      console.log(
+        `\nUnlabelled (${this.unlabelled.length}): ${this.unlabelled.map((u) => `${u.caseId}/${u.check}`).join(", ")}`,
+      );
+    if (this.notRun.length)
+      console.log(
+        `\nNot run (${this.notRun.length}):\n${this.notRun.map((n) => `  ${n.caseId}: ${n.why}`).join("\n")}`,
+      );
     const t = this.totals();
     console.log(
       `\nReal-world ${this.subject} summary: agreement ${t.agreed}/${t.scored} (${pct(t.agreed, t.scored)}) on scored labels; ` +

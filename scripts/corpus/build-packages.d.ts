@@ -4,7 +4,10 @@ declare module "mjml" {
     html: string;
     errors: Array<{ formattedMessage: string }>;
   }
-  export default function mjml2html(source: string, options?: { validationLevel?: "strict" | "soft" | "skip"; filePath?: string }): Promise<MjmlResult>;
+  export default function mjml2html(
+    source: string,
+    options?: { validationLevel?: "strict" | "soft" | "skip"; filePath?: string },
+  ): Promise<MjmlResult>;
 }
 declare module "inky" {
   export class Inky {

@@ -35,13 +35,20 @@ const Source = Type.Object(
 const common = {
   title: Type.String({ minLength: 3 }),
   source: Source,
-  kind: Type.Union(["template", "documentation", "boilerplate", "accessibility-demo", "newsletter", "transactional"].map((k) => Type.Literal(k))),
+  kind: Type.Union(
+    ["template", "documentation", "boilerplate", "accessibility-demo", "newsletter", "transactional"].map((k) =>
+      Type.Literal(k),
+    ),
+  ),
   changes: Type.Array(Type.String({ minLength: 8 })),
   labels: Type.Record(Type.String(), Label),
   notes: Type.Optional(Type.Array(Type.String({ minLength: 8 }))),
 };
 
-export const WebCaseFile = Type.Object({ ...common, entry: Type.String({ minLength: 1 }) }, { additionalProperties: false });
+export const WebCaseFile = Type.Object(
+  { ...common, entry: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
 
 export const EmailCaseFile = Type.Object(
   {

@@ -18,7 +18,8 @@ export async function buildEmailHtml(c: EmailCase): Promise<string> {
       return source;
     case "mjml": {
       const built = await mjml2html(source, { validationLevel: "soft", filePath: join(c.dir, c.template) });
-      if (built.errors.length) throw new Error(`${c.id}: mjml: ${built.errors.map((e) => e.formattedMessage).join("; ")}`);
+      if (built.errors.length)
+        throw new Error(`${c.id}: mjml: ${built.errors.map((e) => e.formattedMessage).join("; ")}`);
       return built.html;
     }
     case "inky":
@@ -52,6 +53,8 @@ export async function composeEmailCase(c: EmailCase): Promise<{ raw: Buffer; env
     text: d.text ? readFileSync(join(c.dir, d.text), "utf8") : undefined,
     headers,
   });
-  const raw: Buffer = await new Promise((resolve, reject) => mail.compile().build((err, message) => (err ? reject(err) : resolve(message))));
+  const raw: Buffer = await new Promise((resolve, reject) =>
+    mail.compile().build((err, message) => (err ? reject(err) : resolve(message))),
+  );
   return { raw, envelopeFrom: `bounces@${domain}` };
 }

@@ -25,10 +25,7 @@ export interface PageRecords {
  * records ("network": its requests; "console": what it said, for which the page is left quiet for a while after
  * load, since a late script may still throw).
  */
-export type WebArtifactKind =
-  | (typeof WEB_GATHERERS)[number]["kind"]
-  | "network"
-  | "console";
+export type WebArtifactKind = (typeof WEB_GATHERERS)[number]["kind"] | "network" | "console";
 
 /** What a check reads (its `needs`); a capture gathers only what the selected checks need. */
 export type ArtifactKind = WebArtifactKind | EmailArtifactKind;

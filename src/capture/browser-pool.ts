@@ -86,7 +86,6 @@ export function findChromium(configured?: string): string | undefined {
   return undefined;
 }
 
-
 /**
  * How every Assay Chromium is launched, by the pool and by `assay browser-worker`: headless, with CHROMIUM_ARGS.
  * Playwright turns Chromium's pop-up blocker off; on, window.open without a user's gesture opens nothing, as in a
@@ -155,21 +154,40 @@ export class BrowserPool {
   private closed = false;
 
   constructor(private readonly options: BrowserPoolOptions) {
-    if ("endpoints" in options && options.endpoints.length === 0) throw new Error("A remote browser pool needs at least one worker endpoint.");
+    if ("endpoints" in options && options.endpoints.length === 0)
+      throw new Error("A remote browser pool needs at least one worker endpoint.");
     this.pagesPerBrowser = Math.max(1, options.pagesPerBrowser ?? 1);
-    const slot = (endpoint?: string): Slot => ({ ...(endpoint ? { endpoint } : {}), opening: null, browser: null, active: 0, failures: 0, retryAt: 0 });
-    this.slots = "endpoints" in options ? options.endpoints.map(slot) : Array.from({ length: Math.max(1, options.browsers) }, () => slot());
+    const slot = (endpoint?: string): Slot => ({
+      ...(endpoint ? { endpoint } : {}),
+      opening: null,
+      browser: null,
+      active: 0,
+      failures: 0,
+      retryAt: 0,
+    });
+    this.slots =
+      "endpoints" in options
+        ? options.endpoints.map(slot)
+        : Array.from({ length: Math.max(1, options.browsers) }, () => slot());
   }
 
   /**
    * The pool the configuration asks for: connected to ASSAY_BROWSER_ENDPOINTS when it names workers (no local
    * Chromium needed then), otherwise launching ASSAY_BROWSER_POOL_SIZE browsers here.
    */
-  static fromConfig(config: Pick<Config, "chromiumPath" | "browserPoolSize" | "browserPagesPerBrowser" | "browserEndpoints">): BrowserPool {
-    if (config.browserEndpoints.length) return new BrowserPool({ endpoints: config.browserEndpoints, pagesPerBrowser: config.browserPagesPerBrowser });
+  static fromConfig(
+    config: Pick<Config, "chromiumPath" | "browserPoolSize" | "browserPagesPerBrowser" | "browserEndpoints">,
+  ): BrowserPool {
+    if (config.browserEndpoints.length)
+      return new BrowserPool({ endpoints: config.browserEndpoints, pagesPerBrowser: config.browserPagesPerBrowser });
     const executablePath = findChromium(config.chromiumPath);
-    if (!executablePath) throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
-    return new BrowserPool({ executablePath, browsers: config.browserPoolSize, pagesPerBrowser: config.browserPagesPerBrowser });
+    if (!executablePath)
+      throw new Error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
+    return new BrowserPool({
+      executablePath,
+      browsers: config.browserPoolSize,
+      pagesPerBrowser: config.browserPagesPerBrowser,
+    });
   }
 
   get mode(): "local" | "remote" {
@@ -245,7 +263,11 @@ export class BrowserPool {
     await Promise.all(this.slots.map(async (s) => (await s.opening?.catch(() => null))?.close().catch(() => {})));
   }
 
-  private async run<T>(slot: Slot, browser: Browser, fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>): Promise<T> {
+  private async run<T>(
+    slot: Slot,
+    browser: Browser,
+    fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>,
+  ): Promise<T> {
     const cleanups: Promise<unknown>[] = [];
     try {
       return await fn(browser, (cleanup) => cleanups.push(cleanup));
@@ -309,7 +331,10 @@ export class BrowserPool {
     const opening: Promise<Browser> = (
       slot.endpoint
         ? chromium.connect(slot.endpoint, { timeout: CONNECT_TIMEOUT_MS })
-        : chromium.launch({ executablePath: "executablePath" in this.options ? this.options.executablePath : undefined, ...LAUNCH_OPTIONS })
+        : chromium.launch({
+            executablePath: "executablePath" in this.options ? this.options.executablePath : undefined,
+            ...LAUNCH_OPTIONS,
+          })
     ).then(
       (browser) => {
         if (slot.opening !== opening) {
@@ -349,10 +374,13 @@ export class BrowserPool {
       slot.failures++;
       const delay = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** (slot.failures - 1));
       slot.retryAt = Date.now() + delay;
-      console.error(`Browser worker ${withoutPath(slot.endpoint)} is unavailable (${reason}); it gets no job until it is tried again, in ${delay / 1000} s at the earliest.`);
+      console.error(
+        `Browser worker ${withoutPath(slot.endpoint)} is unavailable (${reason}); it gets no job until it is tried again, in ${delay / 1000} s at the earliest.`,
+      );
     }
     // Nothing left to wait for: the waiting uses fail now rather than wait on workers that are all down.
-    if (!this.slots.some((s) => this.usable(s))) for (const waiter of this.waiters.splice(0)) waiter.reject(this.unavailable());
+    if (!this.slots.some((s) => this.usable(s)))
+      for (const waiter of this.waiters.splice(0)) waiter.reject(this.unavailable());
   }
 
   /**
@@ -363,7 +391,9 @@ export class BrowserPool {
     if (this.closed) return new Error("The browser pool closed.");
     const what = this.mode === "remote" ? "No browser worker of this node is up" : "Chromium could not be launched";
     if (!detailed) return new Error(`${what}, so the page could not be rendered`);
-    const why = this.slots.map((s, i) => `${s.endpoint ? withoutPath(s.endpoint) : `browser ${i + 1}`}: ${s.lastError ?? "not started"}`);
+    const why = this.slots.map(
+      (s, i) => `${s.endpoint ? withoutPath(s.endpoint) : `browser ${i + 1}`}: ${s.lastError ?? "not started"}`,
+    );
     return new Error(`${what} (${why.join("; ")})`);
   }
 }

@@ -100,7 +100,14 @@ const REQUEST_HEADERS_DROPPED = new Set([
   "content-length",
   "accept-encoding",
 ]);
-const RESPONSE_HEADERS_DROPPED = new Set(["connection", "keep-alive", "proxy-connection", "transfer-encoding", "trailer", "upgrade"]);
+const RESPONSE_HEADERS_DROPPED = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "trailer",
+  "upgrade",
+]);
 const CREDENTIAL_HEADERS = ["cookie", "authorization"];
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** What decode() can undo, so what the server may use. */
@@ -128,7 +135,12 @@ export async function guardedFetch(
   try {
     let method = (options.method ?? "GET").toUpperCase();
     let headers = requestHeaders(options.headers);
-    let body = options.body == null ? undefined : typeof options.body === "string" ? Buffer.from(options.body) : Buffer.from(options.body);
+    let body =
+      options.body == null
+        ? undefined
+        : typeof options.body === "string"
+          ? Buffer.from(options.body)
+          : Buffer.from(options.body);
     const redirects: GuardedRedirect[] = [];
     for (;;) {
       const verdict = await abortable(guard.check(url), controller.signal);
@@ -150,7 +162,10 @@ export async function guardedFetch(
       next.hash = "";
       redirects.push({ url, status: res.status, location: next.href });
       // What browsers do: 303 turns anything but HEAD into GET, 301 and 302 turn POST into GET.
-      if ((res.status === 303 && method !== "HEAD") || ((res.status === 301 || res.status === 302) && method === "POST")) {
+      if (
+        (res.status === 303 && method !== "HEAD") ||
+        ((res.status === 301 || res.status === 302) && method === "POST")
+      ) {
         method = "GET";
         body = undefined;
         headers = omit(headers, ["content-type", "content-language", "content-location"]);
@@ -159,7 +174,8 @@ export async function guardedFetch(
       url = next.href;
     }
   } catch (e) {
-    if (controller.signal.aborted && controller.signal.reason instanceof GuardedFetchError) throw controller.signal.reason;
+    if (controller.signal.aborted && controller.signal.reason instanceof GuardedFetchError)
+      throw controller.signal.reason;
     if (e instanceof GuardedFetchError) throw e;
     throw new GuardedFetchError("network", (e as Error).message, url);
   } finally {
@@ -250,7 +266,15 @@ function requestOnce(
             const responseHeaders = collectHeaders(res.rawHeaders);
             const noBody = method === "HEAD" || status === 204 || status === 304;
             const decoded = noBody ? Buffer.alloc(0) : decode(raw, responseHeaders, maxBytes, url.href);
-            resolve({ status, statusText: res.statusMessage ?? "", headers: responseHeaders, body: decoded, encodedBytes: raw.length, protocol: `http/${res.httpVersion}`, address });
+            resolve({
+              status,
+              statusText: res.statusMessage ?? "",
+              headers: responseHeaders,
+              body: decoded,
+              encodedBytes: raw.length,
+              protocol: `http/${res.httpVersion}`,
+              address,
+            });
           } catch (e) {
             reject(e);
           }
@@ -391,7 +415,9 @@ export async function guardedWebSocket(
   const socket = new WebSocket(`${url.protocol}//${literal}:${port}${url.pathname}${url.search}`, {
     headers: { ...requestHeaders(options.headers), host: url.host },
     ...(options.protocols?.length ? { protocols: options.protocols } : {}),
-    ...(secure ? { tls: { ...(hostIsAddress ? {} : { serverName: hostname }), ...(options.ca ? { ca: options.ca } : {}) } } : {}),
+    ...(secure
+      ? { tls: { ...(hostIsAddress ? {} : { serverName: hostname }), ...(options.ca ? { ca: options.ca } : {}) } }
+      : {}),
   } as unknown as string[]);
   socket.binaryType = "arraybuffer";
   return { refused: false, socket, address: verdict.address };

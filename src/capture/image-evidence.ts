@@ -14,7 +14,11 @@ export interface ImageBodies {
 const IMAGE_EVIDENCE_LIMITS = { maxSources: 80, maxKeptBytes: 32 * 1024 * 1024, maxBodyBytes: 5 * 1024 * 1024 };
 
 export function keepImageBody(kept: ImageBodies, url: string, contentType: string, body: Uint8Array): void {
-  if (body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes || kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes) return;
+  if (
+    body.byteLength > IMAGE_EVIDENCE_LIMITS.maxBodyBytes ||
+    kept.bytes + body.byteLength > IMAGE_EVIDENCE_LIMITS.maxKeptBytes
+  )
+    return;
   if (kept.bodies.has(url)) return;
   kept.bodies.set(url, { contentType, body });
   kept.bytes += body.byteLength;
@@ -27,7 +31,12 @@ function dataUrlBytes(url: string): Uint8Array | null {
   const data = url.slice(comma + 1);
   if (/;base64$/i.test(url.slice(0, comma))) return Buffer.from(data.replace(/\s+/g, ""), "base64");
   // Percent-escapes are bytes; any other character stands for its UTF-8 bytes.
-  return Buffer.from(data.replace(/%([0-9a-f]{2})|[^%]+|%/gi, (m, hex: string | undefined) => (hex ? String.fromCharCode(parseInt(hex, 16)) : Buffer.from(m, "utf8").toString("latin1"))), "latin1");
+  return Buffer.from(
+    data.replace(/%([0-9a-f]{2})|[^%]+|%/gi, (m, hex: string | undefined) =>
+      hex ? String.fromCharCode(parseInt(hex, 16)) : Buffer.from(m, "utf8").toString("latin1"),
+    ),
+    "latin1",
+  );
 }
 
 const sha256 = (bytes: Uint8Array) => new Bun.CryptoHasher("sha256").update(bytes).digest("hex");
@@ -63,10 +72,14 @@ export async function decodeImageSources(opts: {
     const refSources: Array<{ key: string; src: string }> = [];
     for (const url of new Set(opts.referenceImages)) {
       const loaded = await loadReference(url, opts);
-      if ("error" in loaded) failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
+      if ("error" in loaded)
+        failed[url] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: loaded.error };
       else refSources.push({ key: url, src: loaded.src });
     }
-    const referenceImages = { ...withDigests(await lab.evaluate(measureImageSources, refSources), refSources), ...failed };
+    const referenceImages = {
+      ...withDigests(await lab.evaluate(measureImageSources, refSources), refSources),
+      ...failed,
+    };
     const pageSources: Array<{ key: string; src: string }> = [];
     const seen = new Set<string>();
     for (const snapshot of Object.values(opts.images)) {
@@ -78,7 +91,10 @@ export async function decodeImageSources(opts: {
         else if (kept) pageSources.push({ key: image.src, src: dataUrl(kept.contentType, kept.body) });
       }
     }
-    return { referenceImages, imageSources: withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources) };
+    return {
+      referenceImages,
+      imageSources: withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources),
+    };
   });
 }
 
@@ -128,7 +144,9 @@ async function loadReference(
  * (a data: URL) and measures its natural size, a 128-bit difference hash of its luminance over white (9×8
  * horizontal and 8×9 vertical gradients) and a 16×16 colour thumbnail. Self-contained.
  */
-export async function measureImageSources(sources: Array<{ key: string; src: string }>): Promise<Record<string, ImageSourceInfo>> {
+export async function measureImageSources(
+  sources: Array<{ key: string; src: string }>,
+): Promise<Record<string, ImageSourceInfo>> {
   const out: Record<string, ImageSourceInfo> = {};
   // Every picture is first painted over white at one fixed size, so a vector and a raster copy of the same
   // logo are reduced the same way from there.
@@ -150,11 +168,20 @@ export async function measureImageSources(sources: Array<{ key: string; src: str
     const im = new Image();
     im.src = src;
     const decoded = await Promise.race([
-      im.decode().then(() => true, () => false),
+      im.decode().then(
+        () => true,
+        () => false,
+      ),
       new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
     ]);
     if (!decoded || !im.naturalWidth || !im.naturalHeight) {
-      out[key] = { naturalWidth: 0, naturalHeight: 0, hash: null, thumbnail: null, error: "it could not be decoded as an image" };
+      out[key] = {
+        naturalWidth: 0,
+        naturalHeight: 0,
+        hash: null,
+        thumbnail: null,
+        error: "it could not be decoded as an image",
+      };
       continue;
     }
     try {
@@ -167,17 +194,26 @@ export async function measureImageSources(sources: Array<{ key: string; src: str
       // every time instead of flipping on encoding noise.
       const bits: number[] = [];
       const across = draw(9, 8);
-      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(across, y * 9 + x) > luma(across, y * 9 + x + 1) + 3 ? 1 : 0);
+      for (let y = 0; y < 8; y++)
+        for (let x = 0; x < 8; x++) bits.push(luma(across, y * 9 + x) > luma(across, y * 9 + x + 1) + 3 ? 1 : 0);
       const down = draw(8, 9);
-      for (let y = 0; y < 8; y++) for (let x = 0; x < 8; x++) bits.push(luma(down, y * 8 + x) > luma(down, (y + 1) * 8 + x) + 3 ? 1 : 0);
+      for (let y = 0; y < 8; y++)
+        for (let x = 0; x < 8; x++) bits.push(luma(down, y * 8 + x) > luma(down, (y + 1) * 8 + x) + 3 ? 1 : 0);
       let hash = "";
-      for (let i = 0; i < bits.length; i += 4) hash += ((bits[i]! << 3) | (bits[i + 1]! << 2) | (bits[i + 2]! << 1) | bits[i + 3]!).toString(16);
+      for (let i = 0; i < bits.length; i += 4)
+        hash += ((bits[i]! << 3) | (bits[i + 1]! << 2) | (bits[i + 2]! << 1) | bits[i + 3]!).toString(16);
       const small = draw(16, 16);
       const thumbnail: number[] = [];
       for (let i = 0; i < 256; i++) thumbnail.push(small[i * 4]!, small[i * 4 + 1]!, small[i * 4 + 2]!);
       out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash, thumbnail };
     } catch (e) {
-      out[key] = { naturalWidth: im.naturalWidth, naturalHeight: im.naturalHeight, hash: null, thumbnail: null, error: String(e) };
+      out[key] = {
+        naturalWidth: im.naturalWidth,
+        naturalHeight: im.naturalHeight,
+        hash: null,
+        thumbnail: null,
+        error: String(e),
+      };
     }
   }
   return out;

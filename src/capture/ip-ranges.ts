@@ -47,7 +47,7 @@ function classifyV4(address: string): AddressClass | null {
   if (n === null) return null;
   for (const [base, bits, cls] of V4_RANGES) {
     const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
-    if (((n & mask) >>> 0) === ((v4ToInt(base)! & mask) >>> 0)) return cls;
+    if ((n & mask) >>> 0 === (v4ToInt(base)! & mask) >>> 0) return cls;
   }
   return "public";
 }

@@ -35,7 +35,10 @@ export class IsolatedWorld {
 
   private async create(): Promise<void> {
     const { frameTree } = await this.cdp.send("Page.getFrameTree");
-    const { executionContextId } = await this.cdp.send("Page.createIsolatedWorld", { frameId: frameTree.frame.id, worldName: "assay" });
+    const { executionContextId } = await this.cdp.send("Page.createIsolatedWorld", {
+      frameId: frameTree.frame.id,
+      worldName: "assay",
+    });
     this.contextId = executionContextId;
   }
 
@@ -57,6 +60,11 @@ export class IsolatedWorld {
   }
 
   private send(expression: string) {
-    return this.cdp.send("Runtime.evaluate", { expression, contextId: this.contextId!, awaitPromise: true, returnByValue: true });
+    return this.cdp.send("Runtime.evaluate", {
+      expression,
+      contextId: this.contextId!,
+      awaitPromise: true,
+      returnByValue: true,
+    });
   }
 }

@@ -69,7 +69,11 @@ export class NetworkGuard {
         resolved = await this.resolve(host.replace(/\.$/, ""));
       } catch (e) {
         if (TRANSIENT_DNS.has((e as { code?: string }).code ?? "")) {
-          return { allowed: false, reason: "dns-unavailable", detail: `DNS could not answer for ${host} now (${(e as Error).message})` };
+          return {
+            allowed: false,
+            reason: "dns-unavailable",
+            detail: `DNS could not answer for ${host} now (${(e as Error).message})`,
+          };
         }
         return { allowed: false, reason: "unresolvable", detail: `${host} does not resolve (${(e as Error).message})` };
       }
@@ -95,11 +99,17 @@ export class NetworkGuard {
     const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
     if (!host) return { allowed: false, reason: "invalid-url", detail: "the URL has no host" };
     if (url.port && BAD_PORTS.has(Number(url.port))) {
-      return { allowed: false, reason: "blocked-port", detail: `port ${url.port} belongs to another protocol; browsers refuse it too` };
+      return {
+        allowed: false,
+        reason: "blocked-port",
+        detail: `port ${url.port} belongs to another protocol; browsers refuse it too`,
+      };
     }
     const bare = host.replace(/\.$/, "");
     if (bare === "localhost" || bare.endsWith(".localhost")) {
-      return this.permits("loopback") ? null : { allowed: false, reason: "loopback", detail: `${host} is a loopback name` };
+      return this.permits("loopback")
+        ? null
+        : { allowed: false, reason: "loopback", detail: `${host} is a loopback name` };
     }
     const cls = classifyAddress(host);
     if (cls && !this.permits(cls)) return { allowed: false, reason: cls, detail: `${host} is a ${cls} address` };
@@ -108,10 +118,18 @@ export class NetworkGuard {
       // numeric that is still here is a form this guard cannot classify, so it is not let through to a resolver.
       const last = bare.split(".").pop()!;
       if (/^(\d+|0x[0-9a-f]*)$/i.test(last)) {
-        return { allowed: false, reason: "invalid-url", detail: `${host} is a numeric host that is not a plain address` };
+        return {
+          allowed: false,
+          reason: "invalid-url",
+          detail: `${host} is a numeric host that is not a plain address`,
+        };
       }
       if (!bare.includes(".")) {
-        return { allowed: false, reason: "internal-name", detail: `${host} is a single-label name, internal to a network` };
+        return {
+          allowed: false,
+          reason: "internal-name",
+          detail: `${host} is a single-label name, internal to a network`,
+        };
       }
     }
     return null;

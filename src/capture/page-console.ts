@@ -28,10 +28,19 @@ export class PageConsole {
       if (m.type() !== "error") return;
       // Chromium's own refusal of a beforeunload prompt (no user gesture yet) is a dialog the page asked for, not an error of the page's.
       if (BLOCKED_BEFOREUNLOAD.test(m.text())) {
-        if (this.dialogs.length < DIALOG_CAP) this.dialogs.push({ type: "beforeunload", message: "(not shown: Chromium blocks it before any user gesture)", answer: null });
+        if (this.dialogs.length < DIALOG_CAP)
+          this.dialogs.push({
+            type: "beforeunload",
+            message: "(not shown: Chromium blocks it before any user gesture)",
+            answer: null,
+          });
         return;
       }
-      this.console.push({ kind: "console.error", text: m.text(), ...(m.location().url ? { url: m.location().url } : {}) });
+      this.console.push({
+        kind: "console.error",
+        text: m.text(),
+        ...(m.location().url ? { url: m.location().url } : {}),
+      });
     });
     page.on("pageerror", (e) => this.uncaught(`${e.name}: ${e.message}`));
   }

@@ -33,7 +33,8 @@ export function helpersScript(groups: readonly HelperGroup[]): string {
   }
   const declarations = [...helpers].map(([name, fn]) => {
     const source = fn.toString();
-    if (!/^(async\s+)?function\b/.test(source)) throw new Error(`The page helper ${name} is not a function declaration`);
+    if (!/^(async\s+)?function\b/.test(source))
+      throw new Error(`The page helper ${name} is not a function declaration`);
     return fn.name === name ? source : `${source}\nconst ${name} = ${fn.name};`;
   });
   const names = [...helpers.keys()];

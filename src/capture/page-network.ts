@@ -44,7 +44,10 @@ export class PageNetwork {
   route(context: BrowserContext): Promise<unknown> {
     return Promise.all([
       context.route("**/*", (route) => this.answer(route)),
-      context.routeWebSocket(() => true, (ws) => this.bridge(ws)),
+      context.routeWebSocket(
+        () => true,
+        (ws) => this.bridge(ws),
+      ),
     ]);
   }
 
@@ -75,7 +78,10 @@ export class PageNetwork {
   }
 
   /** A url job's document, through the guard; a refusal or a failure is an interruption with its reason. */
-  async fetchDocument(url: string, timeoutMs: number): Promise<(DocumentResponse & { finalUrl: string }) | { interruption: string }> {
+  async fetchDocument(
+    url: string,
+    timeoutMs: number,
+  ): Promise<(DocumentResponse & { finalUrl: string }) | { interruption: string }> {
     const userAgent = await this.page.evaluate(() => navigator.userAgent);
     try {
       const res = await guardedFetch(this.guard, url, {
@@ -95,9 +101,16 @@ export class PageNetwork {
         return { interruption: `The network guard refused ${res.url}${via}: ${res.detail}.` };
       }
       if (/^\s*attachment/i.test(res.headers["content-disposition"] ?? "")) {
-        return { interruption: `${res.finalUrl} answers with a download (Content-Disposition: attachment), not a page to capture` };
+        return {
+          interruption: `${res.finalUrl} answers with a download (Content-Disposition: attachment), not a page to capture`,
+        };
       }
-      return { status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body), finalUrl: res.finalUrl };
+      return {
+        status: res.status,
+        headers: fulfilHeaders(res.status, res.headers),
+        body: asBuffer(res.body),
+        finalUrl: res.finalUrl,
+      };
     } catch (e) {
       return { interruption: `The page did not load: ${(e as Error).message}` };
     }
@@ -130,17 +143,27 @@ export class PageNetwork {
       return route.fulfill({ status: 204 }).catch(() => {});
     };
     try {
-      if (subject && !subject.served && request.isNavigationRequest() && request.url() === subject.url && inMainFrame(request, this.page)) {
+      if (
+        subject &&
+        !subject.served &&
+        request.isNavigationRequest() &&
+        request.url() === subject.url &&
+        inMainFrame(request, this.page)
+      ) {
         subject.served = true;
         const { document } = subject;
         entry.status = document.status;
         entry.bytes = Buffer.byteLength(document.body);
         entry.document = true;
-        return await route.fulfill({ status: document.status, headers: document.headers, body: document.body }).catch(() => {});
+        return await route
+          .fulfill({ status: document.status, headers: document.headers, body: document.body })
+          .catch(() => {});
       }
       if (leaving && subject!.type === "static_html") {
         entry.status = 204;
-        return await stay("not followed: a static_html subject is the HTML given, and any other document in its tab would not be");
+        return await stay(
+          "not followed: a static_html subject is the HTML given, and any other document in its tab would not be",
+        );
       }
       if (leaving && ++this.navigations > MAX_SELF_NAVIGATIONS) {
         entry.status = 204;
@@ -156,7 +179,12 @@ export class PageNetwork {
         signal: this.stop.signal,
       });
       if (res.refused) {
-        this.blocked.push({ url: res.url, reason: res.reason, detail: res.detail, ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}) });
+        this.blocked.push({
+          url: res.url,
+          reason: res.reason,
+          detail: res.detail,
+          ...(res.url !== request.url() ? { requestedUrl: request.url() } : {}),
+        });
         const failure = `refused by the network guard: ${res.detail}`;
         if (leaving) return await stay(failure);
         entry.failure = failure;
@@ -166,9 +194,12 @@ export class PageNetwork {
       entry.bytes = res.body.byteLength;
       entry.protocol = res.protocol;
       entry.contentType = res.headers["content-type"];
-      if (this.images && request.resourceType() === "image" && res.status < 300) keepImageBody(this.images, request.url(), res.headers["content-type"] ?? "", res.body);
+      if (this.images && request.resourceType() === "image" && res.status < 300)
+        keepImageBody(this.images, request.url(), res.headers["content-type"] ?? "", res.body);
       if (res.finalUrl !== request.url()) entry.finalUrl = res.finalUrl;
-      return await route.fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) }).catch(() => {});
+      return await route
+        .fulfill({ status: res.status, headers: fulfilHeaders(res.status, res.headers), body: asBuffer(res.body) })
+        .catch(() => {});
     } catch (e) {
       const kind = e instanceof GuardedFetchError ? e.kind : "network";
       if (leaving) return stay((e as Error).message);
@@ -189,7 +220,8 @@ export class PageNetwork {
     const pending: Array<string | Buffer> = [];
     let upstream: WebSocket | null = null;
     let closed = false;
-    const forward = (m: string | Buffer) => upstream!.send(typeof m === "string" ? m : (new Uint8Array(m) as Uint8Array<ArrayBuffer>));
+    const forward = (m: string | Buffer) =>
+      upstream!.send(typeof m === "string" ? m : (new Uint8Array(m) as Uint8Array<ArrayBuffer>));
     ws.onMessage((m) => (upstream?.readyState === WebSocket.OPEN ? forward(m) : pending.push(m)));
     ws.onClose((code, reason) => {
       closed = true;
@@ -219,7 +251,13 @@ export class PageNetwork {
       if (closed) return;
       if (++relayed > WEBSOCKET_MESSAGE_CAP) {
         closed = true;
-        this.log.push({ url: ws.url(), resourceType: "websocket", status: 101, bytes: 0, failure: `closed by Assay after ${WEBSOCKET_MESSAGE_CAP} messages from the server during the capture` });
+        this.log.push({
+          url: ws.url(),
+          resourceType: "websocket",
+          status: 101,
+          bytes: 0,
+          failure: `closed by Assay after ${WEBSOCKET_MESSAGE_CAP} messages from the server during the capture`,
+        });
         upstream!.close(1000);
         return void ws.close({ code: 1008, reason: "message cap reached" }).catch(() => {});
       }
@@ -227,7 +265,10 @@ export class PageNetwork {
     };
     upstream.onclose = (e) => {
       this.sockets.delete(upstream!);
-      if (!closed) void ws.close({ code: e.code === 1000 || (e.code >= 3000 && e.code <= 4999) ? e.code : 1011, reason: e.reason }).catch(() => {});
+      if (!closed)
+        void ws
+          .close({ code: e.code === 1000 || (e.code >= 3000 && e.code <= 4999) ? e.code : 1011, reason: e.reason })
+          .catch(() => {});
     };
   }
 }

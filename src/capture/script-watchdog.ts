@@ -91,7 +91,9 @@ async function within(ms: number, promise: Promise<void>): Promise<void> {
   let last = performance.now();
   while (!settled && watched < ms) {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, TICK_MS)))]).finally(() => clearTimeout(timer));
+    await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, TICK_MS)))]).finally(() =>
+      clearTimeout(timer),
+    );
     const now = performance.now();
     watched += Math.min(now - last, 2 * TICK_MS);
     last = now;

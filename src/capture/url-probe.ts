@@ -20,7 +20,13 @@ export type ProbeResult =
       /** GET only (probe.get): the decoded body, at most maxBytes. */
       body?: Uint8Array;
     }
-  | { kind: "refused"; url: string; reason: string; detail: string; /** The URL the guard refused: this one, or a redirect target. */ refusedUrl: string }
+  | {
+      kind: "refused";
+      url: string;
+      reason: string;
+      detail: string /** The URL the guard refused: this one, or a redirect target. */;
+      refusedUrl: string;
+    }
   /** Allowed but no complete answer. "too-large" means the server did answer, with a body past the cap. */
   | { kind: "failed"; url: string; error: GuardedFetchErrorKind; detail: string };
 
@@ -35,7 +41,8 @@ export interface UrlProbeOptions {
 
 /** A browser-like identity: some servers answer a bare client differently from the browser the user has. */
 const HEADERS = {
-  "user-agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 Assay/0.1",
+  "user-agent":
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/140.0.0.0 Safari/537.36 Assay/0.1",
   accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/*,*/*;q=0.8",
   "accept-language": "en-US,en;q=0.9",
 };
@@ -96,7 +103,8 @@ export class UrlProbe {
   private async request(url: string, method: "HEAD" | "GET", keepBody: boolean): Promise<ProbeResult> {
     await this.acquire();
     try {
-      if (this.stop.signal.aborted) return { kind: "failed", url, error: "aborted", detail: "the job ended before this request was made" };
+      if (this.stop.signal.aborted)
+        return { kind: "failed", url, error: "aborted", detail: "the job ended before this request was made" };
       this.requests++;
       const res = await guardedFetch(this.guard, url, {
         method,
@@ -135,7 +143,8 @@ export class UrlProbe {
 
   private release() {
     const next = this.waiting.shift();
-    if (next) next(); // the slot passes straight to the next waiter
+    if (next)
+      next(); // the slot passes straight to the next waiter
     else this.active--;
   }
 }
@@ -147,14 +156,18 @@ export function sniffImage(bytes: Uint8Array): string | null {
   if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return "image/png";
   if (starts(0xff, 0xd8, 0xff)) return "image/jpeg";
   if (starts(0x47, 0x49, 0x46, 0x38)) return "image/gif";
-  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50) return "image/webp";
+  if (starts(0x52, 0x49, 0x46, 0x46) && b[8] === 0x57 && b[9] === 0x45 && b[10] === 0x42 && b[11] === 0x50)
+    return "image/webp";
   if (starts(0x00, 0x00, 0x01, 0x00) || starts(0x00, 0x00, 0x02, 0x00)) return "image/x-icon";
   if (starts(0x42, 0x4d)) return "image/bmp";
   if (b.length >= 12 && b[4] === 0x66 && b[5] === 0x74 && b[6] === 0x79 && b[7] === 0x70) {
     const brand = String.fromCharCode(b[8]!, b[9]!, b[10]!, b[11]!);
     if (/^(avif|avis|heic|heix|mif1)$/.test(brand)) return brand.startsWith("avi") ? "image/avif" : "image/heic";
   }
-  const head = new TextDecoder().decode(b.subarray(0, 512)).replace(/^\uFEFF/, "").trimStart();
+  const head = new TextDecoder()
+    .decode(b.subarray(0, 512))
+    .replace(/^\uFEFF/, "")
+    .trimStart();
   if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return "image/svg+xml";
   return null;
 }
@@ -165,7 +178,9 @@ export function decodeDataUrl(url: string): { mediaType: string; bytes: Uint8Arr
   if (!m) return null;
   const mediaType = (m[1]!.split(";")[0] || "text/plain").trim().toLowerCase();
   try {
-    const bytes = m[2] ? Uint8Array.from(Buffer.from(decodeURIComponent(m[3]!), "base64")) : new TextEncoder().encode(decodeURIComponent(m[3]!));
+    const bytes = m[2]
+      ? Uint8Array.from(Buffer.from(decodeURIComponent(m[3]!), "base64"))
+      : new TextEncoder().encode(decodeURIComponent(m[3]!));
     return { mediaType, bytes };
   } catch {
     return { mediaType, bytes: new Uint8Array() };

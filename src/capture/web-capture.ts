@@ -71,19 +71,27 @@ export class WebCaptureEngine {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const overtime = new Promise<CaptureOutcome>((resolve) => {
         timer = setTimeout(
-          () => resolve({ ok: false, interruption: `The capture exceeded the total time limit of ${this.limits.totalTimeoutMs / 1000} s` }),
+          () =>
+            resolve({
+              ok: false,
+              interruption: `The capture exceeded the total time limit of ${this.limits.totalTimeoutMs / 1000} s`,
+            }),
           this.limits.totalTimeoutMs,
         );
       });
       // A browser worker killed or cut off mid-capture: nothing sent to it will be answered, so the capture ends here
       // (every check an error row, refunded) instead of waiting on a request the page no longer makes.
       let goneAway!: () => void;
-      const gone = new Promise<CaptureOutcome>((resolve) => (goneAway = () => resolve({ ok: false, interruption: BROWSER_GONE })));
+      const gone = new Promise<CaptureOutcome>(
+        (resolve) => (goneAway = () => resolve({ ok: false, interruption: BROWSER_GONE })),
+      );
       browser.on("disconnected", goneAway);
       try {
         const page = await timed("page", () => context.newPage());
         // After a crash, a CDP command sent to the page's renderer is never answered: the capture ends here.
-        const crash = new Promise<CaptureOutcome>((resolve) => page.once("crash", () => resolve({ ok: false, interruption: CRASHED })));
+        const crash = new Promise<CaptureOutcome>((resolve) =>
+          page.once("crash", () => resolve({ ok: false, interruption: CRASHED })),
+        );
         return await Promise.race([this.captureIn(context, page, subject, plan), overtime, crash, gone]);
       } finally {
         browser.off("disconnected", goneAway);
@@ -98,7 +106,12 @@ export class WebCaptureEngine {
    * navigated to, the settle, the isolated world with the page helpers, then the gatherers the checks' needs name
    * (gatherers/), the page resized through the sizes as they go.
    */
-  private async captureIn(context: BrowserContext, page: Page, subject: WebSubject, plan: CapturePlan): Promise<CaptureOutcome> {
+  private async captureIn(
+    context: BrowserContext,
+    page: Page,
+    subject: WebSubject,
+    plan: CapturePlan,
+  ): Promise<CaptureOutcome> {
     const said = new PageConsole(page);
     let crashed = false;
     page.on("crash", () => (crashed = true));
@@ -107,7 +120,9 @@ export class WebCaptureEngine {
     const referenceImages = plan.referenceImages ?? [];
     const schedule = scheduleGatherers(WEB_GATHERERS, plan.needs);
     for (const g of schedule.all) g.prepare?.({ network, referenceImages });
-    const [cdp] = await timed("page set-up", () => Promise.all([context.newCDPSession(page), said.capDialogs(), network.route(context)]));
+    const [cdp] = await timed("page set-up", () =>
+      Promise.all([context.newCDPSession(page), said.capDialogs(), network.route(context)]),
+    );
     const stalled = `The page's main thread did not answer for more than ${this.limits.scriptStallMs / 1000} s while it loaded (an endless loop?); Assay stopped the script running on it`;
     const watchdog = new ScriptWatchdog(cdp, this.limits.scriptStallMs, () => said.uncaught(stalled));
     try {
@@ -127,8 +142,23 @@ export class WebCaptureEngine {
         return opened;
       });
       const finalUrl = page.url();
-      const records: PageRecords = { blockedRequests: network.blocked, network: network.log, console: said.console, dialogs: said.dialogs };
-      const gathering = { page, cdp, world, context, guard: this.guard, network, limits: this.limits, loadedAt, referenceImages } satisfies WebPage;
+      const records: PageRecords = {
+        blockedRequests: network.blocked,
+        network: network.log,
+        console: said.console,
+        dialogs: said.dialogs,
+      };
+      const gathering = {
+        page,
+        cdp,
+        world,
+        context,
+        guard: this.guard,
+        network,
+        limits: this.limits,
+        loadedAt,
+        referenceImages,
+      } satisfies WebPage;
       const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.
       if (away.left) return { ok: false, interruption: navigatedAway(away.left) };
@@ -136,7 +166,11 @@ export class WebCaptureEngine {
     } catch (e) {
       // A renderer the page crashed (or a page that closed itself) is the page's doing: the job's rows error, refunded.
       if (crashed) return { ok: false, interruption: CRASHED };
-      if (page.isClosed()) return { ok: false, interruption: `The page closed itself while it was captured: ${firstLine((e as Error).message)}` };
+      if (page.isClosed())
+        return {
+          ok: false,
+          interruption: `The page closed itself while it was captured: ${firstLine((e as Error).message)}`,
+        };
       throw e;
     } finally {
       watchdog.stop();
@@ -149,12 +183,19 @@ export class WebCaptureEngine {
    * checking) its redirects, so the browser then navigates straight to the final URL (relative links resolve as
    * the user sees them); a static_html subject is served as given. Returns the origin the subject is at.
    */
-  private async navigate(page: Page, subject: WebSubject, network: PageNetwork, crashed: () => boolean): Promise<{ origin: string } | { interruption: string }> {
+  private async navigate(
+    page: Page,
+    subject: WebSubject,
+    network: PageNetwork,
+    crashed: () => boolean,
+  ): Promise<{ origin: string } | { interruption: string }> {
     let target = new URL(subject.type === "url" ? subject.url : subject.baseUrl);
     target.hash = "";
     let document: DocumentResponse;
     if (subject.type === "url") {
-      const fetched = await timed("document fetch", () => network.fetchDocument(target.href, this.limits.navigationTimeoutMs));
+      const fetched = await timed("document fetch", () =>
+        network.fetchDocument(target.href, this.limits.navigationTimeoutMs),
+      );
       if ("interruption" in fetched) return fetched;
       document = fetched;
       target = new URL(fetched.finalUrl);
@@ -164,7 +205,9 @@ export class WebCaptureEngine {
     network.serve(subject.type, target.href, document);
     let response: Awaited<ReturnType<Page["goto"]>>;
     try {
-      response = await timed("navigation", () => page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }));
+      response = await timed("navigation", () =>
+        page.goto(target.href, { waitUntil: "load", timeout: this.limits.navigationTimeoutMs }),
+      );
     } catch (e) {
       if (crashed()) return { interruption: CRASHED };
       return { interruption: `The page did not load: ${firstLine((e as Error).message)}` };
@@ -180,14 +223,23 @@ export class WebCaptureEngine {
    * size; the layout width stays exactly 375 CSS pixels, no device scaling). A gatherer that fails (the page broke
    * it, or it ran out of something) errors only the checks that read its artifact.
    */
-  private async gather(page: WebPage, schedule: Schedule<(typeof WEB_GATHERERS)[number]>, plan: CapturePlan, fatal: () => boolean): Promise<Omit<WebArtifacts, "finalUrl">> {
+  private async gather(
+    page: WebPage,
+    schedule: Schedule<(typeof WEB_GATHERERS)[number]>,
+    plan: CapturePlan,
+    fatal: () => boolean,
+  ): Promise<Omit<WebArtifacts, "finalUrl">> {
     const { artifacts, failures } = await runGatherers(schedule, page, {
       sizes: SIZE_ORDER.filter((s) => plan.viewports.includes(s)),
       resize: (size) =>
         timed("resize", async () => {
           const v = VIEWPORTS[size];
           await page.page.setViewportSize({ width: v.width, height: v.height });
-          if (plan.viewports.includes("mobile-sm")) await page.cdp.send("Emulation.setTouchEmulationEnabled", { enabled: v.mobile, maxTouchPoints: v.mobile ? 5 : 1 });
+          if (plan.viewports.includes("mobile-sm"))
+            await page.cdp.send("Emulation.setTouchEmulationEnabled", {
+              enabled: v.mobile,
+              maxTouchPoints: v.mobile ? 5 : 1,
+            });
         }),
       phase: "gather",
       onFailure: "record",
@@ -246,6 +298,7 @@ const navigatedAway = (url: string) =>
   "no check judges a document that is not the subject";
 
 const CRASHED = "The page crashed its renderer (it ran out of memory, or Chromium stopped it) while it was captured";
-const BROWSER_GONE = "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
+const BROWSER_GONE =
+  "The browser rendering the page went away (Chromium or its worker stopped, or the connection to the worker broke) while it was captured";
 
 const firstLine = (s: string) => s.split("\n")[0]!.replace(/^page\.goto: /, "");

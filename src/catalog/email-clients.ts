@@ -14,23 +14,117 @@ import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./ren
  * requests that name clients are EMAIL_CLIENT_CATALOG_UNAVAILABLE.
  */
 
-type Base = Omit<EmailClient, "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height">;
+type Base = Omit<
+  EmailClient,
+  "formFactor" | "nativeDefault" | "colorScheme" | "darkVariant" | "lightVariant" | "width" | "height"
+>;
 
-const APPLE_MAIL_MACOS: Base = { id: "apple-mail", name: "Apple Mail (macOS)", engine: "WebKit", profile: "apple-mail-macos", caniemail: ["apple-mail.macos"], darkMode: "color-scheme", extraCredits: false };
-const APPLE_MAIL_IOS: Base = { id: "apple-mail-ios", name: "Apple Mail (iPhone)", engine: "WebKit", profile: "apple-mail-ios", caniemail: ["apple-mail.ios"], darkMode: "color-scheme", extraCredits: false };
+const APPLE_MAIL_MACOS: Base = {
+  id: "apple-mail",
+  name: "Apple Mail (macOS)",
+  engine: "WebKit",
+  profile: "apple-mail-macos",
+  caniemail: ["apple-mail.macos"],
+  darkMode: "color-scheme",
+  extraCredits: false,
+};
+const APPLE_MAIL_IOS: Base = {
+  id: "apple-mail-ios",
+  name: "Apple Mail (iPhone)",
+  engine: "WebKit",
+  profile: "apple-mail-ios",
+  caniemail: ["apple-mail.ios"],
+  darkMode: "color-scheme",
+  extraCredits: false,
+};
 const APPLE_MAIL_IPADOS: Base = { ...APPLE_MAIL_IOS, id: "apple-mail-ipados", name: "Apple Mail (iPad)" };
-const GMAIL_WEB: Base = { id: "gmail-web", name: "Gmail (web)", engine: "Gmail sanitizer, Blink/WebKit/Gecko browser", profile: "gmail-web", caniemail: ["gmail.desktop-webmail"], darkMode: "none", extraCredits: false };
-const GMAIL_IOS: Base = { id: "gmail-ios", name: "Gmail (iPhone app)", engine: "Gmail sanitizer, WebKit", profile: "gmail-app", caniemail: ["gmail.ios"], darkMode: "full-invert", extraCredits: false };
+const GMAIL_WEB: Base = {
+  id: "gmail-web",
+  name: "Gmail (web)",
+  engine: "Gmail sanitizer, Blink/WebKit/Gecko browser",
+  profile: "gmail-web",
+  caniemail: ["gmail.desktop-webmail"],
+  darkMode: "none",
+  extraCredits: false,
+};
+const GMAIL_IOS: Base = {
+  id: "gmail-ios",
+  name: "Gmail (iPhone app)",
+  engine: "Gmail sanitizer, WebKit",
+  profile: "gmail-app",
+  caniemail: ["gmail.ios"],
+  darkMode: "full-invert",
+  extraCredits: false,
+};
 const GMAIL_IPADOS: Base = { ...GMAIL_IOS, id: "gmail-ipados", name: "Gmail (iPad app)" };
-const GMAIL_ANDROID: Base = { id: "gmail-android", name: "Gmail (Android app)", engine: "Gmail sanitizer, Android WebView (Blink)", profile: "gmail-app", caniemail: ["gmail.android"], darkMode: "partial-invert", extraCredits: false };
-const OUTLOOK_WEB: Base = { id: "outlook-web", name: "Outlook on the web / Outlook.com", engine: "Outlook.com sanitizer, browser", profile: "outlook-web", caniemail: ["outlook.outlook-com"], darkMode: "partial-invert", extraCredits: false };
-const OUTLOOK_WINDOWS: Base = { id: "outlook-windows", name: "Outlook for Windows (Word engine, 2016–2021/365 classic)", engine: "Microsoft Word (approximated)", profile: "outlook-windows", caniemail: ["outlook.windows"], darkMode: "full-invert", extraCredits: true };
-const OUTLOOK_IOS: Base = { id: "outlook-ios", name: "Outlook (iPhone app)", engine: "Outlook sanitizer, WebKit", profile: "outlook-app", caniemail: ["outlook.ios"], darkMode: "partial-invert", extraCredits: false };
-const YAHOO_WEB: Base = { id: "yahoo-web", name: "Yahoo Mail (web)", engine: "Yahoo sanitizer, browser", profile: "yahoo-web", caniemail: ["yahoo.desktop-webmail"], darkMode: "none", extraCredits: true };
-const THUNDERBIRD: Base = { id: "thunderbird", name: "Thunderbird", engine: "Gecko", profile: "thunderbird", caniemail: ["thunderbird.macos", "thunderbird.windows"], darkMode: "none", extraCredits: true };
-const SAMSUNG_MAIL: Base = { id: "samsung-mail", name: "Samsung Email (Android)", engine: "Android WebView (Blink)", profile: "samsung-mail", caniemail: ["samsung-email.android"], darkMode: "full-invert", extraCredits: true };
+const GMAIL_ANDROID: Base = {
+  id: "gmail-android",
+  name: "Gmail (Android app)",
+  engine: "Gmail sanitizer, Android WebView (Blink)",
+  profile: "gmail-app",
+  caniemail: ["gmail.android"],
+  darkMode: "partial-invert",
+  extraCredits: false,
+};
+const OUTLOOK_WEB: Base = {
+  id: "outlook-web",
+  name: "Outlook on the web / Outlook.com",
+  engine: "Outlook.com sanitizer, browser",
+  profile: "outlook-web",
+  caniemail: ["outlook.outlook-com"],
+  darkMode: "partial-invert",
+  extraCredits: false,
+};
+const OUTLOOK_WINDOWS: Base = {
+  id: "outlook-windows",
+  name: "Outlook for Windows (Word engine, 2016–2021/365 classic)",
+  engine: "Microsoft Word (approximated)",
+  profile: "outlook-windows",
+  caniemail: ["outlook.windows"],
+  darkMode: "full-invert",
+  extraCredits: true,
+};
+const OUTLOOK_IOS: Base = {
+  id: "outlook-ios",
+  name: "Outlook (iPhone app)",
+  engine: "Outlook sanitizer, WebKit",
+  profile: "outlook-app",
+  caniemail: ["outlook.ios"],
+  darkMode: "partial-invert",
+  extraCredits: false,
+};
+const YAHOO_WEB: Base = {
+  id: "yahoo-web",
+  name: "Yahoo Mail (web)",
+  engine: "Yahoo sanitizer, browser",
+  profile: "yahoo-web",
+  caniemail: ["yahoo.desktop-webmail"],
+  darkMode: "none",
+  extraCredits: true,
+};
+const THUNDERBIRD: Base = {
+  id: "thunderbird",
+  name: "Thunderbird",
+  engine: "Gecko",
+  profile: "thunderbird",
+  caniemail: ["thunderbird.macos", "thunderbird.windows"],
+  darkMode: "none",
+  extraCredits: true,
+};
+const SAMSUNG_MAIL: Base = {
+  id: "samsung-mail",
+  name: "Samsung Email (Android)",
+  engine: "Android WebView (Blink)",
+  profile: "samsung-mail",
+  caniemail: ["samsung-email.android"],
+  darkMode: "full-invert",
+  extraCredits: true,
+};
 
-function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; native?: boolean; dark?: boolean }]>): EmailClient[] {
+function entries(
+  formFactor: CaptureSize,
+  list: Array<[Base, { width: number; native?: boolean; dark?: boolean }]>,
+): EmailClient[] {
   const out: EmailClient[] = [];
   for (const [base, o] of list) {
     const light: EmailClient = {
@@ -44,10 +138,20 @@ function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; na
     };
     out.push(light);
     if (o.dark) {
-      out.push({ ...light, id: `${base.id}-dark`, name: `${base.name}, dark mode`, nativeDefault: false, colorScheme: "dark", darkVariant: undefined, lightVariant: base.id });
+      out.push({
+        ...light,
+        id: `${base.id}-dark`,
+        name: `${base.name}, dark mode`,
+        nativeDefault: false,
+        colorScheme: "dark",
+        darkVariant: undefined,
+        lightVariant: base.id,
+      });
     }
   }
-  return out.map((c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as unknown as EmailClient);
+  return out.map(
+    (c) => Object.fromEntries(Object.entries(c).filter(([, v]) => v !== undefined)) as unknown as EmailClient,
+  );
 }
 
 /** Form factor → clients. Widths are the reading pane at that form factor (docs/email-clients.md). */
@@ -97,7 +201,8 @@ export function renderTargets(module: ValidationModule, clients?: Record<string,
   for (const [formFactor, ids] of wanted) {
     const list = ids.length ? ids.map((id) => findEmailClient(formFactor, id)!) : [nativeDefault(formFactor)];
     for (let client of list) {
-      if (module.meta.needs.includes("render-dark") && client.darkVariant) client = findEmailClient(formFactor, client.darkVariant)!;
+      if (module.meta.needs.includes("render-dark") && client.darkVariant)
+        client = findEmailClient(formFactor, client.darkVariant)!;
       const key = `${client.id}@${formFactor}`;
       if (seen.has(key)) continue;
       seen.add(key);

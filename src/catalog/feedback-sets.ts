@@ -14,8 +14,14 @@ const Choice = Type.String({ minLength: 1, maxLength: 200 });
 
 /** A question's answer schema: a `kind` and its own options, bounds or states. The wire serves it as written here. */
 export const QuestionShape = Type.Union([
-  Type.Object({ kind: Type.Literal("verdict"), states: Type.Array(VerdictState, { minItems: 2, uniqueItems: true }) }, { additionalProperties: false }),
-  Type.Object({ kind: Type.Literal("single_choice"), options: Type.Array(Choice, { minItems: 2, uniqueItems: true }) }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal("verdict"), states: Type.Array(VerdictState, { minItems: 2, uniqueItems: true }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    { kind: Type.Literal("single_choice"), options: Type.Array(Choice, { minItems: 2, uniqueItems: true }) },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       kind: Type.Literal("multi_choice"),
@@ -25,7 +31,10 @@ export const QuestionShape = Type.Union([
     },
     { additionalProperties: false },
   ),
-  Type.Object({ kind: Type.Literal("rating"), min: Type.Integer(), max: Type.Integer() }, { additionalProperties: false }),
+  Type.Object(
+    { kind: Type.Literal("rating"), min: Type.Integer(), max: Type.Integer() },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       kind: Type.Literal("text"),
@@ -51,7 +60,11 @@ const ValidationSetFile = Type.Object(
     title: Title,
     questions: Type.Array(
       Type.Object(
-        { id: QuestionId, text: Type.Object({ pass: Text, fail: Text, error: Text }, { additionalProperties: false }), shape: QuestionShape },
+        {
+          id: QuestionId,
+          text: Type.Object({ pass: Text, fail: Text, error: Text }, { additionalProperties: false }),
+          shape: QuestionShape,
+        },
         { additionalProperties: false },
       ),
       { minItems: 1 },
@@ -60,10 +73,19 @@ const ValidationSetFile = Type.Object(
   { additionalProperties: false },
 );
 
-const QueuedQuestion = Type.Object({ id: QuestionId, text: Text, shape: QuestionShape }, { additionalProperties: false });
+const QueuedQuestion = Type.Object(
+  { id: QuestionId, text: Text, shape: QuestionShape },
+  { additionalProperties: false },
+);
 
 const JobSetFile = Type.Object(
-  { setId: SetId, scope: Type.Literal("job"), title: Title, rewardCredits: Type.Integer({ minimum: 0 }), questions: Type.Array(QueuedQuestion, { minItems: 1 }) },
+  {
+    setId: SetId,
+    scope: Type.Literal("job"),
+    title: Title,
+    rewardCredits: Type.Integer({ minimum: 0 }),
+    questions: Type.Array(QueuedQuestion, { minItems: 1 }),
+  },
   { additionalProperties: false },
 );
 
@@ -105,7 +127,9 @@ const LOOKS_WRONG_QUESTIONS: Record<string, QuestionShape["kind"]> = {
 };
 
 const checkFile = TypeCompiler.Compile(FeedbackSetsFile);
-const checkList = TypeCompiler.Compile(Type.Object({ sets: Type.Array(Type.Unknown(), { minItems: 1 }) }, { additionalProperties: false }));
+const checkList = TypeCompiler.Compile(
+  Type.Object({ sets: Type.Array(Type.Unknown(), { minItems: 1 }) }, { additionalProperties: false }),
+);
 /** Each set checked against its own scope's schema, so a problem is named by its field, not as "no union member matched". */
 const checkByScope = {
   validation: TypeCompiler.Compile(ValidationSetFile),
@@ -139,7 +163,8 @@ export function loadFeedbackSets(file?: string): FeedbackSets {
 }
 
 function setProblems(data: unknown): string[] {
-  if (!checkList.Check(data)) return [...checkList.Errors(data)].slice(0, 3).map((e) => `${e.path || "/"}: ${e.message}`);
+  if (!checkList.Check(data))
+    return [...checkList.Errors(data)].slice(0, 3).map((e) => `${e.path || "/"}: ${e.message}`);
   if (!checkFile.Check(data)) {
     return data.sets.flatMap((set, i) => {
       const scope = (set as { scope?: unknown } | null)?.scope;
@@ -157,20 +182,26 @@ function setProblems(data: unknown): string[] {
     if (new Set(ids).size !== ids.length) problems.push(`set ${set.setId} repeats a question id`);
     for (const q of set.questions) {
       const shape = q.shape;
-      if ((shape.kind === "rating" || shape.kind === "multi_choice") && shape.min > shape.max) problems.push(`set ${set.setId} question ${q.id}: min above max`);
-      if (shape.kind === "multi_choice" && shape.max > shape.options.length) problems.push(`set ${set.setId} question ${q.id}: max above the number of options`);
+      if ((shape.kind === "rating" || shape.kind === "multi_choice") && shape.min > shape.max)
+        problems.push(`set ${set.setId} question ${q.id}: min above max`);
+      if (shape.kind === "multi_choice" && shape.max > shape.options.length)
+        problems.push(`set ${set.setId} question ${q.id}: max above the number of options`);
     }
-    if (set.scope === "standard" && !findSet(set.validationSetId)) problems.push(`set ${set.setId} is about validation set ${set.validationSetId}, which does not exist`);
+    if (set.scope === "standard" && !findSet(set.validationSetId))
+      problems.push(`set ${set.setId} is about validation set ${set.validationSetId}, which does not exist`);
     if (set.scope === "validation") {
       for (const [id, kind] of Object.entries(LOOKS_WRONG_QUESTIONS)) {
         const q = set.questions.find((x) => x.id === id);
-        if (!q || q.shape.kind !== kind) problems.push(`the looks-wrong set ${set.setId} needs question ${id} of kind ${kind}`);
+        if (!q || q.shape.kind !== kind)
+          problems.push(`the looks-wrong set ${set.setId} needs question ${id} of kind ${kind}`);
       }
       const verdict = set.questions.find((x) => x.id === "humanVerdict");
-      if (verdict?.shape.kind === "verdict" && verdict.shape.states.length !== 3) problems.push(`question humanVerdict of ${set.setId} must offer pass, fail and error`);
+      if (verdict?.shape.kind === "verdict" && verdict.shape.states.length !== 3)
+        problems.push(`question humanVerdict of ${set.setId} must offer pass, fail and error`);
     }
   }
   const looksWrong = data.sets.filter((s) => s.scope === "validation").length;
-  if (looksWrong !== 1) problems.push(`there must be exactly one set of scope validation (the looks-wrong set), found ${looksWrong}`);
+  if (looksWrong !== 1)
+    problems.push(`there must be exactly one set of scope validation (the looks-wrong set), found ${looksWrong}`);
   return problems;
 }

@@ -29,7 +29,10 @@ const PlanSchema = Type.Object(
     /** Credits a month. May be absent or unusable here: resolving such a plan is PLAN_NOT_PUBLISHED, not a start failure. */
     monthlyCredits: Type.Optional(Type.Integer()),
     features: Type.Object(
-      Object.fromEntries(PLAN_FEATURES.map((f) => [f, Type.Boolean()])) as Record<PlanFeature, ReturnType<typeof Type.Boolean>>,
+      Object.fromEntries(PLAN_FEATURES.map((f) => [f, Type.Boolean()])) as Record<
+        PlanFeature,
+        ReturnType<typeof Type.Boolean>
+      >,
       { additionalProperties: false },
     ),
     /** The mail clients a visual email check may render in: "all", or client ids (a dark variant goes with its client). */
@@ -87,10 +90,12 @@ function firstProblem(raw: unknown): string | null {
     seen.add(plan.code);
     if (plan.mailClients !== "all") {
       const unknown = plan.mailClients.find((id) => !knownClients.has(id));
-      if (unknown !== undefined) return `/plans/${i}/mailClients: no mail client ${JSON.stringify(unknown)} in the render catalog`;
+      if (unknown !== undefined)
+        return `/plans/${i}/mailClients: no mail client ${JSON.stringify(unknown)} in the render catalog`;
     }
   }
-  if (!seen.has(FREE_PLAN_CODE)) return `/plans: no plan with code "${FREE_PLAN_CODE}", the plan new organizations open on`;
+  if (!seen.has(FREE_PLAN_CODE))
+    return `/plans: no plan with code "${FREE_PLAN_CODE}", the plan new organizations open on`;
   return null;
 }
 
@@ -100,14 +105,21 @@ function firstProblem(raw: unknown): string | null {
  */
 export type MissingFeature = PlanFeature | "mail_clients";
 
-export function clientMissingFeatures(plan: Plan, client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">): MissingFeature[] {
+export function clientMissingFeatures(
+  plan: Plan,
+  client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">,
+): MissingFeature[] {
   const missing: MissingFeature[] = [];
-  if (plan.mailClients !== "all" && !plan.mailClients.includes(client.lightVariant ?? client.id)) missing.push("mail_clients");
+  if (plan.mailClients !== "all" && !plan.mailClients.includes(client.lightVariant ?? client.id))
+    missing.push("mail_clients");
   if (client.extraCredits && !plan.features.extra_credit_clients) missing.push("extra_credit_clients");
   return missing;
 }
 
 /** Whether a plan includes a mail client: listed ("all", or the client's id; a dark variant goes with its light client), and extra-credit only on a plan with them. */
-export function planIncludesClient(plan: Plan, client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">): boolean {
+export function planIncludesClient(
+  plan: Plan,
+  client: Pick<EmailClient, "id" | "lightVariant" | "extraCredits">,
+): boolean {
   return clientMissingFeatures(plan, client).length === 0;
 }

@@ -26,23 +26,42 @@ const definitions: ValidationSet[] = [
   {
     id: "web-essentials",
     name: "Web essentials",
-    description: "The basics every public page should get right: content left unfinished, titles, language, headings, alt text and the mobile viewport.",
+    description:
+      "The basics every public page should get right: content left unfinished, titles, language, headings, alt text and the mobile viewport.",
     subjectType: "url",
     validationIds: WEB_ESSENTIALS,
   },
   {
     id: "seo",
     name: "Search and sharing",
-    description: "What search engines and link previews read: title, description, canonical URL, robots directives, Open Graph tags and structured data.",
+    description:
+      "What search engines and link previews read: title, description, canonical URL, robots directives, Open Graph tags and structured data.",
     subjectType: "url",
-    validationIds: ["page-title", "meta-description", "canonical-url", "no-accidental-noindex", "open-graph-tags", "structured-data-valid", "single-h1"],
+    validationIds: [
+      "page-title",
+      "meta-description",
+      "canonical-url",
+      "no-accidental-noindex",
+      "open-graph-tags",
+      "structured-data-valid",
+      "single-h1",
+    ],
   },
   {
     id: "accessibility",
     name: "Accessibility",
-    description: "WCAG A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text, plus axe-core's rules for WCAG 2.1 AA (or the version and level asked for).",
+    description:
+      "WCAG A and AA basics that code can decide: alt text, language, labels, contrast, heading structure and legible text, plus axe-core's rules for WCAG 2.1 AA (or the version and level asked for).",
     subjectType: "url",
-    validationIds: ["image-alt-text", "html-lang", "form-labels", "color-contrast", "heading-order", "font-size-body-min-max", "accessibility-wcag"],
+    validationIds: [
+      "image-alt-text",
+      "html-lang",
+      "form-labels",
+      "color-contrast",
+      "heading-order",
+      "font-size-body-min-max",
+      "accessibility-wcag",
+    ],
   },
   {
     id: "launch-readiness",
@@ -202,4 +221,3 @@ export function setsContaining(validationId: string): string[] {
 export function setSeverities(set: ValidationSet): Record<string, Severity> {
   return Object.fromEntries(set.validationIds.map((id) => [id, findValidation(id)!.meta.severity]));
 }
-

@@ -6,7 +6,9 @@ export function baseUrlOf(option?: string): string {
 }
 
 /** The key in use and why: ASSAY_API_KEY wins over the key `assay login` stored for this server. */
-export type KeyInUse = { apiKey: string; source: "ASSAY_API_KEY"; keyId?: undefined } | { apiKey: string; source: "stored"; keyId: string };
+export type KeyInUse =
+  | { apiKey: string; source: "ASSAY_API_KEY"; keyId?: undefined }
+  | { apiKey: string; source: "stored"; keyId: string };
 
 export function keyInUse(baseUrl: string): KeyInUse | null {
   if (process.env.ASSAY_API_KEY) return { apiKey: process.env.ASSAY_API_KEY, source: "ASSAY_API_KEY" };
@@ -71,8 +73,10 @@ export async function callApi<T = any>(
     // A non-JSON body (a download) stays text.
   }
   if (!res.ok && !(parsed && typeof parsed === "object" && "error" in parsed && !("code" in parsed))) {
-    const code = parsed && typeof parsed === "object" && typeof parsed.code === "string" ? parsed.code : `HTTP_${res.status}`;
-    const message = parsed && typeof parsed === "object" && typeof parsed.message === "string" ? parsed.message : text.slice(0, 200);
+    const code =
+      parsed && typeof parsed === "object" && typeof parsed.code === "string" ? parsed.code : `HTTP_${res.status}`;
+    const message =
+      parsed && typeof parsed === "object" && typeof parsed.message === "string" ? parsed.message : text.slice(0, 200);
     throw new ApiFailure(res.status, code, message, res.headers.get("x-request-id"));
   }
   return { status: res.status, body: parsed as T, headers: res.headers };

@@ -30,7 +30,10 @@ export function newProgram(): Command {
     .version(pkg.version, "-v, --version")
     .exitOverride()
     .showHelpAfterError()
-    .configureOutput({ writeErr: (text) => process.stderr.write(text), writeOut: (text) => process.stdout.write(text) });
+    .configureOutput({
+      writeErr: (text) => process.stderr.write(text),
+      writeOut: (text) => process.stdout.write(text),
+    });
 }
 
 /** Parses and runs; the exit code of the command, or of why none ran (help and version: 0; bad usage: 2). */
@@ -41,7 +44,9 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
     return exitCode;
   } catch (e) {
     if (e instanceof CommanderError) {
-      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help" ? EXIT.pass : EXIT.undecided;
+      return e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help"
+        ? EXIT.pass
+        : EXIT.undecided;
     }
     if (e instanceof UsageError) {
       console.error(e.message);

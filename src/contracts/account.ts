@@ -27,4 +27,7 @@ export const keyFields = {
 
 export const RevokedKey = Obj({ keyId: Str(), revokedAt: Str() });
 
-export const KeyRef = Type.Object({ keyId: Type.String({ minLength: 1, description: "The key's id (key_…)." }) }, { additionalProperties: false });
+export const KeyRef = Type.Object(
+  { keyId: Type.String({ minLength: 1, description: "The key's id (key_…)." }) },
+  { additionalProperties: false },
+);

@@ -11,7 +11,8 @@ import { AnyJson, Bool, Dict, Int, literals, Nullable, Obj, Opt, Str } from "./s
 
 const SUBJECT_TYPES = ["url", "email"] as const;
 
-export const subjectTypeFilter = () => Type.Optional(enumOf(SUBJECT_TYPES, "Only validations of this subject type (url covers url and static_html jobs)."));
+export const subjectTypeFilter = () =>
+  Type.Optional(enumOf(SUBJECT_TYPES, "Only validations of this subject type (url covers url and static_html jobs)."));
 
 /**
  * A job body the catalog offers as an example: checked as the JobRequest it is, typed as the plain record the
@@ -58,13 +59,19 @@ export const SetView = Obj(
     validationIds: Type.Array(Str()),
     severities: Dict(Severity),
     parameters: Type.Array(ParameterView),
-    policySeverities: Type.Record(Type.String(), PolicySeverity, { description: "Each check's severity in the hosted vocabulary." }),
-    blockingValidationIds: Type.Array(Str(), { description: "The checks whose failure blocks (required, prohibited)." }),
-    warningValidationIds: Type.Array(Str(), { description: "The checks whose failure only warns (recommended, optional)." }),
-    severityMapping: Type.Array(
-      Obj({ assay: Nullable(Severity), policy: PolicySeverity, blocks: Bool() }),
-      { description: "Assay's severities against the hosted vocabulary: critical and major are required, minor recommended, info optional; prohibited has no Assay severity (assay null)." },
-    ),
+    policySeverities: Type.Record(Type.String(), PolicySeverity, {
+      description: "Each check's severity in the hosted vocabulary.",
+    }),
+    blockingValidationIds: Type.Array(Str(), {
+      description: "The checks whose failure blocks (required, prohibited).",
+    }),
+    warningValidationIds: Type.Array(Str(), {
+      description: "The checks whose failure only warns (recommended, optional).",
+    }),
+    severityMapping: Type.Array(Obj({ assay: Nullable(Severity), policy: PolicySeverity, blocks: Bool() }), {
+      description:
+        "Assay's severities against the hosted vocabulary: critical and major are required, minor recommended, info optional; prohibited has no Assay severity (assay null).",
+    }),
   },
   "A validation set.",
 );

@@ -8,7 +8,9 @@ export const ErrorBodySchema = Type.Object(
     title: Type.String(),
     message: Type.String({ description: "What went wrong in this case; may be reworded." }),
     developerMessage: Type.String({ description: "What to do about it." }),
-    details: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: "The specifics, documented per code." })),
+    details: Type.Optional(
+      Type.Record(Type.String(), Type.Unknown(), { description: "The specifics, documented per code." }),
+    ),
     requestId: Type.String(),
     retryable: Type.Optional(Type.Boolean({ description: "5xx only: whether the same request may succeed later." })),
   },

@@ -26,24 +26,34 @@ export function sortFieldErrors(errors: FieldError[]): SortedFieldErrors {
   const isEnum = (e: ValueError) => !!enumValues(e) && typeof e.value === "string";
   const isMissing = (e: ValueError) => e.type === ValueErrorType.ObjectRequiredProperty;
   // TypeBox also reports an absent required property as a type error on its undefined value; the missing error speaks for it.
-  const isAbsent = (path: string, e: ValueError) => e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
+  const isAbsent = (path: string, e: ValueError) =>
+    e.value === undefined && errors.some((o) => o.path === path && isMissing(o.error));
   // TypeBox reports each failed member of an enum union too; the union's own error speaks for them.
   const isUnionChild = (e: ValueError) =>
-    e.type === ValueErrorType.Literal && errors.some((o) => o.error !== e && o.error.path === e.path && o.error.type === ValueErrorType.Union);
+    e.type === ValueErrorType.Literal &&
+    errors.some((o) => o.error !== e && o.error.path === e.path && o.error.type === ValueErrorType.Union);
   const enumError = errors.find(({ error }) => isEnum(error));
   const missing = errors.find(({ error }) => isMissing(error));
   return {
-    typeErrors: errors.filter(({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error)),
+    typeErrors: errors.filter(
+      ({ path, error }) => !isEnum(error) && !isMissing(error) && !isAbsent(path, error) && !isUnionChild(error),
+    ),
     ...(enumError
       ? {
-          invalidEnum: new AppError("INVALID_ENUM_VALUE", `${enumError.path} must be one of ${enumValues(enumError.error)!.join(", ")}.`, {
-            field: enumError.path,
-            value: enumError.error.value,
-            allowedValues: enumValues(enumError.error),
-          }),
+          invalidEnum: new AppError(
+            "INVALID_ENUM_VALUE",
+            `${enumError.path} must be one of ${enumValues(enumError.error)!.join(", ")}.`,
+            {
+              field: enumError.path,
+              value: enumError.error.value,
+              allowedValues: enumValues(enumError.error),
+            },
+          ),
         }
       : {}),
-    ...(missing ? { missing: new AppError("MISSING_REQUIRED_FIELD", `${missing.path} is required.`, { field: missing.path }) } : {}),
+    ...(missing
+      ? { missing: new AppError("MISSING_REQUIRED_FIELD", `${missing.path} is required.`, { field: missing.path }) }
+      : {}),
   };
 }
 

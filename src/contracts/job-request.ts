@@ -25,10 +25,12 @@ const ClientSelection = Type.Record(Type.String(), Type.Array(Type.String()), {
 export const ValidationEntry = Type.Object(
   {
     id: Type.String({ description: "A runnable validation id of the job's subject type." }),
-    severity: Type.Optional(enumOf(
+    severity: Type.Optional(
+      enumOf(
         SEVERITIES,
         "Overrides the catalog severity for this job: critical, major, minor, info, or the hosted vocabulary required (stored as critical), recommended (minor), optional (info), prohibited (a failure blocks as a found prohibited thing).",
-      )),
+      ),
+    ),
     parameters: Type.Optional(
       Type.Record(Type.String(), Type.Unknown(), { description: "The validation's parameters, by name." }),
     ),
@@ -43,8 +45,14 @@ export const JobRequest = Type.Object(
     type: enumOf(JOB_TYPES, "The subject type; exactly one subject per job."),
     url: Type.Optional(Type.String({ description: "type=url: a public http(s) URL." })),
     html: Type.Optional(Type.String({ description: "type=static_html: the HTML to render." })),
-    baseUrl: Type.Optional(Type.String({ description: "type=static_html: the http(s) URL the HTML is rendered as (resolves relative links)." })),
-    subject: Type.Optional(Type.String({ description: "type=email: the expected subject line, matched against the message." })),
+    baseUrl: Type.Optional(
+      Type.String({
+        description: "type=static_html: the http(s) URL the HTML is rendered as (resolves relative links).",
+      }),
+    ),
+    subject: Type.Optional(
+      Type.String({ description: "type=email: the expected subject line, matched against the message." }),
+    ),
     validations: Type.Optional(
       Type.Array(Type.Union([Type.String(), ValidationEntry]), {
         description: "Validation ids, or entry objects with parameters, severity and clients.",
@@ -58,8 +66,9 @@ export const JobRequest = Type.Object(
       }),
     ),
     detail: Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result).")),
-    customerId: Type.Optional(Type.String({ description: "Your organization; defaults to the key's. Another's is refused." })),
+    customerId: Type.Optional(
+      Type.String({ description: "Your organization; defaults to the key's. Another's is refused." }),
+    ),
   },
   { additionalProperties: false },
 );
-

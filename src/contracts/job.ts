@@ -11,7 +11,8 @@ import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
 
 export const JOB_STATUSES = ["pending", "running", "completed", "interrupted", "expired"] as const;
 
-export const detail = () => Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result)."));
+export const detail = () =>
+  Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result)."));
 
 export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
 
@@ -54,8 +55,15 @@ const Result = Obj(
     note: Opt(Str()),
     status: literals(["pass", "fail", "error"] as const),
     policySeverity: PolicySeverity,
-    captureSizeId: Opt(Type.String({ description: "The capture size (a webpage's viewport, an email render's form factor) of the render this row refers to." })),
-    captureClientId: Opt(Type.String({ description: "Email renders: the mail client of the render this row refers to." })),
+    captureSizeId: Opt(
+      Type.String({
+        description:
+          "The capture size (a webpage's viewport, an email render's form factor) of the render this row refers to.",
+      }),
+    ),
+    captureClientId: Opt(
+      Type.String({ description: "Email renders: the mail client of the render this row refers to." }),
+    ),
   },
   "One check's result. verdict error: the check could not run (not a verdict; refunded). status is verdict under the hosted service's name, policySeverity the severity in its vocabulary.",
 );
@@ -66,8 +74,13 @@ const Ids = (description: string) => Type.Array(Str(), { description });
 const OverallPassPolicy = Obj(
   {
     threshold: Type.Literal("fail"),
-    blockedByRequired: Type.Boolean({ description: "Whether a failed check of severity required (critical or major) blocks: blockingRequired has an id." }),
-    blockedByProhibited: Type.Boolean({ description: "Whether a prohibited thing was found: blockingProhibited has an id." }),
+    blockedByRequired: Type.Boolean({
+      description:
+        "Whether a failed check of severity required (critical or major) blocks: blockingRequired has an id.",
+    }),
+    blockedByProhibited: Type.Boolean({
+      description: "Whether a prohibited thing was found: blockingProhibited has an id.",
+    }),
     blockingRequired: Ids("Failed checks whose severity is required (critical or major): any one blocks."),
     blockingProhibited: Ids("Failed checks of severity prohibited (the prohibited thing was found): any one blocks."),
     undecided: Ids("Checks of a blocking severity that could not run (error): no verdict either way."),
@@ -79,12 +92,23 @@ const OverallPassPolicy = Obj(
 
 const JobValidationSet = Obj(
   {
-    validationSetId: Nullable(Type.String({ description: "The set these checks came from; null: checks the request named one by one." })),
+    validationSetId: Nullable(
+      Type.String({ description: "The set these checks came from; null: checks the request named one by one." }),
+    ),
     validations: Type.Array(
-      Obj({ validationId: Str(), severity: PolicySeverity, status: literals(["pass", "fail", "error", "pending"] as const) }),
+      Obj({
+        validationId: Str(),
+        severity: PolicySeverity,
+        status: literals(["pass", "fail", "error", "pending"] as const),
+      }),
     ),
     failuresBySeverity: Obj(
-      { required: Type.Array(Str()), recommended: Type.Array(Str()), optional: Type.Array(Str()), prohibited: Type.Array(Str()) },
+      {
+        required: Type.Array(Str()),
+        recommended: Type.Array(Str()),
+        optional: Type.Array(Str()),
+        prohibited: Type.Array(Str()),
+      },
       "The ids of the failed checks, by severity (hosted vocabulary).",
     ),
   },
@@ -94,7 +118,9 @@ const JobValidationSet = Obj(
 const EmailCapture = Obj(
   {
     testEmail: Str(),
-    captureMode: Type.Literal("inbox", { description: "The message is sent to the one-time address of Assay's SMTP inbox." }),
+    captureMode: Type.Literal("inbox", {
+      description: "The message is sent to the one-time address of Assay's SMTP inbox.",
+    }),
     captureStatus: literals(["awaiting_email", "received", "expired"] as const),
     expiresAt: Str(),
   },
@@ -136,7 +162,10 @@ export const Job = Obj(
         pass: Int(),
         fail: Int(),
         error: Int(),
-        passed: Type.Boolean({ description: "overallPassPolicy.decision is pass: decided by the same rule, so a failed recommended or optional check still passes." }),
+        passed: Type.Boolean({
+          description:
+            "overallPassPolicy.decision is pass: decided by the same rule, so a failed recommended or optional check still passes.",
+        }),
       },
       "The results counted by verdict, and whether the job passed.",
     ),

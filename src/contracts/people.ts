@@ -13,8 +13,12 @@ export const SessionView = Obj(
     customerId: Str("The organization the session acts for now."),
     role: Role,
     organizations: Type.Array(Obj({ customerId: Str(), orgCode: Str(), role: Role })),
-    csrfToken: Str("Send it as X-CSRF-Token (or a _csrf form field) with every state-changing request of this session."),
-    expiresAt: Str("When the session ends if unused; each use moves it forward, up to 30 days after sign-in by default."),
+    csrfToken: Str(
+      "Send it as X-CSRF-Token (or a _csrf form field) with every state-changing request of this session.",
+    ),
+    expiresAt: Str(
+      "When the session ends if unused; each use moves it forward, up to 30 days after sign-in by default.",
+    ),
   },
   "Who is signed in.",
 );
@@ -22,11 +26,24 @@ export const SessionView = Obj(
 export const Member = Obj({ customerId: Str(), personId: Str(), email: Str(), role: Role }, "The membership.");
 
 export const Invitation = Obj(
-  { invitationId: Str(), customerId: Str(), email: Str(), role: Role, invitedAt: Str(), expiresAt: Str("The link works once, until then.") },
+  {
+    invitationId: Str(),
+    customerId: Str(),
+    email: Str(),
+    role: Role,
+    invitedAt: Str(),
+    expiresAt: Str("The link works once, until then."),
+  },
   "The invitation; its link went to the email (or, with no mail relay, to the server's log).",
 );
 
 /** The role a member is given (adding, inviting, changing a role). */
-export const RoleField = enumOf(["admin", "member"] as const, "admin: everything, including members and every key; member: jobs, feedback, and their own keys.");
+export const RoleField = enumOf(
+  ["admin", "member"] as const,
+  "admin: everything, including members and every key; member: jobs, feedback, and their own keys.",
+);
 
-export const PersonRef = Type.Object({ personId: Type.String({ minLength: 1, description: "The member's person id (per_…)." }) }, { additionalProperties: false });
+export const PersonRef = Type.Object(
+  { personId: Type.String({ minLength: 1, description: "The member's person id (per_…)." }) },
+  { additionalProperties: false },
+);

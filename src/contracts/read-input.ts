@@ -18,16 +18,20 @@ export interface ReadOptions {
  */
 export function readInput<T extends TObject>(schema: T, raw: unknown, opts: ReadOptions = {}): Static<T> {
   if (raw === undefined) raw = {};
-  if (typeof raw !== "object" || Array.isArray(raw)) throw new AppError("INVALID_REQUEST_BODY", "Expected a JSON object.");
+  if (typeof raw !== "object" || Array.isArray(raw))
+    throw new AppError("INVALID_REQUEST_BODY", "Expected a JSON object.");
   let value = { ...(raw as Record<string, unknown>) };
   const known = new Set(Object.keys(schema.properties));
   const unknownFields = Object.keys(value).filter((k) => !known.has(k));
   if (unknownFields.length) {
-    if (!opts.query) throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
+    if (!opts.query)
+      throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
     for (const k of unknownFields) delete value[k];
   }
   if (opts.query) value = Value.Convert(schema, value) as Record<string, unknown>;
-  const { typeErrors, invalidEnum, missing } = sortFieldErrors([...Value.Errors(schema, value)].map((error) => ({ path: pointerToPath(error.path), error })));
+  const { typeErrors, invalidEnum, missing } = sortFieldErrors(
+    [...Value.Errors(schema, value)].map((error) => ({ path: pointerToPath(error.path), error })),
+  );
   if (typeErrors.length) {
     const first = typeErrors[0]!;
     const own = (first.error.schema as { "x-invalid-code"?: ErrorCode })["x-invalid-code"];

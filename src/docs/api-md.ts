@@ -30,7 +30,12 @@ export const OUTSIDE_API = [
     auth: "none",
     what: "200 while this node can take work (its event log answers), else 503 with the reason; on PostgreSQL also every node and how long since each was heard from",
   },
-  { method: "POST", path: "/mcp", auth: "per tool", what: "the MCP tool server, a fold over the same operations ([agents](agents.md))" },
+  {
+    method: "POST",
+    path: "/mcp",
+    auth: "per tool",
+    what: "the MCP tool server, a fold over the same operations ([agents](agents.md))",
+  },
 ];
 
 /** The Auth column: none, session, or the scope a key needs (a session may stand in for the key where it says so). */
@@ -62,12 +67,16 @@ function fieldLines(label: string, schema: TSchema | undefined): string[] {
   if (!names.length) return [];
   return [
     `- **${label}**:`,
-    ...names.map((n) => `  - \`${n}\`${required.includes(n) ? " (required)" : ""}${properties[n]!.description ? `: ${properties[n]!.description}` : ""}`),
+    ...names.map(
+      (n) =>
+        `  - \`${n}\`${required.includes(n) ? " (required)" : ""}${properties[n]!.description ? `: ${properties[n]!.description}` : ""}`,
+    ),
   ];
 }
 
 const codes = (list: string[]) => list.map((c) => `\`${c}\``).join(", ");
-const headingOf = (op: Operation) => (isRoute(op) ? `\`${op.http.method.toUpperCase()} ${op.http.path}\`` : `\`${op.mcp!.name}\` (MCP only)`);
+const headingOf = (op: Operation) =>
+  isRoute(op) ? `\`${op.http.method.toUpperCase()} ${op.http.path}\`` : `\`${op.mcp!.name}\` (MCP only)`;
 
 function operationSection(op: Operation): string[] {
   const out = [`### ${headingOf(op)}`, "", `${op.summary}.`, ""];
@@ -75,13 +84,22 @@ function operationSection(op: Operation): string[] {
   out.push(`- **Auth**: ${authInWords(op.auth)}`);
   if (op.mcp && op.auth.kind !== "session") out.push(`- **MCP tool**: \`${op.mcp.name}\``);
   if (isRoute(op)) out.push(...fieldLines("Path", op.input.path), ...fieldLines("Query", op.input.query));
-  const bodyLabel = op.input.rawBody ? "Body (validated by the job planner, in its order)" : op.input.form ? "Body (JSON, or an HTML form)" : "Body";
-  out.push(...(isRoute(op) ? fieldLines(bodyLabel, op.input.body) : fieldLines("Arguments", argumentsSchema(op.input))));
+  const bodyLabel = op.input.rawBody
+    ? "Body (validated by the job planner, in its order)"
+    : op.input.form
+      ? "Body (JSON, or an HTML form)"
+      : "Body";
+  out.push(
+    ...(isRoute(op) ? fieldLines(bodyLabel, op.input.body) : fieldLines("Arguments", argumentsSchema(op.input))),
+  );
   if (isRoute(op)) {
     const fields = Object.keys(((op.output ?? {}) as Props).properties ?? {});
     const type = op.http.contentType ? ` (\`${op.http.contentType}\`)` : "";
-    out.push(`- **Answers ${op.http.status ?? 200}**${type}: ${op.http.returns}${fields.length ? ` Fields: ${codes(fields)}.` : ""}`);
-    for (const [status, other] of Object.entries(op.http.otherErrors ?? {})) out.push(`- **Also answers ${status}**: ${other.description}`);
+    out.push(
+      `- **Answers ${op.http.status ?? 200}**${type}: ${op.http.returns}${fields.length ? ` Fields: ${codes(fields)}.` : ""}`,
+    );
+    for (const [status, other] of Object.entries(op.http.otherErrors ?? {}))
+      out.push(`- **Also answers ${status}**: ${other.description}`);
   }
   const errors = isRoute(op) ? httpErrors(op) : mcpErrors(op);
   if (errors.length) out.push(`- **Errors**: ${codes(errors)}`);

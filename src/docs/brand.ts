@@ -7,15 +7,31 @@ const BRAND = {
   tagline: "Headless QA for webpages and emails",
   colors: [
     { name: "Assay Ink", hex: "#14213d", role: "primary", usage: "Wordmark, headings, primary buttons." },
-    { name: "Touchstone Gold", hex: "#e0a526", role: "accent", usage: "The mark's streak, highlights, focus rings. Never for body text on white." },
+    {
+      name: "Touchstone Gold",
+      hex: "#e0a526",
+      role: "accent",
+      usage: "The mark's streak, highlights, focus rings. Never for body text on white.",
+    },
     { name: "Paper", hex: "#f7f5f0", role: "background", usage: "Page background." },
     { name: "Pass Green", hex: "#1f7a4d", role: "status-pass", usage: "pass verdicts only." },
     { name: "Fail Red", hex: "#c0392b", role: "status-fail", usage: "fail verdicts only." },
-    { name: "Error Slate", hex: "#5b6472", role: "status-error", usage: "error results: the check could not run; never styled as a failure." },
+    {
+      name: "Error Slate",
+      hex: "#5b6472",
+      role: "status-error",
+      usage: "error results: the check could not run; never styled as a failure.",
+    },
   ],
   typography: {
     heading: { family: "Inter", weights: [600, 700], fallback: "system-ui, -apple-system, Segoe UI, sans-serif" },
-    body: { family: "Inter", weights: [400, 500], fallback: "system-ui, -apple-system, Segoe UI, sans-serif", minSizePx: 16, lineHeight: 1.5 },
+    body: {
+      family: "Inter",
+      weights: [400, 500],
+      fallback: "system-ui, -apple-system, Segoe UI, sans-serif",
+      minSizePx: 16,
+      lineHeight: 1.5,
+    },
     code: { family: "JetBrains Mono", weights: [400], fallback: "ui-monospace, SFMono-Regular, Menlo, monospace" },
   },
   voice: {
@@ -27,7 +43,11 @@ const BRAND = {
       "Call an error an error: the check could not run, it was refunded, it is not a verdict on the work.",
       "Ask for business facts (postal address, unsubscribe URL, sender domain) instead of guessing them.",
     ],
-    dont: ["Hype, exclamation marks or scores without their measurement.", "Blame the user.", "Invent facts to make a check pass."],
+    dont: [
+      "Hype, exclamation marks or scores without their measurement.",
+      "Blame the user.",
+      "Invent facts to make a check pass.",
+    ],
     examples: {
       pass: "Clean on this one. Nothing to fix.",
       fail: "Worth fixing before this ships: the reason says what and where.",
@@ -82,7 +102,8 @@ export function brandSchema(baseUrl: string) {
   const categories = [...new Set(validationModules.map((m) => m.meta.category))].sort();
   return {
     experimental: true,
-    description: "Assay's validation categories and the checks in each; every check id can be sent in a job's validations[].",
+    description:
+      "Assay's validation categories and the checks in each; every check id can be sent in a job's validations[].",
     catalog: `${baseUrl}/api/validations`,
     categories: categories.map((category) => {
       const checks = validationModules.filter((m) => m.meta.category === category);
@@ -101,6 +122,11 @@ export function brandSchema(baseUrl: string) {
         })),
       };
     }),
-    sets: validationSets.map((s) => ({ id: s.id, name: s.name, subjectType: s.subjectType, validationIds: s.validationIds })),
+    sets: validationSets.map((s) => ({
+      id: s.id,
+      name: s.name,
+      subjectType: s.subjectType,
+      validationIds: s.validationIds,
+    })),
   };
 }

@@ -14,7 +14,9 @@ const FORMATS: Record<VarSpec["kind"], string> = {
 };
 
 function formatOf(spec: VarSpec): string {
-  const bounds = [spec.min ? `at least ${spec.min}` : "", spec.max !== undefined ? `at most ${spec.max}` : ""].filter(Boolean);
+  const bounds = [spec.min ? `at least ${spec.min}` : "", spec.max !== undefined ? `at most ${spec.max}` : ""].filter(
+    Boolean,
+  );
   return [FORMATS[spec.kind], ...bounds].join(", ");
 }
 
@@ -39,11 +41,20 @@ export function configurationMarkdown(): string {
     "a number outside its bounds is read as the nearest bound. src/config-vars.ts declares each variable once: the server",
     "reads it through that declaration (src/config.ts), and this page is written from it.",
     "",
-    ...sections.map(([id, s]) => `- [${s.title}](#${anchorOf(s.title)}) (${vars.filter(([, v]) => v.section === id).length})`),
+    ...sections.map(
+      ([id, s]) => `- [${s.title}](#${anchorOf(s.title)}) (${vars.filter(([, v]) => v.section === id).length})`,
+    ),
     "",
   ];
   for (const [id, section] of sections) {
-    out.push(`## ${section.title}`, "", section.intro, "", "| Variable | Default | Format | What it does |", "|---|---|---|---|");
+    out.push(
+      `## ${section.title}`,
+      "",
+      section.intro,
+      "",
+      "| Variable | Default | Format | What it does |",
+      "|---|---|---|---|",
+    );
     for (const [name, spec] of vars.filter(([, v]) => v.section === id)) {
       out.push(`| \`${name}\` | ${cell(defaultOf(spec))} | ${formatOf(spec)} | ${cell(spec.doc)} |`);
     }

@@ -14,7 +14,8 @@ import { apiMarkdown } from "./api-md";
 /** docs/errors.md, from the one error table. */
 function errorsMarkdown(): string {
   const rows = errorCatalog.map(
-    (e) => `| \`${e.code}\` | ${e.status} | ${e.title} | ${e.guidance.replace(/\|/g, "\\|")}${e.addedBySpecGap ? " *(added by Assay)*" : ""} |`,
+    (e) =>
+      `| \`${e.code}\` | ${e.status} | ${e.title} | ${e.guidance.replace(/\|/g, "\\|")}${e.addedBySpecGap ? " *(added by Assay)*" : ""} |`,
   );
   return [
     "# Error codes",
@@ -47,7 +48,14 @@ function validationsMarkdown(): string {
     "",
     "## Sets",
     "",
-    ...validationSets.flatMap((s) => [`### \`${s.id}\` (${s.subjectType})`, "", s.description, "", s.validationIds.map((id) => `\`${id}\``).join(", "), ""]),
+    ...validationSets.flatMap((s) => [
+      `### \`${s.id}\` (${s.subjectType})`,
+      "",
+      s.description,
+      "",
+      s.validationIds.map((id) => `\`${id}\``).join(", "),
+      "",
+    ]),
     "## Details",
     "",
   ];
@@ -55,17 +63,22 @@ function validationsMarkdown(): string {
     out.push(`### \`${m.meta.id}\`: ${m.meta.name}`, "", m.meta.judgment, "");
     if (m.meta.parameters.length) {
       out.push("Parameters:", "");
-      for (const p of m.meta.parameters) out.push(`- \`${p.name}\` (${p.format}${p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : ""}): ${p.description}`);
+      for (const p of m.meta.parameters)
+        out.push(
+          `- \`${p.name}\` (${p.format}${p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : ""}): ${p.description}`,
+        );
       out.push("");
     }
-    if (m.meta.references.length) out.push(`References: ${m.meta.references.map((r) => `[${r.title}](${r.url})`).join(", ")}`, "");
+    if (m.meta.references.length)
+      out.push(`References: ${m.meta.references.map((r) => `[${r.title}](${r.url})`).join(", ")}`, "");
   }
   return out.join("\n");
 }
 
 const code = (id: string) => `\`${id}\``;
 /** "a", "a and b", "a, b and c". */
-const andList = (items: string[]) => (items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+const andList = (items: string[]) =>
+  items.length < 2 ? items.join("") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`;
 const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
 const inWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
 const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
@@ -78,7 +91,9 @@ const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
 function emailClientsMarkdown(): string {
   const clients = Object.values(EMAIL_CLIENTS).flat();
   const lightClients = clients.filter((c) => c.colorScheme === "light");
-  const visualChecks = validationModules.filter((m) => m.meta.subjectType === "email" && m.meta.needs.includes("render"));
+  const visualChecks = validationModules.filter(
+    (m) => m.meta.subjectType === "email" && m.meta.needs.includes("render"),
+  );
   const gmail = profileOf(findEmailClient("desktop-md", "gmail-web")!);
   // "partial-invert" reads "partial invert"; "color-scheme" is the CSS property's name and keeps its hyphen.
   const darkLabel = (c: (typeof clients)[number]) =>
@@ -88,17 +103,25 @@ function emailClientsMarkdown(): string {
     clientTable: [
       "| Form factor | Client id | Native | Extra credit | Width | Dark mode |",
       "|---|---|---|---|---|---|",
-      ...lightClients.map((c) => `| ${code(c.formFactor)} | ${code(c.id)} | ${c.nativeDefault ? "yes" : ""} | ${c.extraCredits ? "yes" : "no"} | ${c.width} | ${darkLabel(c)} |`),
+      ...lightClients.map(
+        (c) =>
+          `| ${code(c.formFactor)} | ${code(c.id)} | ${c.nativeDefault ? "yes" : ""} | ${c.extraCredits ? "yes" : "no"} | ${c.width} | ${darkLabel(c)} |`,
+      ),
     ].join("\n"),
     phoneWidth: String(nativeDefault("mobile-sm").width),
     checkTable: [
       "| Check | Standard form factors | Default renders | Credits |",
       "|---|---|---|---|",
       ...visualChecks.map(
-        (m) => `| ${code(m.meta.id)} | ${m.meta.capture.standard.join(", ")} | ${renderTargets(m).map((t) => t.client.id).join(", ")} | ${priceJob([{ module: m }]).totalCredits} |`,
+        (m) =>
+          `| ${code(m.meta.id)} | ${m.meta.capture.standard.join(", ")} | ${renderTargets(m)
+            .map((t) => t.client.id)
+            .join(", ")} | ${priceJob([{ module: m }]).totalCredits} |`,
       ),
     ].join("\n"),
-    shownAsSentInDark: andList([...new Set(lightClients.filter((c) => !c.darkVariant && c.darkMode === "none").map((c) => code(c.id)))]),
+    shownAsSentInDark: andList([
+      ...new Set(lightClients.filter((c) => !c.darkVariant && c.darkMode === "none").map((c) => code(c.id))),
+    ]),
     creditsPerRender: inWords(CREDITS_PER_RENDER),
     extraCreditsPerRender: inWords(EXTRA_CREDITS_PER_RENDER),
     gmailClipKb: kilobytes(gmail.clipBytes!),

@@ -32,7 +32,9 @@ const PASS_POLICY = [
   "",
   "| Assay | Hosted | A failure |",
   "|---|---|---|",
-  ...SEVERITY_MAPPING.map((m) => `| ${m.assay ? `\`${m.assay}\`` : "(none)"} | \`${m.policy}\` | ${m.blocks ? "blocks" : "warns"} |`),
+  ...SEVERITY_MAPPING.map(
+    (m) => `| ${m.assay ? `\`${m.assay}\`` : "(none)"} | \`${m.policy}\` | ${m.blocks ? "blocks" : "warns"} |`,
+  ),
   "",
   "A request's `required` is stored as `critical`, `recommended` as `minor`, `optional` as `info`; `prohibited` as `critical`, kept as prohibited. Each set (`GET /api/validation-sets/{id}`) lists its `blockingValidationIds` and `warningValidationIds`.",
 ].join("\n");
@@ -55,7 +57,7 @@ const PICK_CHECKS = [
 
 const EMAIL_JOBS = (base: string) =>
   [
-    "1. `POST /api/jobs` (or `run_job`) with `\"type\": \"email\"`: validated, priced and charged like any job; the answer is `status: \"pending\"` with `testEmail`, a one-time address, and `expiresAt` (30 minutes by default).",
+    '1. `POST /api/jobs` (or `run_job`) with `"type": "email"`: validated, priced and charged like any job; the answer is `status: "pending"` with `testEmail`, a one-time address, and `expiresAt` (30 minutes by default).',
     "2. Send the real email to `testEmail` over SMTP, or ask the user to. One message per address; anything else is refused at RCPT.",
     `3. Poll \`GET ${base}/api/jobs?jobId=<jobId>\` every few seconds (or call \`await_email_job\`, which waits up to 120 s per call) until \`status\` is no longer \`pending\`: \`completed\` (checked; results as for webpages) or \`expired\` (nothing arrived in time; every credit refunded).`,
     `4. The message exactly as it arrived: \`GET ${base}/api/jobs/<jobId>/email\` (same key) answers it as \`message/rfc822\`, an attachment \`<jobId>.eml\`.`,
@@ -65,7 +67,10 @@ function jobExamplesMarkdown(): string {
   return JOB_TYPES.map((type) => {
     const ex = jobExamples(type);
     const body = JSON.stringify(ex.minimal, null, 2);
-    const withParams = "withParameters" in ex ? `\n\nWith a configured check (${ex.parametersNote}):\n\n\`\`\`json\n${JSON.stringify(ex.withParameters, null, 2)}\n\`\`\`` : "";
+    const withParams =
+      "withParameters" in ex
+        ? `\n\nWith a configured check (${ex.parametersNote}):\n\n\`\`\`json\n${JSON.stringify(ex.withParameters, null, 2)}\n\`\`\``
+        : "";
     return `### \`${type}\`\n\n\`\`\`json\n${body}\n\`\`\`${withParams}`;
   }).join("\n\n");
 }
@@ -73,12 +78,20 @@ function jobExamplesMarkdown(): string {
 const tools = operations.filter(isTool);
 
 function toolsMarkdown(): string {
-  const key = ({ auth }: (typeof tools)[number]) => (auth.kind === "key" ? `key (${auth.scope})` : auth.kind === "optional" ? `optional (${auth.scope})` : "none");
-  return ["| Tool | Key | What |", "|---|---|---|", ...tools.map((t) => `| \`${t.mcp.name}\` | ${key(t)} | ${t.mcp.description.replace(/\|/g, "\\|")} |`)].join("\n");
+  const key = ({ auth }: (typeof tools)[number]) =>
+    auth.kind === "key" ? `key (${auth.scope})` : auth.kind === "optional" ? `optional (${auth.scope})` : "none";
+  return [
+    "| Tool | Key | What |",
+    "|---|---|---|",
+    ...tools.map((t) => `| \`${t.mcp.name}\` | ${key(t)} | ${t.mcp.description.replace(/\|/g, "\\|")} |`),
+  ].join("\n");
 }
 
 export function llmsTxt(base: string): string {
-  const sets = validationSets.map((s) => `- [${s.name}](${base}/api/validation-sets/${s.id}): \`${s.id}\` (${s.subjectType}), ${s.validationIds.length} checks. ${s.description}`);
+  const sets = validationSets.map(
+    (s) =>
+      `- [${s.name}](${base}/api/validation-sets/${s.id}): \`${s.id}\` (${s.subjectType}), ${s.validationIds.length} checks. ${s.description}`,
+  );
   return [
     "# Assay",
     "",
@@ -190,7 +203,15 @@ export function llmsFullTxt(base: string): string {
     "## Validation sets",
     "",
   ];
-  for (const s of validationSets) out.push(`### \`${s.id}\`: ${s.name} (${s.subjectType})`, "", s.description, "", s.validationIds.map((id) => `\`${id}\``).join(", "), "");
+  for (const s of validationSets)
+    out.push(
+      `### \`${s.id}\`: ${s.name} (${s.subjectType})`,
+      "",
+      s.description,
+      "",
+      s.validationIds.map((id) => `\`${id}\``).join(", "),
+      "",
+    );
   out.push("## Validations", "");
   for (const m of validationModules) {
     const meta = m.meta;
@@ -206,7 +227,10 @@ export function llmsFullTxt(base: string): string {
     );
     if (meta.parameters.length) {
       out.push("Parameters (ask the user for the values):", "");
-      for (const p of meta.parameters) out.push(`- \`${p.name}\` (${p.format}${p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : ""}): ${p.description}`);
+      for (const p of meta.parameters)
+        out.push(
+          `- \`${p.name}\` (${p.format}${p.default !== undefined ? `, default ${JSON.stringify(p.default)}` : ""}): ${p.description}`,
+        );
       out.push("");
     }
   }

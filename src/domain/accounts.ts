@@ -45,7 +45,8 @@ export interface OpenAccount {
   key?: MintedKey;
 }
 
-const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** Syntactic check (RFC 5322 dot-atom local part, a domain of two or more labels) and normalisation. */
 export function normaliseEmail(raw: unknown): string {
@@ -54,8 +55,17 @@ export function normaliseEmail(raw: unknown): string {
   }
   const email = raw.trim();
   const [local = "", domain = ""] = email.split("@");
-  if (email.length > 254 || local.length > 64 || !EMAIL.test(email) || local.startsWith(".") || local.endsWith(".") || local.includes("..")) {
-    throw new AppError("SIGNUP_INVALID_EMAIL", `${JSON.stringify(raw)} is not a valid email address.`, { field: "email" });
+  if (
+    email.length > 254 ||
+    local.length > 64 ||
+    !EMAIL.test(email) ||
+    local.startsWith(".") ||
+    local.endsWith(".") ||
+    local.includes("..")
+  ) {
+    throw new AppError("SIGNUP_INVALID_EMAIL", `${JSON.stringify(raw)} is not a valid email address.`, {
+      field: "email",
+    });
   }
   return `${local}@${domain.toLowerCase()}`;
 }
@@ -63,28 +73,50 @@ export function normaliseEmail(raw: unknown): string {
 /** What the log keys an email by (its claim, its person): the SHA-256 of the normalised address in lower case. */
 export const emailHashOf = (email: string) => sha256Hex(email.toLowerCase());
 
-const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({ type: "KeyMinted", data: { customerId, ...key } });
+const keyMinted = (customerId: string, key: MintedKey): EventOf<"KeyMinted"> => ({
+  type: "KeyMinted",
+  data: { customerId, ...key },
+});
 
 /** Decides a signup: one account per email, with its first key and the signup grant. */
 export function decideOpenAccount(cmd: OpenAccount, emailAlreadyClaimed: boolean): StreamWrite[] {
   if (emailAlreadyClaimed) {
-    throw new AppError("ACCOUNT_EXISTS", "An account already exists for this email. Sign in and mint a key instead.", { field: "email" });
+    throw new AppError("ACCOUNT_EXISTS", "An account already exists for this email. Sign in and mint a key instead.", {
+      field: "email",
+    });
   }
   const account: NewEvent[] = [
     {
       type: "AccountOpened",
-      data: { customerId: cmd.customerId, orgCode: cmd.orgCode, email: cmd.email, plan: FREE_PLAN_CODE, monthlyGrant: cmd.monthlyGrant },
+      data: {
+        customerId: cmd.customerId,
+        orgCode: cmd.orgCode,
+        email: cmd.email,
+        plan: FREE_PLAN_CODE,
+        monthlyGrant: cmd.monthlyGrant,
+      },
     },
     ...(cmd.key ? [keyMinted(cmd.customerId, cmd.key)] : []),
   ];
   return [
-    { streamId: streams.email(cmd.emailHash), expectedVersion: 0, events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }] },
+    {
+      streamId: streams.email(cmd.emailHash),
+      expectedVersion: 0,
+      events: [{ type: "EmailClaimed", data: { emailHash: cmd.emailHash, customerId: cmd.customerId } }],
+    },
     { streamId: streams.account(cmd.customerId), expectedVersion: 0, events: account },
     {
       streamId: streams.credits(cmd.customerId),
       expectedVersion: 0,
       events: decideCredits(
-        { kind: "grant", customerId: cmd.customerId, amount: cmd.signupCredits, reason: "signup", period: cmd.period, planCode: FREE_PLAN_CODE },
+        {
+          kind: "grant",
+          customerId: cmd.customerId,
+          amount: cmd.signupCredits,
+          reason: "signup",
+          period: cmd.period,
+          planCode: FREE_PLAN_CODE,
+        },
         { balance: 0 },
       ),
     },
@@ -104,13 +136,27 @@ export function decideChangePlan(
   managedBy: string | null,
 ): StreamWrite[] {
   if (managedBy) {
-    throw new AppError("PLAN_MANAGED_BY_BILLING", `The plan is managed by the billing provider (${managedBy}): change the subscription there.`, { provider: managedBy });
+    throw new AppError(
+      "PLAN_MANAGED_BY_BILLING",
+      `The plan is managed by the billing provider (${managedBy}): change the subscription there.`,
+      { provider: managedBy },
+    );
   }
   if (!knownPlanCodes.includes(planCode)) {
-    throw new AppError("PLAN_UNKNOWN", `No plan ${JSON.stringify(planCode)} in the plan catalog.`, { field: "planCode", planCode, knownPlanCodes });
+    throw new AppError("PLAN_UNKNOWN", `No plan ${JSON.stringify(planCode)} in the plan catalog.`, {
+      field: "planCode",
+      planCode,
+      knownPlanCodes,
+    });
   }
   if (planCode === currentPlanCode) return [];
-  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "PlanChanged", data: { customerId, planCode, previousPlanCode: currentPlanCode } }] }];
+  return [
+    {
+      streamId: streams.account(customerId),
+      expectedVersion: "any",
+      events: [{ type: "PlanChanged", data: { customerId, planCode, previousPlanCode: currentPlanCode } }],
+    },
+  ];
 }
 
 /**
@@ -123,7 +169,13 @@ export function decideLinkBillingCustomer(
   current: { provider: string | null; billingCustomerId: string | null },
 ): StreamWrite[] {
   if (current.provider === link.provider && current.billingCustomerId === link.billingCustomerId) return [];
-  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "BillingCustomerLinked", data: { customerId, ...link } }] }];
+  return [
+    {
+      streamId: streams.account(customerId),
+      expectedVersion: "any",
+      events: [{ type: "BillingCustomerLinked", data: { customerId, ...link } }],
+    },
+  ];
 }
 
 /** Decides minting a further key for an organization, which must exist. */
@@ -140,12 +192,28 @@ export function decideRotateKey(
   rotation: { keyId: string; displayPrefix: string; secretHash: string; previousValidUntil: string },
   keyIsActive: boolean,
 ): StreamWrite[] {
-  if (!keyIsActive) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${rotation.keyId} in this organization.`, { keyId: rotation.keyId });
-  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRotated", data: { customerId, ...rotation } }] }];
+  if (!keyIsActive)
+    throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${rotation.keyId} in this organization.`, {
+      keyId: rotation.keyId,
+    });
+  return [
+    {
+      streamId: streams.account(customerId),
+      expectedVersion: "any",
+      events: [{ type: "KeyRotated", data: { customerId, ...rotation } }],
+    },
+  ];
 }
 
 /** Decides revoking a key, which must be one of the organization's keys and still active. */
 export function decideRevokeKey(customerId: string, keyId: string, keyIsActive: boolean): StreamWrite[] {
-  if (!keyIsActive) throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${keyId} in this organization.`, { keyId });
-  return [{ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "KeyRevoked", data: { keyId, customerId } }] }];
+  if (!keyIsActive)
+    throw new AppError("STORAGE_OBJECT_NOT_FOUND", `No active key ${keyId} in this organization.`, { keyId });
+  return [
+    {
+      streamId: streams.account(customerId),
+      expectedVersion: "any",
+      events: [{ type: "KeyRevoked", data: { keyId, customerId } }],
+    },
+  ];
 }

@@ -16,11 +16,20 @@ export function checkClientSelections(entries: NormalisedEntry[], run: Selection
     const clients = e.config.clients as unknown;
     if (clients === undefined) continue;
     const validationId = e.id;
-    if (clients !== null && typeof clients === "object" && !Array.isArray(clients) && Object.keys(clients).length === 0) {
-      throw new AppError("EMPTY_CLIENT_SELECTION", `clients on ${validationId} is empty; omit it, or name form factors with client ids.`, {
-        validationId,
-        path: `${e.path}.clients`,
-      });
+    if (
+      clients !== null &&
+      typeof clients === "object" &&
+      !Array.isArray(clients) &&
+      Object.keys(clients).length === 0
+    ) {
+      throw new AppError(
+        "EMPTY_CLIENT_SELECTION",
+        `clients on ${validationId} is empty; omit it, or name form factors with client ids.`,
+        {
+          validationId,
+          path: `${e.path}.clients`,
+        },
+      );
     }
     const invalid = (path: string, message: string) =>
       new AppError("INVALID_CLIENT_SELECTION", message, { validationId, path, allowedFormFactors: CAPTURE_SIZES });
@@ -29,8 +38,10 @@ export function checkClientSelections(entries: NormalisedEntry[], run: Selection
     }
     for (const [formFactor, ids] of Object.entries(clients as Record<string, unknown>)) {
       const path = `${e.path}.clients.${formFactor}`;
-      if (!FORM_FACTORS.has(formFactor)) throw invalid(path, `${formFactor} is not a form factor; use ${CAPTURE_SIZES.join(", ")}.`);
-      if (!Array.isArray(ids) || ids.some((c) => typeof c !== "string")) throw invalid(path, `${path} must be an array of client id strings.`);
+      if (!FORM_FACTORS.has(formFactor))
+        throw invalid(path, `${formFactor} is not a form factor; use ${CAPTURE_SIZES.join(", ")}.`);
+      if (!Array.isArray(ids) || ids.some((c) => typeof c !== "string"))
+        throw invalid(path, `${path} must be an array of client id strings.`);
     }
     const module = findValidation(validationId)!;
     if (module.meta.kind !== "visual") {
@@ -66,7 +77,12 @@ export function checkClientSelections(entries: NormalisedEntry[], run: Selection
           validationId,
           path: `${e.path}.clients`,
           unknownClients,
-          knownClients: Object.fromEntries([...new Set(unknownClients.map((c) => c.formFactor))].map((ff) => [ff, (EMAIL_CLIENTS as Record<string, Array<{ id: string }>>)[ff]!.map((c) => c.id)])),
+          knownClients: Object.fromEntries(
+            [...new Set(unknownClients.map((c) => c.formFactor))].map((ff) => [
+              ff,
+              (EMAIL_CLIENTS as Record<string, Array<{ id: string }>>)[ff]!.map((c) => c.id),
+            ]),
+          ),
         },
       );
     }

@@ -1,5 +1,12 @@
 import { AppError } from "../errors/app-error";
-import { creditDelta, type CreditEvent, type CreditsChargedData, type CreditsDeductedData, type CreditsGrantedData, type CreditsRefundedData } from "../../events";
+import {
+  creditDelta,
+  type CreditEvent,
+  type CreditsChargedData,
+  type CreditsDeductedData,
+  type CreditsGrantedData,
+  type CreditsRefundedData,
+} from "../../events";
 
 /** The credit ledger as a decider: decide(command, state) -> events; evolve(state, event) -> state. */
 
@@ -39,11 +46,15 @@ export function evolve(state: CreditLedgerState, e: CreditEvent): CreditLedgerSt
  */
 function requireExact(amount: number, balance: number, balanceAfter: number): void {
   if (Number.isSafeInteger(amount) && amount >= 0 && Number.isSafeInteger(balanceAfter)) return;
-  throw new AppError("CREDIT_AMOUNT_OUT_OF_RANGE", `Moving ${amount} credits on a balance of ${balance} leaves more than the ledger counts exactly; nothing was moved.`, {
-    amount,
-    balance,
-    max: Number.MAX_SAFE_INTEGER,
-  });
+  throw new AppError(
+    "CREDIT_AMOUNT_OUT_OF_RANGE",
+    `Moving ${amount} credits on a balance of ${balance} leaves more than the ledger counts exactly; nothing was moved.`,
+    {
+      amount,
+      balance,
+      max: Number.MAX_SAFE_INTEGER,
+    },
+  );
 }
 
 export function decide(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[] {
@@ -62,11 +73,15 @@ function decideMove(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[]
       const amount = cmd.lines.reduce((n, l) => n + l.credits, 0);
       const prior = state.existingCharge;
       if (prior) {
-        throw new AppError("JOB_CHARGE_CONFLICT", `A charge for job ${cmd.jobId} already exists; nothing was charged.`, {
-          jobId: cmd.jobId,
-          sameTenant: prior.customerId === cmd.customerId,
-          sameAmount: prior.amount === amount,
-        });
+        throw new AppError(
+          "JOB_CHARGE_CONFLICT",
+          `A charge for job ${cmd.jobId} already exists; nothing was charged.`,
+          {
+            jobId: cmd.jobId,
+            sameTenant: prior.customerId === cmd.customerId,
+            sameAmount: prior.amount === amount,
+          },
+        );
       }
       if (amount > state.balance) {
         throw new AppError(
@@ -75,28 +90,46 @@ function decideMove(cmd: CreditCommand, state: CreditLedgerState): CreditEvent[]
           { balance: state.balance, required: amount, shortfall: amount - state.balance },
         );
       }
-      return [{ type: "CreditsCharged", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines: cmd.lines } }];
+      return [
+        { type: "CreditsCharged", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines: cmd.lines } },
+      ];
     }
     case "monthly": {
       // A second grant for the same period and plan is no grant: the monthly grant is idempotent.
       if (state.grantedPeriods?.has(periodKey(cmd.period, cmd.planCode))) return [];
       const amount = cmd.topUp ? Math.max(0, cmd.monthlyCredits - state.balance) : cmd.monthlyCredits;
-      return [{ type: "CreditsGranted", data: { customerId: cmd.customerId, amount, reason: "monthly", period: cmd.period, planCode: cmd.planCode } }];
+      return [
+        {
+          type: "CreditsGranted",
+          data: { customerId: cmd.customerId, amount, reason: "monthly", period: cmd.period, planCode: cmd.planCode },
+        },
+      ];
     }
     case "deduct": {
       if (cmd.amount > state.balance) {
-        throw new AppError("INSUFFICIENT_CREDITS", `Cannot deduct ${cmd.amount} credits from a balance of ${state.balance}: a balance never goes below zero; nothing was deducted.`, {
-          balance: state.balance,
-          required: cmd.amount,
-          shortfall: cmd.amount - state.balance,
-        });
+        throw new AppError(
+          "INSUFFICIENT_CREDITS",
+          `Cannot deduct ${cmd.amount} credits from a balance of ${state.balance}: a balance never goes below zero; nothing was deducted.`,
+          {
+            balance: state.balance,
+            required: cmd.amount,
+            shortfall: cmd.amount - state.balance,
+          },
+        );
       }
-      return [{ type: "CreditsDeducted", data: { customerId: cmd.customerId, amount: cmd.amount, reason: "operator", note: cmd.note } }];
+      return [
+        {
+          type: "CreditsDeducted",
+          data: { customerId: cmd.customerId, amount: cmd.amount, reason: "operator", note: cmd.note },
+        },
+      ];
     }
     case "refund": {
       const lines = cmd.lines.filter((l) => l.credits > 0);
       const amount = lines.reduce((n, l) => n + l.credits, 0);
-      return amount > 0 ? [{ type: "CreditsRefunded", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines } }] : [];
+      return amount > 0
+        ? [{ type: "CreditsRefunded", data: { customerId: cmd.customerId, jobId: cmd.jobId, amount, lines } }]
+        : [];
     }
   }
 }

@@ -49,13 +49,18 @@ export const normaliseUserCode = (typed: string) => typed.toUpperCase().replace(
 const isLive = (code: DeviceCode, now: string) => code.expiresAt > now;
 
 export function decideIssueDeviceCode(code: DeviceCodeIssuedData): StreamWrite[] {
-  return [{ streamId: streams.device(code.codeId), expectedVersion: 0, events: [{ type: "DeviceCodeIssued", data: code }] }];
+  return [
+    { streamId: streams.device(code.codeId), expectedVersion: 0, events: [{ type: "DeviceCodeIssued", data: code }] },
+  ];
 }
 
 /** A code the page may decide on: pending and unexpired; anything else reads as unknown, whatever it was. */
 function requirePending(code: DeviceCode | null, now: string): DeviceCode {
   if (code?.status !== "pending" || !isLive(code, now)) {
-    throw new AppError("DEVICE_CODE_INVALID", "No pending request has this code; it may have expired or been answered. Start again on the device.");
+    throw new AppError(
+      "DEVICE_CODE_INVALID",
+      "No pending request has this code; it may have expired or been answered. Start again on the device.",
+    );
   }
   return code;
 }
@@ -72,20 +77,34 @@ export function decideApproveDeviceCode(cmd: {
   role: Role | null;
 }): StreamWrite[] {
   const code = requirePending(cmd.code, cmd.now);
-  if (!cmd.role) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(cmd.customerId)}.`, { customerId: cmd.customerId });
+  if (!cmd.role)
+    throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(cmd.customerId)}.`, {
+      customerId: cmd.customerId,
+    });
   requireScopesOfRole(cmd.role, code.scopes);
   return [
     {
       streamId: streams.device(code.codeId),
       expectedVersion: "any",
-      events: [{ type: "DeviceCodeApproved", data: { codeId: code.codeId, personId: cmd.personId, customerId: cmd.customerId } }],
+      events: [
+        {
+          type: "DeviceCodeApproved",
+          data: { codeId: code.codeId, personId: cmd.personId, customerId: cmd.customerId },
+        },
+      ],
     },
   ];
 }
 
 export function decideDenyDeviceCode(cmd: { code: DeviceCode | null; now: string; personId: string }): StreamWrite[] {
   const code = requirePending(cmd.code, cmd.now);
-  return [{ streamId: streams.device(code.codeId), expectedVersion: "any", events: [{ type: "DeviceCodeDenied", data: { codeId: code.codeId, personId: cmd.personId } }] }];
+  return [
+    {
+      streamId: streams.device(code.codeId),
+      expectedVersion: "any",
+      events: [{ type: "DeviceCodeDenied", data: { codeId: code.codeId, personId: cmd.personId } }],
+    },
+  ];
 }
 
 /**
@@ -104,7 +123,11 @@ export function decideDeviceToken(cmd: {
 }): { writes: StreamWrite[]; refusal: DeviceTokenError | null; interval: number } {
   const { code, now } = cmd;
   const interval = cmd.lastPoll?.interval ?? Math.min(code?.interval ?? 0, MAX_INTERVAL_SECONDS);
-  const refuse = (error: DeviceTokenErrorCode, description: string, grown = interval) => ({ writes: [], refusal: new DeviceTokenError(error, description), interval: grown });
+  const refuse = (error: DeviceTokenErrorCode, description: string, grown = interval) => ({
+    writes: [],
+    refusal: new DeviceTokenError(error, description),
+    interval: grown,
+  });
   if (!code) return refuse("invalid_grant", "The device code is not known.");
   if (code.status === "redeemed") return refuse("invalid_grant", "The device code was used already.");
   if (!isLive(code, now)) return refuse("expired_token", "The device code has expired; start again.");

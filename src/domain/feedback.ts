@@ -53,31 +53,52 @@ export interface FeedbackDecisionState {
  * The stream a submission is filed on: per organization, set and job and check for the looks-wrong set; per
  * organization, set and credential for a queued set (asked once per credential). Null when the anchors it needs are missing.
  */
-export function submissionStream(cmd: Pick<FeedbackCommand, "customerId" | "setId" | "jobId" | "validationId" | "credential">, set: FeedbackSet): string | null {
-  if (set.scope === "validation") return cmd.jobId && cmd.validationId ? `feedback-${cmd.customerId}-${set.setId}-${cmd.jobId}-${cmd.validationId}` : null;
+export function submissionStream(
+  cmd: Pick<FeedbackCommand, "customerId" | "setId" | "jobId" | "validationId" | "credential">,
+  set: FeedbackSet,
+): string | null {
+  if (set.scope === "validation")
+    return cmd.jobId && cmd.validationId
+      ? `feedback-${cmd.customerId}-${set.setId}-${cmd.jobId}-${cmd.validationId}`
+      : null;
   return `feedback-${cmd.customerId}-${set.setId}-${cmd.credential}`;
 }
 
 export function decide(cmd: FeedbackCommand, state: FeedbackDecisionState): StreamWrite[] {
   const set = state.set;
-  if (!set) throw new AppError("FEEDBACK_SET_UNKNOWN", `No active feedback set ${JSON.stringify(cmd.setId)}.`, { setId: cmd.setId });
+  if (!set)
+    throw new AppError("FEEDBACK_SET_UNKNOWN", `No active feedback set ${JSON.stringify(cmd.setId)}.`, {
+      setId: cmd.setId,
+    });
   const anchor = anchors(cmd, set, state);
   const given = state.submissionVersion > 0;
   if (set.scope !== "validation" && !given && state.dueSetId !== set.setId) {
-    throw new AppError("FEEDBACK_NOT_DUE", `Feedback set ${set.setId} is not due for this credential${state.dueSetId ? `; ${state.dueSetId} is` : ""}.`, {
-      setId: set.setId,
-      ...(state.dueSetId ? { expectedSetId: state.dueSetId } : {}),
-    });
+    throw new AppError(
+      "FEEDBACK_NOT_DUE",
+      `Feedback set ${set.setId} is not due for this credential${state.dueSetId ? `; ${state.dueSetId} is` : ""}.`,
+      {
+        setId: set.setId,
+        ...(state.dueSetId ? { expectedSetId: state.dueSetId } : {}),
+      },
+    );
   }
   if (given) {
-    throw new AppError("FEEDBACK_ALREADY_GIVEN", `Feedback set ${set.setId} was already answered${anchor.validationId ? ` for ${anchor.validationId} on job ${anchor.jobId}` : ""}; nothing to retry.`, {
-      setId: set.setId,
-      ...anchor,
-    });
+    throw new AppError(
+      "FEEDBACK_ALREADY_GIVEN",
+      `Feedback set ${set.setId} was already answered${anchor.validationId ? ` for ${anchor.validationId} on job ${anchor.jobId}` : ""}; nothing to retry.`,
+      {
+        setId: set.setId,
+        ...anchor,
+      },
+    );
   }
   const problems = answerProblems(set, cmd.answers);
   if (problems.length) {
-    throw new AppError("FEEDBACK_ANSWERS_INVALID", `The answers do not fit set ${set.setId}: ${problems.map((p) => `${p.questionId}: ${p.problem}`).join("; ")}.`, { setId: set.setId, problems });
+    throw new AppError(
+      "FEEDBACK_ANSWERS_INVALID",
+      `The answers do not fit set ${set.setId}: ${problems.map((p) => `${p.questionId}: ${p.problem}`).join("; ")}.`,
+      { setId: set.setId, problems },
+    );
   }
   const storedVerdict = set.scope === "validation" ? state.job!.verdicts.get(anchor.validationId!)! : undefined;
   if (storedVerdict) looksWrongRules(cmd.answers, storedVerdict);
@@ -94,10 +115,28 @@ export function decide(cmd: FeedbackCommand, state: FeedbackDecisionState): Stre
     rewardCredits,
   };
   const feedbackAnchor = { setId: set.setId, ...anchor };
-  const payout = rewardCredits > 0 ? decideCredits({ kind: "grant", customerId: cmd.customerId, amount: rewardCredits, reason: "feedback", feedback: feedbackAnchor }, state.credits) : [];
+  const payout =
+    rewardCredits > 0
+      ? decideCredits(
+          {
+            kind: "grant",
+            customerId: cmd.customerId,
+            amount: rewardCredits,
+            reason: "feedback",
+            feedback: feedbackAnchor,
+          },
+          state.credits,
+        )
+      : [];
   return [
-    { streamId: submissionStream(cmd, set)!, expectedVersion: 0, events: [{ type: "FeedbackSubmitted", data: submitted }] },
-    ...(payout.length ? [{ streamId: streams.credits(cmd.customerId), expectedVersion: state.credits.streamVersion, events: payout }] : []),
+    {
+      streamId: submissionStream(cmd, set)!,
+      expectedVersion: 0,
+      events: [{ type: "FeedbackSubmitted", data: submitted }],
+    },
+    ...(payout.length
+      ? [{ streamId: streams.credits(cmd.customerId), expectedVersion: state.credits.streamVersion, events: payout }]
+      : []),
   ];
 }
 
@@ -113,32 +152,48 @@ export function anchors(
   if (set.scope === "validation") {
     const needs = [...(cmd.jobId ? [] : ["jobId"]), ...(cmd.validationId ? [] : ["validationId"])];
     if (needs.length) {
-      throw new AppError("FEEDBACK_ANCHOR_REQUIRED", `The looks-wrong set ${set.setId} is about one check on one job: give jobId and validationId.`, { setId: set.setId, needs });
+      throw new AppError(
+        "FEEDBACK_ANCHOR_REQUIRED",
+        `The looks-wrong set ${set.setId} is about one check on one job: give jobId and validationId.`,
+        { setId: set.setId, needs },
+      );
     }
   }
   if (set.scope === "standard" && !cmd.jobId) {
-    throw new AppError("FEEDBACK_ANCHOR_REQUIRED", `Set ${set.setId} is about validation set ${set.validationSetId}: give the jobId of a job that ran it.`, {
-      setId: set.setId,
-      needs: ["jobId"],
-      validationSetId: set.validationSetId,
-    });
+    throw new AppError(
+      "FEEDBACK_ANCHOR_REQUIRED",
+      `Set ${set.setId} is about validation set ${set.validationSetId}: give the jobId of a job that ran it.`,
+      {
+        setId: set.setId,
+        needs: ["jobId"],
+        validationSetId: set.validationSetId,
+      },
+    );
   }
-  if (cmd.jobId && !state.job) throw new AppError("JOB_NOT_FOUND", `No job ${cmd.jobId} in this organization.`, { jobId: cmd.jobId });
+  if (cmd.jobId && !state.job)
+    throw new AppError("JOB_NOT_FOUND", `No job ${cmd.jobId} in this organization.`, { jobId: cmd.jobId });
   const job = state.job;
   if (set.scope === "validation") {
     if (!job!.verdicts.has(cmd.validationId!)) {
-      throw new AppError("FEEDBACK_CHECK_NOT_IN_JOB", `Job ${cmd.jobId} has no result for ${cmd.validationId}.`, { jobId: cmd.jobId, validationId: cmd.validationId });
+      throw new AppError("FEEDBACK_CHECK_NOT_IN_JOB", `Job ${cmd.jobId} has no result for ${cmd.validationId}.`, {
+        jobId: cmd.jobId,
+        validationId: cmd.validationId,
+      });
     }
     return { jobId: cmd.jobId!, validationId: cmd.validationId! };
   }
   if (set.scope === "standard") {
     if (job!.validationSetId !== set.validationSetId) {
-      throw new AppError("FEEDBACK_ANCHOR_REQUIRED", `Job ${cmd.jobId} did not run validation set ${set.validationSetId}: give the jobId of a job that did.`, {
-        setId: set.setId,
-        needs: ["jobId"],
-        validationSetId: set.validationSetId,
-        jobId: cmd.jobId,
-      });
+      throw new AppError(
+        "FEEDBACK_ANCHOR_REQUIRED",
+        `Job ${cmd.jobId} did not run validation set ${set.validationSetId}: give the jobId of a job that did.`,
+        {
+          setId: set.setId,
+          needs: ["jobId"],
+          validationSetId: set.validationSetId,
+          jobId: cmd.jobId,
+        },
+      );
     }
     return { jobId: job!.jobId };
   }
@@ -164,7 +219,13 @@ export function answerProblems(set: FeedbackSet, answers: FeedbackCommand["answe
   for (const [questionId, shape] of questions) {
     const answer = answers.find((a) => a.questionId === questionId);
     if (!answer) {
-      problems.push({ questionId, problem: shape.kind === "text" && !shape.required ? "not answered; an optional question is answered with null or an empty string" : "not answered" });
+      problems.push({
+        questionId,
+        problem:
+          shape.kind === "text" && !shape.required
+            ? "not answered; an optional question is answered with null or an empty string"
+            : "not answered",
+      });
       continue;
     }
     const problem = shapeProblem(shape, answer.value);
@@ -177,17 +238,25 @@ export function answerProblems(set: FeedbackSet, answers: FeedbackCommand["answe
 function shapeProblem(shape: QuestionShape, value: unknown): string | null {
   switch (shape.kind) {
     case "verdict":
-      return typeof value === "string" && (shape.states as string[]).includes(value) ? null : `must be one of ${shape.states.join(", ")}`;
+      return typeof value === "string" && (shape.states as string[]).includes(value)
+        ? null
+        : `must be one of ${shape.states.join(", ")}`;
     case "single_choice":
-      return typeof value === "string" && shape.options.includes(value) ? null : `must be one of the options: ${shape.options.join(", ")}`;
+      return typeof value === "string" && shape.options.includes(value)
+        ? null
+        : `must be one of the options: ${shape.options.join(", ")}`;
     case "multi_choice": {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && shape.options.includes(v))) return `must be an array of options: ${shape.options.join(", ")}`;
+      if (!Array.isArray(value) || !value.every((v) => typeof v === "string" && shape.options.includes(v)))
+        return `must be an array of options: ${shape.options.join(", ")}`;
       if (new Set(value).size !== value.length) return "names an option twice";
-      if (value.length < shape.min || value.length > shape.max) return `must pick between ${shape.min} and ${shape.max} options`;
+      if (value.length < shape.min || value.length > shape.max)
+        return `must pick between ${shape.min} and ${shape.max} options`;
       return null;
     }
     case "rating":
-      return Number.isInteger(value) && (value as number) >= shape.min && (value as number) <= shape.max ? null : `must be a whole number from ${shape.min} to ${shape.max}`;
+      return Number.isInteger(value) && (value as number) >= shape.min && (value as number) <= shape.max
+        ? null
+        : `must be a whole number from ${shape.min} to ${shape.max}`;
     case "text": {
       if (value === null || value === "") return shape.required ? "required: give a non-empty text" : null;
       if (typeof value !== "string") return "must be a string";
@@ -208,16 +277,28 @@ const filled = (answers: FeedbackCommand["answers"], id: string) => {
 function looksWrongRules(answers: FeedbackCommand["answers"], storedVerdict: Verdict): void {
   const humanVerdict = answers.find((a) => a.questionId === "humanVerdict")!.value as Verdict;
   if (humanVerdict !== storedVerdict && !filled(answers, "aiMistakeNotes")) {
-    throw new AppError("AI_MISTAKE_NOTES_REQUIRED", `The check said ${storedVerdict} and you say ${humanVerdict}: say what it got wrong in aiMistakeNotes.`, {
-      humanVerdict,
-      storedVerdict,
-      field: "aiMistakeNotes",
-    });
+    throw new AppError(
+      "AI_MISTAKE_NOTES_REQUIRED",
+      `The check said ${storedVerdict} and you say ${humanVerdict}: say what it got wrong in aiMistakeNotes.`,
+      {
+        humanVerdict,
+        storedVerdict,
+        field: "aiMistakeNotes",
+      },
+    );
   }
-  if ((humanVerdict === "fail" || humanVerdict === "error") && !filled(answers, "verdictComments") && !filled(answers, "feedbackNotes")) {
-    throw new AppError("FEEDBACK_RATIONALE_REQUIRED", `A ${humanVerdict} verdict needs a reason: fill verdictComments or feedbackNotes.`, {
-      humanVerdict,
-      fields: ["verdictComments", "feedbackNotes"],
-    });
+  if (
+    (humanVerdict === "fail" || humanVerdict === "error") &&
+    !filled(answers, "verdictComments") &&
+    !filled(answers, "feedbackNotes")
+  ) {
+    throw new AppError(
+      "FEEDBACK_RATIONALE_REQUIRED",
+      `A ${humanVerdict} verdict needs a reason: fill verdictComments or feedbackNotes.`,
+      {
+        humanVerdict,
+        fields: ["verdictComments", "feedbackNotes"],
+      },
+    );
   }
 }

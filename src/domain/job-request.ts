@@ -31,7 +31,8 @@ const LEGACY_HINT = {
 };
 
 const TOP_LEVEL_FIELDS = new Set(Object.keys(JobRequest.properties));
-const bad = (message: string, details?: Record<string, unknown>) => new AppError("INVALID_REQUEST_BODY", message, details);
+const bad = (message: string, details?: Record<string, unknown>) =>
+  new AppError("INVALID_REQUEST_BODY", message, details);
 
 export interface PlanStep {
   /** Its place in the order (the first failing step answers); from its position in PLAN_STEPS. */
@@ -54,7 +55,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     codes: ["INVALID_REQUEST_BODY"],
     rule: "The body is a JSON object.",
     check(d) {
-      if (d.raw === null || typeof d.raw !== "object" || Array.isArray(d.raw)) throw bad("The job request must be a JSON object.");
+      if (d.raw === null || typeof d.raw !== "object" || Array.isArray(d.raw))
+        throw bad("The job request must be a JSON object.");
       d.body = d.raw as Record<string, unknown>;
     },
   },
@@ -68,7 +70,13 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
       throw new AppError(
         "LEGACY_REQUEST_SHAPE",
         "Send the unified job request: a top-level type (url, static_html or email) with one subject.",
-        { hint: { type: "required: url | static_html | email", ...Object.fromEntries(Object.entries(LEGACY_HINT)), legacyFieldsSeen: legacy } },
+        {
+          hint: {
+            type: "required: url | static_html | email",
+            ...Object.fromEntries(Object.entries(LEGACY_HINT)),
+            legacyFieldsSeen: legacy,
+          },
+        },
       );
     },
   },
@@ -78,7 +86,8 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     rule: "Every top-level field is one of the job request's.",
     check({ body: b }) {
       const unknownFields = Object.keys(b).filter((k) => !TOP_LEVEL_FIELDS.has(k) && k !== "validationSets");
-      if (unknownFields.length) throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
+      if (unknownFields.length)
+        throw new AppError("UNKNOWN_FIELD", `Unknown field(s): ${unknownFields.join(", ")}.`, { unknownFields });
     },
   },
   {
@@ -88,7 +97,11 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     check(d) {
       const t = d.body.type;
       if (typeof t !== "string" || !(JOB_TYPES as readonly string[]).includes(t)) {
-        throw new AppError("VALIDATION_TYPE_UNSUPPORTED", `Job type ${JSON.stringify(t)} is not supported.`, { field: "type", value: t, allowedValues: JOB_TYPES });
+        throw new AppError("VALIDATION_TYPE_UNSUPPORTED", `Job type ${JSON.stringify(t)} is not supported.`, {
+          field: "type",
+          value: t,
+          allowedValues: JOB_TYPES,
+        });
       }
       d.type = t as JobType;
     },
@@ -99,8 +112,16 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     rule: "At most one validation set: validationSetId is one string.",
     check({ body: b }) {
       if (!Array.isArray(b.validationSetId) && !("validationSets" in b && !("validationSetId" in b))) return;
-      const count = Array.isArray(b.validationSetId) ? b.validationSetId.length : Array.isArray(b.validationSets) ? b.validationSets.length : 1;
-      throw new AppError("ONE_VALIDATION_SET_PER_JOB", "A job takes one validation set: send one validationSetId string.", { setCount: count });
+      const count = Array.isArray(b.validationSetId)
+        ? b.validationSetId.length
+        : Array.isArray(b.validationSets)
+          ? b.validationSets.length
+          : 1;
+      throw new AppError(
+        "ONE_VALIDATION_SET_PER_JOB",
+        "A job takes one validation set: send one validationSetId string.",
+        { setCount: count },
+      );
     },
   },
   {
@@ -162,7 +183,10 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
       if (!b.captureSizes) return;
       const invalid = (b.captureSizes as string[]).filter((s) => !(CAPTURE_SIZES as readonly string[]).includes(s));
       if (invalid.length) {
-        throw new AppError("INVALID_CAPTURE_SIZE", `Unknown capture size(s): ${invalid.join(", ")}.`, { invalid, allowedValues: CAPTURE_SIZES });
+        throw new AppError("INVALID_CAPTURE_SIZE", `Unknown capture size(s): ${invalid.join(", ")}.`, {
+          invalid,
+          allowedValues: CAPTURE_SIZES,
+        });
       }
     },
   },
@@ -193,7 +217,10 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
       const setId = d.body.validationSetId as string | undefined;
       if (setId === undefined) return;
       d.set = findSet(setId);
-      if (!d.set) throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, { validationSetId: setId });
+      if (!d.set)
+        throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, {
+          validationSetId: setId,
+        });
     },
   },
   {
@@ -203,11 +230,15 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     check(d) {
       const { set, type } = d;
       if (set && set.subjectType !== d.jobSubject) {
-        throw new AppError("VALIDATION_SET_SUBJECT_MISMATCH", `Set ${set.id} is for ${set.subjectType} subjects; this is a ${type} job.`, {
-          validationSetId: set.id,
-          setSubjectType: set.subjectType,
-          jobSubjectType: type,
-        });
+        throw new AppError(
+          "VALIDATION_SET_SUBJECT_MISMATCH",
+          `Set ${set.id} is for ${set.subjectType} subjects; this is a ${type} job.`,
+          {
+            validationSetId: set.id,
+            setSubjectType: set.subjectType,
+            jobSubjectType: type,
+          },
+        );
       }
     },
   },
@@ -219,9 +250,18 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
       const mismatches = d.entries
         .map((e) => ({ e, m: findValidation(e.id) }))
         .filter(({ m }) => m && m.meta.subjectType !== d.jobSubject)
-        .map(({ e, m }) => ({ path: e.path, validationId: e.id, validationSubjectType: m!.meta.subjectType, jobSubjectType: d.type }));
+        .map(({ e, m }) => ({
+          path: e.path,
+          validationId: e.id,
+          validationSubjectType: m!.meta.subjectType,
+          jobSubjectType: d.type,
+        }));
       if (mismatches.length) {
-        throw new AppError("VALIDATION_SUBJECT_MISMATCH", `${mismatches.map((m) => m.validationId).join(", ")} cannot run on a ${d.type} job.`, { mismatches });
+        throw new AppError(
+          "VALIDATION_SUBJECT_MISMATCH",
+          `${mismatches.map((m) => m.validationId).join(", ")} cannot run on a ${d.type} job.`,
+          { mismatches },
+        );
       }
     },
   },
@@ -266,9 +306,15 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   },
   {
     name: "client-selections",
-    codes: ["EMPTY_CLIENT_SELECTION", "INVALID_CLIENT_SELECTION", "CLIENT_SELECTION_RENDERLESS_CHECK", "CLIENT_SELECTION_NOT_IN_JOB", "INVALID_CLIENT_SELECTION", "UNKNOWN_EMAIL_CLIENT"],
-    rule:
-      "clients, per entry: not empty; an object of form factors to arrays of client ids; only on a visual check, that the job runs, of an email job; every id in the render catalog for its form factor.",
+    codes: [
+      "EMPTY_CLIENT_SELECTION",
+      "INVALID_CLIENT_SELECTION",
+      "CLIENT_SELECTION_RENDERLESS_CHECK",
+      "CLIENT_SELECTION_NOT_IN_JOB",
+      "INVALID_CLIENT_SELECTION",
+      "UNKNOWN_EMAIL_CLIENT",
+    ],
+    rule: "clients, per entry: not empty; an object of form factors to arrays of client ids; only on a visual check, that the job runs, of an email job; every id in the render catalog for its form factor.",
     check(d) {
       checkClientSelections(d.unique, d.selection.run);
     },
@@ -276,8 +322,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
   {
     name: "public-url",
     codes: ["PLAYGROUND_INVALID_URL", "SERVICE_UNAVAILABLE"],
-    rule:
-      "url and baseUrl are public http(s) URLs, by the network guard with their host resolved; the only step that may use DNS. A baseUrl whose name does not exist is accepted (the HTML is given, and nothing is fetched from the base itself); one that resolves to any address that is not public is refused as a url job's would be. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
+    rule: "url and baseUrl are public http(s) URLs, by the network guard with their host resolved; the only step that may use DNS. A baseUrl whose name does not exist is accepted (the HTML is given, and nothing is fetched from the base itself); one that resolves to any address that is not public is refused as a url job's would be. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
     check({ body, type, guard }) {
       return checkSubjectUrls(body, type, guard);
     },

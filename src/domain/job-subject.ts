@@ -9,9 +9,16 @@ const SUBJECT_FIELDS = ["url", "html"] as const;
 /** Exactly one subject: one url, or one html, or the email job's message. */
 export function checkOneSubject(b: Record<string, unknown>, type: JobType): void {
   const subjectCount =
-    SUBJECT_FIELDS.reduce((n, f) => n + (b[f] === undefined ? 0 : Array.isArray(b[f]) ? (b[f] as unknown[]).length : 1), 0) + (type === "email" ? 1 : 0);
+    SUBJECT_FIELDS.reduce(
+      (n, f) => n + (b[f] === undefined ? 0 : Array.isArray(b[f]) ? (b[f] as unknown[]).length : 1),
+      0,
+    ) + (type === "email" ? 1 : 0);
   if (subjectCount > 1) {
-    throw new AppError("JOB_ACCEPTS_ONE_SUBJECT", `A job takes exactly one subject; this body has ${subjectCount}. Send one job per subject.`, { subjectCount });
+    throw new AppError(
+      "JOB_ACCEPTS_ONE_SUBJECT",
+      `A job takes exactly one subject; this body has ${subjectCount}. Send one job per subject.`,
+      { subjectCount },
+    );
   }
 }
 
@@ -32,7 +39,12 @@ export async function checkSubjectUrls(b: Record<string, unknown>, type: JobType
 }
 
 /** The network guard's verdict on a job's URL, DNS included; `mayNotExist` accepts a host name that does not resolve. */
-async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, { mayNotExist }: { mayNotExist: boolean }): Promise<void> {
+async function checkPublicUrl(
+  raw: string,
+  field: string,
+  guard: NetworkGuard,
+  { mayNotExist }: { mayNotExist: boolean },
+): Promise<void> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -42,10 +54,16 @@ async function checkPublicUrl(raw: string, field: string, guard: NetworkGuard, {
   const verdict = await guard.check(url);
   if (verdict.allowed || (mayNotExist && verdict.reason === "unresolvable")) return;
   if (verdict.reason === "dns-unavailable") {
-    throw new AppError("SERVICE_UNAVAILABLE", `DNS could not resolve the ${field}'s host now, so the job was not started and nothing was charged. Retry shortly.`, {
-      dependency: "dns",
-      field,
-    }, verdict.detail, true);
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      `DNS could not resolve the ${field}'s host now, so the job was not started and nothing was charged. Retry shortly.`,
+      {
+        dependency: "dns",
+        field,
+      },
+      verdict.detail,
+      true,
+    );
   }
   throw new AppError("PLAYGROUND_INVALID_URL", `${field} is not a public http(s) URL: ${verdict.detail}.`, {
     field,

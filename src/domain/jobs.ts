@@ -4,7 +4,14 @@ import type { Finding, Outcome, Severity } from "../validations/types";
 import { decide as decideCredits, type CreditLedgerState } from "./credits";
 import { streams } from "./accounts";
 import { sha256Hex } from "../store/canonical";
-import type { CaptureStoredData, EmailReceivedData, JobAcceptedData, JobSettledData, ResultRecordedData, jobEvents } from "../../events/jobs";
+import type {
+  CaptureStoredData,
+  EmailReceivedData,
+  JobAcceptedData,
+  JobSettledData,
+  ResultRecordedData,
+  jobEvents,
+} from "../../events/jobs";
 import type { EventUnion } from "../../events/shared";
 
 /**
@@ -34,13 +41,25 @@ export interface JobState {
   email: EmailReceivedData | null;
 }
 
-export const initialJobState: JobState = { version: 0, accepted: null, status: null, charged: 0, refunded: 0, email: null };
+export const initialJobState: JobState = {
+  version: 0,
+  accepted: null,
+  status: null,
+  charged: 0,
+  refunded: 0,
+  email: null,
+};
 
 export function evolve(state: JobState, e: JobEvent): JobState {
   const next = { ...state, version: state.version + 1 };
   switch (e.type) {
     case "JobAccepted":
-      return { ...next, accepted: e.data, status: e.data.type === "email" ? "pending" : "running", charged: e.data.totalCredits };
+      return {
+        ...next,
+        accepted: e.data,
+        status: e.data.type === "email" ? "pending" : "running",
+        charged: e.data.totalCredits,
+      };
     case "EmailReceived":
       return { ...next, status: "received", email: e.data };
     case "JobSettled":
@@ -93,7 +112,13 @@ export interface ReceivedMessage {
 }
 
 export type JobCommand =
-  | { kind: "accept"; jobId: string; customerId: string; job: PlannedJob; inbox?: { testEmail: string; expiresAt: string } }
+  | {
+      kind: "accept";
+      jobId: string;
+      customerId: string;
+      job: PlannedJob;
+      inbox?: { testEmail: string; expiresAt: string };
+    }
   | { kind: "receiveEmail"; message: ReceivedMessage; now: Date }
   | {
       kind: "settle";
@@ -118,8 +143,15 @@ export function decide(cmd: JobCommand, state: JobDecisionState): StreamWrite[] 
       return accept(cmd.jobId, cmd.customerId, cmd.job, state.credits, cmd.inbox);
     case "receiveEmail": {
       const job = open(state.job, ["pending"], "receive a message");
-      if (mailboxState(state.job, cmd.now) !== "waiting") throw new JobStateError(`job ${job.jobId}'s test address has expired`);
-      return [{ streamId: streams.job(job.jobId), expectedVersion: state.job.version, events: [emailReceived(job, cmd.message)] }];
+      if (mailboxState(state.job, cmd.now) !== "waiting")
+        throw new JobStateError(`job ${job.jobId}'s test address has expired`);
+      return [
+        {
+          streamId: streams.job(job.jobId),
+          expectedVersion: state.job.version,
+          events: [emailReceived(job, cmd.message)],
+        },
+      ];
     }
     case "settle": {
       const job = open(state.job, ["running", "received"], "settle");
@@ -127,13 +159,19 @@ export function decide(cmd: JobCommand, state: JobDecisionState): StreamWrite[] 
     }
     case "expire": {
       const job = open(state.job, ["pending"], "expire");
-      if (mailboxState(state.job, cmd.now) !== "expired") throw new JobStateError(`job ${job.jobId}'s test address has not expired yet`);
+      if (mailboxState(state.job, cmd.now) !== "expired")
+        throw new JobStateError(`job ${job.jobId}'s test address has not expired yet`);
       return expire(job, state);
     }
     case "interrupt": {
       // Only a job being checked: a pending email job is still waiting for its message, and a settled one is closed.
       const job = open(state.job, ["running", "received"], "interrupt");
-      return settle(job, state, { kind: "settle", results: interruptedRows(job, cmd.cause), captures: [], interruption: cmd.cause });
+      return settle(job, state, {
+        kind: "settle",
+        results: interruptedRows(job, cmd.cause),
+        captures: [],
+        interruption: cmd.cause,
+      });
     }
   }
 }
@@ -141,7 +179,8 @@ export function decide(cmd: JobCommand, state: JobDecisionState): StreamWrite[] 
 /** The accepted job, if its status allows the command; a JobStateError otherwise. */
 function open(state: JobState, allowed: JobStatus[], what: string): JobAcceptedData {
   if (!state.accepted || !state.status) throw new JobStateError(`cannot ${what}: no such job`);
-  if (!allowed.includes(state.status)) throw new JobStateError(`cannot ${what}: job ${state.accepted.jobId} is ${state.status}`);
+  if (!allowed.includes(state.status))
+    throw new JobStateError(`cannot ${what}: job ${state.accepted.jobId} is ${state.status}`);
   return state.accepted;
 }
 
@@ -154,7 +193,12 @@ function accept(
   inbox?: { testEmail: string; expiresAt: string },
 ): StreamWrite[] {
   const charge = decideCredits(
-    { kind: "charge", customerId, jobId, lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })) },
+    {
+      kind: "charge",
+      customerId,
+      jobId,
+      lines: job.run.map((v) => ({ validationId: v.module.meta.id, credits: v.credits })),
+    },
     credits,
   );
   const data: JobAcceptedData = {
@@ -169,7 +213,15 @@ function accept(
       ...(inbox ?? {}),
     },
     ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-    validations: job.run.map((v) => ({ id: v.module.meta.id, severity: v.severity, ...(v.policySeverity ? { policySeverity: v.policySeverity } : {}), parameters: v.parameters, credits: v.credits, fromSet: v.fromSet, ...(v.clients ? { clients: v.clients } : {}) })),
+    validations: job.run.map((v) => ({
+      id: v.module.meta.id,
+      severity: v.severity,
+      ...(v.policySeverity ? { policySeverity: v.policySeverity } : {}),
+      parameters: v.parameters,
+      credits: v.credits,
+      fromSet: v.fromSet,
+      ...(v.clients ? { clients: v.clients } : {}),
+    })),
     skipped: job.skipped,
     totalCredits: job.totalCredits,
     detail: job.detail,
@@ -223,17 +275,26 @@ function cleanFinding(f: Finding): Finding {
  * undelivered parts (a mail client that could not be rendered), at most what the row cost; the rest stays charged.
  */
 export function refundOf(r: RecordedResult): { credits: number; reason: string } | null {
-  if (r.outcome.verdict === "error") return { credits: r.credits, reason: r.outcome.reason ?? "the check could not run" };
-  if (r.undelivered && r.undelivered.credits > 0) return { credits: Math.min(r.undelivered.credits, r.credits), reason: r.undelivered.reason };
+  if (r.outcome.verdict === "error")
+    return { credits: r.credits, reason: r.outcome.reason ?? "the check could not run" };
+  if (r.undelivered && r.undelivered.credits > 0)
+    return { credits: Math.min(r.undelivered.credits, r.credits), reason: r.undelivered.reason };
   return null;
 }
 
-function settle(job: JobAcceptedData, state: JobDecisionState, cmd: Extract<JobCommand, { kind: "settle" }>): StreamWrite[] {
+function settle(
+  job: JobAcceptedData,
+  state: JobDecisionState,
+  cmd: Extract<JobCommand, { kind: "settle" }>,
+): StreamWrite[] {
   const refundLines = cmd.results.flatMap((r) => {
     const refund = refundOf(r);
     return refund ? [{ validationId: r.validationId, ...refund }] : [];
   });
-  const refund = decideCredits({ kind: "refund", customerId: job.customerId, jobId: job.jobId, lines: refundLines }, { balance: 0 });
+  const refund = decideCredits(
+    { kind: "refund", customerId: job.customerId, jobId: job.jobId, lines: refundLines },
+    { balance: 0 },
+  );
   const settled: JobSettledData = {
     jobId: job.jobId,
     status: cmd.interruption ? "interrupted" : "completed",
@@ -252,7 +313,9 @@ function settle(job: JobAcceptedData, state: JobDecisionState, cmd: Extract<JobC
         { type: "JobSettled", data: settled },
       ],
     },
-    ...(refund.length ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }] : []),
+    ...(refund.length
+      ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }]
+      : []),
   ];
 }
 
@@ -281,7 +344,13 @@ function expire(job: JobAcceptedData, state: JobDecisionState): StreamWrite[] {
     interruption: `The job expired: ${reason}.`,
   };
   return [
-    { streamId: streams.job(job.jobId), expectedVersion: state.job.version, events: [{ type: "JobSettled", data: settled }] },
-    ...(refund.length ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }] : []),
+    {
+      streamId: streams.job(job.jobId),
+      expectedVersion: state.job.version,
+      events: [{ type: "JobSettled", data: settled }],
+    },
+    ...(refund.length
+      ? [{ streamId: streams.credits(job.customerId), expectedVersion: state.credits.streamVersion, events: refund }]
+      : []),
   ];
 }

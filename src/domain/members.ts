@@ -31,7 +31,13 @@ export function decideAddMember(cmd: AddMember): { writes: StreamWrite[]; person
   if (cmd.person?.memberships.some((m) => m.customerId === cmd.customerId)) return { writes: [], personId };
   const writes: StreamWrite[] = cmd.person
     ? []
-    : [{ streamId: streams.person(cmd.emailHash), expectedVersion: 0, events: [{ type: "PersonRegistered", data: { personId, email: cmd.email, emailHash: cmd.emailHash } }] }];
+    : [
+        {
+          streamId: streams.person(cmd.emailHash),
+          expectedVersion: 0,
+          events: [{ type: "PersonRegistered", data: { personId, email: cmd.email, emailHash: cmd.emailHash } }],
+        },
+      ];
   writes.push({
     streamId: streams.account(cmd.customerId),
     expectedVersion: "any",
@@ -53,13 +59,26 @@ export interface Invitation {
 export function decideInvite(invitation: Invitation, actorRole: Role, domains: readonly string[]): StreamWrite[] {
   requireAdmin(actorRole, "invite members");
   if (!signInAllowed(invitation.email, domains)) throw refuseDomain(invitation.email);
-  return [{ streamId: streams.invitation(invitation.invitationId), expectedVersion: 0, events: [{ type: "MemberInvited", data: invitation }] }];
+  return [
+    {
+      streamId: streams.invitation(invitation.invitationId),
+      expectedVersion: 0,
+      events: [{ type: "MemberInvited", data: invitation }],
+    },
+  ];
 }
 
 export interface AcceptInvitation {
   now: string;
   /** The invitation the token named, as the log knows it (null: no such invitation). */
-  invitation: { invitationId: string; customerId: string; email: string; role: Role; expiresAt: string; acceptedAt: string | null } | null;
+  invitation: {
+    invitationId: string;
+    customerId: string;
+    email: string;
+    role: Role;
+    expiresAt: string;
+    acceptedAt: string | null;
+  } | null;
   domains: readonly string[];
   emailHash: string;
   /** The person with the invited email, if known, and their memberships. */
@@ -79,17 +98,27 @@ export interface AcceptInvitation {
 export function decideAcceptInvitation(cmd: AcceptInvitation): { writes: StreamWrite[]; personId: string } {
   const { invitation } = cmd;
   if (!invitation) throw new AppError("INVITATION_INVALID", "This invitation is not known.", { reason: "unknown" });
-  if (invitation.acceptedAt) throw new AppError("INVITATION_INVALID", "This invitation was used already.", { reason: "used" });
-  if (invitation.expiresAt <= cmd.now) throw new AppError("INVITATION_INVALID", "This invitation has expired.", { reason: "expired" });
+  if (invitation.acceptedAt)
+    throw new AppError("INVITATION_INVALID", "This invitation was used already.", { reason: "used" });
+  if (invitation.expiresAt <= cmd.now)
+    throw new AppError("INVITATION_INVALID", "This invitation has expired.", { reason: "expired" });
   if (cmd.signedInEmail !== null && cmd.signedInEmail !== invitation.email) {
-    throw new AppError("INVITATION_EMAIL_MISMATCH", "This invitation is for another email than the signed-in person's.", {});
+    throw new AppError(
+      "INVITATION_EMAIL_MISMATCH",
+      "This invitation is for another email than the signed-in person's.",
+      {},
+    );
   }
   if (!signInAllowed(invitation.email, cmd.domains)) throw refuseDomain(invitation.email);
 
   const { customerId, invitationId } = invitation;
   const personId = cmd.person?.personId ?? cmd.newPersonId;
   const writes: StreamWrite[] = [
-    { streamId: streams.invitation(invitationId), expectedVersion: 1, events: [{ type: "InvitationAccepted", data: { invitationId, customerId, personId } }] },
+    {
+      streamId: streams.invitation(invitationId),
+      expectedVersion: 1,
+      events: [{ type: "InvitationAccepted", data: { invitationId, customerId, personId } }],
+    },
   ];
   if (!cmd.person) {
     writes.push({
@@ -99,7 +128,11 @@ export function decideAcceptInvitation(cmd: AcceptInvitation): { writes: StreamW
     });
   }
   if (!cmd.person?.memberships.some((m) => m.customerId === customerId)) {
-    writes.push({ streamId: streams.account(customerId), expectedVersion: "any", events: [{ type: "MemberAdded", data: { customerId, personId, role: invitation.role } }] });
+    writes.push({
+      streamId: streams.account(customerId),
+      expectedVersion: "any",
+      events: [{ type: "MemberAdded", data: { customerId, personId, role: invitation.role } }],
+    });
   }
   if (cmd.session) {
     writes.push({
@@ -122,11 +155,16 @@ export interface MemberChange {
   admins: number;
 }
 
-const notFound = (personId: string) => new AppError("MEMBER_NOT_FOUND", `No member ${personId} in this organization.`, { personId });
+const notFound = (personId: string) =>
+  new AppError("MEMBER_NOT_FOUND", `No member ${personId} in this organization.`, { personId });
 
 function keepAnAdmin(change: MemberChange, action: string): void {
   if (change.targetRole === "admin" && change.admins <= 1) {
-    throw new AppError("LAST_ADMIN", `The organization's last admin cannot ${action}: make another member admin first.`, { personId: change.personId });
+    throw new AppError(
+      "LAST_ADMIN",
+      `The organization's last admin cannot ${action}: make another member admin first.`,
+      { personId: change.personId },
+    );
   }
 }
 
@@ -149,7 +187,11 @@ export function decideChangeRole(change: MemberChange, role: Role, actorRole: Ro
  * Decides a member going: removed by an admin, or leaving. The last admin can do neither. The keys they minted
  * for the organization (`keyIds`, the active ones) are revoked with it: a person gone keeps no access.
  */
-export function decideRemoveMember(change: MemberChange, how: { reason: "removed"; actorRole: Role } | { reason: "left" }, keyIds: readonly string[]): StreamWrite[] {
+export function decideRemoveMember(
+  change: MemberChange,
+  how: { reason: "removed"; actorRole: Role } | { reason: "left" },
+  keyIds: readonly string[],
+): StreamWrite[] {
   if (how.reason === "removed") requireAdmin(how.actorRole, "remove members");
   if (!change.targetRole) throw notFound(change.personId);
   keepAnAdmin(change, how.reason === "left" ? "leave" : "be removed");

@@ -60,13 +60,14 @@ export const FROM_POLICY: Readonly<Record<PolicySeverity, AssaySeverity | "prohi
 };
 
 /** The published mapping, one line per Assay severity plus prohibited: what the catalog and llms.txt show. */
-export const SEVERITY_MAPPING: ReadonlyArray<{ assay: AssaySeverity | null; policy: PolicySeverity; blocks: boolean }> = [
-  { assay: "critical", policy: "required", blocks: true },
-  { assay: "major", policy: "required", blocks: true },
-  { assay: "minor", policy: "recommended", blocks: false },
-  { assay: "info", policy: "optional", blocks: false },
-  { assay: null, policy: "prohibited", blocks: true },
-];
+export const SEVERITY_MAPPING: ReadonlyArray<{ assay: AssaySeverity | null; policy: PolicySeverity; blocks: boolean }> =
+  [
+    { assay: "critical", policy: "required", blocks: true },
+    { assay: "major", policy: "required", blocks: true },
+    { assay: "minor", policy: "recommended", blocks: false },
+    { assay: "info", policy: "optional", blocks: false },
+    { assay: null, policy: "prohibited", blocks: true },
+  ];
 
 /** A row's severity in the hosted vocabulary, whichever vocabulary it is written in. */
 export function policySeverity(severity: AnySeverity): PolicySeverity {
@@ -74,7 +75,8 @@ export function policySeverity(severity: AnySeverity): PolicySeverity {
 }
 
 /** Whether a severity is in the hosted vocabulary. */
-export const isPolicySeverity = (severity: string): severity is PolicySeverity => (POLICY_SEVERITIES as readonly string[]).includes(severity);
+export const isPolicySeverity = (severity: string): severity is PolicySeverity =>
+  (POLICY_SEVERITIES as readonly string[]).includes(severity);
 
 /** How a request's severity is stored in Assay's vocabulary: FROM_POLICY, with prohibited kept as critical (it blocks). */
 export function storedSeverity(severity: AnySeverity): AssaySeverity {
@@ -105,7 +107,10 @@ export const DEFAULT_THRESHOLD: Threshold = { minRank: RANK.required, errorsBloc
 
 /** Parses a `--fail-on` value (see the module comment); throws a RangeError naming an unknown word. */
 export function parseThreshold(text: string): Threshold {
-  const words = text.split(",").map((w) => w.trim().toLowerCase()).filter((w) => w !== "");
+  const words = text
+    .split(",")
+    .map((w) => w.trim().toLowerCase())
+    .filter((w) => w !== "");
   if (words.length === 0) throw new RangeError("The threshold is empty: use fail, error, or a severity name.");
   let minRank: number | undefined;
   let errorsBlock = false;
@@ -113,7 +118,8 @@ export function parseThreshold(text: string): Threshold {
     if (word === "fail") continue;
     if (word === "error") errorsBlock = true;
     else if (word in RANK) {
-      if (minRank !== undefined) throw new RangeError(`The threshold names two severities; give one (the lowest that should block).`);
+      if (minRank !== undefined)
+        throw new RangeError(`The threshold names two severities; give one (the lowest that should block).`);
       minRank = RANK[word as AnySeverity];
     } else
       throw new RangeError(
@@ -147,7 +153,10 @@ export interface PassPolicy {
 }
 
 /** Decides a job from its result rows under a threshold (a `--fail-on` string or a parsed Threshold; default `fail`). */
-export function passPolicy(results: readonly PolicyRow[], threshold: string | Threshold = DEFAULT_THRESHOLD): PassPolicy {
+export function passPolicy(
+  results: readonly PolicyRow[],
+  threshold: string | Threshold = DEFAULT_THRESHOLD,
+): PassPolicy {
   const t = typeof threshold === "string" ? parseThreshold(threshold) : threshold;
   const blockingRequired: string[] = [];
   const blockingProhibited: string[] = [];
@@ -164,14 +173,30 @@ export function passPolicy(results: readonly PolicyRow[], threshold: string | Th
   const blockedByProhibited = blockingProhibited.length > 0;
   const blocked = blockedByRequired || blockedByProhibited;
   const decision = blocked ? "blocked" : undecided.length > 0 ? "undecided" : "pass";
-  return { blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, blocked, undecided, warnings, decision };
+  return {
+    blockedByRequired,
+    blockedByProhibited,
+    blockingRequired,
+    blockingProhibited,
+    blocked,
+    undecided,
+    warnings,
+    decision,
+  };
 }
 
 /** A job as GET /api/jobs/{jobId} answers it, as much as deciding needs (older servers lack validationSets). */
 export interface DecidableJob {
   status: string;
-  results: ReadonlyArray<{ validationId: string; severity: AssaySeverity; verdict: "pass" | "fail" | "error"; policySeverity?: PolicySeverity }>;
-  validationSets?: ReadonlyArray<{ validations: ReadonlyArray<{ validationId: string; severity: PolicySeverity; status: string }> }>;
+  results: ReadonlyArray<{
+    validationId: string;
+    severity: AssaySeverity;
+    verdict: "pass" | "fail" | "error";
+    policySeverity?: PolicySeverity;
+  }>;
+  validationSets?: ReadonlyArray<{
+    validations: ReadonlyArray<{ validationId: string; severity: PolicySeverity; status: string }>;
+  }>;
   interruption?: unknown;
 }
 
@@ -189,12 +214,29 @@ export function decideJob(job: DecidableJob, threshold: string | Threshold = DEF
   const rows: PolicyRow[] = listed.length
     ? listed.flatMap((v): PolicyRow[] => {
         const r = results.get(v.validationId);
-        if (r) return [{ validationId: r.validationId, severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity, verdict: r.verdict }];
-        return v.status === "pass" || v.status === "fail" || v.status === "error" ? [{ validationId: v.validationId, severity: v.severity, status: v.status }] : [];
+        if (r)
+          return [
+            {
+              validationId: r.validationId,
+              severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity,
+              verdict: r.verdict,
+            },
+          ];
+        return v.status === "pass" || v.status === "fail" || v.status === "error"
+          ? [{ validationId: v.validationId, severity: v.severity, status: v.status }]
+          : [];
       })
-    : job.results.map((r) => ({ validationId: r.validationId, severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity, verdict: r.verdict }));
+    : job.results.map((r) => ({
+        validationId: r.validationId,
+        severity: r.policySeverity === "prohibited" ? "prohibited" : r.severity,
+        verdict: r.verdict,
+      }));
   const decided: JobDecision = passPolicy(rows, threshold);
   if (job.status === "pending" || job.status === "running") decided.decision = "pending";
-  else if (decided.decision === "pass" && (job.interruption || job.status === "expired" || job.status === "interrupted")) decided.decision = "undecided";
+  else if (
+    decided.decision === "pass" &&
+    (job.interruption || job.status === "expired" || job.status === "interrupted")
+  )
+    decided.decision = "undecided";
   return decided;
 }

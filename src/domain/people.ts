@@ -27,7 +27,9 @@ export function signInAllowed(email: string, domains: readonly string[]): boolea
 }
 
 export const refuseDomain = (email: string) =>
-  new AppError("UNAUTHORIZED_DOMAIN", "Sign-in and signup are restricted to invited email domains.", { domain: email.slice(email.lastIndexOf("@") + 1) });
+  new AppError("UNAUTHORIZED_DOMAIN", "Sign-in and signup are restricted to invited email domains.", {
+    domain: email.slice(email.lastIndexOf("@") + 1),
+  });
 
 /** Decides issuing a sign-in link for an email: refused, with nothing recorded, outside the invited domains. */
 export function decideIssueLink(
@@ -35,7 +37,13 @@ export function decideIssueLink(
   domains: readonly string[],
 ): StreamWrite[] {
   if (!signInAllowed(link.email, domains)) throw refuseDomain(link.email);
-  return [{ streamId: streams.signInLink(link.linkId), expectedVersion: 0, events: [{ type: "SignInLinkIssued", data: link }] }];
+  return [
+    {
+      streamId: streams.signInLink(link.linkId),
+      expectedVersion: 0,
+      events: [{ type: "SignInLinkIssued", data: link }],
+    },
+  ];
 }
 
 /** Signing in as an email already proven: by a used link, or by an OpenID provider's verified email. */
@@ -69,9 +77,14 @@ export function decideSignIn(cmd: SignIn): StreamWrite[] {
   const { link } = cmd;
   if (!link) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link is not known.", { reason: "unknown" });
   if (link.usedAt) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link was used already.", { reason: "used" });
-  if (link.expiresAt <= cmd.now) throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link has expired.", { reason: "expired" });
+  if (link.expiresAt <= cmd.now)
+    throw new AppError("SIGNIN_LINK_INVALID", "This sign-in link has expired.", { reason: "expired" });
   return [
-    { streamId: streams.signInLink(link.linkId), expectedVersion: 1, events: [{ type: "SignInLinkUsed", data: { linkId: link.linkId } }] },
+    {
+      streamId: streams.signInLink(link.linkId),
+      expectedVersion: 1,
+      events: [{ type: "SignInLinkUsed", data: { linkId: link.linkId } }],
+    },
     ...decideSignInAs({ ...cmd, email: link.email }),
   ];
 }
@@ -93,7 +106,10 @@ export function decideSignInAs(cmd: SignInAs): StreamWrite[] {
     });
   }
   const memberships = cmd.person?.memberships ?? [];
-  const admin = (customerId: string): NewEvent => ({ type: "MemberAdded", data: { customerId, personId, role: "admin" } });
+  const admin = (customerId: string): NewEvent => ({
+    type: "MemberAdded",
+    data: { customerId, personId, role: "admin" },
+  });
   let customerId: string;
   if (cmd.claimedBy) {
     customerId = cmd.claimedBy;
@@ -118,19 +134,38 @@ export function decideSignInAs(cmd: SignInAs): StreamWrite[] {
 
 /** Decides moving a session's idle end forward (never past its absolute end). */
 export function decideRenewSession(sessionId: string, expiresAt: string): StreamWrite[] {
-  return [{ streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionRenewed", data: { sessionId, expiresAt } }] }];
+  return [
+    {
+      streamId: streams.session(sessionId),
+      expectedVersion: "any",
+      events: [{ type: "SessionRenewed", data: { sessionId, expiresAt } }],
+    },
+  ];
 }
 
 /** Decides switching a session's organization: only to one of the person's; any other is the same 404 as a missing one. */
 export function decideSwitchOrganization(sessionId: string, customerId: string, isMember: boolean): StreamWrite[] {
-  if (!isMember) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+  if (!isMember)
+    throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, {
+      customerId,
+    });
   return [
-    { streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionOrganizationSwitched", data: { sessionId, customerId } }] },
+    {
+      streamId: streams.session(sessionId),
+      expectedVersion: "any",
+      events: [{ type: "SessionOrganizationSwitched", data: { sessionId, customerId } }],
+    },
   ];
 }
 
 export function decideSignOut(sessionId: string): StreamWrite[] {
-  return [{ streamId: streams.session(sessionId), expectedVersion: "any", events: [{ type: "SessionEnded", data: { sessionId, reason: "signout" } }] }];
+  return [
+    {
+      streamId: streams.session(sessionId),
+      expectedVersion: "any",
+      events: [{ type: "SessionEnded", data: { sessionId, reason: "signout" } }],
+    },
+  ];
 }
 
 /** Managing the organization's members is for admins: a member gets ADMIN_REQUIRED. */
@@ -142,13 +177,23 @@ export function requireAdmin(role: Role, action: string): void {
 export function requireScopesOfRole(role: Role, scopes: readonly Scope[]): void {
   const beyond = scopes.filter((s) => !ROLE_SCOPES[role].includes(s));
   if (beyond.length) {
-    throw new AppError("INSUFFICIENT_SCOPE", `A ${role} may not mint a key with ${beyond.join(", ")}.`, { refusedScopes: beyond, allowedScopes: ROLE_SCOPES[role] });
+    throw new AppError("INSUFFICIENT_SCOPE", `A ${role} may not mint a key with ${beyond.join(", ")}.`, {
+      refusedScopes: beyond,
+      allowedScopes: ROLE_SCOPES[role],
+    });
   }
 }
 
 /** Rotating or revoking a key from a session: an admin any of the organization's keys, a member only the keys they minted. */
-export function requireKeyAuthority(actor: { role: Role; personId: string }, key: { keyId: string; personId: string | null }): void {
+export function requireKeyAuthority(
+  actor: { role: Role; personId: string },
+  key: { keyId: string; personId: string | null },
+): void {
   if (actor.role !== "admin" && key.personId !== actor.personId) {
-    throw new AppError("ADMIN_REQUIRED", "Only an admin may rotate or revoke a key another person minted, or the organization's own keys.", { keyId: key.keyId });
+    throw new AppError(
+      "ADMIN_REQUIRED",
+      "Only an admin may rotate or revoke a key another person minted, or the organization's own keys.",
+      { keyId: key.keyId },
+    );
   }
 }

@@ -6,7 +6,12 @@ import type { PlannedJob, PlannedValidation } from "./planned-job";
 import type { ErrorCode } from "../errors/catalog";
 
 /** What gating may answer: the run and the estimate list these. */
-export const PLAN_GATE_ERRORS: ErrorCode[] = ["PLAN_EXCLUDES_WEBSITE_CHECKS", "PLAN_EXCLUDES_EMAIL_CHECKS", "PLAN_EXCLUDES_REQUESTED_CLIENTS", "PLAN_EXCLUDES_SELECTED_CHECKS"];
+export const PLAN_GATE_ERRORS: ErrorCode[] = [
+  "PLAN_EXCLUDES_WEBSITE_CHECKS",
+  "PLAN_EXCLUDES_EMAIL_CHECKS",
+  "PLAN_EXCLUDES_REQUESTED_CLIENTS",
+  "PLAN_EXCLUDES_SELECTED_CHECKS",
+];
 
 /**
  * Plan gating, after the planner and before the price is charged (spec order): the job's kind must be in the
@@ -34,11 +39,15 @@ export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
   if (!gated.length) return job;
   const missingFeatures = [...new Set(gated.flatMap((g) => g.missing))];
   if (!run.length) {
-    throw new AppError("PLAN_EXCLUDES_SELECTED_CHECKS", `The ${plan.name} plan includes none of the selected checks; nothing was charged.`, {
-      gatedValidationIds: gated.map((g) => g.validationId),
-      missingFeatures,
-      planCode: plan.code,
-    });
+    throw new AppError(
+      "PLAN_EXCLUDES_SELECTED_CHECKS",
+      `The ${plan.name} plan includes none of the selected checks; nothing was charged.`,
+      {
+        gatedValidationIds: gated.map((g) => g.validationId),
+        missingFeatures,
+        planCode: plan.code,
+      },
+    );
   }
   return {
     ...job,
@@ -57,10 +66,20 @@ export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
 
 /** An explicitly named (formFactor, clientId) outside the plan refuses the job: naming a client is a request for it. */
 function refuseNamedClientsOutside(v: PlannedValidation, plan: Plan): void {
-  const named = Object.entries(v.clients ?? {}).flatMap(([formFactor, ids]) => ids.map((clientId) => ({ formFactor, clientId })));
-  const refused = named.filter(({ formFactor, clientId }) => !planIncludesClient(plan, findEmailClient(formFactor, clientId)!));
+  const named = Object.entries(v.clients ?? {}).flatMap(([formFactor, ids]) =>
+    ids.map((clientId) => ({ formFactor, clientId })),
+  );
+  const refused = named.filter(
+    ({ formFactor, clientId }) => !planIncludesClient(plan, findEmailClient(formFactor, clientId)!),
+  );
   if (!refused.length) return;
-  const missingFeatures = [...new Set(refused.flatMap(({ formFactor, clientId }) => clientMissingFeatures(plan, findEmailClient(formFactor, clientId)!)))];
+  const missingFeatures = [
+    ...new Set(
+      refused.flatMap(({ formFactor, clientId }) =>
+        clientMissingFeatures(plan, findEmailClient(formFactor, clientId)!),
+      ),
+    ),
+  ];
   throw new AppError(
     "PLAN_EXCLUDES_REQUESTED_CLIENTS",
     `${v.module.meta.id} names mail clients the ${plan.name} plan does not include: ${refused.map((r) => `${r.clientId} (${r.formFactor})`).join(", ")}; nothing was charged.`,
@@ -79,5 +98,9 @@ function missingFor(v: PlannedValidation, plan: Plan): MissingFeature[] | null {
 
 /** A check run with a parameter value of the request's own (not its default): what custom_parameters covers. */
 function usesCustomParameters(v: PlannedValidation): boolean {
-  return v.module.meta.parameters.some((p) => p.name in v.parameters && (p.default === undefined || canonicalJson(v.parameters[p.name]) !== canonicalJson(p.default)));
+  return v.module.meta.parameters.some(
+    (p) =>
+      p.name in v.parameters &&
+      (p.default === undefined || canonicalJson(v.parameters[p.name]) !== canonicalJson(p.default)),
+  );
 }

@@ -12,7 +12,10 @@ export interface Priced {
  * The price of a job: each validation's catalog `price.credits`, except a visual email check, priced by its
  * renders (one credit each, one more in an extra-credit client). One function for the estimate and the run.
  */
-export function priceJob(validations: Priced[]): { lines: Array<{ validationId: string; credits: number }>; totalCredits: number } {
+export function priceJob(validations: Priced[]): {
+  lines: Array<{ validationId: string; credits: number }>;
+  totalCredits: number;
+} {
   const lines = validations.map((v) => ({ validationId: v.module.meta.id, credits: creditsOf(v) }));
   return { lines, totalCredits: lines.reduce((n, l) => n + l.credits, 0) };
 }

@@ -42,7 +42,10 @@ export function fieldErrors(b: Record<string, unknown>): FieldError[] {
       value.forEach((item, i) => {
         if (typeof item === "string") return;
         if (item === null || typeof item !== "object" || Array.isArray(item)) {
-          errors.push({ path: `validations[${i}]`, error: syntheticError(item, "Expected a validation id string or an entry object") });
+          errors.push({
+            path: `validations[${i}]`,
+            error: syntheticError(item, "Expected a validation id string or an entry object"),
+          });
           return;
         }
         for (const error of Value.Errors(ValidationEntry, item)) {
@@ -54,7 +57,8 @@ export function fieldErrors(b: Record<string, unknown>): FieldError[] {
     }
     const schema = (JobRequest.properties as Record<string, TSchema>)[key];
     if (!schema) continue;
-    for (const error of Value.Errors(schema, value)) errors.push({ path: pointerToPath(`/${key}${error.path}`), error });
+    for (const error of Value.Errors(schema, value))
+      errors.push({ path: pointerToPath(`/${key}${error.path}`), error });
   }
   return errors;
 }

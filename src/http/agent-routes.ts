@@ -8,7 +8,8 @@ import { AppError } from "../errors/app-error";
 import { requestDeviceCode } from "../operations/device/request-device-code";
 import { exchangeDeviceCode } from "../operations/device/exchange-device-code";
 
-const text = (body: string, type: string) => new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
+const text = (body: string, type: string) =>
+  new Response(body, { headers: { "content-type": type, "cache-control": "public, max-age=300" } });
 
 /**
  * RFC 8414 metadata of the authorization server this server is: what the device flow (RFC 8628) offers and nothing

@@ -28,7 +28,9 @@ export function createHttpApp(services: Services) {
     .onParse(async ({ request }) => {
       const text = await request.text();
       if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-        throw new AppError("REQUEST_TOO_LARGE", `The body exceeds ${MAX_BODY_BYTES} bytes.`, { limitBytes: MAX_BODY_BYTES });
+        throw new AppError("REQUEST_TOO_LARGE", `The body exceeds ${MAX_BODY_BYTES} bytes.`, {
+          limitBytes: MAX_BODY_BYTES,
+        });
       }
       return text;
     })

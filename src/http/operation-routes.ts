@@ -14,7 +14,8 @@ export type Query = Record<string, string | undefined>;
 /** Elysia's path syntax for an OpenAPI path: {key} becomes :key. */
 const elysiaPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
-const isForm = (request: Request) => /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "");
+const isForm = (request: Request) =>
+  /^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "");
 
 /**
  * A form's fields as the body schema reads them: a field the schema holds as an array takes every value sent
@@ -26,13 +27,20 @@ function formFields(schema: TObject, body: unknown): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const name of new Set(form.keys())) {
     if (name === "_csrf") continue;
-    fields[name] = (schema.properties[name] as TSchema | undefined)?.type === "array" ? form.getAll(name) : form.get(name);
+    fields[name] =
+      (schema.properties[name] as TSchema | undefined)?.type === "array" ? form.getAll(name) : form.get(name);
   }
   return Value.Convert(schema, fields) as Record<string, unknown>;
 }
 
 /** The input of an HTTP call: path, then query, then body, each read with its schema (a raw body is only parsed). */
-function readHttpInput(op: Operation, request: Request, params: Record<string, string>, query: Query, body: unknown): unknown {
+function readHttpInput(
+  op: Operation,
+  request: Request,
+  params: Record<string, string>,
+  query: Query,
+  body: unknown,
+): unknown {
   const { path, query: querySchema, body: bodySchema, rawBody, form } = op.input;
   if (rawBody) return jsonBody(request, body);
   const fields = () => {
@@ -75,12 +83,20 @@ export interface HttpCall {
  * the organization the input names; a session operation (or a key operation open to sessions, called with a
  * session cookie and no key) signs in (session cookie, CSRF token) before reading the input.
  */
-export async function invokeOperation(services: Services, operations: readonly Operation[], op: Operation, http: HttpCall): Promise<unknown> {
+export async function invokeOperation(
+  services: Services,
+  operations: readonly Operation[],
+  op: Operation,
+  http: HttpCall,
+): Promise<unknown> {
   const { request, params, query, body, channel } = http;
   // A key operation open to sessions takes one when the request has a session cookie and no key.
   const bySession =
     op.auth.kind === "session" ||
-    (op.auth.kind === "key" && !!op.auth.session && !request.headers.get("authorization") && !!sessionSecretOf(request.headers.get("cookie")));
+    (op.auth.kind === "key" &&
+      !!op.auth.session &&
+      !request.headers.get("authorization") &&
+      !!sessionSecretOf(request.headers.get("cookie")));
   const call = openCall(op, {
     services,
     operations,
@@ -98,7 +114,8 @@ export async function invokeOperation(services: Services, operations: readonly O
     if (bySession) call.signIn();
     input = read();
     // A key operation a session calls acts for the session's organization: naming another is refused as for a key.
-    if (bySession && op.auth.kind === "key") services.accounts.resolveCustomer(call.session!, customerIdOf(input, query));
+    if (bySession && op.auth.kind === "key")
+      services.accounts.resolveCustomer(call.session!, customerIdOf(input, query));
   }
   return op.handle(input, call);
 }

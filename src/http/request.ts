@@ -8,7 +8,11 @@ const clientAddresses = new WeakMap<Request, string>();
  * Records where a request came from (the app's first hook does, with Bun's server). Behind a reverse proxy
  * (ASSAY_TRUST_FORWARDED_FOR=1) it is the last X-Forwarded-For entry, the address the nearest proxy saw.
  */
-export function noteClientAddress(request: Request, socketAddress: string | undefined, trustForwardedFor: boolean): void {
+export function noteClientAddress(
+  request: Request,
+  socketAddress: string | undefined,
+  trustForwardedFor: boolean,
+): void {
   const forwarded = trustForwardedFor ? request.headers.get("x-forwarded-for")?.split(",").pop()?.trim() : undefined;
   const address = forwarded || socketAddress;
   if (address) clientAddresses.set(request, address);

@@ -38,7 +38,9 @@ export class SmtpInbox {
 
   start(port: number): Promise<number> {
     const { config } = this;
-    const tls = config.smtpTls ? { key: readFileSync(config.smtpTls.keyPath), cert: readFileSync(config.smtpTls.certPath) } : null;
+    const tls = config.smtpTls
+      ? { key: readFileSync(config.smtpTls.keyPath), cert: readFileSync(config.smtpTls.certPath) }
+      : null;
     this.server = new SMTPServer({
       name: config.inboxDomain,
       banner: "Assay test inbox",
@@ -48,7 +50,8 @@ export class SmtpInbox {
       disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
       ...(tls ?? {}),
       logger: false,
-      onRcptTo: (address, _session, callback) => void this.checkRecipient(address).then((refused) => callback(refused ?? undefined)),
+      onRcptTo: (address, _session, callback) =>
+        void this.checkRecipient(address).then((refused) => callback(refused ?? undefined)),
       onData: (stream, session, callback) => this.receive(stream, session, callback),
     });
     this.server.on("error", (e) => console.error("smtp inbox:", e.message));
@@ -69,7 +72,9 @@ export class SmtpInbox {
    */
   private limitSession(socket: Socket): void {
     const timer = setTimeout(() => {
-      socket.end(`421 4.4.2 ${this.config.inboxDomain} Session time limit of ${this.config.smtpSessionSeconds} s reached, closing connection\r\n`);
+      socket.end(
+        `421 4.4.2 ${this.config.inboxDomain} Session time limit of ${this.config.smtpSessionSeconds} s reached, closing connection\r\n`,
+      );
       // A sender that does not read cannot hold the socket either: it is gone a second later.
       setTimeout(() => socket.destroy(), 1000).unref();
     }, this.config.smtpSessionSeconds * 1000);
@@ -89,7 +94,11 @@ export class SmtpInbox {
     return refusal(550, REFUSALS[why](this.config.inboxDomain));
   }
 
-  private receive(stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null) => void): void {
+  private receive(
+    stream: SMTPServerDataStream,
+    session: SMTPServerSession,
+    callback: (err?: Error | null) => void,
+  ): void {
     const chunks: Buffer[] = [];
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
@@ -103,16 +112,17 @@ export class SmtpInbox {
       }
       this.jobs
         .receiveEmail({
-        raw: Buffer.concat(chunks),
-        envelope: {
-          mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          rcptTo: session.envelope.rcptTo.map((r) => r.address),
-          ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
-          ...(session.hostNameAppearsAs ? { helo: String(session.hostNameAppearsAs).slice(0, 255) } : {}),
-        },
-      })
+          raw: Buffer.concat(chunks),
+          envelope: {
+            mailFrom: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            rcptTo: session.envelope.rcptTo.map((r) => r.address),
+            ...(session.remoteAddress ? { remoteAddress: session.remoteAddress } : {}),
+            ...(session.hostNameAppearsAs ? { helo: String(session.hostNameAppearsAs).slice(0, 255) } : {}),
+          },
+        })
         .then(
-          (taken) => callback(taken === 0 ? refusal(550, "5.7.1 No recipient of this message is still waiting for one") : null),
+          (taken) =>
+            callback(taken === 0 ? refusal(550, "5.7.1 No recipient of this message is still waiting for one") : null),
           (e: Error) => {
             // Nothing was acknowledged: the sender keeps the message and tries again.
             console.error("smtp inbox: message could not be kept:", e.message);

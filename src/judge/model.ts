@@ -55,7 +55,10 @@ export class ModelJudge implements Judge {
       const completion = await this.client.chat.completions.create({
         model: this.config.model,
         temperature: 0,
-        response_format: { type: "json_schema", json_schema: { name: "verdict", strict: true, schema: VERDICT_SCHEMA as unknown as Record<string, unknown> } },
+        response_format: {
+          type: "json_schema",
+          json_schema: { name: "verdict", strict: true, schema: VERDICT_SCHEMA as unknown as Record<string, unknown> },
+        },
         messages: [
           {
             role: "system",
@@ -71,7 +74,10 @@ export class ModelJudge implements Judge {
               },
               ...screenshots.map((s) => ({
                 type: "image_url" as const,
-                image_url: { url: `data:${s.contentType};base64,${Buffer.from(s.data).toString("base64")}`, detail: "high" as const },
+                image_url: {
+                  url: `data:${s.contentType};base64,${Buffer.from(s.data).toString("base64")}`,
+                  detail: "high" as const,
+                },
               })),
             ],
           },
@@ -87,15 +93,28 @@ export class ModelJudge implements Judge {
     } catch {
       return modelError("The vision model's answer was not JSON.");
     }
-    if ((answer.verdict !== "pass" && answer.verdict !== "fail") || typeof answer.reasoning !== "string" || !Array.isArray(answer.findings)) {
+    if (
+      (answer.verdict !== "pass" && answer.verdict !== "fail") ||
+      typeof answer.reasoning !== "string" ||
+      !Array.isArray(answer.findings)
+    ) {
       return modelError("The vision model's answer did not match the verdict schema.");
     }
     const findings = (answer.findings as Array<Record<string, unknown>>)
       .filter((f) => f && typeof f.message === "string")
-      .map((f) => ({ message: f.message, ...(typeof f.selector === "string" ? { selector: f.selector } : {}), ...(typeof f.viewport === "string" ? { viewport: f.viewport } : {}) }) as Finding);
+      .map(
+        (f) =>
+          ({
+            message: f.message,
+            ...(typeof f.selector === "string" ? { selector: f.selector } : {}),
+            ...(typeof f.viewport === "string" ? { viewport: f.viewport } : {}),
+          }) as Finding,
+      );
     return {
       verdict: answer.verdict,
-      ...(answer.verdict === "fail" ? { reason: typeof answer.reason === "string" && answer.reason ? answer.reason : answer.reasoning } : {}),
+      ...(answer.verdict === "fail"
+        ? { reason: typeof answer.reason === "string" && answer.reason ? answer.reason : answer.reasoning }
+        : {}),
       reasoning: `${answer.reasoning} (judged by ${this.config.model}; inspector measured: ${inspection.reasoning})`,
       findings,
     };

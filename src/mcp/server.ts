@@ -81,7 +81,8 @@ interface McpCall {
  */
 async function callTool(name: string, args: unknown, ctx: McpCall): Promise<CallToolResult> {
   const op = toolNamed(ctx.operations, name);
-  if (!op) throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
+  if (!op)
+    throw new McpError(RpcErrorCode.InvalidParams, `Unknown tool ${JSON.stringify(name)}; tools/list names them all.`);
   try {
     const input = op.input.rawBody ? (args ?? {}) : readInput(argumentsSchema(op.input), args);
     const call = openCall(op, { ...ctx, channel: "mcp" });
@@ -90,29 +91,50 @@ async function callTool(name: string, args: unknown, ctx: McpCall): Promise<Call
     if (output instanceof Response) throw new Error(`${op.operationId} answers HTTP only`);
     const { data, content } = output instanceof WithContent ? output : { data: output, content: [] };
     return {
-      content: [{ type: "text", text: op.mcp.summary(data, input) }, ...content, { type: "text", text: JSON.stringify(data) }],
+      content: [
+        { type: "text", text: op.mcp.summary(data, input) },
+        ...content,
+        { type: "text", text: JSON.stringify(data) },
+      ],
       structuredContent: data,
     };
   } catch (e) {
     if (e instanceof AppError) return errorResult(e, ctx.requestId);
     console.error(`[${ctx.requestId}] MCP tool ${name}:`, e);
-    return errorResult(new AppError("INTERNAL_ERROR", "Something went wrong on our side.", undefined, undefined, true), ctx.requestId);
+    return errorResult(
+      new AppError("INTERNAL_ERROR", "Something went wrong on our side.", undefined, undefined, true),
+      ctx.requestId,
+    );
   }
 }
 
-function serverFor(services: Services, operations: readonly Operation[], requestId: string, authorization: string | null, clientAddress?: string): Server {
+function serverFor(
+  services: Services,
+  operations: readonly Operation[],
+  requestId: string,
+  authorization: string | null,
+  clientAddress?: string,
+): Server {
   const server = new Server(
     { name: "assay", title: "Assay", version: pkg.version, websiteUrl: services.config.publicBaseUrl },
     { capabilities: { tools: { listChanged: false } }, instructions: MCP_INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: toolList(operations) }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    callTool(request.params.name, request.params.arguments, { services, operations, requestId, authorization, clientAddress, signal: extra.signal }),
+    callTool(request.params.name, request.params.arguments, {
+      services,
+      operations,
+      requestId,
+      authorization,
+      clientAddress,
+      signal: extra.signal,
+    }),
   );
   return server;
 }
 
-const protectedResourceMetadataUrl = (services: Services) => `${services.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
+const protectedResourceMetadataUrl = (services: Services) =>
+  `${services.config.publicBaseUrl}/.well-known/oauth-protected-resource/mcp`;
 
 function unauthorized(services: Services, e: AppError, requestId: string, invalidToken: boolean): Response {
   const challenge = [
@@ -134,14 +156,24 @@ function malformedToolCall(message: unknown): { id: string | number | null; mess
   if (m?.method !== "tools/call") return null;
   const id = typeof m.id === "string" || typeof m.id === "number" ? m.id : null;
   const args = m.params?.arguments;
-  if (typeof m.params?.name !== "string") return { id, message: "Invalid params: tools/call needs params.name, the tool's name (a string); tools/list names them all." };
+  if (typeof m.params?.name !== "string")
+    return {
+      id,
+      message: "Invalid params: tools/call needs params.name, the tool's name (a string); tools/list names them all.",
+    };
   if (args !== undefined && (args === null || typeof args !== "object" || Array.isArray(args)))
-    return { id, message: `Invalid params: the arguments of ${m.params.name} must be an object of named arguments; tools/list gives its inputSchema.` };
+    return {
+      id,
+      message: `Invalid params: the arguments of ${m.params.name} must be an object of named arguments; tools/list gives its inputSchema.`,
+    };
   return null;
 }
 
 const rpcError = (status: number, code: number, message: string, requestId: string) =>
-  Response.json({ jsonrpc: "2.0", error: { code, message }, id: null }, { status, headers: { "x-request-id": requestId } });
+  Response.json(
+    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { status, headers: { "x-request-id": requestId } },
+  );
 
 /**
  * POST /mcp: one stateless exchange per request with JSON responses. A Bearer key, when sent, must be valid
@@ -158,10 +190,17 @@ export async function handleMcp(
 ): Promise<Response> {
   if (request.method !== "POST") {
     // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
-    return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp." }, id: null }), {
-      status: 405,
-      headers: { allow: "POST", "content-type": "application/json", "x-request-id": requestId },
-    });
+    return new Response(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        error: { code: -32000, message: "Method not allowed: POST JSON-RPC messages to /mcp." },
+        id: null,
+      }),
+      {
+        status: 405,
+        headers: { allow: "POST", "content-type": "application/json", "x-request-id": requestId },
+      },
+    );
   }
   let parsed: unknown;
   try {
@@ -171,7 +210,11 @@ export async function handleMcp(
     return rpcError(400, -32700, "Parse error: the body is not JSON.", requestId);
   }
   const malformed = (Array.isArray(parsed) ? parsed : [parsed]).map(malformedToolCall).find((m) => m !== null);
-  if (malformed) return Response.json({ jsonrpc: "2.0", id: malformed.id, error: { code: RpcErrorCode.InvalidParams, message: malformed.message } }, { headers: { "x-request-id": requestId } });
+  if (malformed)
+    return Response.json(
+      { jsonrpc: "2.0", id: malformed.id, error: { code: RpcErrorCode.InvalidParams, message: malformed.message } },
+      { headers: { "x-request-id": requestId } },
+    );
   let principal: Principal | undefined;
   const authorization = request.headers.get("authorization");
   if (authorization) {
@@ -188,20 +231,34 @@ export async function handleMcp(
       if (m?.method !== "tools/call" || typeof m.params?.name !== "string") continue;
       const op = toolNamed(operations, m.params.name);
       if (op && callNeedsKey(op, m.params.arguments)) {
-        const e = new AppError("AUTH_REQUIRED", `${op.mcp.name} needs an API key: send Authorization: Bearer <API_KEY>. create_account opens a free account.`, {
-          reason: "missing",
-          tool: op.mcp.name,
-          resourceMetadata: protectedResourceMetadataUrl(services),
-        });
+        const e = new AppError(
+          "AUTH_REQUIRED",
+          `${op.mcp.name} needs an API key: send Authorization: Bearer <API_KEY>. create_account opens a free account.`,
+          {
+            reason: "missing",
+            tool: op.mcp.name,
+            resourceMetadata: protectedResourceMetadataUrl(services),
+          },
+        );
         return unauthorized(services, e, requestId, false);
       }
     }
   }
   const server = serverFor(services, operations, requestId, authorization, clientAddress);
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
-    const authInfo = principal ? { token: "redacted", clientId: principal.key.keyId, scopes: [...principal.key.scopes], extra: { customerId: principal.customerId } } : undefined;
+    const authInfo = principal
+      ? {
+          token: "redacted",
+          clientId: principal.key.keyId,
+          scopes: [...principal.key.scopes],
+          extra: { customerId: principal.customerId },
+        }
+      : undefined;
     const response = await transport.handleRequest(request, { parsedBody: parsed, authInfo });
     const headers = new Headers(response.headers);
     headers.set("x-request-id", requestId);

@@ -41,10 +41,17 @@ export const sessionMeta = (personId: string, channel: Channel, requestId: strin
 });
 
 /** The event metadata of a call made without one. */
-export const systemMeta = (channel: Channel, requestId: string): EventMetadata => ({ requestId, actor: { kind: "system" }, channel });
+export const systemMeta = (channel: Channel, requestId: string): EventMetadata => ({
+  requestId,
+  actor: { kind: "system" },
+  channel,
+});
 
 /** The customerId a call names: in its input, or (HTTP job bodies) in the query string. */
 export function customerIdOf(input: unknown, query: Record<string, unknown> = {}): unknown {
-  const named = input && typeof input === "object" && "customerId" in input ? (input as { customerId: unknown }).customerId : undefined;
+  const named =
+    input && typeof input === "object" && "customerId" in input
+      ? (input as { customerId: unknown }).customerId
+      : undefined;
   return named ?? query.customerId;
 }

@@ -56,10 +56,13 @@ export function openCall(op: Operation, ctx: CallContext): Call & { signIn(): vo
     },
     /** A session operation's caller: the session (AUTH_REQUIRED, then CSRF_TOKEN_INVALID), or its own key where allowed. */
     signIn() {
-      if (op.auth.kind !== "session" && !(op.auth.kind === "key" && op.auth.session)) throw new Error(`${op.operationId} takes no session`);
+      if (op.auth.kind !== "session" && !(op.auth.kind === "key" && op.auth.session))
+        throw new Error(`${op.operationId} takes no session`);
       if (ctx.authorization) {
         if (op.auth.kind !== "session" || !op.auth.ownKey) {
-          throw new AppError("AUTH_REQUIRED", "This needs a signed-in session; API keys are refused here.", { requires: "session" });
+          throw new AppError("AUTH_REQUIRED", "This needs a signed-in session; API keys are refused here.", {
+            requires: "session",
+          });
         }
         call.key = ctx.services.accounts.authenticate(ctx.authorization);
         call.customerId = call.key.customerId;
@@ -67,7 +70,10 @@ export function openCall(op: Operation, ctx: CallContext): Call & { signIn(): vo
         return;
       }
       const credentials = ctx.session;
-      call.session = ctx.services.sessions.authenticate(credentials?.secret, credentials?.stateChanging ? { token: credentials.csrfToken } : undefined);
+      call.session = ctx.services.sessions.authenticate(
+        credentials?.secret,
+        credentials?.stateChanging ? { token: credentials.csrfToken } : undefined,
+      );
       call.customerId = call.session.customerId;
       call.meta = sessionMeta(call.session.personId, ctx.channel, ctx.requestId);
     },

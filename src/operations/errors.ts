@@ -9,7 +9,12 @@ import type { Operation } from "./operation";
 const TENANT: ErrorCode[] = ["INSUFFICIENT_SCOPE", "CUSTOMER_NOT_FOUND", "CUSTOMER_SCOPE_MISMATCH"];
 const HTTP_QUERY: ErrorCode[] = ["INVALID_REQUEST_BODY", "INVALID_ENUM_VALUE"];
 const HTTP_BODY: ErrorCode[] = ["INVALID_REQUEST_BODY", "REQUEST_TOO_LARGE", "UNKNOWN_FIELD", "MISSING_REQUIRED_FIELD"];
-const MCP_ARGUMENTS: ErrorCode[] = ["INVALID_REQUEST_BODY", "UNKNOWN_FIELD", "INVALID_ENUM_VALUE", "MISSING_REQUIRED_FIELD"];
+const MCP_ARGUMENTS: ErrorCode[] = [
+  "INVALID_REQUEST_BODY",
+  "UNKNOWN_FIELD",
+  "INVALID_ENUM_VALUE",
+  "MISSING_REQUIRED_FIELD",
+];
 
 const unique = (codes: ErrorCode[]) => [...new Set(codes)];
 

@@ -14,14 +14,23 @@ import pkg from "../../package.json";
 
 function parametersOf(route: RouteOperation) {
   const out: Record<string, unknown>[] = [];
-  for (const [where, schema] of [["path", route.input.path], ["query", route.input.query]] as const) {
+  for (const [where, schema] of [
+    ["path", route.input.path],
+    ["query", route.input.query],
+  ] as const) {
     if (!schema) continue;
     const required = new Set(schema.required ?? []);
     for (const [name, prop] of Object.entries(schema.properties)) {
       const json = jsonSchemaOf(prop);
       const description = json.description;
       delete json.description;
-      out.push({ name, in: where, required: where === "path" || required.has(name), ...(description ? { description } : {}), schema: json });
+      out.push({
+        name,
+        in: where,
+        required: where === "path" || required.has(name),
+        ...(description ? { description } : {}),
+        schema: json,
+      });
     }
   }
   return out;
@@ -43,7 +52,10 @@ function errorResponses(codes: ErrorCode[]) {
           content: {
             "application/json": {
               schema: {
-                allOf: [{ $ref: "#/components/schemas/Error" }, { type: "object", properties: { code: { type: "string", enum: list } } }],
+                allOf: [
+                  { $ref: "#/components/schemas/Error" },
+                  { type: "object", properties: { code: { type: "string", enum: list } } },
+                ],
               },
             },
           },
@@ -59,7 +71,11 @@ function withOtherErrors(responses: Record<string, any>, other: NonNullable<Oper
     responses[status] = catalogued
       ? {
           description: `${description}\n\n${catalogued.description}`,
-          content: { "application/json": { schema: { oneOf: [jsonSchemaOf(schema), catalogued.content["application/json"].schema] } } },
+          content: {
+            "application/json": {
+              schema: { oneOf: [jsonSchemaOf(schema), catalogued.content["application/json"].schema] },
+            },
+          },
         }
       : { description, content: { "application/json": { schema: jsonSchemaOf(schema) } } };
   }
@@ -97,7 +113,10 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
         required: true,
         description: `${route.input.form === true ? "JSON or an HTML form" : "JSON"}, at most ${MAX_BODY_BYTES} bytes.`,
         // A form read by a function of its own is the dashboard's; its fields are not the body schema's.
-        content: { "application/json": { schema }, ...(route.input.form === true ? { "application/x-www-form-urlencoded": { schema } } : {}) },
+        content: {
+          "application/json": { schema },
+          ...(route.input.form === true ? { "application/x-www-form-urlencoded": { schema } } : {}),
+        },
       };
     }
     op.responses = {
@@ -106,8 +125,12 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
         ...(redirects(http.status)
           ? {}
           : http.contentType
-          ? { content: { [http.contentType]: { schema: { type: "string", contentMediaType: http.contentType } } } }
-          : { content: { "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } } } }),
+            ? { content: { [http.contentType]: { schema: { type: "string", contentMediaType: http.contentType } } } }
+            : {
+                content: {
+                  "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } },
+                },
+              }),
       },
       ...withOtherErrors(errorResponses(codes), http.otherErrors),
     };
@@ -127,16 +150,28 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
     tags: [
       { name: "catalog", description: "Validations, sets and error codes; no key needed." },
       { name: "account", description: "Signup, organization, keys and credits." },
-      { name: "session", description: "Sign-in by email link and the session it starts (a cookie; state-changing calls carry its CSRF token)." },
+      {
+        name: "session",
+        description:
+          "Sign-in by email link and the session it starts (a cookie; state-changing calls carry its CSRF token).",
+      },
       { name: "jobs", description: "Estimate, run and read jobs; screenshots." },
-      { name: "playground", description: "Anonymous runs of a few checks, without an account or credits; limited per session and per address." },
+      {
+        name: "playground",
+        description:
+          "Anonymous runs of a few checks, without an account or credits; limited per session and per address.",
+      },
       { name: "feedback", description: "Feedback on verdicts, which earns credits." },
     ],
     paths,
     components: {
       schemas: { JobRequest: jsonSchemaOf(JobRequest), Error: jsonSchemaOf(ErrorBodySchema) },
       securitySchemes: {
-        bearer: { type: "http", scheme: "bearer", description: "Authorization: Bearer <API_KEY> (assay_sk_…). Scopes are fixed when a key is minted." },
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "Authorization: Bearer <API_KEY> (assay_sk_…). Scopes are fixed when a key is minted.",
+        },
         session: {
           type: "apiKey",
           in: "cookie",

@@ -139,7 +139,9 @@ export function sessionOf(call: Call): SessionPrincipal {
   return call.session;
 }
 
-type InputOf<In extends Inputs> = In["rawBody"] extends true ? any : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
+type InputOf<In extends Inputs> = In["rawBody"] extends true
+  ? any
+  : StaticOr<In["path"]> & StaticOr<In["query"]> & StaticOr<In["body"]>;
 
 /** The MCP arguments: the merge of the path, query and body schemas (the one schema itself when there is one). */
 export function argumentsSchema(input: Inputs): TObject {

@@ -15,13 +15,15 @@ const attributes = (config: Pick<Config, "publicBaseUrl">, path = "/") =>
 export const sessionCookie = (secret: string, config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">) =>
   `${NAME}=${secret}; ${attributes(config)}; Max-Age=${config.sessionMaxSeconds}`;
 
-export const clearedSessionCookie = (config: Pick<Config, "publicBaseUrl">) => `${NAME}=; ${attributes(config)}; Max-Age=0`;
+export const clearedSessionCookie = (config: Pick<Config, "publicBaseUrl">) =>
+  `${NAME}=; ${attributes(config)}; Max-Age=0`;
 
 /** Set-Cookie for an OpenID sign-in under way: SameSite=Lax still sends it on the provider's top-level redirect back. */
 export const oidcStateCookie = (state: string, maxAgeSeconds: number, config: Pick<Config, "publicBaseUrl">) =>
   `${OIDC_NAME}=${state}; ${attributes(config, OIDC_PATH)}; Max-Age=${maxAgeSeconds}`;
 
-export const clearedOidcStateCookie = (config: Pick<Config, "publicBaseUrl">) => `${OIDC_NAME}=; ${attributes(config, OIDC_PATH)}; Max-Age=0`;
+export const clearedOidcStateCookie = (config: Pick<Config, "publicBaseUrl">) =>
+  `${OIDC_NAME}=; ${attributes(config, OIDC_PATH)}; Max-Age=0`;
 
 function cookieValue(cookieHeader: string | null | undefined, name: string): string | null {
   for (const part of (cookieHeader ?? "").split(";")) {
@@ -39,10 +41,18 @@ export const playgroundCookie = (sessionId: string, maxAgeSeconds: number, confi
   `${PLAYGROUND_NAME}=${sessionId}; ${attributes(config)}; Max-Age=${maxAgeSeconds}`;
 
 /** The playground session a Cookie header carries, if any. */
-export const playgroundSessionOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, PLAYGROUND_NAME);
+export const playgroundSessionOf = (cookieHeader: string | null | undefined) =>
+  cookieValue(cookieHeader, PLAYGROUND_NAME);
 
 /** The OpenID sign-in state a Cookie header carries, if any. */
 export const oidcStateOf = (cookieHeader: string | null | undefined) => cookieValue(cookieHeader, OIDC_NAME);
 /** The answer of a link that signs in (sign-in or invitation): a redirect setting the new session's cookie. */
-export const signedInRedirect = (secret: string, location: string, config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">) =>
-  new Response(null, { status: 303, headers: { location, "set-cookie": sessionCookie(secret, config), "cache-control": "no-store" } });
+export const signedInRedirect = (
+  secret: string,
+  location: string,
+  config: Pick<Config, "publicBaseUrl" | "sessionMaxSeconds">,
+) =>
+  new Response(null, {
+    status: 303,
+    headers: { location, "set-cookie": sessionCookie(secret, config), "cache-control": "no-store" },
+  });

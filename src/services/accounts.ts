@@ -1,5 +1,16 @@
 import { AppError } from "../errors/app-error";
-import { ALL_SCOPES, decideMintKey, emailHashOf, decideOpenAccount, decideRevokeKey, decideRotateKey, normaliseEmail, streams, type MintedKey, type Scope } from "../domain/accounts";
+import {
+  ALL_SCOPES,
+  decideMintKey,
+  emailHashOf,
+  decideOpenAccount,
+  decideRevokeKey,
+  decideRotateKey,
+  normaliseEmail,
+  streams,
+  type MintedKey,
+  type Scope,
+} from "../domain/accounts";
 import { refuseDomain, requireKeyAuthority, requireScopesOfRole, signInAllowed } from "../domain/people";
 import { findOrganization } from "../../projections/organizations";
 import { findKeyById, findKeyBySecretHash, listKeys, type KeyRecord } from "../../projections/keys";
@@ -25,11 +36,16 @@ function newSecret(): { apiKey: string; secretHash: string; displayPrefix: strin
 /** A new key with its record for the log; also minted by a device authorization (./device.ts). */
 export function newKey(name: string, scopes: Scope[], personId?: string): { apiKey: string; key: MintedKey } {
   const { apiKey, secretHash, displayPrefix } = newSecret();
-  return { apiKey, key: { keyId: newKeyId(), secretHash, displayPrefix, name, scopes, ...(personId ? { personId } : {}) } };
+  return {
+    apiKey,
+    key: { keyId: newKeyId(), secretHash, displayPrefix, name, scopes, ...(personId ? { personId } : {}) },
+  };
 }
 
 export class AccountService {
-  constructor(private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "keyUsage" | "plans" | "limits">) {}
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "keyUsage" | "plans" | "limits">,
+  ) {}
 
   /**
    * Opens a free account: one key (returned only here, stored only as a hash) and the signup grant. Outside
@@ -62,13 +78,23 @@ export class AccountService {
     await this.ctx.plans.provisionOpened(customerId);
     const org = findOrganization(this.ctx.readModels, customerId)!;
     // Said with the key: under a remote provider the organization may open without a plan its key can use yet.
-    return { apiKey, keyId: key.keyId, customerId, orgCode: org.orgCode, email, billing: await this.ctx.plans.standing(customerId) };
+    return {
+      apiKey,
+      keyId: key.keyId,
+      customerId,
+      orgCode: org.orgCode,
+      email,
+      billing: await this.ctx.plans.standing(customerId),
+    };
   }
 
   /** Mints a key with chosen scopes; for the operator CLI (HTTP key minting needs a session). */
   async mintKey(customerId: string, name: string, scopes: Scope[], meta: RequestMeta) {
     const { apiKey, key } = newKey(name, scopes);
-    await this.ctx.log.append(decideMintKey(customerId, key, findOrganization(this.ctx.readModels, customerId) !== null), meta);
+    await this.ctx.log.append(
+      decideMintKey(customerId, key, findOrganization(this.ctx.readModels, customerId) !== null),
+      meta,
+    );
     return { apiKey, keyId: key.keyId, customerId, scopes };
   }
 
@@ -97,7 +123,10 @@ export class AccountService {
     if (key) requireKeyAuthority(session, key);
     const { apiKey, secretHash, displayPrefix } = newSecret();
     const previousValidUntil = new Date(Date.now() + this.ctx.config.keyRotationOverlapSeconds * 1000).toISOString();
-    await this.ctx.log.append(decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null), meta);
+    await this.ctx.log.append(
+      decideRotateKey(session.customerId, { keyId, secretHash, displayPrefix, previousValidUntil }, key !== null),
+      meta,
+    );
     return { apiKey, previousValidUntil, ...this.keyView(findKeyById(this.ctx.readModels, keyId)!) };
   }
 
@@ -111,7 +140,11 @@ export class AccountService {
   /** A key revoking itself with its own credential (a command-line logout); never another key. */
   revokeOwnKey(principal: Principal, keyId: string, meta: RequestMeta) {
     if (keyId !== principal.key.keyId) {
-      throw new AppError("SELF_REVOKE_ONLY", "A key may revoke only itself; revoke other keys from a signed-in session.", { keyId });
+      throw new AppError(
+        "SELF_REVOKE_ONLY",
+        "A key may revoke only itself; revoke other keys from a signed-in session.",
+        { keyId },
+      );
     }
     return this.revokeKey(principal.customerId, keyId, meta);
   }
@@ -125,10 +158,14 @@ export class AccountService {
   authenticate(authorization: string | null | undefined): Principal {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
     if (!match) {
-      throw new AppError("AUTH_REQUIRED", "Send Authorization: Bearer <API_KEY>.", { reason: authorization ? "malformed" : "missing" });
+      throw new AppError("AUTH_REQUIRED", "Send Authorization: Bearer <API_KEY>.", {
+        reason: authorization ? "malformed" : "missing",
+      });
     }
     const now = new Date();
-    const key = match[1]!.startsWith(KEY_PREFIX) ? findKeyBySecretHash(this.ctx.readModels, sha256Hex(match[1]!), now.toISOString()) : null;
+    const key = match[1]!.startsWith(KEY_PREFIX)
+      ? findKeyBySecretHash(this.ctx.readModels, sha256Hex(match[1]!), now.toISOString())
+      : null;
     if (!key || key.revokedAt) throw new AppError("AUTH_REQUIRED", "The API key is not valid.", { reason: "invalid" });
     this.ctx.keyUsage.touch(key.keyId, now);
     return { key, customerId: key.customerId };
@@ -136,7 +173,10 @@ export class AccountService {
 
   requireScope(principal: Principal, scope: Scope): void {
     if (!principal.key.scopes.includes(scope)) {
-      throw new AppError("INSUFFICIENT_SCOPE", `This key lacks the ${scope} scope.`, { requiredScope: scope, keyScopes: principal.key.scopes });
+      throw new AppError("INSUFFICIENT_SCOPE", `This key lacks the ${scope} scope.`, {
+        requiredScope: scope,
+        keyScopes: principal.key.scopes,
+      });
     }
   }
 
@@ -147,10 +187,14 @@ export class AccountService {
   resolveCustomer(principal: Pick<Principal, "customerId">, customerId: unknown): string {
     if (customerId === undefined || customerId === null || customerId === "") return principal.customerId;
     if (typeof customerId !== "string" || !findOrganization(this.ctx.readModels, customerId)) {
-      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, {
+        customerId,
+      });
     }
     if (customerId !== principal.customerId) {
-      throw new AppError("CUSTOMER_SCOPE_MISMATCH", "customerId names another organization than this key's.", { customerId });
+      throw new AppError("CUSTOMER_SCOPE_MISMATCH", "customerId names another organization than this key's.", {
+        customerId,
+      });
     }
     return customerId;
   }
@@ -159,12 +203,22 @@ export class AccountService {
   async org(customerId: string) {
     const { plan, monthlyCredits } = await this.ctx.plans.entitle(customerId);
     const org = findOrganization(this.ctx.readModels, customerId)!;
-    return { customerId: org.customerId, orgCode: org.orgCode, email: org.email, plan: plan.code, planName: plan.name, monthlyCredits, createdAt: org.createdAt };
+    return {
+      customerId: org.customerId,
+      orgCode: org.orgCode,
+      email: org.email,
+      plan: plan.code,
+      planName: plan.name,
+      monthlyCredits,
+      createdAt: org.createdAt,
+    };
   }
 
   /** The organization's keys; with `mintedBy`, only those that person minted. */
   keys(customerId: string, mintedBy?: string) {
-    const keys = listKeys(this.ctx.readModels, customerId).filter((k) => mintedBy === undefined || k.personId === mintedBy);
+    const keys = listKeys(this.ctx.readModels, customerId).filter(
+      (k) => mintedBy === undefined || k.personId === mintedBy,
+    );
     const lastUsed = this.ctx.keyUsage.lastUsed(keys.map((k) => k.keyId));
     return keys.map((k) => ({ ...this.keyView(k), lastUsedAt: lastUsed.get(k.keyId) ?? null }));
   }
@@ -174,7 +228,10 @@ export class AccountService {
    * named, must be the session's organization, as for a key.
    */
   keysOf(session: SessionPrincipal, customerId: unknown) {
-    return this.keys(this.resolveCustomer(session, customerId), session.role === "admin" ? undefined : session.personId);
+    return this.keys(
+      this.resolveCustomer(session, customerId),
+      session.role === "admin" ? undefined : session.personId,
+    );
   }
 
   private keyView(k: KeyRecord) {
@@ -212,4 +269,3 @@ export class AccountService {
     };
   }
 }
-

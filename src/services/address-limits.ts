@@ -24,7 +24,11 @@ export class AddressLimit {
   }
 
   private refusal = (retryAfterSeconds: number) =>
-    new AppError(this.code, this.message(retryAfterSeconds), { retryAfterSeconds, limit: this.limit.points, windowSeconds: this.limit.windowSeconds });
+    new AppError(this.code, this.message(retryAfterSeconds), {
+      retryAfterSeconds,
+      limit: this.limit.points,
+      windowSeconds: this.limit.windowSeconds,
+    });
 
   /** Counts one attempt from the address, or throws the refusal (which counts nothing). */
   async spend(address: string | undefined): Promise<void> {
@@ -60,7 +64,17 @@ export class AddressLimits {
   readonly deviceCodes: AddressLimit;
 
   constructor(
-    config: Pick<Config, "signupsPerAddress" | "signupWindowSeconds" | "signinLinksPerClient" | "signinLinkTtlSeconds" | "signinsPerClient" | "signinWindowSeconds" | "deviceCodesPerAddress" | "deviceCodeTtlSeconds">,
+    config: Pick<
+      Config,
+      | "signupsPerAddress"
+      | "signupWindowSeconds"
+      | "signinLinksPerClient"
+      | "signinLinkTtlSeconds"
+      | "signinsPerClient"
+      | "signinWindowSeconds"
+      | "deviceCodesPerAddress"
+      | "deviceCodeTtlSeconds"
+    >,
     counter?: WindowCounter,
   ) {
     this.newOrganizations = new AddressLimit(
@@ -77,7 +91,8 @@ export class AddressLimits {
       config.signinLinkTtlSeconds,
       counter,
       "SIGNIN_RATE_LIMITED",
-      (s) => `Too many sign-in links asked for from this client address; ask again in ${s} s, or use a link already sent.`,
+      (s) =>
+        `Too many sign-in links asked for from this client address; ask again in ${s} s, or use a link already sent.`,
     );
     this.signIns = new AddressLimit(
       "signins-per-client",
@@ -85,7 +100,8 @@ export class AddressLimits {
       config.signinWindowSeconds,
       counter,
       "SESSION_START_RATE_LIMITED",
-      (s) => `Too many sign-ins from this address; try again in ${s} s. Nothing was started: a sign-in or invitation link still works until it expires.`,
+      (s) =>
+        `Too many sign-ins from this address; try again in ${s} s. Nothing was started: a sign-in or invitation link still works until it expires.`,
     );
     this.deviceCodes = new AddressLimit(
       "device-codes-per-address",

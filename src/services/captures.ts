@@ -71,7 +71,11 @@ export class CaptureService implements CaptureSink {
   /** The image for a valid, unexpired share link; no key needed. */
   async readShared(key: string, expires: string, signature: string): Promise<{ row: CaptureRow; data: Uint8Array }> {
     if (!this.validShareLink(key, expires, signature)) {
-      throw new AppError("STORAGE_OBJECT_NOT_FOUND", "This share link is expired or not valid; ask the owner for a new one.", { key });
+      throw new AppError(
+        "STORAGE_OBJECT_NOT_FOUND",
+        "This share link is expired or not valid; ask the owner for a new one.",
+        { key },
+      );
     }
     const row = findCapture(this.ctx.readModels, key);
     if (!row) throw notFound(key);
@@ -118,7 +122,8 @@ export class CaptureService implements CaptureSink {
   }
 }
 
-const notFound = (key: string) => new AppError("STORAGE_OBJECT_NOT_FOUND", "No capture with this key in your organization.", { key });
+const notFound = (key: string) =>
+  new AppError("STORAGE_OBJECT_NOT_FOUND", "No capture with this key in your organization.", { key });
 
 /**
  * A random signing secret kept in a directory (ASSAY_SHARED_DIR, or DATA_DIR), so share links survive restarts

@@ -43,7 +43,10 @@ export class CatalogService {
 
   set(setId: string) {
     const set = findSet(setId);
-    if (!set) throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, { validationSetId: setId });
+    if (!set)
+      throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, {
+        validationSetId: setId,
+      });
     return withPolicy(setView(set));
   }
 
@@ -80,7 +83,9 @@ export class CatalogService {
     };
     const setVotes = new Map<string, string[]>();
     for (const rule of GOAL_RULES) {
-      const hit = rule.words.find((w) => (w.includes(" ") ? goal.includes(w) : words.includes(w) || words.some((t) => t.startsWith(w) && w.length >= 5)));
+      const hit = rule.words.find((w) =>
+        w.includes(" ") ? goal.includes(w) : words.includes(w) || words.some((t) => t.startsWith(w) && w.length >= 5),
+      );
       if (!hit) continue;
       const why = `your goal mentions "${hit}": ${rule.because}`;
       for (const m of candidates) if (rule.categories?.includes(m.meta.category)) add(m.meta.id, why);
@@ -88,8 +93,13 @@ export class CatalogService {
       if (rule.set) setVotes.set(rule.set, [...(setVotes.get(rule.set) ?? []), why]);
     }
     for (const m of candidates) {
-      const { score, matchedOn } = scoreModule(m, words.filter((w) => !STOP_WORDS.has(w)), q.goal);
-      if (score >= 4) add(m.meta.id, `its ${matchedOn.join(", ")} match${matchedOn.length === 1 ? "es" : ""} your words`);
+      const { score, matchedOn } = scoreModule(
+        m,
+        words.filter((w) => !STOP_WORDS.has(w)),
+        q.goal,
+      );
+      if (score >= 4)
+        add(m.meta.id, `its ${matchedOn.join(", ")} match${matchedOn.length === 1 ? "es" : ""} your words`);
     }
     const sets = validationSets.filter((s) => s.subjectType === subject);
     // The set: one the goal names outright, else the one holding the most picked checks (ties: the smaller set).
@@ -101,13 +111,23 @@ export class CatalogService {
         .map((s) => ({ s, overlap: s.validationIds.filter((id) => reasons.has(id)).length }))
         .filter((r) => r.overlap >= 2)
         .sort((a, b) => b.overlap - a.overlap || a.s.validationIds.length - b.s.validationIds.length);
-      if (ranked[0]) chosen = { set: ranked[0].s, why: `it holds ${ranked[0].overlap} of the checks your goal points at` };
+      if (ranked[0])
+        chosen = { set: ranked[0].s, why: `it holds ${ranked[0].overlap} of the checks your goal points at` };
     }
     if (reasons.size === 0) {
       // Nothing matched: the broadest starting point for the subject type.
       const fallback = sets.find((s) => s.id === "web-essentials") ?? sets[0];
-      if (fallback) chosen = { set: fallback, why: "nothing in the goal pointed at specific checks, so this is the general starting point" };
-      else for (const m of candidates.filter((c) => !c.meta.requiresConfiguration)) add(m.meta.id, "nothing in the goal pointed at specific checks; every email check that runs without parameters");
+      if (fallback)
+        chosen = {
+          set: fallback,
+          why: "nothing in the goal pointed at specific checks, so this is the general starting point",
+        };
+      else
+        for (const m of candidates.filter((c) => !c.meta.requiresConfiguration))
+          add(
+            m.meta.id,
+            "nothing in the goal pointed at specific checks; every email check that runs without parameters",
+          );
     }
     const inSet = new Set(chosen?.set.validationIds ?? []);
     for (const id of inSet) if (!reasons.has(id)) reasons.set(id, [`part of the ${chosen!.set.id} set`]);
@@ -123,7 +143,15 @@ export class CatalogService {
           inSet: inSet.has(id),
           requiresConfiguration: m.meta.requiresConfiguration,
           why: why.join("; "),
-          ...(m.meta.requiresConfiguration ? { askUserFor: m.meta.parameters.map((p) => ({ parameter: p.name, description: p.description, format: p.format })) } : {}),
+          ...(m.meta.requiresConfiguration
+            ? {
+                askUserFor: m.meta.parameters.map((p) => ({
+                  parameter: p.name,
+                  description: p.description,
+                  format: p.format,
+                })),
+              }
+            : {}),
         };
       })
       .sort((a, b) => Number(b.inSet) - Number(a.inSet) || a.id.localeCompare(b.id));
@@ -133,7 +161,12 @@ export class CatalogService {
     if (extras.length) {
       jobRequest.validations = extras.map((c) =>
         c.requiresConfiguration
-          ? { id: c.id, parameters: Object.fromEntries(findValidation(c.id)!.meta.parameters.map((p) => [p.name, `<ask the user: ${p.description}>`])) }
+          ? {
+              id: c.id,
+              parameters: Object.fromEntries(
+                findValidation(c.id)!.meta.parameters.map((p) => [p.name, `<ask the user: ${p.description}>`]),
+              ),
+            }
           : c.id,
       );
     }
@@ -163,10 +196,13 @@ export class CatalogService {
       validationSets: validationSets.filter((s) => s.validationIds.includes(m.meta.id)).map((s) => s.id),
       captureSizes: m.meta.capture.standard,
     }));
-    const differing: string[] = (["subjectType", "category", "severity", "executionKind", "requiresConfiguration", "price"] as const).filter(
-      (f) => new Set(views.map((v) => JSON.stringify(v[f]))).size > 1,
+    const differing: string[] = (
+      ["subjectType", "category", "severity", "executionKind", "requiresConfiguration", "price"] as const
+    ).filter((f) => new Set(views.map((v) => JSON.stringify(v[f]))).size > 1);
+    const sharedSets = views.reduce<string[]>(
+      (acc, v, i) => (i === 0 ? v.validationSets : acc.filter((s) => v.validationSets.includes(s))),
+      [],
     );
-    const sharedSets = views.reduce<string[]>((acc, v, i) => (i === 0 ? v.validationSets : acc.filter((s) => v.validationSets.includes(s))), []);
     return {
       validations: views,
       differences: differing,
@@ -201,7 +237,10 @@ export class CatalogService {
 
   private module(idOrSlug: string): ValidationModule {
     const m = findValidation(idOrSlug);
-    if (!m) throw new AppError("VALIDATION_NOT_FOUND", `No validation has id or slug ${JSON.stringify(idOrSlug)}.`, { idOrSlug });
+    if (!m)
+      throw new AppError("VALIDATION_NOT_FOUND", `No validation has id or slug ${JSON.stringify(idOrSlug)}.`, {
+        idOrSlug,
+      });
     return m;
   }
 }
@@ -220,14 +259,43 @@ function errorView(e: (typeof errorCatalog)[number]) {
 
 export const JOB_FIELDS = [
   { field: "type", required: "always", description: "url, static_html or email: exactly one subject per job." },
-  { field: "url", required: "type=url", description: "A public http(s) URL; private, loopback and internal addresses are refused (PLAYGROUND_INVALID_URL)." },
+  {
+    field: "url",
+    required: "type=url",
+    description: "A public http(s) URL; private, loopback and internal addresses are refused (PLAYGROUND_INVALID_URL).",
+  },
   { field: "html", required: "type=static_html", description: "The HTML to render." },
-  { field: "baseUrl", required: "type=static_html", description: "The public http(s) URL the HTML is rendered as; relative links resolve against it." },
-  { field: "subject", required: "no (email)", description: "The expected subject line of the email; a different subject is reported, not refused." },
-  { field: "validations", required: "validations or validationSetId", description: "Ids, or { id, severity, parameters, clients } objects. Identical duplicates collapse; differing ones are refused." },
-  { field: "validationSetId", required: "validations or validationSetId", description: "One set id; url sets for url and static_html jobs, email sets for email jobs." },
-  { field: "captureSizes", required: "no", description: `Extra capture sizes: ${CAPTURE_SIZES.join(", ")}; every check's standard sizes are always captured.` },
-  { field: "detail", required: "no", description: "brief (default) or verbose (adds references and a note per result)." },
+  {
+    field: "baseUrl",
+    required: "type=static_html",
+    description: "The public http(s) URL the HTML is rendered as; relative links resolve against it.",
+  },
+  {
+    field: "subject",
+    required: "no (email)",
+    description: "The expected subject line of the email; a different subject is reported, not refused.",
+  },
+  {
+    field: "validations",
+    required: "validations or validationSetId",
+    description:
+      "Ids, or { id, severity, parameters, clients } objects. Identical duplicates collapse; differing ones are refused.",
+  },
+  {
+    field: "validationSetId",
+    required: "validations or validationSetId",
+    description: "One set id; url sets for url and static_html jobs, email sets for email jobs.",
+  },
+  {
+    field: "captureSizes",
+    required: "no",
+    description: `Extra capture sizes: ${CAPTURE_SIZES.join(", ")}; every check's standard sizes are always captured.`,
+  },
+  {
+    field: "detail",
+    required: "no",
+    description: "brief (default) or verbose (adds references and a note per result).",
+  },
   { field: "customerId", required: "no", description: "Your organization; defaults to the key's." },
 ];
 
@@ -261,7 +329,10 @@ export function jobExamples(type: JobType) {
   const set = validationSets.find((s) => s.subjectType === subject);
   const plain = validationModules.filter((m) => m.meta.subjectType === subject && !m.meta.requiresConfiguration);
   const configured = validationModules.find((m) => m.meta.subjectType === subject && m.meta.requiresConfiguration);
-  const minimal = { ...subjectExample(type), ...(set ? { validationSetId: set.id } : { validations: plain.map((m) => m.meta.id) }) };
+  const minimal = {
+    ...subjectExample(type),
+    ...(set ? { validationSetId: set.id } : { validations: plain.map((m) => m.meta.id) }),
+  };
   return {
     minimal,
     ...(configured
@@ -270,7 +341,10 @@ export function jobExamples(type: JobType) {
             ...minimal,
             validations: [
               ...((minimal as { validations?: string[] }).validations ?? []),
-              { id: configured.meta.id, parameters: Object.fromEntries(configured.meta.parameters.map((p) => [p.name, p.example])) },
+              {
+                id: configured.meta.id,
+                parameters: Object.fromEntries(configured.meta.parameters.map((p) => [p.name, p.example])),
+              },
             ],
           },
           parametersNote: `${configured.meta.id}'s parameter values here are the catalog's examples; in a real job they are the user's facts`,
@@ -282,7 +356,9 @@ export function jobExamples(type: JobType) {
 // ------------------------------------------------------------------ matching
 
 const STOP_WORDS = new Set(
-  "a an and are as at be by check checks for from has have i in is it its make me my of on or our page pages site sure that the this to up we website with work works".split(" "),
+  "a an and are as at be by check checks for from has have i in is it its make me my of on or our page pages site sure that the this to up we website with work works".split(
+    " ",
+  ),
 );
 
 function tokens(text: string): string[] {
@@ -326,30 +402,122 @@ interface GoalRule {
 
 /** Plain-language words and what they point at in the catalog. Ids or sets missing from the catalog are ignored. */
 const GOAL_RULES: GoalRule[] = [
-  { words: ["launch", "go live", "golive", "release", "ship", "publish", "pre-launch", "prelaunch", "production", "ready"], because: "a pre-launch sweep", set: "launch-readiness" },
-  { words: ["seo", "search engine", "google", "ranking", "rank", "indexing", "indexed", "crawl", "serp"], because: "what search engines read", categories: ["seo"], set: "seo" },
-  { words: ["share", "sharing", "social", "preview", "open graph", "og", "twitter", "linkedin", "facebook"], because: "link previews", checks: ["open-graph-tags"] },
-  { words: ["accessible", "accessibility", "a11y", "wcag", "ada", "screen reader", "blind", "disabilit", "keyboard"], because: "accessibility", categories: ["accessibility"], set: "accessibility" },
-  { words: ["contrast", "legible", "readable", "readability"], because: "legibility", checks: ["color-contrast", "font-size-body-min-max"] },
-  { words: ["mobile", "phone", "phones", "responsive", "tablet", "small screen", "iphone", "android"], because: "how the page holds up on small screens", categories: ["mobile"], checks: ["layout-not-broken", "no-horizontal-overflow"] },
-  { words: ["layout", "broken layout", "overlap", "overflow", "looks broken", "visual"], because: "the rendered layout", categories: ["visual"], checks: ["layout-not-broken", "no-horizontal-overflow"] },
-  { words: ["brand", "on-brand", "logo", "colour", "colours", "color", "colors", "palette", "style guide"], because: "brand presentation", categories: ["brand"], set: "brand-compliance" },
-  { words: ["broken", "dead link", "404", "links", "link"], because: "links and images that do not load", checks: ["broken-links", "broken-images"] },
+  {
+    words: [
+      "launch",
+      "go live",
+      "golive",
+      "release",
+      "ship",
+      "publish",
+      "pre-launch",
+      "prelaunch",
+      "production",
+      "ready",
+    ],
+    because: "a pre-launch sweep",
+    set: "launch-readiness",
+  },
+  {
+    words: ["seo", "search engine", "google", "ranking", "rank", "indexing", "indexed", "crawl", "serp"],
+    because: "what search engines read",
+    categories: ["seo"],
+    set: "seo",
+  },
+  {
+    words: ["share", "sharing", "social", "preview", "open graph", "og", "twitter", "linkedin", "facebook"],
+    because: "link previews",
+    checks: ["open-graph-tags"],
+  },
+  {
+    words: ["accessible", "accessibility", "a11y", "wcag", "ada", "screen reader", "blind", "disabilit", "keyboard"],
+    because: "accessibility",
+    categories: ["accessibility"],
+    set: "accessibility",
+  },
+  {
+    words: ["contrast", "legible", "readable", "readability"],
+    because: "legibility",
+    checks: ["color-contrast", "font-size-body-min-max"],
+  },
+  {
+    words: ["mobile", "phone", "phones", "responsive", "tablet", "small screen", "iphone", "android"],
+    because: "how the page holds up on small screens",
+    categories: ["mobile"],
+    checks: ["layout-not-broken", "no-horizontal-overflow"],
+  },
+  {
+    words: ["layout", "broken layout", "overlap", "overflow", "looks broken", "visual"],
+    because: "the rendered layout",
+    categories: ["visual"],
+    checks: ["layout-not-broken", "no-horizontal-overflow"],
+  },
+  {
+    words: ["brand", "on-brand", "logo", "colour", "colours", "color", "colors", "palette", "style guide"],
+    because: "brand presentation",
+    categories: ["brand"],
+    set: "brand-compliance",
+  },
+  {
+    words: ["broken", "dead link", "404", "links", "link"],
+    because: "links and images that do not load",
+    checks: ["broken-links", "broken-images"],
+  },
   { words: ["image", "images"], because: "images", checks: ["broken-images", "image-alt-text"] },
-  { words: ["speed", "fast", "slow", "performance", "weight", "heavy", "vitals", "lcp", "cls", "load time"], because: "page weight and loading", categories: ["performance"] },
-  { words: ["security", "secure", "https", "mixed content", "insecure"], because: "insecure content", categories: ["security"] },
-  { words: ["javascript", "console", "script error", "js error", "errors"], because: "JavaScript errors", checks: ["console-errors"] },
+  {
+    words: ["speed", "fast", "slow", "performance", "weight", "heavy", "vitals", "lcp", "cls", "load time"],
+    because: "page weight and loading",
+    categories: ["performance"],
+  },
+  {
+    words: ["security", "secure", "https", "mixed content", "insecure"],
+    because: "insecure content",
+    categories: ["security"],
+  },
+  {
+    words: ["javascript", "console", "script error", "js error", "errors"],
+    because: "JavaScript errors",
+    checks: ["console-errors"],
+  },
   { words: ["typo", "typos", "spelling", "spell", "proofread", "grammar"], because: "spelling", checks: ["spelling"] },
-  { words: ["placeholder", "lorem", "unfinished", "template", "draft", "dummy"], because: "unfinished copy", checks: ["no-lorem-ipsum", "no-unrendered-placeholders"] },
-  { words: ["cta", "call to action", "button", "sign up button", "buy button", "conversion"], because: "the call to action", checks: ["cta-visible"] },
-  { words: ["legal", "disclaimer", "required text", "must say", "must mention", "price", "terms"], because: "text that must appear", checks: ["required-text-present"] },
-  { words: ["forbidden", "banned", "must not say", "never say", "competitor"], because: "text that must not appear", checks: ["forbidden-text-absent"] },
-  { words: ["domain", "domains", "allowlist", "whitelist", "outbound", "external links"], because: "where links may point", checks: ["link-domain-allowlist"] },
+  {
+    words: ["placeholder", "lorem", "unfinished", "template", "draft", "dummy"],
+    because: "unfinished copy",
+    checks: ["no-lorem-ipsum", "no-unrendered-placeholders"],
+  },
+  {
+    words: ["cta", "call to action", "button", "sign up button", "buy button", "conversion"],
+    because: "the call to action",
+    checks: ["cta-visible"],
+  },
+  {
+    words: ["legal", "disclaimer", "required text", "must say", "must mention", "price", "terms"],
+    because: "text that must appear",
+    checks: ["required-text-present"],
+  },
+  {
+    words: ["forbidden", "banned", "must not say", "never say", "competitor"],
+    because: "text that must not appear",
+    checks: ["forbidden-text-absent"],
+  },
+  {
+    words: ["domain", "domains", "allowlist", "whitelist", "outbound", "external links"],
+    because: "where links may point",
+    checks: ["link-domain-allowlist"],
+  },
   { words: ["form", "forms", "label", "labels", "input"], because: "form fields", checks: ["form-labels"] },
   { words: ["heading", "headings", "h1", "structure"], because: "the heading structure", categories: ["structure"] },
-  { words: ["structured data", "schema.org", "json-ld", "rich result"], because: "structured data", checks: ["structured-data-valid"] },
+  {
+    words: ["structured data", "schema.org", "json-ld", "rich result"],
+    because: "structured data",
+    checks: ["structured-data-valid"],
+  },
   { words: ["favicon", "icon"], because: "the favicon", checks: ["favicon"] },
-  { words: ["unsubscribe", "list-unsubscribe", "deliverability", "deliver", "inbox", "spam", "gmail", "yahoo", "bulk"], because: "deliverability", categories: ["deliverability"] },
+  {
+    words: ["unsubscribe", "list-unsubscribe", "deliverability", "deliver", "inbox", "spam", "gmail", "yahoo", "bulk"],
+    because: "deliverability",
+    categories: ["deliverability"],
+  },
   { words: ["subject", "subject line"], because: "the subject line", checks: ["email-subject-length"] },
 ];
 
@@ -358,7 +526,9 @@ const GOAL_RULES: GoalRule[] = [
  * warn, and the mapping itself (src/domain/pass-policy.ts).
  */
 function withPolicy(view: ReturnType<typeof setView>) {
-  const policySeverities = Object.fromEntries(Object.entries(view.severities).map(([id, s]) => [id, policySeverity(s)]));
+  const policySeverities = Object.fromEntries(
+    Object.entries(view.severities).map(([id, s]) => [id, policySeverity(s)]),
+  );
   const blocks = (id: string) => policySeverities[id] === "required" || policySeverities[id] === "prohibited";
   return {
     ...view,

@@ -29,7 +29,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 function scopesAsked(scope: string | undefined): Scope[] {
   const named = (scope ?? "").split(/\s+/).filter(Boolean);
   const unknown = named.filter((s) => !ALL_SCOPES.includes(s as Scope));
-  if (unknown.length) throw new DeviceTokenError("invalid_scope", `Unknown scope(s): ${unknown.join(", ")}. Known: ${ALL_SCOPES.join(" ")}.`);
+  if (unknown.length)
+    throw new DeviceTokenError(
+      "invalid_scope",
+      `Unknown scope(s): ${unknown.join(", ")}. Known: ${ALL_SCOPES.join(" ")}.`,
+    );
   return named.length ? [...new Set(named as Scope[])] : [...DEFAULT_SCOPES];
 }
 
@@ -79,7 +83,8 @@ export class DeviceService {
   /** One token request; an OAuth refusal is thrown as DeviceTokenError. Once approved, a fresh key for the approver's organization. */
   async token(input: { grant_type?: string; device_code?: string }, meta: RequestMeta) {
     if (!input.grant_type) throw new DeviceTokenError("invalid_request", "grant_type is required.");
-    if (input.grant_type !== DEVICE_GRANT_TYPE) throw new DeviceTokenError("unsupported_grant_type", `Only ${DEVICE_GRANT_TYPE} is granted here.`);
+    if (input.grant_type !== DEVICE_GRANT_TYPE)
+      throw new DeviceTokenError("unsupported_grant_type", `Only ${DEVICE_GRANT_TYPE} is granted here.`);
     if (!input.device_code) throw new DeviceTokenError("invalid_request", "device_code is required.");
     const { log, readModels } = this.ctx;
     const now = iso(Date.now());
@@ -91,7 +96,12 @@ export class DeviceService {
     const { writes, refusal, interval } = decideDeviceToken({ code, now, lastPoll, key });
     if (found) this.lastPolls.set(found.codeId, { polledAt: now, interval, expiresAt: found.expiresAt });
     const approver = found?.personId ?? undefined;
-    if (writes.length) await log.append(writes, { ...meta, channel: "cli", ...(approver ? { actor: { kind: "session", id: approver } } : {}) });
+    if (writes.length)
+      await log.append(writes, {
+        ...meta,
+        channel: "cli",
+        ...(approver ? { actor: { kind: "session", id: approver } } : {}),
+      });
     if (refusal) throw refusal;
     this.lastPolls.delete(found!.codeId);
     const org = findOrganization(readModels, found!.customerId!)!;
@@ -112,10 +122,19 @@ export class DeviceService {
   }
 
   /** Approves a pending request for one of the signed-in person's organizations. */
-  async approve(session: SessionPrincipal, typedUserCode: string, customerId: string, meta: RequestMeta): Promise<DeviceCode> {
+  async approve(
+    session: SessionPrincipal,
+    typedUserCode: string,
+    customerId: string,
+    meta: RequestMeta,
+  ): Promise<DeviceCode> {
     const code = this.pending(typedUserCode);
-    const role = membershipsOf(this.ctx.readModels, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
-    await this.ctx.log.append(decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }), meta);
+    const role =
+      membershipsOf(this.ctx.readModels, session.personId).find((m) => m.customerId === customerId)?.role ?? null;
+    await this.ctx.log.append(
+      decideApproveDeviceCode({ code, now: iso(Date.now()), personId: session.personId, customerId, role }),
+      meta,
+    );
     return code!;
   }
 

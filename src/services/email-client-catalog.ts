@@ -7,7 +7,10 @@ import { EMAIL_CLIENTS, emailClientCatalogView } from "../catalog/email-clients"
 import type { PlannedValidation } from "../domain/planned-job";
 
 /** ASSAY_EMAIL_CLIENTS_FILE: per form factor, the client ids offered (a form factor not named offers all of its clients). */
-const OfferSchema = Type.Object({ offered: Type.Record(Type.String(), Type.Array(Type.String(), { uniqueItems: true })) }, { additionalProperties: false });
+const OfferSchema = Type.Object(
+  { offered: Type.Record(Type.String(), Type.Array(Type.String(), { uniqueItems: true })) },
+  { additionalProperties: false },
+);
 
 type Offered = Record<CaptureSize, EmailClient[]>;
 
@@ -35,7 +38,9 @@ export class EmailClientCatalog {
     const offered = this.offered();
     for (const v of named) {
       const unknownClients = Object.entries(v.clients!).flatMap(([formFactor, ids]) =>
-        ids.filter((id) => !offered[formFactor as CaptureSize].some((c) => c.id === id)).map((clientId) => ({ formFactor, clientId })),
+        ids
+          .filter((id) => !offered[formFactor as CaptureSize].some((c) => c.id === id))
+          .map((clientId) => ({ formFactor, clientId })),
       );
       if (unknownClients.length === 0) continue;
       throw new AppError(
@@ -44,7 +49,12 @@ export class EmailClientCatalog {
         {
           validationId: v.module.meta.id,
           unknownClients,
-          knownClients: Object.fromEntries([...new Set(unknownClients.map((c) => c.formFactor as CaptureSize))].map((ff) => [ff, offered[ff].map((c) => c.id)])),
+          knownClients: Object.fromEntries(
+            [...new Set(unknownClients.map((c) => c.formFactor as CaptureSize))].map((ff) => [
+              ff,
+              offered[ff].map((c) => c.id),
+            ]),
+          ),
         },
       );
     }
@@ -71,11 +81,19 @@ export class EmailClientCatalog {
   }
 
   private lastGood(problem: string): Offered {
-    console.error(`Email client catalog ${this.file} (ASSAY_EMAIL_CLIENTS_FILE) ${problem}${this.good ? "; serving the last good copy" : ""}`);
+    console.error(
+      `Email client catalog ${this.file} (ASSAY_EMAIL_CLIENTS_FILE) ${problem}${this.good ? "; serving the last good copy" : ""}`,
+    );
     if (this.good) return this.good.offered;
-    throw new AppError("EMAIL_CLIENT_CATALOG_UNAVAILABLE", "The render catalog cannot be read here now; nothing was charged. Retry, or resubmit without per-validation clients (the native defaults still render).", {
-      source: "ASSAY_EMAIL_CLIENTS_FILE",
-    }, undefined, true);
+    throw new AppError(
+      "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
+      "The render catalog cannot be read here now; nothing was charged. Retry, or resubmit without per-validation clients (the native defaults still render).",
+      {
+        source: "ASSAY_EMAIL_CLIENTS_FILE",
+      },
+      undefined,
+      true,
+    );
   }
 }
 
@@ -85,15 +103,18 @@ function narrow(raw: unknown): Offered {
   if (error) throw new Error(`is invalid at ${error.path || "/"}: ${error.message}`);
   const offer = (raw as Static<typeof OfferSchema>).offered as Partial<Record<CaptureSize, string[]>>;
   const stray = Object.keys(offer).find((ff) => !(CAPTURE_SIZES as readonly string[]).includes(ff));
-  if (stray !== undefined) throw new Error(`is invalid at /offered/${stray}: not a form factor (${CAPTURE_SIZES.join(", ")})`);
+  if (stray !== undefined)
+    throw new Error(`is invalid at /offered/${stray}: not a form factor (${CAPTURE_SIZES.join(", ")})`);
   const out = { ...EMAIL_CLIENTS };
   for (const ff of CAPTURE_SIZES) {
     const ids = offer[ff];
     if (!ids) continue;
     const unknown = ids.find((id) => !EMAIL_CLIENTS[ff].some((c) => c.id === id));
-    if (unknown !== undefined) throw new Error(`is invalid at /offered/${ff}: no client ${JSON.stringify(unknown)} at that form factor`);
+    if (unknown !== undefined)
+      throw new Error(`is invalid at /offered/${ff}: no client ${JSON.stringify(unknown)} at that form factor`);
     const native = EMAIL_CLIENTS[ff].find((c) => c.nativeDefault)!;
-    if (!ids.includes(native.id)) throw new Error(`is invalid at /offered/${ff}: the native default ${native.id} must stay offered`);
+    if (!ids.includes(native.id))
+      throw new Error(`is invalid at /offered/${ff}: the native default ${native.id} must stay offered`);
     out[ff] = EMAIL_CLIENTS[ff].filter((c) => ids.includes(c.id));
   }
   return out;

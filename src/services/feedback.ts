@@ -2,11 +2,26 @@ import type { Static } from "@sinclair/typebox";
 import { AppError } from "../errors/app-error";
 import type { FeedbackQuestionsQuery, FeedbackSubmission } from "../contracts/feedback";
 import type { FeedbackSets, QueuedSet } from "../catalog/feedback-sets";
-import { anchors, decide, submissionStream, type AnchorJob, type FeedbackCommand, type FeedbackSource } from "../domain/feedback";
+import {
+  anchors,
+  decide,
+  submissionStream,
+  type AnchorJob,
+  type FeedbackCommand,
+  type FeedbackSource,
+} from "../domain/feedback";
 import { ConcurrencyError } from "../store/event-log";
 import { creditState } from "../../projections/credits";
 import { findJobs, resultsFor } from "../../projections/jobs";
-import { answeredSets, checkCost, credentialOf, newestSettledJob, resultSubmissions, submissionForResult, type SubmissionRow } from "../../projections/feedback";
+import {
+  answeredSets,
+  checkCost,
+  credentialOf,
+  newestSettledJob,
+  resultSubmissions,
+  submissionForResult,
+  type SubmissionRow,
+} from "../../projections/feedback";
 import type { ReadModels } from "../../projections/projection";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -28,7 +43,12 @@ export class FeedbackService {
   due(customerId: string, meta: RequestMeta) {
     const next = this.nextQueued(customerId, credentialOfCall(meta));
     return next
-      ? { due: true, setId: next.set.setId, questionCount: next.set.questions.length, rewardCredits: next.set.rewardCredits }
+      ? {
+          due: true,
+          setId: next.set.setId,
+          questionCount: next.set.questions.length,
+          rewardCredits: next.set.rewardCredits,
+        }
       : { due: false, setId: null, questionCount: 0, rewardCredits: 0 };
   }
 
@@ -44,11 +64,15 @@ export class FeedbackService {
       return next ? queuedView(next.set, next.jobId) : { due: false as const };
     }
     const set = query.setId === undefined ? this.sets.looksWrong : this.sets.find(query.setId);
-    if (!set) throw new AppError("FEEDBACK_SET_UNKNOWN", `No active feedback set ${JSON.stringify(query.setId)}.`, { setId: query.setId });
+    if (!set)
+      throw new AppError("FEEDBACK_SET_UNKNOWN", `No active feedback set ${JSON.stringify(query.setId)}.`, {
+        setId: query.setId,
+      });
     const job = query.jobId ? this.anchorJob(customerId, query.jobId) : null;
     if (set.scope === "validation") {
       const anchor = anchors(query, set, { job, newestJobId: null });
-      if (submissionForResult(this.ctx.readModels, customerId, anchor.jobId!, anchor.validationId!)) return { due: false as const };
+      if (submissionForResult(this.ctx.readModels, customerId, anchor.jobId!, anchor.validationId!))
+        return { due: false as const };
       const storedVerdict = job!.verdicts.get(anchor.validationId!)!;
       return {
         due: true as const,
@@ -89,7 +113,8 @@ export class FeedbackService {
         dueSetId: next?.set.setId ?? null,
         newestJobId: next?.jobId ?? null,
         submissionVersion: stream ? this.ctx.log.streamVersion(stream) : 0,
-        checkCost: cmd.jobId && cmd.validationId ? (checkCost(this.ctx.readModels, cmd.jobId, cmd.validationId) ?? 0) : 0,
+        checkCost:
+          cmd.jobId && cmd.validationId ? (checkCost(this.ctx.readModels, cmd.jobId, cmd.validationId) ?? 0) : 0,
         credits: creditState(this.ctx.readModels, customerId),
       });
       try {
@@ -103,7 +128,10 @@ export class FeedbackService {
           answers: d.answers,
           source: d.source,
           submittedAt: filed.recordedAt,
-          payout: { credits: payout.length ? d.rewardCredits : 0, balanceAfter: creditState(this.ctx.readModels, customerId).balance },
+          payout: {
+            credits: payout.length ? d.rewardCredits : 0,
+            balanceAfter: creditState(this.ctx.readModels, customerId).balance,
+          },
         };
       } catch (e) {
         // Another submission (or a job's charge) moved a stream first: decide again on fresh state.
@@ -117,7 +145,12 @@ export class FeedbackService {
     const job = this.anchorJob(customerId, jobId);
     anchors({ jobId, validationId }, this.sets.looksWrong, { job, newestJobId: null });
     const filed = submissionForResult(this.ctx.readModels, customerId, jobId, validationId);
-    if (!filed) throw new AppError("FEEDBACK_NOT_FOUND", `No feedback recorded for ${validationId} on job ${jobId}; treat it as pending review.`, { jobId, validationId });
+    if (!filed)
+      throw new AppError(
+        "FEEDBACK_NOT_FOUND",
+        `No feedback recorded for ${validationId} on job ${jobId}; treat it as pending review.`,
+        { jobId, validationId },
+      );
     const humanVerdict = humanVerdictOf(filed);
     return {
       setId: filed.setId,
@@ -138,7 +171,12 @@ export class FeedbackService {
     const answered = answeredSets(this.ctx.readModels, customerId, credential);
     for (const set of this.sets.queued) {
       if (answered.has(set.setId)) continue;
-      const jobId = newestSettledJob(this.ctx.readModels, customerId, credential, set.scope === "standard" ? set.validationSetId : undefined);
+      const jobId = newestSettledJob(
+        this.ctx.readModels,
+        customerId,
+        credential,
+        set.scope === "standard" ? set.validationSetId : undefined,
+      );
       if (jobId) return { set, jobId };
     }
     return null;
@@ -149,7 +187,11 @@ export class FeedbackService {
     const [row] = findJobs(this.ctx.readModels, { customerId, jobId, limit: 1 });
     if (!row) return null;
     const results = resultsFor(this.ctx.readModels, [jobId]).get(jobId)!;
-    return { jobId, validationSetId: row.validationSetId, verdicts: new Map(results.map((r) => [r.validationId, r.verdict])) };
+    return {
+      jobId,
+      validationSetId: row.validationSetId,
+      verdicts: new Map(results.map((r) => [r.validationId, r.verdict])),
+    };
   }
 }
 
@@ -168,10 +210,14 @@ function queuedView(set: QueuedSet, jobId: string) {
 }
 
 const notDue = (setId: string, expectedSetId: string | undefined) =>
-  new AppError("FEEDBACK_NOT_DUE", `Feedback set ${setId} is not due for this credential${expectedSetId ? `; ${expectedSetId} is` : ""}.`, {
-    setId,
-    ...(expectedSetId ? { expectedSetId } : {}),
-  });
+  new AppError(
+    "FEEDBACK_NOT_DUE",
+    `Feedback set ${setId} is not due for this credential${expectedSetId ? `; ${expectedSetId} is` : ""}.`,
+    {
+      setId,
+      ...(expectedSetId ? { expectedSetId } : {}),
+    },
+  );
 
 /** Who answers: the key or the signed-in person the call's metadata names. */
 function credentialOfCall(meta: RequestMeta): string {
@@ -205,11 +251,23 @@ export function feedbackReport(readModels: ReadModels, since?: string) {
       falseFail: number;
       missedProblem: number;
       error: number;
-      notes: Array<{ jobId: string; storedVerdict: string; humanVerdict: string; submittedAt: string; source: string } & Partial<Record<(typeof NOTE_FIELDS)[number], string>>>;
+      notes: Array<
+        { jobId: string; storedVerdict: string; humanVerdict: string; submittedAt: string; source: string } & Partial<
+          Record<(typeof NOTE_FIELDS)[number], string>
+        >
+      >;
     }
   >();
   for (const s of resultSubmissions(readModels, since)) {
-    const c = checks.get(s.validationId!) ?? { validationId: s.validationId!, feedback: 0, disputed: 0, falseFail: 0, missedProblem: 0, error: 0, notes: [] };
+    const c = checks.get(s.validationId!) ?? {
+      validationId: s.validationId!,
+      feedback: 0,
+      disputed: 0,
+      falseFail: 0,
+      missedProblem: 0,
+      error: 0,
+      notes: [],
+    };
     checks.set(s.validationId!, c);
     c.feedback++;
     const human = humanVerdictOf(s);
@@ -226,7 +284,20 @@ export function feedbackReport(readModels: ReadModels, since?: string) {
         return typeof v === "string" && v.trim() ? [[f, v]] : [];
       }),
     );
-    if (Object.keys(written).length) c.notes.push({ jobId: s.jobId!, storedVerdict: stored, humanVerdict: human, submittedAt: s.submittedAt, source: s.source, ...written });
+    if (Object.keys(written).length)
+      c.notes.push({
+        jobId: s.jobId!,
+        storedVerdict: stored,
+        humanVerdict: human,
+        submittedAt: s.submittedAt,
+        source: s.source,
+        ...written,
+      });
   }
-  return { since: since ?? null, checks: [...checks.values()].sort((a, b) => b.disputed - a.disputed || b.feedback - a.feedback || a.validationId.localeCompare(b.validationId)) };
+  return {
+    since: since ?? null,
+    checks: [...checks.values()].sort(
+      (a, b) => b.disputed - a.disputed || b.feedback - a.feedback || a.validationId.localeCompare(b.validationId),
+    ),
+  };
 }

@@ -39,7 +39,9 @@ export class JobQuotes {
 
   /** With an organization, its estimate; without one, the plan's price alone (no balance). Nothing is charged or created. */
   async quote(body: unknown, customerId?: string) {
-    return customerId !== undefined ? { quote: await this.estimate(customerId, body) } : { plan: await this.plan(body) };
+    return customerId !== undefined
+      ? { quote: await this.estimate(customerId, body) }
+      : { plan: await this.plan(body) };
   }
 
   /** A body validated, gated by the organization's plan when there is one, and priced (one priceJob for estimate and run). */

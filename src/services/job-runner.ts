@@ -55,35 +55,50 @@ interface Captured {
  * its screenshots, and mark what a delivered row could not cover. Settlement is the caller's.
  */
 export class JobRunner {
-  constructor(private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "judge"> & { captures: CaptureSink }) {}
+  constructor(
+    private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "judge"> & {
+      captures: CaptureSink;
+    },
+  ) {}
 
   /** `alsoNeeds`: artifacts gathered beyond what the checks read (the playground shows a screenshot whatever runs). */
   async runWeb(jobId: string, customerId: string, job: PlannedJob, alsoNeeds: ArtifactKind[] = []): Promise<Execution> {
     if (job.run.length === 0) return { rows: [], captures: [] };
-    const subject = job.type === "url" ? { type: "url" as const, url: job.url! } : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
+    const subject =
+      job.type === "url"
+        ? { type: "url" as const, url: job.url! }
+        : { type: "static_html" as const, html: job.html!, baseUrl: job.baseUrl! };
     // Image URLs among the parameters (e.g. logo-usage's logoUrl): the capture loads and measures them as references.
-    const referenceImages = job.run.flatMap((v) => v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]));
+    const referenceImages = job.run.flatMap((v) =>
+      v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]),
+    );
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...alsoNeeds]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
     });
-    if (!capture.ok) return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
+    if (!capture.ok)
+      return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
-    const captures = await timed("store captures", () => Promise.all(shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s))));
+    const captures = await timed("store captures", () =>
+      Promise.all(shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s))),
+    );
     // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
     try {
       const rows = await this.check(job.run, {
         evaluate: (v) => {
           const failed = v.module.meta.needs.filter((kind) => capture.artifacts.gatherFailures?.[kind]);
-          if (failed.length === 0) return (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services);
+          if (failed.length === 0)
+            return (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services);
           const cause = `The capture could not gather what this check reads (${failed.map((k) => `${k}: ${capture.artifacts.gatherFailures![k]}`).join("; ")}), so it has no verdict; the other checks were not affected.`;
           return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
         },
         evidence: (v) => {
-          const own = shots.filter((s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport));
+          const own = shots.filter(
+            (s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport),
+          );
           return { screenshots: own, keys: own.map(keyOf), undelivered: [] };
         },
       });
@@ -94,7 +109,12 @@ export class JobRunner {
   }
 
   /** An email job's checks on its message; `email` is null when the bytes are not a message (every row errored). */
-  async runEmail(jobId: string, customerId: string, planned: PlannedValidation[], message: MessageToCheck): Promise<Execution & { email: EmailArtifacts | null }> {
+  async runEmail(
+    jobId: string,
+    customerId: string,
+    planned: PlannedValidation[],
+    message: MessageToCheck,
+  ): Promise<Execution & { email: EmailArtifacts | null }> {
     const rendered = planned.filter((v) => v.module.meta.needs.includes("render"));
     let email: EmailArtifacts;
     try {
@@ -103,7 +123,9 @@ export class JobRunner {
         expectedSubject: message.expectedSubject,
         needs: new Set(planned.flatMap((v) => v.module.meta.needs)),
         // Each visual check's renders under its id (each (client, form factor) rendered once per job).
-        ...(rendered.length ? { renders: Object.fromEntries(rendered.map((v) => [v.module.meta.id, renderTargets(v.module, v.clients)])) } : {}),
+        ...(rendered.length
+          ? { renders: Object.fromEntries(rendered.map((v) => [v.module.meta.id, renderTargets(v.module, v.clients)])) }
+          : {}),
       });
     } catch (e) {
       if (!(e instanceof UnparseableMessage)) throw e;
@@ -152,10 +174,18 @@ export class JobRunner {
         result.captureKeys = evidence.keys;
         if (result.outcome.verdict !== "error" && evidence.screenshots.length) {
           const started = performance.now();
-          result.outcome = await timed("judge", () => this.ctx.judge.judge({ meta: v.module.meta, inspection: result.outcome, screenshots: evidence.screenshots }));
+          result.outcome = await timed("judge", () =>
+            this.ctx.judge.judge({
+              meta: v.module.meta,
+              inspection: result.outcome,
+              screenshots: evidence.screenshots,
+            }),
+          );
           result.durationMs += performance.now() - started;
         }
-        return evidence.undelivered.length && result.outcome.verdict !== "error" ? withUndelivered(result, evidence.undelivered) : result;
+        return evidence.undelivered.length && result.outcome.verdict !== "error"
+          ? withUndelivered(result, evidence.undelivered)
+          : result;
       }),
     );
   }
@@ -164,7 +194,10 @@ export class JobRunner {
 /** A delivered row that could not cover some parts: says which, and carries their price for the refund rule. */
 function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): RecordedResult {
   const names = parts.map((p) => p.name).join(", ");
-  const marked: RecordedResult = { ...result, undelivered: { credits: parts.reduce((n, p) => n + p.credits, 0), reason: `could not render in ${names}` } };
+  const marked: RecordedResult = {
+    ...result,
+    undelivered: { credits: parts.reduce((n, p) => n + p.credits, 0), reason: `could not render in ${names}` },
+  };
   const refunded = refundOf(marked)!.credits;
   return {
     ...marked,
@@ -181,7 +214,10 @@ function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): Reco
  * launched, and a page to render now (`rendersNow`: not an email job, whose message comes later) when more are
  * already waiting for a turn than ASSAY_BROWSER_QUEUE allows.
  */
-export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">, { rendersNow }: { rendersNow: boolean }): Promise<void> {
+export async function browserReady(
+  ctx: Pick<ServiceContext, "pool" | "config">,
+  { rendersNow }: { rendersNow: boolean },
+): Promise<void> {
   if (rendersNow && ctx.pool.waiting >= ctx.config.browserQueueLimit) {
     throw new AppError(
       "SERVICE_UNAVAILABLE",
@@ -196,15 +232,24 @@ export async function browserReady(ctx: Pick<ServiceContext, "pool" | "config">,
   } catch (e) {
     // Why it failed is the operator's to read (it names paths on this machine), not the caller's.
     console.error((e as Error).message.split("\n")[0]);
-    throw new AppError("SERVICE_UNAVAILABLE", "No browser can be started or reached here now, so no job can run; nothing was charged. Retry shortly.", {
-      dependency: "chromium",
-    }, undefined, true);
+    throw new AppError(
+      "SERVICE_UNAVAILABLE",
+      "No browser can be started or reached here now, so no job can run; nothing was charged. Retry shortly.",
+      {
+        dependency: "chromium",
+      },
+      undefined,
+      true,
+    );
   }
 }
 
 /** Every selected check's standard sizes, plus any the request adds with captureSizes. */
 function captureViewports(job: PlannedJob): CaptureSize[] {
-  const wanted = new Set<CaptureSize>([...(job.captureSizes ?? []), ...job.run.flatMap((v) => v.module.meta.capture.standard)]);
+  const wanted = new Set<CaptureSize>([
+    ...(job.captureSizes ?? []),
+    ...job.run.flatMap((v) => v.module.meta.capture.standard),
+  ]);
   // DOM checks read desktop-md; it is always gathered for them.
   if (job.run.some((v) => v.module.meta.needs.includes("dom"))) wanted.add("desktop-md");
   return [...wanted];
@@ -229,5 +274,12 @@ export function errorRows(validations: PlannedValidation[], cause: string): Reco
 }
 
 function row(v: PlannedValidation, outcome: Outcome, durationMs: number): RecordedResult {
-  return { validationId: v.module.meta.id, severity: v.severity, credits: v.credits, outcome, captureKeys: [], durationMs };
+  return {
+    validationId: v.module.meta.id,
+    severity: v.severity,
+    credits: v.credits,
+    outcome,
+    captureKeys: [],
+    durationMs,
+  };
 }

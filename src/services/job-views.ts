@@ -29,10 +29,18 @@ function renderOf(jobId: string, captureKeys: string[]): { captureSizeId?: strin
   const rest = key.slice(jobId.length + 1, -".jpg".length);
   const size = CAPTURE_SIZES.find((s) => rest === s || rest.endsWith(`-${s}`));
   if (!size) return {};
-  return rest === size ? { captureSizeId: size } : { captureSizeId: size, captureClientId: rest.slice(0, -size.length - 1) };
+  return rest === size
+    ? { captureSizeId: size }
+    : { captureSizeId: size, captureClientId: rest.slice(0, -size.length - 1) };
 }
 
-function resultView(r: ResultRow, detail: "brief" | "verbose", captures: CaptureService, jobId: string, policy: PolicySeverity) {
+function resultView(
+  r: ResultRow,
+  detail: "brief" | "verbose",
+  captures: CaptureService,
+  jobId: string,
+  policy: PolicySeverity,
+) {
   const module = findValidation(r.validationId);
   return {
     validationId: r.validationId,
@@ -46,7 +54,10 @@ function resultView(r: ResultRow, detail: "brief" | "verbose", captures: Capture
       ? {
           screenshotUrl: captures.url(r.captureKeys[0]!),
           screenshotShareUrl: captures.shareUrl(r.captureKeys[0]!),
-          captures: r.captureKeys.map((key) => ({ viewport: key.replace(/^.*-([a-z]+-[a-z]+)\.jpg$/, "$1"), screenshotUrl: captures.url(key) })),
+          captures: r.captureKeys.map((key) => ({
+            viewport: key.replace(/^.*-([a-z]+-[a-z]+)\.jpg$/, "$1"),
+            screenshotUrl: captures.url(key),
+          })),
         }
       : {}),
     ...(detail === "verbose" ? { references: module?.meta.references ?? [], note: NOTES[r.verdict] } : {}),
@@ -64,7 +75,12 @@ const SETTLED = new Set<JobRow["status"]>(["completed", "interrupted", "expired"
 /** The interruption as the hosted service's clients read it: a cause, the message, the checks it cost and the refund. */
 function interruptionView(j: JobRow, results: ResultRow[]) {
   if (!j.interruption) return undefined;
-  const cause = j.status === "expired" ? "email_expired" : j.interruption.startsWith("The job could not run") ? "execution_failed" : "capture_failed";
+  const cause =
+    j.status === "expired"
+      ? "email_expired"
+      : j.interruption.startsWith("The job could not run")
+        ? "execution_failed"
+        : "capture_failed";
   const errored = results.filter((r) => r.verdict === "error").map((r) => r.validationId);
   return {
     cause,
@@ -82,20 +98,30 @@ function policyView(j: JobRow, results: ResultRow[]) {
   const severityOf = new Map(j.validations.map((v) => [v.id, v.policySeverity ?? policySeverity(v.severity)]));
   const policyOf = (id: string, fallback: ResultRow["severity"]) => severityOf.get(id) ?? policySeverity(fallback);
   const byId = new Map(results.map((r) => [r.validationId, r]));
-  const statusOf = (id: string) => byId.get(id)?.verdict ?? (j.status === "expired" || j.status === "interrupted" ? "error" : "pending");
+  const statusOf = (id: string) =>
+    byId.get(id)?.verdict ?? (j.status === "expired" || j.status === "interrupted" ? "error" : "pending");
   const rows: PolicyRow[] = j.validations.flatMap((v) => {
     const status = statusOf(v.id);
     return status === "pending" ? [] : [{ validationId: v.id, severity: policyOf(v.id, v.severity), status }];
   });
   const decided = passPolicy(rows, "fail");
   const settled = SETTLED.has(j.status);
-  const decision = !settled ? "pending" : decided.decision === "pass" && j.interruption ? "undecided" : decided.decision;
+  const decision = !settled
+    ? "pending"
+    : decided.decision === "pass" && j.interruption
+      ? "undecided"
+      : decided.decision;
   const sources = [
     { validationSetId: j.validationSetId, ids: j.validations.filter((v) => v.fromSet).map((v) => v.id) },
     { validationSetId: null, ids: j.validations.filter((v) => !v.fromSet).map((v) => v.id) },
   ].filter((s) => s.ids.length > 0);
   const validationSets = sources.map((s) => {
-    const failuresBySeverity: Record<PolicySeverity, string[]> = { required: [], recommended: [], optional: [], prohibited: [] };
+    const failuresBySeverity: Record<PolicySeverity, string[]> = {
+      required: [],
+      recommended: [],
+      optional: [],
+      prohibited: [],
+    };
     const validations = s.ids.map((id) => {
       const severity = severityOf.get(id)!;
       const status = statusOf(id);
@@ -106,7 +132,16 @@ function policyView(j: JobRow, results: ResultRow[]) {
   });
   const { blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings } = decided;
   return {
-    overallPassPolicy: { threshold: "fail" as const, blockedByRequired, blockedByProhibited, blockingRequired, blockingProhibited, undecided, warnings, decision },
+    overallPassPolicy: {
+      threshold: "fail" as const,
+      blockedByRequired,
+      blockedByProhibited,
+      blockingRequired,
+      blockingProhibited,
+      undecided,
+      warnings,
+      decision,
+    },
     validationSets,
     policyOf,
   };
@@ -115,10 +150,20 @@ function policyView(j: JobRow, results: ResultRow[]) {
 function emailCaptureView(j: JobRow) {
   if (j.type !== "email" || !j.subject.testEmail || !j.subject.expiresAt) return undefined;
   const captureStatus = j.status === "expired" ? "expired" : j.status === "pending" ? "awaiting_email" : "received";
-  return { testEmail: j.subject.testEmail, captureMode: "inbox", captureStatus, expiresAt: j.subject.expiresAt } as const;
+  return {
+    testEmail: j.subject.testEmail,
+    captureMode: "inbox",
+    captureStatus,
+    expiresAt: j.subject.expiresAt,
+  } as const;
 }
 
-export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verbose", captures: CaptureService): JobView {
+export function jobView(
+  j: JobRow,
+  results: ResultRow[],
+  detail: "brief" | "verbose",
+  captures: CaptureService,
+): JobView {
   const counts = { pass: 0, fail: 0, error: 0 };
   for (const r of results) counts[r.verdict]++;
   const policy = policyView(j, results);
@@ -143,7 +188,11 @@ export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verb
       ? {
           email: j.email,
           ...(j.email.subjectMatches === false
-            ? { warnings: [`The message's subject ${JSON.stringify(j.email.subject)} is not the expected ${JSON.stringify(j.email.expectedSubject)}: the checks ran on the message that arrived.`] }
+            ? {
+                warnings: [
+                  `The message's subject ${JSON.stringify(j.email.subject)} is not the expected ${JSON.stringify(j.email.expectedSubject)}: the checks ran on the message that arrived.`,
+                ],
+              }
             : {}),
         }
       : {}),
@@ -156,6 +205,7 @@ export function jobView(j: JobRow, results: ResultRow[], detail: "brief" | "verb
 export const encodeCursor = (position: number) => Buffer.from(`p:${position}`).toString("base64url");
 export function decodeCursor(cursor: string): number {
   const m = /^p:(\d+)$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m) throw new AppError("INVALID_REQUEST_BODY", "cursor is not a cursor this service issued.", { field: "cursor" });
+  if (!m)
+    throw new AppError("INVALID_REQUEST_BODY", "cursor is not a cursor this service issued.", { field: "cursor" });
   return Number(m[1]);
 }

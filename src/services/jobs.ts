@@ -1,6 +1,14 @@
 import { AppError } from "../errors/app-error";
 import type { PlannedValidation } from "../domain/planned-job";
-import { decide, jobState, JobStateError, mailboxState, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
+import {
+  decide,
+  jobState,
+  JobStateError,
+  mailboxState,
+  type JobCommand,
+  type JobEvent,
+  type JobState,
+} from "../domain/jobs";
 import type { JobAcceptedData } from "../../events/jobs";
 import { streams } from "../domain/accounts";
 import { ConcurrencyError, type StreamWrite } from "../store/event-log";
@@ -44,10 +52,12 @@ const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
  * Why a job that was running when the process stopped has no verdicts, as its caller reads it on the job (the
  * prefix is an execution failure's, which the job view names `execution_failed`).
  */
-const CUT_OFF_BY_RESTART = "The job could not run: the server restarted while it ran, so it has no verdicts and every check is refunded in full. Run it again.";
+const CUT_OFF_BY_RESTART =
+  "The job could not run: the server restarted while it ran, so it has no verdicts and every check is refunded in full. Run it again.";
 
 /** Why a job its own live node closed has no verdicts (JobService.sweepUnheld). */
-const LEFT_BY_ITS_SERVER = "The job could not run: the server that took it answered its caller with an error and did not finish it, so it has no verdicts and every check is refunded in full. Run it again.";
+const LEFT_BY_ITS_SERVER =
+  "The job could not run: the server that took it answered its caller with an error and did not finish it, so it has no verdicts and every check is refunded in full. Run it again.";
 
 /**
  * The job engine's application service: plans and prices a body, accepts and charges it (the job decider,
@@ -80,13 +90,20 @@ export class JobService {
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
-    const job = await timed("plan", async () => this.quotes.planned(body, (await this.ctx.plans.entitle(customerId)).plan));
+    const job = await timed("plan", async () =>
+      this.quotes.planned(body, (await this.ctx.plans.entitle(customerId)).plan),
+    );
     await browserReady(this.ctx, { rendersNow: job.type !== "email" });
     const jobId = newJobId();
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
-      await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } }, meta);
+      await this.apply(
+        jobId,
+        customerId,
+        { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } },
+        meta,
+      );
       crashPoint("job-accepted");
       return this.get(customerId, jobId, job.detail);
     }
@@ -101,13 +118,24 @@ export class JobService {
         // Charged but not delivered: settle with every row errored and refunded, then say so.
         console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
         await this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
-        throw new AppError("JOB_EXECUTION_FAILED", "The job failed after it was charged; every credit was refunded. Retry it.", {
-          jobId,
-          refunded: job.totalCredits,
-        }, undefined, true);
+        throw new AppError(
+          "JOB_EXECUTION_FAILED",
+          "The job failed after it was charged; every credit was refunded. Retry it.",
+          {
+            jobId,
+            refunded: job.totalCredits,
+          },
+          undefined,
+          true,
+        );
       }
       crashPoint("checks-done");
-      await this.settle(jobId, customerId, { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption }, meta);
+      await this.settle(
+        jobId,
+        customerId,
+        { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption },
+        meta,
+      );
     } finally {
       this.held.delete(jobId);
     }
@@ -117,9 +145,18 @@ export class JobService {
   list(customerId: string, q: JobListQuery) {
     const limit = Math.min(Math.max(q.limit ?? 20, 1), 100);
     const beforePosition = q.cursor ? decodeCursor(q.cursor) : undefined;
-    const rows = findJobs(this.ctx.readModels, { customerId, jobId: q.jobId, status: q.status, beforePosition, limit: limit + 1 });
+    const rows = findJobs(this.ctx.readModels, {
+      customerId,
+      jobId: q.jobId,
+      status: q.status,
+      beforePosition,
+      limit: limit + 1,
+    });
     const page = rows.slice(0, limit);
-    const results = resultsFor(this.ctx.readModels, page.map((j) => j.jobId));
+    const results = resultsFor(
+      this.ctx.readModels,
+      page.map((j) => j.jobId),
+    );
     return {
       jobs: page.map((j) => jobView(j, results.get(j.jobId)!, q.detail ?? "brief", this.ctx.captures)),
       nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!.position) : null,
@@ -146,7 +183,11 @@ export class JobService {
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
     const arrival = this.readJob(jobId).email;
     if (!arrival) {
-      throw new AppError("STORAGE_OBJECT_NOT_FOUND", `Job ${jobId} holds no received email: ${row.type === "email" ? "none has arrived yet" : "it is not an email job"}.`, { jobId });
+      throw new AppError(
+        "STORAGE_OBJECT_NOT_FOUND",
+        `Job ${jobId} holds no received email: ${row.type === "email" ? "none has arrived yet" : "it is not an email job"}.`,
+        { jobId },
+      );
     }
     return { jobId, raw: await this.ctx.mail.read(customerId, arrival.storageKey) };
   }
@@ -286,19 +327,41 @@ export class JobService {
     try {
       const expectedSubject = job.subject.emailSubject;
       const raw = await this.ctx.mail.read(job.customerId, arrival.storageKey);
-      const run = await this.runner.runEmail(jobId, job.customerId, plannedOf(job), { raw, envelope: arrival.envelope, expectedSubject: expectedSubject ?? null });
+      const run = await this.runner.runEmail(jobId, job.customerId, plannedOf(job), {
+        raw,
+        envelope: arrival.envelope,
+        expectedSubject: expectedSubject ?? null,
+      });
       const received = run.email
-        ? { from: run.email.from ? `${run.email.from.name} <${run.email.from.address}>`.trim() : arrival.from, subject: run.email.subject ?? "" }
+        ? {
+            from: run.email.from ? `${run.email.from.name} <${run.email.from.address}>`.trim() : arrival.from,
+            subject: run.email.subject ?? "",
+          }
         : { from: arrival.from, subject: arrival.subject };
       const email = {
         ...received,
-        ...(expectedSubject !== undefined ? { expectedSubject, subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject) } : {}),
+        ...(expectedSubject !== undefined
+          ? {
+              expectedSubject,
+              subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject),
+            }
+          : {}),
       };
       crashPoint("checks-done");
-      await this.settle(jobId, job.customerId, { kind: "settle", results: run.rows, captures: run.captures, email }, SMTP);
+      await this.settle(
+        jobId,
+        job.customerId,
+        { kind: "settle", results: run.rows, captures: run.captures, email },
+        SMTP,
+      );
     } catch (e) {
       console.error(`email job ${jobId} failed while checking:`, e);
-      await this.interrupt(jobId, job.customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, SMTP);
+      await this.interrupt(
+        jobId,
+        job.customerId,
+        `The job could not run: ${(e as Error).message.split("\n")[0]}`,
+        SMTP,
+      );
     } finally {
       this.held.delete(jobId);
     }
@@ -317,7 +380,12 @@ export class JobService {
   }
 
   /** Settles, expires or interrupts a job once: false when the job decider refuses because it is already closed. */
-  private async settle(jobId: string, customerId: string, cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>, meta: RequestMeta): Promise<boolean> {
+  private async settle(
+    jobId: string,
+    customerId: string,
+    cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>,
+    meta: RequestMeta,
+  ): Promise<boolean> {
     try {
       await this.apply(jobId, customerId, cmd, meta);
       return true;
@@ -348,7 +416,8 @@ export class JobService {
     const credits = creditState(this.ctx.readModels, customerId);
     return decide(cmd, {
       job: this.readJob(jobId),
-      credits: cmd.kind === "accept" ? { ...credits, existingCharge: chargeForJob(this.ctx.readModels, jobId) } : credits,
+      credits:
+        cmd.kind === "accept" ? { ...credits, existingCharge: chargeForJob(this.ctx.readModels, jobId) } : credits,
     });
   }
 

@@ -29,7 +29,13 @@ export function createMailer(config: Pick<Config, "mailRelayUrl" | "mailFrom">):
         await transport.sendMail({ from: config.mailFrom, ...message });
       } catch (e) {
         console.error("[mail] the relay refused or could not be reached:", e);
-        throw new AppError("SERVICE_UNAVAILABLE", "The mail relay could not take the message; try again.", { dependency: "mail relay" }, undefined, true);
+        throw new AppError(
+          "SERVICE_UNAVAILABLE",
+          "The mail relay could not take the message; try again.",
+          { dependency: "mail relay" },
+          undefined,
+          true,
+        );
       }
     },
   };

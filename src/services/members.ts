@@ -1,5 +1,12 @@
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
-import { decideAcceptInvitation, decideAddMember, decideChangeRole, decideInvite, decideRemoveMember, type MemberChange } from "../domain/members";
+import {
+  decideAcceptInvitation,
+  decideAddMember,
+  decideChangeRole,
+  decideInvite,
+  decideRemoveMember,
+  type MemberChange,
+} from "../domain/members";
 import { decideSignOut, decideSwitchOrganization, type Role } from "../domain/people";
 import { findPersonByEmailHash, membersOf, membershipsOf } from "../../projections/people";
 import { findInvitationByTokenHash, pendingInvitations, type InvitationRecord } from "../../projections/invitations";
@@ -48,7 +55,14 @@ export class MembersService {
     const { config, log, readModels } = this.ctx;
     const invitationId = newInvitationId();
     const expiresAt = iso(Date.now() + config.invitationTtlSeconds * 1000);
-    const invitation = { invitationId, customerId: session.customerId, email, role, tokenHash: sha256Hex(token), expiresAt };
+    const invitation = {
+      invitationId,
+      customerId: session.customerId,
+      email,
+      role,
+      tokenHash: sha256Hex(token),
+      expiresAt,
+    };
     await log.append(decideInvite(invitation, session.role, config.signinDomains), meta);
     const link = new URL(`${config.publicBaseUrl}/api/invitations/callback`);
     link.searchParams.set("token", token);
@@ -117,7 +131,14 @@ export class MembersService {
   async remove(session: SessionPrincipal, personId: string, meta: RequestMeta) {
     const { customerId } = session;
     const revokedKeyIds = activeKeyIdsMintedBy(this.ctx.readModels, customerId, personId);
-    await this.ctx.log.append(decideRemoveMember(this.change(customerId, personId), { reason: "removed", actorRole: session.role }, revokedKeyIds), meta);
+    await this.ctx.log.append(
+      decideRemoveMember(
+        this.change(customerId, personId),
+        { reason: "removed", actorRole: session.role },
+        revokedKeyIds,
+      ),
+      meta,
+    );
     return { customerId, personId, revokedKeyIds };
   }
 
@@ -137,7 +158,11 @@ export class MembersService {
       ],
       meta,
     );
-    return { customerId, revokedKeyIds, session: next ? this.sessions.describe({ ...session, customerId: next.customerId, role: next.role }) : null };
+    return {
+      customerId,
+      revokedKeyIds,
+      session: next ? this.sessions.describe({ ...session, customerId: next.customerId, role: next.role }) : null,
+    };
   }
 
   /** The organization's side of a change to one of its members, read once for the decider. */

@@ -54,7 +54,13 @@ export class NodeDuties {
       await this.ctx.log.catchUp();
     } catch (e) {
       console.error("the event log could not be read:", (e as Error).message);
-      throw new AppError("SERVICE_UNAVAILABLE", "The event log cannot be reached right now; nothing was done. Retry shortly.", { dependency: "event-log", retryAfterSeconds: 5 }, undefined, true);
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        "The event log cannot be reached right now; nothing was done. Retry shortly.",
+        { dependency: "event-log", retryAfterSeconds: 5 },
+        undefined,
+        true,
+      );
     }
   }
 
@@ -72,9 +78,18 @@ export class NodeDuties {
     const backend = this.ctx.log.backend;
     try {
       await this.ctx.log.ping();
-      return { ready: true, node: this.nodeId, store: { backend, reachable: true }, ...(backend === "postgres" ? { nodes: await this.coordinator.nodes() } : {}) };
+      return {
+        ready: true,
+        node: this.nodeId,
+        store: { backend, reachable: true },
+        ...(backend === "postgres" ? { nodes: await this.coordinator.nodes() } : {}),
+      };
     } catch (e) {
-      return { ready: false, node: this.nodeId, store: { backend, reachable: false, error: (e as Error).message.split("\n")[0] } };
+      return {
+        ready: false,
+        node: this.nodeId,
+        store: { backend, reachable: false, error: (e as Error).message.split("\n")[0] },
+      };
     }
   }
 
@@ -128,7 +143,9 @@ export class NodeDuties {
     return {
       stop: async () => {
         for (const t of timers) clearInterval(t);
-        await this.coordinator.leave().catch((e: Error) => console.error("this node could not leave the cluster:", e.message));
+        await this.coordinator
+          .leave()
+          .catch((e: Error) => console.error("this node could not leave the cluster:", e.message));
       },
     };
   }
@@ -148,7 +165,10 @@ export class NodeDuties {
     return (
       (await this.underLease(LEASES.recovery, this.ctx.config.nodeTimeoutSeconds * 1000, async () => {
         const closed = await this.jobs.recoverInterruptedJobs(silent);
-        if (closed > 0) console.log(`Closed ${closed} webpage job(s) left running by silent node(s) ${silent.join(", ")}, every credit refunded.`);
+        if (closed > 0)
+          console.log(
+            `Closed ${closed} webpage job(s) left running by silent node(s) ${silent.join(", ")}, every credit refunded.`,
+          );
         await this.jobs.recoverEmailJobs(silent);
         return closed;
       })) ?? 0
@@ -164,7 +184,10 @@ export class NodeDuties {
   async sweepOwnJobs(): Promise<number> {
     await this.ctx.log.catchUp();
     const closed = await this.jobs.sweepUnheld(this.owned());
-    if (closed > 0) console.log(`Closed ${closed} webpage job(s) of this node that it was not running (their callers heard an error), every credit refunded.`);
+    if (closed > 0)
+      console.log(
+        `Closed ${closed} webpage job(s) of this node that it was not running (their callers heard an error), every credit refunded.`,
+      );
     return closed;
   }
 

@@ -29,7 +29,9 @@ export interface OidcAnswer {
 }
 
 const notPending = () =>
-  new AppError("OIDC_STATE_INVALID", "This sign-in was completed already, or is too old: sign in again.", { reason: "not_pending" });
+  new AppError("OIDC_STATE_INVALID", "This sign-in was completed already, or is too old: sign in again.", {
+    reason: "not_pending",
+  });
 
 /**
  * Sign-in with an OpenID provider: authorization code with PKCE (openid-client), then the same sign-in as an
@@ -53,9 +55,13 @@ export class OidcSignIn {
   private settings() {
     const { oidc } = this.config;
     if (!oidc) {
-      throw new AppError("SERVICE_UNAVAILABLE", "OpenID Connect sign-in is not configured here; sign in by email link (POST /api/session/email).", {
-        dependency: "oidc",
-      });
+      throw new AppError(
+        "SERVICE_UNAVAILABLE",
+        "OpenID Connect sign-in is not configured here; sign in by email link (POST /api/session/email).",
+        {
+          dependency: "oidc",
+        },
+      );
     }
     return oidc;
   }
@@ -89,7 +95,12 @@ export class OidcSignIn {
     const state = client.randomState();
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
-    this.pending.set(sha256Hex(state), { verifier, nonce, next: next ?? "/dashboard", expiresAt: now + OIDC_PENDING_SECONDS * 1000 });
+    this.pending.set(sha256Hex(state), {
+      verifier,
+      nonce,
+      next: next ?? "/dashboard",
+      expiresAt: now + OIDC_PENDING_SECONDS * 1000,
+    });
     const redirectTo = client.buildAuthorizationUrl(provider, {
       redirect_uri: this.redirectUri,
       scope: "openid email",
@@ -105,10 +116,17 @@ export class OidcSignIn {
    * Completes a sign-in from the provider's answer and the state the browser's cookie kept: the code is
    * exchanged, the email must be verified, and the person signs in as with a link (a fresh session).
    */
-  async complete(answer: OidcAnswer, cookieState: string | null, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal; next: string }> {
+  async complete(
+    answer: OidcAnswer,
+    cookieState: string | null,
+    meta: RequestMeta,
+    clientAddress?: string,
+  ): Promise<{ secret: string; session: SessionPrincipal; next: string }> {
     const provider = await this.discover();
     if (!answer.state || !cookieState || answer.state !== cookieState) {
-      throw new AppError("OIDC_STATE_INVALID", "This answer does not belong to a sign-in this browser started.", { reason: "mismatch" });
+      throw new AppError("OIDC_STATE_INVALID", "This answer does not belong to a sign-in this browser started.", {
+        reason: "mismatch",
+      });
     }
     const key = sha256Hex(answer.state);
     const pending = this.pending.get(key);
@@ -127,12 +145,15 @@ export class OidcSignIn {
       });
       claims = { ...tokens.claims() };
       // Providers may keep the email out of the ID token and give it at the userinfo endpoint.
-      if (typeof claims.email !== "string") claims = { ...claims, ...(await client.fetchUserInfo(provider, tokens.access_token, String(claims.sub))) };
+      if (typeof claims.email !== "string")
+        claims = { ...claims, ...(await client.fetchUserInfo(provider, tokens.access_token, String(claims.sub))) };
     } catch (error) {
       throw providerRefusal(error);
     }
     if (typeof claims.email !== "string" || claims.email_verified !== true) {
-      throw new AppError("OIDC_SIGNIN_FAILED", "The provider did not vouch for an email address.", { reason: "email_unverified" });
+      throw new AppError("OIDC_SIGNIN_FAILED", "The provider did not vouch for an email address.", {
+        reason: "email_unverified",
+      });
     }
     return { ...(await this.sessions.signInAs(normaliseEmail(claims.email), meta, clientAddress)), next: pending.next };
   }
@@ -141,10 +162,16 @@ export class OidcSignIn {
 /** The provider's refusal (its error code when it gave one), or SERVICE_UNAVAILABLE when it could not be reached. */
 function providerRefusal(error: unknown): AppError {
   if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
-    return new AppError("OIDC_SIGNIN_FAILED", `The provider refused the sign-in: ${error.error}.`, { reason: "provider", error: error.error });
+    return new AppError("OIDC_SIGNIN_FAILED", `The provider refused the sign-in: ${error.error}.`, {
+      reason: "provider",
+      error: error.error,
+    });
   }
   if (error instanceof client.ClientError) {
-    return new AppError("OIDC_SIGNIN_FAILED", `The provider's answer was not valid: ${error.message}`, { reason: "provider", error: error.code ?? "invalid_response" });
+    return new AppError("OIDC_SIGNIN_FAILED", `The provider's answer was not valid: ${error.message}`, {
+      reason: "provider",
+      error: error.code ?? "invalid_response",
+    });
   }
   return unreachable(error);
 }

@@ -80,9 +80,19 @@ export class OperatorService {
 
   private async moveCredits(customerId: string, cmd: CreditCommand): Promise<{ customerId: string; balance: number }> {
     const { log, readModels } = this.ctx;
-    if (!findOrganization(readModels, customerId)) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
+    if (!findOrganization(readModels, customerId))
+      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${customerId}.`, { customerId });
     const { balance, streamVersion } = creditState(readModels, customerId);
-    await log.append([{ streamId: streams.credits(customerId), expectedVersion: streamVersion, events: decideCredits(cmd, { balance }) }], OPERATOR);
+    await log.append(
+      [
+        {
+          streamId: streams.credits(customerId),
+          expectedVersion: streamVersion,
+          events: decideCredits(cmd, { balance }),
+        },
+      ],
+      OPERATOR,
+    );
     return { customerId, balance: creditState(readModels, customerId).balance };
   }
 }

@@ -9,7 +9,12 @@ import { ConcurrencyError, type EventLog } from "../store/event-log";
 import { allCustomerIds, findOrganization, type Organization } from "../../projections/organizations";
 import { creditState, grantedPeriods } from "../../projections/credits";
 import type { ReadModels } from "../../projections/projection";
-import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider } from "./billing/provider";
+import {
+  BillingProviderError,
+  type BillingAgreement,
+  type BillingOrganization,
+  type BillingProvider,
+} from "./billing/provider";
 import type { EventMetadata } from "../../events/metadata";
 
 /** An organization's plan as resolved for one request: the catalog plan, its usable monthly credits, and which provider said so. */
@@ -57,18 +62,34 @@ export class PlanService {
   /** The organization's plan now; `keep: false` keeps the provider's answer out of the reuse cache (a look that must not pin it). */
   async resolve(customerId: string, { keep = true }: { keep?: boolean } = {}): Promise<ResolvedPlan> {
     const org = findOrganization(this.ctx.readModels, customerId);
-    if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
-    const agreement = await this.agreement({ customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) }, keep);
+    if (!org)
+      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, {
+        customerId,
+      });
+    const agreement = await this.agreement(
+      { customerId, email: org.email, planCode: org.plan, billingCustomerId: this.linkOf(org) },
+      keep,
+    );
     const plan = this.catalog.find(agreement.planCode);
     if (!plan) {
-      throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${JSON.stringify(agreement.planCode)} is not in the plan catalog.`, {
-        planCode: agreement.planCode,
-        provider: this.provider.name,
-      });
+      throw new AppError(
+        "PLAN_NOT_PUBLISHED",
+        `Plan ${JSON.stringify(agreement.planCode)} is not in the plan catalog.`,
+        {
+          planCode: agreement.planCode,
+          provider: this.provider.name,
+        },
+      );
     }
-    if (plan.code === FREE_PLAN_CODE) return { plan, monthlyCredits: this.ctx.config.monthlyFreeCredits, source: this.provider.name };
+    if (plan.code === FREE_PLAN_CODE)
+      return { plan, monthlyCredits: this.ctx.config.monthlyFreeCredits, source: this.provider.name };
     const monthlyCredits = agreement.monthlyCredits === undefined ? plan.monthlyCredits : agreement.monthlyCredits;
-    if (monthlyCredits === undefined || monthlyCredits === null || monthlyCredits <= 0 || (plan.paid && monthlyCredits === UNLIMITED_SENTINEL)) {
+    if (
+      monthlyCredits === undefined ||
+      monthlyCredits === null ||
+      monthlyCredits <= 0 ||
+      (plan.paid && monthlyCredits === UNLIMITED_SENTINEL)
+    ) {
       throw new AppError("PLAN_NOT_PUBLISHED", `Plan ${plan.code} has no usable monthly credits entitlement.`, {
         planCode: plan.code,
         monthlyCredits: monthlyCredits ?? null,
@@ -88,7 +109,13 @@ export class PlanService {
     const provider = this.provider.name;
     try {
       const { plan } = await this.resolve(customerId, { keep: false });
-      return { provider, ready: true, plan: plan.code, code: null, message: `Jobs, estimates and credits are answered under plan ${plan.code}.` };
+      return {
+        provider,
+        ready: true,
+        plan: plan.code,
+        code: null,
+        message: `Jobs, estimates and credits are answered under plan ${plan.code}.`,
+      };
     } catch (e) {
       if (!(e instanceof AppError)) throw e;
       return {
@@ -176,11 +203,27 @@ export class PlanService {
   }
 
   /** Moves an organization to another catalog plan (the operator, or an admin through changePlanAs); refused under a remote billing provider. */
-  async changePlan(customerId: string, planCode: string, meta: EventMetadata): Promise<{ customerId: string; plan: string; previousPlan: string }> {
+  async changePlan(
+    customerId: string,
+    planCode: string,
+    meta: EventMetadata,
+  ): Promise<{ customerId: string; plan: string; previousPlan: string }> {
     const org = findOrganization(this.ctx.readModels, customerId);
-    if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+    if (!org)
+      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, {
+        customerId,
+      });
     const managedBy = this.provider.remote ? this.provider.name : null;
-    await this.ctx.log.append(decideChangePlan(customerId, planCode, org.plan, this.catalog.plans.map((p) => p.code), managedBy), meta);
+    await this.ctx.log.append(
+      decideChangePlan(
+        customerId,
+        planCode,
+        org.plan,
+        this.catalog.plans.map((p) => p.code),
+        managedBy,
+      ),
+      meta,
+    );
     return { customerId, plan: planCode, previousPlan: org.plan };
   }
 
@@ -197,16 +240,29 @@ export class PlanService {
    */
   async provision(customerId: string, meta: EventMetadata): Promise<string> {
     const org = findOrganization(this.ctx.readModels, customerId);
-    if (!org) throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, { customerId });
+    if (!org)
+      throw new AppError("CUSTOMER_NOT_FOUND", `No organization has customerId ${JSON.stringify(customerId)}.`, {
+        customerId,
+      });
     let provisioned: Awaited<ReturnType<typeof this.provider.provision>>;
     try {
-      provisioned = await this.provider.provision({ customerId, email: org.email, billingCustomerId: this.linkOf(org) });
+      provisioned = await this.provider.provision({
+        customerId,
+        email: org.email,
+        billingCustomerId: this.linkOf(org),
+      });
     } catch (e) {
       throw providerRefusal(e, this.provider.name);
     }
     if (provisioned.billingCustomerId) {
       const link = { provider: this.provider.name, billingCustomerId: provisioned.billingCustomerId };
-      await this.ctx.log.append(decideLinkBillingCustomer(customerId, link, { provider: org.billingProvider, billingCustomerId: org.billingCustomerId }), meta);
+      await this.ctx.log.append(
+        decideLinkBillingCustomer(customerId, link, {
+          provider: org.billingProvider,
+          billingCustomerId: org.billingCustomerId,
+        }),
+        meta,
+      );
     }
     return provisioned.summary;
   }
@@ -220,7 +276,9 @@ export class PlanService {
     try {
       await this.provision(customerId, SYSTEM);
     } catch (e) {
-      console.error(`Billing: organization ${customerId} opened but was not provisioned with ${this.provider.name} (\`assay billing provision --customer ${customerId}\` retries): ${(e as Error).message}`);
+      console.error(
+        `Billing: organization ${customerId} opened but was not provisioned with ${this.provider.name} (\`assay billing provision --customer ${customerId}\` retries): ${(e as Error).message}`,
+      );
     }
   }
 
@@ -238,7 +296,13 @@ export class PlanService {
       if (this.provider.remote && keep) this.agreements.set(org.customerId, { agreement, at: Date.now() });
       return agreement;
     } catch (e) {
-      if (kept && age <= this.ctx.config.planStaleSeconds && e instanceof BillingProviderError && e.kind === "unreachable") return kept.agreement;
+      if (
+        kept &&
+        age <= this.ctx.config.planStaleSeconds &&
+        e instanceof BillingProviderError &&
+        e.kind === "unreachable"
+      )
+        return kept.agreement;
       throw providerRefusal(e, this.provider.name, {
         staleLimitSeconds: this.ctx.config.planStaleSeconds,
         lastResolvedSecondsAgo: kept ? Math.floor(age) : null,
@@ -248,7 +312,11 @@ export class PlanService {
 }
 
 /** The catalogued refusal for a provider's failure; an outage says how old the kept resolution was (null: none) and the limit. */
-function providerRefusal(e: unknown, provider: string, outage?: { staleLimitSeconds: number; lastResolvedSecondsAgo: number | null }): AppError {
+function providerRefusal(
+  e: unknown,
+  provider: string,
+  outage?: { staleLimitSeconds: number; lastResolvedSecondsAgo: number | null },
+): AppError {
   if (!(e instanceof BillingProviderError)) throw e;
   switch (e.kind) {
     case "not_provisioned":
@@ -256,6 +324,12 @@ function providerRefusal(e: unknown, provider: string, outage?: { staleLimitSeco
     case "unreachable":
       return new AppError("BILLING_PROVIDER_UNREACHABLE", e.message, { provider, ...outage }, undefined, true);
     case "unconfigured":
-      return new AppError("SERVICE_UNAVAILABLE", e.message, { dependency: "billing provider", provider }, undefined, true);
+      return new AppError(
+        "SERVICE_UNAVAILABLE",
+        e.message,
+        { dependency: "billing provider", provider },
+        undefined,
+        true,
+      );
   }
 }

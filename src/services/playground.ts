@@ -49,14 +49,20 @@ export class PlaygroundService {
   private readonly settings: Config["playground"];
 
   constructor(
-    private readonly ctx: Pick<ServiceContext, "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge" | "sharedCounts">,
+    private readonly ctx: Pick<
+      ServiceContext,
+      "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge" | "sharedCounts"
+    >,
     offer: PlaygroundOffer,
   ) {
     this.settings = ctx.config.playground;
     this.checks = offer.checks;
     this.viewport = offer.viewport;
     this.perSession = new WindowedLimit(this.settings.runsPerSession, PLAYGROUND_SESSION_SECONDS);
-    this.perAddress = new WindowedLimit(this.settings.runsPerAddress, this.settings.windowSeconds, { name: "playground-runs-per-address", counter: ctx.sharedCounts });
+    this.perAddress = new WindowedLimit(this.settings.runsPerAddress, this.settings.windowSeconds, {
+      name: "playground-runs-per-address",
+      counter: ctx.sharedCounts,
+    });
   }
 
   /**
@@ -64,23 +70,34 @@ export class PlaygroundService {
    * counts the run against the session and the address (a refused run counts against neither), runs it and keeps it.
    * Answers the run and the session it counted against (a new one when the visitor had none).
    */
-  async run(body: Static<typeof PlaygroundRunBody>, visitor: PlaygroundVisitor): Promise<{ run: PlaygroundRunView; sessionId: string }> {
+  async run(
+    body: Static<typeof PlaygroundRunBody>,
+    visitor: PlaygroundVisitor,
+  ): Promise<{ run: PlaygroundRunView; sessionId: string }> {
     const job = await planJob(this.jobRequest(body), this.ctx.guard);
     const notOffered = job.run.filter((v) => !this.checks.includes(v.module.meta.id)).map((v) => v.module.meta.id);
     if (notOffered.length) {
-      throw new AppError("INVALID_ENUM_VALUE", `The playground does not run ${notOffered.join(", ")}; sign up to run every check.`, {
-        field: "validations",
-        values: notOffered,
-        allowedValues: this.checks,
-      });
+      throw new AppError(
+        "INVALID_ENUM_VALUE",
+        `The playground does not run ${notOffered.join(", ")}; sign up to run every check.`,
+        {
+          field: "validations",
+          values: notOffered,
+          allowedValues: this.checks,
+        },
+      );
     }
     await browserReady(this.ctx, { rendersNow: true });
-    const sessionId = visitor.sessionId && SESSION_ID.test(visitor.sessionId) ? visitor.sessionId : newPlaygroundSessionId();
+    const sessionId =
+      visitor.sessionId && SESSION_ID.test(visitor.sessionId) ? visitor.sessionId : newPlaygroundSessionId();
     await this.admit(sessionId, visitor.clientAddress);
     const runId = newPlaygroundRunId();
     const createdAt = Date.now();
     const shots = new Map<string, CaptureFile>();
-    const runner = new JobRunner({ ...this.ctx, captures: { store: async (_owner, _runId, key, file) => (shots.set(key, file), storedFileOf(key, file)) } });
+    const runner = new JobRunner({
+      ...this.ctx,
+      captures: { store: async (_owner, _runId, key, file) => (shots.set(key, file), storedFileOf(key, file)) },
+    });
     let execution: Execution;
     try {
       execution = await runner.runWeb(runId, "playground", job, ["screenshot"]);
@@ -112,7 +129,12 @@ export class PlaygroundService {
 
   /** The body as a job request: the playground's checks (or the visitor's choice of them) at its one size. */
   private jobRequest(body: Static<typeof PlaygroundRunBody>): Record<string, unknown> {
-    return { type: body.html !== undefined ? "static_html" : "url", ...body, validations: body.validations ?? this.checks, captureSizes: [this.viewport] };
+    return {
+      type: body.html !== undefined ? "static_html" : "url",
+      ...body,
+      validations: body.validations ?? this.checks,
+      captureSizes: [this.viewport],
+    };
   }
 
   /** Counts a run against the session, then the address; a refusal leaves both counts as they were. */
@@ -121,21 +143,29 @@ export class PlaygroundService {
     await this.perSession.spend(
       sessionId,
       () =>
-        new AppError("PLAYGROUND_LIMIT_REACHED", `This session used its ${runsPerSession} free playground runs; sign up to run the full catalog.`, {
-          limit: runsPerSession,
-          used: runsPerSession,
-        }),
+        new AppError(
+          "PLAYGROUND_LIMIT_REACHED",
+          `This session used its ${runsPerSession} free playground runs; sign up to run the full catalog.`,
+          {
+            limit: runsPerSession,
+            used: runsPerSession,
+          },
+        ),
     );
     if (!clientAddress) return;
     try {
       await this.perAddress.spend(
         addressGroup(clientAddress),
         (retryAfterSeconds) =>
-          new AppError("PLAYGROUND_RATE_LIMITED", `Too many playground runs from this address; try again in ${retryAfterSeconds} s.`, {
-            retryAfterSeconds,
-            limit: runsPerAddress,
-            windowSeconds,
-          }),
+          new AppError(
+            "PLAYGROUND_RATE_LIMITED",
+            `Too many playground runs from this address; try again in ${retryAfterSeconds} s.`,
+            {
+              retryAfterSeconds,
+              limit: runsPerAddress,
+              windowSeconds,
+            },
+          ),
       );
     } catch (e) {
       await this.perSession.giveBack(sessionId);
@@ -155,7 +185,12 @@ export class PlaygroundService {
   private kept(runId: string): KeptRun {
     this.dropExpired(Date.now());
     const run = this.runs.get(runId);
-    if (!run) throw new AppError("PLAYGROUND_RUN_NOT_FOUND", `No playground run ${runId}: runs are kept for ${this.settings.runTtlSeconds} s.`, { runId });
+    if (!run)
+      throw new AppError(
+        "PLAYGROUND_RUN_NOT_FOUND",
+        `No playground run ${runId}: runs are kept for ${this.settings.runTtlSeconds} s.`,
+        { runId },
+      );
     return run;
   }
 
@@ -166,7 +201,14 @@ export class PlaygroundService {
     }
   }
 
-  private view(runId: string, job: PlannedJob, execution: Execution, hasScreenshot: boolean, createdAt: number, expiresAt: number): PlaygroundRunView {
+  private view(
+    runId: string,
+    job: PlannedJob,
+    execution: Execution,
+    hasScreenshot: boolean,
+    createdAt: number,
+    expiresAt: number,
+  ): PlaygroundRunView {
     const results = execution.rows.map((r) => ({
       validationId: r.validationId,
       name: findValidation(r.validationId)?.meta.name ?? r.validationId,
@@ -179,13 +221,16 @@ export class PlaygroundService {
     return {
       runId,
       type: job.type === "url" ? "url" : "static_html",
-      subject: job.type === "url" ? { url: job.url! } : { baseUrl: job.baseUrl!, htmlBytes: Buffer.byteLength(job.html!) },
+      subject:
+        job.type === "url" ? { url: job.url! } : { baseUrl: job.baseUrl!, htmlBytes: Buffer.byteLength(job.html!) },
       viewport: this.viewport,
       status: execution.interruption ? "interrupted" : "completed",
       ...(execution.interruption ? { interruption: execution.interruption } : {}),
       summary: { pass: count("pass"), fail: count("fail"), error: count("error") },
       results,
-      screenshotUrl: hasScreenshot ? `${this.ctx.config.publicBaseUrl}/api/playground/runs/${runId}/screenshots/${this.viewport}` : null,
+      screenshotUrl: hasScreenshot
+        ? `${this.ctx.config.publicBaseUrl}/api/playground/runs/${runId}/screenshots/${this.viewport}`
+        : null,
       createdAt: new Date(createdAt).toISOString(),
       expiresAt: new Date(expiresAt).toISOString(),
     };
@@ -204,17 +249,24 @@ export interface PlaygroundOffer {
  */
 export function playgroundOffer(settings: Pick<Config["playground"], "checks" | "viewport">): PlaygroundOffer {
   const set = settings.checks.length === 1 ? findSet(settings.checks[0]!) : undefined;
-  if (set && set.subjectType !== "url") throw new Error(`ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(set.id)} is a set of email checks; the playground checks webpages.`);
+  if (set && set.subjectType !== "url")
+    throw new Error(
+      `ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(set.id)} is a set of email checks; the playground checks webpages.`,
+    );
   const checks = set ? [...set.validationIds] : settings.checks;
   if (!checks.length) throw new Error("ASSAY_PLAYGROUND_CHECKS names no check.");
   for (const id of checks) {
     const module = findValidation(id);
     if (!module || module.meta.id !== id || module.meta.subjectType !== "url" || module.meta.requiresConfiguration) {
-      throw new Error(`ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(id)} is not a validation set id or a webpage check id that runs without parameters.`);
+      throw new Error(
+        `ASSAY_PLAYGROUND_CHECKS: ${JSON.stringify(id)} is not a validation set id or a webpage check id that runs without parameters.`,
+      );
     }
   }
   if (!(CAPTURE_SIZES as readonly string[]).includes(settings.viewport)) {
-    throw new Error(`ASSAY_PLAYGROUND_VIEWPORT must be one of ${CAPTURE_SIZES.join(", ")}; got ${JSON.stringify(settings.viewport)}.`);
+    throw new Error(
+      `ASSAY_PLAYGROUND_VIEWPORT must be one of ${CAPTURE_SIZES.join(", ")}; got ${JSON.stringify(settings.viewport)}.`,
+    );
   }
   return { checks, viewport: settings.viewport as CaptureSize };
 }

@@ -1,7 +1,16 @@
 import { timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
 import { emailHashOf, normaliseEmail, streams } from "../domain/accounts";
-import { decideIssueLink, decideRenewSession, decideSignIn, decideSignInAs, decideSignOut, decideSwitchOrganization, type Role, type SignInAs } from "../domain/people";
+import {
+  decideIssueLink,
+  decideRenewSession,
+  decideSignIn,
+  decideSignInAs,
+  decideSignOut,
+  decideSwitchOrganization,
+  type Role,
+  type SignInAs,
+} from "../domain/people";
 import type { StreamWrite } from "../store/event-log";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
@@ -57,7 +66,10 @@ export class SessionService {
     private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "plans" | "sharedCounts" | "limits">,
     private readonly mailer: Mailer,
   ) {
-    this.linksPerRecipient = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, { name: "signin-links-per-address", counter: ctx.sharedCounts });
+    this.linksPerRecipient = new WindowedLimit(ctx.config.signinLinksPerAddress, ctx.config.signinLinkTtlSeconds, {
+      name: "signin-links-per-address",
+      counter: ctx.sharedCounts,
+    });
   }
 
   /**
@@ -65,12 +77,20 @@ export class SessionService {
    * way (but see above for an address past its budget of new organizations). Outside the invited domains it is
    * refused and nothing is recorded or sent. Counted per client address and per recipient.
    */
-  async requestLink(rawEmail: unknown, next: string | undefined, meta: RequestMeta, clientAddress?: string): Promise<void> {
+  async requestLink(
+    rawEmail: unknown,
+    next: string | undefined,
+    meta: RequestMeta,
+    clientAddress?: string,
+  ): Promise<void> {
     const email = normaliseEmail(rawEmail);
     const token = newSecretToken();
     const { config, limits } = this.ctx;
     const expiresAt = iso(Date.now() + config.signinLinkTtlSeconds * 1000);
-    const writes = decideIssueLink({ linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt }, config.signinDomains);
+    const writes = decideIssueLink(
+      { linkId: newSignInLinkId(), email, tokenHash: sha256Hex(token), expiresAt },
+      config.signinDomains,
+    );
     // Checked before anything is counted: a refused link counts against neither limit.
     if (this.opensOrganization(email)) await limits.newOrganizations.check(clientAddress);
     await limits.signinLinks.spend(clientAddress);
@@ -96,11 +116,15 @@ export class SessionService {
     return this.linksPerRecipient.spend(
       emailHashOf(email),
       (retryAfterSeconds) =>
-        new AppError("SIGNIN_RATE_LIMITED", `Too many sign-in links for this email; ask again in ${retryAfterSeconds} s, or use a link already sent.`, {
-          retryAfterSeconds,
-          limit: this.linksPerRecipient.points,
-          windowSeconds: this.linksPerRecipient.windowSeconds,
-        }),
+        new AppError(
+          "SIGNIN_RATE_LIMITED",
+          `Too many sign-in links for this email; ask again in ${retryAfterSeconds} s, or use a link already sent.`,
+          {
+            retryAfterSeconds,
+            limit: this.linksPerRecipient.points,
+            windowSeconds: this.linksPerRecipient.windowSeconds,
+          },
+        ),
     );
   }
 
@@ -112,13 +136,26 @@ export class SessionService {
   }
 
   /** Uses a sign-in link and starts a fresh session; returns the cookie's secret, shown only here. */
-  signIn(token: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal }> {
+  signIn(
+    token: string,
+    meta: RequestMeta,
+    clientAddress?: string,
+  ): Promise<{ secret: string; session: SessionPrincipal }> {
     const link = findSignInLink(this.ctx.readModels, sha256Hex(token));
-    return this.startSession(link?.email ?? null, (cmd, now) => decideSignIn({ ...cmd, now, link }), meta, clientAddress);
+    return this.startSession(
+      link?.email ?? null,
+      (cmd, now) => decideSignIn({ ...cmd, now, link }),
+      meta,
+      clientAddress,
+    );
   }
 
   /** Signs in with an email another party verified (an OpenID provider) and starts a fresh session, as a link would. */
-  signInAs(email: string, meta: RequestMeta, clientAddress?: string): Promise<{ secret: string; session: SessionPrincipal }> {
+  signInAs(
+    email: string,
+    meta: RequestMeta,
+    clientAddress?: string,
+  ): Promise<{ secret: string; session: SessionPrincipal }> {
     return this.startSession(email, (cmd) => decideSignInAs({ ...cmd, email }), meta, clientAddress);
   }
 
@@ -138,15 +175,24 @@ export class SessionService {
     const person = email ? findPersonByEmailHash(readModels, emailHash) : null;
     const claim = email ? log.readStream(streams.email(emailHash)).find((e) => e.type === "EmailClaimed") : undefined;
     const { secret, session } = this.freshSession(now);
-    const writes = decide({
-      domains: config.signinDomains,
-      emailHash,
-      person,
-      newPersonId: newPersonId(),
-      claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
-      newAccount: { customerId: newCustomerId(), orgCode: newOrgCode(), signupCredits: config.signupCredits, monthlyGrant: config.monthlyFreeCredits, period: periodOf(grantClock(config)) },
-      session,
-    }, iso(now));
+    const writes = decide(
+      {
+        domains: config.signinDomains,
+        emailHash,
+        person,
+        newPersonId: newPersonId(),
+        claimedBy: claim?.type === "EmailClaimed" ? claim.data.customerId : null,
+        newAccount: {
+          customerId: newCustomerId(),
+          orgCode: newOrgCode(),
+          signupCredits: config.signupCredits,
+          monthlyGrant: config.monthlyFreeCredits,
+          period: periodOf(grantClock(config)),
+        },
+        session,
+      },
+      iso(now),
+    );
     const opened = writes.flatMap((w) => w.events).find((e) => e.type === "AccountOpened");
     await spendEach(clientAddress, opened ? [limits.signIns, limits.newOrganizations] : [limits.signIns]);
     await log.append(writes, meta);
@@ -160,7 +206,10 @@ export class SessionService {
     const secret = newSecretToken();
     const endsBy = now + this.ctx.config.sessionMaxSeconds * 1000;
     const expiresAt = iso(Math.min(now + this.ctx.config.sessionIdleSeconds * 1000, endsBy));
-    return { secret, session: { sessionId: newSessionId(), secretHash: sha256Hex(secret), expiresAt, endsBy: iso(endsBy) } };
+    return {
+      secret,
+      session: { sessionId: newSessionId(), secretHash: sha256Hex(secret), expiresAt, endsBy: iso(endsBy) },
+    };
   }
 
   /**
@@ -176,23 +225,41 @@ export class SessionService {
     }
     const csrfToken = csrfTokenOf(secret!);
     if (csrf && !(csrf.token && sameToken(csrf.token, csrfToken))) {
-      throw new AppError("CSRF_TOKEN_INVALID", "Send the session's csrfToken in the X-CSRF-Token header (or a _csrf form field).", {
-        reason: csrf.token ? "mismatch" : "missing",
-      });
+      throw new AppError(
+        "CSRF_TOKEN_INVALID",
+        "Send the session's csrfToken in the X-CSRF-Token header (or a _csrf form field).",
+        {
+          reason: csrf.token ? "mismatch" : "missing",
+        },
+      );
     }
     const membership = membershipsOf(readModels, record.personId).find((m) => m.customerId === record.customerId);
-    if (!membership) throw new AppError("AUTH_REQUIRED", "Sign in again: this session's organization is no longer yours.", { requires: "session" });
+    if (!membership)
+      throw new AppError("AUTH_REQUIRED", "Sign in again: this session's organization is no longer yours.", {
+        requires: "session",
+      });
     let expiresAt = record.expiresAt;
     const renewEvery = Math.min(RENEW_EVERY_SECONDS, config.sessionIdleSeconds / 2) * 1000;
     if (now - Date.parse(record.renewedAt) >= renewEvery) {
       expiresAt = iso(Math.min(now + config.sessionIdleSeconds * 1000, Date.parse(record.endsBy)));
       // Not awaited: the request goes on with the session it has; the renewal only moves the expiry on.
       log
-        .append(decideRenewSession(record.sessionId, expiresAt), { actor: { kind: "session", id: record.personId }, channel: "system" })
+        .append(decideRenewSession(record.sessionId, expiresAt), {
+          actor: { kind: "session", id: record.personId },
+          channel: "system",
+        })
         .catch((e: Error) => console.error(`session ${record.sessionId} could not be renewed: ${e.message}`));
     }
     const email = findPerson(readModels, record.personId)!.email;
-    return { sessionId: record.sessionId, personId: record.personId, email, customerId: record.customerId, role: membership.role, expiresAt, csrfToken };
+    return {
+      sessionId: record.sessionId,
+      personId: record.personId,
+      email,
+      customerId: record.customerId,
+      role: membership.role,
+      expiresAt,
+      csrfToken,
+    };
   }
 
   /** What GET /api/session answers. */

@@ -119,7 +119,8 @@ export class PgCoordinator implements Coordinator, WindowCounter {
 
   /** A random secret every node shares (the share links' signing key): made by the first node that asks. */
   async sharedSecret(name: string): Promise<Buffer> {
-    await this.sql`INSERT INTO assay_secrets (name, value) VALUES (${name}, ${randomBytes(32).toString("hex")}) ON CONFLICT (name) DO NOTHING`;
+    await this
+      .sql`INSERT INTO assay_secrets (name, value) VALUES (${name}, ${randomBytes(32).toString("hex")}) ON CONFLICT (name) DO NOTHING`;
     const [row] = await this.sql`SELECT value FROM assay_secrets WHERE name = ${name}`;
     return Buffer.from(row.value, "hex");
   }
@@ -141,7 +142,9 @@ export class PgCoordinator implements Coordinator, WindowCounter {
   async peek(limit: string, key: string): Promise<{ hits: number; msBeforeReset: number }> {
     const [row] = await this.sql`SELECT hits, EXTRACT(EPOCH FROM window_ends - now())::float8 AS seconds_left
       FROM assay_limits WHERE name = ${limit} AND key = ${key} AND window_ends > now()`;
-    return row ? { hits: row.hits, msBeforeReset: Math.max(0, row.seconds_left * 1000) } : { hits: 0, msBeforeReset: 0 };
+    return row
+      ? { hits: row.hits, msBeforeReset: Math.max(0, row.seconds_left * 1000) }
+      : { hits: 0, msBeforeReset: 0 };
   }
 
   async silentNodes(seconds: number): Promise<string[]> {
@@ -160,9 +163,15 @@ export class PgCoordinator implements Coordinator, WindowCounter {
   }
 
   async nodes(): Promise<NodeRecord[]> {
-    const rows: Array<{ node_id: string; started_at: Date; seen_at: Date; silent: number }> = await this.sql`SELECT node_id, started_at, seen_at,
+    const rows: Array<{ node_id: string; started_at: Date; seen_at: Date; silent: number }> = await this
+      .sql`SELECT node_id, started_at, seen_at,
       EXTRACT(EPOCH FROM now() - seen_at)::float8 AS silent FROM assay_nodes ORDER BY node_id`;
-    return rows.map((r) => ({ nodeId: r.node_id, startedAt: new Date(r.started_at).toISOString(), seenAt: new Date(r.seen_at).toISOString(), silentSeconds: Math.max(0, Math.round(r.silent * 10) / 10) }));
+    return rows.map((r) => ({
+      nodeId: r.node_id,
+      startedAt: new Date(r.started_at).toISOString(),
+      seenAt: new Date(r.seen_at).toISOString(),
+      silentSeconds: Math.max(0, Math.round(r.silent * 10) / 10),
+    }));
   }
 
   async leave(): Promise<void> {

@@ -19,7 +19,9 @@ export class EventSchemas<E extends EventShape = AssayEvent> {
         if (!check) throw new EventSchemaError(`unknown event type ${e.type}`);
         if (!check.Check(e.data)) {
           const first = check.Errors(e.data).First();
-          throw new EventSchemaError(`${e.type} does not match its schema: ${first?.path ?? ""} ${first?.message ?? ""}`);
+          throw new EventSchemaError(
+            `${e.type} does not match its schema: ${first?.path ?? ""} ${first?.message ?? ""}`,
+          );
         }
       }
     }

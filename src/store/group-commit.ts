@@ -13,7 +13,10 @@ export interface QueuedAppend<E extends EventShape> {
 }
 
 /** Settles each queued append's promise with its outcome. */
-export function settleGroup<E extends EventShape>(batch: ReadonlyArray<QueuedAppend<E>>, outcomes: ReadonlyArray<GroupOutcome<E>>): void {
+export function settleGroup<E extends EventShape>(
+  batch: ReadonlyArray<QueuedAppend<E>>,
+  outcomes: ReadonlyArray<GroupOutcome<E>>,
+): void {
   batch.forEach((item, i) => {
     const outcome = outcomes[i]!;
     if ("events" in outcome) item.resolve(outcome.events);

@@ -36,7 +36,15 @@ export function chainEvents<E extends EventShape>(
   writes.forEach((w, k) => {
     let version = starts[k]!;
     for (const e of w.events) {
-      const base = { position: ++position, streamId: w.streamId, streamVersion: ++version, type: e.type, data: e.data, metadata, recordedAt };
+      const base = {
+        position: ++position,
+        streamId: w.streamId,
+        streamVersion: ++version,
+        type: e.type,
+        data: e.data,
+        metadata,
+        recordedAt,
+      };
       const hash = eventHash(prevHash, base);
       // type and data are e's own, so this is e recorded; spelt out to keep the envelope's field order.
       stored.push({ ...base, prevHash, hash } as StoredEvent<E>);

@@ -48,10 +48,16 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
    * Joins the shared log with this node's replica. A replica that is not a prefix of the log (another database's,
    * or one the log never had) is refused with ReplicaDivergedError, so the caller can start a fresh one.
    */
-  static async open<E extends EventShape>(table: PgEventTable<E>, replica: Replica<E>, nodeId: string): Promise<PgEventLog<E>> {
+  static async open<E extends EventShape>(
+    table: PgEventTable<E>,
+    replica: Replica<E>,
+    nodeId: string,
+  ): Promise<PgEventLog<E>> {
     const head = replica.headOf();
     if (head.position > 0 && (await table.hashAt(head.position)) !== head.hash) {
-      throw new ReplicaDivergedError(`this node's copy ends at event ${head.position}, which the shared log does not hold with the same hash`);
+      throw new ReplicaDivergedError(
+        `this node's copy ends at event ${head.position}, which the shared log does not hold with the same hash`,
+      );
     }
     const opened = new PgEventLog(table, replica, nodeId);
     await opened.catchUp();
@@ -68,11 +74,12 @@ export class PgEventLog<E extends EventShape = AssayEvent> implements EventLog<E
       this.queued.push({ decide, metadata: { ...metadata, node: this.nodeId }, resolve, reject });
       if (this.flushScheduled) return;
       this.flushScheduled = true;
-      setImmediate(() =>
-        void this.serialize(async () => {
-          this.flushScheduled = false;
-          await this.flush();
-        }),
+      setImmediate(
+        () =>
+          void this.serialize(async () => {
+            this.flushScheduled = false;
+            await this.flush();
+          }),
       );
     });
   }

@@ -48,7 +48,8 @@ export class PgEventTable<E extends EventShape = AssayEvent> {
 
   /** The events after `position`, in order, at most `limit` of them. */
   async readAfter(position: number, limit: number, sql: SQL = this.sql): Promise<StoredEvent<E>[]> {
-    const rows: EventRow[] = await sql`SELECT * FROM events WHERE position > ${position} ORDER BY position LIMIT ${limit}`;
+    const rows: EventRow[] =
+      await sql`SELECT * FROM events WHERE position > ${position} ORDER BY position LIMIT ${limit}`;
     return rows.map((r) => fromRow<E>(r));
   }
 
@@ -96,11 +97,16 @@ export async function insertEvents(tx: SQL, events: ReadonlyArray<StoredEvent<Ev
  * transaction under the append lock: a copy that stops half-way leaves the database as it was. Refuses a
  * database whose log already holds events.
  */
-export async function copyLog<E extends EventShape>(events: Iterable<StoredEvent<E>>, into: PgEventTable<E>, pageSize = 5000): Promise<number> {
+export async function copyLog<E extends EventShape>(
+  events: Iterable<StoredEvent<E>>,
+  into: PgEventTable<E>,
+  pageSize = 5000,
+): Promise<number> {
   return into.sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${APPEND_LOCK})`;
     const [held] = await tx`SELECT COUNT(*)::int AS n FROM events`;
-    if (held.n > 0) throw new Error(`the PostgreSQL log already holds ${held.n} events: migrate into an empty database`);
+    if (held.n > 0)
+      throw new Error(`the PostgreSQL log already holds ${held.n} events: migrate into an empty database`);
     let copied = 0;
     let page: StoredEvent<E>[] = [];
     for (const e of events) {

@@ -16,7 +16,9 @@ const UNDO = Symbol("undo");
  * keeping them (trialGroup), which is how PgEventLog decides at the log's head; it never numbers an event itself.
  */
 export class Replica<E extends EventShape = AssayEvent> extends SqliteEventTable<E> {
-  private readonly hashAtPosition = this.db.prepare<{ hash: string }, [number]>("SELECT hash FROM events WHERE position = ?");
+  private readonly hashAtPosition = this.db.prepare<{ hash: string }, [number]>(
+    "SELECT hash FROM events WHERE position = ?",
+  );
 
   /**
    * What a group would append, decided and projected exactly as SqliteEventLog's group commit does, then undone:
@@ -26,10 +28,12 @@ export class Replica<E extends EventShape = AssayEvent> extends SqliteEventTable
   trialGroup(batch: ReadonlyArray<{ decide: () => StreamWrite<E>[]; metadata: EventMetadata }>): GroupOutcome<E>[] {
     let outcomes: GroupOutcome<E>[] = [];
     try {
-      this.db.transaction(() => {
-        outcomes = this.decideGroup(batch);
-        throw UNDO;
-      }).immediate();
+      this.db
+        .transaction(() => {
+          outcomes = this.decideGroup(batch);
+          throw UNDO;
+        })
+        .immediate();
     } catch (e) {
       if (e !== UNDO) throw e;
     }

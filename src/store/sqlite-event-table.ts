@@ -22,11 +22,15 @@ BEGIN SELECT RAISE(ABORT, 'events are append-only: DELETE refused'); END;
  * Each write's stream version before it, from `current` (the stream's version in the log); a stream written twice
  * in one append counts its first write. Throws ConcurrencyError on a stale expectation, before anything is written.
  */
-function versionStarts<E extends EventShape>(writes: StreamWrite<E>[], current: (streamId: string) => number): number[] {
+function versionStarts<E extends EventShape>(
+  writes: StreamWrite<E>[],
+  current: (streamId: string) => number,
+): number[] {
   const after = new Map<string, number>();
   return writes.map((w) => {
     const actual = after.get(w.streamId) ?? current(w.streamId);
-    if (w.expectedVersion !== "any" && w.expectedVersion !== actual) throw new ConcurrencyError(w.streamId, w.expectedVersion, actual);
+    if (w.expectedVersion !== "any" && w.expectedVersion !== actual)
+      throw new ConcurrencyError(w.streamId, w.expectedVersion, actual);
     after.set(w.streamId, actual + w.events.length);
     return actual;
   });
@@ -112,7 +116,9 @@ export abstract class SqliteEventTable<E extends EventShape = AssayEvent> {
    * it left. Each append is its own savepoint: its decision, schema check, stale expectedVersion or a projection
    * refusing one of its events undoes that append only, and rejects its caller only.
    */
-  protected decideGroup(batch: ReadonlyArray<{ decide: () => StreamWrite<E>[]; metadata: EventMetadata }>): GroupOutcome<E>[] {
+  protected decideGroup(
+    batch: ReadonlyArray<{ decide: () => StreamWrite<E>[]; metadata: EventMetadata }>,
+  ): GroupOutcome<E>[] {
     const one = this.db.transaction((item: (typeof batch)[number]) => this.write(this.decided(item), item.metadata));
     return batch.map((item): GroupOutcome<E> => {
       try {
@@ -133,7 +139,17 @@ export abstract class SqliteEventTable<E extends EventShape = AssayEvent> {
 
   /** One recorded event's row and its projections, inside the caller's transaction. */
   protected insertRow(event: StoredEvent<E>): void {
-    this.insert.run(event.position, event.streamId, event.streamVersion, event.type, JSON.stringify(event.data), JSON.stringify(event.metadata), event.recordedAt, event.prevHash, event.hash);
+    this.insert.run(
+      event.position,
+      event.streamId,
+      event.streamVersion,
+      event.type,
+      JSON.stringify(event.data),
+      JSON.stringify(event.metadata),
+      event.recordedAt,
+      event.prevHash,
+      event.hash,
+    );
     for (const h of this.handlers) h(this.db, event);
   }
 

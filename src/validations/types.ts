@@ -71,7 +71,11 @@ export interface CheckServices {
 
 export interface WebValidation {
   meta: ValidationMeta & { subjectType: "url" };
-  evaluate(artifacts: WebArtifacts, params: Record<string, unknown>, services: CheckServices): Outcome | Promise<Outcome>;
+  evaluate(
+    artifacts: WebArtifacts,
+    params: Record<string, unknown>,
+    services: CheckServices,
+  ): Outcome | Promise<Outcome>;
 }
 
 export interface EmailValidation {

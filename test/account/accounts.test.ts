@@ -25,7 +25,6 @@ beforeAll(async () => {
 }, HOOK_TIMEOUT);
 afterAll(() => server.stop(), HOOK_TIMEOUT);
 
-
 async function balanceOf(key: string): Promise<number> {
   const res = await server.api("GET", "/api/credits", { key });
   expect(res.status).toBe(200);
@@ -45,7 +44,13 @@ describe("signup", () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(["apiKey", "billing", "customerId", "email", "keyId", "orgCode"]);
     // The local provider: the plan the log records, ready at once.
-    expect(res.body.billing).toEqual({ provider: "local", ready: true, plan: "free", code: null, message: "Jobs, estimates and credits are answered under plan free." });
+    expect(res.body.billing).toEqual({
+      provider: "local",
+      ready: true,
+      plan: "free",
+      code: null,
+      message: "Jobs, estimates and credits are answered under plan free.",
+    });
     expect(res.body.email).toBe(email);
     expect(res.body.apiKey).toMatch(/^assay_sk_[0-9A-Za-z]{43}$/);
     expect(res.body.keyId).toMatch(/^key_/);
@@ -76,7 +81,12 @@ describe("signup", () => {
   test("the same email again is ACCOUNT_EXISTS (409), whatever the domain's case, and returns no credential", async () => {
     const local = `exists-${Date.now()}`;
     await server.signup(`${local}@example.com`);
-    for (const email of [`${local}@example.com`, `${local}@EXAMPLE.COM`, `${local}@Example.Com`, `  ${local}@example.com  `]) {
+    for (const email of [
+      `${local}@example.com`,
+      `${local}@EXAMPLE.COM`,
+      `${local}@Example.Com`,
+      `  ${local}@example.com  `,
+    ]) {
       const res = await server.api("POST", "/api/signup", { body: { email } });
       expectError(res, 409, "ACCOUNT_EXISTS");
       expect(JSON.stringify(res.body)).not.toContain("assay_sk_");
@@ -103,9 +113,24 @@ describe("signup", () => {
 
   test("a signup body without email, with extra fields or not JSON is refused", async () => {
     expectError(await server.api("POST", "/api/signup", { body: {} }), 400, "MISSING_REQUIRED_FIELD");
-    expectError(await server.api("POST", "/api/signup", { body: { email: uniqueEmail(), plan: "pro" } }), 400, "UNKNOWN_FIELD");
-    expectError(await server.api("POST", "/api/signup", { rawBody: "{", headers: { "content-type": "application/json" } }), 400, "INVALID_REQUEST_BODY");
-    expectError(await server.api("POST", "/api/signup", { rawBody: "email=a@example.com", headers: { "content-type": "text/plain" } }), 400, "INVALID_REQUEST_BODY");
+    expectError(
+      await server.api("POST", "/api/signup", { body: { email: uniqueEmail(), plan: "pro" } }),
+      400,
+      "UNKNOWN_FIELD",
+    );
+    expectError(
+      await server.api("POST", "/api/signup", { rawBody: "{", headers: { "content-type": "application/json" } }),
+      400,
+      "INVALID_REQUEST_BODY",
+    );
+    expectError(
+      await server.api("POST", "/api/signup", {
+        rawBody: "email=a@example.com",
+        headers: { "content-type": "text/plain" },
+      }),
+      400,
+      "INVALID_REQUEST_BODY",
+    );
   });
 });
 
@@ -140,7 +165,10 @@ describe("keys, org and credits", () => {
   test("the API key is stored only as a SHA-256 hash: it appears nowhere in the SQLite file's tables", async () => {
     const db = new Database(join(server.dataDir, "assay.sqlite"), { readonly: true });
     try {
-      const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
+      const tables = db
+        .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+        .all()
+        .map((t) => t.name);
       expect(tables).toContain("events");
       expect(tables).toContain("api_keys");
       for (const table of tables) {
@@ -150,7 +178,9 @@ describe("keys, org and credits", () => {
           expect(text).not.toContain(a.apiKey.slice("assay_sk_".length));
         }
       }
-      const stored = db.query<{ secret_hash: string }, [string]>("SELECT secret_hash FROM api_keys WHERE key_id = ?").get(a.keyId);
+      const stored = db
+        .query<{ secret_hash: string }, [string]>("SELECT secret_hash FROM api_keys WHERE key_id = ?")
+        .get(a.keyId);
       expect(stored?.secret_hash).toBe(sha256(a.apiKey));
       const minted = db.query<{ data: string }, []>("SELECT data FROM events WHERE type = 'KeyMinted'").all();
       expect(minted.some((e) => JSON.parse(e.data).secretHash === sha256(a.apiKey))).toBe(true);
@@ -179,7 +209,10 @@ describe("authentication", () => {
   ];
   for (const [method, path, body] of routes) {
     test.each(badHeaders)(`${method} ${path} with a %s credential is AUTH_REQUIRED`, async (_name, authorization) => {
-      const res = await server.api(method, path, { body, headers: authorization === undefined ? {} : { authorization } });
+      const res = await server.api(method, path, {
+        body,
+        headers: authorization === undefined ? {} : { authorization },
+      });
       expectError(res, 401, "AUTH_REQUIRED");
     });
   }
@@ -220,7 +253,9 @@ describe("authentication", () => {
     // The key is untouched: still one active key that still works.
     const keys = await server.api("GET", "/api/keys", { key: a.apiKey });
     expect(keys.status).toBe(200);
-    expect(keys.body.keys.map((k: { keyId: string; status: string }) => [k.keyId, k.status])).toEqual([[a.keyId, "active"]]);
+    expect(keys.body.keys.map((k: { keyId: string; status: string }) => [k.keyId, k.status])).toEqual([
+      [a.keyId, "active"],
+    ]);
   });
 });
 
@@ -239,7 +274,10 @@ describe("scopes", () => {
     const run = await server.api("POST", "/api/jobs", { key: readOnly, body: htmlJob(PAGE, ["page-title"]) });
     expectError(run, 403, "INSUFFICIENT_SCOPE");
     expect(run.body.details.requiredScope).toBe("jobs:write");
-    const estimate = await server.api("POST", "/api/jobs/estimate", { key: readOnly, body: htmlJob(PAGE, ["page-title"]) });
+    const estimate = await server.api("POST", "/api/jobs/estimate", {
+      key: readOnly,
+      body: htmlJob(PAGE, ["page-title"]),
+    });
     expectError(estimate, 403, "INSUFFICIENT_SCOPE");
     expect(await balanceOf(a.apiKey)).toBe(1000);
     expect(await jobCountOf(a.apiKey)).toBe(0);
@@ -274,16 +312,22 @@ describe("scopes", () => {
 describe("customerId resolution", () => {
   const UNKNOWN = "cus_0000000000000000000000";
 
-  test.each(["/api/credits", "/api/keys", "/api/org", "/api/jobs"])("GET %s with another tenant's customerId is CUSTOMER_SCOPE_MISMATCH", async (path) => {
-    const res = await server.api("GET", `${path}?customerId=${b.customerId}`, { key: a.apiKey });
-    expectError(res, 403, "CUSTOMER_SCOPE_MISMATCH");
-    expect(JSON.stringify(res.body)).not.toContain(b.email);
-  });
+  test.each(["/api/credits", "/api/keys", "/api/org", "/api/jobs"])(
+    "GET %s with another tenant's customerId is CUSTOMER_SCOPE_MISMATCH",
+    async (path) => {
+      const res = await server.api("GET", `${path}?customerId=${b.customerId}`, { key: a.apiKey });
+      expectError(res, 403, "CUSTOMER_SCOPE_MISMATCH");
+      expect(JSON.stringify(res.body)).not.toContain(b.email);
+    },
+  );
 
-  test.each(["/api/credits", "/api/keys", "/api/org", "/api/jobs"])("GET %s with an unknown customerId is CUSTOMER_NOT_FOUND", async (path) => {
-    const res = await server.api("GET", `${path}?customerId=${UNKNOWN}`, { key: a.apiKey });
-    expectError(res, 404, "CUSTOMER_NOT_FOUND");
-  });
+  test.each(["/api/credits", "/api/keys", "/api/org", "/api/jobs"])(
+    "GET %s with an unknown customerId is CUSTOMER_NOT_FOUND",
+    async (path) => {
+      const res = await server.api("GET", `${path}?customerId=${UNKNOWN}`, { key: a.apiKey });
+      expectError(res, 404, "CUSTOMER_NOT_FOUND");
+    },
+  );
 
   test.each(["/api/credits", "/api/org"])("GET %s with the key's own customerId acts as omitting it", async (path) => {
     const own = await server.api("GET", `${path}?customerId=${a.customerId}`, { key: a.apiKey });
@@ -294,9 +338,15 @@ describe("customerId resolution", () => {
 
   for (const endpoint of ["/api/jobs", "/api/jobs/estimate"]) {
     test(`POST ${endpoint} naming another tenant in the body or the query is CUSTOMER_SCOPE_MISMATCH and charges no one`, async () => {
-      const inBody = await server.api("POST", endpoint, { key: a.apiKey, body: htmlJob(PAGE, ["page-title"], { customerId: b.customerId }) });
+      const inBody = await server.api("POST", endpoint, {
+        key: a.apiKey,
+        body: htmlJob(PAGE, ["page-title"], { customerId: b.customerId }),
+      });
       expectError(inBody, 403, "CUSTOMER_SCOPE_MISMATCH");
-      const inQuery = await server.api("POST", `${endpoint}?customerId=${b.customerId}`, { key: a.apiKey, body: htmlJob(PAGE, ["page-title"]) });
+      const inQuery = await server.api("POST", `${endpoint}?customerId=${b.customerId}`, {
+        key: a.apiKey,
+        body: htmlJob(PAGE, ["page-title"]),
+      });
       expectError(inQuery, 403, "CUSTOMER_SCOPE_MISMATCH");
       for (const acct of [a, b]) {
         expect(await balanceOf(acct.apiKey)).toBe(1000);
@@ -305,9 +355,15 @@ describe("customerId resolution", () => {
     });
 
     test(`POST ${endpoint} naming an unknown customer is CUSTOMER_NOT_FOUND and charges nothing`, async () => {
-      const inBody = await server.api("POST", endpoint, { key: a.apiKey, body: htmlJob(PAGE, ["page-title"], { customerId: UNKNOWN }) });
+      const inBody = await server.api("POST", endpoint, {
+        key: a.apiKey,
+        body: htmlJob(PAGE, ["page-title"], { customerId: UNKNOWN }),
+      });
       expectError(inBody, 404, "CUSTOMER_NOT_FOUND");
-      const inQuery = await server.api("POST", `${endpoint}?customerId=${UNKNOWN}`, { key: a.apiKey, body: htmlJob(PAGE, ["page-title"]) });
+      const inQuery = await server.api("POST", `${endpoint}?customerId=${UNKNOWN}`, {
+        key: a.apiKey,
+        body: htmlJob(PAGE, ["page-title"]),
+      });
       expectError(inQuery, 404, "CUSTOMER_NOT_FOUND");
       expect(await balanceOf(a.apiKey)).toBe(1000);
       expect(await jobCountOf(a.apiKey)).toBe(0);
@@ -315,7 +371,10 @@ describe("customerId resolution", () => {
   }
 
   test("a body naming the key's own customerId runs as the key's organization", async () => {
-    const res = await server.api("POST", "/api/jobs/estimate", { key: a.apiKey, body: htmlJob(PAGE, ["page-title"], { customerId: a.customerId }) });
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key: a.apiKey,
+      body: htmlJob(PAGE, ["page-title"], { customerId: a.customerId }),
+    });
     expect(res.status).toBe(200);
     expect(res.body.balance).toBe(1000);
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { eventCount, eventsOf, expectError, runCli, startServer, uniqueEmail, type TestServer } from "../support/harness";
+import {
+  eventCount,
+  eventsOf,
+  expectError,
+  runCli,
+  startServer,
+  uniqueEmail,
+  type TestServer,
+} from "../support/harness";
 import { inSession, signIn, startServerWithRelay, type MailRelay } from "../support/mail-relay";
 import { startFakeStripe, type FakeStripe } from "../support/stripe-server";
 import { STATIC_HTML_EXAMPLE } from "../../src/operations/jobs/examples";
@@ -25,7 +33,11 @@ beforeAll(async () => {
   stripe = startFakeStripe();
   stripe.searchLagSeconds = SEARCH_LAG;
   freePrice = stripe.addPlanPrice({ assay_plan: "free" });
-  ({ server, relay, stop: stopServer } = await startServerWithRelay({
+  ({
+    server,
+    relay,
+    stop: stopServer,
+  } = await startServerWithRelay({
     ASSAY_BILLING_PROVIDER: "stripe",
     ASSAY_STRIPE_SECRET_KEY: stripe.secretKey,
     ASSAY_STRIPE_API_BASE: stripe.url,
@@ -40,9 +52,14 @@ afterAll(async () => {
 });
 
 const sleep = (s: number) => new Promise((r) => setTimeout(r, s * 1000));
-const customerOf = (customerId: string) => stripe.customers.find((c) => c.metadata?.assay_customer_id === customerId && !c.deleted)!;
+const customerOf = (customerId: string) =>
+  stripe.customers.find((c) => c.metadata?.assay_customer_id === customerId && !c.deleted)!;
 const links = (customerId: string) =>
-  eventsOf(server).flatMap((e) => (e.type === "BillingCustomerLinked" && e.data.customerId === customerId ? [{ data: e.data, metadata: e.metadata }] : []));
+  eventsOf(server).flatMap((e) =>
+    e.type === "BillingCustomerLinked" && e.data.customerId === customerId
+      ? [{ data: e.data, metadata: e.metadata }]
+      : [],
+  );
 
 /** A new organization whose free subscription is replaced by one to a product with this metadata. */
 async function orgOnPlan(metadata: Record<string, string>) {
@@ -74,7 +91,13 @@ async function expectJobRefused(key: string, status: number, code: string, on: T
 describe("the Stripe billing provider", () => {
   test("signup provisions a Stripe customer for the organization and subscribes it to the free price, and says its billing is ready", async () => {
     const org = await server.signup();
-    expect(org.billing).toEqual({ provider: "stripe", ready: true, plan: "free", code: null, message: "Jobs, estimates and credits are answered under plan free." });
+    expect(org.billing).toEqual({
+      provider: "stripe",
+      ready: true,
+      plan: "free",
+      code: null,
+      message: "Jobs, estimates and credits are answered under plan free.",
+    });
     const customer = stripe.customers.find((c) => c.metadata?.assay_customer_id === org.customerId)!;
     expect(customer.email).toBe(org.email);
     const subs = stripe.subscriptions.filter((s) => s.customer === customer.id);
@@ -98,9 +121,12 @@ describe("the Stripe billing provider", () => {
       [{ customerId: org.customerId, provider: "stripe", billingCustomerId: customer.id }, "system"],
     ]);
     // Stripe's search does not have it yet.
-    const searched = await fetch(`${stripe.url}/v1/customers/search?query=${encodeURIComponent(`metadata['assay_customer_id']:'${org.customerId}'`)}`, {
-      headers: { authorization: `Bearer ${stripe.secretKey}` },
-    });
+    const searched = await fetch(
+      `${stripe.url}/v1/customers/search?query=${encodeURIComponent(`metadata['assay_customer_id']:'${org.customerId}'`)}`,
+      {
+        headers: { authorization: `Bearer ${stripe.secretKey}` },
+      },
+    );
     expect((await searched.json()).data).toEqual([]);
     const asked = stripe.requests.length;
     const run = await server.api("POST", "/api/jobs", { key: org.apiKey, body: STATIC_HTML_EXAMPLE });
@@ -140,8 +166,12 @@ describe("the Stripe billing provider", () => {
     expect([cli.code, cli.stderr]).toEqual([0, ""]);
     const second = customerOf(org.customerId).id;
     expect(second).not.toBe(first);
-    expect(cli.stdout).toContain(`linked Stripe customer ${first} is deleted; created Stripe customer ${second}; subscribed to the free price ${freePrice}`);
-    expect(links(org.customerId).map((e) => [e.data.billingCustomerId, e.metadata.actor.kind, e.metadata.channel])).toEqual([
+    expect(cli.stdout).toContain(
+      `linked Stripe customer ${first} is deleted; created Stripe customer ${second}; subscribed to the free price ${freePrice}`,
+    );
+    expect(
+      links(org.customerId).map((e) => [e.data.billingCustomerId, e.metadata.actor.kind, e.metadata.channel]),
+    ).toEqual([
       [first, "system", "system"],
       [second, "operator", "cli"],
     ]);
@@ -163,10 +193,16 @@ describe("the Stripe billing provider", () => {
       const res = await server.api("POST", "/api/org/plan", { headers: inSession(admin), body: { planCode } });
       expectError(res, 409, "PLAN_MANAGED_BY_BILLING");
       expect(res.body.details).toEqual({ provider: "stripe" });
-      expect(res.body.message).toBe("The plan is managed by the billing provider (stripe): change the subscription there.");
+      expect(res.body.message).toBe(
+        "The plan is managed by the billing provider (stripe): change the subscription there.",
+      );
     }
     const cli = await runCli(["plan", "set", "--customer", org.customerId, "--plan", "team"], server.env);
-    expect([cli.code, cli.stdout, cli.stderr]).toEqual([1, "", "PLAN_MANAGED_BY_BILLING: The plan is managed by the billing provider (stripe): change the subscription there.\n"]);
+    expect([cli.code, cli.stdout, cli.stderr]).toEqual([
+      1,
+      "",
+      "PLAN_MANAGED_BY_BILLING: The plan is managed by the billing provider (stripe): change the subscription there.\n",
+    ]);
     expect(eventCount(server)).toBe(before);
     expect((await server.api("GET", "/api/org", { key: org.apiKey })).body.plan).toBe("free");
   });
@@ -184,7 +220,11 @@ describe("the Stripe billing provider", () => {
   test("a trialing subscription is a live agreement; a canceled one is none", async () => {
     const org = await server.signup();
     stripe.cancelAll(org.customerId);
-    stripe.subscribe(org.customerId, stripe.addPlanPrice({ assay_plan: "team", assay_monthly_credits: "500" }), "trialing");
+    stripe.subscribe(
+      org.customerId,
+      stripe.addPlanPrice({ assay_plan: "team", assay_monthly_credits: "500" }),
+      "trialing",
+    );
     expect((await server.api("GET", "/api/org", { key: org.apiKey })).body.plan).toBe("team");
   });
 
@@ -199,11 +239,23 @@ describe("the Stripe billing provider", () => {
 
   test("a product without a usable entitlement, or naming a plan the catalog lacks: PLAN_NOT_PUBLISHED, nothing charged", async () => {
     const cases: Array<[Record<string, string>, Record<string, unknown>]> = [
-      [{ assay_plan: "team", assay_monthly_credits: "2147483647" }, { planCode: "team", monthlyCredits: 2147483647, provider: "stripe" }],
-      [{ assay_plan: "team", assay_monthly_credits: "0" }, { planCode: "team", monthlyCredits: 0, provider: "stripe" }],
-      [{ assay_plan: "team", assay_monthly_credits: "-5" }, { planCode: "team", monthlyCredits: -5, provider: "stripe" }],
+      [
+        { assay_plan: "team", assay_monthly_credits: "2147483647" },
+        { planCode: "team", monthlyCredits: 2147483647, provider: "stripe" },
+      ],
+      [
+        { assay_plan: "team", assay_monthly_credits: "0" },
+        { planCode: "team", monthlyCredits: 0, provider: "stripe" },
+      ],
+      [
+        { assay_plan: "team", assay_monthly_credits: "-5" },
+        { planCode: "team", monthlyCredits: -5, provider: "stripe" },
+      ],
       [{ assay_plan: "team" }, { planCode: "team", monthlyCredits: null, provider: "stripe" }],
-      [{ assay_plan: "platinum", assay_monthly_credits: "100" }, { planCode: "platinum", provider: "stripe" }],
+      [
+        { assay_plan: "platinum", assay_monthly_credits: "100" },
+        { planCode: "platinum", provider: "stripe" },
+      ],
     ];
     for (const [metadata, details] of cases) {
       const org = await orgOnPlan(metadata);
@@ -247,7 +299,12 @@ describe("the Stripe billing provider", () => {
       // Signing up during the outage still opens the account; it is unprovisioned until the operator provisions it.
       const late = await server.signup();
       expect(stripe.customers.some((c) => c.metadata?.assay_customer_id === late.customerId)).toBe(false);
-      expect(late.billing).toMatchObject({ provider: "stripe", ready: false, plan: null, code: "BILLING_PROVIDER_UNREACHABLE" });
+      expect(late.billing).toMatchObject({
+        provider: "stripe",
+        ready: false,
+        plan: null,
+        code: "BILLING_PROVIDER_UNREACHABLE",
+      });
       stripe.restart();
       await expectJobRefused(late.apiKey, 503, "BILLING_NOT_PROVISIONED");
       const cli = await runCli(["billing", "provision", "--customer", late.customerId], server.env);
@@ -270,7 +327,11 @@ describe("the Stripe billing provider", () => {
 describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unset)", () => {
   let bare: TestServer;
   beforeAll(async () => {
-    bare = await startServer({ ASSAY_BILLING_PROVIDER: "stripe", ASSAY_STRIPE_SECRET_KEY: stripe.secretKey, ASSAY_STRIPE_API_BASE: stripe.url });
+    bare = await startServer({
+      ASSAY_BILLING_PROVIDER: "stripe",
+      ASSAY_STRIPE_SECRET_KEY: stripe.secretKey,
+      ASSAY_STRIPE_API_BASE: stripe.url,
+    });
   });
   afterAll(() => bare.stop());
 
@@ -280,7 +341,9 @@ describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unse
     ready: false,
     plan: null,
     code: "BILLING_NOT_PROVISIONED",
-    message: expect.stringContaining(`has no active subscription. Until billing is set up, this organization's jobs, estimates, GET /api/credits and GET /api/org answer BILLING_NOT_PROVISIONED.`),
+    message: expect.stringContaining(
+      `has no active subscription. Until billing is set up, this organization's jobs, estimates, GET /api/credits and GET /api/org answer BILLING_NOT_PROVISIONED.`,
+    ),
   });
 
   test("signup answers 201 with the key and says its billing is not ready (BILLING_NOT_PROVISIONED), which is what its jobs then get", async () => {
@@ -304,7 +367,10 @@ describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unse
     const client = new Client({ name: "billing-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${bare.baseUrl}/mcp`)));
     try {
-      const result = (await client.callTool({ name: "create_account", arguments: { email: uniqueEmail("no-free-price-mcp") } })) as {
+      const result = (await client.callTool({
+        name: "create_account",
+        arguments: { email: uniqueEmail("no-free-price-mcp") },
+      })) as {
         isError?: boolean;
         structuredContent: any;
         content: Array<{ type: string; text: string }>;
@@ -312,7 +378,9 @@ describe("the Stripe provider without a free price (ASSAY_STRIPE_FREE_PRICE unse
       expect(result.isError).toBeFalsy();
       const account = result.structuredContent;
       expect(account.billing).toEqual(notReady(account.customerId));
-      expect(result.content[0]!.text).toContain("Billing is not ready: its jobs and estimates answer BILLING_NOT_PROVISIONED");
+      expect(result.content[0]!.text).toContain(
+        "Billing is not ready: its jobs and estimates answer BILLING_NOT_PROVISIONED",
+      );
       await expectJobRefused(account.apiKey, 503, "BILLING_NOT_PROVISIONED", bare);
     } finally {
       await client.close();

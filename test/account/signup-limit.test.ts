@@ -25,7 +25,8 @@ async function mcpClient(server: TestServer): Promise<Client> {
   return client;
 }
 
-const createAccount = async (client: Client, email: string) => (await client.callTool({ name: "create_account", arguments: { email } })) as CallToolResult;
+const createAccount = async (client: Client, email: string) =>
+  (await client.callTool({ name: "create_account", arguments: { email } })) as CallToolResult;
 
 /** An organization count: the AccountOpened events of the log. */
 const organizations = (server: TestServer) => eventsOf(server).filter((e) => e.type === "AccountOpened").length;
@@ -57,7 +58,11 @@ describe("signups per client address", () => {
 
   test("an X-Forwarded-For header does not buy a new budget unless the operator trusts a proxy", async () => {
     const before = eventCount(server);
-    expectError(await signup(server, uniqueEmail("spoof"), { "x-forwarded-for": "203.0.113.9" }), 429, "SIGNUP_RATE_LIMITED");
+    expectError(
+      await signup(server, uniqueEmail("spoof"), { "x-forwarded-for": "203.0.113.9" }),
+      429,
+      "SIGNUP_RATE_LIMITED",
+    );
     expect(eventCount(server)).toBe(before);
   });
 
@@ -78,7 +83,10 @@ describe("one budget for every way to open an organization", () => {
   let server: TestServer;
   let stop: () => Promise<void>;
   beforeAll(async () => {
-    ({ relay, server, stop } = await startServerWithRelay({ ASSAY_SIGNUPS_PER_ADDRESS: String(BUDGET), ASSAY_SIGNUP_WINDOW_SECONDS: "600" }));
+    ({ relay, server, stop } = await startServerWithRelay({
+      ASSAY_SIGNUPS_PER_ADDRESS: String(BUDGET),
+      ASSAY_SIGNUP_WINDOW_SECONDS: "600",
+    }));
   });
   afterAll(() => stop());
 
@@ -135,7 +143,10 @@ describe("a link asked for from one address and used from another (behind a trus
   let server: TestServer;
   let stop: () => Promise<void>;
   beforeAll(async () => {
-    ({ relay, server, stop } = await startServerWithRelay({ ASSAY_SIGNUPS_PER_ADDRESS: "1", ASSAY_TRUST_FORWARDED_FOR: "1" }));
+    ({ relay, server, stop } = await startServerWithRelay({
+      ASSAY_SIGNUPS_PER_ADDRESS: "1",
+      ASSAY_TRUST_FORWARDED_FOR: "1",
+    }));
   });
   afterAll(() => stop());
 
@@ -145,8 +156,14 @@ describe("a link asked for from one address and used from another (behind a trus
     const fresh = "203.0.113.20";
     expect((await signup(server, uniqueEmail("spent"), from(spent))).status).toBe(201);
     const email = uniqueEmail("travelling");
-    expectError(await server.api("POST", "/api/session/email", { body: { email }, headers: from(spent) }), 429, "SIGNUP_RATE_LIMITED");
-    expect((await server.api("POST", "/api/session/email", { body: { email }, headers: from(fresh) })).status).toBe(202);
+    expectError(
+      await server.api("POST", "/api/session/email", { body: { email }, headers: from(spent) }),
+      429,
+      "SIGNUP_RATE_LIMITED",
+    );
+    expect((await server.api("POST", "/api/session/email", { body: { email }, headers: from(fresh) })).status).toBe(
+      202,
+    );
     const link = await relay.linkFor(email);
     const before = eventCount(server);
     const refused = await fetch(link, { redirect: "manual", headers: from(spent) });

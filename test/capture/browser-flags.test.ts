@@ -2,7 +2,12 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
 import { descendants } from "../../bench/support";
-import { BASE_CHROMIUM_ARGS, CHROMIUM_ARGS, PLAYWRIGHT_DISABLED_FEATURES, findChromium } from "../../src/capture/browser-pool";
+import {
+  BASE_CHROMIUM_ARGS,
+  CHROMIUM_ARGS,
+  PLAYWRIGHT_DISABLED_FEATURES,
+  findChromium,
+} from "../../src/capture/browser-pool";
 
 /**
  * The browser's feature switches: Chromium reads only the last --disable-features, so CHROMIUM_ARGS restates the
@@ -29,7 +34,10 @@ function chromiumProcesses(): string[][] {
     });
 }
 
-const disabledFeatures = (args: string[]) => args.filter((a) => a.startsWith("--disable-features=")).flatMap((a) => a.slice("--disable-features=".length).split(","));
+const disabledFeatures = (args: string[]) =>
+  args
+    .filter((a) => a.startsWith("--disable-features="))
+    .flatMap((a) => a.slice("--disable-features=".length).split(","));
 
 test("CHROMIUM_ARGS restate every feature Playwright's launch disables, in the one --disable-features Chromium reads", async () => {
   browser = await chromium.launch({ executablePath, headless: true, args: BASE_CHROMIUM_ARGS });

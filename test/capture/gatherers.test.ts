@@ -17,7 +17,12 @@ const define = gathererFor<Log, Log>();
 const once = (kind: string, dependsOn: readonly AnyGatherer<Log, Log>[] = []) =>
   define({ kind, sizes: "once", dependsOn, gather: async (page) => (page.read.push(kind), { [kind]: kind }) });
 const each = (kind: string, dependsOn: readonly AnyGatherer<Log, Log>[] = []) =>
-  define({ kind, sizes: "each", dependsOn, gather: async (page, size) => (page.read.push(`${kind}@${size}`), { [kind]: size }) });
+  define({
+    kind,
+    sizes: "each",
+    dependsOn,
+    gather: async (page, size) => (page.read.push(`${kind}@${size}`), { [kind]: size }),
+  });
 const kinds = (list: Array<{ kind: string }>) => list.map((g) => g.kind);
 
 describe("the web table", () => {
@@ -59,14 +64,21 @@ describe("a table", () => {
     expect(() => gathererTable([once("e"), once("e")])).toThrow("Two gatherers of the kind e");
     const perSize = each("per-size");
     const after = once("after", [perSize]);
-    expect(() => gathererTable([perSize, after, each("late", [after])])).toThrow("late is gathered at each size but reads after, gathered after the sizes");
+    expect(() => gathererTable([perSize, after, each("late", [after])])).toThrow(
+      "late is gathered at each size but reads after, gathered after the sizes",
+    );
   });
 });
 
 describe("the runner", () => {
   const shot = each("shot");
   const colours = once("colours", [shot]);
-  const broken = define({ kind: "broken", sizes: "once", dependsOn: [], gather: async () => Promise.reject(new Error("the page broke it\nstack")) });
+  const broken = define({
+    kind: "broken",
+    sizes: "once",
+    dependsOn: [],
+    gather: async () => Promise.reject(new Error("the page broke it\nstack")),
+  });
   const table = gathererTable([broken, shot, colours]);
   const sizes = ["desktop-md", "mobile-sm"] as const;
 
@@ -78,15 +90,32 @@ describe("the runner", () => {
       phase: "gather",
       onFailure: "record",
     });
-    expect(page.read).toEqual(["resize desktop-md", "shot@desktop-md", "resize mobile-sm", "shot@mobile-sm", "colours"]);
-    expect(artifacts as unknown).toEqual({ shot: { "desktop-md": "desktop-md", "mobile-sm": "mobile-sm" }, colours: "colours" });
+    expect(page.read).toEqual([
+      "resize desktop-md",
+      "shot@desktop-md",
+      "resize mobile-sm",
+      "shot@mobile-sm",
+      "colours",
+    ]);
+    expect(artifacts as unknown).toEqual({
+      shot: { "desktop-md": "desktop-md", "mobile-sm": "mobile-sm" },
+      colours: "colours",
+    });
     expect(failures).toEqual({ broken: "the page broke it" });
   });
 
   test("with onFailure throw, or when the failure is the page's end, the first failure ends the gathering", async () => {
     const options = { sizes, resize: async () => {}, phase: "render" };
-    await expect(runGatherers(scheduleGatherers(table, ["broken", "shot"]), { read: [] }, { ...options, onFailure: "throw" })).rejects.toThrow("the page broke it");
-    await expect(runGatherers(scheduleGatherers(table, ["broken", "shot"]), { read: [] }, { ...options, onFailure: "record", fatal: () => true })).rejects.toThrow("the page broke it");
+    await expect(
+      runGatherers(scheduleGatherers(table, ["broken", "shot"]), { read: [] }, { ...options, onFailure: "throw" }),
+    ).rejects.toThrow("the page broke it");
+    await expect(
+      runGatherers(
+        scheduleGatherers(table, ["broken", "shot"]),
+        { read: [] },
+        { ...options, onFailure: "record", fatal: () => true },
+      ),
+    ).rejects.toThrow("the page broke it");
   });
 });
 
@@ -121,7 +150,9 @@ describe("page helpers", () => {
     delete scope[registry];
     try {
       (0, eval)(helpersScript([{ twice }]));
-      expect(() => (0, eval)(helpersScript([{ twice: quadruple, quadruple }]))).toThrow("Two page helpers are named twice");
+      expect(() => (0, eval)(helpersScript([{ twice: quadruple, quadruple }]))).toThrow(
+        "Two page helpers are named twice",
+      );
     } finally {
       delete scope[registry];
     }

@@ -46,7 +46,12 @@ async function runPage(file: string, validations: unknown[] = CHECKS) {
   const html = readFileSync(join(FIXTURES, file), "utf8");
   const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, validations) });
   expect({ status: res.status, body: res.status === 200 ? "job" : res.body }).toEqual({ status: 200, body: "job" });
-  const results = res.body.results as Array<{ validationId: string; verdict: string; reason?: string; findings: Array<{ message: string }> }>;
+  const results = res.body.results as Array<{
+    validationId: string;
+    verdict: string;
+    reason?: string;
+    findings: Array<{ message: string }>;
+  }>;
   const errored = results.filter((r) => r.verdict === "error").map((r) => `${r.validationId}: ${r.reason}`);
   expect(errored).toEqual([]);
   return results;
@@ -63,7 +68,10 @@ describe("a page's own scripts cannot take its verdicts away", () => {
   });
 
   test("a page that assigns URL = '': links still resolve (the off-domain link is reported)", async () => {
-    const results = await runPage("url-empty.html", [...CHECKS, { id: "link-domain-allowlist", parameters: { allowedDomains: ["example.com"] } }]);
+    const results = await runPage("url-empty.html", [
+      ...CHECKS,
+      { id: "link-domain-allowlist", parameters: { allowedDomains: ["example.com"] } },
+    ]);
     const allowlist = results.find((r) => r.validationId === "link-domain-allowlist")!;
     expect(allowlist.verdict).toBe("fail");
     expect(allowlist.findings.map((f) => f.message)).toEqual(["link to partner.example.net"]);
@@ -83,7 +91,10 @@ describe("a page's own scripts cannot take its verdicts away", () => {
     const results = await runPage("dialog-storm.html");
     const consoleRow = results.find((r) => r.validationId === "console-errors")!;
     expect(consoleRow.findings.length).toBe(20);
-    expect(consoleRow.findings.slice(0, 2).map((f) => f.message)).toEqual(['alert() dialog: "Notice 1" (dismissed)', 'confirm() dialog: "Continue 2?" (dismissed)']);
+    expect(consoleRow.findings.slice(0, 2).map((f) => f.message)).toEqual([
+      'alert() dialog: "Notice 1" (dismissed)',
+      'confirm() dialog: "Continue 2?" (dismissed)',
+    ]);
     expect(results.find((r) => r.validationId === "single-h1")!.verdict).toBe("pass");
   });
 
@@ -103,9 +114,12 @@ const LOADED_CHECKS = ["page-title", "single-h1", "console-errors", "layout-not-
 /** Bytes of the image the test serves: five times the per-request cap. Generated, never committed. */
 const HUGE_IMAGE = Buffer.alloc(50 * 1024 * 1024, 0xab);
 const page = (title: string, body: string) =>
-  new Response(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`, {
-    headers: { "content-type": "text/html; charset=utf-8" },
-  });
+  new Response(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`,
+    {
+      headers: { "content-type": "text/html; charset=utf-8" },
+    },
+  );
 
 let hostileSite: ReturnType<typeof Bun.serve<{ sent: number }>>;
 /** What the test's server saw: requests by path (the query left out), and whether the flooding socket was closed. */
@@ -118,15 +132,24 @@ beforeAll(() => {
     fetch(req, srv) {
       const path = new URL(req.url).pathname;
       site.hits.set(path, hitsOf(path) + 1);
-      if (path === "/flood") return srv.upgrade(req, { data: { sent: 0 } }) ? undefined : new Response("not a WebSocket", { status: 400 });
-      if (path === "/big-dom") return page("Every row", Array.from({ length: 100_000 }, (_, i) => `<p>${i}</p>`).join(""));
-      if (path === "/tall") return page("A long page", `<div style="height:100000px;background:linear-gradient(#fff,#345)">One hundred thousand pixels</div>`);
+      if (path === "/flood")
+        return srv.upgrade(req, { data: { sent: 0 } }) ? undefined : new Response("not a WebSocket", { status: 400 });
+      if (path === "/big-dom")
+        return page("Every row", Array.from({ length: 100_000 }, (_, i) => `<p>${i}</p>`).join(""));
+      if (path === "/tall")
+        return page(
+          "A long page",
+          `<div style="height:100000px;background:linear-gradient(#fff,#345)">One hundred thousand pixels</div>`,
+        );
       if (path === "/huge-image") return page("A photograph", `<img src="/huge.png" alt="A photograph">`);
       if (path === "/huge.png") return new Response(HUGE_IMAGE, { headers: { "content-type": "image/png" } });
       if (path.startsWith("/redirect/")) return Response.redirect(`/redirect/${Number(path.split("/")[2]) + 1}`, 302);
       if (path === "/circle-a") return Response.redirect("/circle-b", 302);
       if (path === "/circle-b") return Response.redirect("/circle-a", 302);
-      if (path === "/download") return new Response("%PDF-1.7 report", { headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="report.pdf"' } });
+      if (path === "/download")
+        return new Response("%PDF-1.7 report", {
+          headers: { "content-type": "application/pdf", "content-disposition": 'attachment; filename="report.pdf"' },
+        });
       const file = Bun.file(join(FIXTURES, path.endsWith(".js") ? path.slice(1) : `${path.slice(1)}.html`));
       return file.exists().then((found) => (found ? new Response(file) : new Response("not found", { status: 404 })));
     },
@@ -147,7 +170,13 @@ beforeAll(() => {
 });
 afterAll(() => hostileSite.stop(true));
 
-type Row = { validationId: string; verdict: string; reason?: string; screenshotUrl?: string; findings: Array<{ message: string }> };
+type Row = {
+  validationId: string;
+  verdict: string;
+  reason?: string;
+  screenshotUrl?: string;
+  findings: Array<{ message: string }>;
+};
 interface JobAnswer {
   results: Row[];
   credits: { charged: number; refunded: number; net: number };
@@ -155,7 +184,10 @@ interface JobAnswer {
 }
 
 async function urlJob(path: string, validations: string[] = LOADED_CHECKS): Promise<JobAnswer> {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url: `http://127.0.0.1:${hostileSite.port}${path}`, validations } });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "url", url: `http://127.0.0.1:${hostileSite.port}${path}`, validations },
+  });
   expect({ status: res.status, body: res.status === 200 ? "job" : res.body }).toEqual({ status: 200, body: "job" });
   return res.body;
 }
@@ -180,20 +212,24 @@ async function expectNextJobUnaffected() {
   const html = `<!doctype html><html lang="en"><head><title>An ordinary page</title></head><body><h1>An ordinary page</h1><p>Nothing to see.</p></body></html>`;
   const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, LOADED_CHECKS) });
   expect(res.status).toBe(200);
-  expect(res.body.results.map((r: Row) => [r.validationId, r.verdict])).toEqual(LOADED_CHECKS.map((id) => [id, "pass"]));
+  expect(res.body.results.map((r: Row) => [r.validationId, r.verdict])).toEqual(
+    LOADED_CHECKS.map((id) => [id, "pass"]),
+  );
 }
 
 /** A JPEG's pixel size, from its start-of-frame segment. */
 function jpegSize(jpeg: Uint8Array): { width: number; height: number } {
   for (let i = 2; i + 9 < jpeg.length; ) {
     const marker = jpeg[i + 1]!;
-    if (marker >= 0xc0 && marker <= 0xc3) return { height: (jpeg[i + 5]! << 8) | jpeg[i + 6]!, width: (jpeg[i + 7]! << 8) | jpeg[i + 8]! };
+    if (marker >= 0xc0 && marker <= 0xc3)
+      return { height: (jpeg[i + 5]! << 8) | jpeg[i + 6]!, width: (jpeg[i + 7]! << 8) | jpeg[i + 8]! };
     i += 2 + ((jpeg[i + 2]! << 8) | jpeg[i + 3]!);
   }
   throw new Error("no start-of-frame segment in the JPEG");
 }
 
-const STOPPED = "The page's main thread did not answer for more than 5 s while it loaded (an endless loop?); Assay stopped the script running on it";
+const STOPPED =
+  "The page's main thread did not answer for more than 5 s while it loaded (an endless loop?); Assay stopped the script running on it";
 
 describe("pages that attack the browser", () => {
   test("an endless loop while loading: the watchdog stops it, the page loads, console-errors reports it", async () => {
@@ -218,7 +254,9 @@ describe("pages that attack the browser", () => {
     expect(hitsOf("/reload-storm")).toBe(6);
     const consoleRow = verdictOf(job, "console-errors");
     expect(consoleRow.verdict).toBe("pass");
-    expect(new Set(consoleRow.findings.map((f) => f.message))).toEqual(new Set(['beforeunload() dialog: "(not shown: Chromium blocks it before any user gesture)" (dismissed)']));
+    expect(new Set(consoleRow.findings.map((f) => f.message))).toEqual(
+      new Set(['beforeunload() dialog: "(not shown: Chromium blocks it before any user gesture)" (dismissed)']),
+    );
     await expectNextJobUnaffected();
   });
 
@@ -243,7 +281,9 @@ describe("pages that attack the browser", () => {
   test("a 100,000 px tall page: the screenshot stops at 8,000 CSS pixels", async () => {
     const job = await urlJob("/tall");
     expectVerdicts(job);
-    const shot = await fetch(verdictOf(job, "layout-not-broken").screenshotUrl!, { headers: { authorization: `Bearer ${apiKey}` } });
+    const shot = await fetch(verdictOf(job, "layout-not-broken").screenshotUrl!, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(shot.status).toBe(200);
     expect(jpegSize(new Uint8Array(await shot.arrayBuffer()))).toEqual({ width: 1280, height: 8000 });
     await expectNextJobUnaffected();
@@ -252,7 +292,9 @@ describe("pages that attack the browser", () => {
   test("a 50 MB image is cut off at the 10 MiB request cap and reported broken", async () => {
     const job = await urlJob("/huge-image", [...LOADED_CHECKS, "broken-images"]);
     expect(job.results.filter((r) => r.verdict === "error")).toEqual([]);
-    expect(verdictOf(job, "broken-images").findings.map((f) => f.message)).toEqual([expect.stringContaining("the response is larger than 10485760 bytes")]);
+    expect(verdictOf(job, "broken-images").findings.map((f) => f.message)).toEqual([
+      expect.stringContaining("the response is larger than 10485760 bytes"),
+    ]);
     await expectNextJobUnaffected();
   });
 
@@ -278,7 +320,10 @@ describe("pages that attack the browser", () => {
   });
 
   test("downloads: a job URL that is an attachment is refunded with the reason; a page that clicks a download link gets its verdicts", async () => {
-    expectRefundedInterruption(await urlJob("/download"), "answers with a download (Content-Disposition: attachment), not a page to capture");
+    expectRefundedInterruption(
+      await urlJob("/download"),
+      "answers with a download (Content-Disposition: attachment), not a page to capture",
+    );
     expectVerdicts(await urlJob("/download-link"));
     await expectNextJobUnaffected();
   });

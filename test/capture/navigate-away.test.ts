@@ -15,7 +15,16 @@ import { startServer, type TestServer } from "../support/harness";
 const FEW = { validations: ["page-title", "meta-description"] };
 const MANY = {
   validationSetId: "web-essentials",
-  validations: ["accessibility-wcag", "color-contrast", "form-labels", "console-errors", "no-horizontal-overflow", "tap-targets", "font-size-body-min-max", "layout-not-broken"],
+  validations: [
+    "accessibility-wcag",
+    "color-contrast",
+    "form-labels",
+    "console-errors",
+    "no-horizontal-overflow",
+    "tap-targets",
+    "font-size-body-min-max",
+    "layout-not-broken",
+  ],
 };
 const SIZES = { few: FEW, many: MANY } as const;
 
@@ -28,11 +37,23 @@ const subjectPage = (head = "", body = "") => `<!doctype html><html lang="en"><h
 
 /** The ways a page leaves, each to `to`. Those that run after load give the capture time to be under way. */
 const leaving = (to: string) => ({
-  "form submit": subjectPage("", `<script>document.getElementById("leave").action = ${JSON.stringify(to)}; addEventListener("load", () => document.getElementById("leave").submit());</script>`),
-  "location.href": subjectPage("", `<script>addEventListener("load", () => setTimeout(() => (location.href = ${JSON.stringify(to)}), 300));</script>`),
+  "form submit": subjectPage(
+    "",
+    `<script>document.getElementById("leave").action = ${JSON.stringify(to)}; addEventListener("load", () => document.getElementById("leave").submit());</script>`,
+  ),
+  "location.href": subjectPage(
+    "",
+    `<script>addEventListener("load", () => setTimeout(() => (location.href = ${JSON.stringify(to)}), 300));</script>`,
+  ),
   "meta refresh": subjectPage(`<meta http-equiv="refresh" content="0; url=${to}">`),
-  "window.open (a pop-up)": subjectPage("", `<script>addEventListener("load", () => window.open(${JSON.stringify(to)}));</script>`),
-  "window.open into the same window": subjectPage("", `<script>addEventListener("load", () => window.open(${JSON.stringify(to)}, "_self"));</script>`),
+  "window.open (a pop-up)": subjectPage(
+    "",
+    `<script>addEventListener("load", () => window.open(${JSON.stringify(to)}));</script>`,
+  ),
+  "window.open into the same window": subjectPage(
+    "",
+    `<script>addEventListener("load", () => window.open(${JSON.stringify(to)}, "_self"));</script>`,
+  ),
 });
 
 type Row = { validationId: string; verdict: string; reason?: string; findings: Array<{ message: string }> };
@@ -44,7 +65,8 @@ interface JobAnswer {
   interruption?: { message: string };
 }
 
-const verdicts = (job: JobAnswer) => Object.fromEntries(job.results.map((r) => [r.validationId, r.reason ? `${r.verdict}: ${r.reason}` : r.verdict]));
+const verdicts = (job: JobAnswer) =>
+  Object.fromEntries(job.results.map((r) => [r.validationId, r.reason ? `${r.verdict}: ${r.reason}` : r.verdict]));
 
 async function balanceOf(server: TestServer, key: string): Promise<number> {
   const res = await server.api("GET", "/api/credits", { key });
@@ -93,7 +115,12 @@ describe("with the default guard: a page that leaves for a refused address stays
   let sink: ReturnType<typeof Bun.serve>;
   const reached: string[] = [];
   const controls: Partial<Record<keyof typeof SIZES, JobAnswer>> = {};
-  const html = (page: string, size: keyof typeof SIZES) => ({ type: "static_html", html: page, baseUrl: "https://example.com/report", ...SIZES[size] });
+  const html = (page: string, size: keyof typeof SIZES) => ({
+    type: "static_html",
+    html: page,
+    baseUrl: "https://example.com/report",
+    ...SIZES[size],
+  });
 
   beforeAll(async () => {
     sink = Bun.serve({
@@ -101,7 +128,9 @@ describe("with the default guard: a page that leaves for a refused address stays
       port: 0,
       fetch(req) {
         reached.push(`${req.method} ${new URL(req.url).pathname}`);
-        return new Response("<!doctype html><title>Internal</title><h1>Internal</h1>", { headers: { "content-type": "text/html" } });
+        return new Response("<!doctype html><title>Internal</title><h1>Internal</h1>", {
+          headers: { "content-type": "text/html" },
+        });
       },
     });
     server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "" });
@@ -133,7 +162,11 @@ describe("with the default guard: a page that leaves for a refused address stays
   test("a page that replaces itself with about:blank is not judged as the blank page: interrupted, refunded", async () => {
     for (const size of ["few", "many"] as const) {
       const page = subjectPage("", `<script>addEventListener("load", () => (location.href = "about:blank"));</script>`);
-      expectNeverAnotherDocument(await runJob(server, key, html(page, size)), controls[size]!, "The page navigated away from the subject while it was captured (its tab showed about:blank)");
+      expectNeverAnotherDocument(
+        await runJob(server, key, html(page, size)),
+        controls[size]!,
+        "The page navigated away from the subject while it was captured (its tab showed about:blank)",
+      );
     }
   });
 });
@@ -163,7 +196,9 @@ describe("with loopback open (ASSAY_ALLOW_PRIVATE_TARGETS=1): url jobs served by
           const how = decodeURIComponent(url.pathname.slice("/leave/".length)) as keyof ReturnType<typeof leaving>;
           return html(leaving(url.searchParams.get("to")!)[how]);
         }
-        return html("<!doctype html><html><head><title>Elsewhere</title></head><body><p>Another document</p></body></html>");
+        return html(
+          "<!doctype html><html><head><title>Elsewhere</title></head><body><p>Another document</p></body></html>",
+        );
       },
     });
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
@@ -184,7 +219,14 @@ describe("with loopback open (ASSAY_ALLOW_PRIVATE_TARGETS=1): url jobs served by
   for (const how of Object.keys(leaving(""))) {
     test(`${how} to the metadata address (link-local, refused even with loopback open): the page stays`, async () => {
       for (const size of ["few", "many"] as const) {
-        const job = await runJob(server, key, urlJob(`/leave/${encodeURIComponent(how)}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`, size));
+        const job = await runJob(
+          server,
+          key,
+          urlJob(
+            `/leave/${encodeURIComponent(how)}?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`,
+            size,
+          ),
+        );
         expectSubjectJudged(job, controls[size]!);
       }
     });
@@ -192,7 +234,11 @@ describe("with loopback open (ASSAY_ALLOW_PRIVATE_TARGETS=1): url jobs served by
 
   test("a navigation whose request fails (nothing listens there) leaves the page as it was, not Chromium's error page", async () => {
     for (const size of ["few", "many"] as const) {
-      const job = await runJob(server, key, urlJob(`/leave/location.href?to=${encodeURIComponent(`http://127.0.0.1:${closedPort}/`)}`, size));
+      const job = await runJob(
+        server,
+        key,
+        urlJob(`/leave/location.href?to=${encodeURIComponent(`http://127.0.0.1:${closedPort}/`)}`, size),
+      );
       expectSubjectJudged(job, controls[size]!);
     }
   });
@@ -200,8 +246,16 @@ describe("with loopback open (ASSAY_ALLOW_PRIVATE_TARGETS=1): url jobs served by
   test("a page that leaves for another origin is not judged as that origin's page: interrupted, refunded", async () => {
     for (const size of ["few", "many"] as const) {
       const elsewhere = `http://localhost:${site.port}/elsewhere`;
-      const job = await runJob(server, key, urlJob(`/leave/meta refresh?to=${encodeURIComponent(elsewhere)}`.replace(" ", "%20"), size));
-      expectNeverAnotherDocument(job, controls[size]!, `The page navigated away from the subject while it was captured (its tab showed ${elsewhere})`);
+      const job = await runJob(
+        server,
+        key,
+        urlJob(`/leave/meta refresh?to=${encodeURIComponent(elsewhere)}`.replace(" ", "%20"), size),
+      );
+      expectNeverAnotherDocument(
+        job,
+        controls[size]!,
+        `The page navigated away from the subject while it was captured (its tab showed ${elsewhere})`,
+      );
     }
   });
 
@@ -209,14 +263,23 @@ describe("with loopback open (ASSAY_ALLOW_PRIVATE_TARGETS=1): url jobs served by
     for (const size of ["few", "many"] as const) {
       requested.length = 0;
       const page = leaving(urlOf("/elsewhere"))["location.href"];
-      const job = await runJob(server, key, { type: "static_html", html: page, baseUrl: urlOf("/report"), ...SIZES[size] });
+      const job = await runJob(server, key, {
+        type: "static_html",
+        html: page,
+        baseUrl: urlOf("/report"),
+        ...SIZES[size],
+      });
       expectSubjectJudged(job, controls[size]!);
       expect(requested).toEqual([]);
     }
   });
 
   test("a url job's page that goes to another page of its own origin is still followed (as a reload is)", async () => {
-    const job = await runJob(server, key, urlJob(`/leave/location.href?to=${encodeURIComponent(urlOf("/stay?again"))}`, "few"));
+    const job = await runJob(
+      server,
+      key,
+      urlJob(`/leave/location.href?to=${encodeURIComponent(urlOf("/stay?again"))}`, "few"),
+    );
     expect(job.interruption).toBeUndefined();
     expect(verdicts(job)).toEqual(verdicts(controls.few!));
   });

@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { NetworkGuard, type Resolver } from "../../src/capture/network-guard";
 import { classifyAddress } from "../../src/capture/ip-ranges";
-import { GuardedFetchError, guardedFetch, guardedWebSocket, type GuardedRefusal, type GuardedResponse } from "../../src/capture/guarded-fetch";
+import {
+  GuardedFetchError,
+  guardedFetch,
+  guardedWebSocket,
+  type GuardedRefusal,
+  type GuardedResponse,
+} from "../../src/capture/guarded-fetch";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -154,7 +160,13 @@ let other: ReturnType<typeof Bun.serve>;
 const seen: Seen[] = [];
 let otherSeen: Seen[] = [];
 const record = async (list: Seen[], req: Request) =>
-  list.push({ path: new URL(req.url).pathname, host: req.headers.get("host"), method: req.method, cookie: req.headers.get("cookie"), body: await req.text() });
+  list.push({
+    path: new URL(req.url).pathname,
+    host: req.headers.get("host"),
+    method: req.method,
+    cookie: req.headers.get("cookie"),
+    body: await req.text(),
+  });
 
 beforeAll(() => {
   origin = Bun.serve({
@@ -168,7 +180,9 @@ beforeAll(() => {
         case "/ok":
           return new Response("hello", { headers: { "content-type": "text/plain", "set-cookie": "a=1" } });
         case "/gzip":
-          return new Response(gzipSync("compressed ".repeat(100)), { headers: { "content-encoding": "gzip", "content-type": "text/plain" } });
+          return new Response(gzipSync("compressed ".repeat(100)), {
+            headers: { "content-encoding": "gzip", "content-type": "text/plain" },
+          });
         case "/big":
           return new Response("x".repeat(200_000));
         case "/gzip-bomb":
@@ -217,10 +231,12 @@ afterAll(() => {
   other.stop(true);
 });
 
-const resolverFor = (answers: Record<string, string>): Resolver => async (name) => {
-  if (!answers[name]) throw new Error(`ENOTFOUND ${name}`);
-  return [{ address: answers[name]!, family: answers[name]!.includes(":") ? 6 : 4 }];
-};
+const resolverFor =
+  (answers: Record<string, string>): Resolver =>
+  async (name) => {
+    if (!answers[name]) throw new Error(`ENOTFOUND ${name}`);
+    return [{ address: answers[name]!, family: answers[name]!.includes(":") ? 6 : 4 }];
+  };
 const testGuard = () => new NetworkGuard(true, resolverFor({ "internal.example": "10.9.8.7" }));
 const base = () => `http://127.0.0.1:${origin.port}`;
 const ok = (r: GuardedResponse | GuardedRefusal) => {
@@ -246,7 +262,10 @@ describe("guardedFetch: redirects from an allowed address are re-checked at ever
 
   test("the same redirects are refused by the default guard before any request leaves", async () => {
     const before = seen.length;
-    expect(await guardedFetch(new NetworkGuard(false), `${base()}/to-metadata`)).toMatchObject({ refused: true, reason: "loopback" });
+    expect(await guardedFetch(new NetworkGuard(false), `${base()}/to-metadata`)).toMatchObject({
+      refused: true,
+      reason: "loopback",
+    });
     expect(seen.length).toBe(before);
   });
 
@@ -274,14 +293,24 @@ describe("guardedFetch: redirects from an allowed address are re-checked at ever
 
   test("303 turns POST into GET; credentials are not carried to another origin", async () => {
     const before = seen.length;
-    const res = ok(await guardedFetch(testGuard(), `${base()}/post-303`, { method: "POST", body: "a=1", headers: { "content-type": "application/x-www-form-urlencoded", cookie: "s=1" } }));
+    const res = ok(
+      await guardedFetch(testGuard(), `${base()}/post-303`, {
+        method: "POST",
+        body: "a=1",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie: "s=1" },
+      }),
+    );
     expect(res.status).toBe(200);
     expect(seen.slice(before).map((s) => [s.method, s.path, s.body, s.cookie])).toEqual([
       ["POST", "/post-303", "a=1", "s=1"],
       ["GET", "/ok", "", "s=1"],
     ]);
     otherSeen = [];
-    ok(await guardedFetch(testGuard(), `${base()}/to-other-origin`, { headers: { cookie: "s=1", authorization: "Bearer t" } }));
+    ok(
+      await guardedFetch(testGuard(), `${base()}/to-other-origin`, {
+        headers: { cookie: "s=1", authorization: "Bearer t" },
+      }),
+    );
     expect(otherSeen).toHaveLength(1);
     expect(otherSeen[0]!.cookie).toBeNull();
   });
@@ -325,7 +354,10 @@ describe("guardedFetch connects to the address it checked (DNS rebinding)", () =
     expect(res.address).toBe("127.0.0.1");
     expect(seen.slice(before).map((s) => s.host)).toEqual([`rebind.test:${origin.port}`]);
     // The next check sees the rebound answer and refuses it.
-    expect(await guardedFetch(guard, `http://rebind.test:${origin.port}/ok`)).toMatchObject({ refused: true, reason: "private" });
+    expect(await guardedFetch(guard, `http://rebind.test:${origin.port}/ok`)).toMatchObject({
+      refused: true,
+      reason: "private",
+    });
     expect(seen.length).toBe(before + 1);
   });
 
@@ -372,8 +404,14 @@ describe("guardedFetch connects to the address it checked (DNS rebinding)", () =
       opened.socket.close();
       expect(reply).toBe("echo:hi");
       expect(hosts).toEqual([`echo.test:${ws.port}`]);
-      expect(await guardedWebSocket(guard, "ws://internal.example/")).toMatchObject({ refused: true, reason: "private" });
-      expect(await guardedWebSocket(new NetworkGuard(false), `ws://127.0.0.1:${ws.port}/`)).toMatchObject({ refused: true, reason: "loopback" });
+      expect(await guardedWebSocket(guard, "ws://internal.example/")).toMatchObject({
+        refused: true,
+        reason: "private",
+      });
+      expect(await guardedWebSocket(new NetworkGuard(false), `ws://127.0.0.1:${ws.port}/`)).toMatchObject({
+        refused: true,
+        reason: "loopback",
+      });
       expect(hosts).toHaveLength(1);
     } finally {
       ws.stop(true);
@@ -393,17 +431,26 @@ describe("url jobs through the HTTP API", () => {
   });
   afterAll(() => server.stop());
 
-  test.each(BYPASSES.filter(([url]) => /^https?:/.test(url)))("%s is PLAYGROUND_INVALID_URL (%s)", async (url, reason) => {
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url, validations: ["page-title"] } });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe("PLAYGROUND_INVALID_URL");
-    expect(res.body.details).toMatchObject({ field: "url", reason });
-  });
+  test.each(BYPASSES.filter(([url]) => /^https?:/.test(url)))(
+    "%s is PLAYGROUND_INVALID_URL (%s)",
+    async (url, reason) => {
+      const res = await server.api("POST", "/api/jobs", {
+        key,
+        body: { type: "url", url, validations: ["page-title"] },
+      });
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe("PLAYGROUND_INVALID_URL");
+      expect(res.body.details).toMatchObject({ field: "url", reason });
+    },
+  );
 
   test("by default a loopback server is refused, and nothing is charged", async () => {
     const before = seen.length;
     const balance = (await server.api("GET", "/api/credits", { key })).body.balance;
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: `${base()}/ok`, validations: ["page-title"] } });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: { type: "url", url: `${base()}/ok`, validations: ["page-title"] },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: "PLAYGROUND_INVALID_URL", details: { reason: "loopback" } });
     expect(seen.length).toBe(before);
@@ -429,13 +476,24 @@ describe("url jobs with ASSAY_ALLOW_PRIVATE_TARGETS=1", () => {
       ["http://[fc00::1]/", "unique-local"],
       ["http://0.0.0.0/", "unspecified"],
     ]) {
-      const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url, validations: ["page-title"] } });
-      expect([url, res.status, res.body.code, res.body.details?.reason]).toEqual([url, 400, "PLAYGROUND_INVALID_URL", reason]);
+      const res = await server.api("POST", "/api/jobs", {
+        key,
+        body: { type: "url", url, validations: ["page-title"] },
+      });
+      expect([url, res.status, res.body.code, res.body.details?.reason]).toEqual([
+        url,
+        400,
+        "PLAYGROUND_INVALID_URL",
+        reason,
+      ]);
     }
   });
 
   test("a page whose redirect leads to the metadata address is an interruption naming the guard, refunded", async () => {
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: `${base()}/to-metadata`, validations: ["page-title"] } });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: { type: "url", url: `${base()}/to-metadata`, validations: ["page-title"] },
+    });
     expect(res.status).toBe(200);
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].verdict).toBe("error");
@@ -494,41 +552,54 @@ describe("a static_html job's baseUrl passes the same guard as a url job's URL, 
     ["http://app.localhost/", "loopback"],
   ])("a base at %s (its name resolves to a %s address) is refused as the same url job is", async (baseUrl, reason) => {
     await expectRefused(htmlAt(baseUrl), 400, "PLAYGROUND_INVALID_URL", { field: "baseUrl", reason });
-    await expectRefused({ type: "url", url: baseUrl, validations: ["page-title"] }, 400, "PLAYGROUND_INVALID_URL", { field: "url", reason });
+    await expectRefused({ type: "url", url: baseUrl, validations: ["page-title"] }, 400, "PLAYGROUND_INVALID_URL", {
+      field: "url",
+      reason,
+    });
   });
 
   test("MCP's estimate_job and run_job and the CLI's run --html --page-url refuse the same base, creating nothing", async () => {
     const body = htmlAt("https://intranet.shop.example/sale");
     const events = eventCount(server);
     const client = new Client({ name: "assay-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
     try {
       for (const name of ["estimate_job", "run_job"]) {
         const result = (await client.callTool({ name, arguments: body })) as CallToolResult;
-        expect([name, result.isError, (result.structuredContent as any)?.code, (result.structuredContent as any)?.details]).toEqual([
+        expect([
           name,
-          true,
-          "PLAYGROUND_INVALID_URL",
-          { field: "baseUrl", reason: "private" },
-        ]);
+          result.isError,
+          (result.structuredContent as any)?.code,
+          (result.structuredContent as any)?.details,
+        ]).toEqual([name, true, "PLAYGROUND_INVALID_URL", { field: "baseUrl", reason: "private" }]);
       }
     } finally {
       await client.close();
     }
     const file = join(dir, "sale.html");
     writeFileSync(file, page);
-    const cli = await runCli(["run", "--html", file, "--page-url", "https://intranet.shop.example/sale", "--validation", "page-title"], {
-      XDG_CONFIG_HOME: join(dir, "config"),
-      ASSAY_API_KEY: key,
-      ASSAY_BASE_URL: server.baseUrl,
-    });
+    const cli = await runCli(
+      ["run", "--html", file, "--page-url", "https://intranet.shop.example/sale", "--validation", "page-title"],
+      {
+        XDG_CONFIG_HOME: join(dir, "config"),
+        ASSAY_API_KEY: key,
+        ASSAY_BASE_URL: server.baseUrl,
+      },
+    );
     expect(cli.code).toBe(2);
     expect(cli.stderr).toContain("PLAYGROUND_INVALID_URL");
     expect(eventCount(server)).toBe(events);
   });
 
   test("DNS that cannot answer for the base is 503 SERVICE_UNAVAILABLE, retryable, as for a url job", async () => {
-    await expectRefused(htmlAt("https://www.slow.example/"), 503, "SERVICE_UNAVAILABLE", { dependency: "dns", field: "baseUrl" });
+    await expectRefused(htmlAt("https://www.slow.example/"), 503, "SERVICE_UNAVAILABLE", {
+      dependency: "dns",
+      field: "baseUrl",
+    });
   });
 
   test("a base whose name resolves to public addresses, or to none at all, is accepted, priced and run", async () => {

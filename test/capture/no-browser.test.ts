@@ -26,7 +26,10 @@ test("catalog, account, estimate and refusals start no browser", async () => {
 
 test("the first job that renders starts the pool", async () => {
   const { apiKey } = await server.signup();
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob("<title>t</title><p>hi</p>", ["page-title"]) });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob("<title>t</title><p>hi</p>", ["page-title"]),
+  });
   expect(res.status).toBe(200);
   expect(server.assay.pool.launched).toBeGreaterThan(0);
 });

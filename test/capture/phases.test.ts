@@ -19,7 +19,10 @@ test("a webpage job publishes each phase it went through, from its plan to its s
   const onPhase = (m: unknown) => void seen.push(m as PhaseTiming);
   subscribe(PHASE_CHANNEL, onPhase);
   try {
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob('<html lang="en"><title>Phases</title><h1>Phases</h1></html>', ["page-title", "single-h1"]) });
+    const res = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: htmlJob('<html lang="en"><title>Phases</title><h1>Phases</h1></html>', ["page-title", "single-h1"]),
+    });
     expect(res.status).toBe(200);
     // The context closes after the answer, on the turn the job still holds.
     for (let i = 0; i < 100 && !seen.some((p) => p.phase === "context close"); i++) await Bun.sleep(20);
@@ -27,7 +30,25 @@ test("a webpage job publishes each phase it went through, from its plan to its s
     unsubscribe(PHASE_CHANNEL, onPhase);
   }
   const names = new Set(seen.map((p) => p.phase));
-  for (const phase of ["plan", "job accept", "queue", "context", "page", "page set-up", "navigation", "settle", "page helpers", "resize", "gather dom", "check page-title", "check single-h1", "job settle", "job view", "group commit", "context close"]) {
+  for (const phase of [
+    "plan",
+    "job accept",
+    "queue",
+    "context",
+    "page",
+    "page set-up",
+    "navigation",
+    "settle",
+    "page helpers",
+    "resize",
+    "gather dom",
+    "check page-title",
+    "check single-h1",
+    "job settle",
+    "job view",
+    "group commit",
+    "context close",
+  ]) {
     expect(names).toContain(phase);
   }
   expect(seen.every((p) => Number.isFinite(p.ms) && p.ms >= 0)).toBe(true);

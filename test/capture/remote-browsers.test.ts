@@ -1,7 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { loadConfig } from "../../src/config";
-import { eventCount, expectError, htmlJob, runCli, spawnBrowserWorker, spawnServer, startServer, tempDataDir, type BrowserWorkerProcess, type TestServer } from "../support/harness";
+import {
+  eventCount,
+  expectError,
+  htmlJob,
+  runCli,
+  spawnBrowserWorker,
+  spawnServer,
+  startServer,
+  tempDataDir,
+  type BrowserWorkerProcess,
+  type TestServer,
+} from "../support/harness";
 
 /**
  * Browsers as remote workers: one node (ASSAY_BROWSER_ENDPOINTS) rendering in two `assay browser-worker` processes,
@@ -10,7 +21,10 @@ import { eventCount, expectError, htmlJob, runCli, spawnBrowserWorker, spawnServ
  */
 
 /** A 1×1 PNG, for an image the page may load. */
-const PIXEL = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PIXEL = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
 
 /** A held document: `asked` once a node requested it, answered once the test calls `release`. */
 interface Hold {
@@ -42,12 +56,19 @@ beforeAll(async () => {
         hold(held[1]!).asked.resolve();
         await hold(held[1]!).released.promise;
       }
-      return new Response("<!doctype html><html lang=en><title>Held</title><h1>Held</h1></html>", { headers: { "content-type": "text/html" } });
+      return new Response("<!doctype html><html lang=en><title>Held</title><h1>Held</h1></html>", {
+        headers: { "content-type": "text/html" },
+      });
     },
   });
   // Fixed paths: a worker started again on its port has the endpoint the node already names.
-  workers = await Promise.all(["/worker-a", "/worker-b"].map((path) => spawnBrowserWorker(["--port", "0", "--ws-path", path])));
-  server = await startServer({ ASSAY_BROWSER_ENDPOINTS: workers.map((w) => w.endpoint).join(","), ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+  workers = await Promise.all(
+    ["/worker-a", "/worker-b"].map((path) => spawnBrowserWorker(["--port", "0", "--ws-path", path])),
+  );
+  server = await startServer({
+    ASSAY_BROWSER_ENDPOINTS: workers.map((w) => w.endpoint).join(","),
+    ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+  });
   apiKey = (await server.signup()).apiKey;
 });
 /** Data directories of the servers spawned here, removed at the end. */
@@ -68,8 +89,15 @@ afterAll(async () => {
 const pool = () => server.assay.pool.describe();
 const balance = async () => (await server.api("GET", "/api/credits", { key: apiKey })).body.balance as number;
 const heldJob = (name: string) =>
-  server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url: `http://127.0.0.1:${site.port}/held/${name}`, validations: ["page-title"] } });
-const quickJob = () => server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob("<!doctype html><html lang=en><title>Quick</title><h1>Quick</h1></html>", ["page-title"]) });
+  server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "url", url: `http://127.0.0.1:${site.port}/held/${name}`, validations: ["page-title"] },
+  });
+const quickJob = () =>
+  server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob("<!doctype html><html lang=en><title>Quick</title><h1>Quick</h1></html>", ["page-title"]),
+  });
 /** The index (in ASSAY_BROWSER_ENDPOINTS) of the one worker rendering now. */
 const busyWorker = () => {
   const busy = pool().browsers.flatMap((b, i) => (b.active > 0 ? [i] : []));
@@ -97,7 +125,12 @@ describe("one node, two browser workers", () => {
   test("the pool names both workers (without their paths); with one rendering a held page, the next job renders in the other", async () => {
     expect(pool()).toEqual({
       mode: "remote",
-      browsers: workers.map((w) => ({ endpoint: `ws://127.0.0.1:${w.port}`, connected: false, active: 0, capacity: 1 })),
+      browsers: workers.map((w) => ({
+        endpoint: `ws://127.0.0.1:${w.port}`,
+        connected: false,
+        active: 0,
+        capacity: 1,
+      })),
     });
     const first = heldJob("spread");
     await hold("spread").asked.promise;
@@ -145,7 +178,9 @@ describe("one node, two browser workers", () => {
     expect(res.body.credits.charged).toBeGreaterThan(0);
     expect(res.body.credits.refunded).toBe(res.body.credits.charged);
     expect(await balance()).toBe(opening);
-    const ledger = (await server.api("GET", "/api/credits", { key: apiKey })).body.ledger.filter((e: any) => e.jobId === res.body.jobId);
+    const ledger = (await server.api("GET", "/api/credits", { key: apiKey })).body.ledger.filter(
+      (e: any) => e.jobId === res.body.jobId,
+    );
     expect(ledger.map((e: any) => [e.type, Math.abs(e.amount)])).toEqual([
       ["CreditsRefunded", res.body.credits.charged],
       ["CreditsCharged", res.body.credits.charged],
@@ -202,27 +237,46 @@ describe("one node, two browser workers", () => {
 describe("configuration and usage", () => {
   test("a malformed ASSAY_BROWSER_ENDPOINTS stops the start, naming the variable and the entry", async () => {
     for (const [value, said] of [
-      ["http://10.0.0.5:3000/w", /ASSAY_BROWSER_ENDPOINTS: "http:\/\/10\.0\.0\.5:3000\/w" is not a ws:\/\/ or wss:\/\/ URL/],
+      [
+        "http://10.0.0.5:3000/w",
+        /ASSAY_BROWSER_ENDPOINTS: "http:\/\/10\.0\.0\.5:3000\/w" is not a ws:\/\/ or wss:\/\/ URL/,
+      ],
       ["ws://10.0.0.5:3000/w, not a url", /ASSAY_BROWSER_ENDPOINTS: "not a url" is not a ws:\/\/ or wss:\/\/ URL/],
       ["ws://10.0.0.5:3000/w,ws://10.0.0.5:3000/w", /ASSAY_BROWSER_ENDPOINTS names "ws:\/\/10\.0\.0\.5:3000\/w" twice/],
     ] as const) {
       expect(() => loadConfig({ ASSAY_BROWSER_ENDPOINTS: value })).toThrow(said);
     }
     // As an operator meets it: `assay serve` does not start, and says why.
-    const refused = await spawnServer(spawnedDir(), { ASSAY_BROWSER_ENDPOINTS: "tcp://worker:3000" }).catch((e: Error) => e);
+    const refused = await spawnServer(spawnedDir(), { ASSAY_BROWSER_ENDPOINTS: "tcp://worker:3000" }).catch(
+      (e: Error) => e,
+    );
     expect(refused).toBeInstanceOf(Error);
-    expect((refused as Error).message).toContain('ASSAY_BROWSER_ENDPOINTS: "tcp://worker:3000" is not a ws:// or wss:// URL');
+    expect((refused as Error).message).toContain(
+      'ASSAY_BROWSER_ENDPOINTS: "tcp://worker:3000" is not a ws:// or wss:// URL',
+    );
   });
 
   test("with endpoints: one browser per worker, one page each unless ASSAY_BROWSER_PAGES says more, and no local Chromium needed", async () => {
-    const remote = loadConfig({ ASSAY_BROWSER_ENDPOINTS: " ws://10.0.0.5:3000/a , wss://10.0.0.6:3000/b ", ASSAY_BROWSER_POOL_SIZE: "5" });
-    expect([remote.browserEndpoints, remote.browserPoolSize, remote.browserPagesPerBrowser]).toEqual([["ws://10.0.0.5:3000/a", "wss://10.0.0.6:3000/b"], 2, 1]);
-    expect(loadConfig({ ASSAY_BROWSER_ENDPOINTS: "ws://10.0.0.5:3000/a", ASSAY_BROWSER_PAGES: "4" }).browserPagesPerBrowser).toBe(4);
+    const remote = loadConfig({
+      ASSAY_BROWSER_ENDPOINTS: " ws://10.0.0.5:3000/a , wss://10.0.0.6:3000/b ",
+      ASSAY_BROWSER_POOL_SIZE: "5",
+    });
+    expect([remote.browserEndpoints, remote.browserPoolSize, remote.browserPagesPerBrowser]).toEqual([
+      ["ws://10.0.0.5:3000/a", "wss://10.0.0.6:3000/b"],
+      2,
+      1,
+    ]);
+    expect(
+      loadConfig({ ASSAY_BROWSER_ENDPOINTS: "ws://10.0.0.5:3000/a", ASSAY_BROWSER_PAGES: "4" }).browserPagesPerBrowser,
+    ).toBe(4);
     expect(loadConfig({}).browserEndpoints).toEqual([]);
 
     // No Chromium on PATH and no CHROMIUM_PATH: a node with workers starts (its worker is down: jobs wait for it), one without does not.
     const noChromium = { PATH: "/nonexistent", CHROMIUM_PATH: "" };
-    const remoteOnly = await spawnServer(spawnedDir(), { ...noChromium, ASSAY_BROWSER_ENDPOINTS: "ws://127.0.0.1:9/worker" });
+    const remoteOnly = await spawnServer(spawnedDir(), {
+      ...noChromium,
+      ASSAY_BROWSER_ENDPOINTS: "ws://127.0.0.1:9/worker",
+    });
     try {
       expect((await remoteOnly.api("GET", "/healthz")).status).toBe(200);
       expect(remoteOnly.log()).toContain("Browser worker ws://127.0.0.1:9 is unavailable");

@@ -11,7 +11,11 @@ import { ScriptWatchdog } from "../../src/capture/script-watchdog";
 const STALL_MS = 500;
 let browser: Browser;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH), headless: true, args: BASE_CHROMIUM_ARGS });
+  browser = await chromium.launch({
+    executablePath: findChromium(process.env.CHROMIUM_PATH),
+    headless: true,
+    args: BASE_CHROMIUM_ARGS,
+  });
 });
 afterAll(() => browser?.close());
 
@@ -26,7 +30,9 @@ async function watchedPage(html: string) {
 }
 
 test("an endless loop is stopped and reported once; the page then answers", async () => {
-  const { context, page, watchdog, stops } = await watchedPage("<p>Looping</p><script>setTimeout(() => { for (;;) {} }, 50)</script>");
+  const { context, page, watchdog, stops } = await watchedPage(
+    "<p>Looping</p><script>setTimeout(() => { for (;;) {} }, 50)</script>",
+  );
   await Bun.sleep(4 * STALL_MS);
   await watchdog.finish();
   expect(stops.length).toBe(1);

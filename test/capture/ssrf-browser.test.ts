@@ -121,7 +121,11 @@ describe("the capture engine routes every request through the guard", () => {
   // load event until the page has seen every refusal: the recorded list is then complete, with no timing.
   // gate.test and echo.test exist only in this resolver: Chromium resolves nothing, so a page reaching them
   // proves the request went through guardedFetch (or the socket bridge) to the address the guard checked.
-  const answers: Record<string, string> = { "internal.example": "10.20.30.40", "echo.test": "127.0.0.1", "gate.test": "127.0.0.1" };
+  const answers: Record<string, string> = {
+    "internal.example": "10.20.30.40",
+    "echo.test": "127.0.0.1",
+    "gate.test": "127.0.0.1",
+  };
   const resolver: Resolver = async (name) => {
     if (!answers[name]) throw new Error(`ENOTFOUND ${name}`);
     return [{ address: answers[name]!, family: 4 }];
@@ -155,8 +159,10 @@ describe("the capture engine routes every request through the guard", () => {
           releaseGate?.();
           return new Response("released", { headers: { "access-control-allow-origin": "*" } });
         }
-        if (url.pathname === "/to-metadata.png") return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/x.png" } });
-        if (url.pathname === "/start") return new Response(null, { status: 301, headers: { location: "/landing/index.html" } });
+        if (url.pathname === "/to-metadata.png")
+          return new Response(null, { status: 302, headers: { location: "http://169.254.169.254/x.png" } });
+        if (url.pathname === "/start")
+          return new Response(null, { status: 301, headers: { location: "/landing/index.html" } });
         if (url.pathname === "/landing/index.html") {
           return new Response('<html><head><title>Landing</title></head><body><img src="pic.png"></body></html>', {
             headers: { "content-type": "text/html" },
@@ -196,11 +202,16 @@ Promise.allSettled([refusedSocket, echoed, refusedFetch]).then((r) =>
   fetch("${g}/release?" + new URLSearchParams({ results: JSON.stringify(r.map((x) => x.value ?? String(x.reason))) })));
 </script></body></html>`;
     // An http page, so plain-http subresources are not mixed content (Chromium would upgrade or block them).
-    const outcome = await engine.capture({ type: "static_html", html, baseUrl: "http://example.com/" }, { viewports: ["desktop-md"], needs: new Set(["dom"]) });
+    const outcome = await engine.capture(
+      { type: "static_html", html, baseUrl: "http://example.com/" },
+      { viewports: ["desktop-md"], needs: new Set(["dom"]) },
+    );
     if (!outcome.ok) throw new Error(outcome.interruption);
     expect(outcome.artifacts.dom!["desktop-md"]!.title).toBe("Guarded");
     const blocked = outcome.artifacts.blockedRequests!;
-    expect(blocked).toContainEqual(expect.objectContaining({ url: "http://169.254.169.254/latest/meta-data/x.png", reason: "link-local" }));
+    expect(blocked).toContainEqual(
+      expect.objectContaining({ url: "http://169.254.169.254/latest/meta-data/x.png", reason: "link-local" }),
+    );
     expect(blocked).toContainEqual({
       url: "http://169.254.169.254/x.png",
       reason: "link-local",
@@ -214,13 +225,20 @@ Promise.allSettled([refusedSocket, echoed, refusedFetch]).then((r) =>
     // the bridge reached echo.test, a name only the guard's resolver knows (Chromium resolves nothing), at
     // the address the guard checked.
     const release = gateSeen.find((p) => p.startsWith("/release"))!;
-    expect(JSON.parse(new URL(release, "http://x").searchParams.get("results")!)).toEqual([1008, "echo:hello", "error"]);
+    expect(JSON.parse(new URL(release, "http://x").searchParams.get("results")!)).toEqual([
+      1008,
+      "echo:hello",
+      "error",
+    ]);
     expect(echoHosts).toEqual([`echo.test:${gate.port}`]);
   });
 
   test("a url job's redirects are followed through the guard before the browser navigates to the final URL", async () => {
     gateSeen.length = 0;
-    const outcome = await engine.capture({ type: "url", url: `http://gate.test:${gate.port}/start` }, { viewports: ["desktop-md"], needs: new Set(["dom"]) });
+    const outcome = await engine.capture(
+      { type: "url", url: `http://gate.test:${gate.port}/start` },
+      { viewports: ["desktop-md"], needs: new Set(["dom"]) },
+    );
     if (!outcome.ok) throw new Error(outcome.interruption);
     expect(outcome.artifacts.finalUrl).toBe(`http://gate.test:${gate.port}/landing/index.html`);
     expect(outcome.artifacts.dom!["desktop-md"]!.title).toBe("Landing");
@@ -230,8 +248,14 @@ Promise.allSettled([refusedSocket, echoed, refusedFetch]).then((r) =>
   });
 
   test("a url job whose redirect leads to a private address is an interruption, and the hop is never requested", async () => {
-    const outcome = await engine.capture({ type: "url", url: `http://127.0.0.1:${gate.port}/to-metadata.png` }, { viewports: ["desktop-md"], needs: new Set(["dom"]) });
-    expect(outcome).toEqual({ ok: false, interruption: expect.stringContaining("network guard refused http://169.254.169.254/x.png") });
+    const outcome = await engine.capture(
+      { type: "url", url: `http://127.0.0.1:${gate.port}/to-metadata.png` },
+      { viewports: ["desktop-md"], needs: new Set(["dom"]) },
+    );
+    expect(outcome).toEqual({
+      ok: false,
+      interruption: expect.stringContaining("network guard refused http://169.254.169.254/x.png"),
+    });
   });
 });
 
@@ -283,8 +307,12 @@ describe("Chromium has no network of its own (CHROMIUM_ARGS)", () => {
       reset();
       // ICE gathering completes once every STUN attempt is over (here: none may start). A datagram that does
       // get out ends the wait at once, so a leak fails on the assertions below rather than on a time-out.
-      const leaked = new Promise<Record<string, string>>((resolve) => (onDatagram = () => resolve({ leaked: "datagram" })));
-      const signals = await pool.use((browser) => Promise.race([openSideDoors(browser, ["img", "frame", "fetch", "ws", "ice"]), leaked]));
+      const leaked = new Promise<Record<string, string>>(
+        (resolve) => (onDatagram = () => resolve({ leaked: "datagram" })),
+      );
+      const signals = await pool.use((browser) =>
+        Promise.race([openSideDoors(browser, ["img", "frame", "fetch", "ws", "ice"]), leaked]),
+      );
       expect(signals).toMatchObject({ img: "error", fetch: "error", ws: "closed", ice: "complete" });
       expect(hits).toEqual([]);
       expect(tcpConnections).toBe(0);
@@ -297,4 +325,7 @@ describe("Chromium has no network of its own (CHROMIUM_ARGS)", () => {
 });
 
 // A 1x1 transparent PNG.
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=", "base64");
+const PNG = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);

@@ -14,7 +14,10 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 async function visualJob(apiKey: string) {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow", "cta-visible"]) });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(PAGE, ["no-horizontal-overflow", "cta-visible"]),
+  });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -36,7 +39,13 @@ describe("captures", () => {
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]); // JPEG magic
     // The CaptureStored event recorded this file's hash.
     const key = overflow.screenshotUrl.split("/").pop();
-    const recorded = readNodeFile(server, (db) => db.query<{ sha256: string; bytes: number }, [string]>("SELECT sha256, bytes FROM captures WHERE key = ?").get(key)!);
+    const recorded = readNodeFile(
+      server,
+      (db) =>
+        db
+          .query<{ sha256: string; bytes: number }, [string]>("SELECT sha256, bytes FROM captures WHERE key = ?")
+          .get(key)!,
+    );
     expect(createHash("sha256").update(bytes).digest("hex")).toBe(recorded.sha256);
     expect(bytes.byteLength).toBe(recorded.bytes);
   });
@@ -120,13 +129,20 @@ describe("a job that fails after it was charged", () => {
       // Capture storage cannot write: a file stands where the customer's capture folder must go.
       mkdirSync(join(local.dataDir, "captures"), { recursive: true });
       writeFileSync(join(local.dataDir, "captures", customerId), "not a folder");
-      const res = await local.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow"]) });
+      const res = await local.api("POST", "/api/jobs", {
+        key: apiKey,
+        body: htmlJob(PAGE, ["no-horizontal-overflow"]),
+      });
       expect(res.status).toBe(500);
       expect(res.body.code).toBe("JOB_EXECUTION_FAILED");
       expect(res.body.retryable).toBe(true);
       const credits = await local.api("GET", "/api/credits", { key: apiKey });
       expect(credits.body.balance).toBe(1000);
-      expect(credits.body.ledger.map((e: any) => e.type)).toEqual(["CreditsRefunded", "CreditsCharged", "CreditsGranted"]);
+      expect(credits.body.ledger.map((e: any) => e.type)).toEqual([
+        "CreditsRefunded",
+        "CreditsCharged",
+        "CreditsGranted",
+      ]);
       const jobs = await local.api("GET", `/api/jobs?jobId=${res.body.details.jobId}`, { key: apiKey });
       expect(jobs.body.jobs[0].status).toBe("interrupted");
       expect(jobs.body.jobs[0].results.every((r: any) => r.verdict === "error")).toBe(true);

@@ -35,11 +35,29 @@ function expectIdentifierUrl(value: unknown) {
 
 /** The fields RFC 8414 §2 defines, and RFC 8628 §4's device_authorization_endpoint: anything else is a typo here. */
 const RFC8414_FIELDS = new Set([
-  "issuer", "authorization_endpoint", "token_endpoint", "jwks_uri", "registration_endpoint", "scopes_supported", "response_types_supported",
-  "response_modes_supported", "grant_types_supported", "token_endpoint_auth_methods_supported", "token_endpoint_auth_signing_alg_values_supported",
-  "service_documentation", "ui_locales_supported", "op_policy_uri", "op_tos_uri", "revocation_endpoint", "revocation_endpoint_auth_methods_supported",
-  "revocation_endpoint_auth_signing_alg_values_supported", "introspection_endpoint", "introspection_endpoint_auth_methods_supported",
-  "introspection_endpoint_auth_signing_alg_values_supported", "code_challenge_methods_supported", "device_authorization_endpoint",
+  "issuer",
+  "authorization_endpoint",
+  "token_endpoint",
+  "jwks_uri",
+  "registration_endpoint",
+  "scopes_supported",
+  "response_types_supported",
+  "response_modes_supported",
+  "grant_types_supported",
+  "token_endpoint_auth_methods_supported",
+  "token_endpoint_auth_signing_alg_values_supported",
+  "service_documentation",
+  "ui_locales_supported",
+  "op_policy_uri",
+  "op_tos_uri",
+  "revocation_endpoint",
+  "revocation_endpoint_auth_methods_supported",
+  "revocation_endpoint_auth_signing_alg_values_supported",
+  "introspection_endpoint",
+  "introspection_endpoint_auth_methods_supported",
+  "introspection_endpoint_auth_signing_alg_values_supported",
+  "code_challenge_methods_supported",
+  "device_authorization_endpoint",
 ]);
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 
@@ -80,10 +98,17 @@ describe("protected-resource metadata (RFC 9728)", () => {
     const challenge = await fetch(`${server.baseUrl}/mcp`, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_credits", arguments: {} } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "get_credits", arguments: {} },
+      }),
     });
     expect(challenge.status).toBe(401);
-    expect(challenge.headers.get("www-authenticate")).toContain(`resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge.headers.get("www-authenticate")).toContain(
+      `resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+    );
   });
 });
 
@@ -134,13 +159,28 @@ describe("authorization server metadata (RFC 8414)", () => {
 
   test("what it names works: a public client gets a device code for a published scope, and the token endpoint answers RFC 8628's pending", async () => {
     const meta = (await server.api("GET", "/.well-known/oauth-authorization-server")).body;
-    const form = (fields: Record<string, string>) => ({ method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(fields).toString() });
-    const code = await fetch(meta.device_authorization_endpoint, form({ client_id: "rfc8414-test", scope: meta.scopes_supported[0] }));
+    const form = (fields: Record<string, string>) => ({
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const code = await fetch(
+      meta.device_authorization_endpoint,
+      form({ client_id: "rfc8414-test", scope: meta.scopes_supported[0] }),
+    );
     expect(code.status).toBe(200);
     const issued = await code.json();
     // (Field by field: bun's toMatchObject writes its asymmetric matchers into the object it checks.)
-    expect([typeof issued.device_code, typeof issued.user_code, issued.verification_uri, typeof issued.interval]).toEqual(["string", "string", `${server.baseUrl}/device`, "number"]);
-    const token = await fetch(meta.token_endpoint, form({ grant_type: meta.grant_types_supported[0], device_code: issued.device_code, client_id: "rfc8414-test" }));
+    expect([
+      typeof issued.device_code,
+      typeof issued.user_code,
+      issued.verification_uri,
+      typeof issued.interval,
+    ]).toEqual(["string", "string", `${server.baseUrl}/device`, "number"]);
+    const token = await fetch(
+      meta.token_endpoint,
+      form({ grant_type: meta.grant_types_supported[0], device_code: issued.device_code, client_id: "rfc8414-test" }),
+    );
     expect(token.status).toBe(400);
     expect((await token.json()).error).toBe("authorization_pending");
   });
@@ -153,10 +193,26 @@ describe("llms.txt and llms-full.txt", () => {
     const text = await res.text();
     expect(text.startsWith("# Assay\n\n> ")).toBe(true);
     for (const needle of [
-      "## Get a key", `POST ${server.baseUrl}/api/signup`, "## Pick checks", "recommend_checks", "## Email jobs", "testEmail",
-      "is no longer `pending`", "`fail`", "`error`", "not a verdict", "Never invent business facts", "postal address", "unsubscribe URL", "sender domain",
-      "Ask the user", `${server.baseUrl}/llms-full.txt`, `${server.baseUrl}/api/openapi.json`, `${server.baseUrl}/mcp`,
-    ]) expect([needle, text.includes(needle)]).toEqual([needle, true]);
+      "## Get a key",
+      `POST ${server.baseUrl}/api/signup`,
+      "## Pick checks",
+      "recommend_checks",
+      "## Email jobs",
+      "testEmail",
+      "is no longer `pending`",
+      "`fail`",
+      "`error`",
+      "not a verdict",
+      "Never invent business facts",
+      "postal address",
+      "unsubscribe URL",
+      "sender domain",
+      "Ask the user",
+      `${server.baseUrl}/llms-full.txt`,
+      `${server.baseUrl}/api/openapi.json`,
+      `${server.baseUrl}/mcp`,
+    ])
+      expect([needle, text.includes(needle)]).toEqual([needle, true]);
     for (const set of validationSets) expect(text).toContain(`\`${set.id}\``);
   });
 
@@ -206,7 +262,8 @@ describe("brand files", () => {
     expect(schema.experimental).toBe(true);
     const ids = schema.categories.flatMap((c: any) => c.checks.map((k: any) => k.id));
     expect(ids.sort()).toEqual(validationModules.map((m) => m.meta.id).sort());
-    for (const c of schema.categories) for (const k of c.checks) expect(validationModules.find((m) => m.meta.id === k.id)!.meta.category).toBe(c.id);
+    for (const c of schema.categories)
+      for (const k of c.checks) expect(validationModules.find((m) => m.meta.id === k.id)!.meta.category).toBe(c.id);
   });
 });
 
@@ -294,10 +351,20 @@ describe("OpenAPI", () => {
       ["post", "/api/keys", "/api/keys", { key: true }],
       ["post", "/api/keys/key_1/rotate", "/api/keys/{keyId}/rotate", { key: true }],
       ["get", "/api/credits?limit=0", "/api/credits", { key: true }],
-      ["post", "/api/jobs/estimate", "/api/jobs/estimate", { key: true, body: { type: "static_html", html: PAGE, baseUrl: "https://example.com/" } }],
+      [
+        "post",
+        "/api/jobs/estimate",
+        "/api/jobs/estimate",
+        { key: true, body: { type: "static_html", html: PAGE, baseUrl: "https://example.com/" } },
+      ],
       ["post", "/api/jobs", "/api/jobs", { key: true, body: { lines: [] } }],
       ["post", "/api/jobs", "/api/jobs", { key: true, rawBody: "{" }],
-      ["post", "/api/jobs", "/api/jobs", { key: true, body: { type: "url", url: "http://10.0.0.1/", validations: ["page-title"] } }],
+      [
+        "post",
+        "/api/jobs",
+        "/api/jobs",
+        { key: true, body: { type: "url", url: "http://10.0.0.1/", validations: ["page-title"] } },
+      ],
       ["get", "/api/jobs?jobId=job_nope", "/api/jobs", { key: true }],
       ["get", "/api/jobs?status=done", "/api/jobs", { key: true }],
       ["get", "/api/captures/nope.jpg", "/api/captures/{key}", { key: true }],
@@ -312,7 +379,9 @@ describe("OpenAPI", () => {
       const res = await server.api(method.toUpperCase(), url, {
         ...(opts.key ? { key } : {}),
         ...(opts.body !== undefined ? { body: opts.body } : {}),
-        ...(opts.rawBody !== undefined ? { rawBody: opts.rawBody, headers: { "content-type": "application/json" } } : {}),
+        ...(opts.rawBody !== undefined
+          ? { rawBody: opts.rawBody, headers: { "content-type": "application/json" } }
+          : {}),
       });
       expect(res.status).toBeGreaterThanOrEqual(400);
       const listed: string[] = doc.paths[path][method]["x-error-codes"];

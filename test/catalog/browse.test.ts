@@ -24,8 +24,10 @@ afterAll(async () => {
   await server.stop();
 });
 
-const visibleChecks = (tab: import("playwright-core").Page) => tab.locator("tr[data-check]:visible").evaluateAll((rows) => rows.map((r) => r.querySelector("a")!.textContent));
-const names = (filter: (m: (typeof validationModules)[number]) => boolean) => validationModules.filter(filter).map((m) => m.meta.name);
+const visibleChecks = (tab: import("playwright-core").Page) =>
+  tab.locator("tr[data-check]:visible").evaluateAll((rows) => rows.map((r) => r.querySelector("a")!.textContent));
+const names = (filter: (m: (typeof validationModules)[number]) => boolean) =>
+  validationModules.filter(filter).map((m) => m.meta.name);
 
 test("without JavaScript: filter by subject, then kind, with links; search asks the server", async () => {
   const tab = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
@@ -37,7 +39,9 @@ test("without JavaScript: filter by subject, then kind, with links; search asks 
   expect((await visibleChecks(tab)).sort()).toEqual(names((m) => m.meta.subjectType === "email").sort());
   await tab.getByRole("link", { name: "Visual", exact: true }).click();
   expect(new URL(tab.url()).search).toBe("?subject=email&kind=visual");
-  expect((await visibleChecks(tab)).sort()).toEqual(names((m) => m.meta.subjectType === "email" && m.meta.kind === "visual").sort());
+  expect((await visibleChecks(tab)).sort()).toEqual(
+    names((m) => m.meta.subjectType === "email" && m.meta.kind === "visual").sort(),
+  );
   expect(await tab.getByRole("link", { name: "Visual", exact: true }).getAttribute("aria-current")).toBe("page");
   await tab.getByRole("link", { name: "All", exact: true }).first().click();
   expect(new URL(tab.url()).search).toBe("?kind=visual");

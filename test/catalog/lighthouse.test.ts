@@ -25,10 +25,19 @@ test.each(SAMPLE)("%s scores 100 in accessibility and SEO", async (path) => {
   const executablePath = findChromium(process.env.CHROMIUM_PATH);
   if (!executablePath) throw new Error("no Chromium found (set CHROMIUM_PATH)");
   const out = mkdtempSync(join(dir, "run-"));
-  const run = await runLighthouse(`${server.baseUrl}${path}`, executablePath, out, { categories: ["accessibility", "seo"] });
+  const run = await runLighthouse(`${server.baseUrl}${path}`, executablePath, out, {
+    categories: ["accessibility", "seo"],
+  });
   if (!run.ok) throw new Error(run.error);
   const { categories, audits } = run.report;
   // Below 100, the audits that lost points say why.
-  const losing = Object.values(categories).flatMap((c) => c.auditRefs.filter((a) => a.weight > 0 && audits[a.id]!.score !== 1).map((a) => `${c.id}: ${audits[a.id]!.title}`));
-  expect({ path, accessibility: categories.accessibility!.score, seo: categories.seo!.score, losing }).toEqual({ path, accessibility: 1, seo: 1, losing: [] });
+  const losing = Object.values(categories).flatMap((c) =>
+    c.auditRefs.filter((a) => a.weight > 0 && audits[a.id]!.score !== 1).map((a) => `${c.id}: ${audits[a.id]!.title}`),
+  );
+  expect({ path, accessibility: categories.accessibility!.score, seo: categories.seo!.score, losing }).toEqual({
+    path,
+    accessibility: 1,
+    seo: 1,
+    losing: [],
+  });
 });

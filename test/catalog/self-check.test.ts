@@ -29,7 +29,13 @@ const ALL_PAGES = process.env.ASSAY_SELF_CHECK_PAGES === "all";
 const SEED = process.env.ASSAY_SELF_CHECK_SEED ?? new Date().toISOString().slice(0, 10);
 
 const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
-  path.endsWith("/standard") ? "check" : path.endsWith("/custom") ? "custom" : path.startsWith("/validation-sets/") ? "set" : null;
+  path.endsWith("/standard")
+    ? "check"
+    : path.endsWith("/custom")
+      ? "custom"
+      : path.startsWith("/validation-sets/")
+        ? "set"
+        : null;
 
 /** The pages this run checks: all of them, or the index and a seeded sample of each kind. */
 function pagesToCheck(paths: string[]): string[] {
@@ -47,13 +53,20 @@ function pagesToCheck(paths: string[]): string[] {
 }
 /** The references' addresses as the probe asks for them: without a fragment. */
 const REFERENCES = new Set(validationModules.flatMap((m) => m.meta.references.map((r) => r.url.split("#")[0]!)));
-const unresolvableReference = (f: { url?: string; message: string }) => !!f.url && REFERENCES.has(f.url) && f.message.includes("does not resolve");
-const EXTRAS = [...new Set([...findSet("accessibility")!.validationIds, ...findSet("launch-readiness")!.validationIds])];
+const unresolvableReference = (f: { url?: string; message: string }) =>
+  !!f.url && REFERENCES.has(f.url) && f.message.includes("does not resolve");
+const EXTRAS = [
+  ...new Set([...findSet("accessibility")!.validationIds, ...findSet("launch-readiness")!.validationIds]),
+];
 
 let server: TestServer;
 let apiKey: string;
 beforeAll(async () => {
-  server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_BROWSER_POOL_SIZE: "2", ASSAY_SIGNUP_CREDITS: "1000000" });
+  server = await startServer({
+    ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+    ASSAY_BROWSER_POOL_SIZE: "2",
+    ASSAY_SIGNUP_CREDITS: "1000000",
+  });
   apiKey = (await server.signup()).apiKey;
 }, 120_000);
 afterAll(() => server.stop(), 120_000);
@@ -63,25 +76,44 @@ test("every catalog page passes seo, accessibility and launch-readiness (broken-
   const all = await sitemapPaths(server);
   expect(all.length).toBeGreaterThan(80);
   const paths = pagesToCheck(all);
-  const drawn = Object.fromEntries(Object.keys(SAMPLE_PER_RUN).map((kind) => [kind, paths.filter((p) => kindOf(p) === kind).length]));
-  expect({ index: paths.includes("/validations"), drawn }).toEqual({ index: true, drawn: ALL_PAGES ? drawn : SAMPLE_PER_RUN });
+  const drawn = Object.fromEntries(
+    Object.keys(SAMPLE_PER_RUN).map((kind) => [kind, paths.filter((p) => kindOf(p) === kind).length]),
+  );
+  expect({ index: paths.includes("/validations"), drawn }).toEqual({
+    index: true,
+    drawn: ALL_PAGES ? drawn : SAMPLE_PER_RUN,
+  });
   const queue = [...paths];
   const failing: unknown[] = [];
   let checked = 0;
   await Promise.all(
     [0, 1].map(async () => {
       for (let path = queue.shift(); path; path = queue.shift()) {
-        const job = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url: `${server.baseUrl}${path}`, validationSetId: "seo", validations: EXTRAS } });
+        const job = await server.api("POST", "/api/jobs", {
+          key: apiKey,
+          body: { type: "url", url: `${server.baseUrl}${path}`, validationSetId: "seo", validations: EXTRAS },
+        });
         expect(job.status).toBe(200);
         checked += job.body.results.length;
         for (const r of job.body.results.filter((r: { verdict: string }) => r.verdict !== "pass")) {
-          const findings = r.validationId === "broken-links" ? r.findings.filter((f: { url?: string; message: string }) => !unresolvableReference(f)) : r.findings;
+          const findings =
+            r.validationId === "broken-links"
+              ? r.findings.filter((f: { url?: string; message: string }) => !unresolvableReference(f))
+              : r.findings;
           if (r.validationId === "broken-links" && findings.length === 0) continue;
-          failing.push({ path, check: r.validationId, verdict: r.verdict, reason: r.reason, findings: findings.slice(0, 3) });
+          failing.push({
+            path,
+            check: r.validationId,
+            verdict: r.verdict,
+            reason: r.reason,
+            findings: findings.slice(0, 3),
+          });
         }
       }
     }),
   );
-  console.log(`catalog self-check: ${paths.length} of ${all.length} pages${ALL_PAGES ? "" : ` (drawn with seed ${SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`);
+  console.log(
+    `catalog self-check: ${paths.length} of ${all.length} pages${ALL_PAGES ? "" : ` (drawn with seed ${SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`,
+  );
   expect(failing).toEqual([]);
 });

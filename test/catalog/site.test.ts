@@ -25,7 +25,10 @@ test("the sitemap is valid against the sitemaps.org schema and lists every page 
   expect(res.headers.get("content-type")).toContain("application/xml");
   const xml = await res.text();
   const schema = readFileSync(join(ROOT, "test", "fixtures", "schemas", "sitemap.xsd"), "utf8");
-  const result = await validateXML({ xml: [{ fileName: "sitemap.xml", contents: xml }], schema: [{ fileName: "sitemap.xsd", contents: schema }] });
+  const result = await validateXML({
+    xml: [{ fileName: "sitemap.xml", contents: xml }],
+    schema: [{ fileName: "sitemap.xsd", contents: schema }],
+  });
   expect(result.errors).toEqual([]);
   expect(result.valid).toBe(true);
   const withParameters = validationModules.filter((m) => m.meta.parameters.length);
@@ -39,7 +42,9 @@ test("the sitemap is valid against the sitemaps.org schema and lists every page 
     ].sort(),
   );
   expect(xml.match(/<lastmod>/g)?.length).toBe(xml.match(/<loc>/g)?.length);
-  expect(new Set(xml.match(/<lastmod>[^<]+<\/lastmod>/g))).toEqual(new Set([`<lastmod>${examplesRecordedOn}</lastmod>`]));
+  expect(new Set(xml.match(/<lastmod>[^<]+<\/lastmod>/g))).toEqual(
+    new Set([`<lastmod>${examplesRecordedOn}</lastmod>`]),
+  );
 });
 
 test("every sitemap URL answers 200 HTML naming itself as canonical", async () => {
@@ -48,10 +53,19 @@ test("every sitemap URL answers 200 HTML naming itself as canonical", async () =
     paths.map(async (path) => {
       const res = await fetch(`${server.baseUrl}${path}`);
       const html = await res.text();
-      return { path, status: res.status, type: res.headers.get("content-type"), canonical: /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1] };
+      return {
+        path,
+        status: res.status,
+        type: res.headers.get("content-type"),
+        canonical: /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1],
+      };
     }),
   );
-  expect(answers.filter((a) => a.status !== 200 || !a.type?.startsWith("text/html") || a.canonical !== `${server.baseUrl}${a.path}`)).toEqual([]);
+  expect(
+    answers.filter(
+      (a) => a.status !== 200 || !a.type?.startsWith("text/html") || a.canonical !== `${server.baseUrl}${a.path}`,
+    ),
+  ).toEqual([]);
 });
 
 test("robots.txt lets crawlers in and points at the sitemap", async () => {
@@ -80,16 +94,26 @@ test("ASSAY_CATALOG_BASE_URL is the base of the records' page links, the pages' 
     expect(page).toContain(`curl -X POST ${published.baseUrl}/api/jobs`);
     const sitemap = await (await fetch(`${published.baseUrl}/sitemap.xml`)).text();
     expect(sitemap).toContain("<loc>https://catalog.example/validations</loc>");
-    expect(await (await fetch(`${published.baseUrl}/robots.txt`)).text()).toContain("Sitemap: https://catalog.example/sitemap.xml");
+    expect(await (await fetch(`${published.baseUrl}/robots.txt`)).text()).toContain(
+      "Sitemap: https://catalog.example/sitemap.xml",
+    );
   } finally {
     await published.stop();
   }
 });
 
 test("unknown checks and sets, and the custom page of a check without parameters, are HTML 404 pages", async () => {
-  for (const path of ["/validations/page-title/custom", "/validations/no-such-check/standard", "/validation-sets/no-such-set"]) {
+  for (const path of [
+    "/validations/page-title/custom",
+    "/validations/no-such-check/standard",
+    "/validation-sets/no-such-set",
+  ]) {
     const res = await fetch(`${server.baseUrl}${path}`);
-    expect({ path, status: res.status, type: res.headers.get("content-type") }).toEqual({ path, status: 404, type: "text/html; charset=utf-8" });
+    expect({ path, status: res.status, type: res.headers.get("content-type") }).toEqual({
+      path,
+      status: 404,
+      type: "text/html; charset=utf-8",
+    });
     expect(await res.text()).toContain(`href="${server.baseUrl}/validations"`);
   }
 });

@@ -39,7 +39,13 @@ let apiKey: string;
 let signed: Buffer;
 
 function transport(port: number) {
-  return nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, name: "mta-1.trailhead.example" });
+  return nodemailer.createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    name: "mta-1.trailhead.example",
+  });
 }
 
 /** The message as the sender's platform produces it, DKIM-signed with the test key (nodemailer's dkim option). */
@@ -81,7 +87,8 @@ async function awaitSettled(jobId: string) {
   throw new Error(`job ${jobId} still pending`);
 }
 
-const mechanisms = (result: any) => Object.fromEntries(result.findings.map((f: any) => [f.measured.mechanism, f.measured]));
+const mechanisms = (result: any) =>
+  Object.fromEntries(result.findings.map((f: any) => [f.measured.mechanism, f.measured]));
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "assay-dns-"));
@@ -106,15 +113,30 @@ describe("email-authentication", () => {
     expect(result.validationId).toBe("email-authentication");
     expect(result.verdict).toBe("pass");
     const m = mechanisms(result);
-    expect(m.spf).toMatchObject({ result: "pass", domain: "trailhead.example", clientIp: "127.0.0.1", helo: "mta-1.trailhead.example", aligned: true });
-    expect(m.dkim).toMatchObject({ result: "pass", signingDomain: "trailhead.example", selector: SELECTOR, algorithm: "rsa-sha256", aligned: true });
+    expect(m.spf).toMatchObject({
+      result: "pass",
+      domain: "trailhead.example",
+      clientIp: "127.0.0.1",
+      helo: "mta-1.trailhead.example",
+      aligned: true,
+    });
+    expect(m.dkim).toMatchObject({
+      result: "pass",
+      signingDomain: "trailhead.example",
+      selector: SELECTOR,
+      algorithm: "rsa-sha256",
+      aligned: true,
+    });
     expect(m.dmarc).toMatchObject({ result: "pass", policy: "reject" });
     expect(done.credits).toEqual({ charged: 1, refunded: 0, net: 1 });
   });
 
   test("the same signed message with its body altered fails DKIM, with the reason to fix", async () => {
     const split = signed.indexOf("\r\n\r\n");
-    const body = signed.subarray(split).toString().replace(/25% off/g, "50% off");
+    const body = signed
+      .subarray(split)
+      .toString()
+      .replace(/25% off/g, "50% off");
     expect(body).toContain("50% off");
     const altered = Buffer.concat([signed.subarray(0, split), Buffer.from(body)]);
     expect(altered.subarray(0, split).equals(signed.subarray(0, split))).toBe(true);
@@ -147,7 +169,12 @@ describe("email-authentication", () => {
 
   test("an unsigned message from a domain with no records fails every mechanism, each with its fix", async () => {
     const job = await createJob(["email-authentication"]);
-    await transport(server.smtpPort).sendMail({ from: "news@nosetup.example", to: job.testEmail, subject: "Hello", text: "Hello" });
+    await transport(server.smtpPort).sendMail({
+      from: "news@nosetup.example",
+      to: job.testEmail,
+      subject: "Hello",
+      text: "Hello",
+    });
     const done = await awaitSettled(job.jobId);
     const [result] = done.results;
     expect(result.verdict).toBe("fail");
@@ -178,12 +205,33 @@ describe("email-authentication", () => {
 
   test("strict alignment (aspf=s) from the DMARC record: a MAIL FROM subdomain no longer aligns", async () => {
     const records = (dmarc: string) =>
-      fixtureResolver(validateDnsFixtures({ ...FIXTURES, "bounce.trailhead.example": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] }, "_dmarc.trailhead.example": { TXT: [dmarc] } }));
-    const envelope = { mailFrom: "b@bounce.trailhead.example", remoteAddress: "::ffff:127.0.0.1", helo: "mta-1.trailhead.example" };
+      fixtureResolver(
+        validateDnsFixtures({
+          ...FIXTURES,
+          "bounce.trailhead.example": { TXT: ["v=spf1 ip4:127.0.0.1 -all"] },
+          "_dmarc.trailhead.example": { TXT: [dmarc] },
+        }),
+      );
+    const envelope = {
+      mailFrom: "b@bounce.trailhead.example",
+      remoteAddress: "::ffff:127.0.0.1",
+      helo: "mta-1.trailhead.example",
+    };
     const opts = { mta: "inbox.test", deadlineMs: 5000 };
-    const relaxed = (await authenticateWith(signed, envelope, { ...opts, resolver: records("v=DMARC1; p=reject") })) as EmailAuthentication;
-    const strict = (await authenticateWith(signed, envelope, { ...opts, resolver: records("v=DMARC1; p=reject; aspf=s") })) as EmailAuthentication;
-    expect(relaxed.spf).toMatchObject({ result: "pass", domain: "bounce.trailhead.example", clientIp: "127.0.0.1", aligned: true });
+    const relaxed = (await authenticateWith(signed, envelope, {
+      ...opts,
+      resolver: records("v=DMARC1; p=reject"),
+    })) as EmailAuthentication;
+    const strict = (await authenticateWith(signed, envelope, {
+      ...opts,
+      resolver: records("v=DMARC1; p=reject; aspf=s"),
+    })) as EmailAuthentication;
+    expect(relaxed.spf).toMatchObject({
+      result: "pass",
+      domain: "bounce.trailhead.example",
+      clientIp: "127.0.0.1",
+      aligned: true,
+    });
     expect(strict.spf).toMatchObject({ result: "pass", aligned: false });
     expect(strict.dkim[0]).toMatchObject({ result: "pass", aligned: true });
     const outcome = await emailAuthentication.evaluate({ authentication: strict } as EmailArtifacts, {});
@@ -195,8 +243,14 @@ describe("email-authentication", () => {
     const local = await startServer({ ASSAY_DNS_FIXTURES: join(dir, "missing.json") });
     try {
       const { apiKey: key } = await local.signup();
-      const res = await local.api("POST", "/api/jobs", { key, body: { type: "email", validations: ["email-authentication"] } });
-      await transport(local.smtpPort).sendMail({ envelope: { from: "offers@trailhead.example", to: [res.body.testEmail] }, raw: signed });
+      const res = await local.api("POST", "/api/jobs", {
+        key,
+        body: { type: "email", validations: ["email-authentication"] },
+      });
+      await transport(local.smtpPort).sendMail({
+        envelope: { from: "offers@trailhead.example", to: [res.body.testEmail] },
+        raw: signed,
+      });
       let job: any;
       for (let i = 0; i < 200 && job?.status !== "completed"; i++) {
         await Bun.sleep(50);
@@ -216,35 +270,66 @@ describe("email-sender-domain", () => {
 
   test("passes for the domain and its subdomains", async () => {
     const job = await createJob([entry("trailhead.example")]);
-    await transport(server.smtpPort).sendMail({ from: '"Trailhead" <offers@mail.trailhead.example>', to: job.testEmail, subject: "Hi", text: "Hi" });
+    await transport(server.smtpPort).sendMail({
+      from: '"Trailhead" <offers@mail.trailhead.example>',
+      to: job.testEmail,
+      subject: "Hi",
+      text: "Hi",
+    });
     const done = await awaitSettled(job.jobId);
     expect(done.results[0]).toMatchObject({ validationId: "email-sender-domain", verdict: "pass" });
-    expect(done.results[0].findings[0].measured).toEqual({ fromAddress: "offers@mail.trailhead.example", fromDomain: "mail.trailhead.example", senderDomain: "trailhead.example" });
+    expect(done.results[0].findings[0].measured).toEqual({
+      fromAddress: "offers@mail.trailhead.example",
+      fromDomain: "mail.trailhead.example",
+      senderDomain: "trailhead.example",
+    });
   });
 
   test("fails for another domain, naming both", async () => {
     const job = await createJob([entry("trailhead.example")]);
-    await transport(server.smtpPort).sendMail({ from: "offers@eviltrailhead.example", to: job.testEmail, subject: "Hi", text: "Hi" });
+    await transport(server.smtpPort).sendMail({
+      from: "offers@eviltrailhead.example",
+      to: job.testEmail,
+      subject: "Hi",
+      text: "Hi",
+    });
     const done = await awaitSettled(job.jobId);
     expect(done.results[0].verdict).toBe("fail");
-    expect(done.results[0].reason).toBe("Send from an address at trailhead.example (or a subdomain of it): the From address offers@eviltrailhead.example is at eviltrailhead.example");
+    expect(done.results[0].reason).toBe(
+      "Send from an address at trailhead.example (or a subdomain of it): the From address offers@eviltrailhead.example is at eviltrailhead.example",
+    );
   });
 
   test("is skipped, never guessed, without senderDomain", async () => {
     const job = await createJob(["email-sender-domain", "email-subject-length"]);
-    expect(job.skipped_validations).toEqual([expect.objectContaining({ validationId: "email-sender-domain", reason: "REQUIRES_CONFIGURATION" })]);
+    expect(job.skipped_validations).toEqual([
+      expect.objectContaining({ validationId: "email-sender-domain", reason: "REQUIRES_CONFIGURATION" }),
+    ]);
     expect(job.credits.charged).toBe(1);
-    await transport(server.smtpPort).sendMail({ from: "offers@trailhead.example", to: job.testEmail, subject: "Hi", text: "Hi" });
+    await transport(server.smtpPort).sendMail({
+      from: "offers@trailhead.example",
+      to: job.testEmail,
+      subject: "Hi",
+      text: "Hi",
+    });
     const done = await awaitSettled(job.jobId);
     expect(done.results.map((r: any) => r.validationId)).toEqual(["email-subject-length"]);
   });
 
   test("compares case-insensitively, ignores a trailing dot, and reads internationalized names as punycode", () => {
     const email = (address: string) => ({ from: { name: "", address } }) as unknown as EmailArtifacts;
-    expect(emailSenderDomain.evaluate(email("a@News.Trailhead.Example"), { senderDomain: "trailhead.example." })).toMatchObject({ verdict: "pass" });
-    expect(emailSenderDomain.evaluate(email("a@bücher.example"), { senderDomain: "xn--bcher-kva.example" })).toMatchObject({ verdict: "pass" });
-    expect(emailSenderDomain.evaluate(email("a@trailhead.example.evil.example"), { senderDomain: "trailhead.example" })).toMatchObject({ verdict: "fail" });
-    expect(emailSenderDomain.evaluate({ from: null } as unknown as EmailArtifacts, { senderDomain: "trailhead.example" })).toMatchObject({ verdict: "fail" });
+    expect(
+      emailSenderDomain.evaluate(email("a@News.Trailhead.Example"), { senderDomain: "trailhead.example." }),
+    ).toMatchObject({ verdict: "pass" });
+    expect(
+      emailSenderDomain.evaluate(email("a@bücher.example"), { senderDomain: "xn--bcher-kva.example" }),
+    ).toMatchObject({ verdict: "pass" });
+    expect(
+      emailSenderDomain.evaluate(email("a@trailhead.example.evil.example"), { senderDomain: "trailhead.example" }),
+    ).toMatchObject({ verdict: "fail" });
+    expect(
+      emailSenderDomain.evaluate({ from: null } as unknown as EmailArtifacts, { senderDomain: "trailhead.example" }),
+    ).toMatchObject({ verdict: "fail" });
   });
 });
 
@@ -258,11 +343,17 @@ describe("the fixture resolver speaks DNS as node:dns does", () => {
       "broken.example": { error: "ESERVFAIL" },
     }),
   );
-  const codeOf = (p: Promise<unknown>) => p.then(() => "resolved", (e) => `${e.code} ${e.syscall} ${e.hostname}`);
+  const codeOf = (p: Promise<unknown>) =>
+    p.then(
+      () => "resolved",
+      (e) => `${e.code} ${e.syscall} ${e.hostname}`,
+    );
 
   test("TXT answers are arrays of character-strings, at most 255 characters each", async () => {
     expect(await resolve("example.com", "TXT")).toEqual([["v=spf1 -all"], ["part one ", "part two"]]);
-    expect((await resolve("long.example", "TXT")).map((r: any) => r.map((s: string) => s.length))).toEqual([[255, 255, 90]]);
+    expect((await resolve("long.example", "TXT")).map((r: any) => r.map((s: string) => s.length))).toEqual([
+      [255, 255, 90],
+    ]);
     expect(await resolve("alias.example", "A")).toEqual(["192.0.2.1"]);
     expect(await resolve("a.b.wild.example", "TXT")).toEqual([["wild"]]);
   });

@@ -22,7 +22,10 @@ import { unreported } from "./support/check-run";
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "email");
 const checks = validationModules.filter(
-  (m) => m.meta.subjectType === "email" && m.meta.kind === "functional" && !(m.meta.needs as string[]).includes("authentication"),
+  (m) =>
+    m.meta.subjectType === "email" &&
+    m.meta.kind === "functional" &&
+    !(m.meta.needs as string[]).includes("authentication"),
 );
 const VERDICTS = ["pass", "fail"] as const;
 
@@ -51,7 +54,9 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 test("every functional email check has a pass and a fail fixture, and says what the fail must report", () => {
-  const missing = checks.flatMap((m) => [...VERDICTS.map((v) => join(m.meta.id, `${v}.eml`)), join(m.meta.id, "expected.json")]).filter((p) => !existsSync(join(FIXTURES, p)));
+  const missing = checks
+    .flatMap((m) => [...VERDICTS.map((v) => join(m.meta.id, `${v}.eml`)), join(m.meta.id, "expected.json")])
+    .filter((p) => !existsSync(join(FIXTURES, p)));
   expect(missing).toEqual([]);
 });
 
@@ -77,7 +82,9 @@ for (const m of checks) {
         expect(job.status).toBe("completed");
         const [result] = job.results;
         expect(result.validationId).toBe(m.meta.id);
-        expect({ verdict: result.verdict, reason: result.reason, reasoning: result.reasoning }).toMatchObject({ verdict: expected });
+        expect({ verdict: result.verdict, reason: result.reason, reasoning: result.reasoning }).toMatchObject({
+          verdict: expected,
+        });
         expect(verdictAndReason(result)).toEqual(verdictAndReason(examplesOf(m.meta.id)?.[expected]));
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(20);
@@ -95,7 +102,10 @@ describe("the HTML part's structure", () => {
   test("every check that reads it runs on one parse, and nothing the message links to is fetched", async () => {
     const htmlChecks = checks.filter((m) => (m.meta.needs as string[]).includes("email-html")).map((m) => m.meta.id);
     expect(htmlChecks.length).toBeGreaterThan(10);
-    const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: htmlChecks } });
+    const created = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "email", validations: htmlChecks },
+    });
     expect(created.status).toBe(200);
     // Remote images, a stylesheet, a font and a frame at a host that answers and counts: none may be asked for.
     let hits = 0;
@@ -105,9 +115,17 @@ describe("the HTML part's structure", () => {
       const html =
         `<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="${at}/s.css"><style>@font-face{font-family:x;src:url(${at}/f.woff)} body{font-family:x;background:url(${at}/bg.png)}</style></head>` +
         `<body><img src="${at}/open.gif" width="1" height="1" alt=""><iframe src="${at}/frame.html"></iframe><p>Hello</p></body></html>`;
-      await transport(server.smtpPort).sendMail({ from: '"Northwind Coffee" <news@northwind.example>', to: created.body.testEmail, subject: "Pixels", text: "Hello", html });
+      await transport(server.smtpPort).sendMail({
+        from: '"Northwind Coffee" <news@northwind.example>',
+        to: created.body.testEmail,
+        subject: "Pixels",
+        text: "Hello",
+        html,
+      });
       const job = await awaitSettled(created.body.jobId);
-      expect(job.results.map((r: any) => [r.validationId, r.verdict]).filter(([, v]: string[]) => v === "error")).toEqual([]);
+      expect(
+        job.results.map((r: any) => [r.validationId, r.verdict]).filter(([, v]: string[]) => v === "error"),
+      ).toEqual([]);
       expect(hits).toBe(0);
     } finally {
       remote.stop(true);
@@ -116,19 +134,36 @@ describe("the HTML part's structure", () => {
 
   test("the shared base message (any check's pass.eml) is clean for every functional email check at once", async () => {
     const entries = checks.map((m) => fixtureEntry("email", m.meta.id));
-    const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: entries } });
+    const created = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "email", validations: entries },
+    });
     expect(created.status).toBe(200);
     const raw = readFileSync(join(FIXTURES, "email-preheader", "pass.eml"));
-    await transport(server.smtpPort).sendMail({ envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] }, raw });
+    await transport(server.smtpPort).sendMail({
+      envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] },
+      raw,
+    });
     const job = await awaitSettled(created.body.jobId);
-    expect(job.results.filter((r: any) => r.verdict !== "pass").map((r: any) => [r.validationId, r.verdict, r.reason])).toEqual([]);
+    expect(
+      job.results.filter((r: any) => r.verdict !== "pass").map((r: any) => [r.validationId, r.verdict, r.reason]),
+    ).toEqual([]);
     expect(job.results.length).toBe(checks.length);
   });
 
   test("a message without an HTML part passes the HTML checks as not applicable, and is still checked as plain text", async () => {
     const created = await server.api("POST", "/api/jobs", {
       key: apiKey,
-      body: { type: "email", validations: ["email-html-lang", "email-image-alt-text", "email-unsubscribe-link", "email-no-lorem-ipsum", "email-plain-text-part"] },
+      body: {
+        type: "email",
+        validations: [
+          "email-html-lang",
+          "email-image-alt-text",
+          "email-unsubscribe-link",
+          "email-no-lorem-ipsum",
+          "email-plain-text-part",
+        ],
+      },
     });
     await transport(server.smtpPort).sendMail({
       from: '"Northwind Coffee" <news@northwind.example>',
@@ -148,7 +183,10 @@ describe("the HTML part's structure", () => {
   });
 
   test("a meta refresh (even entity-encoded) cannot navigate the page away before it is read; scripts do not run", async () => {
-    const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: ["email-html-lang", "email-font-size"] } });
+    const created = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "email", validations: ["email-html-lang", "email-font-size"] },
+    });
     await transport(server.smtpPort).sendMail({
       from: '"Northwind Coffee" <news@northwind.example>',
       to: created.body.testEmail,
@@ -167,11 +205,20 @@ describe("the HTML part's structure", () => {
   });
 
   test("email-utm-tracking takes the sender's domains and keys as parameters", async () => {
-    const entry = { id: "email-utm-tracking", parameters: { ownDomains: ["instagram.com"], utmParameters: ["utm_source"] } };
-    const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [entry] } });
+    const entry = {
+      id: "email-utm-tracking",
+      parameters: { ownDomains: ["instagram.com"], utmParameters: ["utm_source"] },
+    };
+    const created = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "email", validations: [entry] },
+    });
     expect(created.status).toBe(200);
     const raw = readFileSync(join(FIXTURES, "email-utm-tracking", "fail.eml"));
-    await transport(server.smtpPort).sendMail({ envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] }, raw });
+    await transport(server.smtpPort).sendMail({
+      envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] },
+      raw,
+    });
     const job = await awaitSettled(created.body.jobId);
     // Only the Instagram link is "own" now, and it has no utm_source; the untagged shop link is not checked.
     expect(job.results[0]).toMatchObject({ verdict: "fail" });

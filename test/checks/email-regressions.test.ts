@@ -25,8 +25,16 @@ async function run(entry: string | { id: string; clients?: Record<string, string
   const check = typeof entry === "string" ? entry : entry.id;
   const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: [entry] } });
   expect(created.status).toBe(200);
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-  await transport.sendMail({ envelope: { from: "offers@trailhead.example", to: [created.body.testEmail] }, raw: readFileSync(join(FIXTURES, message), "utf8") });
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: server.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
+  await transport.sendMail({
+    envelope: { from: "offers@trailhead.example", to: [created.body.testEmail] },
+    raw: readFileSync(join(FIXTURES, message), "utf8"),
+  });
   for (;;) {
     const res = await server.api("GET", `/api/jobs?jobId=${created.body.jobId}&detail=verbose`, { key: apiKey });
     const job = res.body.jobs[0];
@@ -35,7 +43,7 @@ async function run(entry: string | { id: string; clients?: Record<string, string
   }
 }
 
-test("email-cta-visible: a button coloured on its table with href=\"#\" is the call to action, not the larger social icons", async () => {
+test('email-cta-visible: a button coloured on its table with href="#" is the call to action, not the larger social icons', async () => {
   const result = await run("email-cta-visible", "email-cta-visible/regressions/table-button-and-social-icons.eml");
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
   expect(result.reasoning).toContain('The call to action "Shop the sale" (#)');
@@ -54,18 +62,27 @@ test("email-cta-visible: a link around a table that holds a second link is read 
 });
 
 test("email-layout-not-broken: a big date at line-height 0.9 overhangs its line box by empty ascent, not ink: no overlap with the label above", async () => {
-  const result = await run("email-layout-not-broken", "email-layout-not-broken/regressions/big-date-tight-line-height.eml");
+  const result = await run(
+    "email-layout-not-broken",
+    "email-layout-not-broken/regressions/big-date-tight-line-height.eml",
+  );
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
 });
 
 test("email-images-off-readable: a blank linked image is judged by its own link, not by a text button sharing its href (#)", async () => {
-  const result = await run("email-images-off-readable", "email-images-off-readable/regressions/blank-play-button-shared-href.eml");
+  const result = await run(
+    "email-images-off-readable",
+    "email-images-off-readable/regressions/blank-play-button-shared-href.eml",
+  );
   expect(result.verdict).toBe("fail");
   expect(result.reason).toContain("a linked image without alt text is a blank box with images off");
 });
 
 test("email-dark-mode-legible in Gmail's partial inversion (colours converted with culori between reading and writing them)", async () => {
-  const legible = await run({ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } }, "email-dark-mode-legible/pass.eml");
+  const legible = await run(
+    { id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-android-dark"] } },
+    "email-dark-mode-legible/pass.eml",
+  );
   expect({ verdict: legible.verdict, reason: legible.reason }).toMatchObject({ verdict: "pass" });
   expect(legible.reasoning).toContain("Gmail");
 });

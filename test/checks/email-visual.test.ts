@@ -13,7 +13,13 @@ import { unreported } from "./support/check-run";
 setDefaultTimeout(120_000);
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "email-visual");
-const CHECKS = ["email-layout-not-broken", "email-mobile-responsive", "email-dark-mode-legible", "email-images-off-readable", "email-cta-visible"] as const;
+const CHECKS = [
+  "email-layout-not-broken",
+  "email-mobile-responsive",
+  "email-dark-mode-legible",
+  "email-images-off-readable",
+  "email-cta-visible",
+] as const;
 
 let server: TestServer;
 let apiKey: string;
@@ -23,7 +29,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => server.stop(), 120_000);
 
-const runFixture = (id: string, which: "pass" | "fail", validations?: unknown[]) => runEmailFixture(server, apiKey, "email-visual", id, which, validations);
+const runFixture = (id: string, which: "pass" | "fail", validations?: unknown[]) =>
+  runEmailFixture(server, apiKey, "email-visual", id, which, validations);
 
 describe("visual email checks: fixtures delivered over SMTP, rendered in the native clients", () => {
   for (const id of CHECKS) {
@@ -32,7 +39,8 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
         const done = await runFixture(id, which);
         expect(done.status).toBe("completed");
         const result = done.results.find((r: any) => r.validationId === id);
-        if (result.verdict !== which) throw new Error(`expected ${which}, got ${result.verdict}: ${result.reason ?? result.reasoning}`);
+        if (result.verdict !== which)
+          throw new Error(`expected ${which}, got ${result.verdict}: ${result.reason ?? result.reasoning}`);
         expect(verdictAndReason(result)).toEqual(verdictAndReason(examplesOf(id)?.[which]));
         if (which === "fail") {
           expect(result.reason.length).toBeGreaterThan(20);
@@ -68,7 +76,12 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
   });
 
   test("Apple Mail in dark mode decides from the message alone: light cells and default text are shown light, not white on white", async () => {
-    const done = await runEmailMessage(server, apiKey, readFileSync(join(FIXTURES, "apple-mail-dark-decision", "light-cells.eml")), ["email-dark-mode-legible"]);
+    const done = await runEmailMessage(
+      server,
+      apiKey,
+      readFileSync(join(FIXTURES, "apple-mail-dark-decision", "light-cells.eml")),
+      ["email-dark-mode-legible"],
+    );
     const result = done.results[0];
     expect({ verdict: result.verdict, reason: result.reason ?? null }).toEqual({ verdict: "pass", reason: null });
   });
@@ -77,7 +90,10 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
 describe("clients on a visual email check", () => {
   test("named clients are rendered and priced per render; an extra-credit client costs one more", async () => {
     const clients = { "mobile-sm": ["gmail-android", "samsung-mail"], "desktop-md": [] as string[] };
-    const estimate = await server.api("POST", "/api/jobs/estimate", { key: apiKey, body: { type: "email", validations: [{ id: "email-mobile-responsive", clients }] } });
+    const estimate = await server.api("POST", "/api/jobs/estimate", {
+      key: apiKey,
+      body: { type: "email", validations: [{ id: "email-mobile-responsive", clients }] },
+    });
     expect(estimate.status).toBe(200);
     // gmail-android 1, samsung-mail 1 + 1 extra, apple-mail (desktop native) 1.
     expect(estimate.body.lines).toEqual([{ validationId: "email-mobile-responsive", credits: 4 }]);
@@ -85,7 +101,13 @@ describe("clients on a visual email check", () => {
     const result = done.results[0];
     expect(result.verdict).toBe("fail");
     const keys = result.captures.map((c: any) => c.screenshotUrl.split("/").pop());
-    expect(keys.sort()).toEqual([`${done.jobId}-apple-mail-desktop-md.jpg`, `${done.jobId}-gmail-android-mobile-sm.jpg`, `${done.jobId}-samsung-mail-mobile-sm.jpg`].sort());
+    expect(keys.sort()).toEqual(
+      [
+        `${done.jobId}-apple-mail-desktop-md.jpg`,
+        `${done.jobId}-gmail-android-mobile-sm.jpg`,
+        `${done.jobId}-samsung-mail-mobile-sm.jpg`,
+      ].sort(),
+    );
     // The 640px table overflows both phones; at the desktop pane it fits.
     const wide = result.findings.filter((f: any) => /wide on a/.test(f.message)).map((f: any) => f.measured.client);
     expect(wide.sort()).toEqual(["gmail-android", "samsung-mail"]);
@@ -95,7 +117,14 @@ describe("clients on a visual email check", () => {
   test("a client that fails to render is refunded and named, not dropped", async () => {
     const original = EmailRenderEngine.prototype.render;
     EmailRenderEngine.prototype.render = async function (message, target, lane) {
-      if (target.client.id === "outlook-windows") return { ok: false, client: target.client, formFactor: target.formFactor, label: `${target.client.id}-${target.formFactor}`, error: "simulated crash" };
+      if (target.client.id === "outlook-windows")
+        return {
+          ok: false,
+          client: target.client,
+          formFactor: target.formFactor,
+          label: `${target.client.id}-${target.formFactor}`,
+          error: "simulated crash",
+        };
       return original.call(this, message, target, lane);
     };
     try {
@@ -110,7 +139,9 @@ describe("clients on a visual email check", () => {
       expect(done.credits).toEqual({ charged: 3, refunded: 2, net: 1 });
 
       // Every client of a check failing: an error row, refunded in full.
-      const all = await runFixture("email-layout-not-broken", "pass", [{ id: "email-layout-not-broken", clients: { "desktop-md": ["outlook-windows"] } }]);
+      const all = await runFixture("email-layout-not-broken", "pass", [
+        { id: "email-layout-not-broken", clients: { "desktop-md": ["outlook-windows"] } },
+      ]);
       expect(all.results[0].verdict).toBe("error");
       expect(all.results[0].reason).toContain("Outlook for Windows");
       expect(all.credits).toEqual({ charged: 2, refunded: 2, net: 0 });
@@ -120,13 +151,19 @@ describe("clients on a visual email check", () => {
   });
 
   test("one render serves every check that asks for it; functional checks run beside the visual ones", async () => {
-    const done = await runFixture("email-cta-visible", "fail", ["email-cta-visible", "email-layout-not-broken", "email-subject-length"]);
+    const done = await runFixture("email-cta-visible", "fail", [
+      "email-cta-visible",
+      "email-layout-not-broken",
+      "email-subject-length",
+    ]);
     expect(done.results.map((r: any) => [r.validationId, r.verdict])).toEqual([
       ["email-cta-visible", "fail"],
       ["email-layout-not-broken", "pass"],
       ["email-subject-length", "pass"],
     ]);
-    expect(done.results[0].captures.map((c: any) => c.screenshotUrl)).toEqual(done.results[1].captures.map((c: any) => c.screenshotUrl));
+    expect(done.results[0].captures.map((c: any) => c.screenshotUrl)).toEqual(
+      done.results[1].captures.map((c: any) => c.screenshotUrl),
+    );
   });
 });
 
@@ -142,17 +179,50 @@ describe("GET /api/email-clients", () => {
     expect(res.status).toBe(200);
     const ff = res.body.formFactors;
     expect(Object.keys(ff)).toEqual(["mobile-sm", "tablet-portrait", "desktop-md"]);
-    for (const id of ["apple-mail", "gmail-web", "outlook-web", "outlook-windows", "yahoo-web", "thunderbird", "apple-mail-dark", "outlook-web-dark"]) expect(ff["desktop-md"].clients[id]).toBeDefined();
-    for (const id of ["apple-mail-ios", "gmail-ios", "gmail-android", "outlook-ios", "samsung-mail", "apple-mail-ios-dark", "gmail-android-dark"]) expect(ff["mobile-sm"].clients[id]).toBeDefined();
+    for (const id of [
+      "apple-mail",
+      "gmail-web",
+      "outlook-web",
+      "outlook-windows",
+      "yahoo-web",
+      "thunderbird",
+      "apple-mail-dark",
+      "outlook-web-dark",
+    ])
+      expect(ff["desktop-md"].clients[id]).toBeDefined();
+    for (const id of [
+      "apple-mail-ios",
+      "gmail-ios",
+      "gmail-android",
+      "outlook-ios",
+      "samsung-mail",
+      "apple-mail-ios-dark",
+      "gmail-android-dark",
+    ])
+      expect(ff["mobile-sm"].clients[id]).toBeDefined();
     for (const id of ["apple-mail-ipados", "gmail-ipados"]) expect(ff["tablet-portrait"].clients[id]).toBeDefined();
     expect(ff["desktop-md"].nativeDefault).toBe("apple-mail");
     expect(ff["mobile-sm"].nativeDefault).toBe("apple-mail-ios");
     expect(ff["tablet-portrait"].nativeDefault).toBe("apple-mail-ipados");
     const windows = ff["desktop-md"].clients["outlook-windows"];
-    expect(windows).toMatchObject({ id: "outlook-windows", nativeDefault: false, planIncluded: true, extraCredits: true, creditsPerRender: 2 });
+    expect(windows).toMatchObject({
+      id: "outlook-windows",
+      nativeDefault: false,
+      planIncluded: true,
+      extraCredits: true,
+      creditsPerRender: 2,
+    });
     expect(windows.engine).toContain("Word");
-    expect(ff["mobile-sm"].clients["apple-mail-ios"]).toMatchObject({ nativeDefault: true, extraCredits: false, darkVariant: "apple-mail-ios-dark" });
-    expect(ff["mobile-sm"].clients["gmail-android-dark"]).toMatchObject({ colorScheme: "dark", darkMode: "partial-invert", lightVariant: "gmail-android" });
+    expect(ff["mobile-sm"].clients["apple-mail-ios"]).toMatchObject({
+      nativeDefault: true,
+      extraCredits: false,
+      darkVariant: "apple-mail-ios-dark",
+    });
+    expect(ff["mobile-sm"].clients["gmail-android-dark"]).toMatchObject({
+      colorScheme: "dark",
+      darkMode: "partial-invert",
+      lightVariant: "gmail-android",
+    });
   });
 });
 
@@ -175,7 +245,9 @@ describe("emulation profiles", () => {
     expect(msoCondition("gte mso 9")).toBe(true);
     expect(msoCondition("lt mso 12")).toBe(false);
     expect(msoCondition("(mso)|(IE)")).toBe(true);
-    const { html } = applyConditionalComments("<p>a</p><!--[if mso]><p>word</p><![endif]--><!--[if !mso]><!--><p>web</p><!--<![endif]-->");
+    const { html } = applyConditionalComments(
+      "<p>a</p><!--[if mso]><p>word</p><![endif]--><!--[if !mso]><!--><p>web</p><!--<![endif]-->",
+    );
     expect(html).toBe("<p>a</p><p>word</p>");
   });
 
@@ -183,9 +255,18 @@ describe("emulation profiles", () => {
     const engine = new EmailRenderEngine(server.assay.pool);
     const html = `<!DOCTYPE html><html><head><style>.wide { max-width: 300px; border-radius: 8px; } @media (max-width: 600px) { .wide { color: red } }</style></head>
 <body><style>.late { color: red }</style><div class="wide">Hello</div><!--[if mso]><p id="word">Word only</p><![endif]--></body></html>`;
-    const gmail = await engine.render({ html, text: null }, { client: findEmailClient("desktop-md", "gmail-web")!, formFactor: "desktop-md" });
-    const word = await engine.render({ html, text: null }, { client: findEmailClient("desktop-md", "outlook-windows")!, formFactor: "desktop-md" });
-    const apple = await engine.render({ html, text: null }, { client: findEmailClient("desktop-md", "apple-mail")!, formFactor: "desktop-md" });
+    const gmail = await engine.render(
+      { html, text: null },
+      { client: findEmailClient("desktop-md", "gmail-web")!, formFactor: "desktop-md" },
+    );
+    const word = await engine.render(
+      { html, text: null },
+      { client: findEmailClient("desktop-md", "outlook-windows")!, formFactor: "desktop-md" },
+    );
+    const apple = await engine.render(
+      { html, text: null },
+      { client: findEmailClient("desktop-md", "apple-mail")!, formFactor: "desktop-md" },
+    );
     if (!gmail.ok || !word.ok || !apple.ok) throw new Error("a render failed");
     expect(gmail.render.notes.join("\n")).toContain("removed <style> blocks inside <body>");
     expect(gmail.render.notes.join("\n")).toContain("class names prefixed with m_");

@@ -11,7 +11,8 @@ const vision = Bun.serve({
     if (new URL(req.url).pathname !== "/v1/chat/completions") return new Response("not found", { status: 404 });
     requests.push(await req.json());
     const next = script.shift() ?? { status: 500 };
-    if (next.status) return Response.json({ error: { message: "scripted failure", type: "server_error" } }, { status: next.status });
+    if (next.status)
+      return Response.json({ error: { message: "scripted failure", type: "server_error" } }, { status: next.status });
     return Response.json({
       id: `chatcmpl-${requests.length}`,
       object: "chat.completion",
@@ -27,7 +28,11 @@ const PAGE = `<html lang="en"><head><title>T</title></head><body><h1>Hello</h1><
 let server: TestServer;
 let apiKey: string;
 beforeAll(async () => {
-  server = await startServer({ ASSAY_VISION_BASE_URL: `http://127.0.0.1:${vision.port}/v1`, ASSAY_VISION_MODEL: "test-vision", ASSAY_VISION_API_KEY: "sk-test" });
+  server = await startServer({
+    ASSAY_VISION_BASE_URL: `http://127.0.0.1:${vision.port}/v1`,
+    ASSAY_VISION_MODEL: "test-vision",
+    ASSAY_VISION_API_KEY: "sk-test",
+  });
   apiKey = (await server.signup()).apiKey;
 });
 afterAll(async () => {
@@ -38,7 +43,14 @@ afterAll(async () => {
 const run = () => server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow"]) });
 
 test("the model judge sends the capture, the judgment and a JSON schema, and its verdict is the result", async () => {
-  script.push({ content: JSON.stringify({ verdict: "fail", reasoning: "The hero table runs off the right edge.", reason: "Shrink the hero table to 100% width", findings: [{ message: "table too wide", viewport: "mobile-sm" }] }) });
+  script.push({
+    content: JSON.stringify({
+      verdict: "fail",
+      reasoning: "The hero table runs off the right edge.",
+      reason: "Shrink the hero table to 100% width",
+      findings: [{ message: "table too wide", viewport: "mobile-sm" }],
+    }),
+  });
   const res = await run();
   expect(res.status).toBe(200);
   const [result] = res.body.results;

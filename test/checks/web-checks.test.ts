@@ -6,7 +6,13 @@ import { validationModules } from "../../src/catalog/registry";
 import { NetworkGuard } from "../../src/capture/network-guard";
 import { UrlProbe } from "../../src/capture/url-probe";
 import { startServer, type TestServer } from "../support/harness";
-import { exampleOf, FIXTURE_DIRS, serveWebFixtureAssets, verdictAndReason, webFixtureJob } from "../support/fixture-runs";
+import {
+  exampleOf,
+  FIXTURE_DIRS,
+  serveWebFixtureAssets,
+  verdictAndReason,
+  webFixtureJob,
+} from "../support/fixture-runs";
 import { unreported } from "./support/check-run";
 
 /**
@@ -54,18 +60,29 @@ for (const m of webChecks) {
   describe(m.meta.id, () => {
     for (const expected of ["pass", "fail"] as const) {
       test(`${expected} fixture gives ${expected}, as the catalog's example records`, async () => {
-        const res = await server.api("POST", "/api/jobs", { key: apiKey, body: webFixtureJob(m.meta.id, expected, assetBase(m.meta.id)) });
+        const res = await server.api("POST", "/api/jobs", {
+          key: apiKey,
+          body: webFixtureJob(m.meta.id, expected, assetBase(m.meta.id)),
+        });
         expect(res.status).toBe(200);
         const [result] = res.body.results;
         expect(result.validationId).toBe(m.meta.id);
-        expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({ verdict: expected });
-        expect(verdictAndReason(exampleOf(result, assetBase(m.meta.id)))).toEqual(verdictAndReason(examplesOf(m.meta.id)?.[expected]));
+        expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({
+          verdict: expected,
+        });
+        expect(verdictAndReason(exampleOf(result, assetBase(m.meta.id)))).toEqual(
+          verdictAndReason(examplesOf(m.meta.id)?.[expected]),
+        );
         if (expected === "fail") {
           expect(result.reason.length).toBeGreaterThan(10);
           expect(result.findings.length).toBeGreaterThan(0);
-          const { mustReport } = JSON.parse(readFileSync(join(FIXTURES, m.meta.id, "expected.json"), "utf8")) as { mustReport: string[] };
+          const { mustReport } = JSON.parse(readFileSync(join(FIXTURES, m.meta.id, "expected.json"), "utf8")) as {
+            mustReport: string[];
+          };
           expect(mustReport.length).toBeGreaterThan(0);
-          expect({ unreported: unreported(result.findings, mustReport), findings: result.findings }).toMatchObject({ unreported: [] });
+          expect({ unreported: unreported(result.findings, mustReport), findings: result.findings }).toMatchObject({
+            unreported: [],
+          });
         }
       });
     }

@@ -27,7 +27,8 @@ beforeAll(async () => {
       const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
       const root = join(FIXTURES, id ?? "", "server");
       const file = normalize(join(root, ...rest));
-      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile())
+        return new Response("not found", { status: 404 });
       return new Response(Bun.file(file));
     },
   });
@@ -43,18 +44,31 @@ const assetBase = (check: string) => `http://127.0.0.1:${assets.port}/${check}`;
 
 /** Runs one regression page as a static_html job rendered at `<asset base>/page.html`. */
 async function run(check: string, page: string, parameters?: Record<string, unknown>) {
-  const html = readFileSync(join(FIXTURES, check, "regressions", page), "utf8").replaceAll("{{BASE}}", assetBase(check));
+  const html = readFileSync(join(FIXTURES, check, "regressions", page), "utf8").replaceAll(
+    "{{BASE}}",
+    assetBase(check),
+  );
   const entry = parameters ? { id: check, parameters } : check;
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [entry], { baseUrl: `${assetBase(check)}/page.html` }) });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, [entry], { baseUrl: `${assetBase(check)}/page.html` }),
+  });
   expect(res.status).toBe(200);
   const [result] = res.body.results;
   expect(result.validationId).toBe(check);
-  return result as { verdict: string; reason?: string; reasoning: string; findings: Array<{ selector?: string; url?: string; message: string; measured?: Record<string, unknown> }> };
+  return result as {
+    verdict: string;
+    reason?: string;
+    reasoning: string;
+    findings: Array<{ selector?: string; url?: string; message: string; measured?: Record<string, unknown> }>;
+  };
 }
 
 test("color-contrast: white text over a dark background image or a gradient is not failed; axe's undecided elements need review", async () => {
   const result = await run("color-contrast", "text-over-image-and-gradient.html");
-  expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({ verdict: "pass" });
+  expect({ verdict: result.verdict, reasoning: result.reasoning, reason: result.reason }).toMatchObject({
+    verdict: "pass",
+  });
   const review = result.findings.filter((f) => f.measured?.outcome === "needs review");
   expect(review.map((f) => f.measured?.why)).toEqual(expect.arrayContaining(["bgImage", "bgGradient"]));
 });
@@ -65,7 +79,9 @@ test("accessibility-wcag: WCAG 2.2's target-size does not fail a page held to th
   expect(byDefault.reasoning).toContain("WCAG 2.1 AA");
   expect(byDefault.reasoning).not.toMatch(/\btarget-size\b/);
   expect(byDefault.reasoning).not.toContain(" 0 element(s) needed review");
-  expect(byDefault.findings.some((f) => f.measured?.rule === "color-contrast" && f.measured?.outcome === "needs review")).toBe(true);
+  expect(
+    byDefault.findings.some((f) => f.measured?.rule === "color-contrast" && f.measured?.outcome === "needs review"),
+  ).toBe(true);
   const wcag22 = await run("accessibility-wcag", "small-targets-wcag21-conformant.html", { standard: "wcag22aa" });
   expect(wcag22.verdict).toBe("fail");
   expect(wcag22.findings.some((f) => f.measured?.rule === "target-size")).toBe(true);
@@ -74,12 +90,16 @@ test("accessibility-wcag: WCAG 2.2's target-size does not fail a page held to th
 test("canonical-url: a canonical link in <body> is ignored beside the one in <head>", async () => {
   const result = await run("canonical-url", "canonical-in-body.html");
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
-  expect(result.reasoning).toBe("One canonical link: https://example.com/articles/spring-sale. 1 canonical link(s) in <body> ignored, as search engines ignore them.");
+  expect(result.reasoning).toBe(
+    "One canonical link: https://example.com/articles/spring-sale. 1 canonical link(s) in <body> ignored, as search engines ignore them.",
+  );
 });
 
-test("broken-images: <img src=\"\"> and an <img> without a source are not requested as the page itself, nor broken", async () => {
+test('broken-images: <img src=""> and an <img> without a source are not requested as the page itself, nor broken', async () => {
   const result = await run("broken-images", "empty-sources.html");
-  expect({ verdict: result.verdict, reasoning: result.reasoning, findings: result.findings }).toMatchObject({ verdict: "pass" });
+  expect({ verdict: result.verdict, reasoning: result.reasoning, findings: result.findings }).toMatchObject({
+    verdict: "pass",
+  });
   expect(result.reasoning).toBe("All 1 image(s) with a source loaded and decoded at desktop-md.");
 });
 
@@ -102,10 +122,12 @@ test("core-web-vitals-lab: a hero that paints after a 4 s request (after load) i
   expect(lcp?.measured?.lcpMs as number).toBeGreaterThan(4000);
 });
 
-test("cta-visible: a button coloured on its table with href=\"#\" is the call to action, ranked above larger social icons", async () => {
+test('cta-visible: a button coloured on its table with href="#" is the call to action, ranked above larger social icons', async () => {
   const result = await run("cta-visible", "table-button-and-social-icons.html");
   expect({ verdict: result.verdict, reasoning: result.reasoning }).toMatchObject({ verdict: "fail" });
-  expect(result.findings.map((f) => [f.selector, (f as { viewport?: string }).viewport])).toEqual([["#trial", "mobile-sm"]]);
+  expect(result.findings.map((f) => [f.selector, (f as { viewport?: string }).viewport])).toEqual([
+    ["#trial", "mobile-sm"],
+  ]);
 });
 
 test("tap-targets: a row of one-letter links a space apart is judged (not a sentence); a link inside a sentence stays exempt", async () => {

@@ -21,7 +21,10 @@ test("npm run build compiles dist/assay, which serves on its own: /healthz, the 
   });
   let status = 0;
   for (let i = 0; i < 200 && status !== 200; i++) {
-    status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+    status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.status,
+      () => 0,
+    );
     if (status !== 200) await Bun.sleep(100);
   }
   expect(status).toBe(200);
@@ -29,6 +32,10 @@ test("npm run build compiles dist/assay, which serves on its own: /healthz, the 
   const signIn = await fetch(`http://127.0.0.1:${port}/signin`);
   expect(signIn.status).toBe(200);
   expect(await signIn.text()).toContain('action="/signin"');
-  const sent = await fetch(`http://127.0.0.1:${port}/api/session/email`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ email: "binary@example.com" }) });
+  const sent = await fetch(`http://127.0.0.1:${port}/api/session/email`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ email: "binary@example.com" }),
+  });
   expect(sent.status).toBe(202);
 });

@@ -34,7 +34,14 @@ afterAll(async () => {
 function newUser(extra: Record<string, string> = {}) {
   const home = mkdtempSync(join(tmpdir(), "assay-cli-home-"));
   const config = join(home, ".config");
-  const env = { HOME: home, XDG_CONFIG_HOME: config, ASSAY_BASE_URL: server.baseUrl, ASSAY_API_KEY: "", CI: "", ...extra };
+  const env = {
+    HOME: home,
+    XDG_CONFIG_HOME: config,
+    ASSAY_BASE_URL: server.baseUrl,
+    ASSAY_API_KEY: "",
+    CI: "",
+    ...extra,
+  };
   return { home, config, env, hostsFile: join(config, "assay", "hosts.json") };
 }
 
@@ -43,9 +50,21 @@ async function deviceKey(scope = "jobs:read jobs:write account:read feedback:wri
   const code = (await postForm(server, "/api/device/code", { client_id: "assay-cli", scope })).json();
   const person = await signIn(server, relay, uniqueEmail("cli-key"));
   expect((await decideDevice(server, person, code.user_code, "approve")).status).toBe(200);
-  const token = (await postForm(server, "/api/device/token", { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: code.device_code })).json();
+  const token = (
+    await postForm(server, "/api/device/token", {
+      grant_type: "urn:ietf:params:oauth:grant-type:device_code",
+      device_code: code.device_code,
+    })
+  ).json();
   expect(typeof token.access_token).toBe("string");
-  return token as { access_token: string; keyId: string; customerId: string; orgCode: string; email: string; scope: string };
+  return token as {
+    access_token: string;
+    keyId: string;
+    customerId: string;
+    orgCode: string;
+    email: string;
+    scope: string;
+  };
 }
 
 /** Runs `assay login`, approves its code on the /device page as a new person (or denies it), and returns its end. */
@@ -65,7 +84,9 @@ describe("login, status, print-key, logout", () => {
     expect(login.stderr).toBe("");
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`open ${server.baseUrl}/device and enter the code ${login.userCode}`);
-    expect(login.stdout).toContain(`(or open ${server.baseUrl}/device?user_code=${login.userCode}); the code expires in 10 minutes.`);
+    expect(login.stdout).toContain(
+      `(or open ${server.baseUrl}/device?user_code=${login.userCode}); the code expires in 10 minutes.`,
+    );
     // A subprocess's stdout is a pipe: no browser is opened, and it says why.
     expect(login.stdout).toContain("Not opening a browser (not on a terminal)");
     expect(login.stdout).toContain(`Logged in to ${server.baseUrl} as ${login.email}`);
@@ -74,7 +95,11 @@ describe("login, status, print-key, logout", () => {
     expect(statSync(join(user.config, "assay")).mode & 0o777).toBe(0o700);
     expect(readdirSync(join(user.config, "assay"))).toEqual(["hosts.json"]);
     const stored = JSON.parse(readFileSync(user.hostsFile, "utf8"))[server.baseUrl];
-    expect(stored).toMatchObject({ customerId: login.person.customerId, email: login.email, scope: "jobs:read jobs:write account:read feedback:write" });
+    expect(stored).toMatchObject({
+      customerId: login.person.customerId,
+      email: login.email,
+      scope: "jobs:read jobs:write account:read feedback:write",
+    });
     expect(stored.apiKey).toStartWith("assay_sk_");
     expect(login.stdout).toContain(`Key ${stored.keyId}`);
     expect(login.stdout).not.toContain(stored.apiKey);
@@ -99,7 +124,9 @@ describe("login, status, print-key, logout", () => {
     const withEnv = { ...user.env, ASSAY_API_KEY: other.apiKey };
     const envStatus = await runCli(["status"], withEnv);
     expect(envStatus.code).toBe(0);
-    expect(envStatus.stdout).toContain(`Key: from ASSAY_API_KEY, which wins over any stored key (key ${stored.keyId} is stored for this server but not used)`);
+    expect(envStatus.stdout).toContain(
+      `Key: from ASSAY_API_KEY, which wins over any stored key (key ${stored.keyId} is stored for this server but not used)`,
+    );
     expect(envStatus.stdout).toContain(`Organization: ${other.orgCode} (${other.customerId})`);
     expect(envStatus.stdout).not.toContain(other.apiKey);
     expect((await runCli(["print-key"], withEnv)).stdout).toBe(`${other.apiKey}\n`);
@@ -143,13 +170,17 @@ describe("login, status, print-key, logout", () => {
       async fetch(req) {
         const url = new URL(req.url);
         const body = req.method === "GET" ? undefined : await req.text();
-        const forward = () => fetch(`${server.baseUrl}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body });
+        const forward = () =>
+          fetch(`${server.baseUrl}${url.pathname}${url.search}`, { method: req.method, headers: req.headers, body });
         let res = await forward();
         if (url.pathname === "/api/device/token") {
           polls.push(Date.now());
           if (polls.length === 1) res = await forward();
         }
-        return new Response(await res.text(), { status: res.status, headers: { "content-type": res.headers.get("content-type") ?? "application/json" } });
+        return new Response(await res.text(), {
+          status: res.status,
+          headers: { "content-type": res.headers.get("content-type") ?? "application/json" },
+        });
       },
     });
     try {
@@ -187,7 +218,15 @@ describe("login, status, print-key, logout", () => {
     const user = newUser();
     const token = await deviceKey();
     mkdirSync(join(user.config, "assay"), { recursive: true, mode: 0o700 });
-    const entry = { apiKey: token.access_token, keyId: token.keyId, customerId: token.customerId, orgCode: token.orgCode, email: token.email, scope: token.scope, savedAt: new Date().toISOString() };
+    const entry = {
+      apiKey: token.access_token,
+      keyId: token.keyId,
+      customerId: token.customerId,
+      orgCode: token.orgCode,
+      email: token.email,
+      scope: token.scope,
+      savedAt: new Date().toISOString(),
+    };
     writeFileSync(user.hostsFile, JSON.stringify({ [server.baseUrl]: entry }), { mode: 0o600 });
     expect((await server.api("DELETE", `/api/keys/${token.keyId}`, { key: token.access_token })).status).toBe(200);
 
@@ -205,7 +244,9 @@ describe("login, status, print-key, logout", () => {
     const user = newUser();
     const noKey = await runCli(["status"], user.env);
     expect(noKey.code).toBe(2);
-    expect(noKey.stderr).toContain(`Not logged in to ${server.baseUrl}: no key stored in ${user.hostsFile} and ASSAY_API_KEY is not set. Run assay login.`);
+    expect(noKey.stderr).toContain(
+      `Not logged in to ${server.baseUrl}: no key stored in ${user.hostsFile} and ASSAY_API_KEY is not set. Run assay login.`,
+    );
     const noLogout = await runCli(["logout"], user.env);
     expect([noLogout.code, noLogout.stderr.includes(`Not logged in to ${server.baseUrl}`)]).toEqual([2, true]);
 
@@ -221,7 +262,10 @@ describe("login, status, print-key, logout", () => {
     expect(revoked.stderr).toMatch(/^AUTH_REQUIRED: .+ \(request [^)]+\)\n$/);
     expect(revoked.stdout + revoked.stderr).not.toContain(readOnly.access_token);
 
-    const unreachable = await runCli(["status", "--base-url", "http://127.0.0.1:9"], { ...user.env, ASSAY_API_KEY: "sk_x" });
+    const unreachable = await runCli(["status", "--base-url", "http://127.0.0.1:9"], {
+      ...user.env,
+      ASSAY_API_KEY: "sk_x",
+    });
     expect(unreachable.code).toBe(2);
     expect(unreachable.stderr).toContain("UNREACHABLE: Could not reach http://127.0.0.1:9");
   });
@@ -233,7 +277,14 @@ describe("login, status, print-key, logout", () => {
     // A key stored before: login replaces it and names it, since it stays active on the server.
     const earlier = await deviceKey("jobs:read");
     mkdirSync(join(user.config, "assay"), { recursive: true, mode: 0o700 });
-    writeFileSync(user.hostsFile, JSON.stringify({ [server.baseUrl]: { apiKey: earlier.access_token, keyId: earlier.keyId }, "http://other.example": { keyId: "key_kept" } }), { mode: 0o600 });
+    writeFileSync(
+      user.hostsFile,
+      JSON.stringify({
+        [server.baseUrl]: { apiKey: earlier.access_token, keyId: earlier.keyId },
+        "http://other.example": { keyId: "key_kept" },
+      }),
+      { mode: 0o600 },
+    );
     const running = startCli(["login"], user.env);
     const [, address] = await running.waitFor(/\(or open (\S+)\)/);
     expect(await running.waitFor(/Not opening a browser \(CI is set\)/)).toBeTruthy();
@@ -254,7 +305,9 @@ describe("login, status, print-key, logout", () => {
     const login = await running.done();
     expect(login.code).toBe(0);
     expect(login.stdout).toContain(`as ${email}`);
-    expect(login.stdout).toContain(`Replacing the stored key ${earlier.keyId}, which stays active: revoke it at ${server.baseUrl}/dashboard/keys.`);
+    expect(login.stdout).toContain(
+      `Replacing the stored key ${earlier.keyId}, which stays active: revoke it at ${server.baseUrl}/dashboard/keys.`,
+    );
     const hosts = JSON.parse(readFileSync(user.hostsFile, "utf8"));
     expect(hosts["http://other.example"]).toEqual({ keyId: "key_kept" });
     const stored = hosts[server.baseUrl];
@@ -280,7 +333,15 @@ describe("install and update", () => {
     const dir = { project: join(root, "project"), home: join(root, "home") };
     make(dir.project, project);
     make(dir.home, home);
-    return { ...dir, env: { HOME: dir.home, XDG_CONFIG_HOME: join(dir.home, ".config"), ASSAY_BASE_URL: server.baseUrl, ASSAY_API_KEY: "" } };
+    return {
+      ...dir,
+      env: {
+        HOME: dir.home,
+        XDG_CONFIG_HOME: join(dir.home, ".config"),
+        ASSAY_BASE_URL: server.baseUrl,
+        ASSAY_API_KEY: "",
+      },
+    };
   }
   const snapshot = (dir: string): Record<string, string> => {
     const out: Record<string, string> = {};
@@ -299,33 +360,53 @@ describe("install and update", () => {
   test("install: every agent found gets Assay's MCP server with the key as an env reference, AGENTS.md its section; a second run changes nothing", async () => {
     const mine = { mcpServers: { other: { command: "other-server" } }, note: "kept" };
     const f = folders(
-      { ".mcp.json": JSON.stringify(mine), ".cursor": null, ".gemini/settings.json": '{ "theme": "dark" }\n', "AGENTS.md": "# Our rules\n\nUse tabs.\n" },
+      {
+        ".mcp.json": JSON.stringify(mine),
+        ".cursor": null,
+        ".gemini/settings.json": '{ "theme": "dark" }\n',
+        "AGENTS.md": "# Our rules\n\nUse tabs.\n",
+      },
       { ".codex/config.toml": 'model = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n' },
     );
     const mcpUrl = `${server.baseUrl}/mcp`;
     const first = await runCli(["install"], f.env, f.project);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    for (const line of ["updated  .mcp.json (Claude Code)", "created  .cursor/mcp.json (Cursor)", "updated  .gemini/settings.json (Gemini CLI)", "updated  ~/.codex/config.toml (Codex)", "updated  AGENTS.md (agent instructions)"]) {
+    for (const line of [
+      "updated  .mcp.json (Claude Code)",
+      "created  .cursor/mcp.json (Cursor)",
+      "updated  .gemini/settings.json (Gemini CLI)",
+      "updated  ~/.codex/config.toml (Codex)",
+      "updated  AGENTS.md (agent instructions)",
+    ]) {
       expect(first.stdout).toContain(line);
     }
 
     expect(JSON.parse(read(f.project, ".mcp.json"))).toEqual({
-      mcpServers: { other: { command: "other-server" }, assay: { type: "http", url: mcpUrl, headers: { Authorization: "Bearer ${ASSAY_API_KEY}" } } },
+      mcpServers: {
+        other: { command: "other-server" },
+        assay: { type: "http", url: mcpUrl, headers: { Authorization: "Bearer ${ASSAY_API_KEY}" } },
+      },
       note: "kept",
     });
-    expect(JSON.parse(read(f.project, ".cursor", "mcp.json"))).toEqual({ mcpServers: { assay: { url: mcpUrl, headers: { Authorization: "Bearer ${env:ASSAY_API_KEY}" } } } });
+    expect(JSON.parse(read(f.project, ".cursor", "mcp.json"))).toEqual({
+      mcpServers: { assay: { url: mcpUrl, headers: { Authorization: "Bearer ${env:ASSAY_API_KEY}" } } },
+    });
     expect(JSON.parse(read(f.project, ".gemini", "settings.json"))).toEqual({
       theme: "dark",
       mcpServers: { assay: { httpUrl: mcpUrl, headers: { Authorization: "Bearer ${ASSAY_API_KEY}" } } },
     });
     const codex = read(f.home, ".codex", "config.toml");
     expect(codex).toStartWith('model = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n\n# BEGIN assay');
-    expect(Bun.TOML.parse(codex)).toEqual({ model: "o4", mcp_servers: { other: { command: "other" }, assay: { url: mcpUrl, bearer_token_env_var: "ASSAY_API_KEY" } } });
+    expect(Bun.TOML.parse(codex)).toEqual({
+      model: "o4",
+      mcp_servers: { other: { command: "other" }, assay: { url: mcpUrl, bearer_token_env_var: "ASSAY_API_KEY" } },
+    });
     const agents = read(f.project, "AGENTS.md");
     expect(agents).toStartWith("# Our rules\n\nUse tabs.\n\n<!-- BEGIN assay");
     expect(agents).toEndWith("<!-- END assay -->\n");
-    for (const tool of ["run_job", "get_job", "await_email_job", "estimate_job", "check_job_request", "explain_error"]) expect(agents).toContain(`\`${tool}\``);
+    for (const tool of ["run_job", "get_job", "await_email_job", "estimate_job", "check_job_request", "explain_error"])
+      expect(agents).toContain(`\`${tool}\``);
     expect(agents).toContain(`${server.baseUrl}/llms.txt`);
     expect(agents).toContain("export ASSAY_API_KEY=$(assay print-key)");
 
@@ -337,7 +418,11 @@ describe("install and update", () => {
     expect({ project: snapshot(f.project), home: snapshot(f.home) }).toEqual(before);
 
     // update, for another server address: every file install wrote now names it; the versions are compared.
-    const moved = await runCli(["update", "--base-url", `${server.baseUrl}/`], { ...f.env, ASSAY_BASE_URL: "http://elsewhere.invalid" }, f.project);
+    const moved = await runCli(
+      ["update", "--base-url", `${server.baseUrl}/`],
+      { ...f.env, ASSAY_BASE_URL: "http://elsewhere.invalid" },
+      f.project,
+    );
     expect(moved.code).toBe(0);
     expect(moved.stdout).toContain("unchanged  .mcp.json (Claude Code)");
     const version = (await server.api("GET", "/api/openapi.json")).body.info.version;
@@ -382,7 +467,9 @@ describe("install and update", () => {
     const empty = folders({});
     const nothing = await runCli(["install"], empty.env, empty.project);
     expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain(`No coding agent found in ${empty.project} or ${empty.home}. Looked for: Claude Code (.mcp.json, .claude/, CLAUDE.md, ~/.claude/); Cursor (.cursor/, ~/.cursor/); Gemini CLI (.gemini/, GEMINI.md, ~/.gemini/); Codex (~/.codex/).`);
+    expect(nothing.stderr).toContain(
+      `No coding agent found in ${empty.project} or ${empty.home}. Looked for: Claude Code (.mcp.json, .claude/, CLAUDE.md, ~/.claude/); Cursor (.cursor/, ~/.cursor/); Gemini CLI (.gemini/, GEMINI.md, ~/.gemini/); Codex (~/.codex/).`,
+    );
     expect(snapshot(empty.project)).toEqual({});
     const noUpdate = await runCli(["update"], empty.env, empty.project);
     expect(noUpdate.code).toBe(1);

@@ -33,12 +33,23 @@ let apiKey: string;
 
 beforeAll(async () => {
   server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
-  target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response(GOOD, { headers: { "content-type": "text/html; charset=utf-8" } }) });
+  target = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: () => new Response(GOOD, { headers: { "content-type": "text/html; charset=utf-8" } }),
+  });
   work = mkdtempSync(join(tmpdir(), "assay-cli-run-"));
   apiKey = (await server.signup()).apiKey;
   writeFileSync(join(work, "bad.html"), BAD);
   // A config directory of its own (no stored key), the key by environment, the server by environment.
-  env = { XDG_CONFIG_HOME: join(work, "config"), ASSAY_API_KEY: apiKey, ASSAY_BASE_URL: server.baseUrl, ASSAY_SMTP_PORT: String(server.smtpPort), GITHUB_OUTPUT: "", GITHUB_STEP_SUMMARY: "" };
+  env = {
+    XDG_CONFIG_HOME: join(work, "config"),
+    ASSAY_API_KEY: apiKey,
+    ASSAY_BASE_URL: server.baseUrl,
+    ASSAY_SMTP_PORT: String(server.smtpPort),
+    GITHUB_OUTPUT: "",
+    GITHUB_STEP_SUMMARY: "",
+  };
 }, HOOK_TIMEOUT);
 afterAll(async () => {
   target?.stop(true);
@@ -80,11 +91,16 @@ describe("assay run: subjects and exit codes", () => {
   });
 
   test("a request file's selection is replaced by --validation (ID:name=value sets a parameter)", async () => {
-    const r = await runCli(["run", join(work, "request.json"), "--validation", "required-text-present:text=Two", "--format", "json"], env);
+    const r = await runCli(
+      ["run", join(work, "request.json"), "--validation", "required-text-present:text=Two", "--format", "json"],
+      env,
+    );
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.verdict).toBe("pass");
-    expect(report.job.results.map((x: any) => [x.validationId, x.verdict])).toEqual([["required-text-present", "pass"]]);
+    expect(report.job.results.map((x: any) => [x.validationId, x.verdict])).toEqual([
+      ["required-text-present", "pass"],
+    ]);
   });
 
   test("an email job: the .eml is delivered over SMTP to the job's address and the run waits for the verdict", async () => {
@@ -98,15 +114,30 @@ describe("assay run: subjects and exit codes", () => {
   test("a request file asking detail verbose: the email job it waits for is polled, and reported, verbose (the server answers brief unless asked)", async () => {
     const { apiKey: own } = await server.signup();
     const file = join(work, "verbose-email.json");
-    writeFileSync(file, JSON.stringify({ type: "email", validations: ["email-subject-length", "email-list-unsubscribe-header"], detail: "verbose" }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        type: "email",
+        validations: ["email-subject-length", "email-list-unsubscribe-header"],
+        detail: "verbose",
+      }),
+    );
     const running = startCli(["run", file, "--format", "json"], { ...env, ASSAY_API_KEY: own });
     let address: string | undefined;
     while (!address) {
       address = (await server.api("GET", "/api/jobs", { key: own })).body.jobs[0]?.testEmail;
       if (!address) await Bun.sleep(50);
     }
-    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-    await transport.sendMail({ envelope: { from: "news@mail.northwind.example", to: [address] }, raw: readFileSync(EML) });
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: server.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport.sendMail({
+      envelope: { from: "news@mail.northwind.example", to: [address] },
+      raw: readFileSync(EML),
+    });
     const r = await running.done();
     expect(r.code).toBe(0);
     const { job } = JSON.parse(r.stdout);
@@ -116,19 +147,28 @@ describe("assay run: subjects and exit codes", () => {
   });
 
   test("undecided (exit 2): no key, an unknown validation (code, message, request id; never the key), an unreachable server", async () => {
-    const noKey = await runCli(["run", "--url", pageUrl(), "--validation", "page-title"], { ...env, ASSAY_API_KEY: "" });
+    const noKey = await runCli(["run", "--url", pageUrl(), "--validation", "page-title"], {
+      ...env,
+      ASSAY_API_KEY: "",
+    });
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain("NO_KEY");
 
     const output = join(work, "refused-output");
     writeFileSync(output, "");
-    const unknown = await runCli(["run", "--url", pageUrl(), "--validation", "no-such-check"], { ...env, GITHUB_OUTPUT: output });
+    const unknown = await runCli(["run", "--url", pageUrl(), "--validation", "no-such-check"], {
+      ...env,
+      GITHUB_OUTPUT: output,
+    });
     expect(unknown.code).toBe(2);
     expect(readFileSync(output, "utf8")).toMatch(/^verdict=undecided\nerror=[A-Z_]+\n$/);
     expect(unknown.stderr).toMatch(/^assay: [A-Z_]+: .+ \(request [\w-]+\)\n$/);
     expect(unknown.stdout + unknown.stderr).not.toContain(apiKey);
 
-    const down = await runCli(["run", "--url", pageUrl(), "--validation", "page-title", "--base-url", "http://127.0.0.1:9"], env);
+    const down = await runCli(
+      ["run", "--url", pageUrl(), "--validation", "page-title", "--base-url", "http://127.0.0.1:9"],
+      env,
+    );
     expect(down.code).toBe(2);
     expect(down.stderr).toContain("UNREACHABLE");
   });
@@ -137,25 +177,51 @@ describe("assay run: subjects and exit codes", () => {
 describe("assay run: formats, GitHub Actions, evidence", () => {
   test("JUnit: one test case per validation, the failure with its reason; valid against junit-10.xsd", async () => {
     const out = join(work, "report.xml");
-    const r = await runCli(["run", ...badHtml(), "--validation", "page-title", "--validation", "single-h1", "--validation", "no-lorem-ipsum", "--format", "junit", "--output", out], env);
+    const r = await runCli(
+      [
+        "run",
+        ...badHtml(),
+        "--validation",
+        "page-title",
+        "--validation",
+        "single-h1",
+        "--validation",
+        "no-lorem-ipsum",
+        "--format",
+        "junit",
+        "--output",
+        out,
+      ],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("verdict: BLOCKED");
     const xml = readFileSync(out, "utf8");
     expect(xml.match(/<testcase /g)?.length).toBe(3);
-    expect(xml).toMatch(/<testcase classname="assay.static_html" name="page-title \[major\]"[^>]*>\s*<failure message="[^"]+" type="major"/);
+    expect(xml).toMatch(
+      /<testcase classname="assay.static_html" name="page-title \[major\]"[^>]*>\s*<failure message="[^"]+" type="major"/,
+    );
     const schema = readFileSync(join(ROOT, "test", "fixtures", "schemas", "junit-10.xsd"), "utf8");
-    const result = await validateXML({ xml: [{ fileName: "report.xml", contents: xml }], schema: [{ fileName: "junit-10.xsd", contents: schema }] });
+    const result = await validateXML({
+      xml: [{ fileName: "report.xml", contents: xml }],
+      schema: [{ fileName: "junit-10.xsd", contents: schema }],
+    });
     expect(result.errors).toEqual([]);
     expect(result.valid).toBe(true);
   });
 
   test("SARIF 2.1.0: a result per finding with the page URL and selector; valid against the OASIS schema", async () => {
-    const r = await runCli(["run", ...badHtml(), "--validation", "single-h1", "--validation", "page-title", "--format", "sarif"], env);
+    const r = await runCli(
+      ["run", ...badHtml(), "--validation", "single-h1", "--validation", "page-title", "--format", "sarif"],
+      env,
+    );
     expect(r.code).toBe(1);
     const log = JSON.parse(r.stdout);
     const ajv = new Ajv4({ allErrors: true, strict: false });
     addFormats(ajv);
-    const validate = ajv.compile(JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "schemas", "sarif-schema-2.1.0.json"), "utf8")));
+    const validate = ajv.compile(
+      JSON.parse(readFileSync(join(ROOT, "test", "fixtures", "schemas", "sarif-schema-2.1.0.json"), "utf8")),
+    );
     expect(validate(log) ? [] : validate.errors).toEqual([]);
     expect(log.version).toBe("2.1.0");
     const results = log.runs[0].results;
@@ -170,13 +236,21 @@ describe("assay run: formats, GitHub Actions, evidence", () => {
     const output = join(work, "github-output");
     const summary = join(work, "github-summary.md");
     writeFileSync(output, "");
-    const r = await runCli(["run", ...badHtml(), "--validation", "page-title", "--validation", "html-lang", "--validation", "single-h1"], {
-      ...env,
-      GITHUB_OUTPUT: output,
-      GITHUB_STEP_SUMMARY: summary,
-    });
+    const r = await runCli(
+      ["run", ...badHtml(), "--validation", "page-title", "--validation", "html-lang", "--validation", "single-h1"],
+      {
+        ...env,
+        GITHUB_OUTPUT: output,
+        GITHUB_STEP_SUMMARY: summary,
+      },
+    );
     expect(r.code).toBe(1);
-    const values = Object.fromEntries(readFileSync(output, "utf8").trim().split("\n").map((l) => l.split(/=(.*)/s).slice(0, 2)));
+    const values = Object.fromEntries(
+      readFileSync(output, "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => l.split(/=(.*)/s).slice(0, 2)),
+    );
     expect(values["job-id"]).toMatch(/^job_/);
     expect(values.verdict).toBe("blocked");
     expect(values.credits).toBe("3");
@@ -213,8 +287,16 @@ describe("assay start + assay wait", () => {
     expect(address).toMatch(/^t-[a-z0-9]{26}@/);
     expect(readFileSync(output, "utf8")).toBe(`job-id=${jobId}\ntest-email=${address}\n`);
 
-    const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-    await transport.sendMail({ envelope: { from: "news@mail.northwind.example", to: [address!] }, raw: readFileSync(EML) });
+    const transport = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: server.smtpPort,
+      secure: false,
+      ignoreTLS: true,
+    });
+    await transport.sendMail({
+      envelope: { from: "news@mail.northwind.example", to: [address!] },
+      raw: readFileSync(EML),
+    });
     const waited = await runCli(["wait", jobId!, "--format", "json"], env);
     expect(waited.code).toBe(0);
     expect(JSON.parse(waited.stdout).job.status).toBe("completed");
@@ -236,7 +318,12 @@ describe("on a terminal", () => {
     const [jobId, address] = started.stdout.trim().split("\n");
     // `script` gives the CLI a pseudo-terminal for stdout and stderr.
     const command = `${process.execPath} ${join(ROOT, "src", "main.ts")} wait ${jobId} --timeout 1`;
-    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: "" }, stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["script", "-qec", command, "/dev/null"], {
+      cwd: ROOT,
+      env: { ...process.env, ...env, NO_COLOR: "" },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     expect(code).toBe(2);
     expect(out).toContain(`\r\x1b[2K${jobId} pending 0s · ${address} · waiting for mail`);
@@ -252,7 +339,8 @@ describe("action.yml (composite)", () => {
     // Every input reaches the step (as INPUT_* or the ASSAY_* variables) and every output reads the step's.
     const passed = Object.values(step.env).join(" ");
     for (const input of Object.keys(action.inputs)) expect(passed).toContain(`\${{ inputs.${input} }}`);
-    for (const [name, output] of Object.entries<any>(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
+    for (const [name, output] of Object.entries<any>(action.outputs))
+      expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
 
     const output = join(work, "action-output");
     writeFileSync(output, "");
@@ -275,7 +363,9 @@ describe("action.yml (composite)", () => {
       stderr: "pipe",
     });
     expect(await proc.exited).toBe(1);
-    expect(readFileSync(output, "utf8")).toMatch(/^job-id=job_\S+\nverdict=blocked\ncredits=2\nblocking-checks=page-title\n$/);
+    expect(readFileSync(output, "utf8")).toMatch(
+      /^job-id=job_\S+\nverdict=blocked\ncredits=2\nblocking-checks=page-title\n$/,
+    );
     expect(JSON.parse(readFileSync(join(work, "action.sarif"), "utf8")).runs[0].results.length).toBeGreaterThan(0);
   });
 });
@@ -285,17 +375,32 @@ describe("the CLI and the job's own overallPassPolicy agree", () => {
     const cases: Array<{ validations: unknown[]; decision: string }> = [
       { validations: ["no-lorem-ipsum"], decision: "pass" },
       { validations: ["page-title", { id: "html-lang", severity: "optional" }], decision: "blocked" },
-      { validations: [{ id: "single-h1", severity: "prohibited" }, { id: "page-title", severity: "recommended" }], decision: "blocked" },
+      {
+        validations: [
+          { id: "single-h1", severity: "prohibited" },
+          { id: "page-title", severity: "recommended" },
+        ],
+        decision: "blocked",
+      },
       { validations: ["single-h1", { id: "page-title", severity: "optional" }], decision: "pass" },
     ];
     for (const [i, c] of cases.entries()) {
       const file = join(work, `agree-${i}.json`);
-      writeFileSync(file, JSON.stringify({ type: "static_html", html: BAD, baseUrl: "https://shop.example/sale", validations: c.validations }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          type: "static_html",
+          html: BAD,
+          baseUrl: "https://shop.example/sale",
+          validations: c.validations,
+        }),
+      );
       const r = await runCli(["run", file, "--format", "json"], env);
       const { verdict, policy, job } = JSON.parse(r.stdout);
       expect([verdict, r.code]).toEqual([c.decision, c.decision === "pass" ? 0 : 1]);
       expect(job.overallPassPolicy.decision).toBe(verdict);
-      for (const field of ["blockedByRequired", "blockedByProhibited", "blockingRequired", "blockingProhibited"]) expect(policy[field]).toEqual(job.overallPassPolicy[field]);
+      for (const field of ["blockedByRequired", "blockedByProhibited", "blockingRequired", "blockingProhibited"])
+        expect(policy[field]).toEqual(job.overallPassPolicy[field]);
       expect(typeof job.overallPassPolicy.blockedByRequired).toBe("boolean");
     }
   });

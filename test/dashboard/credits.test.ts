@@ -63,7 +63,10 @@ describe("the credits page", () => {
 
   test("more entries on request, within the operation's limit; outside it, the page says why with 400", async () => {
     const { apiKey, email } = await server.signup(uniqueEmail("credits-limit"));
-    for (let i = 0; i < 2; i++) expect((await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, [{ id: "page-title" }]) })).status).toBe(200);
+    for (let i = 0; i < 2; i++)
+      expect(
+        (await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, [{ id: "page-title" }]) })).status,
+      ).toBe(200);
     const all = (await server.api("GET", "/api/credits?limit=200", { key: apiKey })).body.ledger.length;
     expect(all).toBeGreaterThan(2);
     const who = await signIn(server, relay, email);
@@ -95,21 +98,37 @@ describe("the credits page", () => {
     expect(shown.text).toContain('<option value="free" selected>Free, 1000 credits a month</option>');
     expect(shown.text).toContain('<option value="team">Team, paid, 20000 credits a month</option>');
 
-    const changed = await postForm(server, "/dashboard/credits/plan", { _csrf: hidden(shown.text, "_csrf")!, planCode: "team" }, { cookie: admin.cookie });
+    const changed = await postForm(
+      server,
+      "/dashboard/credits/plan",
+      { _csrf: hidden(shown.text, "_csrf")!, planCode: "team" },
+      { cookie: admin.cookie },
+    );
     expect([changed.status, changed.headers.get("location")]).toEqual([303, "/dashboard/credits?done=plan"]);
     const after = await page(server, "/dashboard/credits?done=plan", admin.cookie);
     expect(after.text).toContain("Plan changed.");
     expect(after.text).toContain('<dd id="plan"><span>Team</span> (<code>team</code>)</dd>');
     const event = eventsOf(server).findLast((e) => e.type === "PlanChanged")!;
-    expect([event.data, event.metadata.channel]).toEqual([{ customerId: admin.customerId, planCode: "team", previousPlanCode: "free" }, "dashboard"]);
+    expect([event.data, event.metadata.channel]).toEqual([
+      { customerId: admin.customerId, planCode: "team", previousPlanCode: "free" },
+      "dashboard",
+    ]);
 
     const before = eventsOf(server).length;
-    const refused = await postForm(server, "/dashboard/credits/plan", { _csrf: admin.csrfToken, planCode: "platinum" }, { cookie: admin.cookie });
+    const refused = await postForm(
+      server,
+      "/dashboard/credits/plan",
+      { _csrf: admin.csrfToken, planCode: "platinum" },
+      { cookie: admin.cookie },
+    );
     expect(refused.status).toBe(400);
     expect(refused.text).toContain("Nothing was changed. (PLAN_UNKNOWN)");
     expect(eventsOf(server).length).toBe(before);
 
-    const invited = await server.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: uniqueEmail("credits-member"), role: "member" } });
+    const invited = await server.api("POST", "/api/invitations", {
+      headers: inSession(admin),
+      body: { email: uniqueEmail("credits-member"), role: "member" },
+    });
     const member = await signInThrough(server, await relay.invitationFor(invited.body.email));
     const memberView = await page(server, "/dashboard/credits", member.cookie);
     expect(memberView.text).toContain('<dd id="plan"><span>Team</span> (<code>team</code>)</dd>');
@@ -138,17 +157,30 @@ describe("the credits page under a billing provider", () => {
   test("an admin gets no plan form, only where to change the subscription; a form posted anyway is refused, nothing changed", async () => {
     const admin = await signIn(billed.server, billed.relay, uniqueEmail("credits-billed"));
     // The first sign-in provisions the organization it opens without waiting for it.
-    for (let waited = 0; !eventsOf(billed.server).some((e) => e.type === "BillingCustomerLinked" && e.data.customerId === admin.customerId) && waited < 100; waited++) {
+    for (
+      let waited = 0;
+      !eventsOf(billed.server).some(
+        (e) => e.type === "BillingCustomerLinked" && e.data.customerId === admin.customerId,
+      ) && waited < 100;
+      waited++
+    ) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const shown = await page(billed.server, "/dashboard/credits", admin.cookie);
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('<dd id="plan"><span>Free</span> (<code>free</code>)</dd>');
-    expect(shown.text).toContain(`<p id="plan-managed">The plan is the organization's subscription with <span>stripe</span>: change the subscription there.</p>`);
+    expect(shown.text).toContain(
+      `<p id="plan-managed">The plan is the organization's subscription with <span>stripe</span>: change the subscription there.</p>`,
+    );
     expect(shown.text).not.toContain('action="/dashboard/credits/plan"');
 
     const before = eventsOf(billed.server).length;
-    const refused = await postForm(billed.server, "/dashboard/credits/plan", { _csrf: admin.csrfToken, planCode: "team" }, { cookie: admin.cookie });
+    const refused = await postForm(
+      billed.server,
+      "/dashboard/credits/plan",
+      { _csrf: admin.csrfToken, planCode: "team" },
+      { cookie: admin.cookie },
+    );
     expect(refused.status).toBe(409);
     expect(refused.text).toContain("(PLAN_MANAGED_BY_BILLING)");
     expect(eventsOf(billed.server).length).toBe(before);

@@ -10,7 +10,8 @@ import { hidden, page, postForm } from "../support/pages";
  */
 
 setDefaultTimeout(120_000);
-const PAGE = '<!doctype html><html lang="en"><head><title>Boots</title></head><body><h1>Boots</h1><h1>Sale</h1></body></html>';
+const PAGE =
+  '<!doctype html><html lang="en"><head><title>Boots</title></head><body><h1>Boots</h1><h1>Sale</h1></body></html>';
 let relay: MailRelay;
 let server: TestServer;
 let stopServer: () => Promise<void>;
@@ -20,8 +21,19 @@ let jobId: string;
 beforeAll(async () => {
   ({ relay, server, stop: stopServer } = await startServerWithRelay());
   person = await signIn(server, relay, uniqueEmail("feedback-page"));
-  const minted = await server.api("POST", "/api/keys", { headers: inSession(person), body: { name: "runner", scopes: ["jobs:read", "jobs:write"] } });
-  const job = await server.api("POST", "/api/jobs", { key: minted.body.apiKey, body: { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title", "single-h1"] } });
+  const minted = await server.api("POST", "/api/keys", {
+    headers: inSession(person),
+    body: { name: "runner", scopes: ["jobs:read", "jobs:write"] },
+  });
+  const job = await server.api("POST", "/api/jobs", {
+    key: minted.body.apiKey,
+    body: {
+      type: "static_html",
+      html: PAGE,
+      baseUrl: "https://example.com/",
+      validations: ["page-title", "single-h1"],
+    },
+  });
   expect(job.status).toBe(200);
   jobId = job.body.jobId;
 }, 120_000);
@@ -29,7 +41,8 @@ afterAll(async () => {
   await stopServer?.();
 }, 120_000);
 
-const balance = async () => (await server.api("GET", "/api/credits", { headers: inSession(person) })).body.balance as number;
+const balance = async () =>
+  (await server.api("GET", "/api/credits", { headers: inSession(person) })).body.balance as number;
 
 test("a person files a looks-wrong form from the job page and sees what was filed and paid", async () => {
   const jobPage = await page(server, `/dashboard/jobs/${jobId}`, person.cookie);
@@ -41,8 +54,10 @@ test("a person files a looks-wrong form from the job page and sees what was file
   expect(form.status).toBe(200);
   expect(form.text).toContain("Is the problem it reports real?");
   expect(form.text).toContain("Answering pays 1 credits");
-  for (const state of ["pass", "fail", "error"]) expect(form.text).toContain(`name="answer.humanVerdict" value="${state}"`);
-  for (const id of ["aiMistakeNotes", "verdictComments", "feedbackNotes"]) expect(form.text).toContain(`<textarea id="q-${id}" name="answer.${id}"`);
+  for (const state of ["pass", "fail", "error"])
+    expect(form.text).toContain(`name="answer.humanVerdict" value="${state}"`);
+  for (const id of ["aiMistakeNotes", "verdictComments", "feedbackNotes"])
+    expect(form.text).toContain(`<textarea id="q-${id}" name="answer.${id}"`);
   const fields = {
     _csrf: hidden(form.text, "_csrf")!,
     setId: hidden(form.text, "setId")!,
@@ -62,13 +77,24 @@ test("a person files a looks-wrong form from the job page and sees what was file
   expect(refused.text).toContain("Nothing was changed.");
   expect(eventCount(server)).toBe(events);
 
-  const filed = await postForm(server, path, { ...fields, "answer.aiMistakeNotes": "The second <h1> is the sale banner's." }, { cookie: person.cookie });
+  const filed = await postForm(
+    server,
+    path,
+    { ...fields, "answer.aiMistakeNotes": "The second <h1> is the sale banner's." },
+    { cookie: person.cookie },
+  );
   expect(filed.status).toBe(303);
   expect(filed.headers.get("location")).toBe(`${path}?done=filed`);
   expect(await balance()).toBe(before + 1);
   const submitted = eventsOf(server).find((e) => e.type === "FeedbackSubmitted")!;
   expect(submitted.metadata).toMatchObject({ channel: "dashboard", actor: { kind: "session", id: person.personId } });
-  expect(submitted.data).toMatchObject({ source: "dashboard", credential: `person:${person.personId}`, jobId, validationId: "single-h1", storedVerdict: "fail" });
+  expect(submitted.data).toMatchObject({
+    source: "dashboard",
+    credential: `person:${person.personId}`,
+    jobId,
+    validationId: "single-h1",
+    storedVerdict: "fail",
+  });
 
   const shown = await page(server, `${path}?done=filed`, person.cookie);
   expect(shown.text).toContain("Thank you: your feedback is filed. 1 credits were paid to your organization.");
@@ -77,7 +103,12 @@ test("a person files a looks-wrong form from the job page and sees what was file
   expect(shown.text).not.toContain('name="answer.humanVerdict"');
 
   // A second form for the same result is refused: nothing filed twice, nothing paid twice.
-  const again = await postForm(server, path, { ...fields, "answer.aiMistakeNotes": "again" }, { cookie: person.cookie });
+  const again = await postForm(
+    server,
+    path,
+    { ...fields, "answer.aiMistakeNotes": "again" },
+    { cookie: person.cookie },
+  );
   expect(again.status).toBe(409);
   expect(again.text).toContain("FEEDBACK_ALREADY_GIVEN");
   expect(await balance()).toBe(before + 1);

@@ -62,7 +62,8 @@ const capturePath = (url: string) => new URL(url).pathname;
 /** The share link (path and query, as the HTML holds it) a page gives a capture. */
 const sharedPathOn = (html: string, path: string) => new RegExp(`<img src="(${path}/shared\\?[^"]+)"`).exec(html)![1]!;
 const jobIdsOn = (html: string) => [...html.matchAll(/<tr id="(job_[^"]+)">/g)].map((m) => m[1]);
-const nextLinkOn = (html: string) => /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
+const nextLinkOn = (html: string) =>
+  /<a href="([^"]+)" rel="next">Next page<\/a>/.exec(html)?.[1]?.replaceAll("&amp;", "&");
 
 beforeAll(async () => {
   ({ relay, server, stop: stopServer } = await startServerWithRelay());
@@ -70,14 +71,16 @@ beforeAll(async () => {
   stranger = await organization("jobs-stranger");
   webJob = await runJob(owner, htmlJob(PAGE, ["image-alt-text", "cta-visible"]));
   const pending = await runJob(owner, { type: "email", validations: EMAIL_CHECKS, subject: "Spring sale: boots" });
-  await nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true }).sendMail({
-    from: '"Trailhead" <offers@trailhead.example>',
-    to: pending.testEmail,
-    subject: "Spring sale: boots",
-    text: "Hello",
-    html: "<p>Hello</p>",
-    headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>", "X-Campaign": "spring <2025>" },
-  });
+  await nodemailer
+    .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
+    .sendMail({
+      from: '"Trailhead" <offers@trailhead.example>',
+      to: pending.testEmail,
+      subject: "Spring sale: boots",
+      text: "Hello",
+      html: "<p>Hello</p>",
+      headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>", "X-Campaign": "spring <2025>" },
+    });
   emailJob = await settled(owner, pending.jobId);
 }, 180_000);
 afterAll(async () => {
@@ -102,11 +105,16 @@ describe("the jobs list", () => {
     const webRow = res.text.slice(res.text.indexOf(`<tr id="${webJob.jobId}">`));
     expect(webRow).toContain(`href="/dashboard/jobs/${webJob.jobId}"`);
     expect(webRow).toContain("HTML at <span>https://example.com/</span>");
-    expect(webRow).toContain(`${webJob.summary.pass} pass</span>, <span class="fail">${webJob.summary.fail} fail</span>`);
+    expect(webRow).toContain(
+      `${webJob.summary.pass} pass</span>, <span class="fail">${webJob.summary.fail} fail</span>`,
+    );
     expect(webJob.summary.fail).toBeGreaterThan(0);
     expect(webRow).toContain(`${webJob.credits.charged} charged`);
     expect(webRow).toContain(`<time datetime="${webJob.createdAt}">`);
-    const emailRow = res.text.slice(res.text.indexOf(`<tr id="${emailJob.jobId}">`), res.text.indexOf(`<tr id="${webJob.jobId}">`));
+    const emailRow = res.text.slice(
+      res.text.indexOf(`<tr id="${emailJob.jobId}">`),
+      res.text.indexOf(`<tr id="${webJob.jobId}">`),
+    );
     expect(emailRow).toContain(`Email to <span>${emailJob.testEmail}</span>`);
     expect(emailRow).toContain("Spring sale: boots");
     expect(jobIdsOn((await page(server, "/dashboard/jobs", stranger.who.cookie)).text)).toEqual([]);
@@ -116,7 +124,8 @@ describe("the jobs list", () => {
     const org = await organization("jobs-pages");
     const done = await runJob(org, htmlJob(PAGE, ["page-title"]));
     const waiting = [];
-    for (const subject of ["first", "second <b>bold</b>", "third"]) waiting.push(await runJob(org, { type: "email", validations: EMAIL_CHECKS, subject }));
+    for (const subject of ["first", "second <b>bold</b>", "third"])
+      waiting.push(await runJob(org, { type: "email", validations: EMAIL_CHECKS, subject }));
     const completed = await page(server, "/dashboard/jobs?status=completed", org.who.cookie);
     expect(jobIdsOn(completed.text)).toEqual([done.jobId]);
     expect(completed.text).toContain('<option value="completed" selected>');
@@ -151,7 +160,9 @@ describe("a job's page", () => {
     const html = res.text;
     expect(html).toContain(`<h1>Job ${webJob.jobId}</h1>`);
     for (const r of webJob.results) {
-      expect(html).toContain(`<h3 id="result-${r.validationId}-heading"><span>${r.name}</span>: <span class="${r.verdict}">${r.verdict}</span></h3>`);
+      expect(html).toContain(
+        `<h3 id="result-${r.validationId}-heading"><span>${r.name}</span>: <span class="${r.verdict}">${r.verdict}</span></h3>`,
+      );
     }
     const alt = webJob.results.find((r: any) => r.validationId === "image-alt-text");
     expect(alt.verdict).toBe("fail");
@@ -161,7 +172,9 @@ describe("a job's page", () => {
       expect(html).toContain(`<td>${Bun.escapeHTML(f.message)}</td>`);
       expect(html).toContain(`<code>${Bun.escapeHTML(f.selector)}</code>`);
     }
-    expect(html).toContain(`${webJob.credits.charged} charged, ${webJob.credits.refunded} refunded, ${webJob.credits.net} net`);
+    expect(html).toContain(
+      `${webJob.credits.charged} charged, ${webJob.credits.refunded} refunded, ${webJob.credits.net} net`,
+    );
     const cta = webJob.results.find((r: any) => r.validationId === "cta-visible");
     expect(cta.captures.length).toBe(3);
     for (const c of cta.captures) {
@@ -185,7 +198,9 @@ describe("a job's page", () => {
     expect([bytes[0], bytes[1]]).toEqual([0xff, 0xd8]);
     const before = eventCount(server);
     const foreign = await server.api("GET", path, { headers: { cookie: stranger.who.cookie } });
-    const missing = await server.api("GET", "/api/captures/job_nothing-desktop-md.jpg", { headers: { cookie: stranger.who.cookie } });
+    const missing = await server.api("GET", "/api/captures/job_nothing-desktop-md.jpg", {
+      headers: { cookie: stranger.who.cookie },
+    });
     expectError(foreign, 404, "STORAGE_OBJECT_NOT_FOUND");
     expectError(missing, 404, "STORAGE_OBJECT_NOT_FOUND");
     expect(foreign.body.message).toBe(missing.body.message);
@@ -195,7 +210,11 @@ describe("a job's page", () => {
   test("a session naming another organization is refused as a key would be, on every route the pages read", async () => {
     const path = capturePath(webJob.results.find((r: any) => r.captures).captures[0].screenshotUrl);
     const headers = { cookie: stranger.who.cookie };
-    for (const url of [`/api/jobs?customerId=${owner.customerId}`, `${path}?customerId=${owner.customerId}`, `/api/jobs/${emailJob.jobId}/email?customerId=${owner.customerId}`]) {
+    for (const url of [
+      `/api/jobs?customerId=${owner.customerId}`,
+      `${path}?customerId=${owner.customerId}`,
+      `/api/jobs/${emailJob.jobId}/email?customerId=${owner.customerId}`,
+    ]) {
       expectError(await server.api("GET", url, { headers }), 403, "CUSTOMER_SCOPE_MISMATCH");
     }
     const own = await server.api("GET", `/api/jobs?customerId=${stranger.customerId}`, { headers });
@@ -236,8 +255,12 @@ describe("a job's page", () => {
 
 describe("GET /api/jobs/{jobId}/email", () => {
   test("the raw message as received, as an attachment named after the job, with the key or the session", async () => {
-    const byKey = await fetch(`${server.baseUrl}/api/jobs/${emailJob.jobId}/email`, { headers: { authorization: `Bearer ${owner.apiKey}` } });
-    const bySession = await fetch(`${server.baseUrl}/api/jobs/${emailJob.jobId}/email`, { headers: { cookie: owner.who.cookie } });
+    const byKey = await fetch(`${server.baseUrl}/api/jobs/${emailJob.jobId}/email`, {
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    const bySession = await fetch(`${server.baseUrl}/api/jobs/${emailJob.jobId}/email`, {
+      headers: { cookie: owner.who.cookie },
+    });
     for (const res of [byKey, bySession]) {
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("message/rfc822");
@@ -251,12 +274,32 @@ describe("GET /api/jobs/{jobId}/email", () => {
 
   test("another organization's job is JOB_NOT_FOUND as a missing one; a job holding no message is STORAGE_OBJECT_NOT_FOUND", async () => {
     const before = eventCount(server);
-    expectError(await server.api("GET", `/api/jobs/${emailJob.jobId}/email`, { key: stranger.apiKey }), 404, "JOB_NOT_FOUND");
-    expectError(await server.api("GET", `/api/jobs/${emailJob.jobId}/email`, { headers: { cookie: stranger.who.cookie } }), 404, "JOB_NOT_FOUND");
-    expectError(await server.api("GET", "/api/jobs/job_doesnotexist/email", { key: stranger.apiKey }), 404, "JOB_NOT_FOUND");
-    expectError(await server.api("GET", `/api/jobs/${webJob.jobId}/email`, { key: owner.apiKey }), 404, "STORAGE_OBJECT_NOT_FOUND");
+    expectError(
+      await server.api("GET", `/api/jobs/${emailJob.jobId}/email`, { key: stranger.apiKey }),
+      404,
+      "JOB_NOT_FOUND",
+    );
+    expectError(
+      await server.api("GET", `/api/jobs/${emailJob.jobId}/email`, { headers: { cookie: stranger.who.cookie } }),
+      404,
+      "JOB_NOT_FOUND",
+    );
+    expectError(
+      await server.api("GET", "/api/jobs/job_doesnotexist/email", { key: stranger.apiKey }),
+      404,
+      "JOB_NOT_FOUND",
+    );
+    expectError(
+      await server.api("GET", `/api/jobs/${webJob.jobId}/email`, { key: owner.apiKey }),
+      404,
+      "STORAGE_OBJECT_NOT_FOUND",
+    );
     const waiting = await runJob(owner, { type: "email", validations: EMAIL_CHECKS });
-    expectError(await server.api("GET", `/api/jobs/${waiting.jobId}/email`, { key: owner.apiKey }), 404, "STORAGE_OBJECT_NOT_FOUND");
+    expectError(
+      await server.api("GET", `/api/jobs/${waiting.jobId}/email`, { key: owner.apiKey }),
+      404,
+      "STORAGE_OBJECT_NOT_FOUND",
+    );
     expectError(await server.api("GET", `/api/jobs/${emailJob.jobId}/email`), 401, "AUTH_REQUIRED");
     expect(eventCount(server)).toBe(before + 2); // the waiting job's acceptance and charge, nothing for the refusals
   });
@@ -287,7 +330,10 @@ describe("in real Chromium", () => {
       }
       const first = webJob.results.find((r: any) => r.captures).captures[0];
       const sharedPrefix = `${server.baseUrl}${capturePath(first.screenshotUrl)}/shared?`;
-      const [large] = await Promise.all([tab.waitForResponse((r) => r.url().startsWith(sharedPrefix)), tab.getByRole("link", { name: "view large" }).first().click()]);
+      const [large] = await Promise.all([
+        tab.waitForResponse((r) => r.url().startsWith(sharedPrefix)),
+        tab.getByRole("link", { name: "view large" }).first().click(),
+      ]);
       expect(large.status()).toBe(200);
       expect(large.headers()["content-type"]).toBe("image/jpeg");
       expect(tab.url().startsWith(sharedPrefix)).toBe(true);

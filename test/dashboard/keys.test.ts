@@ -26,7 +26,12 @@ const org = (apiKey: string) => server.api("GET", "/api/org", { key: apiKey });
 
 async function mint(who: SignedIn, name: string, scopes: string[]) {
   const shown = await page(server, "/dashboard/keys", who.cookie);
-  return postForm(server, "/dashboard/keys", { _csrf: hidden(shown.text, "_csrf")!, name, scopes }, { cookie: who.cookie });
+  return postForm(
+    server,
+    "/dashboard/keys",
+    { _csrf: hidden(shown.text, "_csrf")!, name, scopes },
+    { cookie: who.cookie },
+  );
 }
 
 describe("the keys page", () => {
@@ -48,7 +53,9 @@ describe("the keys page", () => {
     expect(listed.status).toBe(200);
     expect(listed.text).toContain("ci &lt;build&gt;");
     expect(listed.text).not.toContain(secret);
-    const minting = eventsOf(server).filter((e) => e.type === "KeyMinted").at(-1)!;
+    const minting = eventsOf(server)
+      .filter((e) => e.type === "KeyMinted")
+      .at(-1)!;
     expect(minting.metadata.channel).toBe("dashboard");
     expect(minting.metadata.actor).toEqual({ kind: "session", id: who.personId });
   });
@@ -58,14 +65,24 @@ describe("the keys page", () => {
     const minted = await mint(who, "laptop", ["account:read"]);
     const first = secretOn(minted.text)!;
     const keyId = /<tr id="(key_[^"]+)">/.exec(minted.text.slice(minted.text.indexOf("Your keys")))![1]!;
-    const rotated = await postForm(server, `/dashboard/keys/${keyId}/rotate`, { _csrf: who.csrfToken }, { cookie: who.cookie });
+    const rotated = await postForm(
+      server,
+      `/dashboard/keys/${keyId}/rotate`,
+      { _csrf: who.csrfToken },
+      { cookie: who.cookie },
+    );
     expect(rotated.status).toBe(200);
     const second = secretOn(rotated.text)!;
     expect(second).not.toBe(first);
     expect(rotated.text).toContain("The previous secret keeps working until");
     expect((await org(first)).status).toBe(200);
     expect((await org(second)).status).toBe(200);
-    const revoked = await postForm(server, `/dashboard/keys/${keyId}/revoke`, { _csrf: who.csrfToken }, { cookie: who.cookie });
+    const revoked = await postForm(
+      server,
+      `/dashboard/keys/${keyId}/revoke`,
+      { _csrf: who.csrfToken },
+      { cookie: who.cookie },
+    );
     expect(revoked.status).toBe(303);
     expect(revoked.headers.get("location")).toBe("/dashboard/keys?done=revoked");
     expect((await page(server, "/dashboard/keys?done=revoked", who.cookie)).text).toContain("The key is revoked");
@@ -75,10 +92,20 @@ describe("the keys page", () => {
   test("a form without the CSRF token changes nothing; a refused mint shows why with its status", async () => {
     const who = await signIn(server, relay, uniqueEmail("keys-refused"));
     const before = eventsOf(server).length;
-    const forged = await postForm(server, "/dashboard/keys", { name: "forged", scopes: ["jobs:read"] }, { cookie: who.cookie });
+    const forged = await postForm(
+      server,
+      "/dashboard/keys",
+      { name: "forged", scopes: ["jobs:read"] },
+      { cookie: who.cookie },
+    );
     expect(forged.status).toBe(403);
     expect(forged.text).toContain("CSRF_TOKEN_INVALID");
-    const noScopes = await postForm(server, "/dashboard/keys", { _csrf: who.csrfToken, name: "none" }, { cookie: who.cookie });
+    const noScopes = await postForm(
+      server,
+      "/dashboard/keys",
+      { _csrf: who.csrfToken, name: "none" },
+      { cookie: who.cookie },
+    );
     expect(noScopes.status).toBe(400);
     expect(noScopes.text).toContain("Nothing was changed.");
     expect(eventsOf(server).length).toBe(before);
@@ -89,8 +116,18 @@ describe("the keys page", () => {
     const other = await signIn(server, relay, uniqueEmail("keys-other"));
     const minted = await mint(owner, "theirs", ["account:read"]);
     const keyId = /<tr id="(key_[^"]+)">/.exec(minted.text)![1]!;
-    const missing = await postForm(server, `/dashboard/keys/key_doesnotexist/revoke`, { _csrf: other.csrfToken }, { cookie: other.cookie });
-    const foreign = await postForm(server, `/dashboard/keys/${keyId}/revoke`, { _csrf: other.csrfToken }, { cookie: other.cookie });
+    const missing = await postForm(
+      server,
+      `/dashboard/keys/key_doesnotexist/revoke`,
+      { _csrf: other.csrfToken },
+      { cookie: other.cookie },
+    );
+    const foreign = await postForm(
+      server,
+      `/dashboard/keys/${keyId}/revoke`,
+      { _csrf: other.csrfToken },
+      { cookie: other.cookie },
+    );
     expect(foreign.status).toBe(missing.status);
     expect(foreign.status).toBe(404);
     expect((await org(secretOn(minted.text)!)).status).toBe(200);

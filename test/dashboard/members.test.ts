@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
 import { eventsOf, uniqueEmail, type TestServer } from "../support/harness";
-import { inSession, openLink, signIn, signInThrough, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
+import {
+  inSession,
+  openLink,
+  signIn,
+  signInThrough,
+  type MailRelay,
+  type SignedIn,
+  startServerWithRelay,
+} from "../support/mail-relay";
 import { hidden, page, postForm, type PageAnswer } from "../support/pages";
 
 /**
@@ -35,7 +43,12 @@ const roleIn = (row: string | null) => /<td class="role">([^<]*)<\/td>/.exec(row
 /** Invites through the page's form and returns the emailed link. */
 async function inviteByForm(admin: SignedIn, email: string, role = "member") {
   const shown = await members(admin);
-  const res = await postForm(server, "/dashboard/members/invite", { _csrf: hidden(shown.text, "_csrf")!, email, role }, { cookie: admin.cookie });
+  const res = await postForm(
+    server,
+    "/dashboard/members/invite",
+    { _csrf: hidden(shown.text, "_csrf")!, email, role },
+    { cookie: admin.cookie },
+  );
   expect([res.status, res.headers.get("location")]).toEqual([303, "/dashboard/members?done=invited"]);
   return relay.invitationFor(email);
 }
@@ -96,19 +109,30 @@ describe("the members page", () => {
     expect(rowOf(theirs.text, personId)).toContain("(you)");
     expect(rowOf(theirs.text, admin.personId)).not.toBeNull();
     expect(theirs.text).toContain('action="/dashboard/members/leave"');
-    for (const adminForm of ["/dashboard/members/invite", "/role", "/remove"]) expect(theirs.text).not.toContain(adminForm);
+    for (const adminForm of ["/dashboard/members/invite", "/role", "/remove"])
+      expect(theirs.text).not.toContain(adminForm);
   });
 
   test("an admin changes a member's role and removes a member through the forms; the removed member's session stops working", async () => {
     const { admin, member } = await team("roles");
-    const promoted = await postForm(server, `/dashboard/members/${member.personId}/role`, { _csrf: admin.csrfToken, role: "admin" }, { cookie: admin.cookie });
+    const promoted = await postForm(
+      server,
+      `/dashboard/members/${member.personId}/role`,
+      { _csrf: admin.csrfToken, role: "admin" },
+      { cookie: admin.cookie },
+    );
     expect([promoted.status, promoted.headers.get("location")]).toEqual([303, "/dashboard/members?done=role"]);
     const shown = await page(server, "/dashboard/members?done=role", admin.cookie);
     expect(shown.text).toContain("Role changed.");
     expect(roleIn(rowOf(shown.text, member.personId))).toBe("admin");
     expect(eventsOf(server).findLast((e) => e.type === "MemberRoleChanged")!.metadata.channel).toBe("dashboard");
 
-    const removed = await postForm(server, `/dashboard/members/${member.personId}/remove`, { _csrf: admin.csrfToken }, { cookie: admin.cookie });
+    const removed = await postForm(
+      server,
+      `/dashboard/members/${member.personId}/remove`,
+      { _csrf: admin.csrfToken },
+      { cookie: admin.cookie },
+    );
     expect([removed.status, removed.headers.get("location")]).toEqual([303, "/dashboard/members?done=removed"]);
     const after = await page(server, "/dashboard/members?done=removed", admin.cookie);
     expect(after.text).toContain("Member removed");
@@ -118,7 +142,12 @@ describe("the members page", () => {
 
   test("leave: with no other organization the session ends (to sign-in); with another, the page acts for it", async () => {
     const { admin, member } = await team("leave");
-    const left = await postForm(server, "/dashboard/members/leave", { _csrf: member.csrfToken }, { cookie: member.cookie });
+    const left = await postForm(
+      server,
+      "/dashboard/members/leave",
+      { _csrf: member.csrfToken },
+      { cookie: member.cookie },
+    );
     expect([left.status, left.headers.get("location")]).toEqual([303, "/signin?done=signed-out"]);
     expect(left.headers.get("set-cookie")).toContain("Max-Age=0");
     expect((await members(member)).status).toBe(303);
@@ -129,12 +158,25 @@ describe("the members page", () => {
     const email = uniqueEmail("leave-twice");
     const person = await signIn(server, relay, email);
     const link = await inviteByForm(host, email, "member");
-    const accepted = await server.api("POST", "/api/invitations/accept", { headers: inSession(person), body: { token: new URL(link).searchParams.get("token") } });
+    const accepted = await server.api("POST", "/api/invitations/accept", {
+      headers: inSession(person),
+      body: { token: new URL(link).searchParams.get("token") },
+    });
     expect(accepted.status).toBe(200);
-    const switched = await postForm(server, "/dashboard/organization", { _csrf: person.csrfToken, customerId: host.customerId, next: "/dashboard/members" }, { cookie: person.cookie });
+    const switched = await postForm(
+      server,
+      "/dashboard/organization",
+      { _csrf: person.csrfToken, customerId: host.customerId, next: "/dashboard/members" },
+      { cookie: person.cookie },
+    );
     expect(switched.status).toBe(303);
     expect(rowOf((await members(person)).text, host.personId)).not.toBeNull();
-    const leftOne = await postForm(server, "/dashboard/members/leave", { _csrf: person.csrfToken }, { cookie: person.cookie });
+    const leftOne = await postForm(
+      server,
+      "/dashboard/members/leave",
+      { _csrf: person.csrfToken },
+      { cookie: person.cookie },
+    );
     expect([leftOne.status, leftOne.headers.get("location")]).toEqual([303, "/dashboard/members?done=left"]);
     const now = await page(server, "/dashboard/members?done=left", person.cookie);
     expect(now.text).toContain("You left that organization");
@@ -145,24 +187,60 @@ describe("the members page", () => {
   test("a member sees no admin form, and posting one anyway is ADMIN_REQUIRED (403); nothing changes", async () => {
     const { admin, member } = await team("member-forms");
     const refused = await expectRefused(
-      () => postForm(server, "/dashboard/members/invite", { _csrf: member.csrfToken, email: uniqueEmail("nope"), role: "admin" }, { cookie: member.cookie }),
+      () =>
+        postForm(
+          server,
+          "/dashboard/members/invite",
+          { _csrf: member.csrfToken, email: uniqueEmail("nope"), role: "admin" },
+          { cookie: member.cookie },
+        ),
       403,
       "ADMIN_REQUIRED",
     );
     expect(refused.text).not.toContain('action="/dashboard/members/invite"');
     await expectRefused(
-      () => postForm(server, `/dashboard/members/${admin.personId}/role`, { _csrf: member.csrfToken, role: "member" }, { cookie: member.cookie }),
+      () =>
+        postForm(
+          server,
+          `/dashboard/members/${admin.personId}/role`,
+          { _csrf: member.csrfToken, role: "member" },
+          { cookie: member.cookie },
+        ),
       403,
       "ADMIN_REQUIRED",
     );
-    await expectRefused(() => postForm(server, `/dashboard/members/${admin.personId}/remove`, { _csrf: member.csrfToken }, { cookie: member.cookie }), 403, "ADMIN_REQUIRED");
+    await expectRefused(
+      () =>
+        postForm(
+          server,
+          `/dashboard/members/${admin.personId}/remove`,
+          { _csrf: member.csrfToken },
+          { cookie: member.cookie },
+        ),
+      403,
+      "ADMIN_REQUIRED",
+    );
     expect(roleIn(rowOf((await members(admin)).text, admin.personId))).toBe("admin");
   });
 
   test("the last admin cannot demote themselves nor leave: LAST_ADMIN (409), nothing changes", async () => {
     const { admin } = await team("last-admin");
-    await expectRefused(() => postForm(server, `/dashboard/members/${admin.personId}/role`, { _csrf: admin.csrfToken, role: "member" }, { cookie: admin.cookie }), 409, "LAST_ADMIN");
-    await expectRefused(() => postForm(server, "/dashboard/members/leave", { _csrf: admin.csrfToken }, { cookie: admin.cookie }), 409, "LAST_ADMIN");
+    await expectRefused(
+      () =>
+        postForm(
+          server,
+          `/dashboard/members/${admin.personId}/role`,
+          { _csrf: admin.csrfToken, role: "member" },
+          { cookie: admin.cookie },
+        ),
+      409,
+      "LAST_ADMIN",
+    );
+    await expectRefused(
+      () => postForm(server, "/dashboard/members/leave", { _csrf: admin.csrfToken }, { cookie: admin.cookie }),
+      409,
+      "LAST_ADMIN",
+    );
     expect((await members(admin)).status).toBe(200);
   });
 
@@ -170,8 +248,28 @@ describe("the members page", () => {
     const { admin } = await team("ours");
     const theirs = await team("theirs");
     for (const personId of ["per_doesnotexist", theirs.member.personId]) {
-      await expectRefused(() => postForm(server, `/dashboard/members/${personId}/role`, { _csrf: admin.csrfToken, role: "admin" }, { cookie: admin.cookie }), 404, "MEMBER_NOT_FOUND");
-      await expectRefused(() => postForm(server, `/dashboard/members/${personId}/remove`, { _csrf: admin.csrfToken }, { cookie: admin.cookie }), 404, "MEMBER_NOT_FOUND");
+      await expectRefused(
+        () =>
+          postForm(
+            server,
+            `/dashboard/members/${personId}/role`,
+            { _csrf: admin.csrfToken, role: "admin" },
+            { cookie: admin.cookie },
+          ),
+        404,
+        "MEMBER_NOT_FOUND",
+      );
+      await expectRefused(
+        () =>
+          postForm(
+            server,
+            `/dashboard/members/${personId}/remove`,
+            { _csrf: admin.csrfToken },
+            { cookie: admin.cookie },
+          ),
+        404,
+        "MEMBER_NOT_FOUND",
+      );
     }
     expect(roleIn(rowOf((await members(theirs.admin)).text, theirs.member.personId))).toBe("member");
   });
@@ -185,7 +283,13 @@ describe("the members page", () => {
     const noLeave = await postForm(server, "/dashboard/members/leave", { _csrf: "wrong" }, { cookie: member.cookie });
     expect(noLeave.status).toBe(403);
     await expectRefused(
-      () => postForm(server, `/dashboard/members/${member.personId}/role`, { _csrf: admin.csrfToken, role: "owner" }, { cookie: admin.cookie }),
+      () =>
+        postForm(
+          server,
+          `/dashboard/members/${member.personId}/role`,
+          { _csrf: admin.csrfToken, role: "owner" },
+          { cookie: admin.cookie },
+        ),
       400,
       "INVALID_ENUM_VALUE",
     );

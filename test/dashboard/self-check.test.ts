@@ -26,18 +26,31 @@ let runId: string;
 beforeAll(async () => {
   ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
   person = await signIn(server, relay, uniqueEmail("self-check"));
-  const minted = await server.api("POST", "/api/keys", { headers: inSession(person), body: { name: "self-check", scopes: ["jobs:read", "jobs:write", "account:read"] } });
+  const minted = await server.api("POST", "/api/keys", {
+    headers: inSession(person),
+    body: { name: "self-check", scopes: ["jobs:read", "jobs:write", "account:read"] },
+  });
   expect(minted.status).toBe(201);
   apiKey = minted.body.apiKey;
   // A finished job with screenshots and a failing verdict, for the jobs list and the job page.
   const job = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: { type: "static_html", html: "<!doctype html><html lang=en><title>Two headings</title><h1>One</h1><h1>Two</h1>", baseUrl: "https://example.com/", validations: ["single-h1", "layout-not-broken"] },
+    body: {
+      type: "static_html",
+      html: "<!doctype html><html lang=en><title>Two headings</title><h1>One</h1><h1>Two</h1>",
+      baseUrl: "https://example.com/",
+      validations: ["single-h1", "layout-not-broken"],
+    },
   });
   expect(job.status).toBe(200);
   jobId = job.body.jobId;
   // A playground run with a failing verdict and its screenshot, for the run page.
-  const run = await server.api("POST", "/api/playground/runs", { body: { html: "<!doctype html><html lang=en><title>Two headings</title><h1>One</h1><h1>Two</h1>", baseUrl: "https://example.com/" } });
+  const run = await server.api("POST", "/api/playground/runs", {
+    body: {
+      html: "<!doctype html><html lang=en><title>Two headings</title><h1>One</h1><h1>Two</h1>",
+      baseUrl: "https://example.com/",
+    },
+  });
   expect(run.status).toBe(201);
   runId = run.body.runId;
 }, 300_000);
@@ -48,7 +61,16 @@ afterAll(async () => {
 /** The looks-wrong form for the failing verdict, filed as a person would; then the page showing what was filed. */
 async function fileFeedback(): Promise<PageAnswer> {
   const path = `/dashboard/jobs/${jobId}/feedback/single-h1`;
-  const fields = { _csrf: person.csrfToken, setId: "looks-wrong", jobId, validationId: "single-h1", "answer.humanVerdict": "fail", "answer.aiMistakeNotes": "", "answer.verdictComments": "Two h1 elements.", "answer.feedbackNotes": "" };
+  const fields = {
+    _csrf: person.csrfToken,
+    setId: "looks-wrong",
+    jobId,
+    validationId: "single-h1",
+    "answer.humanVerdict": "fail",
+    "answer.aiMistakeNotes": "",
+    "answer.verdictComments": "Two h1 elements.",
+    "answer.feedbackNotes": "",
+  };
   expect((await postForm(server, path, fields, { cookie: person.cookie })).status).toBe(303);
   return page(server, `${path}?done=filed`, person.cookie);
 }
@@ -56,13 +78,28 @@ async function fileFeedback(): Promise<PageAnswer> {
 /** The pages, each as the HTML a browser gets at its address. */
 const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ["/signin", () => page(server, "/signin")],
-  ["/signin (link sent)", () => postForm(server, "/signin", { email: uniqueEmail("self-check-link"), next: "/dashboard" })],
+  [
+    "/signin (link sent)",
+    () => postForm(server, "/signin", { email: uniqueEmail("self-check-link"), next: "/dashboard" }),
+  ],
   ["/device", () => page(server, "/device", person.cookie)],
-  ["/dashboard/keys (a secret shown once)", () => postForm(server, "/dashboard/keys", { _csrf: person.csrfToken, name: "shown", scopes: ["jobs:read"] }, { cookie: person.cookie })],
+  [
+    "/dashboard/keys (a secret shown once)",
+    () =>
+      postForm(
+        server,
+        "/dashboard/keys",
+        { _csrf: person.csrfToken, name: "shown", scopes: ["jobs:read"] },
+        { cookie: person.cookie },
+      ),
+  ],
   ["/dashboard/keys", () => page(server, "/dashboard/keys", person.cookie)],
   ["/dashboard/jobs", () => page(server, "/dashboard/jobs", person.cookie)],
   ["/dashboard/jobs/{jobId}", () => page(server, `/dashboard/jobs/${jobId}`, person.cookie)],
-  ["/dashboard/jobs/{jobId}/feedback/single-h1", () => page(server, `/dashboard/jobs/${jobId}/feedback/single-h1`, person.cookie)],
+  [
+    "/dashboard/jobs/{jobId}/feedback/single-h1",
+    () => page(server, `/dashboard/jobs/${jobId}/feedback/single-h1`, person.cookie),
+  ],
   ["/dashboard/jobs/{jobId}/feedback/single-h1 (filed)", () => fileFeedback()],
   ["/dashboard/credits", () => page(server, "/dashboard/credits", person.cookie)],
   ["/dashboard/members", () => page(server, "/dashboard/members", person.cookie)],
@@ -75,11 +112,25 @@ test.each(pages)("%s passes launch-readiness and accessibility", async (label, l
   const shown = await load();
   expect(shown.status).toBeLessThan(label.endsWith("(a refusal)") ? 500 : 300);
   const baseUrl = `${server.baseUrl}${label.split(" ")[0]!.replace("{jobId}", jobId).replace("{runId}", runId)}`;
-  const job = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "static_html", html: shown.text, baseUrl, validationSetId: "launch-readiness", validations: ACCESSIBILITY } });
+  const job = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: {
+      type: "static_html",
+      html: shown.text,
+      baseUrl,
+      validationSetId: "launch-readiness",
+      validations: ACCESSIBILITY,
+    },
+  });
   expect(job.status).toBe(200);
   expect(new Set(job.body.results.map((r: { validationId: string }) => r.validationId))).toEqual(CHECKS);
   const failing = job.body.results
     .filter((r: { verdict: string }) => r.verdict !== "pass")
-    .map((r: { validationId: string; verdict: string; reason?: string; findings: unknown[] }) => ({ check: r.validationId, verdict: r.verdict, reason: r.reason, findings: r.findings.slice(0, 3) }));
+    .map((r: { validationId: string; verdict: string; reason?: string; findings: unknown[] }) => ({
+      check: r.validationId,
+      verdict: r.verdict,
+      reason: r.reason,
+      findings: r.findings.slice(0, 3),
+    }));
   expect({ page: label, failing }).toEqual({ page: label, failing: [] });
 });

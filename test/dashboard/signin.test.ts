@@ -19,8 +19,19 @@ let stopServer: () => Promise<void>;
 let browser: Browser;
 
 beforeAll(async () => {
-  ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_SIGNIN_LINKS_PER_ADDRESS: String(LINKS_PER_ADDRESS), ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600" }));
-  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, headless: true, args: BASE_CHROMIUM_ARGS });
+  ({
+    relay,
+    server,
+    stop: stopServer,
+  } = await startServerWithRelay({
+    ASSAY_SIGNIN_LINKS_PER_ADDRESS: String(LINKS_PER_ADDRESS),
+    ASSAY_KEY_ROTATION_OVERLAP_SECONDS: "3600",
+  }));
+  browser = await chromium.launch({
+    executablePath: findChromium(process.env.CHROMIUM_PATH)!,
+    headless: true,
+    args: BASE_CHROMIUM_ARGS,
+  });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -31,7 +42,9 @@ describe("the sign-in page", () => {
   test("/ and /dashboard lead signed-out people to sign in", async () => {
     expect((await page(server, "/")).headers.get("location")).toBe("/signin");
     expect((await page(server, "/dashboard")).headers.get("location")).toBe("/dashboard/jobs");
-    expect((await page(server, "/dashboard/keys?done=revoked")).headers.get("location")).toBe("/signin?next=%2Fdashboard%2Fkeys%3Fdone%3Drevoked");
+    expect((await page(server, "/dashboard/keys?done=revoked")).headers.get("location")).toBe(
+      "/signin?next=%2Fdashboard%2Fkeys%3Fdone%3Drevoked",
+    );
   });
 
   test("the form sends a link that comes back to next; an address outside the site is never a next", async () => {
@@ -57,7 +70,8 @@ describe("the sign-in page", () => {
 
   test(`past ${LINKS_PER_ADDRESS} links to one address in a link's lifetime: SIGNIN_RATE_LIMITED (429), nothing sent or written`, async () => {
     const email = uniqueEmail("signin-flood");
-    for (let i = 0; i < LINKS_PER_ADDRESS; i++) expect((await server.api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
+    for (let i = 0; i < LINKS_PER_ADDRESS; i++)
+      expect((await server.api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
     const before = eventCount(server);
     const sentBefore = relay.messages.length;
     const res = await server.api("POST", "/api/session/email", { body: { email: email.toUpperCase() } });
@@ -69,7 +83,9 @@ describe("the sign-in page", () => {
     expect(eventCount(server)).toBe(before);
     expect(relay.messages.length).toBe(sentBefore);
     // Another address is not held back.
-    expect((await server.api("POST", "/api/session/email", { body: { email: uniqueEmail("signin-other") } })).status).toBe(202);
+    expect(
+      (await server.api("POST", "/api/session/email", { body: { email: uniqueEmail("signin-other") } })).status,
+    ).toBe(202);
   });
 
   test("sign-out ends the session on the server and clears the cookie; without the CSRF token it ends nothing", async () => {
@@ -83,24 +99,48 @@ describe("the sign-in page", () => {
     expect(out.headers.get("set-cookie")).toMatch(/^assay_session=;.*Max-Age=0/);
     expect((await page(server, "/signin?done=signed-out")).text).toContain("You are signed out.");
     expect((await page(server, "/dashboard/keys", who.cookie)).status).toBe(303);
-    expect(eventsOf(server).filter((e) => e.type === "SessionEnded").at(-1)?.metadata.channel).toBe("dashboard");
+    expect(
+      eventsOf(server)
+        .filter((e) => e.type === "SessionEnded")
+        .at(-1)?.metadata.channel,
+    ).toBe("dashboard");
   });
 
   test("the organization switcher acts for another of the person's organizations; someone else's is refused as missing", async () => {
     const admin = await signIn(server, relay, uniqueEmail("switch-admin"));
     const memberEmail = uniqueEmail("switch-member");
     const member = await signIn(server, relay, memberEmail);
-    const added = await server.api("POST", "/api/members", { headers: { cookie: admin.cookie, "x-csrf-token": admin.csrfToken }, body: { email: memberEmail, role: "member" } });
+    const added = await server.api("POST", "/api/members", {
+      headers: { cookie: admin.cookie, "x-csrf-token": admin.csrfToken },
+      body: { email: memberEmail, role: "member" },
+    });
     expect(added.status).toBe(201);
     const shown = await page(server, "/dashboard/keys", member.cookie);
     expect(shown.text).toContain(`<option value="${admin.customerId}"`);
-    const switched = await postForm(server, "/dashboard/organization", { _csrf: member.csrfToken, customerId: admin.customerId, next: "/dashboard/keys" }, { cookie: member.cookie });
+    const switched = await postForm(
+      server,
+      "/dashboard/organization",
+      { _csrf: member.csrfToken, customerId: admin.customerId, next: "/dashboard/keys" },
+      { cookie: member.cookie },
+    );
     expect(switched.status).toBe(303);
     expect(switched.headers.get("location")).toBe("/dashboard/keys");
-    expect((await server.api("GET", "/api/session", { headers: { cookie: member.cookie } })).body.customerId).toBe(admin.customerId);
+    expect((await server.api("GET", "/api/session", { headers: { cookie: member.cookie } })).body.customerId).toBe(
+      admin.customerId,
+    );
     const stranger = await signIn(server, relay, uniqueEmail("switch-stranger"));
-    const refused = await postForm(server, "/dashboard/organization", { _csrf: stranger.csrfToken, customerId: admin.customerId, next: "/dashboard/keys" }, { cookie: stranger.cookie });
-    const missing = await postForm(server, "/dashboard/organization", { _csrf: stranger.csrfToken, customerId: "cus_doesnotexist0000000000", next: "/dashboard/keys" }, { cookie: stranger.cookie });
+    const refused = await postForm(
+      server,
+      "/dashboard/organization",
+      { _csrf: stranger.csrfToken, customerId: admin.customerId, next: "/dashboard/keys" },
+      { cookie: stranger.cookie },
+    );
+    const missing = await postForm(
+      server,
+      "/dashboard/organization",
+      { _csrf: stranger.csrfToken, customerId: "cus_doesnotexist0000000000", next: "/dashboard/keys" },
+      { cookie: stranger.cookie },
+    );
     expect(refused.status).toBe(404);
     expect(missing.status).toBe(refused.status);
     expect(refused.text).toContain("CUSTOMER_NOT_FOUND");

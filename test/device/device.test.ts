@@ -4,7 +4,15 @@ import { errorEntry } from "../../src/errors/catalog";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { eventCount, eventsOf, expectError, runCli, startServer, uniqueEmail, type TestServer } from "../support/harness";
+import {
+  eventCount,
+  eventsOf,
+  expectError,
+  runCli,
+  startServer,
+  uniqueEmail,
+  type TestServer,
+} from "../support/harness";
 import { decideDevice, hidden, page, postForm } from "../support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
@@ -37,9 +45,17 @@ afterAll(async () => {
 const requestCode = async (s: TestServer, fields: Record<string, string> = {}) => {
   const res = await postForm(s, "/api/device/code", fields);
   expect(res.status).toBe(200);
-  return res.json() as { device_code: string; user_code: string; verification_uri: string; verification_uri_complete: string; expires_in: number; interval: number };
+  return res.json() as {
+    device_code: string;
+    user_code: string;
+    verification_uri: string;
+    verification_uri_complete: string;
+    expires_in: number;
+    interval: number;
+  };
 };
-const poll = (s: TestServer, deviceCode: string) => postForm(s, "/api/device/token", { grant_type: GRANT, device_code: deviceCode, client_id: "assay-cli" });
+const poll = (s: TestServer, deviceCode: string) =>
+  postForm(s, "/api/device/token", { grant_type: GRANT, device_code: deviceCode, client_id: "assay-cli" });
 
 function expectOAuthError(res: { status: number; text: string }, error: string) {
   expect(res.status).toBe(400);
@@ -72,13 +88,23 @@ describe("device codes per client address", () => {
     // As a form, as OAuth clients send it: the same catalogued refusal (OAuth has no error code for a rate limit).
     for (let i = 0; i < 20; i++) {
       const form = await postForm(limited, "/api/device/code", { client_id: "assay-cli" });
-      expect([form.status, form.json().code, Number(form.headers.get("retry-after")) > 0]).toEqual([429, "DEVICE_CODE_RATE_LIMITED", true]);
+      expect([form.status, form.json().code, Number(form.headers.get("retry-after")) > 0]).toEqual([
+        429,
+        "DEVICE_CODE_RATE_LIMITED",
+        true,
+      ]);
     }
     expect(eventCount(limited)).toBe(before);
     // The command line says why and stops undecided (exit 2), storing nothing.
     const home = mkdtempSync(join(tmpdir(), "assay-cli-home-"));
     try {
-      const login = await runCli(["login"], { HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ASSAY_BASE_URL: limited.baseUrl, ASSAY_API_KEY: "", CI: "1" });
+      const login = await runCli(["login"], {
+        HOME: home,
+        XDG_CONFIG_HOME: join(home, ".config"),
+        ASSAY_BASE_URL: limited.baseUrl,
+        ASSAY_API_KEY: "",
+        CI: "1",
+      });
       expect(login.code).toBe(2);
       expect(login.stderr).toStartWith("DEVICE_CODE_RATE_LIMITED: Too many device sign-ins");
       expect(existsSync(join(home, ".config", "assay", "hosts.json"))).toBe(false);
@@ -116,35 +142,57 @@ describe("the device flow", () => {
     expect(shown.text).toContain(`value="${owner.customerId}" selected`);
 
     // Without the session's CSRF token the form approves nothing.
-    const forged = await postForm(server, "/device", { user_code: code.user_code, customerId: owner.customerId, decision: "approve" }, { cookie: owner.cookie });
+    const forged = await postForm(
+      server,
+      "/device",
+      { user_code: code.user_code, customerId: owner.customerId, decision: "approve" },
+      { cookie: owner.cookie },
+    );
     expect(forged.status).toBe(403);
     expect(eventsOfType(server, "DeviceCodeApproved")).toHaveLength(0);
 
     const approved = await decideDevice(server, owner, code.user_code, "approve");
     expect(approved.status).toBe(200);
     expect(approved.text).toContain("<h1>Device approved</h1>");
-    expect(eventsOfType(server, "DeviceCodeApproved").at(-1)).toMatchObject({ metadata: { actor: { kind: "session", id: owner.personId }, channel: "dashboard" } });
+    expect(eventsOfType(server, "DeviceCodeApproved").at(-1)).toMatchObject({
+      metadata: { actor: { kind: "session", id: owner.personId }, channel: "dashboard" },
+    });
 
     const granted = await poll(server, code.device_code);
     expect(granted.status).toBe(200);
     expect(granted.headers.get("cache-control")).toBe("no-store");
     const token = granted.json();
     const session = await server.api("GET", "/api/session", { headers: inSession(owner, null) });
-    expect(token).toMatchObject({ token_type: "Bearer", scope: "jobs:read account:read", customerId: owner.customerId, email: session.body.email });
+    expect(token).toMatchObject({
+      token_type: "Bearer",
+      scope: "jobs:read account:read",
+      customerId: owner.customerId,
+      email: session.body.email,
+    });
     expect(token.orgCode).toBe(session.body.organizations[0].orgCode);
     expect(eventsOfType(server, "KeyMinted").at(-1)).toMatchObject({
-      data: { keyId: token.keyId, customerId: owner.customerId, personId: owner.personId, name: "assay-cli", scopes: ["jobs:read", "account:read"] },
+      data: {
+        keyId: token.keyId,
+        customerId: owner.customerId,
+        personId: owner.personId,
+        name: "assay-cli",
+        scopes: ["jobs:read", "account:read"],
+      },
       metadata: { actor: { kind: "session", id: owner.personId }, channel: "cli" },
     });
 
     const credits = await server.api("GET", "/api/credits", { key: token.access_token });
     expect([credits.status, credits.body.customerId]).toEqual([200, owner.customerId]);
-    expect((await server.api("POST", "/api/jobs", { key: token.access_token, body: {} })).body.code).toBe("INSUFFICIENT_SCOPE");
+    expect((await server.api("POST", "/api/jobs", { key: token.access_token, body: {} })).body.code).toBe(
+      "INSUFFICIENT_SCOPE",
+    );
 
     expectOAuthError(await poll(server, code.device_code), "invalid_grant");
     expect(eventsOfType(server, "DeviceCodeRedeemed")).toHaveLength(1);
     // Answered, the code is no longer found on the page.
-    expect((await page(server, `/device?user_code=${code.user_code}`, owner.cookie)).text).toContain("No pending request has this code");
+    expect((await page(server, `/device?user_code=${code.user_code}`, owner.cookie)).text).toContain(
+      "No pending request has this code",
+    );
   });
 
   test("polling too fast appends nothing: 100 fast polls leave the log as it was, and the interval asked for stops at 60 seconds", async () => {
@@ -186,7 +234,12 @@ describe("the device flow", () => {
     const refused = await postForm(
       server,
       "/device",
-      { _csrf: hidden(form.text, "_csrf")!, user_code: "BBBB-BBBB", customerId: person.customerId, decision: "approve" },
+      {
+        _csrf: hidden(form.text, "_csrf")!,
+        user_code: "BBBB-BBBB",
+        customerId: person.customerId,
+        decision: "approve",
+      },
       { cookie: person.cookie },
     );
     expect(refused.status).toBe(errorEntry("DEVICE_CODE_INVALID").status);
@@ -211,13 +264,17 @@ describe("the device flow", () => {
     expect(res.status).toBe(200);
     const person = await signIn(server, relay, uniqueEmail("device-json"));
     const shown = await page(server, `/device?user_code=${res.body.user_code.toLowerCase()}`, person.cookie);
-    for (const scope of ["jobs:read", "jobs:write", "account:read", "feedback:write"]) expect(shown.text).toContain(scope);
+    for (const scope of ["jobs:read", "jobs:write", "account:read", "feedback:write"])
+      expect(shown.text).toContain(scope);
     expectOAuthError(await postForm(server, "/api/device/code", { scope: "jobs:read admin" }), "invalid_scope");
   });
 
   test("the token endpoint's other refusals: unknown code, another grant type, a missing code", async () => {
     expectOAuthError(await poll(server, "not-a-device-code"), "invalid_grant");
-    expectOAuthError(await postForm(server, "/api/device/token", { grant_type: "client_credentials" }), "unsupported_grant_type");
+    expectOAuthError(
+      await postForm(server, "/api/device/token", { grant_type: "client_credentials" }),
+      "unsupported_grant_type",
+    );
     expectOAuthError(await postForm(server, "/api/device/token", { grant_type: GRANT }), "invalid_request");
     expectOAuthError(await postForm(server, "/api/device/token", {}), "invalid_request");
   });
@@ -232,7 +289,12 @@ describe("the device flow", () => {
     const late = await postForm(
       shortLived,
       "/device",
-      { _csrf: hidden(form.text, "_csrf")!, user_code: code.user_code, customerId: person.customerId, decision: "approve" },
+      {
+        _csrf: hidden(form.text, "_csrf")!,
+        user_code: code.user_code,
+        customerId: person.customerId,
+        decision: "approve",
+      },
       { cookie: person.cookie },
     );
     expect(late.status).toBe(400);
@@ -254,7 +316,10 @@ test("OpenAPI describes the token endpoint's OAuth refusals beside its catalogue
 test("OpenAPI offers the device endpoints' bodies as forms beside JSON", async () => {
   const doc = (await server.api("GET", "/api/openapi.json")).body;
   for (const path of ["/api/device/code", "/api/device/token"]) {
-    expect(Object.keys(doc.paths[path].post.requestBody.content)).toEqual(["application/json", "application/x-www-form-urlencoded"]);
+    expect(Object.keys(doc.paths[path].post.requestBody.content)).toEqual([
+      "application/json",
+      "application/x-www-form-urlencoded",
+    ]);
   }
 });
 

@@ -16,7 +16,11 @@ const key: MintedKey = {
 
 test("minting for an organization that exists decides one KeyMinted on its account stream", () => {
   expect(decideMintKey("cus_a", key, true)).toEqual([
-    { streamId: streams.account("cus_a"), expectedVersion: "any", events: [{ type: "KeyMinted", data: { customerId: "cus_a", ...key } }] },
+    {
+      streamId: streams.account("cus_a"),
+      expectedVersion: "any",
+      events: [{ type: "KeyMinted", data: { customerId: "cus_a", ...key } }],
+    },
   ]);
 });
 
@@ -28,7 +32,11 @@ test("minting for an unknown organization is CUSTOMER_NOT_FOUND", () => {
 
 test("revoking an active key decides one KeyRevoked on its organization's account stream", () => {
   expect(decideRevokeKey("cus_a", "key_1", true)).toEqual([
-    { streamId: streams.account("cus_a"), expectedVersion: "any", events: [{ type: "KeyRevoked", data: { keyId: "key_1", customerId: "cus_a" } }] },
+    {
+      streamId: streams.account("cus_a"),
+      expectedVersion: "any",
+      events: [{ type: "KeyRevoked", data: { keyId: "key_1", customerId: "cus_a" } }],
+    },
   ]);
 });
 

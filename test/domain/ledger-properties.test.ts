@@ -14,7 +14,13 @@ import { verifyLedger } from "../../src/services/audit";
 import { NetworkGuard } from "../../src/capture/network-guard";
 import { planJob } from "../../src/domain/job-request";
 import type { PlannedJob } from "../../src/domain/planned-job";
-import { decide as decideJob, jobState, JobStateError, type JobEvent, type RecordedResult } from "../../src/domain/jobs";
+import {
+  decide as decideJob,
+  jobState,
+  JobStateError,
+  type JobEvent,
+  type RecordedResult,
+} from "../../src/domain/jobs";
 import { streams } from "../../src/domain/accounts";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { ConcurrencyError, type EventLog, type StreamWrite } from "../../src/store/event-log";
@@ -41,17 +47,26 @@ const MONTHLY_CREDITS = 60;
 const KEY_META: EventMetadata = { actor: { kind: "key", id: "key_property" }, channel: "api" };
 const CUSTOMERS = 2;
 
-const PAGE = '<html lang="en"><head><title>T</title><meta name="description" content="d"></head><body><h1>Hi</h1></body></html>';
+const PAGE =
+  '<html lang="en"><head><title>T</title><meta name="description" content="d"></head><body><h1>Hi</h1></body></html>';
 /** A few real plans of different prices, planned once by the real planner. */
 let plans: PlannedJob[] = [];
 
 beforeAll(async () => {
   const guard = new NetworkGuard(false);
-  const body = (validations: string[]) => ({ type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations });
+  const body = (validations: string[]) => ({
+    type: "static_html",
+    html: PAGE,
+    baseUrl: "https://example.com/",
+    validations,
+  });
   plans = await Promise.all([
     planJob(body(["page-title"]), guard),
     planJob(body(["page-title", "meta-description", "html-lang"]), guard),
-    planJob({ type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "web-essentials" }, guard),
+    planJob(
+      { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "web-essentials" },
+      guard,
+    ),
   ]);
 });
 
@@ -69,11 +84,37 @@ type Command =
 
 const customer = fc.integer({ min: 0, max: CUSTOMERS - 1 });
 const commandArb: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant("job" as const), customer, plan: fc.integer({ min: 0, max: 2 }), verdicts: fc.array(fc.constantFrom<Verdict>("pass", "fail", "error"), { minLength: 12, maxLength: 12 }), settleTwice: fc.boolean(), reaccept: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("grant" as const), customer, amount: fc.integer({ min: 0, max: 30 }) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("deduct" as const), customer, amount: fc.integer({ min: 1, max: 50 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("race" as const), customer, plans: fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("monthly" as const), customer, month: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      kind: fc.constant("job" as const),
+      customer,
+      plan: fc.integer({ min: 0, max: 2 }),
+      verdicts: fc.array(fc.constantFrom<Verdict>("pass", "fail", "error"), { minLength: 12, maxLength: 12 }),
+      settleTwice: fc.boolean(),
+      reaccept: fc.boolean(),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("grant" as const), customer, amount: fc.integer({ min: 0, max: 30 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant("deduct" as const), customer, amount: fc.integer({ min: 1, max: 50 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("race" as const),
+      customer,
+      plans: fc.tuple(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 0, max: 2 })),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("monthly" as const), customer, month: fc.integer({ min: 0, max: 3 }) }),
+  },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("feedback" as const), job: fc.nat(), check: fc.nat() }) },
 );
 
@@ -111,7 +152,14 @@ class World {
     this.readModels = readModels;
     this.feedback = new FeedbackService({ log, readModels }, loadFeedbackSets());
     this.plans = plansFor(this.config)({ log, readModels });
-    const accounts = new AccountService({ config: this.config, log, readModels, keyUsage, plans: this.plans, limits: new AddressLimits(this.config) });
+    const accounts = new AccountService({
+      config: this.config,
+      log,
+      readModels,
+      keyUsage,
+      plans: this.plans,
+      limits: new AddressLimits(this.config),
+    });
     this.operator = new OperatorService({ log, readModels, plans: this.plans }, accounts);
     for (let i = 0; i < CUSTOMERS; i++) {
       const { customerId } = await accounts.signup(`prop-${i}@example.com`, META);
@@ -137,7 +185,10 @@ class World {
   acceptWrites(jobId: string, customerId: string, plan: PlannedJob): StreamWrite[] {
     return decideJob(
       { kind: "accept", jobId, customerId, job: plan },
-      { job: this.job(jobId), credits: { ...this.ledger(customerId), existingCharge: chargeForJob(this.readModels, jobId) } },
+      {
+        job: this.job(jobId),
+        credits: { ...this.ledger(customerId), existingCharge: chargeForJob(this.readModels, jobId) },
+      },
     );
   }
 
@@ -150,20 +201,36 @@ class World {
         if (!(await this.tryAccept(jobId, customerId, plan))) return;
         if (cmd.reaccept) {
           // The same job id again (a retried request): never a second charge.
-          expect(await refusal(this.log.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META))).toBeInstanceOf(JobStateError);
+          expect(
+            await refusal(this.log.appendSoon(() => this.acceptWrites(jobId, customerId, plan), META)),
+          ).toBeInstanceOf(JobStateError);
         }
         const rows: RecordedResult[] = plan.run.map((v, i) => ({
           validationId: v.module.meta.id,
           severity: v.severity,
           credits: v.credits,
-          outcome: cmd.verdicts[i] === "error" ? { verdict: "error", reason: "crashed", reasoning: "crashed", findings: [] } : { verdict: cmd.verdicts[i]!, reasoning: "r", findings: [] },
+          outcome:
+            cmd.verdicts[i] === "error"
+              ? { verdict: "error", reason: "crashed", reasoning: "crashed", findings: [] }
+              : { verdict: cmd.verdicts[i]!, reasoning: "r", findings: [] },
           captureKeys: [],
           durationMs: 1,
         }));
-        const settle = () => this.log.appendSoon(() => decideJob({ kind: "settle", results: rows, captures: [] }, { job: this.job(jobId), credits: this.ledger(customerId) }), META);
+        const settle = () =>
+          this.log.appendSoon(
+            () =>
+              decideJob(
+                { kind: "settle", results: rows, captures: [] },
+                { job: this.job(jobId), credits: this.ledger(customerId) },
+              ),
+            META,
+          );
         await settle();
         this.jobs.push({ jobId, customerId, rows });
-        this.adjust(customerId, rows.filter((r) => r.outcome.verdict === "error").reduce((n, r) => n + r.credits, 0));
+        this.adjust(
+          customerId,
+          rows.filter((r) => r.outcome.verdict === "error").reduce((n, r) => n + r.credits, 0),
+        );
         if (cmd.settleTwice) expect(await refusal(settle())).toBeInstanceOf(JobStateError);
         return;
       }
@@ -176,7 +243,9 @@ class World {
       case "deduct": {
         const customerId = this.customers[cmd.customer]!;
         if (cmd.amount > this.model.get(customerId)!) {
-          expect(await refusal(this.operator.deductCredits(customerId, cmd.amount, "property test"))).toBeInstanceOf(AppError);
+          expect(await refusal(this.operator.deductCredits(customerId, cmd.amount, "property test"))).toBeInstanceOf(
+            AppError,
+          );
           return;
         }
         await this.operator.deductCredits(customerId, cmd.amount, "property test");
@@ -185,7 +254,10 @@ class World {
       }
       case "monthly": {
         const customerId = this.customers[cmd.customer]!;
-        const later = plansFor({ ...this.config, clockOffsetDays: 31 * cmd.month })({ log: this.log, readModels: this.readModels });
+        const later = plansFor({ ...this.config, clockOffsetDays: 31 * cmd.month })({
+          log: this.log,
+          readModels: this.readModels,
+        });
         // Twice, as two requests of that month would: the second grants nothing.
         for (let i = 0; i < 2; i++) await later.entitle(customerId);
         const month = `${customerId}/${new Date(Date.now() + 31 * cmd.month * 86_400_000).toISOString().slice(0, 7)}`;
@@ -292,21 +364,29 @@ class World {
     for (const jobId of this.charged) {
       expect(events.filter((e) => e.type === "CreditsCharged" && e.data.jobId === jobId)).toHaveLength(1);
       expect(events.filter((e) => e.type === "JobSettled" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
-      expect(events.filter((e) => e.type === "CreditsRefunded" && e.data.jobId === jobId).length).toBeLessThanOrEqual(1);
+      expect(events.filter((e) => e.type === "CreditsRefunded" && e.data.jobId === jobId).length).toBeLessThanOrEqual(
+        1,
+      );
     }
     const report = await verifyLedger(this.log, this.readModels);
     expect(report.problems).toEqual([]);
     expect(report.ok).toBe(true);
     for (const customerId of this.customers) expect(report.balances[customerId]).toBe(this.model.get(customerId)!);
     const payouts = events.filter((e) => e.type === "CreditsGranted" && e.data.reason === "feedback");
-    expect(new Set(payouts.map((e) => JSON.stringify(e.type === "CreditsGranted" && e.data.feedback))).size).toBe(payouts.length);
+    expect(new Set(payouts.map((e) => JSON.stringify(e.type === "CreditsGranted" && e.data.feedback))).size).toBe(
+      payouts.length,
+    );
     const monthly = events.filter((e) => e.type === "CreditsGranted" && e.data.reason === "monthly");
     expect(monthly).toHaveLength(this.months.size);
   }
 }
 
 /** What a promise was refused with (null when it was not). */
-const refusal = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => null, (e: unknown) => e);
+const refusal = (promise: Promise<unknown>): Promise<unknown> =>
+  promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
 
 /** What the runs did on each log, so that a property that held only because nothing happened cannot pass. */
 const seen = { sqlite: newTally(), postgres: newTally() };

@@ -13,7 +13,11 @@ import {
 
 /** The pass policy on its own: the severity mapping, the --fail-on threshold and the decision. No server. */
 
-const row = (validationId: string, severity: PolicyRow["severity"], verdict: "pass" | "fail" | "error"): PolicyRow => ({ validationId, severity, verdict });
+const row = (validationId: string, severity: PolicyRow["severity"], verdict: "pass" | "fail" | "error"): PolicyRow => ({
+  validationId,
+  severity,
+  verdict,
+});
 
 describe("the severity mapping", () => {
   test("Assay's severities in the hosted vocabulary: critical and major are required, minor recommended, info optional", () => {
@@ -29,7 +33,11 @@ describe("the severity mapping", () => {
 
   test("the published table agrees with the functions, and says which block", () => {
     for (const m of SEVERITY_MAPPING) if (m.assay) expect(policySeverity(m.assay)).toBe(m.policy);
-    expect(SEVERITY_MAPPING.filter((m) => m.blocks).map((m) => m.policy)).toEqual(["required", "required", "prohibited"]);
+    expect(SEVERITY_MAPPING.filter((m) => m.blocks).map((m) => m.policy)).toEqual([
+      "required",
+      "required",
+      "prohibited",
+    ]);
   });
 });
 
@@ -78,26 +86,52 @@ describe("the decision", () => {
   });
 
   test("hosted names and status rows decide the same as Assay names and verdict rows", () => {
-    const hosted = rows.map((r) => ({ validationId: r.validationId, severity: policySeverity(r.severity), status: "verdict" in r ? r.verdict : r.status }));
+    const hosted = rows.map((r) => ({
+      validationId: r.validationId,
+      severity: policySeverity(r.severity),
+      status: "verdict" in r ? r.verdict : r.status,
+    }));
     expect(passPolicy(hosted)).toEqual(passPolicy(rows));
   });
 
   test("a lower threshold blocks more; error makes blocking errors block", () => {
     expect(passPolicy(rows, "minor").blockingRequired).toEqual(["title", "h1"]);
-    expect(passPolicy(rows, "info,error")).toMatchObject({ blockingRequired: ["title", "h1", "vitals", "note"], undecided: [], warnings: [] });
-    expect(passPolicy(rows, "critical")).toMatchObject({ blockedByRequired: false, blockedByProhibited: true, blockingRequired: [], blockingProhibited: ["lorem"], warnings: ["title", "h1", "note"] });
-    expect(passPolicy(rows, parseThreshold("prohibited"))).toMatchObject({ blockingRequired: [], blockingProhibited: ["lorem"], undecided: [] });
+    expect(passPolicy(rows, "info,error")).toMatchObject({
+      blockingRequired: ["title", "h1", "vitals", "note"],
+      undecided: [],
+      warnings: [],
+    });
+    expect(passPolicy(rows, "critical")).toMatchObject({
+      blockedByRequired: false,
+      blockedByProhibited: true,
+      blockingRequired: [],
+      blockingProhibited: ["lorem"],
+      warnings: ["title", "h1", "note"],
+    });
+    expect(passPolicy(rows, parseThreshold("prohibited"))).toMatchObject({
+      blockingRequired: [],
+      blockingProhibited: ["lorem"],
+      undecided: [],
+    });
   });
 
   test("no blocking failure: undecided when a blocking check errored, else pass (warnings do not block)", () => {
     expect(passPolicy([row("a", "major", "pass"), row("b", "major", "error")]).decision).toBe("undecided");
-    expect(passPolicy([row("a", "major", "pass"), row("b", "minor", "fail"), row("c", "info", "error")])).toMatchObject({ decision: "pass", blocked: false, warnings: ["b", "c"] });
+    expect(passPolicy([row("a", "major", "pass"), row("b", "minor", "fail"), row("c", "info", "error")])).toMatchObject(
+      { decision: "pass", blocked: false, warnings: ["b", "c"] },
+    );
     expect(passPolicy([]).decision).toBe("pass");
   });
 
   test("nothing blocks: blockedByRequired and blockedByProhibited are false, not empty lists (a client tests them for truth)", () => {
     const clean = passPolicy([row("a", "major", "pass"), row("b", "prohibited", "pass"), row("c", "minor", "fail")]);
-    expect(clean).toMatchObject({ blockedByRequired: false, blockedByProhibited: false, blockingRequired: [], blockingProhibited: [], decision: "pass" });
+    expect(clean).toMatchObject({
+      blockedByRequired: false,
+      blockedByProhibited: false,
+      blockingRequired: [],
+      blockingProhibited: [],
+      decision: "pass",
+    });
     expect(Boolean(clean.blockedByRequired || clean.blockedByProhibited)).toBe(false);
   });
 });
@@ -111,19 +145,46 @@ describe("deciding a job's JSON", () => {
   ];
 
   test("result rows at their Assay severity (finer for thresholds), prohibited kept", () => {
-    expect(decideJob(job({ results }))).toMatchObject({ blockedByRequired: true, blockingRequired: ["title"], blockedByProhibited: true, blockingProhibited: ["lorem"], warnings: ["h1"], decision: "blocked" });
-    expect(decideJob(job({ results }), "critical")).toMatchObject({ blockedByRequired: false, blockingRequired: [], blockingProhibited: ["lorem"], warnings: ["title", "h1"] });
+    expect(decideJob(job({ results }))).toMatchObject({
+      blockedByRequired: true,
+      blockingRequired: ["title"],
+      blockedByProhibited: true,
+      blockingProhibited: ["lorem"],
+      warnings: ["h1"],
+      decision: "blocked",
+    });
+    expect(decideJob(job({ results }), "critical")).toMatchObject({
+      blockedByRequired: false,
+      blockingRequired: [],
+      blockingProhibited: ["lorem"],
+      warnings: ["title", "h1"],
+    });
     expect(decideJob(job({ results: results.slice(2) }))).toMatchObject({ decision: "pass" });
   });
 
   test("checks with no row (an expired email job) at their hosted severity and status; expired or interrupted never passes", () => {
-    const expired = job({ status: "expired", interruption: { cause: "email_expired" }, validationSets: [{ validations: [{ validationId: "subject", severity: "recommended", status: "error" }] }] });
+    const expired = job({
+      status: "expired",
+      interruption: { cause: "email_expired" },
+      validationSets: [{ validations: [{ validationId: "subject", severity: "recommended", status: "error" }] }],
+    });
     expect(decideJob(expired)).toMatchObject({ undecided: [], warnings: ["subject"], decision: "undecided" });
-    expect(decideJob(job({ status: "interrupted", results: [{ validationId: "title", severity: "major", verdict: "error" }] }))).toMatchObject({ undecided: ["title"], decision: "undecided" });
+    expect(
+      decideJob(
+        job({ status: "interrupted", results: [{ validationId: "title", severity: "major", verdict: "error" }] }),
+      ),
+    ).toMatchObject({ undecided: ["title"], decision: "undecided" });
   });
 
   test("pending until the job settles", () => {
-    expect(decideJob(job({ status: "pending", validationSets: [{ validations: [{ validationId: "subject", severity: "required", status: "pending" }] }] })).decision).toBe("pending");
+    expect(
+      decideJob(
+        job({
+          status: "pending",
+          validationSets: [{ validations: [{ validationId: "subject", severity: "required", status: "pending" }] }],
+        }),
+      ).decision,
+    ).toBe("pending");
     expect(decideJob(job({ status: "running" })).decision).toBe("pending");
   });
 });

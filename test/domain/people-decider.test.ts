@@ -22,7 +22,8 @@ const signIn = (over: Partial<SignIn> = {}): SignIn => ({
   ...over,
 });
 
-const types = (writes: ReturnType<typeof decideSignIn>) => writes.flatMap((w) => w.events.map((e) => `${w.streamId}:${e.type}`));
+const types = (writes: ReturnType<typeof decideSignIn>) =>
+  writes.flatMap((w) => w.events.map((e) => `${w.streamId}:${e.type}`));
 
 test("a first sign-in with an email that has no organization registers the person and opens one with them as admin", () => {
   const writes = decideSignIn(signIn());
@@ -35,7 +36,10 @@ test("a first sign-in with an email that has no organization registers the perso
     "credits-cus_new:CreditsGranted",
     "session-ses_1:SessionStarted",
   ]);
-  expect(writes.find((w) => w.streamId === streams.session("ses_1"))!.events[0]!.data).toMatchObject({ personId: "per_new", customerId: "cus_new" });
+  expect(writes.find((w) => w.streamId === streams.session("ses_1"))!.events[0]!.data).toMatchObject({
+    personId: "per_new",
+    customerId: "cus_new",
+  });
 });
 
 test("a sign-in with a signup email claims that organization once; a known member just gets a session", () => {
@@ -46,7 +50,10 @@ test("a sign-in with a signup email claims that organization once; a known membe
     "session-ses_1:SessionStarted",
   ]);
   const member = { personId: "per_a", memberships: [{ customerId: "cus_b" }, { customerId: "cus_a" }] };
-  expect(types(decideSignIn(signIn({ claimedBy: "cus_a", person: member })))).toEqual(["signin-lnk_1:SignInLinkUsed", "session-ses_1:SessionStarted"]);
+  expect(types(decideSignIn(signIn({ claimedBy: "cus_a", person: member })))).toEqual([
+    "signin-lnk_1:SignInLinkUsed",
+    "session-ses_1:SessionStarted",
+  ]);
   // No claim: the session starts in the person's first organization.
   const writes = decideSignIn(signIn({ person: member }));
   expect(writes.at(-1)!.events[0]!.data).toMatchObject({ personId: "per_a", customerId: "cus_b" });
@@ -66,16 +73,28 @@ test("a link for a domain no longer invited is UNAUTHORIZED_DOMAIN", () => {
 });
 
 test("a member may act on the keys they minted only; an admin on any; no role mints beyond its scopes", () => {
-  expect(() => requireKeyAuthority({ role: "member", personId: "per_m" }, { keyId: "key_1", personId: "per_m" })).not.toThrow();
-  expect(() => requireKeyAuthority({ role: "admin", personId: "per_a" }, { keyId: "key_1", personId: null })).not.toThrow();
-  expect(refusal(() => requireKeyAuthority({ role: "member", personId: "per_m" }, { keyId: "key_1", personId: null })).code).toBe("ADMIN_REQUIRED");
-  expect(() => requireScopesOfRole("member", ["jobs:read", "jobs:write", "feedback:write", "account:read"])).not.toThrow();
+  expect(() =>
+    requireKeyAuthority({ role: "member", personId: "per_m" }, { keyId: "key_1", personId: "per_m" }),
+  ).not.toThrow();
+  expect(() =>
+    requireKeyAuthority({ role: "admin", personId: "per_a" }, { keyId: "key_1", personId: null }),
+  ).not.toThrow();
+  expect(
+    refusal(() => requireKeyAuthority({ role: "member", personId: "per_m" }, { keyId: "key_1", personId: null })).code,
+  ).toBe("ADMIN_REQUIRED");
+  expect(() =>
+    requireScopesOfRole("member", ["jobs:read", "jobs:write", "feedback:write", "account:read"]),
+  ).not.toThrow();
 });
 
 test("rotating decides one KeyRotated on the organization's stream; a key that is not active is STORAGE_OBJECT_NOT_FOUND", () => {
   const rotation = { keyId: "key_1", displayPrefix: "assay_sk_abcd", secretHash: HASH, previousValidUntil: LATER };
   expect(decideRotateKey("cus_a", rotation, true)).toEqual([
-    { streamId: streams.account("cus_a"), expectedVersion: "any", events: [{ type: "KeyRotated", data: { customerId: "cus_a", ...rotation } }] },
+    {
+      streamId: streams.account("cus_a"),
+      expectedVersion: "any",
+      events: [{ type: "KeyRotated", data: { customerId: "cus_a", ...rotation } }],
+    },
   ]);
   expect(refusal(() => decideRotateKey("cus_a", rotation, false)).code).toBe("STORAGE_OBJECT_NOT_FOUND");
 });

@@ -26,7 +26,10 @@ const REFUSED_AT: Record<string, [unknown, ErrorCode]> = {
   "job-type": [{ type: "pdf" }, "VALIDATION_TYPE_UNSUPPORTED"],
   "one-set": [ok({ validationSetId: ["web-essentials", "seo"] }), "ONE_VALIDATION_SET_PER_JOB"],
   "set-not-combined": [ok({ validationSetId: "web-essentials", validationSets: ["seo"] }), "VALIDATION_SET_CONFLICT"],
-  "one-subject": [{ type: "url", url: ["https://example.com/a", "https://example.com/b"], validations: ["page-title"] }, "JOB_ACCEPTS_ONE_SUBJECT"],
+  "one-subject": [
+    { type: "url", url: ["https://example.com/a", "https://example.com/b"], validations: ["page-title"] },
+    "JOB_ACCEPTS_ONE_SUBJECT",
+  ],
   "field-types": [ok({ detail: 3 }), "INVALID_REQUEST_BODY"],
   "enum-values": [ok({ detail: "loud" }), "INVALID_ENUM_VALUE"],
   "required-fields": [htmlJob(PAGE, [{ severity: "major" }]), "MISSING_REQUIRED_FIELD"],
@@ -37,13 +40,22 @@ const REFUSED_AT: Record<string, [unknown, ErrorCode]> = {
   "set-subject": [htmlJob(PAGE, undefined, { validationSetId: emailSet }), "VALIDATION_SET_SUBJECT_MISMATCH"],
   "validation-subject": [htmlJob(PAGE, ["email-subject-length"]), "VALIDATION_SUBJECT_MISMATCH"],
   runnable: [htmlJob(PAGE, ["nope"]), "VALIDATION_NOT_RUNNABLE"],
-  "no-differing-duplicates": [htmlJob(PAGE, [{ id: "page-title", severity: "major" }, "page-title"]), "DUPLICATE_VALIDATION"],
+  "no-differing-duplicates": [
+    htmlJob(PAGE, [{ id: "page-title", severity: "major" }, "page-title"]),
+    "DUPLICATE_VALIDATION",
+  ],
   "one-parameter-map": [
-    htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: "a" } }, { id: "forbidden-text-absent", parameters: { text: "b" } }]),
+    htmlJob(PAGE, [
+      { id: "required-text-present", parameters: { text: "a" } },
+      { id: "forbidden-text-absent", parameters: { text: "b" } },
+    ]),
     "CONFLICTING_PARAMETERS",
   ],
   "parameter-values": [htmlJob(PAGE, [{ id: "page-title", parameters: { size: 1 } }]), "INVALID_PARAMETER_VALUE"],
-  "client-selections": [{ type: "email", validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["nope"] } }] }, "UNKNOWN_EMAIL_CLIENT"],
+  "client-selections": [
+    { type: "email", validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["nope"] } }] },
+    "UNKNOWN_EMAIL_CLIENT",
+  ],
   "public-url": [{ type: "url", url: "http://127.0.0.1/", validations: ["page-title"] }, "PLAYGROUND_INVALID_URL"],
 };
 
@@ -109,7 +121,11 @@ test("a plan passes every step and is priced by priceJob: catalog prices, render
   const plan = await planJob(
     {
       type: "email",
-      validations: ["email-subject-length", "email-layout-not-broken", { id: "email-cta-visible", clients: { "desktop-md": ["outlook-windows", "gmail-web"] } }],
+      validations: [
+        "email-subject-length",
+        "email-layout-not-broken",
+        { id: "email-cta-visible", clients: { "desktop-md": ["outlook-windows", "gmail-web"] } },
+      ],
     },
     guard,
   );

@@ -17,12 +17,16 @@ const CHECKS = ["email-subject-length"];
 let server: TestServer;
 let apiKey: string;
 beforeAll(async () => {
-  server = await startServer({ ASSAY_SMTP_MAX_BYTES: String(SMTP_MAX_BYTES), ASSAY_SMTP_SESSION_SECONDS: String(SESSION_SECONDS) });
+  server = await startServer({
+    ASSAY_SMTP_MAX_BYTES: String(SMTP_MAX_BYTES),
+    ASSAY_SMTP_SESSION_SECONDS: String(SESSION_SECONDS),
+  });
   apiKey = (await server.signup()).apiKey;
 });
 afterAll(() => server.stop());
 
-const transport = () => nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true, pool: false });
+const transport = () =>
+  nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true, pool: false });
 const message = (to: string | string[], extra: Record<string, unknown> = {}) => ({
   envelope: { from: "news@trailhead.example", to },
   from: '"Trailhead" <news@trailhead.example>',
@@ -38,7 +42,8 @@ async function createEmailJob(): Promise<{ jobId: string; testEmail: string; cre
   return res.body;
 }
 
-const jobOf = async (jobId: string) => (await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey })).body.jobs[0];
+const jobOf = async (jobId: string) =>
+  (await server.api("GET", `/api/jobs?jobId=${jobId}`, { key: apiKey })).body.jobs[0];
 
 async function settled(jobId: string) {
   for (let i = 0; i < 1200; i++) {
@@ -52,11 +57,15 @@ async function settled(jobId: string) {
 /** The service answers: /healthz, and a web job (the browser pool) with its verdict. */
 async function expectServiceUp() {
   expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(200);
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob("<!doctype html><html lang=en><title>Up</title><h1>Up</h1></html>", ["page-title"]) });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob("<!doctype html><html lang=en><title>Up</title><h1>Up</h1></html>", ["page-title"]),
+  });
   expect(res.body.results.map((r: { verdict: string }) => r.verdict)).toEqual(["pass"]);
 }
 
-const receivedFor = (jobId: string) => eventsOf(server).filter((e) => e.type === "EmailReceived" && JSON.stringify(e).includes(jobId));
+const receivedFor = (jobId: string) =>
+  eventsOf(server).filter((e) => e.type === "EmailReceived" && JSON.stringify(e).includes(jobId));
 
 test("100 concurrent connections each deliver their message; the service answers all along", async () => {
   const jobs = await Promise.all(Array.from({ length: 100 }, () => createEmailJob()));
@@ -65,13 +74,21 @@ test("100 concurrent connections each deliver their message; the service answers
   const sent = await sending;
   expect(sent.every((info) => /^250 /.test(info.response))).toBe(true);
   const done = await Promise.all(jobs.map((job) => settled(job.jobId)));
-  expect(done.map((job) => job.results.map((r: { verdict: string }) => r.verdict).join())).toEqual(jobs.map(() => "pass"));
+  expect(done.map((job) => job.results.map((r: { verdict: string }) => r.verdict).join())).toEqual(
+    jobs.map(() => "pass"),
+  );
   await expectServiceUp();
 });
 
 test("oversize messages are refused with 552 while DATA streams in, nothing is stored, the job keeps waiting", async () => {
   const jobs = await Promise.all(Array.from({ length: 5 }, () => createEmailJob()));
-  const refusals = await Promise.all(jobs.map((job) => transport().sendMail(message(job.testEmail, { text: "x".repeat(SMTP_MAX_BYTES * 3) })).catch((e) => e)));
+  const refusals = await Promise.all(
+    jobs.map((job) =>
+      transport()
+        .sendMail(message(job.testEmail, { text: "x".repeat(SMTP_MAX_BYTES * 3) }))
+        .catch((e) => e),
+    ),
+  );
   for (const err of refusals) {
     expect(err.responseCode).toBe(552);
     expect(err.response).toContain(`5.3.4 Message exceeds the ${SMTP_MAX_BYTES}-byte limit`);
@@ -137,7 +154,8 @@ function dribble(to: string): Promise<string> {
     socket.on("data", (d) => {
       said += d.toString();
       const replies = said.split("\r\n").filter((l) => /^\d{3} /.test(l)).length;
-      if (replies >= 1 && replies <= commands.length && !said.includes("354 ")) socket.write(`${commands[replies - 1]}\r\n`);
+      if (replies >= 1 && replies <= commands.length && !said.includes("354 "))
+        socket.write(`${commands[replies - 1]}\r\n`);
       if (said.includes("354 ") && !timer) {
         let i = 0;
         timer = setInterval(() => socket.write(body[i++]!), 100);

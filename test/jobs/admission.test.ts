@@ -22,10 +22,17 @@ beforeAll(async () => {
         slowAsked();
         await released;
       }
-      return new Response("<!doctype html><html lang=en><title>Held</title><h1>Held</h1></html>", { headers: { "content-type": "text/html" } });
+      return new Response("<!doctype html><html lang=en><title>Held</title><h1>Held</h1></html>", {
+        headers: { "content-type": "text/html" },
+      });
     },
   });
-  server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_BROWSER_PAGES: "1", ASSAY_BROWSER_QUEUE: "1" });
+  server = await startServer({
+    ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+    ASSAY_BROWSER_POOL_SIZE: "1",
+    ASSAY_BROWSER_PAGES: "1",
+    ASSAY_BROWSER_QUEUE: "1",
+  });
   apiKey = (await server.signup()).apiKey;
 });
 afterAll(async () => {
@@ -36,20 +43,33 @@ afterAll(async () => {
 
 test("jobs wait their turn in arrival order; past the queue a job is refused with 503 before its charge", async () => {
   const finished: string[] = [];
-  const held = server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url: `http://127.0.0.1:${site.port}/slow`, validations: ["page-title"] } }).then((r) => {
-    finished.push("held");
-    return r;
-  });
+  const held = server
+    .api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "url", url: `http://127.0.0.1:${site.port}/slow`, validations: ["page-title"] },
+    })
+    .then((r) => {
+      finished.push("held");
+      return r;
+    });
   await slowRequested;
-  const queued = server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob("<!doctype html><html lang=en><title>Queued</title><h1>Queued</h1></html>", ["page-title"]) }).then((r) => {
-    finished.push("queued");
-    return r;
-  });
+  const queued = server
+    .api("POST", "/api/jobs", {
+      key: apiKey,
+      body: htmlJob("<!doctype html><html lang=en><title>Queued</title><h1>Queued</h1></html>", ["page-title"]),
+    })
+    .then((r) => {
+      finished.push("queued");
+      return r;
+    });
   while (server.assay.pool.waiting < 1) await Bun.sleep(10);
 
   const balance = (await server.api("GET", "/api/credits", { key: apiKey })).body.balance;
   const events = eventsOf(server).length;
-  const refused = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob("<!doctype html><html lang=en><title>Refused</title></html>", ["page-title"]) });
+  const refused = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob("<!doctype html><html lang=en><title>Refused</title></html>", ["page-title"]),
+  });
   expectError(refused, 503, "SERVICE_UNAVAILABLE");
   expect(refused.body.retryable).toBe(true);
   expect(refused.body.details).toEqual({ dependency: "chromium", waiting: 1, retryAfterSeconds: 5 });
@@ -58,12 +78,20 @@ test("jobs wait their turn in arrival order; past the queue a job is refused wit
   expect((await server.api("GET", "/api/credits", { key: apiKey })).body.balance).toBe(balance);
   expect(eventsOf(server).length).toBe(events);
   // An email job renders later, when its message comes: it is accepted while pages wait.
-  const email = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: ["email-subject-length"] } });
+  const email = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "email", validations: ["email-subject-length"] },
+  });
   expect(email.status).toBe(200);
 
   release();
   const [first, second] = await Promise.all([held, queued]);
-  expect([first.status, first.body.results[0].verdict, second.status, second.body.results[0].verdict]).toEqual([200, "pass", 200, "pass"]);
+  expect([first.status, first.body.results[0].verdict, second.status, second.body.results[0].verdict]).toEqual([
+    200,
+    "pass",
+    200,
+    "pass",
+  ]);
   expect(finished).toEqual(["held", "queued"]);
   expect(server.assay.pool.waiting).toBe(0);
 });

@@ -23,7 +23,10 @@ describe("the render catalog file", () => {
     const balance = (await server.api("GET", "/api/credits", { key: org.apiKey })).body.balance;
     const refusals = [
       await server.api("GET", "/api/email-clients", { key: org.apiKey }),
-      await server.api("POST", "/api/jobs/estimate", { key: org.apiKey, body: emailJob({ "desktop-md": ["gmail-web"] }) }),
+      await server.api("POST", "/api/jobs/estimate", {
+        key: org.apiKey,
+        body: emailJob({ "desktop-md": ["gmail-web"] }),
+      }),
       await server.api("POST", "/api/jobs", { key: org.apiKey, body: emailJob({ "desktop-md": ["gmail-web"] }) }),
     ];
     for (const res of refusals) {
@@ -49,9 +52,19 @@ describe("the render catalog file", () => {
     expect(Object.keys(catalog.body.formFactors["desktop-md"].clients)).toEqual(["apple-mail", "gmail-web"]);
     expect(Object.keys(catalog.body.formFactors["mobile-sm"].clients)).toContain("samsung-mail");
 
-    expect((await server.api("POST", "/api/jobs/estimate", { key: org.apiKey, body: emailJob({ "desktop-md": ["gmail-web"] }) })).status).toBe(200);
+    expect(
+      (
+        await server.api("POST", "/api/jobs/estimate", {
+          key: org.apiKey,
+          body: emailJob({ "desktop-md": ["gmail-web"] }),
+        })
+      ).status,
+    ).toBe(200);
     const before = eventCount(server);
-    const outside = await server.api("POST", "/api/jobs", { key: org.apiKey, body: emailJob({ "desktop-md": ["outlook-web"] }) });
+    const outside = await server.api("POST", "/api/jobs", {
+      key: org.apiKey,
+      body: emailJob({ "desktop-md": ["outlook-web"] }),
+    });
     expectError(outside, 400, "UNKNOWN_EMAIL_CLIENT");
     expect(outside.body.details).toEqual({
       validationId: "email-layout-not-broken",

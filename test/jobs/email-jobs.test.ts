@@ -9,13 +9,22 @@ const INBOX = "inbox.assay.localhost";
 const CHECKS = ["email-subject-length", "email-list-unsubscribe-header"];
 
 function transport(port: number) {
-  return nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, tls: { rejectUnauthorized: false } });
+  return nodemailer.createTransport({
+    host: "127.0.0.1",
+    port,
+    secure: false,
+    ignoreTLS: true,
+    tls: { rejectUnauthorized: false },
+  });
 }
 
 const message = (to: string, extra: Record<string, unknown> = {}) => ({ ...trailheadMessage(to), ...extra });
 
 async function createEmailJob(server: TestServer, apiKey: string, extra: Record<string, unknown> = {}) {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: CHECKS, ...extra } });
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "email", validations: CHECKS, ...extra },
+  });
   expect(res.status).toBe(200);
   return res.body;
 }
@@ -67,10 +76,24 @@ describe("email jobs", () => {
   test("Debian's swaks delivers too", async () => {
     const job = await createEmailJob(server, apiKey);
     // Asynchronous: the inbox runs on this process's event loop, which spawnSync would block.
-    const proc = Bun.spawn([
-      "swaks", "--server", `127.0.0.1:${server.smtpPort}`, "--to", job.testEmail, "--from", "news@trailhead.example",
-      "--header", "Subject: Weekly news", "--header", "List-Unsubscribe: <mailto:unsub@trailhead.example>", "--body", "Hello from swaks",
-    ], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(
+      [
+        "swaks",
+        "--server",
+        `127.0.0.1:${server.smtpPort}`,
+        "--to",
+        job.testEmail,
+        "--from",
+        "news@trailhead.example",
+        "--header",
+        "Subject: Weekly news",
+        "--header",
+        "List-Unsubscribe: <mailto:unsub@trailhead.example>",
+        "--body",
+        "Hello from swaks",
+      ],
+      { stdout: "pipe", stderr: "pipe" },
+    );
     expect(await proc.exited).toBe(0);
     const done = await awaitSettled(server, apiKey, job.jobId);
     expect(done.results.map((r: any) => r.verdict)).toEqual(["pass", "pass"]);
@@ -90,7 +113,9 @@ describe("the inbox refuses", () => {
     const job = await createEmailJob(server, apiKey);
     await transport(server.smtpPort).sendMail(message(job.testEmail));
     await awaitSettled(server, apiKey, job.jobId);
-    const err = await transport(server.smtpPort).sendMail(message(job.testEmail)).catch((e) => e);
+    const err = await transport(server.smtpPort)
+      .sendMail(message(job.testEmail))
+      .catch((e) => e);
     expect(err.responseCode).toBe(550);
     expect(err.response).toContain("already received");
   });
@@ -109,7 +134,9 @@ describe("the inbox refuses", () => {
 
   test("a message over the size cap, with 552 while DATA streams in; the job keeps waiting", async () => {
     const job = await createEmailJob(server, apiKey);
-    const err = await transport(server.smtpPort).sendMail(message(job.testEmail, { text: "x".repeat(300_000) })).catch((e) => e);
+    const err = await transport(server.smtpPort)
+      .sendMail(message(job.testEmail, { text: "x".repeat(300_000) }))
+      .catch((e) => e);
     expect(err.responseCode).toBe(552);
     const res = await server.api("GET", `/api/jobs?jobId=${job.jobId}`, { key: apiKey });
     expect(res.body.jobs[0].status).toBe("pending");
@@ -117,7 +144,14 @@ describe("the inbox refuses", () => {
 
   test("a message that is not MIME still completes the job, with error rows, refunded", async () => {
     const job = await createEmailJob(server, apiKey);
-    const replies = await smtpSession(server.smtpPort, ["EHLO tester", "MAIL FROM:<a@b.example>", `RCPT TO:<${job.testEmail}>`, "DATA", "\r\n\r\nnot a message\r\n.", "QUIT"]);
+    const replies = await smtpSession(server.smtpPort, [
+      "EHLO tester",
+      "MAIL FROM:<a@b.example>",
+      `RCPT TO:<${job.testEmail}>`,
+      "DATA",
+      "\r\n\r\nnot a message\r\n.",
+      "QUIT",
+    ]);
     expect(replies[5]).toMatch(/^250 /);
     const done = await awaitSettled(server, apiKey, job.jobId);
     expect(done.status).toBe("completed");
@@ -137,7 +171,9 @@ test("a job whose message never came expires and is refunded in full; mail to it
     expect(done.credits).toEqual({ charged: 2, refunded: 2, net: 0 });
     const credits = await local.api("GET", "/api/credits", { key });
     expect(credits.body.balance).toBe(1000);
-    const err = await transport(local.smtpPort).sendMail(message(job.testEmail)).catch((e) => e);
+    const err = await transport(local.smtpPort)
+      .sendMail(message(job.testEmail))
+      .catch((e) => e);
     expect(err.responseCode).toBe(550);
     expect(err.response).toContain("5.7.1 This test address has expired; create a new email job");
   } finally {

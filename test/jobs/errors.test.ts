@@ -18,7 +18,12 @@ import { expectError, htmlJob, startServer, type TestServer } from "../support/h
 
 const PAGE = '<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>';
 const ok = (extra: Record<string, unknown> = {}) => htmlJob(PAGE, ["page-title"], extra);
-const urlJob = (url: string, extra: Record<string, unknown> = {}) => ({ type: "url", url, validations: ["page-title"], ...extra });
+const urlJob = (url: string, extra: Record<string, unknown> = {}) => ({
+  type: "url",
+  url,
+  validations: ["page-title"],
+  ...extra,
+});
 const ENDPOINTS = ["/api/jobs/estimate", "/api/jobs"] as const;
 /** Hooks start servers and Chromium: give them the same room as tests (`--timeout` covers tests only). */
 const HOOK_TIMEOUT = 120_000;
@@ -37,7 +42,6 @@ beforeAll(async () => {
   catalog = new Map(errors.body.errors.map((e: { code: string; httpStatus: number }) => [e.code, e.httpStatus]));
 }, HOOK_TIMEOUT);
 afterAll(() => server.stop(), HOOK_TIMEOUT);
-
 
 async function expectNothingChargedOrCreated() {
   const credits = await server.api("GET", "/api/credits", { key });
@@ -60,7 +64,12 @@ interface Case {
 
 const cases: Case[] = [
   // 1 and 8: INVALID_REQUEST_BODY
-  { name: "malformed JSON", code: "INVALID_REQUEST_BODY", rawBody: '{"type": "static_html", ', contentType: "application/json" },
+  {
+    name: "malformed JSON",
+    code: "INVALID_REQUEST_BODY",
+    rawBody: '{"type": "static_html", ',
+    contentType: "application/json",
+  },
   { name: "empty body", code: "INVALID_REQUEST_BODY", rawBody: "", contentType: "application/json" },
   {
     name: "wrong content type",
@@ -69,7 +78,12 @@ const cases: Case[] = [
     contentType: "text/plain",
     details: (d) => expect(d.contentType).toBe("text/plain"),
   },
-  { name: "form-encoded body", code: "INVALID_REQUEST_BODY", rawBody: "type=static_html", contentType: "application/x-www-form-urlencoded" },
+  {
+    name: "form-encoded body",
+    code: "INVALID_REQUEST_BODY",
+    rawBody: "type=static_html",
+    contentType: "application/x-www-form-urlencoded",
+  },
   { name: "array body", code: "INVALID_REQUEST_BODY", body: [ok()] },
   { name: "string body", code: "INVALID_REQUEST_BODY", body: "static_html" },
   { name: "null body", code: "INVALID_REQUEST_BODY", body: null },
@@ -130,7 +144,12 @@ const cases: Case[] = [
       expect(d.hint.setId).toBe("validationSetId");
     },
   },
-  { name: "lines alongside a type", code: "LEGACY_REQUEST_SHAPE", body: { type: "url", lines: [{ url: "https://example.com/" }] }, details: (d) => expect(d.hint).toBeDefined() },
+  {
+    name: "lines alongside a type",
+    code: "LEGACY_REQUEST_SHAPE",
+    body: { type: "url", lines: [{ url: "https://example.com/" }] },
+    details: (d) => expect(d.hint).toBeDefined(),
+  },
   // 3
   {
     name: "unknown top-level fields",
@@ -139,7 +158,12 @@ const cases: Case[] = [
     details: (d) => expect([...d.unknownFields].sort()).toEqual(["colour", "jobId"]),
   },
   // 4
-  { name: "an unsupported job type", code: "VALIDATION_TYPE_UNSUPPORTED", body: { ...ok(), type: "pdf" }, details: (d) => expect(d.value).toBe("pdf") },
+  {
+    name: "an unsupported job type",
+    code: "VALIDATION_TYPE_UNSUPPORTED",
+    body: { ...ok(), type: "pdf" },
+    details: (d) => expect(d.value).toBe("pdf"),
+  },
   { name: "a non-string job type", code: "VALIDATION_TYPE_UNSUPPORTED", body: { ...ok(), type: 7 } },
   // 5
   {
@@ -148,7 +172,11 @@ const cases: Case[] = [
     body: htmlJob(PAGE, undefined, { validationSetId: ["web-essentials", "web-essentials"] }),
     details: (d) => expect(d.setCount).toBe(2),
   },
-  { name: "a validationSets array alone", code: "ONE_VALIDATION_SET_PER_JOB", body: htmlJob(PAGE, undefined, { validationSets: ["web-essentials"] }) },
+  {
+    name: "a validationSets array alone",
+    code: "ONE_VALIDATION_SET_PER_JOB",
+    body: htmlJob(PAGE, undefined, { validationSets: ["web-essentials"] }),
+  },
   // 6
   {
     name: "validationSetId with a validationSets array",
@@ -165,7 +193,9 @@ const cases: Case[] = [
   {
     name: "an array of urls",
     code: "JOB_ACCEPTS_ONE_SUBJECT",
-    body: urlJob("https://example.com/", { url: ["https://example.com/a", "https://example.com/b", "https://example.com/c"] }),
+    body: urlJob("https://example.com/", {
+      url: ["https://example.com/a", "https://example.com/b", "https://example.com/c"],
+    }),
     details: (d) => expect(d.subjectCount).toBe(3),
   },
   {
@@ -212,8 +242,18 @@ const cases: Case[] = [
     },
   },
   // 12
-  { name: "a url job without url", code: "JOB_SUBJECT_REQUIRED", body: { type: "url", validations: ["page-title"] }, details: (d) => expect(d.field).toBe("url") },
-  { name: "a url job with a blank url", code: "JOB_SUBJECT_REQUIRED", body: urlJob("   "), details: (d) => expect(d.field).toBe("url") },
+  {
+    name: "a url job without url",
+    code: "JOB_SUBJECT_REQUIRED",
+    body: { type: "url", validations: ["page-title"] },
+    details: (d) => expect(d.field).toBe("url"),
+  },
+  {
+    name: "a url job with a blank url",
+    code: "JOB_SUBJECT_REQUIRED",
+    body: urlJob("   "),
+    details: (d) => expect(d.field).toBe("url"),
+  },
   {
     name: "a static_html job without html",
     code: "JOB_SUBJECT_REQUIRED",
@@ -272,7 +312,11 @@ const cases: Case[] = [
     body: htmlJob(PAGE, ["page-title", "email-subject-length"]),
     details: (d) => {
       expect(d.mismatches).toHaveLength(1);
-      expect(d.mismatches[0]).toMatchObject({ validationId: "email-subject-length", validationSubjectType: "email", jobSubjectType: "static_html" });
+      expect(d.mismatches[0]).toMatchObject({
+        validationId: "email-subject-length",
+        validationSubjectType: "email",
+        jobSubjectType: "static_html",
+      });
     },
   },
   // 17
@@ -285,7 +329,11 @@ const cases: Case[] = [
       expect(d.paths).toEqual(["validations[1]"]);
     },
   },
-  { name: "an unknown id in an entry object", code: "VALIDATION_NOT_RUNNABLE", body: htmlJob(PAGE, [{ id: "made-up" }]) },
+  {
+    name: "an unknown id in an entry object",
+    code: "VALIDATION_NOT_RUNNABLE",
+    body: htmlJob(PAGE, [{ id: "made-up" }]),
+  },
   // 18
   {
     name: "the same id with differing severity",
@@ -434,7 +482,10 @@ const cases: Case[] = [
   {
     name: "email clients holding a number",
     code: "INVALID_CLIENT_SELECTION",
-    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["apple-mail-ios", 7] } }] },
+    body: {
+      type: "email",
+      validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["apple-mail-ios", 7] } }],
+    },
     details: (d) => expect(d.path).toBe("validations[0].clients.mobile-sm"),
   },
   {
@@ -449,7 +500,10 @@ const cases: Case[] = [
   {
     name: "a mail client not in the catalog",
     code: "UNKNOWN_EMAIL_CLIENT",
-    body: { type: "email", validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["apple-mail-ios", "hotmail-9000"] } }] },
+    body: {
+      type: "email",
+      validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["apple-mail-ios", "hotmail-9000"] } }],
+    },
     details: (d) => {
       expect(d.validationId).toBe("email-mobile-responsive");
       expect(d.unknownClients).toEqual([{ formFactor: "mobile-sm", clientId: "hotmail-9000" }]);
@@ -459,7 +513,16 @@ const cases: Case[] = [
   {
     name: "a mail client named at a form factor it is not catalogued for",
     code: "UNKNOWN_EMAIL_CLIENT",
-    body: { type: "email", validations: ["email-subject-length", { id: "email-layout-not-broken", clients: { "desktop-md": ["outlook-windows"], "mobile-sm": ["outlook-windows", "gmail-web"] } }] },
+    body: {
+      type: "email",
+      validations: [
+        "email-subject-length",
+        {
+          id: "email-layout-not-broken",
+          clients: { "desktop-md": ["outlook-windows"], "mobile-sm": ["outlook-windows", "gmail-web"] },
+        },
+      ],
+    },
     details: (d) => {
       expect(d.validationId).toBe("email-layout-not-broken");
       expect(d.path).toBe("validations[1].clients");
@@ -470,12 +533,42 @@ const cases: Case[] = [
     },
   },
   // 22
-  { name: "a loopback url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://127.0.0.1/"), details: (d) => expect(d.reason).toBe("loopback") },
-  { name: "localhost", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://localhost:8080/"), details: (d) => expect(d.reason).toBe("loopback") },
-  { name: "an ftp url", code: "PLAYGROUND_INVALID_URL", body: urlJob("ftp://example.com/file"), details: (d) => expect(d.reason).toBe("scheme") },
-  { name: "a private-network url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://10.0.0.1/"), details: (d) => expect(d.reason).toBe("private") },
-  { name: "a link-local url", code: "PLAYGROUND_INVALID_URL", body: urlJob("http://169.254.169.254/latest/meta-data/"), details: (d) => expect(d.reason).toBe("link-local") },
-  { name: "a relative url", code: "PLAYGROUND_INVALID_URL", body: urlJob("/just/a/path"), details: (d) => expect(d.reason).toBe("invalid-url") },
+  {
+    name: "a loopback url",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("http://127.0.0.1/"),
+    details: (d) => expect(d.reason).toBe("loopback"),
+  },
+  {
+    name: "localhost",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("http://localhost:8080/"),
+    details: (d) => expect(d.reason).toBe("loopback"),
+  },
+  {
+    name: "an ftp url",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("ftp://example.com/file"),
+    details: (d) => expect(d.reason).toBe("scheme"),
+  },
+  {
+    name: "a private-network url",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("http://10.0.0.1/"),
+    details: (d) => expect(d.reason).toBe("private"),
+  },
+  {
+    name: "a link-local url",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("http://169.254.169.254/latest/meta-data/"),
+    details: (d) => expect(d.reason).toBe("link-local"),
+  },
+  {
+    name: "a relative url",
+    code: "PLAYGROUND_INVALID_URL",
+    body: urlJob("/just/a/path"),
+    details: (d) => expect(d.reason).toBe("invalid-url"),
+  },
   {
     name: "a static_html baseUrl with another scheme",
     code: "PLAYGROUND_INVALID_URL",
@@ -487,22 +580,46 @@ const cases: Case[] = [
   },
 
   // Order: a body with two problems gets the earlier code.
-  { name: "order: no type beats an unknown field", code: "LEGACY_REQUEST_SHAPE", body: { url: "https://example.com/", colour: "red" } },
-  { name: "order: an unknown field beats an unsupported type", code: "UNKNOWN_FIELD", body: { ...ok({ colour: "red" }), type: "pdf" } },
+  {
+    name: "order: no type beats an unknown field",
+    code: "LEGACY_REQUEST_SHAPE",
+    body: { url: "https://example.com/", colour: "red" },
+  },
+  {
+    name: "order: an unknown field beats an unsupported type",
+    code: "UNKNOWN_FIELD",
+    body: { ...ok({ colour: "red" }), type: "pdf" },
+  },
   {
     name: "order: an unsupported type beats two sets",
     code: "VALIDATION_TYPE_UNSUPPORTED",
     body: { ...ok({ validationSetId: ["a", "b"] }), type: "pdf" },
   },
-  { name: "order: two sets beat two subjects", code: "ONE_VALIDATION_SET_PER_JOB", body: ok({ validationSetId: ["a", "b"], url: "https://example.com/" }) },
-  { name: "order: two subjects beat a wrongly typed field", code: "JOB_ACCEPTS_ONE_SUBJECT", body: ok({ url: "https://example.com/", detail: 5 }) },
+  {
+    name: "order: two sets beat two subjects",
+    code: "ONE_VALIDATION_SET_PER_JOB",
+    body: ok({ validationSetId: ["a", "b"], url: "https://example.com/" }),
+  },
+  {
+    name: "order: two subjects beat a wrongly typed field",
+    code: "JOB_ACCEPTS_ONE_SUBJECT",
+    body: ok({ url: "https://example.com/", detail: 5 }),
+  },
   {
     name: "order: a wrongly typed field beats a bad enum value",
     code: "INVALID_REQUEST_BODY",
     body: htmlJob(PAGE, [{ id: "page-title", severity: "urgent" }], { subject: 5 }),
   },
-  { name: "order: a bad enum value beats a missing id", code: "INVALID_ENUM_VALUE", body: htmlJob(PAGE, [{ severity: "major" }], { detail: "loud" }) },
-  { name: "order: a missing id beats a bad capture size", code: "MISSING_REQUIRED_FIELD", body: htmlJob(PAGE, [{ severity: "major" }], { captureSizes: ["huge"] }) },
+  {
+    name: "order: a bad enum value beats a missing id",
+    code: "INVALID_ENUM_VALUE",
+    body: htmlJob(PAGE, [{ severity: "major" }], { detail: "loud" }),
+  },
+  {
+    name: "order: a missing id beats a bad capture size",
+    code: "MISSING_REQUIRED_FIELD",
+    body: htmlJob(PAGE, [{ severity: "major" }], { captureSizes: ["huge"] }),
+  },
   {
     name: "order: a bad capture size beats a missing subject",
     code: "INVALID_CAPTURE_SIZE",
@@ -527,12 +644,19 @@ const cases: Case[] = [
   {
     name: "order: a duplicate beats a bad parameter",
     code: "DUPLICATE_VALIDATION",
-    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: 5 } }, "page-title", { id: "page-title", severity: "info" }]),
+    body: htmlJob(PAGE, [
+      { id: "required-text-present", parameters: { text: 5 } },
+      "page-title",
+      { id: "page-title", severity: "info" },
+    ]),
   },
   {
     name: "order: a bad parameter beats an empty clients object",
     code: "INVALID_PARAMETER_VALUE",
-    body: htmlJob(PAGE, [{ id: "required-text-present", parameters: { text: 5 } }, { id: "page-title", clients: {} }]),
+    body: htmlJob(PAGE, [
+      { id: "required-text-present", parameters: { text: 5 } },
+      { id: "page-title", clients: {} },
+    ]),
   },
   {
     name: "order: a client selection problem beats a loopback url",
@@ -552,28 +676,56 @@ const cases: Case[] = [
   {
     name: "order: clients are checked entry by entry (a functional check's clients, first, answer)",
     code: "CLIENT_SELECTION_RENDERLESS_CHECK",
-    body: htmlJob(PAGE, [{ id: "page-title", clients: { "mobile-sm": [] } }, { id: "logo-usage", clients: { "mobile-sm": [] } }]),
+    body: htmlJob(PAGE, [
+      { id: "page-title", clients: { "mobile-sm": [] } },
+      { id: "logo-usage", clients: { "mobile-sm": [] } },
+    ]),
   },
-  { name: "order: an unknown check beats a loopback url", code: "VALIDATION_NOT_RUNNABLE", body: urlJob("http://127.0.0.1/", { validations: ["no-such-check"] }) },
+  {
+    name: "order: an unknown check beats a loopback url",
+    code: "VALIDATION_NOT_RUNNABLE",
+    body: urlJob("http://127.0.0.1/", { validations: ["no-such-check"] }),
+  },
   {
     name: "order: a bad parameter beats an unknown mail client",
     code: "INVALID_PARAMETER_VALUE",
-    body: { type: "email", validations: [{ id: "email-subject-length", parameters: { maxLength: 5 } }, { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }] },
+    body: {
+      type: "email",
+      validations: [
+        { id: "email-subject-length", parameters: { maxLength: 5 } },
+        { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } },
+      ],
+    },
   },
   {
     name: "order: an unknown mail client beats a later entry's clients on a functional check (entry by entry)",
     code: "UNKNOWN_EMAIL_CLIENT",
-    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }, { id: "email-subject-length", clients: { "mobile-sm": [] } }] },
+    body: {
+      type: "email",
+      validations: [
+        { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } },
+        { id: "email-subject-length", clients: { "mobile-sm": [] } },
+      ],
+    },
   },
   {
     name: "order: a functional check's clients beat a later entry's unknown mail client",
     code: "CLIENT_SELECTION_RENDERLESS_CHECK",
-    body: { type: "email", validations: [{ id: "email-subject-length", clients: { "mobile-sm": [] } }, { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } }] },
+    body: {
+      type: "email",
+      validations: [
+        { id: "email-subject-length", clients: { "mobile-sm": [] } },
+        { id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"] } },
+      ],
+    },
   },
   {
     name: "order: the shape of an entry's clients beats its unknown ids",
     code: "INVALID_CLIENT_SELECTION",
-    body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"], watch: [] } }] },
+    body: {
+      type: "email",
+      validations: [{ id: "email-cta-visible", clients: { "mobile-sm": ["hotmail-9000"], watch: [] } }],
+    },
   },
 ];
 
@@ -605,7 +757,10 @@ test("the catalog holds every job-body code of the contract", () => {
 // Estimates only: these must price, not refuse (a run would spend the credits the refusal tests count).
 describe("POST /api/jobs/estimate accepts what the refusals are near to", () => {
   test("identical duplicates collapse into one line", async () => {
-    const res = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(PAGE, ["page-title", "page-title", { id: "page-title" }]) });
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(PAGE, ["page-title", "page-title", { id: "page-title" }]),
+    });
     expect(res.status).toBe(200);
     expect(res.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
     expect(res.body.totalCredits).toBe(1);
@@ -622,7 +777,10 @@ describe("POST /api/jobs/estimate accepts what the refusals are near to", () => 
     expect(res.body.lines).toEqual([{ validationId: "required-text-present", credits: 1 }]);
   });
   test("a visual check without its parameters (and without clients) is skipped, not refused", async () => {
-    const res = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(PAGE, ["page-title", "logo-usage"]) });
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(PAGE, ["page-title", "logo-usage"]),
+    });
     expect(res.status).toBe(200);
     expect(res.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
     expect(res.body.skipped_validations.map((s: { validationId: string }) => s.validationId)).toEqual(["logo-usage"]);
@@ -630,7 +788,12 @@ describe("POST /api/jobs/estimate accepts what the refusals are near to", () => 
   test("known mail clients are accepted and priced per render (an empty array: the native client)", async () => {
     const res = await server.api("POST", "/api/jobs/estimate", {
       key,
-      body: { type: "email", validations: [{ id: "email-cta-visible", clients: { "mobile-sm": [], "desktop-md": ["outlook-windows", "gmail-web"] } }] },
+      body: {
+        type: "email",
+        validations: [
+          { id: "email-cta-visible", clients: { "mobile-sm": [], "desktop-md": ["outlook-windows", "gmail-web"] } },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     // apple-mail-ios 1, outlook-windows 1 + 1 extra, gmail-web 1.
@@ -655,7 +818,10 @@ test("an unknown route is a catalogued JSON 404", async () => {
 
 test("authentication is checked before the body: a bad body without a key is AUTH_REQUIRED", async () => {
   for (const endpoint of ENDPOINTS) {
-    const res = await server.api("POST", endpoint, { rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const res = await server.api("POST", endpoint, {
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 401, "AUTH_REQUIRED");
   }
   await expectNothingChargedOrCreated();

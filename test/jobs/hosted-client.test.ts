@@ -19,12 +19,26 @@ interface HostedJob {
   status: string;
   overallPassPolicy: { blockedByRequired: boolean; blockedByProhibited: boolean };
   validationSets: Array<{
-    validations: Array<{ validationId: string; severity: HostedSeverity; status: "pass" | "fail" | "error" | "pending" }>;
+    validations: Array<{
+      validationId: string;
+      severity: HostedSeverity;
+      status: "pass" | "fail" | "error" | "pending";
+    }>;
     failuresBySeverity: Record<HostedSeverity, string[]>;
   }>;
-  results: Array<{ validationId: string; status: "pass" | "fail" | "error"; captureSizeId?: string; captureClientId?: string }>;
+  results: Array<{
+    validationId: string;
+    status: "pass" | "fail" | "error";
+    captureSizeId?: string;
+    captureClientId?: string;
+  }>;
   emailCapture?: { testEmail: string; captureMode: string; captureStatus: string; expiresAt: string };
-  interruption?: { cause: string; message: string; affectedValidationIds: string[]; refund: { settled: boolean; refundedCredits: number } };
+  interruption?: {
+    cause: string;
+    message: string;
+    affectedValidationIds: string[];
+    refund: { settled: boolean; refundedCredits: number };
+  };
   skipped_validations: Array<{ validationId: string; reasonCode: string }>;
 }
 
@@ -77,7 +91,8 @@ class HostedClient {
     if (p.blockedByRequired || p.blockedByProhibited) return "blocked";
     if (job.interruption) return "undecided";
     const rows = job.validationSets.flatMap((s) => s.validations);
-    if (rows.some((v) => v.status === "error" && (v.severity === "required" || v.severity === "prohibited"))) return "undecided";
+    if (rows.some((v) => v.status === "error" && (v.severity === "required" || v.severity === "prohibited")))
+      return "undecided";
     return "pass";
   }
 
@@ -143,29 +158,56 @@ describe("a client written from the hosted contract decides from the job alone",
     expect(job.status).toBe("completed");
     expect(job.validationSets).toHaveLength(2);
     const [set, own] = job.validationSets;
-    expect(own).toMatchObject({ validationSetId: null, validations: [{ validationId: "no-horizontal-overflow", severity: expect.any(String), status: "pass" }] });
-    expect(job.results.find((r) => r.validationId === "no-horizontal-overflow")).toMatchObject({ captureSizeId: "mobile-sm" });
+    expect(own).toMatchObject({
+      validationSetId: null,
+      validations: [{ validationId: "no-horizontal-overflow", severity: expect.any(String), status: "pass" }],
+    });
+    expect(job.results.find((r) => r.validationId === "no-horizontal-overflow")).toMatchObject({
+      captureSizeId: "mobile-sm",
+    });
     expect(job.results.find((r) => r.validationId === "page-title")).not.toHaveProperty("captureSizeId");
     expect((set as any).validationSetId).toBe("web-essentials");
     expect(set!.validations.map((v) => v.status).every((s) => s === "pass")).toBe(true);
-    expect(set!.validations.find((v) => v.validationId === "page-title")).toEqual({ validationId: "page-title", severity: "required", status: "pass" });
+    expect(set!.validations.find((v) => v.validationId === "page-title")).toEqual({
+      validationId: "page-title",
+      severity: "required",
+      status: "pass",
+    });
     expect(set!.failuresBySeverity).toEqual({ required: [], recommended: [], optional: [], prohibited: [] });
     expect(job.results.every((r) => r.status === "pass")).toBe(true);
     await assayAgrees(job, "pass");
   });
 
   test("pass with warnings: failures of recommended and optional checks are reported, not blocking", async () => {
-    const { job, decision } = await client.run(htmlJob(BAD, ["page-title", { id: "single-h1", severity: "recommended" }, { id: "heading-order", severity: "optional" }]));
+    const { job, decision } = await client.run(
+      htmlJob(BAD, [
+        "page-title",
+        { id: "single-h1", severity: "recommended" },
+        { id: "heading-order", severity: "optional" },
+      ]),
+    );
     expect(decision).toBe("pass");
-    expect(job.validationSets[0]!.failuresBySeverity).toEqual({ required: [], recommended: ["single-h1"], optional: ["heading-order"], prohibited: [] });
+    expect(job.validationSets[0]!.failuresBySeverity).toEqual({
+      required: [],
+      recommended: ["single-h1"],
+      optional: ["heading-order"],
+      prohibited: [],
+    });
     expect((job.overallPassPolicy as any).warnings).toEqual(["single-h1", "heading-order"]);
     await assayAgrees(job, "pass");
   });
 
-  test("blocked by required: severity \"required\" is accepted, and its failure blocks", async () => {
-    const { job, decision } = await client.run(htmlJob(BAD, [{ id: "single-h1", severity: "required" }, "meta-description"]));
+  test('blocked by required: severity "required" is accepted, and its failure blocks', async () => {
+    const { job, decision } = await client.run(
+      htmlJob(BAD, [{ id: "single-h1", severity: "required" }, "meta-description"]),
+    );
     expect(decision).toBe("blocked");
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: true, blockedByProhibited: false, blockingRequired: ["single-h1"], blockingProhibited: [] });
+    expect(job.overallPassPolicy).toMatchObject({
+      blockedByRequired: true,
+      blockedByProhibited: false,
+      blockingRequired: ["single-h1"],
+      blockingProhibited: [],
+    });
     expect(job.validationSets[0]!.validations).toEqual([
       { validationId: "single-h1", severity: "required", status: "fail" },
       { validationId: "meta-description", severity: "recommended", status: "fail" },
@@ -180,48 +222,92 @@ describe("a client written from the hosted contract decides from the job alone",
   });
 
   test("blocked by prohibited: a prohibited thing found blocks on its own list; a skipped check carries reasonCode", async () => {
-    const { job, decision } = await client.run(htmlJob(LOREM, [{ id: "no-lorem-ipsum", severity: "prohibited" }, "page-title", "required-text-present"]));
+    const { job, decision } = await client.run(
+      htmlJob(LOREM, [{ id: "no-lorem-ipsum", severity: "prohibited" }, "page-title", "required-text-present"]),
+    );
     expect(decision).toBe("blocked");
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: false, blockedByProhibited: true, blockingRequired: [], blockingProhibited: ["no-lorem-ipsum"] });
+    expect(job.overallPassPolicy).toMatchObject({
+      blockedByRequired: false,
+      blockedByProhibited: true,
+      blockingRequired: [],
+      blockingProhibited: ["no-lorem-ipsum"],
+    });
     expect(job.validationSets[0]!.failuresBySeverity.prohibited).toEqual(["no-lorem-ipsum"]);
-    expect(job.skipped_validations).toEqual([expect.objectContaining({ validationId: "required-text-present", reasonCode: "REQUIRES_CONFIGURATION" })]);
+    expect(job.skipped_validations).toEqual([
+      expect.objectContaining({ validationId: "required-text-present", reasonCode: "REQUIRES_CONFIGURATION" }),
+    ]);
     await assayAgrees(job, "blocked");
   });
 
   test("undecided: a page that will not load interrupts the job; the interruption names its cause, checks and refund", async () => {
-    const { job, decision } = await client.run({ type: "url", url: `${target.url.origin}/down`, validations: ["page-title", "html-lang"] });
+    const { job, decision } = await client.run({
+      type: "url",
+      url: `${target.url.origin}/down`,
+      validations: ["page-title", "html-lang"],
+    });
     expect(decision).toBe("undecided");
     expect(job.status).toBe("interrupted");
-    expect(job.interruption).toMatchObject({ cause: "capture_failed", affectedValidationIds: ["page-title", "html-lang"], refund: { settled: true, refundedCredits: 2 } });
+    expect(job.interruption).toMatchObject({
+      cause: "capture_failed",
+      affectedValidationIds: ["page-title", "html-lang"],
+      refund: { settled: true, refundedCredits: 2 },
+    });
     expect(job.interruption!.message).toContain("500");
     expect(job.results.map((r) => r.status)).toEqual(["error", "error"]);
-    expect(job.overallPassPolicy).toMatchObject({ blockedByRequired: false, blockedByProhibited: false, undecided: ["page-title", "html-lang"] });
+    expect(job.overallPassPolicy).toMatchObject({
+      blockedByRequired: false,
+      blockedByProhibited: false,
+      undecided: ["page-title", "html-lang"],
+    });
     await assayAgrees(job, "undecided");
   });
 
   test("an email job: emailCapture received once the message came; a render's row names its mail client and form factor", async () => {
-    const created = await client.create({ type: "email", validations: [{ id: "email-layout-not-broken", clients: { "mobile-sm": ["gmail-android"] } }] });
+    const created = await client.create({
+      type: "email",
+      validations: [{ id: "email-layout-not-broken", clients: { "mobile-sm": ["gmail-android"] } }],
+    });
     // The window is three seconds in this file: send at once.
     await nodemailer
       .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: "Trailhead <offers@trailhead.example>", to: created.emailCapture!.testEmail, subject: "Spring sale", text: "Hello", html: "<p>Hello, the spring range is here.</p>" });
+      .sendMail({
+        from: "Trailhead <offers@trailhead.example>",
+        to: created.emailCapture!.testEmail,
+        subject: "Spring sale",
+        text: "Hello",
+        html: "<p>Hello, the spring range is here.</p>",
+      });
     const job = await client.waitFor(created.jobId);
     expect(job.status).toBe("completed");
     expect(job.emailCapture).toMatchObject({ captureStatus: "received" });
-    expect(job.results[0]).toMatchObject({ validationId: "email-layout-not-broken", captureClientId: "gmail-android", captureSizeId: "mobile-sm" });
+    expect(job.results[0]).toMatchObject({
+      validationId: "email-layout-not-broken",
+      captureClientId: "gmail-android",
+      captureSizeId: "mobile-sm",
+    });
     await assayAgrees(job, HostedClient.decide(job));
   });
 
   test("undecided: an email job whose message never came; emailCapture says awaiting, then expired", async () => {
     const created = await client.create({ type: "email", validations: ["email-subject-length"] });
     expect(created.status).toBe("pending");
-    expect(created.emailCapture).toMatchObject({ testEmail: expect.stringContaining("@"), captureMode: "inbox", captureStatus: "awaiting_email" });
+    expect(created.emailCapture).toMatchObject({
+      testEmail: expect.stringContaining("@"),
+      captureMode: "inbox",
+      captureStatus: "awaiting_email",
+    });
     expect((created.overallPassPolicy as any).decision).toBe("pending");
-    expect(created.validationSets[0]!.validations).toEqual([{ validationId: "email-subject-length", severity: expect.any(String), status: "pending" }]);
+    expect(created.validationSets[0]!.validations).toEqual([
+      { validationId: "email-subject-length", severity: expect.any(String), status: "pending" },
+    ]);
     const job = await client.waitFor(created.jobId);
     expect(HostedClient.decide(job)).toBe("undecided");
     expect(job.emailCapture).toMatchObject({ testEmail: created.emailCapture!.testEmail, captureStatus: "expired" });
-    expect(job.interruption).toMatchObject({ cause: "email_expired", affectedValidationIds: ["email-subject-length"], refund: { settled: true, refundedCredits: 1 } });
+    expect(job.interruption).toMatchObject({
+      cause: "email_expired",
+      affectedValidationIds: ["email-subject-length"],
+      refund: { settled: true, refundedCredits: 1 },
+    });
     await assayAgrees(job, "undecided");
   });
 });
@@ -283,7 +369,13 @@ const HOSTED_JOB_TYPES: Pin = fields({
   validationSets: each(
     fields({
       validationSetId: orNull("string"),
-      validations: each(fields({ validationId: "string", severity: oneOf("required", "recommended", "optional", "prohibited"), status: oneOf("pass", "fail", "error", "pending") })),
+      validations: each(
+        fields({
+          validationId: "string",
+          severity: oneOf("required", "recommended", "optional", "prohibited"),
+          status: oneOf("pass", "fail", "error", "pending"),
+        }),
+      ),
       failuresBySeverity: fields({ required: ids, recommended: ids, optional: ids, prohibited: ids }),
     }),
   ),
@@ -298,7 +390,14 @@ const HOSTED_JOB_TYPES: Pin = fields({
     }),
   ),
   skipped_validations: each(fields({ validationId: "string", reasonCode: "string", message: "string" })),
-  emailCapture: optional(fields({ testEmail: "string", captureMode: "string", captureStatus: oneOf("awaiting_email", "received", "expired"), expiresAt: "string" })),
+  emailCapture: optional(
+    fields({
+      testEmail: "string",
+      captureMode: "string",
+      captureStatus: oneOf("awaiting_email", "received", "expired"),
+      expiresAt: "string",
+    }),
+  ),
   interruption: optional(
     fields({
       cause: oneOf("capture_failed", "execution_failed", "email_expired"),
@@ -315,7 +414,8 @@ const jsonType = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "arra
 
 /** Checks a value against a pin; mismatches go to `wrong` (path: what was expected, what came), every path that held a value to `seen`. */
 function walkPin(value: unknown, pin: Pin, path: string, wrong: string[], seen: Set<string>): void {
-  const mismatch = (expected: string) => wrong.push(`${path}: ${expected} expected, got ${JSON.stringify(value)} (${jsonType(value)})`);
+  const mismatch = (expected: string) =>
+    wrong.push(`${path}: ${expected} expected, got ${JSON.stringify(value)} (${jsonType(value)})`);
   if (typeof pin === "string") {
     const ok = pin === "integer" ? Number.isInteger(value) : typeof value === pin;
     if (ok) seen.add(path);
@@ -332,7 +432,9 @@ function walkPin(value: unknown, pin: Pin, path: string, wrong: string[], seen: 
     if (!Array.isArray(value)) mismatch("array");
     else for (const item of value) walkPin(item, pin.each, `${path}[]`, wrong, seen);
   } else if (jsonType(value) !== "object") mismatch("object");
-  else for (const [name, fieldPin] of Object.entries(pin.fields)) walkPin((value as Record<string, unknown>)[name], fieldPin, `${path}.${name}`, wrong, seen);
+  else
+    for (const [name, fieldPin] of Object.entries(pin.fields))
+      walkPin((value as Record<string, unknown>)[name], fieldPin, `${path}.${name}`, wrong, seen);
 }
 
 /** Every path a pin can hold a value at (and each nullable one's null): what the walked jobs must cover between them. */
@@ -348,7 +450,13 @@ describe("every field the hosted clients read has the JSON type they read it as"
   test("url, static_html, email (pending, then completed), interrupted, and skipped-check jobs, each bare from GET /api/jobs/{jobId} and as created", async () => {
     const sent = async (jobId: string) => (await server.api("GET", `/api/jobs/${jobId}`, { key: apiKey })).body;
     const jobs: Array<[string, unknown]> = [];
-    const url = await client.run({ type: "url", url: `${target.url.origin}/sale`, validationSetId: "web-essentials", validations: ["no-horizontal-overflow"], captureSizes: ["mobile-sm"] });
+    const url = await client.run({
+      type: "url",
+      url: `${target.url.origin}/sale`,
+      validationSetId: "web-essentials",
+      validations: ["no-horizontal-overflow"],
+      captureSizes: ["mobile-sm"],
+    });
     jobs.push(["url", url.job]);
     // Fails a check of each severity, and names a check that needs parameters it was not given (skipped).
     const html = await client.run(
@@ -361,16 +469,35 @@ describe("every field the hosted clients read has the JSON type they read it as"
       ]),
     );
     jobs.push(["static_html", html.job]);
-    const interrupted = await client.run({ type: "url", url: `${target.url.origin}/down`, validations: ["page-title"] });
+    const interrupted = await client.run({
+      type: "url",
+      url: `${target.url.origin}/down`,
+      validations: ["page-title"],
+    });
     jobs.push(["interrupted", interrupted.job]);
-    const pending = await client.create({ type: "email", validations: [{ id: "email-layout-not-broken", clients: { "mobile-sm": ["gmail-android"] } }] });
+    const pending = await client.create({
+      type: "email",
+      validations: [{ id: "email-layout-not-broken", clients: { "mobile-sm": ["gmail-android"] } }],
+    });
     jobs.push(["email (as created)", pending], ["email pending", await sent(pending.jobId)]);
     await nodemailer
       .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
-      .sendMail({ from: "Trailhead <offers@trailhead.example>", to: pending.emailCapture!.testEmail, subject: "Spring sale", text: "Hello", html: "<p>Hello, the spring range is here.</p>" });
+      .sendMail({
+        from: "Trailhead <offers@trailhead.example>",
+        to: pending.emailCapture!.testEmail,
+        subject: "Spring sale",
+        text: "Hello",
+        html: "<p>Hello, the spring range is here.</p>",
+      });
     const completed = await client.waitFor(pending.jobId);
     jobs.push(["email completed", completed]);
-    expect([url.job.status, html.job.status, interrupted.job.status, pending.status, completed.status]).toEqual(["completed", "completed", "interrupted", "pending", "completed"]);
+    expect([url.job.status, html.job.status, interrupted.job.status, pending.status, completed.status]).toEqual([
+      "completed",
+      "completed",
+      "interrupted",
+      "pending",
+      "completed",
+    ]);
     expect(html.job.skipped_validations.map((s) => s.validationId)).toEqual(["required-text-present"]);
 
     const wrong: string[] = [];
@@ -388,10 +515,20 @@ describe("every field the hosted clients read has the JSON type they read it as"
       jobId: "job_1",
       type: "static_html",
       status: "completed",
-      overallPassPolicy: { blockedByRequired: [], blockedByProhibited: [], blockingRequired: [], blockingProhibited: [], undecided: [], warnings: [], decision: "pass" },
+      overallPassPolicy: {
+        blockedByRequired: [],
+        blockedByProhibited: [],
+        blockingRequired: [],
+        blockingProhibited: [],
+        undecided: [],
+        warnings: [],
+        decision: "pass",
+      },
       validationSets: [],
       results: [],
-      skipped_validations: [{ validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION", message: "needs parameters" }],
+      skipped_validations: [
+        { validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION", message: "needs parameters" },
+      ],
       createdAt: "2025-01-01T00:00:00.000Z",
       completedAt: null,
     };
@@ -420,14 +557,22 @@ describe("the job route and the vocabulary", () => {
 
   test("their logout: DELETE /api/keys/{keyId} with the key itself revokes it", async () => {
     const { apiKey: own, keyId } = await server.signup();
-    const res = await fetch(`${server.baseUrl}/api/keys/${keyId}`, { method: "DELETE", headers: { authorization: `Bearer ${own}` } });
+    const res = await fetch(`${server.baseUrl}/api/keys/${keyId}`, {
+      method: "DELETE",
+      headers: { authorization: `Bearer ${own}` },
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ keyId, revokedAt: expect.any(String) });
-    expect((await fetch(`${server.baseUrl}/api/jobs`, { headers: { authorization: `Bearer ${own}` } })).status).toBe(401);
+    expect((await fetch(`${server.baseUrl}/api/jobs`, { headers: { authorization: `Bearer ${own}` } })).status).toBe(
+      401,
+    );
   });
 
   test("a wrong severity is still refused, with its code and field", async () => {
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(GOOD, [{ id: "page-title", severity: "blocker" }]) });
+    const res = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: htmlJob(GOOD, [{ id: "page-title", severity: "blocker" }]),
+    });
     expectError(res, 400, "INVALID_ENUM_VALUE");
     expect(res.body.details.field).toBe("validations[0].severity");
   });

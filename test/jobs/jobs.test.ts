@@ -47,7 +47,6 @@ afterAll(async () => {
   await server.stop();
 }, HOOK_TIMEOUT);
 
-
 function expectOk(res: ApiResponse) {
   if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${JSON.stringify(res.body)}`);
 }
@@ -71,10 +70,14 @@ describe("estimate", () => {
     const { apiKey } = await server.signup();
     const res = await server.api("POST", "/api/jobs/estimate", {
       key: apiKey,
-      body: htmlJob(GOOD, [{ id: "required-text-present", parameters: { text: "Spring" } }], { validationSetId: "web-essentials" }),
+      body: htmlJob(GOOD, [{ id: "required-text-present", parameters: { text: "Spring" } }], {
+        validationSetId: "web-essentials",
+      }),
     });
     expectOk(res);
-    expect(res.body.lines).toEqual([...WEB_ESSENTIALS, "required-text-present"].map((validationId) => ({ validationId, credits: 1 })));
+    expect(res.body.lines).toEqual(
+      [...WEB_ESSENTIALS, "required-text-present"].map((validationId) => ({ validationId, credits: 1 })),
+    );
     expect(res.body.totalCredits).toBe(10);
     expect(res.body.balance).toBe(1000);
     expect(res.body.sufficient).toBe(true);
@@ -95,18 +98,31 @@ describe("run", () => {
   }, HOOK_TIMEOUT);
 
   test("a failing page: one verdict per check, the reason to fix on fail, the set, and credits charged", async () => {
-    const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, undefined, { validationSetId: "web-essentials" }) });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(BAD, undefined, { validationSetId: "web-essentials" }),
+    });
     expectOk(res);
     const job = res.body;
     expect(job.jobId).toMatch(/^job_/);
     expect(job.status).toBe("completed");
     expect(job.validationSetId).toBe("web-essentials");
-    expect(job.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual(["web-essentials"]);
+    expect(job.validationSets.map((s: { validationSetId: string | null }) => s.validationSetId)).toEqual([
+      "web-essentials",
+    ]);
     expect(job.skipped_validations).toEqual([]);
     expect(job.credits).toEqual({ charged: 9, refunded: 0, net: 9 });
     expect(job.results.map((r: { validationId: string }) => r.validationId).sort()).toEqual([...WEB_ESSENTIALS].sort());
     const results = byId(job.results);
-    for (const id of ["page-title", "html-lang", "meta-description", "viewport-meta", "single-h1", "heading-order", "image-alt-text"]) {
+    for (const id of [
+      "page-title",
+      "html-lang",
+      "meta-description",
+      "viewport-meta",
+      "single-h1",
+      "heading-order",
+      "image-alt-text",
+    ]) {
       const r = results.get(id);
       expect(r.verdict).toBe("fail");
       expect(typeof r.reason).toBe("string");
@@ -142,11 +158,17 @@ describe("run", () => {
 
   test("summary.passed is overallPassPolicy.decision's pass: a failed minor check passes both, a failed required check neither", async () => {
     const twoH1s = GOOD.replace("</body>", "<h1>Again</h1></body>");
-    const minorOnly = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "minor" }]) });
+    const minorOnly = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "minor" }]),
+    });
     expectOk(minorOnly);
     expect(minorOnly.body.summary).toEqual({ pass: 1, fail: 1, error: 0, passed: true });
     expect(minorOnly.body.overallPassPolicy).toMatchObject({ decision: "pass", warnings: ["single-h1"] });
-    const required = await server.api("POST", "/api/jobs", { key, body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "major" }]) });
+    const required = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(twoH1s, ["page-title", { id: "single-h1", severity: "major" }]),
+    });
     expectOk(required);
     expect([required.body.summary.passed, required.body.overallPassPolicy.decision]).toEqual([false, "blocked"]);
     // Read back, the job says the same.
@@ -155,7 +177,10 @@ describe("run", () => {
   });
 
   test("detail=verbose adds references and a note to every result", async () => {
-    const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title", "html-lang"], { detail: "verbose" }) });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(BAD, ["page-title", "html-lang"], { detail: "verbose" }),
+    });
     expectOk(res);
     for (const r of res.body.results) {
       expect(Array.isArray(r.references)).toBe(true);
@@ -166,14 +191,20 @@ describe("run", () => {
   });
 
   test("a per-entry severity overrides the catalog's", async () => {
-    const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, [{ id: "page-title", severity: "info" }]) });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(BAD, [{ id: "page-title", severity: "info" }]),
+    });
     expectOk(res);
     expect(res.body.results[0].severity).toBe("info");
   });
 
   test("identical duplicate entries collapse and run once, charged once", async () => {
     const before = (await credits(server, key)).balance;
-    const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title", "page-title", { id: "page-title" }]) });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(BAD, ["page-title", "page-title", { id: "page-title" }]),
+    });
     expectOk(res);
     expect(res.body.results).toHaveLength(1);
     expect(res.body.results[0].validationId).toBe("page-title");
@@ -184,7 +215,9 @@ describe("run", () => {
   test("a set plus an extra check through validations[] runs both", async () => {
     const res = await server.api("POST", "/api/jobs", {
       key,
-      body: htmlJob(GOOD, [{ id: "required-text-present", parameters: { text: "free returns" } }], { validationSetId: "web-essentials" }),
+      body: htmlJob(GOOD, [{ id: "required-text-present", parameters: { text: "free returns" } }], {
+        validationSetId: "web-essentials",
+      }),
     });
     expectOk(res);
     expect(res.body.results).toHaveLength(10);
@@ -200,14 +233,23 @@ describe("requiresConfiguration", () => {
   }, HOOK_TIMEOUT);
 
   test("without parameters the check is skipped with REQUIRES_CONFIGURATION, not run and not charged", async () => {
-    const estimate = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, ["required-text-present", "page-title"]) });
+    const estimate = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(GOOD, ["required-text-present", "page-title"]),
+    });
     expectOk(estimate);
     expect(estimate.body.lines).toEqual([{ validationId: "page-title", credits: 1 }]);
     expect(estimate.body.totalCredits).toBe(1);
     expect(estimate.body.skipped_validations).toHaveLength(1);
-    expect(estimate.body.skipped_validations[0]).toMatchObject({ validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION" });
+    expect(estimate.body.skipped_validations[0]).toMatchObject({
+      validationId: "required-text-present",
+      reason: "REQUIRES_CONFIGURATION",
+    });
 
-    const res = await server.api("POST", "/api/jobs", { key, body: htmlJob(GOOD, ["required-text-present", "page-title"]) });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(GOOD, ["required-text-present", "page-title"]),
+    });
     expectOk(res);
     expect(res.body.results.map((r: { validationId: string }) => r.validationId)).toEqual(["page-title"]);
     expect(res.body.skipped_validations).toHaveLength(1);
@@ -224,12 +266,18 @@ describe("requiresConfiguration", () => {
     // One shape: the estimate lists the skip exactly as the job does, reasonCode included.
     expect(skipped.reasonCode).toBe("REQUIRES_CONFIGURATION");
     expect(estimate.body.skipped_validations).toEqual(res.body.skipped_validations);
-    const planned = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, ["required-text-present"]) });
+    const planned = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(GOOD, ["required-text-present"]),
+    });
     expect(planned.body.skipped_validations).toEqual(res.body.skipped_validations);
   });
 
   test("an entry object with no parameters is skipped the same way", async () => {
-    const res = await server.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, [{ id: "required-text-present", severity: "critical" }]) });
+    const res = await server.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(GOOD, [{ id: "required-text-present", severity: "critical" }]),
+    });
     expectOk(res);
     expect(res.body.lines).toEqual([]);
     expect(res.body.totalCredits).toBe(0);
@@ -240,7 +288,9 @@ describe("requiresConfiguration", () => {
     const before = (await credits(server, key)).balance;
     const res = await server.api("POST", "/api/jobs", {
       key,
-      body: htmlJob(GOOD, [{ id: "required-text-present", parameters: { text: ["FREE   returns within 30 days", "Spring sale"] } }]),
+      body: htmlJob(GOOD, [
+        { id: "required-text-present", parameters: { text: ["FREE   returns within 30 days", "Spring sale"] } },
+      ]),
     });
     expectOk(res);
     expect(res.body.skipped_validations).toEqual([]);
@@ -254,7 +304,9 @@ describe("requiresConfiguration", () => {
     const html = `<html lang="en"><head><title>T</title></head><body><h1>Hello</h1><p style="display:none">Secret offer</p></body></html>`;
     const res = await server.api("POST", "/api/jobs", {
       key,
-      body: htmlJob(html, [{ id: "required-text-present", parameters: { text: ["Hello", "Secret offer", "Terms apply"] } }]),
+      body: htmlJob(html, [
+        { id: "required-text-present", parameters: { text: ["Hello", "Secret offer", "Terms apply"] } },
+      ]),
     });
     expectOk(res);
     const [r] = res.body.results;
@@ -277,7 +329,10 @@ describe("GET /api/jobs", () => {
       created.push(res.body.jobId);
     }
     // One interrupted job, for the status filter.
-    const res = await server.api("POST", "/api/jobs", { key, body: { type: "url", url: `${target.url.origin}/broken`, validations: ["page-title"] } });
+    const res = await server.api("POST", "/api/jobs", {
+      key,
+      body: { type: "url", url: `${target.url.origin}/broken`, validations: ["page-title"] },
+    });
     expectOk(res);
     expect(res.body.status).toBe("interrupted");
     created.push(res.body.jobId);
@@ -295,7 +350,10 @@ describe("GET /api/jobs", () => {
 
   test("a job read back by jobId equals the run response", async () => {
     const other = await server.signup();
-    const run = await server.api("POST", "/api/jobs", { key: other.apiKey, body: htmlJob(BAD, ["single-h1", "page-title"]) });
+    const run = await server.api("POST", "/api/jobs", {
+      key: other.apiKey,
+      body: htmlJob(BAD, ["single-h1", "page-title"]),
+    });
     expectOk(run);
     const listed = await jobs(server, other.apiKey, `?jobId=${run.body.jobId}`);
     expect(listed.jobs).toEqual([run.body]);
@@ -345,7 +403,10 @@ describe("GET /api/jobs", () => {
   });
 
   test("without detail, brief is the default (spec), whatever detail the job was created with; verbose when asked", async () => {
-    const run = await server.api("POST", "/api/jobs", { key, body: htmlJob(BAD, ["page-title"], { detail: "verbose" }) });
+    const run = await server.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(BAD, ["page-title"], { detail: "verbose" }),
+    });
     expectOk(run);
     expect(run.body.results[0].note).toEqual(expect.any(String));
     const listed = (await jobs(server, key, `?jobId=${run.body.jobId}`)).jobs[0];
@@ -398,7 +459,10 @@ describe("tenant isolation", () => {
 describe("url jobs", () => {
   test("a reachable page runs its checks", async () => {
     const { apiKey } = await server.signup();
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url: `${target.url.origin}/ok`, validations: ["page-title", "html-lang"] } });
+    const res = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: { type: "url", url: `${target.url.origin}/ok`, validations: ["page-title", "html-lang"] },
+    });
     expectOk(res);
     expect(res.body.status).toBe("completed");
     expect(res.body.results.map((r: { verdict: string }) => r.verdict)).toEqual(["pass", "pass"]);
@@ -442,13 +506,19 @@ describe("INSUFFICIENT_CREDITS", () => {
   afterAll(() => poor.stop(), HOOK_TIMEOUT);
 
   test("the estimate says it does not suffice, and by how much", async () => {
-    const res = await poor.api("POST", "/api/jobs/estimate", { key, body: htmlJob(GOOD, undefined, { validationSetId: "web-essentials" }) });
+    const res = await poor.api("POST", "/api/jobs/estimate", {
+      key,
+      body: htmlJob(GOOD, undefined, { validationSetId: "web-essentials" }),
+    });
     expectOk(res);
     expect(res.body).toMatchObject({ totalCredits: 9, balance: 3, sufficient: false, shortfall: 6 });
   });
 
   test("a run over the balance is 402 with balance, required and shortfall, and charges nothing", async () => {
-    const res = await poor.api("POST", "/api/jobs", { key, body: htmlJob(GOOD, undefined, { validationSetId: "web-essentials" }) });
+    const res = await poor.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(GOOD, undefined, { validationSetId: "web-essentials" }),
+    });
     expectError(res, 402, "INSUFFICIENT_CREDITS");
     expect(res.body.details).toEqual({ balance: 3, required: 9, shortfall: 6 });
     const after = await credits(poor, key);
@@ -458,7 +528,10 @@ describe("INSUFFICIENT_CREDITS", () => {
   });
 
   test("a job costing exactly the balance runs; the next one is refused at zero", async () => {
-    const ok = await poor.api("POST", "/api/jobs", { key, body: htmlJob(GOOD, ["page-title", "html-lang", "single-h1"]) });
+    const ok = await poor.api("POST", "/api/jobs", {
+      key,
+      body: htmlJob(GOOD, ["page-title", "html-lang", "single-h1"]),
+    });
     expectOk(ok);
     expect(ok.body.credits.charged).toBe(3);
     expect((await credits(poor, key)).balance).toBe(0);

@@ -25,8 +25,16 @@ async function inspector(args: string[]): Promise<any> {
   // Asynchronous: the server runs on this process's event loop. The working directory is the CLI's own build
   // directory because inspector-cli 1.0.3 tests for its package.json relative to the working directory but
   // imports it relative to itself.
-  const proc = Bun.spawn(["node", "index.js", `${server.baseUrl}/mcp`, "--transport", "http", ...args], { stdout: "pipe", stderr: "pipe", cwd: CLI_DIR });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const proc = Bun.spawn(["node", "index.js", `${server.baseUrl}/mcp`, "--transport", "http", ...args], {
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: CLI_DIR,
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (code !== 0) throw new Error(`inspector-cli exited ${code}: ${stderr || stdout}`);
   return JSON.parse(stdout);
 }
@@ -37,9 +45,23 @@ test("inspector-cli: tools/list shows every tool", async () => {
 });
 
 test("inspector-cli: tools/call without a key, and with one", async () => {
-  const sets = await inspector(["--method", "tools/call", "--tool-name", "get_validation_set", "--tool-arg", "setId=seo"]);
+  const sets = await inspector([
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "get_validation_set",
+    "--tool-arg",
+    "setId=seo",
+  ]);
   expect(sets.isError).toBeFalsy();
   expect(sets.structuredContent.id).toBe("seo");
-  const credits = await inspector(["--method", "tools/call", "--tool-name", "get_credits", "--header", `Authorization: Bearer ${apiKey}`]);
+  const credits = await inspector([
+    "--method",
+    "tools/call",
+    "--tool-name",
+    "get_credits",
+    "--header",
+    `Authorization: Bearer ${apiKey}`,
+  ]);
   expect(credits.structuredContent.balance).toBe(1000);
 });

@@ -18,15 +18,40 @@ import { streams } from "../../src/domain/accounts";
 
 /** Every tool of the interface specification, section 4, rule 8. */
 const SPEC_TOOLS = [
-  "search_validations", "list_validations", "get_validation", "recommend_checks", "compare_checks", "list_validation_sets",
-  "get_validation_set", "describe_job_request", "check_job_request", "explain_error", "create_account", "estimate_job", "run_job",
-  "get_job", "await_email_job", "get_credits", "list_keys", "get_org", "list_feedback_due", "list_feedback_questions",
-  "submit_feedback_answers", "fetch_capture", "list_email_clients",
+  "search_validations",
+  "list_validations",
+  "get_validation",
+  "recommend_checks",
+  "compare_checks",
+  "list_validation_sets",
+  "get_validation_set",
+  "describe_job_request",
+  "check_job_request",
+  "explain_error",
+  "create_account",
+  "estimate_job",
+  "run_job",
+  "get_job",
+  "await_email_job",
+  "get_credits",
+  "list_keys",
+  "get_org",
+  "list_feedback_due",
+  "list_feedback_questions",
+  "submit_feedback_answers",
+  "fetch_capture",
+  "list_email_clients",
 ];
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Trailhead boots</title><meta name="description" content="Walking boots for every trail, 25% off this spring."></head>
 <body><h1>Walking boots</h1><h2>Spring sale</h2><p>Every pair 25% off until Sunday.</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" alt="A boot"></body></html>`;
-const STATIC_JOB = { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "web-essentials", validations: ["layout-not-broken"] };
+const STATIC_JOB = {
+  type: "static_html",
+  html: PAGE,
+  baseUrl: "https://example.com/",
+  validationSetId: "web-essentials",
+  validations: ["layout-not-broken"],
+};
 const EMAIL_CHECKS = ["email-subject-length", "email-list-unsubscribe-header"];
 
 let server: TestServer;
@@ -36,7 +61,10 @@ let keyed: Client;
 
 async function connect(key?: string): Promise<Client> {
   const client = new Client({ name: "assay-test", version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : undefined);
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${server.baseUrl}/mcp`),
+    key ? { requestInit: { headers: { authorization: `Bearer ${key}` } } } : undefined,
+  );
   await client.connect(transport);
   return client;
 }
@@ -68,7 +96,11 @@ async function refused(client: Client, name: string, args: Record<string, unknow
   expect(typeof body.requestId).toBe("string");
   const text = (result.content[0] as { text: string }).text;
   expect(text.startsWith(`${code}: ${body.message}`)).toBe(true);
-  expect(JSON.parse(text.slice(text.indexOf("\n") + 1))).toEqual({ code, message: body.message, ...(body.details ? { details: body.details } : {}) });
+  expect(JSON.parse(text.slice(text.indexOf("\n") + 1))).toEqual({
+    code,
+    message: body.message,
+    ...(body.details ? { details: body.details } : {}),
+  });
   return body;
 }
 
@@ -76,7 +108,12 @@ async function refused(client: Client, name: string, args: Record<string, unknow
 async function rpc(message: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.baseUrl}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": LATEST_PROTOCOL_VERSION, ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
+      ...headers,
+    },
     body: JSON.stringify(message),
   });
   const text = await res.text();
@@ -87,7 +124,12 @@ async function rpc(message: unknown, headers: Record<string, string> = {}) {
   return { status: res.status, headers: res.headers, body };
 }
 
-const toolCall = (name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+const toolCall = (name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name, arguments: args },
+});
 
 beforeAll(async () => {
   server = await startServer();
@@ -110,25 +152,45 @@ describe("the tool list", () => {
       expect(t.inputSchema.type).toBe("object");
       expect(t.title?.length).toBeGreaterThan(3);
       expect(t.description!.length).toBeGreaterThan(40);
-      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) expect(typeof t.annotations?.[hint]).toBe("boolean");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const)
+        expect(typeof t.annotations?.[hint]).toBe("boolean");
       expect(t.annotations!.readOnlyHint && t.annotations!.destructiveHint).toBe(false);
     }
     const byName = new Map(listed.map((t) => [t.name, t]));
     // The job tools publish the job request schema POST /api/jobs validates with.
-    for (const name of ["run_job", "estimate_job", "check_job_request"]) expect(byName.get(name)!.inputSchema as unknown).toEqual(jsonSchemaOf(JobRequest));
-    expect(byName.get("run_job")!.annotations).toMatchObject({ readOnlyHint: false, idempotentHint: false, openWorldHint: true });
-    expect(byName.get("create_account")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
+    for (const name of ["run_job", "estimate_job", "check_job_request"])
+      expect(byName.get(name)!.inputSchema as unknown).toEqual(jsonSchemaOf(JobRequest));
+    expect(byName.get("run_job")!.annotations).toMatchObject({
+      readOnlyHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    });
+    expect(byName.get("create_account")!.annotations).toMatchObject({
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+    });
     expect(byName.get("list_validations")!.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.get("get_credits")!.description).toContain("Needs an API key");
   });
 
   test("initialize negotiates each documented protocol version, and names the server with instructions", async () => {
     for (const version of MCP_PROTOCOL_VERSIONS) {
-      const res = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+      const res = await rpc({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      });
       expect(res.status).toBe(200);
       expect(res.body.result.protocolVersion).toBe(version);
     }
-    const unknown = await rpc({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2023-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } } });
+    const unknown = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2023-01-01", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
     expect(unknown.body.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(unknown.body.result.serverInfo.name).toBe("assay");
     expect(unknown.body.result.instructions).toContain("Never invent business facts");
@@ -142,7 +204,11 @@ describe("the tool list", () => {
       expect(res.headers.get("allow")).toBe("POST");
     }
     await expect(anon.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/Unknown tool/);
-    const bad = await fetch(`${server.baseUrl}/mcp`, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: "{" });
+    const bad = await fetch(`${server.baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "{",
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error.code).toBe(-32700);
   });
@@ -154,9 +220,13 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
     expect(await ok(anon, "list_validations", { include: "parameters", subjectType: "email" })).toEqual(
       (await server.api("GET", "/api/validations?include=parameters&subjectType=email")).body,
     );
-    expect(await ok(anon, "get_validation", { idOrSlug: "page-title" })).toEqual((await server.api("GET", "/api/validations/page-title")).body);
+    expect(await ok(anon, "get_validation", { idOrSlug: "page-title" })).toEqual(
+      (await server.api("GET", "/api/validations/page-title")).body,
+    );
     expect(await ok(anon, "list_validation_sets")).toEqual((await server.api("GET", "/api/validation-sets")).body);
-    expect(await ok(anon, "get_validation_set", { setId: "seo" })).toEqual((await server.api("GET", "/api/validation-sets/seo")).body);
+    expect(await ok(anon, "get_validation_set", { setId: "seo" })).toEqual(
+      (await server.api("GET", "/api/validation-sets/seo")).body,
+    );
     expect(await ok(anon, "explain_error")).toEqual((await server.api("GET", "/api/errors")).body);
     const one = await ok(anon, "explain_error", { code: "INSUFFICIENT_CREDITS" });
     expect(one.error).toMatchObject({ code: "INSUFFICIENT_CREDITS", httpStatus: 402 });
@@ -165,14 +235,20 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
   test("refusals carry the catalogued code, message and details, as HTTP gives them", async () => {
     const body = await refused(anon, "get_validation", { idOrSlug: "no-such-check" }, "VALIDATION_NOT_FOUND");
     const http = (await server.api("GET", "/api/validations/no-such-check")).body;
-    expect({ code: body.code, message: body.message, details: body.details }).toEqual({ code: http.code, message: http.message, details: http.details });
+    expect({ code: body.code, message: body.message, details: body.details }).toEqual({
+      code: http.code,
+      message: http.message,
+      details: http.details,
+    });
     await refused(anon, "get_validation_set", { setId: "nope" }, "VALIDATION_SET_NOT_FOUND");
     const e = await refused(anon, "list_validations", { subjectType: "pdf" }, "INVALID_ENUM_VALUE");
     expect(e.details).toEqual({ field: "subjectType", value: "pdf", allowedValues: ["url", "email"] });
     expect((await server.api("GET", "/api/validations?subjectType=pdf")).body.details).toEqual(e.details);
     await refused(anon, "explain_error", { code: "NOT_A_CODE" }, "INVALID_ENUM_VALUE");
     await refused(anon, "get_validation", {}, "MISSING_REQUIRED_FIELD");
-    expect((await refused(anon, "list_validations", { verbose: true }, "UNKNOWN_FIELD")).details).toEqual({ unknownFields: ["verbose"] });
+    expect((await refused(anon, "list_validations", { verbose: true }, "UNKNOWN_FIELD")).details).toEqual({
+      unknownFields: ["verbose"],
+    });
     await refused(anon, "search_validations", { query: 42 }, "INVALID_REQUEST_BODY");
     await refused(anon, "compare_checks", { ids: ["page-title"] }, "INVALID_REQUEST_BODY");
   });
@@ -188,7 +264,10 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
   });
 
   test("recommend_checks: a set and checks with why, and a job body that check_job_request accepts", async () => {
-    const rec = await ok(anon, "recommend_checks", { goal: "Make sure the page is accessible and works on phones", subjectType: "static_html" });
+    const rec = await ok(anon, "recommend_checks", {
+      goal: "Make sure the page is accessible and works on phones",
+      subjectType: "static_html",
+    });
     expect(rec.validationSet.id).toBe("accessibility");
     expect(rec.validationSet.why).toContain("accessible");
     const ids = rec.checks.map((c: any) => c.id);
@@ -197,16 +276,30 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
     const body = { ...rec.jobRequest, html: PAGE };
     expect((await ok(anon, "check_job_request", body)).ok).toBe(true);
     // The same goal gives the same answer.
-    expect(await ok(anon, "recommend_checks", { goal: "Make sure the page is accessible and works on phones", subjectType: "static_html" })).toEqual(rec);
+    expect(
+      await ok(anon, "recommend_checks", {
+        goal: "Make sure the page is accessible and works on phones",
+        subjectType: "static_html",
+      }),
+    ).toEqual(rec);
 
-    const launch = await ok(anon, "recommend_checks", { goal: "We go live on Monday: anything broken?", subjectType: "url" });
+    const launch = await ok(anon, "recommend_checks", {
+      goal: "We go live on Monday: anything broken?",
+      subjectType: "url",
+    });
     expect(launch.validationSet.id).toBe("launch-readiness");
-    const legal = await ok(anon, "recommend_checks", { goal: "the legal disclaimer must be on the page", subjectType: "url" });
+    const legal = await ok(anon, "recommend_checks", {
+      goal: "the legal disclaimer must be on the page",
+      subjectType: "url",
+    });
     const required = legal.checks.find((c: any) => c.id === "required-text-present");
     expect(required.requiresConfiguration).toBe(true);
     expect(required.askUserFor[0].parameter).toBe("text");
     expect(legal.notes[0]).toContain("never invent");
-    const email = await ok(anon, "recommend_checks", { goal: "will gmail let people unsubscribe", subjectType: "email" });
+    const email = await ok(anon, "recommend_checks", {
+      goal: "will gmail let people unsubscribe",
+      subjectType: "email",
+    });
     expect(email.checks.map((c: any) => c.id)).toContain("email-list-unsubscribe-header");
     expect(email.checks.every((c: any) => !c.id.startsWith("page-"))).toBe(true);
   });
@@ -216,7 +309,9 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
     expect(cmp.validations.map((v: any) => v.id)).toEqual(["page-title", "layout-not-broken"]);
     expect(cmp.differences).toEqual(expect.arrayContaining(["executionKind", "price"]));
     expect(cmp.canRunTogether).toBe(true);
-    expect((await ok(anon, "compare_checks", { ids: ["page-title", "email-subject-length"] })).canRunTogether).toBe(false);
+    expect((await ok(anon, "compare_checks", { ids: ["page-title", "email-subject-length"] })).canRunTogether).toBe(
+      false,
+    );
     await refused(anon, "compare_checks", { ids: ["page-title", "nope"] }, "VALIDATION_NOT_FOUND");
   });
 
@@ -235,21 +330,50 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
   });
 
   test("check_job_request: the error a body would get, the plan without a key, the quote with one; nothing created", async () => {
-    const bad = await ok(anon, "check_job_request", { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "nope" });
-    const http = await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "nope" } });
-    expect(bad).toMatchObject({ ok: false, httpStatus: 400, error: { code: "VALIDATION_SET_NOT_FOUND", message: http.body.message, details: http.body.details } });
+    const bad = await ok(anon, "check_job_request", {
+      type: "static_html",
+      html: PAGE,
+      baseUrl: "https://example.com/",
+      validationSetId: "nope",
+    });
+    const http = await server.api("POST", "/api/jobs/estimate", {
+      key: account.apiKey,
+      body: { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validationSetId: "nope" },
+    });
+    expect(bad).toMatchObject({
+      ok: false,
+      httpStatus: 400,
+      error: { code: "VALIDATION_SET_NOT_FOUND", message: http.body.message, details: http.body.details },
+    });
     expect((await ok(anon, "check_job_request", { lines: [] })).error.code).toBe("LEGACY_REQUEST_SHAPE");
-    expect((await ok(anon, "check_job_request", { type: "url", url: "http://127.0.0.1/", validations: ["page-title"] })).error).toMatchObject({
+    expect(
+      (await ok(anon, "check_job_request", { type: "url", url: "http://127.0.0.1/", validations: ["page-title"] }))
+        .error,
+    ).toMatchObject({
       code: "PLAYGROUND_INVALID_URL",
       details: { reason: expect.any(String) },
     });
     const plan = await ok(anon, "check_job_request", STATIC_JOB);
     expect(plan.plan.totalCredits).toBe(11);
     const quote = await ok(keyed, "check_job_request", STATIC_JOB);
-    expect(quote.quote).toEqual((await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: STATIC_JOB })).body);
+    expect(quote.quote).toEqual(
+      (await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: STATIC_JOB })).body,
+    );
     // A skipped check has the job's shape everywhere it is listed, reasonCode included.
-    const skipping = { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title", "required-text-present"] };
-    const skipped = [{ validationId: "required-text-present", reason: "REQUIRES_CONFIGURATION", reasonCode: "REQUIRES_CONFIGURATION", message: expect.any(String) }];
+    const skipping = {
+      type: "static_html",
+      html: PAGE,
+      baseUrl: "https://example.com/",
+      validations: ["page-title", "required-text-present"],
+    };
+    const skipped = [
+      {
+        validationId: "required-text-present",
+        reason: "REQUIRES_CONFIGURATION",
+        reasonCode: "REQUIRES_CONFIGURATION",
+        message: expect.any(String),
+      },
+    ];
     expect((await ok(anon, "check_job_request", skipping)).plan.skipped_validations).toEqual(skipped);
     expect((await ok(keyed, "check_job_request", skipping)).quote.skipped_validations).toEqual(skipped);
     expect((await ok(keyed, "estimate_job", skipping)).skipped_validations).toEqual(skipped);
@@ -282,7 +406,9 @@ describe("authentication", () => {
     for (const name of [...keyTools, "fetch_capture"]) {
       const res = await rpc(toolCall(name, { jobId: "job_x", key: "x" }));
       expect([name, res.status]).toEqual([name, 401]);
-      expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`);
+      expect(res.headers.get("www-authenticate")).toBe(
+        `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/mcp"`,
+      );
       expect(res.body).toMatchObject({ code: "AUTH_REQUIRED", details: { tool: name } });
     }
     const meta = await server.api("GET", "/.well-known/oauth-protected-resource/mcp");
@@ -297,7 +423,15 @@ describe("authentication", () => {
   });
 
   test("an invalid key is 401 invalid_token, even for public tools and initialize", async () => {
-    for (const message of [toolCall("list_validations"), { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "x", version: "1" } } }]) {
+    for (const message of [
+      toolCall("list_validations"),
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      },
+    ]) {
       const res = await rpc(message, { authorization: "Bearer assay_sk_not_a_real_key" });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toContain('error="invalid_token"');
@@ -308,7 +442,10 @@ describe("authentication", () => {
   });
 
   test("a key without the scope, and another organization's customerId, are tool errors with their codes", async () => {
-    const readOnly = await server.assay.accounts.mintKey(account.customerId, "read only", ["jobs:read"], { actor: { kind: "system" }, channel: "cli" });
+    const readOnly = await server.assay.accounts.mintKey(account.customerId, "read only", ["jobs:read"], {
+      actor: { kind: "system" },
+      channel: "cli",
+    });
     const client = await connect(readOnly.apiKey);
     try {
       const e = await refused(client, "run_job", STATIC_JOB, "INSUFFICIENT_SCOPE");
@@ -333,7 +470,9 @@ describe("key tools", () => {
     const clients = await ok(keyed, "list_email_clients");
     expect(clients).toEqual((await server.api("GET", "/api/email-clients", { key })).body);
     expect(Object.keys(clients.formFactors).sort()).toEqual(["desktop-md", "mobile-sm", "tablet-portrait"]);
-    expect(await ok(keyed, "get_credits", { limit: 5 })).toEqual((await server.api("GET", "/api/credits?limit=5", { key })).body);
+    expect(await ok(keyed, "get_credits", { limit: 5 })).toEqual(
+      (await server.api("GET", "/api/credits?limit=5", { key })).body,
+    );
     await refused(keyed, "get_credits", { limit: 0 }, "INVALID_REQUEST_BODY");
     const due = await ok(keyed, "list_feedback_due");
     expect(due).toEqual({ due: false, setId: null, questionCount: 0, rewardCredits: 0 });
@@ -349,20 +488,33 @@ describe("key tools", () => {
   });
 
   test("estimate_job equals POST /api/jobs/estimate; job refusals carry planJob's codes and details", async () => {
-    expect(await ok(keyed, "estimate_job", STATIC_JOB)).toEqual((await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: STATIC_JOB })).body);
+    expect(await ok(keyed, "estimate_job", STATIC_JOB)).toEqual(
+      (await server.api("POST", "/api/jobs/estimate", { key: account.apiKey, body: STATIC_JOB })).body,
+    );
     const cases: Array<[Record<string, unknown>, string]> = [
       [{ ...STATIC_JOB, validationSetId: ["a", "b"] }, "ONE_VALIDATION_SET_PER_JOB"],
       [{ ...STATIC_JOB, extra: 1 }, "UNKNOWN_FIELD"],
       [{ type: "static_html", html: PAGE, baseUrl: "https://example.com/" }, "NO_VALIDATIONS_SELECTED"],
-      [{ ...STATIC_JOB, validations: [{ id: "required-text-present", parameters: { text: 3 } }] }, "INVALID_PARAMETER_VALUE"],
+      [
+        { ...STATIC_JOB, validations: [{ id: "required-text-present", parameters: { text: 3 } }] },
+        "INVALID_PARAMETER_VALUE",
+      ],
       [{ ...STATIC_JOB, validationSetId: "nope" }, "VALIDATION_SET_NOT_FOUND"],
       [{ ...STATIC_JOB, detail: "loud" }, "INVALID_ENUM_VALUE"],
     ];
     for (const [body, code] of cases) {
       for (const tool of ["run_job", "estimate_job"]) {
         const e = await refused(keyed, tool, body, code);
-        const http = await server.api("POST", tool === "run_job" ? "/api/jobs" : "/api/jobs/estimate", { key: account.apiKey, body });
-        expect({ status: http.status, code: http.body.code, message: http.body.message, details: http.body.details }).toEqual({
+        const http = await server.api("POST", tool === "run_job" ? "/api/jobs" : "/api/jobs/estimate", {
+          key: account.apiKey,
+          body,
+        });
+        expect({
+          status: http.status,
+          code: http.body.code,
+          message: http.body.message,
+          details: http.body.details,
+        }).toEqual({
           status: errorCatalog.find((c) => c.code === code)!.status,
           code: e.code,
           message: e.message,
@@ -373,7 +525,13 @@ describe("key tools", () => {
   });
 
   test("get_job and await_email_job without detail answer brief (the default), even for a job run verbose", async () => {
-    const job = await ok(keyed, "run_job", { type: "static_html", html: PAGE, baseUrl: "https://example.com/", validations: ["page-title"], detail: "verbose" });
+    const job = await ok(keyed, "run_job", {
+      type: "static_html",
+      html: PAGE,
+      baseUrl: "https://example.com/",
+      validations: ["page-title"],
+      detail: "verbose",
+    });
     expect(job.results[0].note).toEqual(expect.any(String));
     const got = await ok(keyed, "get_job", { jobId: job.jobId });
     expect(got.results[0]).not.toHaveProperty("note");
@@ -391,13 +549,16 @@ describe("key tools", () => {
     expect(job.credits.charged).toBe(11);
     const events = eventsOf(server).filter((e) => e.streamId === streams.job(job.jobId));
     expect(events.length).toBeGreaterThan(1);
-    for (const e of events) expect(e.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key", id: expect.any(String) } });
+    for (const e of events)
+      expect(e.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key", id: expect.any(String) } });
 
     const got = await ok(keyed, "get_job", { jobId: job.jobId });
     const http = (await server.api("GET", `/api/jobs?jobId=${job.jobId}`, { key: account.apiKey })).body.jobs[0];
     const stable = (j: any) => ({ ...j, results: j.results.map(({ screenshotShareUrl, ...r }: any) => r) });
     expect(stable(got)).toEqual(stable(http));
-    expect((await ok(keyed, "get_job", { jobId: job.jobId, detail: "verbose" })).results[0].note).toEqual(expect.any(String));
+    expect((await ok(keyed, "get_job", { jobId: job.jobId, detail: "verbose" })).results[0].note).toEqual(
+      expect.any(String),
+    );
     await refused(keyed, "get_job", { jobId: "job_nope" }, "JOB_NOT_FOUND");
 
     const visual = job.results.find((r: any) => r.screenshotUrl);
@@ -418,7 +579,12 @@ describe("key tools", () => {
     const key = (image.structuredContent as any).key;
     expect((await call(keyed, "fetch_capture", { key })).isError).toBeFalsy();
     expect((await rpc(toolCall("fetch_capture", { key }))).status).toBe(401);
-    await refused(anon, "fetch_capture", { url: visual.screenshotShareUrl.replace(/signature=[^&]+/, "signature=AAAA") }, "STORAGE_OBJECT_NOT_FOUND");
+    await refused(
+      anon,
+      "fetch_capture",
+      { url: visual.screenshotShareUrl.replace(/signature=[^&]+/, "signature=AAAA") },
+      "STORAGE_OBJECT_NOT_FOUND",
+    );
     const stranger = await connect((await server.signup()).apiKey);
     try {
       await refused(stranger, "fetch_capture", { key }, "STORAGE_OBJECT_NOT_FOUND");
@@ -455,13 +621,18 @@ describe("key tools", () => {
     const due = await ok(keyed, "list_feedback_due");
     expect(due).toEqual({ due: true, setId: "first-job", questionCount: 3, rewardCredits: 5 });
     expect(due).toEqual((await server.api("GET", "/api/feedback/due", { key })).body);
-    expect(await ok(keyed, "list_feedback_questions")).toEqual((await server.api("GET", "/api/feedback/questions", { key })).body);
+    expect(await ok(keyed, "list_feedback_questions")).toEqual(
+      (await server.api("GET", "/api/feedback/questions", { key })).body,
+    );
 
     const row = job.results.find((r: any) => r.verdict !== "error") ?? job.results[0];
     const anchors = { jobId: job.jobId, validationId: row.validationId };
     const asked = await ok(keyed, "list_feedback_questions", anchors);
     expect(asked).toMatchObject({ due: true, setId: "looks-wrong", storedVerdict: row.verdict });
-    expect(asked).toEqual((await server.api("GET", `/api/feedback/questions?jobId=${job.jobId}&validationId=${row.validationId}`, { key })).body);
+    expect(asked).toEqual(
+      (await server.api("GET", `/api/feedback/questions?jobId=${job.jobId}&validationId=${row.validationId}`, { key }))
+        .body,
+    );
     const answers = [
       { questionId: "humanVerdict", value: row.verdict },
       { questionId: "aiMistakeNotes", value: null },
@@ -470,20 +641,37 @@ describe("key tools", () => {
     ];
     const before = (await ok(keyed, "get_credits")).balance;
     const receipt = await ok(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers });
-    expect(receipt).toMatchObject({ ...anchors, source: "mcp", payout: { credits: asked.rewardCredits, balanceAfter: before + asked.rewardCredits } });
-    const submitted = eventsOf(server).filter((e) => e.type === "FeedbackSubmitted").pop()!;
+    expect(receipt).toMatchObject({
+      ...anchors,
+      source: "mcp",
+      payout: { credits: asked.rewardCredits, balanceAfter: before + asked.rewardCredits },
+    });
+    const submitted = eventsOf(server)
+      .filter((e) => e.type === "FeedbackSubmitted")
+      .pop()!;
     expect(submitted.metadata).toMatchObject({ channel: "mcp", actor: { kind: "key" } });
     expect(submitted.data).toMatchObject({ source: "mcp", ...anchors });
-    await refused(keyed, "submit_feedback_answers", { setId: "looks-wrong", ...anchors, answers }, "FEEDBACK_ALREADY_GIVEN");
+    await refused(
+      keyed,
+      "submit_feedback_answers",
+      { setId: "looks-wrong", ...anchors, answers },
+      "FEEDBACK_ALREADY_GIVEN",
+    );
     const record = await ok(keyed, "get_feedback", anchors);
     expect(record).toMatchObject({ humanVerdict: row.verdict, disputed: false, source: "mcp" });
-    expect(record).toEqual((await server.api("GET", `/api/feedback?jobId=${job.jobId}&validationId=${row.validationId}`, { key })).body);
+    expect(record).toEqual(
+      (await server.api("GET", `/api/feedback?jobId=${job.jobId}&validationId=${row.validationId}`, { key })).body,
+    );
     const other = job.results.find((r: any) => r.validationId !== row.validationId);
     await refused(keyed, "get_feedback", { jobId: job.jobId, validationId: other.validationId }, "FEEDBACK_NOT_FOUND");
   });
 
   test("an email job: run_job answers pending, await_email_job waits (bounded), then completes after real SMTP delivery", async () => {
-    const job = await ok(keyed, "run_job", { type: "email", subject: "Spring sale: 25% off walking boots", validations: EMAIL_CHECKS });
+    const job = await ok(keyed, "run_job", {
+      type: "email",
+      subject: "Spring sale: 25% off walking boots",
+      validations: EMAIL_CHECKS,
+    });
     expect(job.status).toBe("pending");
     expect(job.testEmail).toMatch(/^t-[a-z0-9]{26}@/);
 
@@ -496,7 +684,9 @@ describe("key tools", () => {
 
     const awaited = ok(keyed, "await_email_job", { jobId: job.jobId, timeoutSeconds: 60 });
     await Bun.sleep(300);
-    await nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true }).sendMail(trailheadMessage(job.testEmail));
+    await nodemailer
+      .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail(trailheadMessage(job.testEmail));
     const done = await awaited;
     expect(done.stillPending).toBe(false);
     expect(done.job.status).toBe("completed");

@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eventCount, eventsOf, expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "../support/harness";
-import { inSession, openLink, signIn, signInThrough, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import {
+  eventCount,
+  eventsOf,
+  expectError,
+  startServer,
+  uniqueEmail,
+  type ApiResponse,
+  type TestServer,
+} from "../support/harness";
+import {
+  inSession,
+  openLink,
+  signIn,
+  signInThrough,
+  startMailRelay,
+  type MailRelay,
+  type SignedIn,
+} from "../support/mail-relay";
 
 /**
  * Organizations and their members through the real interface: invitations by an emailed link (a real SMTP
@@ -19,7 +35,11 @@ let strict: TestServer;
 beforeAll(async () => {
   relay = await startMailRelay();
   server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url });
-  strict = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_SIGNIN_DOMAINS: INVITED, ASSAY_INVITATION_TTL_SECONDS: "1" });
+  strict = await startServer({
+    ASSAY_MAIL_RELAY_URL: relay.url,
+    ASSAY_SIGNIN_DOMAINS: INVITED,
+    ASSAY_INVITATION_TTL_SECONDS: "1",
+  });
 }, HOOK_TIMEOUT);
 afterAll(async () => {
   await server?.stop();
@@ -27,12 +47,16 @@ afterAll(async () => {
   await relay?.stop();
 }, HOOK_TIMEOUT);
 
-
 const tokenOf = (link: string) => new URL(link).searchParams.get("token")!;
 const sessionOf = (s: TestServer, who: SignedIn) => s.api("GET", "/api/session", { headers: inSession(who, null) });
 const members = (s: TestServer, who: SignedIn) => s.api("GET", "/api/members", { headers: inSession(who, null) });
 
-async function invite(s: TestServer, admin: SignedIn, email: string, role: "admin" | "member" = "member"): Promise<string> {
+async function invite(
+  s: TestServer,
+  admin: SignedIn,
+  email: string,
+  role: "admin" | "member" = "member",
+): Promise<string> {
   const res = await s.api("POST", "/api/invitations", { headers: inSession(admin), body: { email, role } });
   if (res.status !== 201) throw new Error(`invitation refused: ${res.status} ${JSON.stringify(res.body)}`);
   const link = await relay.invitationFor(email);
@@ -48,7 +72,10 @@ async function team(tag: string): Promise<{ admin: SignedIn; member: SignedIn; m
 }
 
 const mintKey = async (who: SignedIn, name: string) => {
-  const res = await server.api("POST", "/api/keys", { headers: inSession(who), body: { name, scopes: ["account:read"] } });
+  const res = await server.api("POST", "/api/keys", {
+    headers: inSession(who),
+    body: { name, scopes: ["account:read"] },
+  });
   if (res.status !== 201) throw new Error(`mint refused: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as { apiKey: string; keyId: string };
 };
@@ -58,7 +85,10 @@ describe("invitations", () => {
   test("an admin invites by email: the link arrives through the relay, the invitation is pending, and the log keeps only its hash", async () => {
     const admin = await signIn(server, relay, uniqueEmail("inviter"));
     const email = uniqueEmail("invitee");
-    const res = await server.api("POST", "/api/invitations", { headers: inSession(admin), body: { email, role: "admin" } });
+    const res = await server.api("POST", "/api/invitations", {
+      headers: inSession(admin),
+      body: { email, role: "admin" },
+    });
     expect(res.status).toBe(201);
     const { invitationId } = res.body;
     expect(invitationId).toMatch(/^inv_/);
@@ -79,10 +109,16 @@ describe("invitations", () => {
     const link = await invite(server, admin, email);
     const before = eventCount(server);
     const guest = await signInThrough(server, link);
-    expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual(["InvitationAccepted", "PersonRegistered", "MemberAdded", "SessionStarted"]);
+    expect(
+      eventsOf(server)
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(["InvitationAccepted", "PersonRegistered", "MemberAdded", "SessionStarted"]);
     const session = await sessionOf(server, guest);
     expect(session.body).toMatchObject({ email, customerId: admin.customerId, role: "member" });
-    expect(session.body.organizations).toEqual([{ customerId: admin.customerId, orgCode: expect.any(String), role: "member" }]);
+    expect(session.body.organizations).toEqual([
+      { customerId: admin.customerId, orgCode: expect.any(String), role: "member" },
+    ]);
     const list = (await members(server, admin)).body;
     expect(list.members.map((m: { email: string; role: string }) => [m.email, m.role])).toEqual([
       [expect.any(String), "admin"],
@@ -110,21 +146,49 @@ describe("invitations", () => {
     const link = await invite(server, admin, email, "admin");
 
     const before = eventCount(server);
-    expectError(await server.api("POST", "/api/invitations/accept", { headers: inSession(other), body: { token: tokenOf(link) } }), 403, "INVITATION_EMAIL_MISMATCH");
-    expectError(await server.api("POST", "/api/invitations/accept", { headers: inSession(person, null), body: { token: tokenOf(link) } }), 403, "CSRF_TOKEN_INVALID");
+    expectError(
+      await server.api("POST", "/api/invitations/accept", {
+        headers: inSession(other),
+        body: { token: tokenOf(link) },
+      }),
+      403,
+      "INVITATION_EMAIL_MISMATCH",
+    );
+    expectError(
+      await server.api("POST", "/api/invitations/accept", {
+        headers: inSession(person, null),
+        body: { token: tokenOf(link) },
+      }),
+      403,
+      "CSRF_TOKEN_INVALID",
+    );
     expect(eventCount(server)).toBe(before);
 
-    const accepted = await server.api("POST", "/api/invitations/accept", { headers: inSession(person), body: { token: tokenOf(link) } });
+    const accepted = await server.api("POST", "/api/invitations/accept", {
+      headers: inSession(person),
+      body: { token: tokenOf(link) },
+    });
     expect(accepted.status).toBe(200);
     expect(accepted.body).toEqual({ customerId: admin.customerId, personId: person.personId, email, role: "admin" });
-    expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual(["InvitationAccepted", "MemberAdded"]);
+    expect(
+      eventsOf(server)
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(["InvitationAccepted", "MemberAdded"]);
     const session = (await sessionOf(server, person)).body;
     expect(session.customerId).toBe(person.customerId);
     expect(session.organizations.map((o: { customerId: string; role: string }) => [o.customerId, o.role])).toEqual([
       [person.customerId, "admin"],
       [admin.customerId, "admin"],
     ]);
-    expectError(await server.api("POST", "/api/invitations/accept", { headers: inSession(person), body: { token: tokenOf(link) } }), 400, "INVITATION_INVALID");
+    expectError(
+      await server.api("POST", "/api/invitations/accept", {
+        headers: inSession(person),
+        body: { token: tokenOf(link) },
+      }),
+      400,
+      "INVITATION_INVALID",
+    );
   });
 
   test("an expired invitation is INVITATION_INVALID and adds no one", async () => {
@@ -137,16 +201,29 @@ describe("invitations", () => {
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: "INVITATION_INVALID", details: { reason: "expired" } });
     expect(eventCount(strict)).toBe(before);
-    expect((await members(strict, admin)).body).toMatchObject({ members: [{ personId: admin.personId }], invitations: [] });
+    expect((await members(strict, admin)).body).toMatchObject({
+      members: [{ personId: admin.personId }],
+      invitations: [],
+    });
   });
 
   test("inviting outside ASSAY_SIGNIN_DOMAINS is UNAUTHORIZED_DOMAIN, and a member inviting is ADMIN_REQUIRED: no event, no mail", async () => {
     const admin = await signIn(strict, relay, `boss-${Date.now()}@${INVITED}`);
     const member = await signInThrough(strict, await invite(strict, admin, `staff-${Date.now()}@${INVITED}`));
     const before = { events: eventCount(strict), mail: relay.messages.length };
-    expectError(await strict.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: uniqueEmail("outsider"), role: "member" } }), 403, "UNAUTHORIZED_DOMAIN");
     expectError(
-      await strict.api("POST", "/api/invitations", { headers: inSession(member), body: { email: `friend-${Date.now()}@${INVITED}`, role: "member" } }),
+      await strict.api("POST", "/api/invitations", {
+        headers: inSession(admin),
+        body: { email: uniqueEmail("outsider"), role: "member" },
+      }),
+      403,
+      "UNAUTHORIZED_DOMAIN",
+    );
+    expectError(
+      await strict.api("POST", "/api/invitations", {
+        headers: inSession(member),
+        body: { email: `friend-${Date.now()}@${INVITED}`, role: "member" },
+      }),
       403,
       "ADMIN_REQUIRED",
     );
@@ -157,14 +234,17 @@ describe("invitations", () => {
 describe("roles", () => {
   test("an admin promotes and demotes a member; the same role changes nothing; the last admin cannot be demoted", async () => {
     const { admin, member } = await team("roles");
-    const role = (who: SignedIn, personId: string, r: string) => server.api("POST", `/api/members/${personId}/role`, { headers: inSession(who), body: { role: r } });
+    const role = (who: SignedIn, personId: string, r: string) =>
+      server.api("POST", `/api/members/${personId}/role`, { headers: inSession(who), body: { role: r } });
 
     const before = eventCount(server);
     const promoted = await role(admin, member.personId, "admin");
     expect(promoted.status).toBe(200);
     expect(promoted.body).toMatchObject({ customerId: admin.customerId, personId: member.personId, role: "admin" });
     expect((await sessionOf(server, member)).body.role).toBe("admin");
-    const event = eventsOf(server).slice(before).find((e) => e.type === "MemberRoleChanged")!;
+    const event = eventsOf(server)
+      .slice(before)
+      .find((e) => e.type === "MemberRoleChanged")!;
     expect(event.data).toEqual({ customerId: admin.customerId, personId: member.personId, role: "admin" });
     expect(event.metadata).toMatchObject({ actor: { kind: "session", id: admin.personId } });
     const same = eventCount(server);
@@ -188,7 +268,10 @@ describe("roles", () => {
     const stranger = await signIn(server, relay, uniqueEmail("stranger"));
     const before = eventCount(server);
     for (const personId of [stranger.personId, "per_0000000000000000000000"]) {
-      const changed = await server.api("POST", `/api/members/${personId}/role`, { headers: inSession(admin), body: { role: "member" } });
+      const changed = await server.api("POST", `/api/members/${personId}/role`, {
+        headers: inSession(admin),
+        body: { role: "member" },
+      });
       expectError(changed, 404, "MEMBER_NOT_FOUND");
       expect(changed.body.details).toEqual({ personId });
       const removed = await server.api("DELETE", `/api/members/${personId}`, { headers: inSession(admin) });
@@ -205,12 +288,20 @@ describe("removing and leaving", () => {
     const { admin, member } = await team("remove");
     const theirs = await mintKey(member, "member's");
     const ours = await mintKey(admin, "admin's");
-    expectError(await server.api("DELETE", `/api/members/${admin.personId}`, { headers: inSession(member) }), 403, "ADMIN_REQUIRED");
+    expectError(
+      await server.api("DELETE", `/api/members/${admin.personId}`, { headers: inSession(member) }),
+      403,
+      "ADMIN_REQUIRED",
+    );
 
     const before = eventCount(server);
     const res = await server.api("DELETE", `/api/members/${member.personId}`, { headers: inSession(admin) });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ customerId: admin.customerId, personId: member.personId, revokedKeyIds: [theirs.keyId] });
+    expect(res.body).toEqual({
+      customerId: admin.customerId,
+      personId: member.personId,
+      revokedKeyIds: [theirs.keyId],
+    });
     const events = eventsOf(server).slice(before);
     expect(events.map((e) => [e.type, e.data])).toEqual([
       ["MemberRemoved", { customerId: admin.customerId, personId: member.personId, reason: "removed" }],
@@ -221,11 +312,21 @@ describe("removing and leaving", () => {
     expect(await keyWorks(theirs.apiKey)).toBe(401);
     expect(await keyWorks(ours.apiKey)).toBe(200);
     expectError(await sessionOf(server, member), 401, "AUTH_REQUIRED");
-    expect((await members(server, admin)).body.members.map((m: { personId: string }) => m.personId)).toEqual([admin.personId]);
+    expect((await members(server, admin)).body.members.map((m: { personId: string }) => m.personId)).toEqual([
+      admin.personId,
+    ]);
     // Removing them again, or the last admin (oneself), changes nothing.
     const after = eventCount(server);
-    expectError(await server.api("DELETE", `/api/members/${member.personId}`, { headers: inSession(admin) }), 404, "MEMBER_NOT_FOUND");
-    expectError(await server.api("DELETE", `/api/members/${admin.personId}`, { headers: inSession(admin) }), 409, "LAST_ADMIN");
+    expectError(
+      await server.api("DELETE", `/api/members/${member.personId}`, { headers: inSession(admin) }),
+      404,
+      "MEMBER_NOT_FOUND",
+    );
+    expectError(
+      await server.api("DELETE", `/api/members/${admin.personId}`, { headers: inSession(admin) }),
+      409,
+      "LAST_ADMIN",
+    );
     expect(eventCount(server)).toBe(after);
   });
 
@@ -240,7 +341,11 @@ describe("removing and leaving", () => {
     const res = await server.api("POST", "/api/members/leave", { headers: inSession(member) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ customerId: admin.customerId, revokedKeyIds: [key.keyId], session: null });
-    expect(eventsOf(server).slice(-3).map((e) => e.type)).toEqual(["MemberRemoved", "KeyRevoked", "SessionEnded"]);
+    expect(
+      eventsOf(server)
+        .slice(-3)
+        .map((e) => e.type),
+    ).toEqual(["MemberRemoved", "KeyRevoked", "SessionEnded"]);
     expect(await keyWorks(key.apiKey)).toBe(401);
     expectError(await sessionOf(server, member), 401, "AUTH_REQUIRED");
     expectError(await sessionOf(server, second), 401, "AUTH_REQUIRED");
@@ -251,13 +356,35 @@ describe("removing and leaving", () => {
     const email = uniqueEmail("roamer");
     const person = await signIn(server, relay, email);
     const link = await invite(server, admin, email);
-    expect((await server.api("POST", "/api/invitations/accept", { headers: inSession(person), body: { token: tokenOf(link) } })).status).toBe(200);
-    expect((await server.api("POST", "/api/session/organization", { headers: inSession(person), body: { customerId: admin.customerId } })).status).toBe(200);
+    expect(
+      (
+        await server.api("POST", "/api/invitations/accept", {
+          headers: inSession(person),
+          body: { token: tokenOf(link) },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await server.api("POST", "/api/session/organization", {
+          headers: inSession(person),
+          body: { customerId: admin.customerId },
+        })
+      ).status,
+    ).toBe(200);
 
     const res = await server.api("POST", "/api/members/leave", { headers: inSession(person) });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ customerId: admin.customerId, revokedKeyIds: [], session: { customerId: person.customerId, role: "admin" } });
-    expect(eventsOf(server).slice(-2).map((e) => e.type)).toEqual(["MemberRemoved", "SessionOrganizationSwitched"]);
+    expect(res.body).toMatchObject({
+      customerId: admin.customerId,
+      revokedKeyIds: [],
+      session: { customerId: person.customerId, role: "admin" },
+    });
+    expect(
+      eventsOf(server)
+        .slice(-2)
+        .map((e) => e.type),
+    ).toEqual(["MemberRemoved", "SessionOrganizationSwitched"]);
     const session = (await sessionOf(server, person)).body;
     expect(session.customerId).toBe(person.customerId);
     expect(session.organizations.map((o: { customerId: string }) => o.customerId)).toEqual([person.customerId]);
@@ -275,7 +402,9 @@ describe("keys listed in a session", () => {
     const asAdmin = await server.api("GET", "/api/keys", { headers: inSession(admin, null) });
     expect(asAdmin.status).toBe(200);
     expect(idsOf(asAdmin)).toEqual(both);
-    expect(idsOf(await server.api("GET", "/api/keys", { headers: inSession(member, null) }))).toEqual([memberKey.keyId]);
+    expect(idsOf(await server.api("GET", "/api/keys", { headers: inSession(member, null) }))).toEqual([
+      memberKey.keyId,
+    ]);
     expect(idsOf(await server.api("GET", "/api/keys", { key: memberKey.apiKey }))).toEqual(both);
     expect(JSON.stringify(asAdmin.body)).not.toContain(adminKey.apiKey);
   });
@@ -283,9 +412,19 @@ describe("keys listed in a session", () => {
   test("with a session, another organization's customerId is refused as with a key; with neither, AUTH_REQUIRED", async () => {
     const admin = await signIn(server, relay, uniqueEmail("keys-fence"));
     const stranger = await server.signup(uniqueEmail("keys-stranger"));
-    expectError(await server.api("GET", `/api/keys?customerId=${stranger.customerId}`, { headers: inSession(admin, null) }), 403, "CUSTOMER_SCOPE_MISMATCH");
-    expect((await server.api("GET", `/api/keys?customerId=${admin.customerId}`, { headers: inSession(admin, null) })).status).toBe(200);
+    expectError(
+      await server.api("GET", `/api/keys?customerId=${stranger.customerId}`, { headers: inSession(admin, null) }),
+      403,
+      "CUSTOMER_SCOPE_MISMATCH",
+    );
+    expect(
+      (await server.api("GET", `/api/keys?customerId=${admin.customerId}`, { headers: inSession(admin, null) })).status,
+    ).toBe(200);
     expectError(await server.api("GET", "/api/keys"), 401, "AUTH_REQUIRED");
-    expectError(await server.api("GET", "/api/keys", { headers: { cookie: "assay_session=nope" } }), 401, "AUTH_REQUIRED");
+    expectError(
+      await server.api("GET", "/api/keys", { headers: { cookie: "assay_session=nope" } }),
+      401,
+      "AUTH_REQUIRED",
+    );
   });
 });

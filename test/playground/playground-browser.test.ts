@@ -10,14 +10,19 @@ import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool
  */
 setDefaultTimeout(120_000);
 
-const TWO_H1 = "<!doctype html><html lang=en><head><title>Two headings</title></head><body><h1>One</h1><h1>Two</h1></body></html>";
+const TWO_H1 =
+  "<!doctype html><html lang=en><head><title>Two headings</title></head><body><h1>One</h1><h1>Two</h1></body></html>";
 
 let server: TestServer;
 let browser: Browser;
 
 beforeAll(async () => {
   server = await startServer({ ASSAY_PLAYGROUND_RUNS_PER_SESSION: "1", ASSAY_PLAYGROUND_RUNS_PER_ADDRESS: "2" });
-  browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH), headless: true, args: BASE_CHROMIUM_ARGS });
+  browser = await chromium.launch({
+    executablePath: findChromium(process.env.CHROMIUM_PATH),
+    headless: true,
+    args: BASE_CHROMIUM_ARGS,
+  });
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -74,7 +79,9 @@ test("a visitor checks pasted HTML from the page, then runs until each limit ans
   await expect(shot.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).resolves.toBe(true);
   const served = await context.request.get(new URL((await shot.getAttribute("src"))!, tab.url()).href);
   expect([served.status(), served.headers()["content-type"]]).toEqual([200, "image/jpeg"]);
-  await expect(tab.getByRole("link", { name: "Sign up for the full catalog" }).getAttribute("href")).resolves.toBe("/signin");
+  await expect(tab.getByRole("link", { name: "Sign up for the full catalog" }).getAttribute("href")).resolves.toBe(
+    "/signin",
+  );
 
   // The session's one run is used: the page answers the session cap.
   const capped = await pasteAndCheck(tab);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { playgroundCookie } from "../../src/operations/session-cookie";
-import { eventCount, expectError, startServer, tempDataDir, type ApiResponse, type TestServer } from "../support/harness";
+import {
+  eventCount,
+  expectError,
+  startServer,
+  tempDataDir,
+  type ApiResponse,
+  type TestServer,
+} from "../support/harness";
 
 /**
  * The anonymous playground over HTTP: POST /api/playground/runs runs the configured checks (web-essentials) at one
@@ -11,11 +18,13 @@ import { eventCount, expectError, startServer, tempDataDir, type ApiResponse, ty
  */
 setDefaultTimeout(120_000);
 
-const TWO_H1 = "<!doctype html><html lang=en><head><title>Two headings</title><meta name=viewport content='width=device-width'></head><body><h1>One</h1><h1>Two</h1></body></html>";
+const TWO_H1 =
+  "<!doctype html><html lang=en><head><title>Two headings</title><meta name=viewport content='width=device-width'></head><body><h1>One</h1><h1>Two</h1></body></html>";
 const htmlRun = { html: TWO_H1, baseUrl: "https://example.com/" };
 
 /** A POST of the playground, as a browser with this Cookie header (none: a visitor without a session). */
-const post = (server: TestServer, body: unknown, cookie?: string) => server.api("POST", "/api/playground/runs", { body, headers: cookie ? { cookie } : {} });
+const post = (server: TestServer, body: unknown, cookie?: string) =>
+  server.api("POST", "/api/playground/runs", { body, headers: cookie ? { cookie } : {} });
 
 /** The session cookie a first run sets, as a browser sends it back. */
 function sessionCookie(res: ApiResponse): string {
@@ -39,7 +48,11 @@ describe("the playground, 2 runs per session and 3 per address", () => {
 
   test("bad bodies get the job request's 400s, and neither run nor count", async () => {
     const before = eventCount(server);
-    expectError(await server.api("POST", "/api/playground/runs", { rawBody: "url=x", headers: { "content-type": "text/plain" } }), 400, "INVALID_REQUEST_BODY");
+    expectError(
+      await server.api("POST", "/api/playground/runs", { rawBody: "url=x", headers: { "content-type": "text/plain" } }),
+      400,
+      "INVALID_REQUEST_BODY",
+    );
     expectError(await post(server, { url: 42 }), 400, "INVALID_REQUEST_BODY");
     const unknown = await post(server, { ...htmlRun, type: "static_html" });
     expectError(unknown, 400, "UNKNOWN_FIELD");
@@ -50,7 +63,11 @@ describe("the playground, 2 runs per session and 3 per address", () => {
     expectError(await post(server, { ...htmlRun, validations: ["no-such-check"] }), 400, "VALIDATION_NOT_RUNNABLE");
     const outside = await post(server, { ...htmlRun, validations: ["single-h1", "broken-links"] });
     expectError(outside, 400, "INVALID_ENUM_VALUE");
-    expect(outside.body.details).toMatchObject({ field: "validations", values: ["broken-links"], allowedValues: expect.arrayContaining(["single-h1", "page-title"]) });
+    expect(outside.body.details).toMatchObject({
+      field: "validations",
+      values: ["broken-links"],
+      allowedValues: expect.arrayContaining(["single-h1", "page-title"]),
+    });
     // Private networks stay refused even with loopback opened to tests.
     const privateUrl = await post(server, { url: "http://10.0.0.1/" });
     expectError(privateUrl, 400, "PLAYGROUND_INVALID_URL");
@@ -64,11 +81,24 @@ describe("the playground, 2 runs per session and 3 per address", () => {
     expect(first.status).toBe(201);
     const cookie = sessionCookie(first);
     const run = first.body;
-    expect(run).toMatchObject({ type: "static_html", subject: { baseUrl: "https://example.com/", htmlBytes: TWO_H1.length }, viewport: "desktop-md", status: "completed" });
+    expect(run).toMatchObject({
+      type: "static_html",
+      subject: { baseUrl: "https://example.com/", htmlBytes: TWO_H1.length },
+      viewport: "desktop-md",
+      status: "completed",
+    });
     expect(run.runId).toMatch(/^pgr_/);
-    expect(run.results.map((r: { validationId: string }) => r.validationId).sort()).toEqual(
-      ["heading-order", "html-lang", "image-alt-text", "meta-description", "no-lorem-ipsum", "no-unrendered-placeholders", "page-title", "single-h1", "viewport-meta"],
-    );
+    expect(run.results.map((r: { validationId: string }) => r.validationId).sort()).toEqual([
+      "heading-order",
+      "html-lang",
+      "image-alt-text",
+      "meta-description",
+      "no-lorem-ipsum",
+      "no-unrendered-placeholders",
+      "page-title",
+      "single-h1",
+      "viewport-meta",
+    ]);
     const singleH1 = run.results.find((r: { validationId: string }) => r.validationId === "single-h1");
     expect(singleH1).toMatchObject({ verdict: "fail", reason: expect.stringContaining("h1") });
     expect(run.summary).toEqual({ pass: expect.any(Number), fail: expect.any(Number), error: 0 });
@@ -82,15 +112,31 @@ describe("the playground, 2 runs per session and 3 per address", () => {
     expect(shot.status).toBe(200);
     expect(shot.headers.get("content-type")).toBe("image/jpeg");
     expect([...new Uint8Array(await shot.arrayBuffer()).slice(0, 2)]).toEqual([0xff, 0xd8]);
-    expectError(await server.api("GET", `/api/playground/runs/${run.runId}/screenshots/mobile-sm`), 404, "STORAGE_OBJECT_NOT_FOUND");
+    expectError(
+      await server.api("GET", `/api/playground/runs/${run.runId}/screenshots/mobile-sm`),
+      404,
+      "STORAGE_OBJECT_NOT_FOUND",
+    );
     expectError(await server.api("GET", "/api/playground/runs/pgr_unknown"), 404, "PLAYGROUND_RUN_NOT_FOUND");
-    expectError(await server.api("GET", "/api/playground/runs/pgr_unknown/screenshots/desktop-md"), 404, "PLAYGROUND_RUN_NOT_FOUND");
+    expectError(
+      await server.api("GET", "/api/playground/runs/pgr_unknown/screenshots/desktop-md"),
+      404,
+      "PLAYGROUND_RUN_NOT_FOUND",
+    );
 
     // A url run of some of the checks, in the same session: its cookie is kept, not replaced.
-    const second = await post(server, { url: `${server.baseUrl}/playground`, validations: ["single-h1", "page-title"] }, cookie);
+    const second = await post(
+      server,
+      { url: `${server.baseUrl}/playground`, validations: ["single-h1", "page-title"] },
+      cookie,
+    );
     expect(second.status).toBe(201);
     expect(second.headers.get("set-cookie")).toBeNull();
-    expect(second.body).toMatchObject({ type: "url", subject: { url: `${server.baseUrl}/playground` }, summary: { pass: 2, fail: 0, error: 0 } });
+    expect(second.body).toMatchObject({
+      type: "url",
+      subject: { url: `${server.baseUrl}/playground` },
+      summary: { pass: 2, fail: 0, error: 0 },
+    });
 
     // The session used its 2 runs: refused, with no Retry-After (waiting does not help), and not counted by address.
     const capped = await post(server, htmlRun, cookie);
@@ -139,7 +185,11 @@ describe("runs kept 2 s, at most 1, loopback refused", () => {
     expect((await fetch(second.screenshotUrl)).status).toBe(200);
     await Bun.sleep(Date.parse(second.expiresAt) - Date.now() + 50);
     expectError(await server.api("GET", `/api/playground/runs/${second.runId}`), 404, "PLAYGROUND_RUN_NOT_FOUND");
-    expectError(await server.api("GET", `/api/playground/runs/${second.runId}/screenshots/desktop-md`), 404, "PLAYGROUND_RUN_NOT_FOUND");
+    expectError(
+      await server.api("GET", `/api/playground/runs/${second.runId}/screenshots/desktop-md`),
+      404,
+      "PLAYGROUND_RUN_NOT_FOUND",
+    );
   });
 });
 
@@ -150,7 +200,11 @@ test("a playground setting the catalog cannot honour stops the start, naming it"
       ["ASSAY_PLAYGROUND_CHECKS", "no-such-check", /ASSAY_PLAYGROUND_CHECKS: "no-such-check"/],
       ["ASSAY_PLAYGROUND_CHECKS", "page-title,logo-usage", /ASSAY_PLAYGROUND_CHECKS: "logo-usage"/],
       ["ASSAY_PLAYGROUND_CHECKS", "email-accessibility", /ASSAY_PLAYGROUND_CHECKS: "email-accessibility"/],
-      ["ASSAY_PLAYGROUND_VIEWPORT", "huge", /ASSAY_PLAYGROUND_VIEWPORT must be one of mobile-sm, tablet-portrait, desktop-md/],
+      [
+        "ASSAY_PLAYGROUND_VIEWPORT",
+        "huge",
+        /ASSAY_PLAYGROUND_VIEWPORT must be one of mobile-sm, tablet-portrait, desktop-md/,
+      ],
     ] as const) {
       await expect(startServer({ DATA_DIR: dataDir, [name]: value })).rejects.toThrow(said);
     }

@@ -15,9 +15,14 @@ interface Violation {
 
 function cruise(): { modules: Array<{ source: string }>; summary: { violations: Violation[] } } {
   const bin = join(ROOT, "node_modules", "dependency-cruiser", "bin", "dependency-cruise.mjs");
-  const run = Bun.spawnSync(["node", bin, "--config", ".dependency-cruiser.mjs", "--output-type", "json", ...LAYERS], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
+  const run = Bun.spawnSync(["node", bin, "--config", ".dependency-cruiser.mjs", "--output-type", "json", ...LAYERS], {
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const out = run.stdout.toString();
-  if (!out.trim().startsWith("{")) throw new Error(`dependency-cruiser did not run (exit ${run.exitCode}):\n${run.stderr.toString()}`);
+  if (!out.trim().startsWith("{"))
+    throw new Error(`dependency-cruiser did not run (exit ${run.exitCode}):\n${run.stderr.toString()}`);
   return JSON.parse(out);
 }
 
@@ -25,21 +30,30 @@ function cruise(): { modules: Array<{ source: string }>; summary: { violations: 
 function report(violations: Violation[]): string {
   const byRule = new Map<string, string[]>();
   for (const v of violations) {
-    const path = v.cycle?.length ? [v.from, ...v.cycle.map((c) => (typeof c === "string" ? c : c.name))] : [v.from, v.to];
+    const path = v.cycle?.length
+      ? [v.from, ...v.cycle.map((c) => (typeof c === "string" ? c : c.name))]
+      : [v.from, v.to];
     byRule.set(v.rule.name, [...(byRule.get(v.rule.name) ?? []), path.join(" -> ")]);
   }
-  return [...byRule].map(([rule, lines]) => `${rule} (${lines.length}):\n${lines.map((l) => `  ${l}`).join("\n")}`).join("\n");
+  return [...byRule]
+    .map(([rule, lines]) => `${rule} (${lines.length}):\n${lines.map((l) => `  ${l}`).join("\n")}`)
+    .join("\n");
 }
 
 test("the layering rules hold: no import circle, no import from a lower layer to a higher one", () => {
   const result = cruise();
   // A cruise that parsed nothing would find nothing: every source file must have been read.
   const cruised = new Set(result.modules.map((m) => m.source));
-  const sources = LAYERS.flatMap((dir) => [...new Bun.Glob(`${dir}/**/*.ts`).scanSync({ cwd: ROOT })]).filter((f) => !f.endsWith(".d.ts"));
+  const sources = LAYERS.flatMap((dir) => [...new Bun.Glob(`${dir}/**/*.ts`).scanSync({ cwd: ROOT })]).filter(
+    (f) => !f.endsWith(".d.ts"),
+  );
   expect(sources.filter((f) => !cruised.has(f))).toEqual([]);
 
   const violations = result.summary.violations;
-  if (violations.length) throw new Error(`${violations.length} layering violations (rules in .dependency-cruiser.mjs):\n${report(violations)}`);
+  if (violations.length)
+    throw new Error(
+      `${violations.length} layering violations (rules in .dependency-cruiser.mjs):\n${report(violations)}`,
+    );
 });
 
 test("the JSX page templates, which the cruise cannot parse, import only @kitajs/html and other templates", () => {
@@ -48,7 +62,10 @@ test("the JSX page templates, which the cruise cannot parse, import only @kitajs
   const outside = templates.flatMap((file) =>
     [...readFileSync(join(ROOT, file), "utf8").matchAll(/^\s*(?:import|export)\b[^;]*?\bfrom\s+"([^"]+)"/gm)]
       .map((m) => m[1]!)
-      .filter((spec) => spec !== "@kitajs/html" && !(spec.startsWith(".") && existsSync(join(ROOT, dirname(file), `${spec}.tsx`))))
+      .filter(
+        (spec) =>
+          spec !== "@kitajs/html" && !(spec.startsWith(".") && existsSync(join(ROOT, dirname(file), `${spec}.tsx`))),
+      )
       .map((spec) => `${file} -> ${spec}`),
   );
   expect(outside).toEqual([]);

@@ -48,12 +48,15 @@ describe("the real-world webpage corpus", () => {
 });
 
 describe("the real-world email corpus", () => {
-  test.each(email.map((c) => [c.id, c] as const))("%s: source, licence, a build that succeeds and a label per check", async (_id, c) => {
-    commonRules(c, "email");
-    const { raw } = await composeEmailCase(c);
-    const text = raw.toString("latin1");
-    expect(text).toMatch(/^Message-ID: </m);
-    expect(text).toMatch(/^Content-Type: (text\/html|multipart\/alternative)/m);
-    if (c.delivery.listUnsubscribe) expect(text).toMatch(/^List-Unsubscribe:\s/m);
-  });
+  test.each(email.map((c) => [c.id, c] as const))(
+    "%s: source, licence, a build that succeeds and a label per check",
+    async (_id, c) => {
+      commonRules(c, "email");
+      const { raw } = await composeEmailCase(c);
+      const text = raw.toString("latin1");
+      expect(text).toMatch(/^Message-ID: </m);
+      expect(text).toMatch(/^Content-Type: (text\/html|multipart\/alternative)/m);
+      if (c.delivery.listUnsubscribe) expect(text).toMatch(/^List-Unsubscribe:\s/m);
+    },
+  );
 });

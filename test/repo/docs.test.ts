@@ -50,7 +50,8 @@ test("an unknown route is a catalogued JSON 404", async () => {
   const res = await server.api("GET", "/api/nope");
   expect(res.status).toBe(404);
   expect(res.body.code).toBe("ROUTE_NOT_FOUND");
-  for (const field of ["title", "message", "developerMessage", "requestId"]) expect(typeof res.body[field]).toBe("string");
+  for (const field of ["title", "message", "developerMessage", "requestId"])
+    expect(typeof res.body[field]).toBe("string");
   expect(res.headers.get("x-request-id")).toBe(res.body.requestId);
 });
 
@@ -89,7 +90,8 @@ test("every relative link in the README and docs/ names a file that exists, and 
       const [file, anchor] = target!.split("#");
       const linked = file ? normalize(join(dirname(path), file)) : path;
       if (!existsSync(join(ROOT, linked))) broken.push(`${path}: ${target} (no file)`);
-      else if (anchor && linked.endsWith(".md") && !anchorsOf(read(linked)).has(anchor)) broken.push(`${path}: ${target} (no such heading)`);
+      else if (anchor && linked.endsWith(".md") && !anchorsOf(read(linked)).has(anchor))
+        broken.push(`${path}: ${target} (no such heading)`);
     }
   }
   expect(broken).toEqual([]);

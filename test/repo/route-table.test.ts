@@ -14,10 +14,18 @@ const API_MD = readFileSync(join(import.meta.dir, "..", "..", "docs", "api.md"),
 function tableRows(): Array<{ method: string; path: string; auth: string; tool: string }> {
   const table = API_MD.slice(API_MD.indexOf("| Method | Path | Auth | MCP tool | What |"));
   const lines = table.split("\n");
-  const rows = lines.slice(2, lines.findIndex((l, i) => i > 1 && !l.startsWith("|")));
+  const rows = lines.slice(
+    2,
+    lines.findIndex((l, i) => i > 1 && !l.startsWith("|")),
+  );
   return rows.map((line) => {
     const [, method, path, auth, tool] = line.split(/(?<!\\)\|/).map((c) => c.trim());
-    return { method: method!, path: /`([^`]+)`/.exec(path!)![1]!, auth: auth!.replace(/`/g, ""), tool: tool!.replace(/`/g, "") };
+    return {
+      method: method!,
+      path: /`([^`]+)`/.exec(path!)![1]!,
+      auth: auth!.replace(/`/g, ""),
+      tool: tool!.replace(/`/g, ""),
+    };
   });
 }
 
@@ -37,18 +45,26 @@ test("docs/api.md's route table lists exactly the /api operations, each with its
     .sort();
   const declared = operations
     .filter(isRoute)
-    .map((op) => `${op.http.method.toUpperCase()} ${op.http.path} ${authCell(op.auth)} ${isTool(op) ? op.mcp.name : ""}`)
+    .map(
+      (op) => `${op.http.method.toUpperCase()} ${op.http.path} ${authCell(op.auth)} ${isTool(op) ? op.mcp.name : ""}`,
+    )
     .sort();
   expect(documented).toEqual(declared);
 });
 
 test("its other rows are the documents outside /api the HTTP app serves", () => {
-  expect(tableRows().filter((r) => !r.path.startsWith("/api/")).map((r) => `${r.method} ${r.path}`)).toEqual(["GET /healthz", "GET /readyz", "POST /mcp"]);
+  expect(
+    tableRows()
+      .filter((r) => !r.path.startsWith("/api/"))
+      .map((r) => `${r.method} ${r.path}`),
+  ).toEqual(["GET /healthz", "GET /readyz", "POST /mcp"]);
 });
 
 test("every operation has its own section, MCP-only tools included", () => {
   for (const op of operations) {
-    const heading = isRoute(op) ? `### \`${op.http.method.toUpperCase()} ${op.http.path}\`` : `### \`${op.mcp!.name}\` (MCP only)`;
+    const heading = isRoute(op)
+      ? `### \`${op.http.method.toUpperCase()} ${op.http.path}\``
+      : `### \`${op.mcp!.name}\` (MCP only)`;
     expect([op.operationId, API_MD.includes(`${heading}\n\n${op.summary}.`)]).toEqual([op.operationId, true]);
   }
 });

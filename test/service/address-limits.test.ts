@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { eventCount, eventsOf, expectError, scratchDirs, startServer, uniqueEmail, type ApiResponse, type TestServer } from "../support/harness";
+import {
+  eventCount,
+  eventsOf,
+  expectError,
+  scratchDirs,
+  startServer,
+  uniqueEmail,
+  type ApiResponse,
+  type TestServer,
+} from "../support/harness";
 import { inSession, openLink, signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { postForm } from "../support/pages";
 import { startPostgres, type TestPostgres } from "../support/postgres";
@@ -15,7 +24,11 @@ import { startPostgres, type TestPostgres } from "../support/postgres";
 setDefaultTimeout(120_000);
 const HOOK_TIMEOUT = 120_000;
 
-const asApi = async (res: Response): Promise<ApiResponse> => ({ status: res.status, body: await res.json(), headers: res.headers });
+const asApi = async (res: Response): Promise<ApiResponse> => ({
+  status: res.status,
+  body: await res.json(),
+  headers: res.headers,
+});
 
 /** A catalogued 429 that says when to come back, in details and in Retry-After, with the limit's settings. */
 function expectLimited(res: ApiResponse, code: string, limit: number, windowSeconds: number) {
@@ -42,8 +55,15 @@ describe("sign-in links per client address (ASSAY_SIGNIN_LINKS_PER_CLIENT)", () 
 
   test("past the limit, a link for any email is 429 SIGNIN_RATE_LIMITED with Retry-After, on the API and the page; nothing more is written or sent", async () => {
     // A refused request counts nothing.
-    expectError(await server.api("POST", "/api/session/email", { body: { email: "not-an-address" } }), 400, "SIGNUP_INVALID_EMAIL");
-    for (let i = 0; i < LIMIT; i++) expect((await server.api("POST", "/api/session/email", { body: { email: uniqueEmail("many") } })).status).toBe(202);
+    expectError(
+      await server.api("POST", "/api/session/email", { body: { email: "not-an-address" } }),
+      400,
+      "SIGNUP_INVALID_EMAIL",
+    );
+    for (let i = 0; i < LIMIT; i++)
+      expect((await server.api("POST", "/api/session/email", { body: { email: uniqueEmail("many") } })).status).toBe(
+        202,
+      );
     const before = { events: eventCount(server), mail: relay.messages.length };
     for (let i = 0; i < 20; i++) {
       // A new recipient each time: the per-recipient limit never comes into it.
@@ -70,10 +90,18 @@ describe("sign-ins per client address (ASSAY_SIGNINS_PER_CLIENT)", () => {
   test("past the limit, using a sign-in link or opening an invitation is 429 SESSION_START_RATE_LIMITED; the log stops growing and the link is not used up", async () => {
     const admin = await signIn(server, relay, uniqueEmail("limit-admin"));
     const invited = uniqueEmail("limit-invited");
-    expect((await server.api("POST", "/api/invitations", { headers: inSession(admin), body: { email: invited, role: "member" } })).status).toBe(201);
+    expect(
+      (
+        await server.api("POST", "/api/invitations", {
+          headers: inSession(admin),
+          body: { email: invited, role: "member" },
+        })
+      ).status,
+    ).toBe(201);
     const invitation = await relay.invitationFor(invited);
     const emails = [uniqueEmail("limit-a"), uniqueEmail("limit-b"), uniqueEmail("limit-c")];
-    for (const email of emails) expect((await server.api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
+    for (const email of emails)
+      expect((await server.api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
     const links = await Promise.all(emails.map((e) => relay.linkFor(e)));
     // A link that is not valid starts nothing, so it counts nothing.
     expect((await openLink(`${server.baseUrl}/api/session/callback?token=not-a-token`)).status).toBe(400);
@@ -100,7 +128,12 @@ describe("on PostgreSQL, two nodes count each address once", () => {
   const dirs = scratchDirs();
   beforeAll(async () => {
     postgres = await startPostgres();
-    const env = { ASSAY_DATABASE_URL: postgres.url, ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_DEVICE_CODES_PER_ADDRESS: "2", ASSAY_SIGNUPS_PER_ADDRESS: "1" };
+    const env = {
+      ASSAY_DATABASE_URL: postgres.url,
+      ASSAY_MAIL_RELAY_URL: relay.url,
+      ASSAY_DEVICE_CODES_PER_ADDRESS: "2",
+      ASSAY_SIGNUPS_PER_ADDRESS: "1",
+    };
     a = await startServer({ ...env, DATA_DIR: dirs.next() });
     b = await startServer({ ...env, DATA_DIR: dirs.next() });
   }, HOOK_TIMEOUT);
@@ -114,15 +147,26 @@ describe("on PostgreSQL, two nodes count each address once", () => {
   test("device codes asked of both nodes in turn stop at the one limit", async () => {
     expect((await a.api("POST", "/api/device/code", { body: {} })).status).toBe(200);
     expect((await b.api("POST", "/api/device/code", { body: {} })).status).toBe(200);
-    for (const node of [a, b]) expectLimited(await node.api("POST", "/api/device/code", { body: {} }), "DEVICE_CODE_RATE_LIMITED", 2, 600);
+    for (const node of [a, b])
+      expectLimited(await node.api("POST", "/api/device/code", { body: {} }), "DEVICE_CODE_RATE_LIMITED", 2, 600);
   });
 
   test("an organization opened by signup on one node leaves no budget for a new email's link on the other", async () => {
     expect((await a.api("POST", "/api/signup", { body: { email: uniqueEmail("pg-budget") } })).status).toBe(201);
-    expectLimited(await b.api("POST", "/api/session/email", { body: { email: uniqueEmail("pg-link") } }), "SIGNUP_RATE_LIMITED", 1, 3600);
+    expectLimited(
+      await b.api("POST", "/api/session/email", { body: { email: uniqueEmail("pg-link") } }),
+      "SIGNUP_RATE_LIMITED",
+      1,
+      3600,
+    );
     // b's copy of the log has caught up with a's signup by now (each request reads the log as it stands).
     const before = eventCount(b);
-    expectLimited(await b.api("POST", "/api/session/email", { body: { email: uniqueEmail("pg-link") } }), "SIGNUP_RATE_LIMITED", 1, 3600);
+    expectLimited(
+      await b.api("POST", "/api/session/email", { body: { email: uniqueEmail("pg-link") } }),
+      "SIGNUP_RATE_LIMITED",
+      1,
+      3600,
+    );
     expect(eventCount(b)).toBe(before);
     expect(eventsOf(b).some((e) => e.type === "SignInLinkIssued")).toBe(false);
   });

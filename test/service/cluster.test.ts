@@ -89,7 +89,8 @@ async function query<T = any>(text: string): Promise<T[]> {
   }
 }
 
-const transport = (port: number) => nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
+const transport = (port: number) =>
+  nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
 
 let a: ServerProcess;
 let b: ServerProcess;
@@ -123,7 +124,9 @@ test("200 jobs at once from 10 organizations with tight balances, spread over tw
     let spent = 0;
     for (const job of jobs) {
       const entries = credits.ledger.filter((e: any) => e.jobId === job.jobId);
-      expect(entries.filter((e: any) => e.type === "CreditsCharged").map((e: any) => -e.amount)).toEqual([job.credits.charged]);
+      expect(entries.filter((e: any) => e.type === "CreditsCharged").map((e: any) => -e.amount)).toEqual([
+        job.credits.charged,
+      ]);
       expect(entries.filter((e: any) => e.type === "CreditsRefunded").length).toBeLessThanOrEqual(1);
       expect(["completed", "expired"]).toContain(job.status);
       spent += job.credits.charged - job.credits.refunded;
@@ -135,13 +138,17 @@ test("200 jobs at once from 10 organizations with tight balances, spread over tw
   expect(settled).toBe(accepted.length);
 
   // In the shared log: one settlement per job, appends from both nodes, expiries included.
-  const twice = await query("SELECT data::json->>'jobId' AS job, COUNT(*) AS n FROM events WHERE type = 'JobSettled' GROUP BY 1 HAVING COUNT(*) > 1");
+  const twice = await query(
+    "SELECT data::json->>'jobId' AS job, COUNT(*) AS n FROM events WHERE type = 'JobSettled' GROUP BY 1 HAVING COUNT(*) > 1",
+  );
   expect(twice).toEqual([]);
   const settledJobsInLog = await query<{ n: string }>("SELECT COUNT(*) AS n FROM events WHERE type = 'JobSettled'");
   expect(Number(settledJobsInLog[0]!.n)).toBe(accepted.length);
   const writers = await query<{ node: string }>("SELECT DISTINCT metadata::json->>'node' AS node FROM events");
   expect(writers.length).toBe(2);
-  const expired = await query<{ n: string }>("SELECT COUNT(*) AS n FROM events WHERE type = 'JobSettled' AND data::json->>'status' = 'expired'");
+  const expired = await query<{ n: string }>(
+    "SELECT COUNT(*) AS n FROM events WHERE type = 'JobSettled' AND data::json->>'status' = 'expired'",
+  );
   expect(Number(expired[0]!.n)).toBeGreaterThan(0);
 
   const verify = await runCli(["ledger", "verify", "--json"], { DATA_DIR: tempDataDir(), ASSAY_DATABASE_URL: url });
@@ -151,13 +158,21 @@ test("200 jobs at once from 10 organizations with tight balances, spread over tw
 });
 
 test("an email job made on one node completes when its message reaches the other node's inbox", async () => {
-  const { body: job, status } = await a.api("POST", "/api/jobs", { key: organizations[9]!.apiKey, body: { type: "email", validations: EMAIL_CHECKS } }).then(async (r) => {
-    if (r.status === 200) return r;
-    // Out of credits after the first test: the operator tops the organization up, on the shared log.
-    const topUp = await runCli(["credits", "grant", "--customer", organizations[9]!.customerId, "--amount", "10", "--reason", "cluster test"], { DATA_DIR: tempDataDir(), ASSAY_DATABASE_URL: url });
-    expect(topUp.code).toBe(0);
-    return a.api("POST", "/api/jobs", { key: organizations[9]!.apiKey, body: { type: "email", validations: EMAIL_CHECKS } });
-  });
+  const { body: job, status } = await a
+    .api("POST", "/api/jobs", { key: organizations[9]!.apiKey, body: { type: "email", validations: EMAIL_CHECKS } })
+    .then(async (r) => {
+      if (r.status === 200) return r;
+      // Out of credits after the first test: the operator tops the organization up, on the shared log.
+      const topUp = await runCli(
+        ["credits", "grant", "--customer", organizations[9]!.customerId, "--amount", "10", "--reason", "cluster test"],
+        { DATA_DIR: tempDataDir(), ASSAY_DATABASE_URL: url },
+      );
+      expect(topUp.code).toBe(0);
+      return a.api("POST", "/api/jobs", {
+        key: organizations[9]!.apiKey,
+        body: { type: "email", validations: EMAIL_CHECKS },
+      });
+    });
   expect(status).toBe(200);
   const info = await transport(b.smtpPort).sendMail(trailheadMessage(job.testEmail));
   expect(info.response).toStartWith("250");
@@ -171,7 +186,9 @@ test("an email job made on one node completes when its message reaches the other
     await Bun.sleep(100);
   }
   // The raw message is in the shared directory: node A serves what node B's inbox took.
-  const raw = await fetch(`${a.baseUrl}/api/jobs/${job.jobId}/email`, { headers: { authorization: `Bearer ${organizations[9]!.apiKey}` } });
+  const raw = await fetch(`${a.baseUrl}/api/jobs/${job.jobId}/email`, {
+    headers: { authorization: `Bearer ${organizations[9]!.apiKey}` },
+  });
   expect(raw.status).toBe(200);
   expect(await raw.text()).toContain("Spring sale");
 });
@@ -183,7 +200,12 @@ test("a node killed with SIGKILL mid-job: a survivor closes its job interrupted 
   const { apiKey: key } = await victim.signup();
   const opening = (await b.api("GET", "/api/credits", { key })).body.balance as number;
   const before = stalledRequests;
-  const posted = victim.api("POST", "/api/jobs", { key, body: { type: "url", url: `http://127.0.0.1:${stalled.port}/never`, validations: ["page-title", "html-lang"] } }).catch((e: Error) => e);
+  const posted = victim
+    .api("POST", "/api/jobs", {
+      key,
+      body: { type: "url", url: `http://127.0.0.1:${stalled.port}/never`, validations: ["page-title", "html-lang"] },
+    })
+    .catch((e: Error) => e);
   while (stalledRequests === before) await Bun.sleep(20);
   // Charged, on the shared log, while the victim renders.
   expect((await b.api("GET", "/api/credits", { key })).body.balance).toBeLessThan(opening);
@@ -195,7 +217,9 @@ test("a node killed with SIGKILL mid-job: a survivor closes its job interrupted 
   expect(job.credits.refunded).toBe(job.credits.charged);
   expect(job.results.every((r: any) => r.verdict === "error")).toBe(true);
   expect((await a.api("GET", "/api/credits", { key })).body.balance).toBe(opening);
-  const closes = await query(`SELECT position FROM events WHERE type = 'JobSettled' AND data::json->>'jobId' = '${job.jobId}'`);
+  const closes = await query(
+    `SELECT position FROM events WHERE type = 'JobSettled' AND data::json->>'jobId' = '${job.jobId}'`,
+  );
   expect(closes).toHaveLength(1);
 
   // The node comes back as itself (its id is in its data directory) and catches up with what happened meanwhile.
@@ -209,7 +233,10 @@ test("a node killed with SIGKILL mid-job: a survivor closes its job interrupted 
 
 test("the monthly grant is made once across nodes, whichever sweeps first", async () => {
   await Promise.all([a.kill("SIGTERM"), b.kill("SIGTERM")]);
-  const [a2, b2] = await Promise.all([startNode(a.dataDir, { ASSAY_CLOCK_OFFSET_DAYS: "40", ASSAY_GRANT_SWEEP_SECONDS: "1" }), startNode(b.dataDir, { ASSAY_CLOCK_OFFSET_DAYS: "40", ASSAY_GRANT_SWEEP_SECONDS: "1" })]);
+  const [a2, b2] = await Promise.all([
+    startNode(a.dataDir, { ASSAY_CLOCK_OFFSET_DAYS: "40", ASSAY_GRANT_SWEEP_SECONDS: "1" }),
+    startNode(b.dataDir, { ASSAY_CLOCK_OFFSET_DAYS: "40", ASSAY_GRANT_SWEEP_SECONDS: "1" }),
+  ]);
   // Both sweep at start and every second; and requests on both grant lazily.
   await Promise.all(organizations.map((org, i) => (i % 2 ? a2 : b2).api("GET", "/api/credits", { key: org.apiKey })));
   await Bun.sleep(2500);
@@ -228,7 +255,8 @@ test("the monthly grant is made once across nodes, whichever sweeps first", asyn
 test("a per-address limit counts across nodes: sign-in links for one email, asked of both nodes in turn, stop at the limit", async () => {
   const email = `limits-${Date.now()}@example.com`;
   // ASSAY_SIGNIN_LINKS_PER_ADDRESS is 5: each node alone would allow five.
-  for (let i = 0; i < 5; i++) expect((await (i % 2 ? b : a).api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
+  for (let i = 0; i < 5; i++)
+    expect((await (i % 2 ? b : a).api("POST", "/api/session/email", { body: { email } })).status).toBe(202);
   for (const node of [a, b]) {
     const refused = await node.api("POST", "/api/session/email", { body: { email } });
     expect(refused.status).toBe(429);
@@ -239,7 +267,10 @@ test("a per-address limit counts across nodes: sign-in links for one email, aske
 
 test("/readyz fails, requests answer SERVICE_UNAVAILABLE and the inbox 451, while the database is away; /healthz still answers", async () => {
   const key = organizations[0]!.apiKey;
-  expect((await a.api("GET", "/readyz")).body).toMatchObject({ ready: true, store: { backend: "postgres", reachable: true } });
+  expect((await a.api("GET", "/readyz")).body).toMatchObject({
+    ready: true,
+    store: { backend: "postgres", reachable: true },
+  });
   await postgres.stop();
   const ready = await a.api("GET", "/readyz");
   expect(ready.status).toBe(503);
@@ -250,6 +281,11 @@ test("/readyz fails, requests answer SERVICE_UNAVAILABLE and the inbox 451, whil
   expect(refused.body.code).toBe("SERVICE_UNAVAILABLE");
   expect(refused.body.details).toMatchObject({ dependency: "event-log" });
   // The inbox cannot look a recipient up: 451, so the sender tries again later.
-  const replies = await smtpSession(a.smtpPort, ["EHLO cluster.test", "MAIL FROM:<offers@trailhead.example>", "RCPT TO:<t-anyone@inbox.assay.localhost>", "QUIT"]);
+  const replies = await smtpSession(a.smtpPort, [
+    "EHLO cluster.test",
+    "MAIL FROM:<offers@trailhead.example>",
+    "RCPT TO:<t-anyone@inbox.assay.localhost>",
+    "QUIT",
+  ]);
   expect(replies[3]).toStartWith("451 4.3.0");
 });

@@ -61,8 +61,12 @@ test("50 parallel jobs on 20 credits: exactly 20 charged, 30 refused with 402, n
   expect(entries).toHaveLength(21);
   expect(entries[0]).toMatchObject({ type: "CreditsGranted", amount: 20, balanceAfter: 20 });
   const charges = entries.slice(1);
-  expect(charges.every((e: { type: string; amount: number }) => e.type === "CreditsCharged" && e.amount === -1)).toBe(true);
-  expect(charges.map((e: { balanceAfter: number }) => e.balanceAfter)).toEqual(Array.from({ length: 20 }, (_, i) => 19 - i));
+  expect(charges.every((e: { type: string; amount: number }) => e.type === "CreditsCharged" && e.amount === -1)).toBe(
+    true,
+  );
+  expect(charges.map((e: { balanceAfter: number }) => e.balanceAfter)).toEqual(
+    Array.from({ length: 20 }, (_, i) => 19 - i),
+  );
   expect(new Set(charges.map((e: { jobId: string }) => e.jobId))).toEqual(new Set(ok.map((r) => r.body.jobId)));
 
   // Only the 20 charged jobs exist; the refused requests created nothing.

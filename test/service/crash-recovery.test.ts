@@ -129,10 +129,18 @@ function expectCutOff(job: any) {
   }
 }
 
-const transport = (port: number) => nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
+const transport = (port: number) =>
+  nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
 
 function message(to: string) {
-  return { from: '"Trailhead" <offers@trailhead.example>', to, subject: SUBJECT, text: "Hello", html: "<p>Hello</p>", headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" } };
+  return {
+    from: '"Trailhead" <offers@trailhead.example>',
+    to,
+    subject: SUBJECT,
+    text: "Hello",
+    html: "<p>Hello</p>",
+    headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>" },
+  };
 }
 
 /** Sends the message; resolves with the server's final reply (250 when it took the message). */
@@ -160,7 +168,9 @@ const restart = (crashed: ServerProcess) => spawnServer(crashed.dataDir);
 
 test("killed after the charge (JobAccepted appended, before capture): the webpage job is interrupted and refunded at the restart", async () => {
   const { server, key, opening } = await openServer({ ASSAY_CRASH_AT: "job-accepted" });
-  const posted = await server.api("POST", "/api/jobs", { key, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) }).catch((e: Error) => e);
+  const posted = await server
+    .api("POST", "/api/jobs", { key, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) })
+    .catch((e: Error) => e);
   expect(posted).toBeInstanceOf(Error);
   expect((await server.exited).signal).toBe("SIGKILL");
 
@@ -177,12 +187,21 @@ test("killed after the charge (JobAccepted appended, before capture): the webpag
 
 test("killed after an email job's charge: the job still waits at the restart, and completes when its message comes", async () => {
   const { server, key, opening } = await openServer({ ASSAY_CRASH_AT: "job-accepted" });
-  expect(await server.api("POST", "/api/jobs", { key, body: { type: "email", validations: EMAIL_CHECKS } }).catch((e: Error) => e)).toBeInstanceOf(Error);
+  expect(
+    await server
+      .api("POST", "/api/jobs", { key, body: { type: "email", validations: EMAIL_CHECKS } })
+      .catch((e: Error) => e),
+  ).toBeInstanceOf(Error);
   await server.exited;
 
   const again = await restart(server);
   try {
-    const [pending] = await expectClosedOnce(again, key, opening, (await jobsOf(again, key)).map((j) => j.jobId));
+    const [pending] = await expectClosedOnce(
+      again,
+      key,
+      opening,
+      (await jobsOf(again, key)).map((j) => j.jobId),
+    );
     expect(pending.emailCapture.captureStatus).toBe("awaiting_email");
     expect(await deliver(again, pending.testEmail)).toStartWith("250");
     expectChecked(await settledJob(again, key, pending.jobId));
@@ -195,7 +214,12 @@ test("killed after an email job's charge: the job still waits at the restart, an
 test("killed during capture (a page that never finishes loading): the job is interrupted and refunded at the restart", async () => {
   const { server, key, opening } = await openServer();
   const before = stalledRequests;
-  const posted = server.api("POST", "/api/jobs", { key, body: { type: "url", url: `http://127.0.0.1:${stalled.port}/never`, validationSetId: "web-essentials" } }).catch((e: Error) => e);
+  const posted = server
+    .api("POST", "/api/jobs", {
+      key,
+      body: { type: "url", url: `http://127.0.0.1:${stalled.port}/never`, validationSetId: "web-essentials" },
+    })
+    .catch((e: Error) => e);
   // The browser asked for the page: the capture is under way.
   while (stalledRequests === before) await Bun.sleep(20);
   await server.kill();
@@ -265,7 +289,8 @@ function halfDelivery(port: number, to: string): Promise<{ closed: Promise<strin
       replies.push(...lines.slice(replies.length));
       const last = replies[replies.length - 1]!;
       if (last.startsWith("354")) socket.write(raw.slice(0, raw.length / 2), () => resolve({ closed }));
-      else if (/^[23]/.test(last) && replies.length <= commands.length) socket.write(`${commands[replies.length - 1]}\r\n`);
+      else if (/^[23]/.test(last) && replies.length <= commands.length)
+        socket.write(`${commands[replies.length - 1]}\r\n`);
       else reject(new Error(`refused: ${replies.join(" | ")}`));
     });
   });
@@ -300,7 +325,9 @@ test("killed between receipt (250 answered) and processing: the message is not l
   const again = await restart(server);
   try {
     expectChecked(await settledJob(again, key, job.jobId));
-    const raw = await fetch(`${again.baseUrl}/api/jobs/${job.jobId}/email`, { headers: { authorization: `Bearer ${key}` } });
+    const raw = await fetch(`${again.baseUrl}/api/jobs/${job.jobId}/email`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(raw.status).toBe(200);
     expect(await raw.text()).toContain(`Subject: ${SUBJECT}`);
     await expectClosedOnce(again, key, opening);
@@ -332,22 +359,35 @@ test("a received message gone from DATA_DIR/mail by the restart: the server stil
 test("an ASSAY_CRASH_AT that names no crash point stops the start, saying which points there are", async () => {
   const refused = await spawnServer(freshDataDir(), { ASSAY_CRASH_AT: "after-lunch" }).catch((e: Error) => e);
   expect(refused).toBeInstanceOf(Error);
-  expect((refused as Error).message).toContain("ASSAY_CRASH_AT=after-lunch names no crash point; the points are job-accepted, checks-done, email-received");
+  expect((refused as Error).message).toContain(
+    "ASSAY_CRASH_AT=after-lunch names no crash point; the points are job-accepted, checks-done, email-received",
+  );
 });
 
 test("24 web-essentials jobs in flight killed at once all end interrupted and refunded exactly once; a second start and two racing starts change nothing", async () => {
   const { server, key, opening } = await openServer();
-  const body = (n: number) => ({ type: "url", url: `http://127.0.0.1:${stalled.port}/page-${n}`, validationSetId: "web-essentials" });
-  const posted = Array.from({ length: 24 }, (_, n) => server.api("POST", "/api/jobs", { key, body: body(n) }).catch((e: Error) => e));
+  const body = (n: number) => ({
+    type: "url",
+    url: `http://127.0.0.1:${stalled.port}/page-${n}`,
+    validationSetId: "web-essentials",
+  });
+  const posted = Array.from({ length: 24 }, (_, n) =>
+    server.api("POST", "/api/jobs", { key, body: body(n) }).catch((e: Error) => e),
+  );
   await untilRunning(server, key, 24);
   await server.kill();
   for (const p of await Promise.all(posted)) expect(p).toBeInstanceOf(Error);
 
   // Two starts race on the same data: between them each job is closed once.
   const [first, second] = await Promise.all([restart(server), restart(server)]);
-  const closedBy = (s: ServerProcess) => Number(/Closed (\d+) webpage job\(s\) cut off by the last stop .* \((\d+) ms\)/.exec(s.log())?.[1] ?? 0);
-  const recoveryMs = [first, second].map((s) => /cut off by the last stop .* \((\d+) ms\)/.exec(s.log())?.[1]).filter(Boolean);
-  console.log(`recovery of 24 in-flight jobs: ${recoveryMs.join(" ms and ")} ms (closed ${closedBy(first)} + ${closedBy(second)})`);
+  const closedBy = (s: ServerProcess) =>
+    Number(/Closed (\d+) webpage job\(s\) cut off by the last stop .* \((\d+) ms\)/.exec(s.log())?.[1] ?? 0);
+  const recoveryMs = [first, second]
+    .map((s) => /cut off by the last stop .* \((\d+) ms\)/.exec(s.log())?.[1])
+    .filter(Boolean);
+  console.log(
+    `recovery of 24 in-flight jobs: ${recoveryMs.join(" ms and ")} ms (closed ${closedBy(first)} + ${closedBy(second)})`,
+  );
   expect(closedBy(first) + closedBy(second)).toBe(24);
   const jobs = await expectClosedOnce(first, key, opening);
   expect(jobs).toHaveLength(24);

@@ -36,12 +36,21 @@ beforeAll(async () => {
   stack = await startServerWithRelay({ ASSAY_SIGNUP_CREDITS: "0", ASSAY_PLAYGROUND_RUNS_PER_ADDRESS: "1" });
   const { server } = stack;
   ({ customerId } = await server.signup());
-  const balance = (await server.api("GET", "/api/credits", { key: (await server.assay.operator.mintKey(customerId, "reader", [...ALL_SCOPES])).apiKey })).body;
-  if (balance.balance > 0) await server.assay.operator.deductCredits(customerId, balance.balance, "fuzzing runs without credits");
+  const balance = (
+    await server.api("GET", "/api/credits", {
+      key: (await server.assay.operator.mintKey(customerId, "reader", [...ALL_SCOPES])).apiKey,
+    })
+  ).body;
+  if (balance.balance > 0)
+    await server.assay.operator.deductCredits(customerId, balance.balance, "fuzzing runs without credits");
   apiKey = (await server.assay.operator.mintKey(customerId, "fuzz", [...ALL_SCOPES])).apiKey;
   session = await signIn(server, stack.relay, uniqueEmail("fuzz"));
   mcp = new Client({ name: "assay-fuzz", version: "1.0.0" });
-  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), { requestInit: { headers: { authorization: `Bearer ${apiKey}` } } }));
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    }),
+  );
 });
 afterAll(async () => {
   await mcp?.close();
@@ -71,16 +80,23 @@ function generated(schema: JsonSchema, seed: number, fallback: Record<string, un
 /** Arguments that break the schema: the example with one field of any other shape, or with extra fields. */
 const malformedArguments = (example: Record<string, unknown>) =>
   fc.oneof(
-    fc.tuple(fc.constantFrom(...(Object.keys(example).length ? Object.keys(example) : ["x"])), fc.jsonValue()).map(([k, v]) => ({ ...example, [k]: v })),
-    fc.dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 })).map((extra) => ({ ...example, ...extra })),
+    fc
+      .tuple(fc.constantFrom(...(Object.keys(example).length ? Object.keys(example) : ["x"])), fc.jsonValue())
+      .map(([k, v]) => ({ ...example, [k]: v })),
+    fc
+      .dictionary(fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+      .map((extra) => ({ ...example, ...extra })),
   );
 
 /** Keeps the caller's own organization in half of the generated calls, so they reach past the tenant check. */
-const withOwnTenant = (args: Record<string, unknown>, own: boolean) => ("customerId" in args && own ? { ...args, customerId } : args);
+const withOwnTenant = (args: Record<string, unknown>, own: boolean) =>
+  "customerId" in args && own ? { ...args, customerId } : args;
 
 /** The example's path and query arguments alone (the body is sent raw). */
 const pathAndQueryOf = (op: Operation) =>
-  Object.fromEntries(Object.entries(op.example).filter(([k]) => op.input.path?.properties[k] || op.input.query?.properties[k]));
+  Object.fromEntries(
+    Object.entries(op.example).filter(([k]) => op.input.path?.properties[k] || op.input.query?.properties[k]),
+  );
 
 const routes = operations.filter(isRoute);
 // Signing out last keeps the session the other session operations are fuzzed with.
@@ -99,11 +115,20 @@ async function httpCall(op: Operation, args: Record<string, unknown>, rawBody?: 
   const before = eventCount();
   const { method, url, body } = httpRequestFor(op, args);
   const headers = { ...headersFor(op), "content-type": "application/json" };
-  const res = await stack.server.api(method, url, rawBody !== undefined ? { rawBody, headers } : body !== undefined ? { body, headers } : { headers });
+  const res = await stack.server.api(
+    method,
+    url,
+    rawBody !== undefined ? { rawBody, headers } : body !== undefined ? { body, headers } : { headers },
+  );
   const code = typeof res.body === "object" && res.body ? (res.body as { code?: string }).code : undefined;
   expect({ op: op.operationId, args, status: res.status, code }).not.toMatchObject({ status: 500 });
   expect(SERVER_FAULTS.has(code ?? "")).toBe(false);
-  if (res.status >= 400) expect({ op: op.operationId, args, events: eventCount() - before }).toEqual({ op: op.operationId, args, events: 0 });
+  if (res.status >= 400)
+    expect({ op: op.operationId, args, events: eventCount() - before }).toEqual({
+      op: op.operationId,
+      args,
+      events: 0,
+    });
 }
 
 describe("every HTTP operation, fuzzed", () => {
@@ -116,11 +141,20 @@ describe("every HTTP operation, fuzzed", () => {
         }),
         { numRuns: RUNS },
       );
-      await fc.assert(fc.asyncProperty(malformedArguments(op.example), async (args) => httpCall(op, args)), { numRuns: RUNS });
+      await fc.assert(
+        fc.asyncProperty(malformedArguments(op.example), async (args) => httpCall(op, args)),
+        { numRuns: RUNS },
+      );
       if (op.http!.method !== "get") {
         // The whole body any JSON value, or text that is not JSON at all.
-        const bodies = fc.oneof(fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)), fc.string({ maxLength: 40 }).map((t) => `{${t}`));
-        await fc.assert(fc.asyncProperty(bodies, async (text) => httpCall(op, pathAndQueryOf(op), text)), { numRuns: RUNS });
+        const bodies = fc.oneof(
+          fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v)),
+          fc.string({ maxLength: 40 }).map((t) => `{${t}`),
+        );
+        await fc.assert(
+          fc.asyncProperty(bodies, async (text) => httpCall(op, pathAndQueryOf(op), text)),
+          { numRuns: RUNS },
+        );
       }
     }, 120_000);
   }
@@ -138,12 +172,24 @@ async function rawMcp(message: unknown) {
     },
     body: JSON.stringify(message),
   });
-  return { status: res.status, reply: (await res.json()) as { id?: unknown; error?: { code: number; message: string }; result?: { isError?: boolean; structuredContent?: { code?: string } } } };
+  return {
+    status: res.status,
+    reply: (await res.json()) as {
+      id?: unknown;
+      error?: { code: number; message: string };
+      result?: { isError?: boolean; structuredContent?: { code?: string } };
+    },
+  };
 }
 
 describe("every MCP tool, fuzzed", () => {
   test("a tools/call whose arguments are not an object, or whose name is not a string, is invalid params (-32602), not a fault of ours", async () => {
-    for (const params of [{ name: "get_credits", arguments: [] }, { name: "get_credits", arguments: "" }, { name: "get_credits", arguments: null }, { name: 7, arguments: {} }]) {
+    for (const params of [
+      { name: "get_credits", arguments: [] },
+      { name: "get_credits", arguments: "" },
+      { name: "get_credits", arguments: null },
+      { name: 7, arguments: {} },
+    ]) {
       const before = eventCount();
       const { status, reply } = await rawMcp({ jsonrpc: "2.0", id: 9, method: "tools/call", params });
       expect([status, reply.id, reply.error?.code]).toEqual([200, 9, -32602]);
@@ -158,21 +204,37 @@ describe("every MCP tool, fuzzed", () => {
       const example = operations.filter(isTool).find((o) => o.mcp.name === tool.name)!.example;
       const call = async (args: unknown) => {
         const before = eventCount();
-        const { status, reply } = await rawMcp({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args } });
+        const { status, reply } = await rawMcp({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: tool.name, arguments: args },
+        });
         expect({ tool: tool.name, args, status }).toEqual({ tool: tool.name, args, status: 200 });
         // A JSON-RPC error is a protocol answer (invalid params); a server fault would be -32603.
         expect(reply.error?.code).not.toBe(-32603);
         const code = reply.result?.structuredContent?.code;
-        expect({ tool: tool.name, code }).not.toMatchObject({ code: expect.stringMatching(/^(INTERNAL_ERROR|JOB_EXECUTION_FAILED)$/) });
-        if (reply.error || reply.result?.isError) expect({ tool: tool.name, args, events: eventCount() - before }).toEqual({ tool: tool.name, args, events: 0 });
+        expect({ tool: tool.name, code }).not.toMatchObject({
+          code: expect.stringMatching(/^(INTERNAL_ERROR|JOB_EXECUTION_FAILED)$/),
+        });
+        if (reply.error || reply.result?.isError)
+          expect({ tool: tool.name, args, events: eventCount() - before }).toEqual({
+            tool: tool.name,
+            args,
+            events: 0,
+          });
       };
       const schema = tool.inputSchema as JsonSchema;
       await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.boolean(), async (seed, own) => call(withOwnTenant(generated(schema, seed, example), own))),
+        fc.asyncProperty(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.boolean(), async (seed, own) =>
+          call(withOwnTenant(generated(schema, seed, example), own)),
+        ),
         { numRuns: RUNS },
       );
       await fc.assert(
-        fc.asyncProperty(fc.oneof(malformedArguments(example), fc.jsonValue({ maxDepth: 2 })), async (args) => call(args)),
+        fc.asyncProperty(fc.oneof(malformedArguments(example), fc.jsonValue({ maxDepth: 2 })), async (args) =>
+          call(args),
+        ),
         { numRuns: RUNS },
       );
     }

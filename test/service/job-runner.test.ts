@@ -12,21 +12,37 @@ function runnerOver(outcome: CaptureOutcome) {
     guard: new NetworkGuard(false),
     webCapture: { capture: async () => outcome } as never,
     emailCapture: {} as never,
-    captures: { store: () => { throw new Error("no screenshots in this test"); } } as never,
+    captures: {
+      store: () => {
+        throw new Error("no screenshots in this test");
+      },
+    } as never,
     judge: new InspectorJudge(),
   });
 }
 
 test("a gatherer that failed errors only the checks that read its artifact; the others get verdicts", async () => {
   const guard = new NetworkGuard(false);
-  const job = await planJob({ type: "static_html", html: "<h1>x</h1>", baseUrl: "https://example.com/", validations: ["single-h1", "accessibility-wcag"] }, guard);
-  const artifacts = withDom({ headings: [heading("h1", 1, "Release notes")] }, { gatherFailures: { axe: "Error: No AMD modules allowed" } });
+  const job = await planJob(
+    {
+      type: "static_html",
+      html: "<h1>x</h1>",
+      baseUrl: "https://example.com/",
+      validations: ["single-h1", "accessibility-wcag"],
+    },
+    guard,
+  );
+  const artifacts = withDom(
+    { headings: [heading("h1", 1, "Release notes")] },
+    { gatherFailures: { axe: "Error: No AMD modules allowed" } },
+  );
   const execution = await runnerOver({ ok: true, artifacts }).runWeb("job_1", "org_1", job);
   const byId = Object.fromEntries(execution.rows.map((r) => [r.validationId, r.outcome]));
   expect(byId["single-h1"]!.verdict).toBe("pass");
   expect(byId["accessibility-wcag"]).toMatchObject({
     verdict: "error",
-    reason: "The capture could not gather what this check reads (axe: Error: No AMD modules allowed), so it has no verdict; the other checks were not affected.",
+    reason:
+      "The capture could not gather what this check reads (axe: Error: No AMD modules allowed), so it has no verdict; the other checks were not affected.",
   });
   expect(execution.interruption).toBeUndefined();
 });

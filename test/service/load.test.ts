@@ -35,12 +35,16 @@ afterAll(() => server.stop());
 function requestBody(o: number, n: number): unknown {
   if (n % 10 === 3) return { type: "static_html", validations: ["page-title"] }; // no html: 400
   if (n % 10 === 7) return { type: "url", url: "http://127.0.0.1:1/", validations: ["page-title"] }; // loopback: 400
-  return o % 5 === 0 && n % 2 === 1 ? htmlJob(PAGE, ["page-title"]) : { type: "email", validations: ["email-subject-length"] };
+  return o % 5 === 0 && n % 2 === 1
+    ? htmlJob(PAGE, ["page-title"])
+    : { type: "email", validations: ["email-subject-length"] };
 }
 
 test("1,000 job requests from 50 organizations, 20 at a time: every answer a job or a catalogued error, each organization charged for what it could afford, the ledger verifies", async () => {
   // Round by round, every organization's n-th request, so each one's requests are spread over the whole run.
-  const requests = Array.from({ length: PER_ORG }, (_, n) => orgs.map((org, o) => ({ org, o, n, body: requestBody(o, n) }))).flat();
+  const requests = Array.from({ length: PER_ORG }, (_, n) =>
+    orgs.map((org, o) => ({ org, o, n, body: requestBody(o, n) })),
+  ).flat();
   const answers: Array<{ o: number; n: number; status: number; code?: string; jobId?: string; charged?: number }> = [];
   let healthChecks = 0;
   let healthy = true;
@@ -60,7 +64,14 @@ test("1,000 job requests from 50 organizations, 20 at a time: every answer a job
     Array.from({ length: IN_FLIGHT }, async () => {
       for (let r = queue.shift(); r; r = queue.shift()) {
         const res = await server.api("POST", "/api/jobs", { key: r.org.apiKey, body: r.body });
-        answers.push({ o: r.o, n: r.n, status: res.status, code: res.body?.code, jobId: res.body?.jobId, charged: res.body?.credits?.net });
+        answers.push({
+          o: r.o,
+          n: r.n,
+          status: res.status,
+          code: res.body?.code,
+          jobId: res.body?.jobId,
+          charged: res.body?.credits?.net,
+        });
       }
     }),
   );
@@ -75,7 +86,9 @@ test("1,000 job requests from 50 organizations, 20 at a time: every answer a job
   expect(answers.filter((a) => a.status >= 500)).toEqual([]);
   // The planner's refusals are 400s whatever the balance; a valid request is run or refused for credits alone.
   expect(new Set(answers.filter((a) => a.n % 10 === 3 || a.n % 10 === 7).map((a) => a.status))).toEqual(new Set([400]));
-  expect(new Set(answers.filter((a) => a.n % 10 !== 3 && a.n % 10 !== 7 && a.status !== 200).map((a) => a.code))).toEqual(new Set(["INSUFFICIENT_CREDITS"]));
+  expect(
+    new Set(answers.filter((a) => a.n % 10 !== 3 && a.n % 10 !== 7 && a.status !== 200).map((a) => a.code)),
+  ).toEqual(new Set(["INSUFFICIENT_CREDITS"]));
   expect(healthy).toBe(true);
 
   let ran = 0;
@@ -90,7 +103,11 @@ test("1,000 job requests from 50 organizations, 20 at a time: every answer a job
     const listed = await server.api("GET", "/api/jobs?limit=100", { key: orgs[o]!.apiKey });
     expect(listed.body.jobs.map((j: { jobId: string }) => j.jobId).sort()).toEqual(mine.map((a) => a.jobId).sort());
     // Pages ran to the end (or were interrupted and refunded); email jobs wait for their message.
-    expect(listed.body.jobs.every((j: { type: string; status: string }) => (j.type === "email" ? j.status === "pending" : j.status === "completed" || j.status === "interrupted"))).toBe(true);
+    expect(
+      listed.body.jobs.every((j: { type: string; status: string }) =>
+        j.type === "email" ? j.status === "pending" : j.status === "completed" || j.status === "interrupted",
+      ),
+    ).toBe(true);
     ran += mine.length;
   }
 
@@ -98,5 +115,7 @@ test("1,000 job requests from 50 organizations, 20 at a time: every answer a job
   expect(verify.code).toBe(0);
   const report = JSON.parse(verify.stdout);
   expect(report.ok).toBe(true);
-  console.log(`load: ${answers.length} requests in ${seconds.toFixed(1)} s (${ran} jobs run, ${refusals.length} refused), ${healthChecks} health checks all 200`);
+  console.log(
+    `load: ${answers.length} requests in ${seconds.toFixed(1)} s (${ran} jobs run, ${refusals.length} refused), ${healthChecks} health checks all 200`,
+  );
 });

@@ -21,7 +21,8 @@ import { errorEntry } from "../../src/errors/catalog";
 type Keyed = Operation & { auth: { kind: "key" | "optional"; scope: (typeof ALL_SCOPES)[number] } };
 const keyed = operations.filter((op): op is Keyed => op.auth.kind === "key" || op.auth.kind === "optional");
 /** Whether the example needs a key at all (an optional operation may work without one). */
-const needsKey = (op: Keyed) => op.auth.kind === "key" || !!(op.auth.kind === "optional" && op.auth.needsKey?.(op.example));
+const needsKey = (op: Keyed) =>
+  op.auth.kind === "key" || !!(op.auth.kind === "optional" && op.auth.needsKey?.(op.example));
 
 const sessionOps = operations.filter((op) => op.auth.kind === "session");
 
@@ -58,7 +59,10 @@ afterAll(async () => {
 
 async function viaHttp(op: Keyed, authorization: string | undefined, extra?: Record<string, unknown>) {
   const { method, url, body } = httpRequestFor(op, { ...op.example, ...extra });
-  return server.api(method, url, { ...(body !== undefined ? { body } : {}), ...(authorization ? { headers: { authorization } } : {}) });
+  return server.api(method, url, {
+    ...(body !== undefined ? { body } : {}),
+    ...(authorization ? { headers: { authorization } } : {}),
+  });
 }
 
 async function viaMcp(op: Keyed, authorization: string | undefined, extra: Record<string, unknown> = {}) {
@@ -70,7 +74,12 @@ async function viaMcp(op: Keyed, authorization: string | undefined, extra: Recor
       "mcp-protocol-version": LATEST_PROTOCOL_VERSION,
       ...(authorization ? { authorization } : {}),
     },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: op.mcp!.name, arguments: { ...op.example, ...extra } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: op.mcp!.name, arguments: { ...op.example, ...extra } },
+    }),
   });
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
@@ -93,7 +102,12 @@ async function expectUnauthenticated(op: Keyed, authorization: string | undefine
 }
 
 /** Refused by the operation: the code on HTTP with its status, and as a tool error on MCP. */
-async function expectRefused(op: Keyed, apiKey: string, code: "INSUFFICIENT_SCOPE" | "CUSTOMER_SCOPE_MISMATCH", extra?: Record<string, unknown>) {
+async function expectRefused(
+  op: Keyed,
+  apiKey: string,
+  code: "INSUFFICIENT_SCOPE" | "CUSTOMER_SCOPE_MISMATCH",
+  extra?: Record<string, unknown>,
+) {
   const before = eventCount();
   const authorization = `Bearer ${apiKey}`;
   if (op.http) {
@@ -122,7 +136,8 @@ for (const op of keyed) {
     }
     test("a malformed key: 401 AUTH_REQUIRED", () => expectUnauthenticated(op, "Bearer not a key", true));
     test("a revoked key: 401 AUTH_REQUIRED", () => expectUnauthenticated(op, `Bearer ${revokedKey}`, true));
-    test("a key without the scope: 403 INSUFFICIENT_SCOPE", () => expectRefused(op, scopeless.get(op.auth.scope)!, "INSUFFICIENT_SCOPE"));
+    test("a key without the scope: 403 INSUFFICIENT_SCOPE", () =>
+      expectRefused(op, scopeless.get(op.auth.scope)!, "INSUFFICIENT_SCOPE"));
     test("another organization's customerId: 403 CUSTOMER_SCOPE_MISMATCH", () =>
       expectRefused(op, owner.apiKey, "CUSTOMER_SCOPE_MISMATCH", { customerId: stranger.customerId }));
   });
@@ -164,18 +179,29 @@ for (const op of sessionOps) {
   describe(`${op.operationId} (session${op.auth.kind === "session" && op.auth.ownKey ? ", or its own key" : ""})`, () => {
     test("no session: 401 AUTH_REQUIRED", () => expectHttpRefusal(op, {}, 401, "AUTH_REQUIRED"));
     test("an ended or made-up session cookie: 401 AUTH_REQUIRED", () =>
-      expectHttpRefusal(op, { cookie: "assay_session=0123456789012345678901234567890123456789abc" }, 401, "AUTH_REQUIRED"));
+      expectHttpRefusal(
+        op,
+        { cookie: "assay_session=0123456789012345678901234567890123456789abc" },
+        401,
+        "AUTH_REQUIRED",
+      ));
     if (op.auth.kind === "session" && op.auth.ownKey) {
       test("an API key acting on another key: 403 SELF_REVOKE_ONLY", () =>
         expectHttpRefusal(op, { authorization: `Bearer ${owner.apiKey}` }, 403, "SELF_REVOKE_ONLY"));
     } else {
       test("an API key, even beside the session cookie: 401 AUTH_REQUIRED", async () => {
         await expectHttpRefusal(op, { authorization: `Bearer ${owner.apiKey}` }, 401, "AUTH_REQUIRED");
-        await expectHttpRefusal(op, { ...inSession(signedIn), authorization: `Bearer ${owner.apiKey}` }, 401, "AUTH_REQUIRED");
+        await expectHttpRefusal(
+          op,
+          { ...inSession(signedIn), authorization: `Bearer ${owner.apiKey}` },
+          401,
+          "AUTH_REQUIRED",
+        );
       });
     }
     if (op.http!.method !== "get") {
-      test("the session without its CSRF token: 403 CSRF_TOKEN_INVALID", () => expectHttpRefusal(op, inSession(signedIn, null), 403, "CSRF_TOKEN_INVALID"));
+      test("the session without its CSRF token: 403 CSRF_TOKEN_INVALID", () =>
+        expectHttpRefusal(op, inSession(signedIn, null), 403, "CSRF_TOKEN_INVALID"));
     }
   });
 }
@@ -199,7 +225,9 @@ const WITHOUT_CREDENTIAL: Record<string, { limits: string[] } | { appendsNothing
   completeOidcSignIn: { limits: ["SESSION_START_RATE_LIMITED", "SIGNUP_RATE_LIMITED"] },
   openInvitation: { limits: ["SESSION_START_RATE_LIMITED"] },
   requestDeviceCode: { limits: ["DEVICE_CODE_RATE_LIMITED"] },
-  exchangeDeviceCode: { appendsNothing: "only redeeming a code a signed-in person approved appends; slow_down is kept in memory" },
+  exchangeDeviceCode: {
+    appendsNothing: "only redeeming a code a signed-in person approved appends; slow_down is kept in memory",
+  },
   startOidcSignIn: { appendsNothing: "the sign-in under way is kept in memory, at most 10,000" },
   runPlayground: { appendsNothing: "runs are kept in memory (and limited per session and per address)" },
   ...Object.fromEntries(

@@ -16,7 +16,9 @@ test("a static_html job runs web-essentials in Chromium and charges one credit p
   const { apiKey } = await server.signup();
   const res = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: htmlJob('<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>', undefined, { validationSetId: "web-essentials" }),
+    body: htmlJob('<html lang="en"><head><title>T</title></head><body><h1>Hi</h1></body></html>', undefined, {
+      validationSetId: "web-essentials",
+    }),
   });
   expect(res.status).toBe(200);
   expect(res.body.status).toBe("completed");

@@ -33,7 +33,11 @@ beforeAll(async () => {
   providerServer = createServer();
   await new Promise<void>((resolve) => providerServer.listen(0, "127.0.0.1", resolve));
   issuer = `http://127.0.0.1:${(providerServer.address() as AddressInfo).port}`;
-  const oidcEnv = { ASSAY_OIDC_ISSUER: issuer, ASSAY_OIDC_CLIENT_ID: CLIENT_ID, ASSAY_OIDC_CLIENT_SECRET: CLIENT_SECRET };
+  const oidcEnv = {
+    ASSAY_OIDC_ISSUER: issuer,
+    ASSAY_OIDC_CLIENT_ID: CLIENT_ID,
+    ASSAY_OIDC_CLIENT_SECRET: CLIENT_SECRET,
+  };
   server = await startServer(oidcEnv);
   strict = await startServer({ ...oidcEnv, ASSAY_SIGNIN_DOMAINS: INVITED });
   limited = await startServer({ ...oidcEnv, ASSAY_SIGNUPS_PER_ADDRESS: "1", ASSAY_SIGNINS_PER_CLIENT: "3" });
@@ -57,7 +61,10 @@ beforeAll(async () => {
     claims: { openid: ["sub"], email: ["email", "email_verified"] },
     features: { devInteractions: { enabled: true } },
     async findAccount(_ctx, sub) {
-      return { accountId: sub, claims: async () => ({ sub, email: sub, email_verified: !sub.startsWith("unverified") }) };
+      return {
+        accountId: sub,
+        claims: async () => ({ sub, email: sub, email_verified: !sub.startsWith("unverified") }),
+      };
     },
   });
   providerServer.on("request", provider.callback());
@@ -72,7 +79,6 @@ afterAll(async () => {
 }, HOOK_TIMEOUT);
 
 const eventCount = (s: TestServer) => eventsOf(s).length;
-
 
 /** A browser's cookies for one host, as name=value pairs (paths ignored: each flow gets a jar of its own). */
 class Jar {
@@ -105,9 +111,16 @@ interface Flow {
  * From the app's start route to the provider's redirect back, not following that last one: logs in as `login`
  * and consents, or cancels at the login form when `abort` is set.
  */
-async function throughProvider(app: TestServer, login: string, opts: { next?: string; abort?: boolean } = {}): Promise<Flow> {
+async function throughProvider(
+  app: TestServer,
+  login: string,
+  opts: { next?: string; abort?: boolean } = {},
+): Promise<Flow> {
   const appJar = new Jar();
-  const start = await fetch(`${app.baseUrl}/api/session/oidc/start${opts.next ? `?next=${encodeURIComponent(opts.next)}` : ""}`, { redirect: "manual" });
+  const start = await fetch(
+    `${app.baseUrl}/api/session/oidc/start${opts.next ? `?next=${encodeURIComponent(opts.next)}` : ""}`,
+    { redirect: "manual" },
+  );
   expect(start.status).toBe(303);
   appJar.take(start);
   const jar = new Jar();
@@ -151,7 +164,11 @@ async function asApi(res: Response): Promise<ApiResponse> {
   return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
-const sessionCookieOf = (res: Response) => res.headers.getSetCookie().find((c) => c.startsWith("assay_session="))?.split(";")[0];
+const sessionCookieOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .find((c) => c.startsWith("assay_session="))
+    ?.split(";")[0];
 
 describe("OpenID Connect sign-in", () => {
   test("a new email signs in: a free organization with the person as admin, a session, and the redirect to next", async () => {
@@ -173,15 +190,14 @@ describe("OpenID Connect sign-in", () => {
     expect(session.status).toBe(200);
     expect(session.body.email).toBe(email);
     expect(session.body.role).toBe("admin");
-    expect(session.body.organizations).toEqual([{ customerId: session.body.customerId, orgCode: expect.any(String), role: "admin" }]);
-    expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual([
-      "PersonRegistered",
-      "EmailClaimed",
-      "AccountOpened",
-      "MemberAdded",
-      "CreditsGranted",
-      "SessionStarted",
+    expect(session.body.organizations).toEqual([
+      { customerId: session.body.customerId, orgCode: expect.any(String), role: "admin" },
     ]);
+    expect(
+      eventsOf(server)
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(["PersonRegistered", "EmailClaimed", "AccountOpened", "MemberAdded", "CreditsGranted", "SessionStarted"]);
   });
 
   test("signing in with a signup email claims that organization; a second sign-in only starts a session", async () => {
@@ -194,13 +210,23 @@ describe("OpenID Connect sign-in", () => {
     expect(res.headers.get("location")).toBe("/dashboard");
     const session = await server.api("GET", "/api/session", { headers: { cookie: sessionCookieOf(res)! } });
     expect(session.body.customerId).toBe(account.customerId);
-    expect(session.body.organizations).toEqual([{ customerId: account.customerId, orgCode: account.orgCode, role: "admin" }]);
-    expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual(["PersonRegistered", "MemberAdded", "SessionStarted"]);
+    expect(session.body.organizations).toEqual([
+      { customerId: account.customerId, orgCode: account.orgCode, role: "admin" },
+    ]);
+    expect(
+      eventsOf(server)
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(["PersonRegistered", "MemberAdded", "SessionStarted"]);
 
     const again = await throughProvider(server, account.email);
     const mark = eventCount(server);
     expect((await callback(server, again.callback, again.app.header())).status).toBe(303);
-    expect(eventsOf(server).slice(mark).map((e) => e.type)).toEqual(["SessionStarted"]);
+    expect(
+      eventsOf(server)
+        .slice(mark)
+        .map((e) => e.type),
+    ).toEqual(["SessionStarted"]);
   });
 
   test("outside ASSAY_SIGNIN_DOMAINS it is UNAUTHORIZED_DOMAIN and nothing is created; inside, it signs in", async () => {
@@ -218,7 +244,11 @@ describe("OpenID Connect sign-in", () => {
   test("a first sign-in spends the address's budget of new organizations (the one signup spends): past it SIGNUP_RATE_LIMITED, nothing created", async () => {
     const account = await limited.signup(uniqueEmail("oidc-budget"));
     limitedEmail = account.email;
-    expectError(await limited.api("POST", "/api/signup", { body: { email: uniqueEmail("oidc-budget") } }), 429, "SIGNUP_RATE_LIMITED");
+    expectError(
+      await limited.api("POST", "/api/signup", { body: { email: uniqueEmail("oidc-budget") } }),
+      429,
+      "SIGNUP_RATE_LIMITED",
+    );
     const fresh = await throughProvider(limited, uniqueEmail("oidc-new"));
     const before = eventCount(limited);
     const res = await callback(limited, fresh.callback, fresh.app.header());
@@ -326,7 +356,11 @@ describe("OpenID Connect sign-in", () => {
 
 describe("OpenID Connect sign-in in a real browser", () => {
   test("Chromium: the sign-in page offers the provider; log in, consent, and land signed in on the page asked for", async () => {
-    const browser = await chromium.launch({ executablePath: findChromium(process.env.CHROMIUM_PATH)!, headless: true, args: BASE_CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: findChromium(process.env.CHROMIUM_PATH)!,
+      headless: true,
+      args: BASE_CHROMIUM_ARGS,
+    });
     try {
       const page = await browser.newPage();
       const email = uniqueEmail("chromium");

@@ -2,9 +2,26 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { Database } from "bun:sqlite";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
-import { ROOT, eventCount, eventsOf, expectError, startServer, tempDataDir, uniqueEmail, type TestServer } from "../support/harness";
+import {
+  ROOT,
+  eventCount,
+  eventsOf,
+  expectError,
+  startServer,
+  tempDataDir,
+  uniqueEmail,
+  type TestServer,
+} from "../support/harness";
 import { clearedSessionCookie, sessionCookie } from "../../src/operations/session-cookie";
-import { cookieOf, inSession, openLink, signIn, startMailRelay, type MailRelay, type SignedIn } from "../support/mail-relay";
+import {
+  cookieOf,
+  inSession,
+  openLink,
+  signIn,
+  startMailRelay,
+  type MailRelay,
+  type SignedIn,
+} from "../support/mail-relay";
 
 /**
  * People through the real interface: sign-in by an emailed link (a real SMTP server stands in for the relay),
@@ -23,7 +40,10 @@ let strict: TestServer;
 
 beforeAll(async () => {
   relay = await startMailRelay();
-  server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_KEY_ROTATION_OVERLAP_SECONDS: String(OVERLAP_SECONDS) });
+  server = await startServer({
+    ASSAY_MAIL_RELAY_URL: relay.url,
+    ASSAY_KEY_ROTATION_OVERLAP_SECONDS: String(OVERLAP_SECONDS),
+  });
   strict = await startServer({
     ASSAY_MAIL_RELAY_URL: relay.url,
     ASSAY_SIGNIN_DOMAINS: `other.example, ${INVITED.toUpperCase()}`,
@@ -57,8 +77,12 @@ describe("sign-in by email link", () => {
     expect(session.status).toBe(200);
     expect(session.body.email).toBe(email);
     expect(session.body.role).toBe("admin");
-    expect(session.body.organizations).toEqual([{ customerId: who.customerId, orgCode: expect.any(String), role: "admin" }]);
-    const types = eventsOf(server).slice(before).map((e) => e.type);
+    expect(session.body.organizations).toEqual([
+      { customerId: who.customerId, orgCode: expect.any(String), role: "admin" },
+    ]);
+    const types = eventsOf(server)
+      .slice(before)
+      .map((e) => e.type);
     expect(types).toEqual([
       "SignInLinkIssued",
       "SignInLinkUsed",
@@ -80,12 +104,18 @@ describe("sign-in by email link", () => {
     const who = await signIn(server, relay, `${local}@${domain!.toUpperCase()}`);
     expect(who.customerId).toBe(account.customerId);
     const session = await sessionOf(server, who);
-    expect(session.body.organizations).toEqual([{ customerId: account.customerId, orgCode: account.orgCode, role: "admin" }]);
+    expect(session.body.organizations).toEqual([
+      { customerId: account.customerId, orgCode: account.orgCode, role: "admin" },
+    ]);
     // Signing in again claims nothing twice.
     const before = eventCount(server);
     const again = await signIn(server, relay, account.email);
     expect(again.customerId).toBe(account.customerId);
-    expect(eventsOf(server).slice(before).map((e) => e.type)).toEqual(["SignInLinkIssued", "SignInLinkUsed", "SessionStarted"]);
+    expect(
+      eventsOf(server)
+        .slice(before)
+        .map((e) => e.type),
+    ).toEqual(["SignInLinkIssued", "SignInLinkUsed", "SessionStarted"]);
   });
 
   test("a link works once; a used or unknown token is SIGNIN_LINK_INVALID and starts nothing", async () => {
@@ -111,7 +141,7 @@ describe("sign-in by email link", () => {
     const before = eventCount(strict);
     const res = await openLink(link);
     expect(res.status).toBe(400);
-    expect(((await res.json()) as any)).toMatchObject({ code: "SIGNIN_LINK_INVALID", details: { reason: "expired" } });
+    expect((await res.json()) as any).toMatchObject({ code: "SIGNIN_LINK_INVALID", details: { reason: "expired" } });
     expect(eventCount(strict)).toBe(before);
   });
 
@@ -130,7 +160,11 @@ describe("sign-in by email link", () => {
     const res = await openLink(await relay.linkFor(email));
     expect([res.status, res.headers.get("location")]).toEqual([303, "/keys?tab=1"]);
     for (const next of ["//evil.example/", "https://evil.example/", "/\\evil.example"]) {
-      expectError(await server.api("POST", "/api/session/email", { body: { email, next } }), 400, "INVALID_REQUEST_BODY");
+      expectError(
+        await server.api("POST", "/api/session/email", { body: { email, next } }),
+        400,
+        "INVALID_REQUEST_BODY",
+      );
     }
   });
 });
@@ -151,7 +185,9 @@ describe("sessions", () => {
 
   test("behind https (PUBLIC_BASE_URL) the cookie is also Secure, when set and when cleared", () => {
     const config = { publicBaseUrl: "https://assay.example", sessionMaxSeconds: 60 };
-    expect(sessionCookie("s3cret", config)).toBe("assay_session=s3cret; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=60");
+    expect(sessionCookie("s3cret", config)).toBe(
+      "assay_session=s3cret; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=60",
+    );
     expect(clearedSessionCookie(config)).toBe("assay_session=; Path=/; HttpOnly; SameSite=Lax; Secure; Max-Age=0");
   });
 
@@ -168,7 +204,10 @@ describe("sessions", () => {
       const renewed = await sessionOf(strict, who);
       expect(renewed.status).toBe(200);
       expect(renewed.body.expiresAt).toBe(started.data.endsBy);
-      expect(eventsOf(strict).at(-1)).toMatchObject({ type: "SessionRenewed", data: { sessionId: started.data.sessionId, expiresAt: started.data.endsBy } });
+      expect(eventsOf(strict).at(-1)).toMatchObject({
+        type: "SessionRenewed",
+        data: { sessionId: started.data.sessionId, expiresAt: started.data.endsBy },
+      });
       const count = eventCount(strict);
       expect((await sessionOf(strict, who)).status).toBe(200);
       expect(eventCount(strict)).toBe(count);
@@ -190,9 +229,16 @@ describe("sessions", () => {
     const who = await signIn(server, relay, uniqueEmail("csrf"));
     const before = eventCount(server);
     for (const csrf of [null, "0".repeat(64), who.csrfToken.slice(1)]) {
-      const res = await server.api("POST", "/api/keys", { headers: inSession(who, csrf), body: { name: "x", scopes: ["jobs:read"] } });
+      const res = await server.api("POST", "/api/keys", {
+        headers: inSession(who, csrf),
+        body: { name: "x", scopes: ["jobs:read"] },
+      });
       expectError(res, 403, "CSRF_TOKEN_INVALID");
-      expectError(await server.api("POST", "/api/session/signout", { headers: inSession(who, csrf) }), 403, "CSRF_TOKEN_INVALID");
+      expectError(
+        await server.api("POST", "/api/session/signout", { headers: inSession(who, csrf) }),
+        403,
+        "CSRF_TOKEN_INVALID",
+      );
     }
     expect(eventCount(server)).toBe(before);
     expect((await sessionOf(server, who)).status).toBe(200);
@@ -207,18 +253,28 @@ describe("sessions", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("set-cookie")).toMatch(/^assay_session=; .*Max-Age=0/);
     expectError(await sessionOf(server, who), 401, "AUTH_REQUIRED");
-    expect(eventsOf(server).at(-1)).toMatchObject({ type: "SessionEnded", data: { reason: "signout" }, metadata: { actor: { kind: "session", id: who.personId } } });
+    expect(eventsOf(server).at(-1)).toMatchObject({
+      type: "SessionEnded",
+      data: { reason: "signout" },
+      metadata: { actor: { kind: "session", id: who.personId } },
+    });
   });
 
   test("switching organization: to one of the person's works; another's or an unknown one is the same CUSTOMER_NOT_FOUND", async () => {
     const admin = await signIn(server, relay, uniqueEmail("switch-admin"));
     const own = await server.signup(uniqueEmail("switch-own"));
-    const added = await server.api("POST", "/api/members", { headers: inSession(admin), body: { email: own.email, role: "member" } });
+    const added = await server.api("POST", "/api/members", {
+      headers: inSession(admin),
+      body: { email: own.email, role: "member" },
+    });
     expect(added.status).toBe(201);
     // Signing in claims the person's own signup organization; the other is a membership.
     const who = await signIn(server, relay, own.email);
     expect(who.customerId).toBe(own.customerId);
-    const switched = await server.api("POST", "/api/session/organization", { headers: inSession(who), body: { customerId: admin.customerId } });
+    const switched = await server.api("POST", "/api/session/organization", {
+      headers: inSession(who),
+      body: { customerId: admin.customerId },
+    });
     expect(switched.status).toBe(200);
     expect([switched.body.customerId, switched.body.role]).toEqual([admin.customerId, "member"]);
     expect(switched.body.organizations.map((o: { role: string }) => o.role).sort()).toEqual(["admin", "member"]);
@@ -226,11 +282,19 @@ describe("sessions", () => {
 
     const stranger = await server.signup(uniqueEmail("switch-stranger"));
     const before = eventCount(server);
-    const other = await server.api("POST", "/api/session/organization", { headers: inSession(who), body: { customerId: stranger.customerId } });
-    const missing = await server.api("POST", "/api/session/organization", { headers: inSession(who), body: { customerId: "cus_0000000000000000000000" } });
+    const other = await server.api("POST", "/api/session/organization", {
+      headers: inSession(who),
+      body: { customerId: stranger.customerId },
+    });
+    const missing = await server.api("POST", "/api/session/organization", {
+      headers: inSession(who),
+      body: { customerId: "cus_0000000000000000000000" },
+    });
     expectError(other, 404, "CUSTOMER_NOT_FOUND");
     expectError(missing, 404, "CUSTOMER_NOT_FOUND");
-    expect(other.body.message.replace(stranger.customerId, "X")).toBe(missing.body.message.replace("cus_0000000000000000000000", "X"));
+    expect(other.body.message.replace(stranger.customerId, "X")).toBe(
+      missing.body.message.replace("cus_0000000000000000000000", "X"),
+    );
     expect(eventCount(server)).toBe(before);
   });
 });
@@ -241,7 +305,9 @@ describe("keys from a session", () => {
   beforeAll(async () => {
     admin = await signIn(server, relay, uniqueEmail("keys-admin"));
     const email = uniqueEmail("keys-member");
-    expect((await server.api("POST", "/api/members", { headers: inSession(admin), body: { email, role: "member" } })).status).toBe(201);
+    expect(
+      (await server.api("POST", "/api/members", { headers: inSession(admin), body: { email, role: "member" } })).status,
+    ).toBe(201);
     member = await signIn(server, relay, email);
     expect(member.customerId).toBe(admin.customerId);
   }, HOOK_TIMEOUT);
@@ -252,7 +318,13 @@ describe("keys from a session", () => {
     const res = await mint(admin, { name: "ci", scopes: ["account:read", "jobs:read"] });
     expect(res.status).toBe(201);
     expect(res.body.apiKey).toMatch(/^assay_sk_[0-9A-Za-z]{43}$/);
-    expect(res.body).toMatchObject({ name: "ci", scopes: ["account:read", "jobs:read"], status: "active", rotatedAt: null, revokedAt: null });
+    expect(res.body).toMatchObject({
+      name: "ci",
+      scopes: ["account:read", "jobs:read"],
+      status: "active",
+      rotatedAt: null,
+      revokedAt: null,
+    });
     expect((await asKey(server, res.body.apiKey)).body.customerId).toBe(admin.customerId);
     const list = await server.api("GET", "/api/keys", { key: res.body.apiKey });
     const listed = list.body.keys.find((k: { keyId: string }) => k.keyId === res.body.keyId);
@@ -277,7 +349,9 @@ describe("keys from a session", () => {
     expect(res.body.keyId).toBe(key.keyId);
     expect(res.body.apiKey).not.toBe(key.apiKey);
     expect(typeof res.body.rotatedAt).toBe("string");
-    expect(Date.parse(res.body.previousValidUntil) - Date.parse(res.body.rotatedAt)).toBeGreaterThanOrEqual(OVERLAP_SECONDS * 1000 - 5);
+    expect(Date.parse(res.body.previousValidUntil) - Date.parse(res.body.rotatedAt)).toBeGreaterThanOrEqual(
+      OVERLAP_SECONDS * 1000 - 5,
+    );
     expect((await asKey(server, res.body.apiKey)).status).toBe(200);
     expect((await asKey(server, key.apiKey)).status).toBe(200);
     await Bun.sleep(Math.max(0, Date.parse(res.body.previousValidUntil) - Date.now()) + 50);
@@ -287,7 +361,9 @@ describe("keys from a session", () => {
 
   test("rotate with no overlap (ASSAY_KEY_ROTATION_OVERLAP_SECONDS=0): the old secret is refused at once", async () => {
     const who = await signIn(strict, relay, `rotor-${Date.now()}@${INVITED}`);
-    const key = (await strict.api("POST", "/api/keys", { headers: inSession(who), body: { name: "r", scopes: ["account:read"] } })).body;
+    const key = (
+      await strict.api("POST", "/api/keys", { headers: inSession(who), body: { name: "r", scopes: ["account:read"] } })
+    ).body;
     const res = await strict.api("POST", `/api/keys/${key.keyId}/rotate`, { headers: inSession(who) });
     expect(res.status).toBe(200);
     expectError(await asKey(strict, key.apiKey), 401, "AUTH_REQUIRED");
@@ -302,7 +378,11 @@ describe("keys from a session", () => {
     expect(typeof res.body.revokedAt).toBe("string");
     expectError(await asKey(server, key.apiKey), 401, "AUTH_REQUIRED");
     // Revoked already: the same 404 as a missing key.
-    expectError(await server.api("POST", `/api/keys/${key.keyId}/revoke`, { headers: inSession(member) }), 404, "STORAGE_OBJECT_NOT_FOUND");
+    expectError(
+      await server.api("POST", `/api/keys/${key.keyId}/revoke`, { headers: inSession(member) }),
+      404,
+      "STORAGE_OBJECT_NOT_FOUND",
+    );
   });
 
   test("a key revokes itself with its own Bearer credential (a CLI logout); revoking another key with a key is SELF_REVOKE_ONLY", async () => {
@@ -316,7 +396,10 @@ describe("keys from a session", () => {
     const res = await server.api("DELETE", `/api/keys/${mine.keyId}`, { key: mine.apiKey });
     expect(res.status).toBe(200);
     expectError(await asKey(server, mine.apiKey), 401, "AUTH_REQUIRED");
-    expect(eventsOf(server).at(-1)).toMatchObject({ type: "KeyRevoked", metadata: { actor: { kind: "key", id: mine.keyId }, channel: "api" } });
+    expect(eventsOf(server).at(-1)).toMatchObject({
+      type: "KeyRevoked",
+      metadata: { actor: { kind: "key", id: mine.keyId }, channel: "api" },
+    });
     // From a session, DELETE revokes like POST .../revoke.
     expect((await server.api("DELETE", `/api/keys/${other.keyId}`, { headers: inSession(admin) })).status).toBe(200);
     expectError(await asKey(server, other.apiKey), 401, "AUTH_REQUIRED");
@@ -332,12 +415,23 @@ describe("keys from a session", () => {
     ] as const) {
       expectError(await server.api(method, path, { headers: inSession(member) }), 403, "ADMIN_REQUIRED");
     }
-    expectError(await server.api("POST", "/api/members", { headers: inSession(member), body: { email: uniqueEmail("x"), role: "member" } }), 403, "ADMIN_REQUIRED");
+    expectError(
+      await server.api("POST", "/api/members", {
+        headers: inSession(member),
+        body: { email: uniqueEmail("x"), role: "member" },
+      }),
+      403,
+      "ADMIN_REQUIRED",
+    );
     expect(eventCount(server)).toBe(before);
     expect((await asKey(server, adminKey.apiKey)).status).toBe(200);
     // The member's own key is theirs to rotate.
-    const own = (await mint(member, { name: "mine", scopes: ["jobs:read", "jobs:write", "feedback:write", "account:read"] })).body;
-    expect((await server.api("POST", `/api/keys/${own.keyId}/rotate`, { headers: inSession(member) })).status).toBe(200);
+    const own = (
+      await mint(member, { name: "mine", scopes: ["jobs:read", "jobs:write", "feedback:write", "account:read"] })
+    ).body;
+    expect((await server.api("POST", `/api/keys/${own.keyId}/rotate`, { headers: inSession(member) })).status).toBe(
+      200,
+    );
   });
 
   test("another organization's key id is the same 404 as a missing one, for rotate, revoke and delete, and nothing changes", async () => {
@@ -366,15 +460,26 @@ test("no secret is stored: not API keys (current or rotated), session cookies, C
   const linkToken = new URL(link).searchParams.get("token")!;
   const res = await openLink(link);
   const cookie = cookieOf(res);
-  const who = { cookie, csrfToken: (await server.api("GET", "/api/session", { headers: { cookie } })).body.csrfToken } as SignedIn;
-  const minted = (await server.api("POST", "/api/keys", { headers: inSession(who), body: { name: "s", scopes: ["jobs:read"] } })).body;
+  const who = {
+    cookie,
+    csrfToken: (await server.api("GET", "/api/session", { headers: { cookie } })).body.csrfToken,
+  } as SignedIn;
+  const minted = (
+    await server.api("POST", "/api/keys", { headers: inSession(who), body: { name: "s", scopes: ["jobs:read"] } })
+  ).body;
   const rotated = (await server.api("POST", `/api/keys/${minted.keyId}/rotate`, { headers: inSession(who) })).body;
-  const secrets = [linkToken, cookie.split("=")[1]!, who.csrfToken, minted.apiKey, rotated.apiKey].map((s) => s.replace(/^assay_sk_/, ""));
+  const secrets = [linkToken, cookie.split("=")[1]!, who.csrfToken, minted.apiKey, rotated.apiKey].map((s) =>
+    s.replace(/^assay_sk_/, ""),
+  );
   for (const s of secrets) expect(s.length).toBeGreaterThanOrEqual(40);
   const db = new Database(join(server.dataDir, "assay.sqlite"), { readonly: true });
   try {
-    const tables = db.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all().map((t) => t.name);
-    for (const table of ["people", "memberships", "sessions", "signin_links", "api_keys", "key_usage"]) expect(tables).toContain(table);
+    const tables = db
+      .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'")
+      .all()
+      .map((t) => t.name);
+    for (const table of ["people", "memberships", "sessions", "signin_links", "api_keys", "key_usage"])
+      expect(tables).toContain(table);
     for (const table of tables) {
       for (const row of db.query(`SELECT * FROM ${table}`).all()) {
         const text = JSON.stringify(row);
@@ -390,7 +495,14 @@ test("with no relay configured, `assay serve` says so at start and writes the si
   const dataDir = tempDataDir();
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ASSAY_MAIL_RELAY_URL: "" },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: "0",
+      SMTP_PORT: "0",
+      ASSAY_BROWSER_POOL_SIZE: "1",
+      ASSAY_MAIL_RELAY_URL: "",
+    },
     stdout: "pipe",
     stderr: "inherit",
   });

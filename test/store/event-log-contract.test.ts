@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { ConcurrencyError, EventSchemaError, type EventLog, type NewEvent, type StoredEvent, type StreamWrite } from "../../src/store/event-log";
+import {
+  ConcurrencyError,
+  EventSchemaError,
+  type EventLog,
+  type NewEvent,
+  type StoredEvent,
+  type StreamWrite,
+} from "../../src/store/event-log";
 import { GENESIS_HASH, eventHash } from "../../src/store/hash-chain";
 import { SqliteEventLog } from "../../src/store/sqlite-event-log";
 import { Replica } from "../../src/store/replica";
@@ -31,7 +38,8 @@ interface Log {
 
 const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };
 const unchecked = (event: { type: string; data: Record<string, unknown> }) => event as unknown as NewEvent;
-const grant = (customerId: string, amount: unknown) => unchecked({ type: "CreditsGranted", data: { customerId, amount, reason: "signup" } });
+const grant = (customerId: string, amount: unknown) =>
+  unchecked({ type: "CreditsGranted", data: { customerId, amount, reason: "signup" } });
 const write = (customerId: string, expectedVersion: number | "any", ...amounts: unknown[]): StreamWrite => ({
   streamId: `credits-${customerId}`,
   expectedVersion,
@@ -67,7 +75,14 @@ function asLog(log: EventLog, raw: (statement: string) => Promise<unknown>, anot
   };
   // A version read as a request reads it: after the read models are brought to the log's head.
   const streamVersion = async (id: string) => (await log.catchUp(), log.streamVersion(id));
-  return { append: (w, m) => log.append(w, m), streamVersion, all, raw, ...(another ? { another } : {}), close: () => log.close() };
+  return {
+    append: (w, m) => log.append(w, m),
+    streamVersion,
+    all,
+    raw,
+    ...(another ? { another } : {}),
+    close: () => log.close(),
+  };
 }
 
 let nodes = 0;
@@ -86,7 +101,11 @@ const backends: Array<[string, () => Promise<Log>]> = [
       // Each node: the shared log, and its own replica in a file of its own.
       const node = async (): Promise<Log> => {
         const shared = await PgEventTable.open(url);
-        const log = await PgEventLog.open(shared, new Replica(join(dir, `node-${++nodes}.sqlite`), eventTypes), `node_${nodes}`);
+        const log = await PgEventLog.open(
+          shared,
+          new Replica(join(dir, `node-${++nodes}.sqlite`), eventTypes),
+          `node_${nodes}`,
+        );
         return asLog(log, (statement) => shared.sql.unsafe(statement), node);
       };
       return node();
@@ -123,7 +142,9 @@ describe.each(backends)("the event log on %s", (_name, open) => {
   test("an event that breaks its schema, or a stale expected version in any stream of the append, writes nothing", async () => {
     const before = (await log.all()).length;
     await expect(log.append([write("cus_c", 0, -5)], META)).rejects.toBeInstanceOf(EventSchemaError);
-    await expect(log.append([write("cus_c", 0, 1), write("cus_a", 1, 2)], META)).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(log.append([write("cus_c", 0, 1), write("cus_a", 1, 2)], META)).rejects.toBeInstanceOf(
+      ConcurrencyError,
+    );
     expect(await log.all()).toHaveLength(before);
     expect(await log.streamVersion("credits-cus_c")).toBe(0);
   });
@@ -140,19 +161,30 @@ test("two PostgreSQL nodes appending at once keep one gap-free order and chain, 
   const b = await a.another!();
   try {
     const appendMany = (log: Log, tag: string) =>
-      Promise.all(Array.from({ length: 60 }, (_, i) => log.append([write(`cus_${i % 5}`, "any", i + 1), write(`cus_${tag}${i}`, 0, 1)], META)));
+      Promise.all(
+        Array.from({ length: 60 }, (_, i) =>
+          log.append([write(`cus_${i % 5}`, "any", i + 1), write(`cus_${tag}${i}`, 0, 1)], META),
+        ),
+      );
     await Promise.all([appendMany(a, "a"), appendMany(b, "b")]);
     const all = await a.all();
     expect(all).toHaveLength(240);
     expectChained(all);
     for (let c = 0; c < 5; c++) {
-      expect(all.filter((e) => e.streamId === `credits-cus_${c}`).map((e) => e.streamVersion)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
+      expect(all.filter((e) => e.streamId === `credits-cus_${c}`).map((e) => e.streamVersion)).toEqual(
+        Array.from({ length: 24 }, (_, i) => i + 1),
+      );
     }
     // Both nodes deciding on the same version: one append wins, the other is refused.
     const version = await a.streamVersion("credits-cus_0");
-    const raced = await Promise.allSettled([a.append([write("cus_0", version, 1)], META), b.append([write("cus_0", version, 2)], META)]);
+    const raced = await Promise.allSettled([
+      a.append([write("cus_0", version, 1)], META),
+      b.append([write("cus_0", version, 2)], META),
+    ]);
     expect(raced.map((r) => r.status).sort()).toEqual(["fulfilled", "rejected"]);
-    expect((raced.find((r) => r.status === "rejected") as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+    expect((raced.find((r) => r.status === "rejected") as PromiseRejectedResult).reason).toBeInstanceOf(
+      ConcurrencyError,
+    );
   } finally {
     await Promise.all([a.close(), b.close()]);
   }

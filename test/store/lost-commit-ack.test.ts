@@ -27,7 +27,8 @@ import { smtpSession, trailheadMessage } from "../support/smtp-session";
 setDefaultTimeout(60_000);
 
 const META: EventMetadata = { actor: { kind: "system" }, channel: "system" };
-const grant = (customerId: string, amount: number) => ({ type: "CreditsGranted", data: { customerId, amount, reason: "signup" } }) as unknown as NewEvent;
+const grant = (customerId: string, amount: number) =>
+  ({ type: "CreditsGranted", data: { customerId, amount, reason: "signup" } }) as unknown as NewEvent;
 const write = (customerId: string, expectedVersion: number, ...amounts: number[]): StreamWrite => ({
   streamId: `credits-${customerId}`,
   expectedVersion,
@@ -110,7 +111,10 @@ function group(node: PgEventLog) {
  * Node A's group cut at its COMMIT (`how`), the database then silent; meanwhile node B, straight to the database,
  * appends (`meanwhile`); then the database answers again, and A reads back.
  */
-async function cutWhileAnotherAppends(how: "lose-ack" | "drop-commit", meanwhile: (b: PgEventLog) => Promise<StoredEvent[]>) {
+async function cutWhileAnotherAppends(
+  how: "lose-ack" | "drop-commit",
+  meanwhile: (b: PgEventLog) => Promise<StoredEvent[]>,
+) {
   const { proxy, a, url, log, node } = await setUp();
   const b = await node("node_b", url);
   cleanups.push(() => b.close());
@@ -133,7 +137,10 @@ describe("an append whose commit acknowledgement is lost", () => {
     expect(b.status).toBe("fulfilled");
     expect(c.status).toBe("fulfilled");
     expect(stale.status === "rejected" && stale.reason).toBeInstanceOf(ConcurrencyError);
-    const answered = [...(b as PromiseFulfilledResult<StoredEvent[]>).value, ...(c as PromiseFulfilledResult<StoredEvent[]>).value];
+    const answered = [
+      ...(b as PromiseFulfilledResult<StoredEvent[]>).value,
+      ...(c as PromiseFulfilledResult<StoredEvent[]>).value,
+    ];
     expect(answered.map((e) => e.position)).toEqual([2, 3, 4]);
     const events = await log();
     expectChained(events);
@@ -166,7 +173,9 @@ describe("an append whose commit acknowledgement is lost", () => {
 
   test("read back after the log moved on: another node appended after the lost acknowledgement, and the group is still found", async () => {
     // While node A's read-back is held, node B appends after A's committed group.
-    const { a, log, fromB, answers } = await cutWhileAnotherAppends("lose-ack", (b) => b.append([write("org_d", 0, 7)], META));
+    const { a, log, fromB, answers } = await cutWhileAnotherAppends("lose-ack", (b) =>
+      b.append([write("org_d", 0, 7)], META),
+    );
     expect(fromB.map((e) => e.position)).toEqual([5]);
     const [first, stale, third] = answers;
     expect(first.status).toBe("fulfilled");
@@ -180,7 +189,9 @@ describe("an append whose commit acknowledgement is lost", () => {
 
   test("read back when another node's events took the positions: told apart by their hash, the callers hear the error", async () => {
     // The group rolled back; node B takes positions 2 to 4 before node A can read back.
-    const { a, log, fromB, answers } = await cutWhileAnotherAppends("drop-commit", (b) => b.append([write("org_b", 0, 1, 2), write("org_c", 0, 3)], META));
+    const { a, log, fromB, answers } = await cutWhileAnotherAppends("drop-commit", (b) =>
+      b.append([write("org_b", 0, 1, 2), write("org_c", 0, 3)], META),
+    );
     expect(fromB.map((e) => e.position)).toEqual([2, 3, 4]);
     for (const answer of answers) expect(answer.status).toBe("rejected");
     const events = await log();
@@ -232,7 +243,8 @@ describe("assay serve on PostgreSQL through the proxy", () => {
   async function eventsOf(jobId: string): Promise<Array<{ type: string; data: any; metadata: any }>> {
     const sql = new SQL(url, { max: 1 });
     try {
-      const rows: Array<{ type: string; data: string; metadata: string }> = await sql`SELECT type, data, metadata FROM events WHERE data::json->>'jobId' = ${jobId} ORDER BY position`;
+      const rows: Array<{ type: string; data: string; metadata: string }> =
+        await sql`SELECT type, data, metadata FROM events WHERE data::json->>'jobId' = ${jobId} ORDER BY position`;
       return rows.map((r) => ({ type: r.type, data: JSON.parse(r.data), metadata: JSON.parse(r.metadata) }));
     } finally {
       await sql.close();
@@ -246,7 +258,9 @@ describe("assay serve on PostgreSQL through the proxy", () => {
     expect([count("JobAccepted"), count("CreditsCharged"), count("JobSettled")]).toEqual([1, 1, 1]);
     expect(count("CreditsRefunded")).toBeLessThanOrEqual(1);
     const charged = events.find((e) => e.type === "CreditsCharged")!.data.amount as number;
-    const refunded = events.filter((e) => e.type === "CreditsRefunded").reduce((n, e) => n + (e.data.amount as number), 0);
+    const refunded = events
+      .filter((e) => e.type === "CreditsRefunded")
+      .reduce((n, e) => n + (e.data.amount as number), 0);
     expect((await node.api("GET", "/api/credits", { key })).body.balance).toBe(opening - charged + refunded);
     const verify = await runCli(["ledger", "verify", "--json"], { DATA_DIR: verifyDir, ASSAY_DATABASE_URL: url });
     expect(JSON.parse(verify.stdout).problems).toEqual([]);
@@ -291,7 +305,8 @@ describe("assay serve on PostgreSQL through the proxy", () => {
     expect(answer.body.code).toBe("INTERNAL_ERROR");
     // The log took the job and its charge, which the caller was told failed.
     const sql = new SQL(url, { max: 1 });
-    const [accepted] = await sql`SELECT data::json->>'jobId' AS job FROM events WHERE type = 'JobAccepted' ORDER BY position DESC LIMIT 1`;
+    const [accepted] =
+      await sql`SELECT data::json->>'jobId' AS job FROM events WHERE type = 'JobAccepted' ORDER BY position DESC LIMIT 1`;
     await sql.close();
     const jobId = accepted.job as string;
     expect((await eventsOf(jobId)).map((e) => e.type)).toEqual(["JobAccepted", "CreditsCharged"]);
@@ -311,7 +326,10 @@ describe("assay serve on PostgreSQL through the proxy", () => {
 
   test("a message's arrival commits while the database then stays out of reach: the inbox answers 451, and the node's own sweep checks the message, once", async () => {
     const { key, opening } = await organization();
-    const { body: job } = await node.api("POST", "/api/jobs", { key, body: { type: "email", validations: EMAIL_CHECKS } });
+    const { body: job } = await node.api("POST", "/api/jobs", {
+      key,
+      body: { type: "email", validations: EMAIL_CHECKS },
+    });
     const cut = proxy.cutAtCommit("EmailReceived", "lose-ack", { afterCut: "refuse" });
     const sent = await nodemailer
       .createTransport({ host: "127.0.0.1", port: node.smtpPort, secure: false, ignoreTLS: true })
@@ -325,10 +343,17 @@ describe("assay serve on PostgreSQL through the proxy", () => {
     proxy.restore();
     const checked = await jobWhen(key, (j) => j.status !== "pending" && j.status !== "received");
     expect(checked.status).toBe("completed");
-    expect(checked.results.map((r: any) => [r.validationId, r.verdict])).toEqual(EMAIL_CHECKS.map((id) => [id, "pass"]));
+    expect(checked.results.map((r: any) => [r.validationId, r.verdict])).toEqual(
+      EMAIL_CHECKS.map((id) => [id, "pass"]),
+    );
     await expectSettledOnce(key, job.jobId, opening);
     // The sender's retry finds the address used: the message is not taken twice.
-    const retry = await smtpSession(node.smtpPort, ["EHLO lost-ack.test", "MAIL FROM:<offers@trailhead.example>", `RCPT TO:<${job.testEmail}>`, "QUIT"]);
+    const retry = await smtpSession(node.smtpPort, [
+      "EHLO lost-ack.test",
+      "MAIL FROM:<offers@trailhead.example>",
+      `RCPT TO:<${job.testEmail}>`,
+      "QUIT",
+    ]);
     expect(retry[3]).toMatch(/^5\d\d /);
   });
 });

@@ -37,7 +37,17 @@ afterAll(async () => {
 describe("the object store's contract", () => {
   const stores: Array<[string, () => ObjectStore]> = [
     ["a directory", () => new DirectoryStore(dir())],
-    ["an S3 bucket", () => new S3Store({ bucket: s3.bucket, endpoint: s3.endpoint, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER" })],
+    [
+      "an S3 bucket",
+      () =>
+        new S3Store({
+          bucket: s3.bucket,
+          endpoint: s3.endpoint,
+          region: "us-east-1",
+          accessKeyId: "S3RVER",
+          secretAccessKey: "S3RVER",
+        }),
+    ],
   ];
   for (const [name, open] of stores) {
     test(`${name}: what is put is got back byte for byte; a missing key is null; a prefix is deleted whole and only it`, async () => {
@@ -73,35 +83,59 @@ describe("two nodes, one PostgreSQL log, one bucket, no directory in common", ()
 
   test("a screenshot taken on one node is served by the other, by key and by a share link made on the first; it is in the bucket, not on either disk", async () => {
     const { apiKey } = await a.signup();
-    const job = (await a.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow"]) })).body;
+    const job = (await a.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow"]) }))
+      .body;
     const row = job.results[0];
     expect(row.verdict).toBe("pass");
     const path = new URL(row.screenshotUrl).pathname;
     const key = path.split("/").pop()!;
-    const onA = new Uint8Array(await (await fetch(`${a.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).arrayBuffer());
+    const onA = new Uint8Array(
+      await (await fetch(`${a.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } })).arrayBuffer(),
+    );
     const fromB = await fetch(`${b.baseUrl}${path}`, { headers: { authorization: `Bearer ${apiKey}` } });
     expect(fromB.status).toBe(200);
     expect(new Uint8Array(await fromB.arrayBuffer())).toEqual(onA);
     const share = new URL(row.screenshotShareUrl);
     expect((await fetch(`${b.baseUrl}${share.pathname}${share.search}`)).status).toBe(200);
 
-    const bucket = new S3Client({ bucket: s3.bucket, endpoint: s3.endpoint, region: "us-east-1", accessKeyId: "S3RVER", secretAccessKey: "S3RVER" });
-    const stored = new Uint8Array(await bucket.file(`captures/${job.customerId ?? (await a.api("GET", "/api/org", { key: apiKey })).body.customerId}/${job.jobId}/${key}`).arrayBuffer());
+    const bucket = new S3Client({
+      bucket: s3.bucket,
+      endpoint: s3.endpoint,
+      region: "us-east-1",
+      accessKeyId: "S3RVER",
+      secretAccessKey: "S3RVER",
+    });
+    const stored = new Uint8Array(
+      await bucket
+        .file(
+          `captures/${job.customerId ?? (await a.api("GET", "/api/org", { key: apiKey })).body.customerId}/${job.jobId}/${key}`,
+        )
+        .arrayBuffer(),
+    );
     expect(stored).toEqual(onA);
     for (const node of [a, b]) expect(existsSync(join(node.dataDir, "captures"))).toBe(false);
-    expect((await b.api("GET", "/healthz")).body.storage).toEqual({ kind: "s3", endpoint: s3.endpoint, bucket: s3.bucket });
+    expect((await b.api("GET", "/healthz")).body.storage).toEqual({
+      kind: "s3",
+      endpoint: s3.endpoint,
+      bucket: s3.bucket,
+    });
   });
 
   test("a message taken by one node's inbox is checked there and served by the other", async () => {
     const { apiKey } = await a.signup();
-    const job = (await a.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: EMAIL_CHECKS } })).body;
-    const info = await nodemailer.createTransport({ host: "127.0.0.1", port: b.smtpPort, secure: false, ignoreTLS: true }).sendMail(trailheadMessage(job.testEmail));
+    const job = (await a.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: EMAIL_CHECKS } }))
+      .body;
+    const info = await nodemailer
+      .createTransport({ host: "127.0.0.1", port: b.smtpPort, secure: false, ignoreTLS: true })
+      .sendMail(trailheadMessage(job.testEmail));
     expect(info.response).toStartWith("250");
     for (let i = 0; (await a.api("GET", `/api/jobs/${job.jobId}`, { key: apiKey })).body.status !== "completed"; i++) {
       if (i > 300) throw new Error("the email job never completed");
       await Bun.sleep(100);
     }
-    const raw = await fetch(`${a.baseUrl}/api/jobs/${job.jobId}/email`, { headers: { authorization: `Bearer ${apiKey}` } });
+    const raw = await fetch(`${a.baseUrl}/api/jobs/${job.jobId}/email`, {
+      headers: { authorization: `Bearer ${apiKey}` },
+    });
     expect(raw.status).toBe(200);
     expect(await raw.text()).toContain("Spring sale");
   });
@@ -113,11 +147,16 @@ test("while the bucket is away, a job that takes screenshots fails refunded and 
   try {
     const { apiKey } = await node.signup();
     const opening = (await node.api("GET", "/api/credits", { key: apiKey })).body.balance;
-    const email = (await node.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: EMAIL_CHECKS } })).body;
+    const email = (
+      await node.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations: EMAIL_CHECKS } })
+    ).body;
     const charged = (await node.api("GET", "/api/credits", { key: apiKey })).body.balance;
     await bucket.stop();
 
-    const failed = await node.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(PAGE, ["no-horizontal-overflow"]) });
+    const failed = await node.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: htmlJob(PAGE, ["no-horizontal-overflow"]),
+    });
     expect(failed.status).toBe(500);
     expect(failed.body.code).toBe("JOB_EXECUTION_FAILED");
     expect(failed.body.retryable).toBe(true);
@@ -142,7 +181,11 @@ test("while the bucket is away, a job that takes screenshots fails refunded and 
 });
 
 test("an ASSAY_S3_ENDPOINT that is not an http(s) URL stops the start naming the variable", async () => {
-  const out = await runCli(["replay"], { DATA_DIR: dir(), ASSAY_S3_BUCKET: "assay", ASSAY_S3_ENDPOINT: "s3.internal:9000" });
+  const out = await runCli(["replay"], {
+    DATA_DIR: dir(),
+    ASSAY_S3_BUCKET: "assay",
+    ASSAY_S3_ENDPOINT: "s3.internal:9000",
+  });
   expect(out.code).not.toBe(0);
   expect(out.stderr).toContain("ASSAY_S3_ENDPOINT must be an http:// or https:// URL");
 });

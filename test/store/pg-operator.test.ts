@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 /** A SQLite server's log with three organizations, one given credits and one charged by the operator; their balances. */
-async function sqliteLog(): Promise<{ dataDir: string; accounts: Array<{ apiKey: string; balance: number }>; events: number }> {
+async function sqliteLog(): Promise<{
+  dataDir: string;
+  accounts: Array<{ apiKey: string; balance: number }>;
+  events: number;
+}> {
   const dataDir = dir();
   const server = await startServer({ DATA_DIR: dataDir });
   const accounts: Array<{ apiKey: string; balance: number }> = [];
@@ -31,7 +35,11 @@ async function sqliteLog(): Promise<{ dataDir: string; accounts: Array<{ apiKey:
     const signups = [await server.signup(), await server.signup(), await server.signup()];
     await server.assay.operator.grantCredits(signups[0]!.customerId, 250, "migration test");
     await server.assay.operator.deductCredits(signups[1]!.customerId, 40, "migration test");
-    for (const s of signups) accounts.push({ apiKey: s.apiKey, balance: (await server.api("GET", "/api/credits", { key: s.apiKey })).body.balance });
+    for (const s of signups)
+      accounts.push({
+        apiKey: s.apiKey,
+        balance: (await server.api("GET", "/api/credits", { key: s.apiKey })).body.balance,
+      });
     return { dataDir, accounts, events: eventCount(server) };
   } finally {
     await server.stop();
@@ -53,7 +61,8 @@ test("assay migrate-store copies a SQLite log into PostgreSQL, verifies the chai
   // A node on the copy pulls the log into a fresh data directory and answers with the balances the SQLite server had.
   const node: TestServer = await startServer({ DATA_DIR: dir(), ASSAY_DATABASE_URL: url });
   try {
-    for (const a of source.accounts) expect((await node.api("GET", "/api/credits", { key: a.apiKey })).body.balance).toBe(a.balance);
+    for (const a of source.accounts)
+      expect((await node.api("GET", "/api/credits", { key: a.apiKey })).body.balance).toBe(a.balance);
     const health = await node.api("GET", "/healthz");
     expect(health.body.store).toEqual({ backend: "postgres", position: source.events });
     expect((await node.api("GET", "/readyz")).status).toBe(200);
@@ -89,10 +98,13 @@ test("assay replay and assay ledger verify run on the PostgreSQL log; an event a
   const sql = new SQL(url, { max: 1 });
   let position: number;
   try {
-    const [grant] = await sql`SELECT position, data FROM events WHERE type = 'CreditsGranted' AND data LIKE '%audit test%'`;
+    const [grant] =
+      await sql`SELECT position, data FROM events WHERE type = 'CreditsGranted' AND data LIKE '%audit test%'`;
     position = Number(grant.position);
     const altered = JSON.stringify({ ...JSON.parse(grant.data), amount: 7000 });
-    expect(await sql`UPDATE events SET data = ${altered} WHERE position = ${position}`.catch((e: Error) => e.message)).toContain("append-only");
+    expect(
+      await sql`UPDATE events SET data = ${altered} WHERE position = ${position}`.catch((e: Error) => e.message),
+    ).toContain("append-only");
     // Only someone who can disable the database's own guard can alter the log; the chain still tells.
     await sql`ALTER TABLE events DISABLE TRIGGER events_no_update`;
     await sql`UPDATE events SET data = ${altered} WHERE position = ${position}`;
@@ -103,14 +115,21 @@ test("assay replay and assay ledger verify run on the PostgreSQL log; an event a
   expect(tampered.code).toBe(1);
   const report = JSON.parse(tampered.stdout);
   expect(report.ok).toBe(false);
-  expect(report.problems).toContainEqual({ position, message: "content does not match its hash (the event was altered)" });
+  expect(report.problems).toContainEqual({
+    position,
+    message: "content does not match its hash (the event was altered)",
+  });
 });
 
 test("a database URL that is not PostgreSQL's, or a node id that is not a name, stops the start naming the variable", async () => {
   const out = await runCli(["replay"], { DATA_DIR: dir(), ASSAY_DATABASE_URL: "sqlite:///tmp/x" });
   expect(out.code).not.toBe(0);
   expect(out.stderr).toContain("ASSAY_DATABASE_URL must be a postgres:// URL");
-  const badNode = await runCli(["replay"], { DATA_DIR: dir(), ASSAY_DATABASE_URL: postgres.url, ASSAY_NODE_ID: "node one/../x" });
+  const badNode = await runCli(["replay"], {
+    DATA_DIR: dir(),
+    ASSAY_DATABASE_URL: postgres.url,
+    ASSAY_NODE_ID: "node one/../x",
+  });
   expect(badNode.code).not.toBe(0);
   expect(badNode.stderr).toContain("ASSAY_NODE_ID must be 1 to 64 letters");
 });

@@ -11,7 +11,16 @@ import type { EventMetadata } from "../../events/metadata";
 import { eventTypes } from "../../events";
 import { installProjections, projections } from "../../projections";
 import type { ReadModels } from "../../projections/projection";
-import { appendTo, eventsOf, htmlJob, runCli, startServer, tempDataDir, uniqueEmail, type TestServer } from "../support/harness";
+import {
+  appendTo,
+  eventsOf,
+  htmlJob,
+  runCli,
+  startServer,
+  tempDataDir,
+  uniqueEmail,
+  type TestServer,
+} from "../support/harness";
 import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { startPostgres } from "../support/postgres";
 import { openEventLog } from "../../src/app";
@@ -58,7 +67,10 @@ describe("SqliteEventLog on a temporary file", () => {
     unchecked({ type: "CreditsGranted", data: { customerId, amount, reason: "signup", ...extra } });
 
   test("an event that matches its schema is appended at position 1 on the genesis hash", async () => {
-    const [e] = await store.append([{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 10)] }], META);
+    const [e] = await store.append(
+      [{ streamId: "credits-cus_a", expectedVersion: 0, events: [grant("cus_a", 10)] }],
+      META,
+    );
     expect(e!.position).toBe(1);
     expect(e!.streamVersion).toBe(1);
     expect(e!.prevHash).toBe(GENESIS_HASH);
@@ -73,14 +85,19 @@ describe("SqliteEventLog on a temporary file", () => {
     ["a missing property", unchecked({ type: "CreditsGranted", data: { customerId: "cus_a", amount: 5 } })],
     ["an unknown event type", unchecked({ type: "CreditsConjured", data: { customerId: "cus_a", amount: 5 } })],
   ])("an event with %s is refused at append and nothing is written", async (_name, event) => {
-    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [event] }], META)).rejects.toBeInstanceOf(EventSchemaError);
+    await expect(
+      store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [event] }], META),
+    ).rejects.toBeInstanceOf(EventSchemaError);
     expect([...store.readAll()]).toHaveLength(1);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
 
   test("a batch holding one invalid event is refused whole", async () => {
     await expect(
-      store.append([{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", -1)] }], META),
+      store.append(
+        [{ streamId: "credits-cus_a", expectedVersion: 1, events: [grant("cus_a", 1), grant("cus_a", -1)] }],
+        META,
+      ),
     ).rejects.toBeInstanceOf(EventSchemaError);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
@@ -96,14 +113,18 @@ describe("SqliteEventLog on a temporary file", () => {
     expect((error as ConcurrencyError).streamId).toBe("credits-cus_a");
     expect((error as ConcurrencyError).expected).toBe(0);
     expect((error as ConcurrencyError).actual).toBe(1);
-    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: 5, events: [grant("cus_a", 1)] }], META)).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append([{ streamId: "credits-cus_a", expectedVersion: 5, events: [grant("cus_a", 1)] }], META),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect(store.streamVersion("credits-cus_a")).toBe(1);
   });
 
   test("two writers reading the same version: the first wins, the second gets ConcurrencyError", async () => {
     const seen = store.streamVersion("credits-cus_a");
     await store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 2)] }], META);
-    await expect(store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 3)] }], META)).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append([{ streamId: "credits-cus_a", expectedVersion: seen, events: [grant("cus_a", 3)] }], META),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect(store.readStream("credits-cus_a").map((e) => (e.data as { amount: number }).amount)).toEqual([10, 2]);
   });
 
@@ -136,13 +157,21 @@ describe("SqliteEventLog on a temporary file", () => {
     const during: number[] = [];
     store.onAppend(() => void during.push(synchronous()));
     expect(synchronous()).toBe(1);
-    const [stored] = await store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true });
+    const [stored] = await store.append(
+      [{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }],
+      META,
+      { durable: true },
+    );
     expect(store.readStream("credits-cus_d").map((e) => e.hash)).toEqual([stored!.hash]);
     await store.append([{ streamId: "credits-cus_d", expectedVersion: 1, events: [grant("cus_d", 1)] }], META);
     expect(during).toEqual([2, 1]);
     expect(synchronous()).toBe(1);
     // Refused (a stale version), it still leaves the connection at NORMAL.
-    await expect(store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, { durable: true })).rejects.toBeInstanceOf(ConcurrencyError);
+    await expect(
+      store.append([{ streamId: "credits-cus_d", expectedVersion: 0, events: [grant("cus_d", 3)] }], META, {
+        durable: true,
+      }),
+    ).rejects.toBeInstanceOf(ConcurrencyError);
     expect(synchronous()).toBe(1);
   });
 
@@ -160,16 +189,24 @@ describe("SqliteEventLog on a temporary file", () => {
     }
     /** Appends one grant on top of whatever the stream holds when its turn in the group comes. */
     const grantNext = (customerId: string, amount: unknown) => () => [
-      { streamId: `credits-${customerId}`, expectedVersion: store.streamVersion(`credits-${customerId}`), events: [grant(customerId, amount)] },
+      {
+        streamId: `credits-${customerId}`,
+        expectedVersion: store.streamVersion(`credits-${customerId}`),
+        events: [grant(customerId, amount)],
+      },
     ];
 
     test("appends arriving in one turn share one commit, each decided on the state the ones before it left, chained in arrival order", async () => {
       const headBefore = [...store.readAll()].at(-1)!;
-      const { result, commits } = await countingCommits(() => Promise.all(Array.from({ length: 20 }, (_, i) => store.appendSoon(grantNext("cus_g", i + 1), META))));
+      const { result, commits } = await countingCommits(() =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => store.appendSoon(grantNext("cus_g", i + 1), META))),
+      );
       expect(commits).toBe(1);
       // Twenty callers read the same stream at the same moment; none conflicts, each follows the one before.
       expect(result.map(([e]) => e!.streamVersion)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-      expect(result.map(([e]) => e!.position)).toEqual(Array.from({ length: 20 }, (_, i) => headBefore.position + i + 1));
+      expect(result.map(([e]) => e!.position)).toEqual(
+        Array.from({ length: 20 }, (_, i) => headBefore.position + i + 1),
+      );
       expect(result[0]![0]!.prevHash).toBe(headBefore.hash);
       const all = [...store.readAll()];
       for (let i = 1; i < all.length; i++) expect(all[i]!.prevHash).toBe(all[i - 1]!.hash);
@@ -179,7 +216,9 @@ describe("SqliteEventLog on a temporary file", () => {
       const [e] = await store.appendSoon(grantNext("cus_h", 7), META);
       const other = new Database(join(dir, "events.sqlite"), { readonly: true });
       try {
-        expect(other.query<{ hash: string }, [number]>("SELECT hash FROM events WHERE position = ?").get(e!.position)?.hash).toBe(e!.hash);
+        expect(
+          other.query<{ hash: string }, [number]>("SELECT hash FROM events WHERE position = ?").get(e!.position)?.hash,
+        ).toBe(e!.hash);
       } finally {
         other.close();
       }
@@ -206,7 +245,10 @@ describe("SqliteEventLog on a temporary file", () => {
 
     test("a synchronous append after queued ones commits them first, so the log keeps arrival order", async () => {
       const queued = store.appendSoon(grantNext("cus_j", 1), META);
-      const [now] = await store.append([{ streamId: "credits-cus_j", expectedVersion: 1, events: [grant("cus_j", 2)] }], META);
+      const [now] = await store.append(
+        [{ streamId: "credits-cus_j", expectedVersion: 1, events: [grant("cus_j", 2)] }],
+        META,
+      );
       const [first] = await queued;
       expect([first!.streamVersion, now!.streamVersion]).toEqual([1, 2]);
       expect(now!.prevHash).toBe(first!.hash);
@@ -242,13 +284,22 @@ describe("the service's event log", () => {
     // A url job against a local 500 gives an interrupted, refunded job in the log too.
     target = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: () => new Response("down", { status: 500 }) });
     relay = await startMailRelay();
-    server = await startServer({ DATA_DIR: dataDir, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_MAIL_RELAY_URL: relay.url });
+    server = await startServer({
+      DATA_DIR: dataDir,
+      ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+      ASSAY_MAIL_RELAY_URL: relay.url,
+    });
     env = server.env;
     const a = await server.signup();
     const b = await server.signup();
     const runs = [
       { key: a.apiKey, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) },
-      { key: a.apiKey, body: htmlJob(BAD, ["single-h1", "required-text-present", { id: "page-title", severity: "info" }], { detail: "verbose" }) },
+      {
+        key: a.apiKey,
+        body: htmlJob(BAD, ["single-h1", "required-text-present", { id: "page-title", severity: "info" }], {
+          detail: "verbose",
+        }),
+      },
       { key: b.apiKey, body: htmlJob(BAD, [{ id: "required-text-present", parameters: { text: ["a", "missing"] } }]) },
       { key: b.apiKey, body: { type: "url", url: `${target.url.origin}/`, validations: ["page-title", "html-lang"] } },
     ];
@@ -262,19 +313,60 @@ describe("the service's event log", () => {
     // People: a claim of a's organization, a member added, a key minted, rotated and revoked, a switch and a sign-out.
     const owner = await signIn(server, relay, a.email);
     const colleague = uniqueEmail("colleague");
-    expect((await server.api("POST", "/api/members", { headers: inSession(owner), body: { email: colleague, role: "member" } })).status).toBe(201);
+    expect(
+      (
+        await server.api("POST", "/api/members", {
+          headers: inSession(owner),
+          body: { email: colleague, role: "member" },
+        })
+      ).status,
+    ).toBe(201);
     const member = await signIn(server, relay, colleague);
-    const key = (await server.api("POST", "/api/keys", { headers: inSession(member), body: { name: "ci", scopes: ["jobs:read"] } })).body;
-    expect((await server.api("POST", `/api/keys/${key.keyId}/rotate`, { headers: inSession(member) })).status).toBe(200);
+    const key = (
+      await server.api("POST", "/api/keys", { headers: inSession(member), body: { name: "ci", scopes: ["jobs:read"] } })
+    ).body;
+    expect((await server.api("POST", `/api/keys/${key.keyId}/rotate`, { headers: inSession(member) })).status).toBe(
+      200,
+    );
     expect((await server.api("POST", `/api/keys/${key.keyId}/revoke`, { headers: inSession(owner) })).status).toBe(200);
     // Members: an invitation opened signed out, a role change, then the invitee removed with the key they minted.
     const invitee = uniqueEmail("invitee");
-    expect((await server.api("POST", "/api/invitations", { headers: inSession(owner), body: { email: invitee, role: "member" } })).status).toBe(201);
+    expect(
+      (
+        await server.api("POST", "/api/invitations", {
+          headers: inSession(owner),
+          body: { email: invitee, role: "member" },
+        })
+      ).status,
+    ).toBe(201);
     const guest = await signInThrough(server, await relay.invitationFor(invitee));
-    expect((await server.api("POST", "/api/keys", { headers: inSession(guest), body: { name: "guest", scopes: ["jobs:read"] } })).status).toBe(201);
-    expect((await server.api("POST", `/api/members/${guest.personId}/role`, { headers: inSession(owner), body: { role: "admin" } })).status).toBe(200);
-    expect((await server.api("DELETE", `/api/members/${guest.personId}`, { headers: inSession(owner) })).status).toBe(200);
-    expect((await server.api("POST", "/api/session/organization", { headers: inSession(owner), body: { customerId: a.customerId } })).status).toBe(200);
+    expect(
+      (
+        await server.api("POST", "/api/keys", {
+          headers: inSession(guest),
+          body: { name: "guest", scopes: ["jobs:read"] },
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (
+        await server.api("POST", `/api/members/${guest.personId}/role`, {
+          headers: inSession(owner),
+          body: { role: "admin" },
+        })
+      ).status,
+    ).toBe(200);
+    expect((await server.api("DELETE", `/api/members/${guest.personId}`, { headers: inSession(owner) })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await server.api("POST", "/api/session/organization", {
+          headers: inSession(owner),
+          body: { customerId: a.customerId },
+        })
+      ).status,
+    ).toBe(200);
     // A device sign-in: a code, polled too soon, approved on the /device page, exchanged for its key.
     const device = (await server.api("POST", "/api/device/code", { body: { client_id: "replay" } })).body;
     const token = { grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.device_code };
@@ -283,8 +375,23 @@ describe("the service's event log", () => {
     // slow_down appends nothing now; a log written before holds DeviceCodeSlowedDown, which must still fold and replay.
     const issued = eventsOf(server).findLast((e) => e.type === "DeviceCodeIssued")!;
     const codeId = (issued.data as { codeId: string }).codeId;
-    await appendTo(server, [{ streamId: streams.device(codeId), expectedVersion: "any", events: [{ type: "DeviceCodeSlowedDown", data: { codeId, interval: 10 } }] }], META);
-    const approval = new URLSearchParams({ _csrf: owner.csrfToken, user_code: device.user_code, customerId: a.customerId, decision: "approve" });
+    await appendTo(
+      server,
+      [
+        {
+          streamId: streams.device(codeId),
+          expectedVersion: "any",
+          events: [{ type: "DeviceCodeSlowedDown", data: { codeId, interval: 10 } }],
+        },
+      ],
+      META,
+    );
+    const approval = new URLSearchParams({
+      _csrf: owner.csrfToken,
+      user_code: device.user_code,
+      customerId: a.customerId,
+      decision: "approve",
+    });
     const approved = await fetch(`${server.baseUrl}/device`, {
       method: "POST",
       headers: { cookie: owner.cookie, "content-type": "application/x-www-form-urlencoded" },
@@ -320,16 +427,38 @@ describe("the service's event log", () => {
   test("replay rebuilds every read table identically from the log", async () => {
     const before = read();
     // The dump covers every read model, and each holds what the requests above produced.
-    for (const table of ["organizations", "api_keys", "people", "memberships", "sessions", "signin_links", "invitations", "device_codes", "credit_balances", "credit_ledger", "jobs", "job_results"]) {
+    for (const table of [
+      "organizations",
+      "api_keys",
+      "people",
+      "memberships",
+      "sessions",
+      "signin_links",
+      "invitations",
+      "device_codes",
+      "credit_balances",
+      "credit_ledger",
+      "jobs",
+      "job_results",
+    ]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
     expect(before.organizations).toHaveLength(2);
     expect(before.memberships).toHaveLength(2);
     expect((before.sessions as Array<{ ended_at: string | null }>).filter((s) => s.ended_at)).toHaveLength(1);
-    expect((before.api_keys as Array<{ rotated_at: string | null; revoked_at: string | null }>).some((k) => k.rotated_at && k.revoked_at)).toBe(true);
+    expect(
+      (before.api_keys as Array<{ rotated_at: string | null; revoked_at: string | null }>).some(
+        (k) => k.rotated_at && k.revoked_at,
+      ),
+    ).toBe(true);
     expect(before.device_codes).toMatchObject([{ status: "redeemed", interval_seconds: 10 }]);
     expect(before.jobs).toHaveLength(4);
-    expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual(["completed", "completed", "completed", "interrupted"]);
+    expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual([
+      "completed",
+      "completed",
+      "completed",
+      "interrupted",
+    ]);
     expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);
 
     await stopServer();
@@ -378,15 +507,21 @@ describe("the service's event log", () => {
     const before = read();
     // The data directory as an older release left it: no feedback read model, the credits one without its grant months.
     const db = new Database(dbPath());
-    db.exec("DROP TABLE feedback_jobs; DROP TABLE feedback_check_costs; DROP TABLE feedback_submissions; DROP TABLE credit_grant_periods");
-    db.exec("DELETE FROM projection_versions WHERE name = 'feedback'; UPDATE projection_versions SET ddl_sha256 = 'older' WHERE name = 'credits'");
+    db.exec(
+      "DROP TABLE feedback_jobs; DROP TABLE feedback_check_costs; DROP TABLE feedback_submissions; DROP TABLE credit_grant_periods",
+    );
+    db.exec(
+      "DELETE FROM projection_versions WHERE name = 'feedback'; UPDATE projection_versions SET ddl_sha256 = 'older' WHERE name = 'credits'",
+    );
     db.close();
     const store = new SqliteEventLog(dbPath(), eventTypes);
     installProjections(store);
     await store.close();
     expect(read()).toEqual(before);
     const versions = new Database(dbPath(), { readonly: true });
-    expect(versions.query("SELECT name FROM projection_versions ORDER BY name").all()).toEqual(projections.map((p) => ({ name: p.name })).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(versions.query("SELECT name FROM projection_versions ORDER BY name").all()).toEqual(
+      projections.map((p) => ({ name: p.name })).sort((a, b) => a.name.localeCompare(b.name)),
+    );
     versions.close();
   });
 
@@ -400,15 +535,23 @@ describe("the service's event log", () => {
     let position: number;
     try {
       const charge = db
-        .query<{ position: number; data: string }, []>("SELECT position, data FROM events WHERE type = 'CreditsCharged' ORDER BY position LIMIT 1 OFFSET 1")
+        .query<{ position: number; data: string }, []>(
+          "SELECT position, data FROM events WHERE type = 'CreditsCharged' ORDER BY position LIMIT 1 OFFSET 1",
+        )
         .get()!;
       position = charge.position;
       const data = JSON.parse(charge.data);
-      expect(() => db.run("UPDATE events SET data = ? WHERE position = ?", [JSON.stringify({ ...data, amount: data.amount - 1 }), position])).toThrow(
-        /append-only/,
-      );
+      expect(() =>
+        db.run("UPDATE events SET data = ? WHERE position = ?", [
+          JSON.stringify({ ...data, amount: data.amount - 1 }),
+          position,
+        ]),
+      ).toThrow(/append-only/);
       db.run("DROP TRIGGER events_no_update");
-      db.run("UPDATE events SET data = ? WHERE position = ?", [JSON.stringify({ ...data, amount: data.amount - 1 }), position]);
+      db.run("UPDATE events SET data = ? WHERE position = ?", [
+        JSON.stringify({ ...data, amount: data.amount - 1 }),
+        position,
+      ]);
     } finally {
       db.close();
     }

@@ -22,14 +22,17 @@ function routeOf(method: string, pathname: string): Operation | undefined {
 function check(schema: TSchema, body: unknown, what: string): void {
   if (Value.Check(schema, body)) return;
   const problems = [...Value.Errors(schema, body)].slice(0, 5).map((e) => `${e.path || "/"}: ${e.message}`);
-  throw new Error(`${what}: the body does not match its declared schema:\n  ${problems.join("\n  ")}\n${JSON.stringify(body).slice(0, 500)}`);
+  throw new Error(
+    `${what}: the body does not match its declared schema:\n  ${problems.join("\n  ")}\n${JSON.stringify(body).slice(0, 500)}`,
+  );
 }
 
 /** Checks one HTTP response body (parsed JSON, or text when it was not JSON). */
 export function checkHttpBody(method: string, url: string, status: number, body: unknown): void {
   const pathname = new URL(url, "http://x").pathname;
   if (status >= 400) {
-    if (typeof body === "object" && body !== null && "code" in body) check(ErrorBodySchema, body, `${method} ${pathname} ${status}`);
+    if (typeof body === "object" && body !== null && "code" in body)
+      check(ErrorBodySchema, body, `${method} ${pathname} ${status}`);
     return;
   }
   const op = routeOf(method, pathname);

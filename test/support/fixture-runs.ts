@@ -47,7 +47,8 @@ export function serveWebFixtureAssets(log: string[] = []) {
       const [, id, ...rest] = decodeURIComponent(url.pathname).split("/");
       const root = join(FIXTURE_DIRS.web, id ?? "", "server");
       const file = normalize(join(root, ...rest));
-      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile()) return new Response("not found", { status: 404 });
+      if (!id || !file.startsWith(`${root}/`) || !existsSync(file) || !statSync(file).isFile())
+        return new Response("not found", { status: 404 });
       return new Response(Bun.file(file));
     },
   });
@@ -82,16 +83,34 @@ export async function settledEmailJob(server: TestServer, apiKey: string, jobId:
 }
 
 /** Creates an email job (the check alone with its params.json, unless `validations` says otherwise), delivers the fixture's bytes over SMTP, waits for the result. */
-export function runEmailFixture(server: TestServer, apiKey: string, family: "email" | "email-visual", id: string, verdict: FixtureVerdict, validations: unknown[] = [fixtureEntry(family, id)]) {
+export function runEmailFixture(
+  server: TestServer,
+  apiKey: string,
+  family: "email" | "email-visual",
+  id: string,
+  verdict: FixtureVerdict,
+  validations: unknown[] = [fixtureEntry(family, id)],
+) {
   return runEmailMessage(server, apiKey, readFileSync(join(FIXTURE_DIRS[family], id, `${verdict}.eml`)), validations);
 }
 
 /** Creates an email job of these validations, delivers the message's bytes over SMTP, waits for the result. */
 export async function runEmailMessage(server: TestServer, apiKey: string, raw: Buffer, validations: unknown[]) {
   const created = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations } });
-  if (created.status !== 200) throw new Error(`creating the job for ${JSON.stringify(validations)}: HTTP ${created.status} ${JSON.stringify(created.body)}`);
-  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true });
-  await transport.sendMail({ envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] }, raw });
+  if (created.status !== 200)
+    throw new Error(
+      `creating the job for ${JSON.stringify(validations)}: HTTP ${created.status} ${JSON.stringify(created.body)}`,
+    );
+  const transport = nodemailer.createTransport({
+    host: "127.0.0.1",
+    port: server.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
+  await transport.sendMail({
+    envelope: { from: "bounce@bounce.northwind.example", to: [created.body.testEmail] },
+    raw,
+  });
   return settledEmailJob(server, apiKey, created.body.jobId);
 }
 

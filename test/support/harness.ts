@@ -27,7 +27,11 @@ export interface TestServer {
   dataDir: string;
   assay: Assay;
   env: Record<string, string>;
-  api<T = any>(method: string, path: string, opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> }): Promise<ApiResponse<T>>;
+  api<T = any>(
+    method: string,
+    path: string,
+    opts?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
   signup(email?: string): Promise<{
     apiKey: string;
     keyId: string;
@@ -46,7 +50,9 @@ let counter = 0;
  * operator's sqlite3 would: the server's own log is not part of what it offers.
  */
 export function readNodeFile<T>(s: Pick<TestServer, "dataDir" | "env">, read: (db: Database) => T): T {
-  const db = new Database(join(s.dataDir, s.env.ASSAY_DATABASE_URL ? REPLICA_FILE : SQLITE_LOG_FILE), { readonly: true });
+  const db = new Database(join(s.dataDir, s.env.ASSAY_DATABASE_URL ? REPLICA_FILE : SQLITE_LOG_FILE), {
+    readonly: true,
+  });
   try {
     return read(db);
   } finally {
@@ -56,14 +62,23 @@ export function readNodeFile<T>(s: Pick<TestServer, "dataDir" | "env">, read: (d
 
 /** Every event a server's log holds, in order. */
 export const eventsOf = (s: Pick<TestServer, "dataDir" | "env">): StoredEvent[] =>
-  readNodeFile(s, (db) => db.query<EventRow, []>("SELECT * FROM events ORDER BY position").all().map((r) => fromRow<AssayEvent>(r)));
+  readNodeFile(s, (db) =>
+    db
+      .query<EventRow, []>("SELECT * FROM events ORDER BY position")
+      .all()
+      .map((r) => fromRow<AssayEvent>(r)),
+  );
 export const eventCount = (s: Pick<TestServer, "dataDir" | "env">) => eventsOf(s).length;
 
 /**
  * Appends to a SQLite server's log on a connection of the test's own, with its projections, as another process on
  * the data directory would (an older build, a tamperer): the running server reads it at its next request.
  */
-export async function appendTo(s: Pick<TestServer, "dataDir">, writes: StreamWrite[], metadata: EventMetadata): Promise<StoredEvent[]> {
+export async function appendTo(
+  s: Pick<TestServer, "dataDir">,
+  writes: StreamWrite[],
+  metadata: EventMetadata,
+): Promise<StoredEvent[]> {
   const log = openSqliteLog(s.dataDir);
   try {
     return await log.append(writes, metadata);
@@ -80,10 +95,12 @@ const ERROR_FIELDS = new Set(["code", "title", "message", "developerMessage", "d
  * plus requestId (5xx add retryable) with every text field filled, requestId as in the header, JSON.
  */
 export function expectError(res: ApiResponse, status: number, code: string) {
-  if (res.status !== status || res.body?.code !== code) throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status || res.body?.code !== code)
+    throw new Error(`expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   expect(errorEntry(code as ErrorCode).status).toBe(status);
   const body = res.body;
-  for (const field of Object.keys(body)) expect(ERROR_FIELDS.has(field) || (status >= 500 && field === "retryable")).toBe(true);
+  for (const field of Object.keys(body))
+    expect(ERROR_FIELDS.has(field) || (status >= 500 && field === "retryable")).toBe(true);
   for (const field of ["title", "message", "developerMessage", "requestId"]) {
     expect(typeof body[field]).toBe("string");
     expect(body[field].length).toBeGreaterThan(0);
@@ -161,7 +178,14 @@ const UNLIMITED_ADDRESS = {
 /** The real app (real SQLite file, real Chromium when a job renders) on an ephemeral port with a fresh data directory. */
 export async function startServer(extraEnv: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = extraEnv.DATA_DIR ?? tempDataDir();
-  const env = { DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...UNLIMITED_ADDRESS, ...extraEnv };
+  const env = {
+    DATA_DIR: dataDir,
+    PORT: "0",
+    SMTP_PORT: "0",
+    ASSAY_BROWSER_POOL_SIZE: "1",
+    ...UNLIMITED_ADDRESS,
+    ...extraEnv,
+  };
   const config = loadConfig({ ...process.env, ...env });
   // Browsers start with the first job that renders, so a test of an operation that needs none runs without Chromium.
   const running = await startAssay(config, { warmBrowsers: false });
@@ -201,7 +225,15 @@ export interface ServerProcess extends Pick<TestServer, "baseUrl" | "smtpPort" |
 export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
     cwd: ROOT,
-    env: cliEnv({ DATA_DIR: dataDir, PORT: "0", SMTP_PORT: "0", ASSAY_BROWSER_POOL_SIZE: "1", ...UNLIMITED_ADDRESS, ASSAY_ALLOW_PRIVATE_TARGETS: "1", ...env }),
+    env: cliEnv({
+      DATA_DIR: dataDir,
+      PORT: "0",
+      SMTP_PORT: "0",
+      ASSAY_BROWSER_POOL_SIZE: "1",
+      ...UNLIMITED_ADDRESS,
+      ASSAY_ALLOW_PRIVATE_TARGETS: "1",
+      ...env,
+    }),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -276,7 +308,8 @@ export async function spawnBrowserWorker(args: string[] = []): Promise<BrowserWo
   });
   let printed: RegExpExecArray | null = null;
   while (!(printed = /^(wss?:\/\/[^\s:]+:(\d+)\/\S*)$/m.exec(stdout))) {
-    if (proc.exitCode !== null || proc.signalCode) throw new Error(`assay browser-worker stopped before printing its endpoint (exit ${proc.exitCode}):\n${stderr}`);
+    if (proc.exitCode !== null || proc.signalCode)
+      throw new Error(`assay browser-worker stopped before printing its endpoint (exit ${proc.exitCode}):\n${stderr}`);
     await Bun.sleep(20);
   }
   return {
@@ -297,19 +330,28 @@ export async function spawnBrowserWorker(args: string[] = []): Promise<BrowserWo
  */
 const cliEnv = (env: Record<string, string>) => ({
   ...process.env,
-  BUN_RUNTIME_TRANSPILER_CACHE_PATH: process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ?? join(homedir(), ".bun", "install", "cache", "@t@"),
+  BUN_RUNTIME_TRANSPILER_CACHE_PATH:
+    process.env.BUN_RUNTIME_TRANSPILER_CACHE_PATH ?? join(homedir(), ".bun", "install", "cache", "@t@"),
   ...env,
 });
 
 /** Runs the CLI as a subprocess, as an operator would (in `cwd`, the repository by default). */
-export async function runCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
     cwd,
     env: cliEnv(env),
     stdout: "pipe",
     stderr: "pipe",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   return { code, stdout, stderr };
 }
 
@@ -321,7 +363,12 @@ export interface RunningCli {
 
 /** Starts the CLI as a subprocess without waiting for it: for commands a test answers while they run (login). */
 export function startCli(args: string[], env: Record<string, string>, cwd = ROOT): RunningCli {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], { cwd, env: cliEnv(env), stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
+    cwd,
+    env: cliEnv(env),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   let stdout = "";
   const decoder = new TextDecoder();
   const reading = (async () => {
@@ -334,7 +381,8 @@ export function startCli(args: string[], env: Record<string, string>, cwd = ROOT
       for (;;) {
         const found = pattern.exec(stdout);
         if (found) return found;
-        if (Date.now() > until || proc.exitCode !== null) throw new Error(`no ${pattern} in the CLI's output: ${stdout} ${await stderr}`);
+        if (Date.now() > until || proc.exitCode !== null)
+          throw new Error(`no ${pattern} in the CLI's output: ${stdout} ${await stderr}`);
         await Bun.sleep(50);
       }
     },
@@ -348,5 +396,11 @@ export function startCli(args: string[], env: Record<string, string>, cwd = ROOT
 
 /** A small page wrapped in a static_html job body. */
 export function htmlJob(html: string, validations: unknown[] | undefined, extra: Record<string, unknown> = {}) {
-  return { type: "static_html", html, baseUrl: "https://example.com/", ...(validations ? { validations } : {}), ...extra };
+  return {
+    type: "static_html",
+    html,
+    baseUrl: "https://example.com/",
+    ...(validations ? { validations } : {}),
+    ...extra,
+  };
 }

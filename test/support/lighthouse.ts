@@ -55,7 +55,8 @@ export async function runLighthouse(
   const code = await proc.exited;
   opts.onEnd?.(proc.pid);
   const stderr = await new Response(proc.stderr).text();
-  if (code !== 0 || !existsSync(out)) return { ok: false, error: `exit ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ")}` };
+  if (code !== 0 || !existsSync(out))
+    return { ok: false, error: `exit ${code}: ${stderr.trim().split("\n").slice(-3).join(" / ")}` };
   const report = JSON.parse(readFileSync(out, "utf8"));
   if (report.runtimeError) return { ok: false, error: `${report.runtimeError.code}: ${report.runtimeError.message}` };
   return { ok: true, report };

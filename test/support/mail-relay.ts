@@ -31,7 +31,8 @@ export async function startMailRelay(): Promise<MailRelay> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", async () => {
         const parsed = await PostalMime.parse(Buffer.concat(chunks));
-        for (const rcpt of session.envelope.rcptTo) messages.push({ to: rcpt.address, subject: parsed.subject ?? "", text: parsed.text ?? "" });
+        for (const rcpt of session.envelope.rcptTo)
+          messages.push({ to: rcpt.address, subject: parsed.subject ?? "", text: parsed.text ?? "" });
         callback();
       });
     },
@@ -84,8 +85,14 @@ export async function signInThrough(server: TestServer, link: string): Promise<S
   if (res.status !== 303) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
   const cookie = cookieOf(res);
   const session = await server.api("GET", "/api/session", { headers: { cookie } });
-  if (session.status !== 200) throw new Error(`no session after sign-in: ${session.status} ${JSON.stringify(session.body)}`);
-  return { cookie, csrfToken: session.body.csrfToken, customerId: session.body.customerId, personId: session.body.personId };
+  if (session.status !== 200)
+    throw new Error(`no session after sign-in: ${session.status} ${JSON.stringify(session.body)}`);
+  return {
+    cookie,
+    csrfToken: session.body.csrfToken,
+    customerId: session.body.customerId,
+    personId: session.body.personId,
+  };
 }
 
 /** Headers of a request made in a session (with its CSRF token unless told otherwise). */
@@ -95,7 +102,9 @@ export const inSession = (s: SignedIn, csrf: string | null = s.csrfToken): Recor
 });
 
 /** A server whose sign-in and invitation mail goes to a local relay: what every page test starts with. */
-export async function startServerWithRelay(env: Record<string, string> = {}): Promise<{ relay: MailRelay; server: TestServer; stop(): Promise<void> }> {
+export async function startServerWithRelay(
+  env: Record<string, string> = {},
+): Promise<{ relay: MailRelay; server: TestServer; stop(): Promise<void> }> {
   const relay = await startMailRelay();
   const server = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ...env });
   return {

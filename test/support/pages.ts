@@ -13,7 +13,13 @@ export interface PageAnswer {
 
 async function answer(res: Response): Promise<PageAnswer> {
   const text = await res.text();
-  return { status: res.status, headers: res.headers, type: res.headers.get("content-type"), text, json: () => JSON.parse(text) };
+  return {
+    status: res.status,
+    headers: res.headers,
+    type: res.headers.get("content-type"),
+    text,
+    json: () => JSON.parse(text),
+  };
 }
 
 /** A GET of a page as a browser without JavaScript asks it (no redirect followed). */
@@ -22,9 +28,15 @@ export async function page(s: TestServer, path: string, cookie?: string): Promis
 }
 
 /** A POST with an HTML form's body, as an OAuth client or a browser without JavaScript sends it (no redirect followed). */
-export async function postForm(s: TestServer, path: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<PageAnswer> {
+export async function postForm(
+  s: TestServer,
+  path: string,
+  fields: Record<string, string | string[]>,
+  headers: Record<string, string> = {},
+): Promise<PageAnswer> {
   const body = new URLSearchParams();
-  for (const [name, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
+  for (const [name, value] of Object.entries(fields))
+    for (const v of Array.isArray(value) ? value : [value]) body.append(name, v);
   return answer(
     await fetch(`${s.baseUrl}${path}`, {
       method: "POST",
@@ -39,13 +51,25 @@ export async function postForm(s: TestServer, path: string, fields: Record<strin
 export const hidden = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
 
 /** The /device page's own form, posted as a browser would: its hidden fields, the organization chosen and the button pressed. */
-export async function decideDevice(s: TestServer, who: SignedIn, userCode: string, decision: "approve" | "deny", fields: Record<string, string> = {}) {
+export async function decideDevice(
+  s: TestServer,
+  who: SignedIn,
+  userCode: string,
+  decision: "approve" | "deny",
+  fields: Record<string, string> = {},
+) {
   const form = await page(s, `/device?user_code=${userCode}`, who.cookie);
   expect(form.text).toContain('action="/device"');
   return postForm(
     s,
     "/device",
-    { _csrf: hidden(form.text, "_csrf")!, user_code: hidden(form.text, "user_code")!, customerId: who.customerId, decision, ...fields },
+    {
+      _csrf: hidden(form.text, "_csrf")!,
+      user_code: hidden(form.text, "user_code")!,
+      customerId: who.customerId,
+      decision,
+      ...fields,
+    },
     { cookie: who.cookie },
   );
 }

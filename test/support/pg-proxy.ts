@@ -18,7 +18,11 @@ export interface PgProxy {
    * restore(), so a test acts in between). Resolves once the server has ended that transaction (answered the
    * COMMIT, or lost the session).
    */
-  cutAtCommit(marker: string, how: "lose-ack" | "drop-commit", options?: { afterCut?: "refuse" | "hold" }): Promise<void>;
+  cutAtCommit(
+    marker: string,
+    how: "lose-ack" | "drop-commit",
+    options?: { afterCut?: "refuse" | "hold" },
+  ): Promise<void>;
   /** Forwards again, first what was held. */
   restore(): void;
   /** How many connections the proxy has cut. */
@@ -70,7 +74,8 @@ export async function startPgProxy(targetUrl: string): Promise<PgProxy> {
     /** Whether the transaction under way carried the armed marker. */
     let carried = false;
     let cut = false;
-    const send = (message: Buffer) => (mode === "hold" ? held.push(() => upstream.write(message)) : upstream.write(message));
+    const send = (message: Buffer) =>
+      mode === "hold" ? held.push(() => upstream.write(message)) : upstream.write(message);
 
     upstream.on("data", (bytes) => {
       if (!cut) client.write(bytes);
@@ -94,7 +99,14 @@ export async function startPgProxy(targetUrl: string): Promise<PgProxy> {
         const message = pending.subarray(0, frame.length);
         pending = pending.subarray(frame.length);
         if (startup && !STARTUP_REQUESTS.has(message.readInt32BE(4))) startup = false;
-        const query = frame.type === "Q" ? message.subarray(5, message.length - 1).toString("utf8").trim().toUpperCase() : null;
+        const query =
+          frame.type === "Q"
+            ? message
+                .subarray(5, message.length - 1)
+                .toString("utf8")
+                .trim()
+                .toUpperCase()
+            : null;
         if (query === "BEGIN") carried = false;
         if (armed && message.includes(armed.marker)) carried = true;
         if (armed && carried && query === "COMMIT") {

@@ -33,7 +33,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const asRoot = userInfo().uid === 0;
   // Under root, every program runs as Debian's postgres user, which must own the directory. setpriv execs (no
   // process in between), so the server's process is the one this test signals to stop.
-  const as = (argv: string[]) => (asRoot ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", ...argv] : argv);
+  const as = (argv: string[]) =>
+    asRoot ? ["setpriv", "--reuid=postgres", "--regid=postgres", "--init-groups", "--", ...argv] : argv;
   if (asRoot) {
     const owner = Bun.spawnSync(["id", "-u", "postgres"]).stdout.toString().trim();
     const group = Bun.spawnSync(["id", "-g", "postgres"]).stdout.toString().trim();
@@ -41,10 +42,15 @@ export async function startPostgres(): Promise<TestPostgres> {
     chmodSync(dir, 0o700);
   }
   const data = join(dir, "data");
-  const init = Bun.spawnSync(as([join(bin, "initdb"), "-D", data, "-U", "assay", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]));
+  const init = Bun.spawnSync(
+    as([join(bin, "initdb"), "-D", data, "-U", "assay", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C"]),
+  );
   if (init.exitCode !== 0) throw new Error(`initdb failed: ${init.stderr.toString()}`);
   const port = await freePort();
-  const server = Bun.spawn(as([join(bin, "postgres"), "-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port)]), { stdout: "ignore", stderr: "pipe" });
+  const server = Bun.spawn(as([join(bin, "postgres"), "-D", data, "-k", dir, "-h", "127.0.0.1", "-p", String(port)]), {
+    stdout: "ignore",
+    stderr: "pipe",
+  });
   const url = `postgres://assay@127.0.0.1:${port}/postgres`;
   // Ready when it answers a query (not just when the port opens): the server is up and accepting connections.
   for (let attempt = 0; ; attempt++) {
@@ -56,7 +62,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     } catch (e) {
       if (server.exitCode !== null || attempt >= 100) {
         server.kill();
-        throw new Error(`PostgreSQL did not start: ${(e as Error).message}; ${await new Response(server.stderr).text()}`);
+        throw new Error(
+          `PostgreSQL did not start: ${(e as Error).message}; ${await new Response(server.stderr).text()}`,
+        );
       }
       await Bun.sleep(100);
     } finally {

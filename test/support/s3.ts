@@ -14,7 +14,13 @@ export interface TestS3 {
 
 export async function startS3(bucket = "assay"): Promise<TestS3> {
   const directory = mkdtempSync(join(tmpdir(), "assay-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory, configureBuckets: [{ name: bucket, configs: [] }] });
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory,
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   let stopped = false;
@@ -22,7 +28,13 @@ export async function startS3(bucket = "assay"): Promise<TestS3> {
     endpoint,
     bucket,
     // s3rver's own credentials; any region.
-    env: { ASSAY_S3_BUCKET: bucket, ASSAY_S3_ENDPOINT: endpoint, ASSAY_S3_REGION: "us-east-1", ASSAY_S3_ACCESS_KEY_ID: "S3RVER", ASSAY_S3_SECRET_ACCESS_KEY: "S3RVER" },
+    env: {
+      ASSAY_S3_BUCKET: bucket,
+      ASSAY_S3_ENDPOINT: endpoint,
+      ASSAY_S3_REGION: "us-east-1",
+      ASSAY_S3_ACCESS_KEY_ID: "S3RVER",
+      ASSAY_S3_SECRET_ACCESS_KEY: "S3RVER",
+    },
     async stop() {
       if (stopped) return;
       stopped = true;

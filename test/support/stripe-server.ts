@@ -72,7 +72,15 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
   const subscription = (customer: string, price: Obj, status: string): Obj => {
     const id = newId("sub");
     const item = { id: newId("si"), object: "subscription_item", price, quantity: 1, subscription: id, created: now() };
-    const sub: Obj = { id, object: "subscription", customer, status, created: now(), metadata: {}, items: { object: "list", data: [item], has_more: false, url: `/v1/subscription_items?subscription=${id}` } };
+    const sub: Obj = {
+      id,
+      object: "subscription",
+      customer,
+      status,
+      created: now(),
+      metadata: {},
+      items: { object: "list", data: [item], has_more: false, url: `/v1/subscription_items?subscription=${id}` },
+    };
     subscriptions.push(sub);
     return sub;
   };
@@ -84,14 +92,21 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     if (req.headers.get("authorization") !== `Bearer ${secretKey}`) {
       return error(401, "invalid_request_error", "Invalid API Key provided.");
     }
-    const params = req.method === "GET" ? formToObject(url.searchParams) : formToObject(new URLSearchParams(await req.text()));
+    const params =
+      req.method === "GET" ? formToObject(url.searchParams) : formToObject(new URLSearchParams(await req.text()));
     const limit = Math.min(100, Number(params.limit ?? 10));
     const path = url.pathname;
 
     if (req.method === "GET" && path === "/v1/customers/search") {
       const matching = searchMatcher(String(params.query ?? ""));
       const matches = customers.filter((c) => !c.deleted && searchableAt.get(c.id)! <= Date.now() && matching(c));
-      return Response.json({ object: "search_result", data: matches.slice(0, limit), has_more: matches.length > limit, next_page: null, url: path });
+      return Response.json({
+        object: "search_result",
+        data: matches.slice(0, limit),
+        has_more: matches.length > limit,
+        next_page: null,
+        url: path,
+      });
     }
     if (req.method === "POST" && path === "/v1/customers") {
       return Response.json(newCustomer(params.email, (params.metadata as Record<string, string>) ?? {}));
@@ -104,11 +119,14 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     }
     if (req.method === "GET" && path === "/v1/subscriptions") {
       const status = String(params.status ?? "active");
-      const matches = subscriptions.filter((s) => (!params.customer || s.customer === params.customer) && (status === "all" ? true : s.status === status));
+      const matches = subscriptions.filter(
+        (s) => (!params.customer || s.customer === params.customer) && (status === "all" ? true : s.status === status),
+      );
       return list(path, matches, limit);
     }
     if (req.method === "POST" && path === "/v1/subscriptions") {
-      if (!customers.some((c) => c.id === params.customer)) return error(400, "invalid_request_error", `No such customer: '${params.customer}'`, "resource_missing");
+      if (!customers.some((c) => c.id === params.customer))
+        return error(400, "invalid_request_error", `No such customer: '${params.customer}'`, "resource_missing");
       const items = (params.items as Array<{ price?: string }> | undefined) ?? [];
       const price = prices.find((p) => p.id === items[0]?.price);
       if (!price) return error(400, "invalid_request_error", `No such price: '${items[0]?.price}'`, "resource_missing");
@@ -117,7 +135,9 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
     const product = path.match(/^\/v1\/products\/([^/]+)$/);
     if (req.method === "GET" && product) {
       const found = products.find((p) => p.id === product[1]);
-      return found ? Response.json(found) : error(404, "invalid_request_error", `No such product: '${product[1]}'`, "resource_missing");
+      return found
+        ? Response.json(found)
+        : error(404, "invalid_request_error", `No such product: '${product[1]}'`, "resource_missing");
     }
     return error(404, "invalid_request_error", `Unrecognized request URL (${req.method}: ${path}).`);
   }
@@ -142,9 +162,24 @@ export function startFakeStripe(secretKey = "sk_test_assay_fake"): FakeStripe {
       found.deleted = true;
     },
     addPlanPrice(metadata) {
-      const prod: Obj = { id: newId("prod"), object: "product", name: metadata.assay_plan ?? "plan", active: true, metadata };
+      const prod: Obj = {
+        id: newId("prod"),
+        object: "product",
+        name: metadata.assay_plan ?? "plan",
+        active: true,
+        metadata,
+      };
       products.push(prod);
-      const price: Obj = { id: newId("price"), object: "price", active: true, currency: "usd", unit_amount: 0, product: prod.id, recurring: { interval: "month", interval_count: 1 }, metadata: {} };
+      const price: Obj = {
+        id: newId("price"),
+        object: "price",
+        active: true,
+        currency: "usd",
+        unit_amount: 0,
+        product: prod.id,
+        recurring: { interval: "month", interval_count: 1 },
+        metadata: {},
+      };
       prices.push(price);
       return price.id;
     },

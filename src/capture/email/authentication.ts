@@ -4,7 +4,16 @@ import type { Config } from "../../config";
 import { dnsResolverFor, type DnsResolver } from "./dns-resolver";
 
 /** How one SPF, DKIM or DMARC evaluation came out, in mailauth's (RFC 8601) result words. */
-export type AuthResult = "pass" | "fail" | "softfail" | "neutral" | "none" | "temperror" | "permerror" | "policy" | "skipped";
+export type AuthResult =
+  | "pass"
+  | "fail"
+  | "softfail"
+  | "neutral"
+  | "none"
+  | "temperror"
+  | "permerror"
+  | "policy"
+  | "skipped";
 
 export interface SpfOutcome {
   result: AuthResult;
@@ -94,7 +103,10 @@ export async function authenticateWith(
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`authentication took longer than ${opts.deadlineMs} ms (DNS too slow)`)), opts.deadlineMs);
+      timer = setTimeout(
+        () => reject(new Error(`authentication took longer than ${opts.deadlineMs} ms (DNS too slow)`)),
+        opts.deadlineMs,
+      );
     });
     return await Promise.race([evaluate(raw, envelope, opts), deadline]);
   } catch (e) {
@@ -104,7 +116,11 @@ export async function authenticateWith(
   }
 }
 
-async function evaluate(raw: Uint8Array, envelope: AuthenticationInput, opts: { resolver: DnsResolver; mta: string }): Promise<EmailAuthentication> {
+async function evaluate(
+  raw: Uint8Array,
+  envelope: AuthenticationInput,
+  opts: { resolver: DnsResolver; mta: string },
+): Promise<EmailAuthentication> {
   const ip = envelope.remoteAddress?.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/i, "$1");
   const res = await authenticate(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), {
     ...(ip ? { ip } : {}),
@@ -116,9 +132,13 @@ async function evaluate(raw: Uint8Array, envelope: AuthenticationInput, opts: { 
     disableBimi: true,
   });
   const froms = res.dkim.headerFrom ?? [];
-  const fromDomain = froms.length === 1 ? (froms[0]!.split("@").pop() ?? "").toLowerCase().replace(/\.$/, "") || null : null;
+  const fromDomain =
+    froms.length === 1 ? (froms[0]!.split("@").pop() ?? "").toLowerCase().replace(/\.$/, "") || null : null;
   const dmarc = res.dmarc || null;
-  const strict = { spf: !!dmarc && dmarc.alignment?.spf?.strict === true, dkim: !!dmarc && dmarc.alignment?.dkim?.strict === true };
+  const strict = {
+    spf: !!dmarc && dmarc.alignment?.spf?.strict === true,
+    dkim: !!dmarc && dmarc.alignment?.dkim?.strict === true,
+  };
   const aligned = (domain: string | undefined, isStrict: boolean) => {
     if (!fromDomain || !domain) return false;
     const d = domain.toLowerCase().replace(/\.$/, "");
@@ -139,7 +159,9 @@ async function evaluate(raw: Uint8Array, envelope: AuthenticationInput, opts: { 
           aligned: aligned(spf.domain, strict.spf),
         }
       : null,
-    ...(spf ? {} : { spfSkipped: "The inbox did not record the SMTP client's IP address, so SPF could not be evaluated." }),
+    ...(spf
+      ? {}
+      : { spfSkipped: "The inbox did not record the SMTP client's IP address, so SPF could not be evaluated." }),
     dkim: (res.dkim.results ?? [])
       .filter((r) => r.signingDomain || r.status.result !== "none")
       .map((r) => ({

@@ -17,7 +17,9 @@ export type DnsResolver = (name: string, rrtype: string) => Promise<unknown[]>;
 /** The resolver the authentication checks use: the fixture file when ASSAY_DNS_FIXTURES is set (tests), else real DNS. */
 export function dnsResolverFor(config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures">): DnsResolver {
   // Read per job: a fixture file is a few records, and a test may rewrite it between jobs.
-  return config.dnsFixtures ? fixtureResolver(loadDnsFixtures(config.dnsFixtures)) : systemResolver(config.dnsTimeoutMs);
+  return config.dnsFixtures
+    ? fixtureResolver(loadDnsFixtures(config.dnsFixtures))
+    : systemResolver(config.dnsTimeoutMs);
 }
 
 /**
@@ -30,7 +32,9 @@ export function addressResolverFor(config: Pick<Config, "dnsTimeoutMs" | "dnsFix
     return async (hostname) => {
       const resolve = fixtureResolver(loadDnsFixtures(path));
       const answers = await Promise.allSettled(
-        (["A", "AAAA"] as const).map(async (type) => ((await resolve(hostname, type)) as string[]).map((address) => ({ address, family: type === "A" ? 4 : 6 }))),
+        (["A", "AAAA"] as const).map(async (type) =>
+          ((await resolve(hostname, type)) as string[]).map((address) => ({ address, family: type === "A" ? 4 : 6 })),
+        ),
       );
       const found = answers.flatMap((a) => (a.status === "fulfilled" ? a.value : []));
       if (found.length) return found;
@@ -44,7 +48,11 @@ export function addressResolverFor(config: Pick<Config, "dnsTimeoutMs" | "dnsFix
 }
 
 /** node:dns error with the fields node:dns sets (code, syscall, hostname). */
-export function dnsError(code: string, rrtype: string, name: string): Error & { code: string; syscall: string; hostname: string } {
+export function dnsError(
+  code: string,
+  rrtype: string,
+  name: string,
+): Error & { code: string; syscall: string; hostname: string } {
   const syscall = `query${rrtype.charAt(0).toUpperCase()}${rrtype.slice(1).toLowerCase()}`;
   return Object.assign(new Error(`${syscall} ${code} ${name}`), { code, syscall, hostname: name });
 }
@@ -93,7 +101,15 @@ export function withDeadline(resolve: DnsResolver, timeoutMs: number): DnsResolv
 export type DnsFixtures = Record<string, DnsFixtureEntry>;
 export type DnsFixtureEntry =
   | { error: string }
-  | { TXT?: Array<string | string[]>; A?: string[]; AAAA?: string[]; PTR?: string[]; NS?: string[]; CNAME?: string[]; MX?: Array<{ exchange: string; priority: number }> };
+  | {
+      TXT?: Array<string | string[]>;
+      A?: string[];
+      AAAA?: string[];
+      PTR?: string[];
+      NS?: string[];
+      CNAME?: string[];
+      MX?: Array<{ exchange: string; priority: number }>;
+    };
 
 const TYPES = new Set(["TXT", "A", "AAAA", "PTR", "NS", "CNAME", "MX"]);
 
@@ -113,9 +129,11 @@ export function validateDnsFixtures(value: unknown, where = "DNS fixtures"): Dns
   const out: DnsFixtures = {};
   for (const [rawName, entry] of Object.entries(value)) {
     const name = normaliseName(rawName);
-    if (!entry || typeof entry !== "object" || Array.isArray(entry)) throw bad(`${rawName}: expected an object of record types`);
+    if (!entry || typeof entry !== "object" || Array.isArray(entry))
+      throw bad(`${rawName}: expected an object of record types`);
     if ("error" in entry) {
-      if (typeof entry.error !== "string" || !/^E[A-Z_]+$/.test(entry.error)) throw bad(`${rawName}: error must be a node:dns code such as "ETIMEOUT"`);
+      if (typeof entry.error !== "string" || !/^E[A-Z_]+$/.test(entry.error))
+        throw bad(`${rawName}: error must be a node:dns code such as "ETIMEOUT"`);
       out[name] = { error: entry.error };
       continue;
     }
@@ -127,9 +145,13 @@ export function validateDnsFixtures(value: unknown, where = "DNS fixtures"): Dns
       for (const r of list) {
         const ok =
           t === "MX"
-            ? !!r && typeof r === "object" && typeof (r as { exchange?: unknown }).exchange === "string" && Number.isInteger((r as { priority?: unknown }).priority)
+            ? !!r &&
+              typeof r === "object" &&
+              typeof (r as { exchange?: unknown }).exchange === "string" &&
+              Number.isInteger((r as { priority?: unknown }).priority)
             : t === "TXT"
-              ? typeof r === "string" || (Array.isArray(r) && r.length > 0 && r.every((s) => typeof s === "string" && s.length <= 255))
+              ? typeof r === "string" ||
+                (Array.isArray(r) && r.length > 0 && r.every((s) => typeof s === "string" && s.length <= 255))
               : typeof r === "string";
         if (!ok) throw bad(`${rawName} ${t}: malformed record ${JSON.stringify(r)}`);
       }

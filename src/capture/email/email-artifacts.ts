@@ -51,7 +51,11 @@ export interface EmailArtifacts {
 export class UnparseableMessage extends Error {}
 
 /** Parses raw RFC 5322 bytes with postal-mime. */
-export async function parseEmail(raw: Uint8Array, envelope: EmailArtifacts["envelope"], expectedSubject: string | null): Promise<EmailArtifacts> {
+export async function parseEmail(
+  raw: Uint8Array,
+  envelope: EmailArtifacts["envelope"],
+  expectedSubject: string | null,
+): Promise<EmailArtifacts> {
   let parsed: Awaited<ReturnType<typeof PostalMime.parse>>;
   const parser = new PostalMime();
   try {
@@ -59,7 +63,8 @@ export async function parseEmail(raw: Uint8Array, envelope: EmailArtifacts["enve
   } catch (e) {
     throw new UnparseableMessage(`The message could not be parsed as MIME: ${(e as Error).message}`);
   }
-  if (!parsed.headers.length) throw new UnparseableMessage("The message has no headers: it is not an RFC 5322 message.");
+  if (!parsed.headers.length)
+    throw new UnparseableMessage("The message has no headers: it is not an RFC 5322 message.");
   const mailbox = (m: { name?: string; address?: string } | undefined): Mailbox | null =>
     m && (m.address || m.name) ? { name: m.name ?? "", address: m.address ?? "" } : null;
   return {
@@ -67,13 +72,19 @@ export async function parseEmail(raw: Uint8Array, envelope: EmailArtifacts["enve
     envelope,
     headers: parsed.headers.map((h) => ({ name: h.key, value: h.value })),
     from: mailbox(parsed.from as { name?: string; address?: string } | undefined),
-    replyTo: (parsed.replyTo ?? []).map((m) => mailbox(m as { name?: string; address?: string })).filter((m): m is Mailbox => !!m),
+    replyTo: (parsed.replyTo ?? [])
+      .map((m) => mailbox(m as { name?: string; address?: string }))
+      .filter((m): m is Mailbox => !!m),
     subject: parsed.subject ?? null,
     date: parsed.date ?? null,
     messageId: parsed.messageId ?? null,
     html: parsed.html ?? null,
     text: parsed.text ?? null,
-    attachments: parsed.attachments.map((a) => ({ filename: a.filename ?? null, mimeType: a.mimeType, disposition: a.disposition ?? null })),
+    attachments: parsed.attachments.map((a) => ({
+      filename: a.filename ?? null,
+      mimeType: a.mimeType,
+      disposition: a.disposition ?? null,
+    })),
     expectedSubject,
     ...bodyPartsOf(parser),
   };
@@ -84,7 +95,8 @@ function bodyPartsOf(parser: PostalMime): Pick<EmailArtifacts, "bodyParts"> {
   type Entries = Partial<Record<"plain" | "html", Array<{ type: string }>>>;
   const textMap = (parser as unknown as { textMap?: Map<unknown, Entries> }).textMap;
   if (!(textMap instanceof Map)) return {};
-  const has = (kind: "plain" | "html") => [...textMap.values()].some((e) => e[kind]?.some((item) => item.type === "text"));
+  const has = (kind: "plain" | "html") =>
+    [...textMap.values()].some((e) => e[kind]?.some((item) => item.type === "text"));
   return { bodyParts: { html: has("html"), plain: has("plain") } };
 }
 
@@ -99,7 +111,10 @@ export function headerValues(email: EmailArtifacts, name: string): string[] {
  * head of the bytes without parsing the MIME: what the inbox records of a message before it is checked.
  */
 export function headline(raw: Uint8Array): { from: string; subject: string } {
-  const head = Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.length, 64 * 1024)).toString("utf8").split(/\r?\n\r?\n/)[0] ?? "";
+  const head =
+    Buffer.from(raw.buffer, raw.byteOffset, Math.min(raw.length, 64 * 1024))
+      .toString("utf8")
+      .split(/\r?\n\r?\n/)[0] ?? "";
   const unfolded = head.replace(/\r?\n[ \t]+/g, " ");
   const header = (name: string) => unfolded.match(new RegExp(`^${name}:[ \\t]*(.*)$`, "im"))?.[1]?.trim() ?? "";
   return { from: header("from"), subject: header("subject") };

@@ -42,21 +42,36 @@ export class EmailCaptureEngine {
   }
 
   async capture(raw: Uint8Array, plan: EmailCapturePlan): Promise<EmailArtifacts> {
-    const email = await timed("email parse", () => parseEmail(raw, { mailFrom: plan.envelope.mailFrom, rcptTo: plan.envelope.rcptTo }, plan.expectedSubject));
+    const email = await timed("email parse", () =>
+      parseEmail(raw, { mailFrom: plan.envelope.mailFrom, rcptTo: plan.envelope.rcptTo }, plan.expectedSubject),
+    );
     // The HTML part's structure, parsed in Chromium (no script, no requests): on a render lane when there are renders.
     const html = plan.needs.has("email-html") && email.html && email.bodyParts?.html !== false ? email.html : null;
     const [authentication, browsed] = await Promise.all([
-      plan.needs.has("authentication") ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config)) : undefined,
+      plan.needs.has("authentication")
+        ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config))
+        : undefined,
       plan.renders
         ? timed("email renders (all)", () => this.render(email, plan.renders!, html))
         : this.readHtmlAlone(html),
     ]);
     const { htmlDom, renders } = browsed;
-    return { ...email, ...(authentication ? { authentication } : {}), ...(htmlDom ? { htmlDom } : {}), ...(renders ? { renders } : {}) };
+    return {
+      ...email,
+      ...(authentication ? { authentication } : {}),
+      ...(htmlDom ? { htmlDom } : {}),
+      ...(renders ? { renders } : {}),
+    };
   }
 
-  private async readHtmlAlone(html: string | null): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: undefined }> {
-    return { htmlDom: html === null ? undefined : await timed("email html", () => gatherEmailHtml(this.pool, html)).catch(htmlError), renders: undefined };
+  private async readHtmlAlone(
+    html: string | null,
+  ): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: undefined }> {
+    return {
+      htmlDom:
+        html === null ? undefined : await timed("email html", () => gatherEmailHtml(this.pool, html)).catch(htmlError),
+      renders: undefined,
+    };
   }
 
   /**
@@ -71,7 +86,11 @@ export class EmailCaptureEngine {
     const labelOf = (t: RenderTarget) => `${t.client.id}-${t.formFactor}`;
     const queue: Array<["html", null] | [string, RenderTarget]> = [
       ...(html === null ? [] : [["html", null] as ["html", null]]),
-      ...new Map(Object.values(groups).flat().map((t) => [labelOf(t), t])),
+      ...new Map(
+        Object.values(groups)
+          .flat()
+          .map((t) => [labelOf(t), t]),
+      ),
     ];
     const outcomes = new Map<string, RenderOutcome>();
     let htmlDom: EmailArtifacts["htmlDom"];
@@ -91,15 +110,28 @@ export class EmailCaptureEngine {
               label,
               hasBody
                 ? await this.renderer.render(message, target, lane)
-                : { ok: false, client: target.client, formFactor: target.formFactor, label, error: "the message has no body" },
+                : {
+                    ok: false,
+                    client: target.client,
+                    formFactor: target.formFactor,
+                    label,
+                    error: "the message has no body",
+                  },
             );
           }
         }),
       ),
     );
-    return { htmlDom, renders: Object.fromEntries(Object.entries(groups).map(([name, targets]) => [name, targets.map((t) => outcomes.get(labelOf(t))!)])) };
+    return {
+      htmlDom,
+      renders: Object.fromEntries(
+        Object.entries(groups).map(([name, targets]) => [name, targets.map((t) => outcomes.get(labelOf(t))!)]),
+      ),
+    };
   }
 }
 
 /** A failed HTML read is an artifact the HTML checks error on, not a failure of the message. */
-const htmlError = (e: unknown) => ({ error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}` });
+const htmlError = (e: unknown) => ({
+  error: `The HTML part could not be read: ${(e as Error).message.split("\n")[0]}`,
+});

@@ -48,15 +48,26 @@ async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
  * never fetched and a sender never learns the message was opened. Computed styles come from the message's
  * own inline styles and <style> blocks, at a 1280x800 desktop viewport.
  */
-export function gatherEmailHtml(pool: BrowserPool, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
+export function gatherEmailHtml(
+  pool: BrowserPool,
+  html: string,
+  timeoutMs = EMAIL_HTML_TIMEOUT_MS,
+): Promise<EmailHtmlSnapshot> {
   return inTurn(() => withRenderLane(pool, (lane) => readEmailHtml(lane, html, timeoutMs)));
 }
 
 /** The same read on a lane the message's renders also use (EmailCaptureEngine), at 1280x800 in light mode. */
-export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = EMAIL_HTML_TIMEOUT_MS): Promise<EmailHtmlSnapshot> {
+export async function readEmailHtml(
+  lane: RenderLane,
+  html: string,
+  timeoutMs = EMAIL_HTML_TIMEOUT_MS,
+): Promise<EmailHtmlSnapshot> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const overtime = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`reading the HTML part took longer than ${timeoutMs / 1000} s`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new Error(`reading the HTML part took longer than ${timeoutMs / 1000} s`)),
+      timeoutMs,
+    );
   });
   try {
     const work = (async () => {
@@ -65,7 +76,11 @@ export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = 
       await page.emulateMedia({ colorScheme: "light" });
       await page.setContent(withoutHttpEquiv(html), { waitUntil: "domcontentloaded", timeout: timeoutMs });
       await page.evaluate(helpersScript(helpersOf(EMAIL_HTML_SCHEDULE)));
-      const { artifacts } = await runGatherers(EMAIL_HTML_SCHEDULE, { page }, { sizes: [], resize: async () => {}, phase: "gather", onFailure: "throw" });
+      const { artifacts } = await runGatherers(
+        EMAIL_HTML_SCHEDULE,
+        { page },
+        { sizes: [], resize: async () => {}, phase: "gather", onFailure: "throw" },
+      );
       return artifacts.htmlDom!;
     })();
     return await Promise.race([work, overtime]);
@@ -83,5 +98,7 @@ export async function readEmailHtml(lane: RenderLane, html: string, timeoutMs = 
  * message's own styles off. A quoted attribute value may hold ">" (quotes open a value only after "=").
  */
 function withoutHttpEquiv(html: string): string {
-  return html.replace(/<meta\b(?:=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["'])|[^>=])*>/gi, (tag) => (/[\s/]http-equiv\s*=/i.test(tag) ? "" : tag));
+  return html.replace(/<meta\b(?:=\s*"[^"]*"|=\s*'[^']*'|=(?!\s*["'])|[^>=])*>/gi, (tag) =>
+    /[\s/]http-equiv\s*=/i.test(tag) ? "" : tag,
+  );
 }

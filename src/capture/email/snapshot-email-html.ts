@@ -45,7 +45,12 @@ export interface EmailHtmlSnapshot {
 /** Text without the characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens. */
 export function meaningful(s: string): string {
   // biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner is meant alone, as padding, not as part of a sequence
-  return s.replace(/[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g, " ").trim();
+  return s
+    .replace(
+      /[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g,
+      " ",
+    )
+    .trim();
 }
 
 /** An element whose content is never rendered (script, style, head, …). */
@@ -61,9 +66,11 @@ export function ownHiding(el: Element): string | null {
   if (cs.visibility === "hidden" || cs.visibility === "collapse") return "visibility:hidden";
   if (Number(cs.opacity) === 0) return "opacity:0";
   const clips = cs.overflow === "hidden" || cs.overflowY === "hidden" || cs.overflowX === "hidden";
-  if (clips && (cs.maxHeight === "0px" || cs.height === "0px" || cs.maxWidth === "0px" || cs.width === "0px")) return "max-height:0 with overflow:hidden";
+  if (clips && (cs.maxHeight === "0px" || cs.height === "0px" || cs.maxWidth === "0px" || cs.width === "0px"))
+    return "max-height:0 with overflow:hidden";
   const r = el.getBoundingClientRect();
-  if ((clips || cs.clip.startsWith("rect") || cs.clipPath !== "none") && r.width <= 1 && r.height <= 1) return "clipped to 1px";
+  if ((clips || cs.clip.startsWith("rect") || cs.clipPath !== "none") && r.width <= 1 && r.height <= 1)
+    return "clipped to 1px";
   return null;
 }
 
@@ -110,7 +117,11 @@ export function meaningfulTextNodes(): Text[] {
 }
 
 /** What an inbox previews: the hidden text before the first visible text, grouped by the element that hides it (the preheader), and that first visible text. */
-export function leadingText(textNodes: Text[]): Pick<EmailHtmlSnapshot, "preheader" | "shortHiddenLead" | "firstVisibleText"> & { preheaderElement: Element | null } {
+export function leadingText(
+  textNodes: Text[],
+): Pick<EmailHtmlSnapshot, "preheader" | "shortHiddenLead" | "firstVisibleText"> & {
+  preheaderElement: Element | null;
+} {
   let firstVisibleText: EmailHtmlSnapshot["firstVisibleText"] = null;
   const leading = new Map<Element, string[]>();
   for (const n of textNodes) {
@@ -131,7 +142,11 @@ export function leadingText(textNodes: Text[]): Pick<EmailHtmlSnapshot, "prehead
     const text = meaningful(texts.join(" ")).replace(/\s+/g, " ");
     if ([...text].length >= 10) {
       preheaderElement = el;
-      preheader = { text, selector: cssPath(el), hiddenBy: ownHiding(el) ?? (msoHidden(el) ? "mso-hide:all" : "hidden") };
+      preheader = {
+        text,
+        selector: cssPath(el),
+        hiddenBy: ownHiding(el) ?? (msoHidden(el) ? "mso-hide:all" : "hidden"),
+      };
       break;
     }
     if (!shortHiddenLead && text) shortHiddenLead = { text, selector: cssPath(el) };
@@ -171,7 +186,13 @@ export function looksLikeButton(el: Element): boolean {
   if (!meaningfulTextOf(el) || el.querySelector("img")) return false;
   if (painted(el)) return true;
   const parent = el.parentElement;
-  return !!parent && parent.children.length === 1 && /^(TD|TH|DIV|P|SPAN)$/.test(parent.tagName) && painted(parent) && meaningfulTextOf(parent) === meaningfulTextOf(el);
+  return (
+    !!parent &&
+    parent.children.length === 1 &&
+    /^(TD|TH|DIV|P|SPAN)$/.test(parent.tagName) &&
+    painted(parent) &&
+    meaningfulTextOf(parent) === meaningfulTextOf(el)
+  );
 }
 
 /** Every <a href> and <area href>, in document order. */
@@ -180,7 +201,10 @@ export function messageLinks(): EmailHtmlSnapshot["links"] {
     selector: cssPath(el),
     href: (el.getAttribute("href") ?? "").trim(),
     text: meaningfulTextOf(el),
-    imageAlt: Array.from(el.querySelectorAll("img[alt]")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim(),
+    imageAlt: Array.from(el.querySelectorAll("img[alt]"))
+      .map((i) => i.getAttribute("alt") ?? "")
+      .join(" ")
+      .trim(),
     visible: !hiddenRoot(el),
     button: looksLikeButton(el),
   }));
@@ -223,7 +247,10 @@ export function messageTables(): EmailHtmlSnapshot["tables"] {
 /** <meta name="color-scheme"> and <meta name="supported-color-schemes">. */
 export function colorSchemeMetas(): EmailHtmlSnapshot["colorSchemeMetas"] {
   return Array.from(document.querySelectorAll("meta[name]"))
-    .map((m) => ({ name: (m.getAttribute("name") ?? "").trim().toLowerCase(), content: m.getAttribute("content") ?? "" }))
+    .map((m) => ({
+      name: (m.getAttribute("name") ?? "").trim().toLowerCase(),
+      content: m.getAttribute("content") ?? "",
+    }))
     .filter((m) => m.name === "color-scheme" || m.name === "supported-color-schemes");
 }
 
@@ -232,7 +259,8 @@ export function prefersColorSchemeRules(): string[] {
   const found: string[] = [];
   const walkRules = (rules: CSSRuleList) => {
     for (const rule of Array.from(rules)) {
-      if (rule instanceof CSSMediaRule && /prefers-color-scheme/i.test(rule.conditionText)) found.push(rule.conditionText);
+      if (rule instanceof CSSMediaRule && /prefers-color-scheme/i.test(rule.conditionText))
+        found.push(rule.conditionText);
       if ("cssRules" in rule && (rule as CSSGroupingRule).cssRules) walkRules((rule as CSSGroupingRule).cssRules);
     }
   };
@@ -263,7 +291,8 @@ export function visibleTexts(textNodes: Text[]): Pick<EmailHtmlSnapshot, "visibl
   for (const el of hiddenRoots) (el as HTMLElement).style?.setProperty("display", "none", "important");
   const body = document.body;
   const visibleText = body ? body.innerText : "";
-  for (const el of Array.from(document.querySelectorAll("code, pre"))) (el as HTMLElement).style.setProperty("display", "none", "important");
+  for (const el of Array.from(document.querySelectorAll("code, pre")))
+    (el as HTMLElement).style.setProperty("display", "none", "important");
   return { visibleText, visibleTextOutsideCode: body ? body.innerText : "" };
 }
 

@@ -30,7 +30,10 @@ async function runAxe(world: WebPage["world"]): Promise<AxeSummary> {
   return world.run(
     async ({ tags, nodesPerRule }: { tags: string[]; nodesPerRule: number }) => {
       const axe = (window as unknown as { axe: any }).axe;
-      const r = await axe.run(document, { runOnly: { type: "tag", values: tags }, resultTypes: ["violations", "incomplete"] });
+      const r = await axe.run(document, {
+        runOnly: { type: "tag", values: tags },
+        resultTypes: ["violations", "incomplete"],
+      });
       const checksOf = (n: any): any[] => [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])];
       const contrastOf = (n: any) => {
         const d = checksOf(n).find((c) => c.id === "color-contrast")?.data;
@@ -54,7 +57,10 @@ async function runAxe(world: WebPage["world"]): Promise<AxeSummary> {
         nodeCount: v.nodes.length,
         nodes: v.nodes.slice(0, nodesPerRule).map((n: any) => {
           const contrast = contrastOf(n);
-          const message = checksOf(n).map((c) => c.message).find((m) => typeof m === "string" && m) ?? "";
+          const message =
+            checksOf(n)
+              .map((c) => c.message)
+              .find((m) => typeof m === "string" && m) ?? "";
           return {
             target: n.target.join(" "),
             failureSummary: n.failureSummary ?? message,

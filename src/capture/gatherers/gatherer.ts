@@ -18,15 +18,22 @@ interface GathererBase<P, S, K extends string, D extends readonly AnyGatherer<P,
 }
 
 /** Read once per page: at the size the page loaded at, or after every size when it reads a kind gathered at each size. */
-export interface OnceGatherer<P, S, K extends string, D extends readonly AnyGatherer<P, S>[], A extends object> extends GathererBase<P, S, K, D> {
+export interface OnceGatherer<P, S, K extends string, D extends readonly AnyGatherer<P, S>[], A extends object>
+  extends GathererBase<P, S, K, D> {
   readonly sizes: "once";
   /** Its artifacts: fields of the page's artifacts. */
   gather(page: P, gathered: Gathered<D>): Promise<A>;
 }
 
 /** Read at each capture size of the job, the page resized to it: each field of its reading is kept per size. */
-export interface EachSizeGatherer<P, S, K extends string, D extends readonly AnyGatherer<P, S>[], A extends object, F extends object>
-  extends GathererBase<P, S, K, D> {
+export interface EachSizeGatherer<
+  P,
+  S,
+  K extends string,
+  D extends readonly AnyGatherer<P, S>[],
+  A extends object,
+  F extends object,
+> extends GathererBase<P, S, K, D> {
   readonly sizes: "each";
   gather(page: P, size: CaptureSize, gathered: Gathered<D>): Promise<A>;
   /** After every size: what the readings at all sizes add up to (fields of the page's artifacts). */
@@ -34,14 +41,20 @@ export interface EachSizeGatherer<P, S, K extends string, D extends readonly Any
 }
 
 /** A gatherer of any kind, as tables and the runner hold them. */
-export type AnyGatherer<P = any, S = any> = OnceGatherer<P, S, string, any, any> | EachSizeGatherer<P, S, string, any, any, any>;
+export type AnyGatherer<P = any, S = any> =
+  | OnceGatherer<P, S, string, any, any>
+  | EachSizeGatherer<P, S, string, any, any, any>;
 
 /** The fields of a reading kept per size. */
 export type PerSize<A> = { [F in keyof A]?: Partial<Record<CaptureSize, A[F]>> };
 
 /** The artifacts a gatherer adds to its page's (each field may be missing: a gatherer that failed adds nothing). */
 export type ArtifactsOf<G> =
-  G extends OnceGatherer<any, any, string, any, infer A> ? Partial<A> : G extends EachSizeGatherer<any, any, string, any, infer A, infer F> ? PerSize<A> & Partial<F> : never;
+  G extends OnceGatherer<any, any, string, any, infer A>
+    ? Partial<A>
+    : G extends EachSizeGatherer<any, any, string, any, infer A, infer F>
+      ? PerSize<A> & Partial<F>
+      : never;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
@@ -53,10 +66,15 @@ export type Gathered<D extends readonly AnyGatherer[]> = D extends readonly [] ?
 
 /** The declaration function for one kind of page's gatherers: `gathererFor<WebPage, WebSetup>()`. */
 export function gathererFor<P, S = never>() {
-  function define<const K extends string, const D extends readonly AnyGatherer<P, S>[], A extends object>(g: OnceGatherer<P, S, K, D, A>): OnceGatherer<P, S, K, D, A>;
-  function define<const K extends string, const D extends readonly AnyGatherer<P, S>[], A extends object, F extends object = object>(
-    g: EachSizeGatherer<P, S, K, D, A, F>,
-  ): EachSizeGatherer<P, S, K, D, A, F>;
+  function define<const K extends string, const D extends readonly AnyGatherer<P, S>[], A extends object>(
+    g: OnceGatherer<P, S, K, D, A>,
+  ): OnceGatherer<P, S, K, D, A>;
+  function define<
+    const K extends string,
+    const D extends readonly AnyGatherer<P, S>[],
+    A extends object,
+    F extends object = object,
+  >(g: EachSizeGatherer<P, S, K, D, A, F>): EachSizeGatherer<P, S, K, D, A, F>;
   function define(g: AnyGatherer<P, S>): AnyGatherer<P, S> {
     return g;
   }

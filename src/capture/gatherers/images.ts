@@ -19,5 +19,12 @@ export const imagesGatherer = defineWebGatherer({
   },
   gather: async ({ world }) => ({ images: await world.run(snapshotImages, PAGE_HELPERS_KEY) }),
   finish: ({ context, guard, network, referenceImages }, { images }) =>
-    decodeImageSources({ context, guard, signal: network.signal, referenceImages, images: images ?? {}, kept: network.keptImages }),
+    decodeImageSources({
+      context,
+      guard,
+      signal: network.signal,
+      referenceImages,
+      images: images ?? {},
+      kept: network.keptImages,
+    }),
 });

@@ -20,7 +20,13 @@ export const paletteGatherer = defineWebGatherer({
     const shot = screenshots?.["desktop-md"];
     if (!shot) return {};
     const masks = images?.["desktop-md"]?.mediaBoxes ?? [];
-    const sample = await inBlankPage(context, (lab) => lab.evaluate(samplePalette, { jpegBase64: Buffer.from(shot.data).toString("base64"), masks, maxWidth: PALETTE_SAMPLE_WIDTH }));
+    const sample = await inBlankPage(context, (lab) =>
+      lab.evaluate(samplePalette, {
+        jpegBase64: Buffer.from(shot.data).toString("base64"),
+        masks,
+        maxWidth: PALETTE_SAMPLE_WIDTH,
+      }),
+    );
     return { palette: { viewport: "desktop-md", ...sample } };
   },
 });
@@ -32,7 +38,11 @@ export const paletteGatherer = defineWebGatherer({
  * colours), and bins the rest by colour, 4 bits per channel, keeping each bin's mean colour, pixel count and
  * extent. Self-contained.
  */
-async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth: number }): Promise<Omit<CapturePalette, "viewport">> {
+async function samplePalette(args: {
+  jpegBase64: string;
+  masks: Box[];
+  maxWidth: number;
+}): Promise<Omit<CapturePalette, "viewport">> {
   const binary = atob(args.jpegBase64);
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
@@ -53,7 +63,10 @@ async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth:
     const y1 = Math.min(h, Math.ceil((m.y + m.height) * scale));
     for (let y = y0; y < y1; y++) masked.fill(1, y * w + x0, Math.max(y * w + x0, y * w + x1));
   }
-  const bins = new Map<number, { r: number; g: number; b: number; count: number; x0: number; y0: number; x1: number; y1: number }>();
+  const bins = new Map<
+    number,
+    { r: number; g: number; b: number; count: number; x0: number; y0: number; x1: number; y1: number }
+  >();
   let maskedPixels = 0;
   for (let y = 0; y < h; y++) {
     for (let x = 0; x < w; x++) {
@@ -86,9 +99,18 @@ async function samplePalette(args: { jpegBase64: string; masks: Box[]; maxWidth:
     totalPixels: w * h,
     maskedPixels,
     bins: [...bins.values()].map((b) => ({
-      rgb: [Math.round(b.r / b.count), Math.round(b.g / b.count), Math.round(b.b / b.count)] as [number, number, number],
+      rgb: [Math.round(b.r / b.count), Math.round(b.g / b.count), Math.round(b.b / b.count)] as [
+        number,
+        number,
+        number,
+      ],
       count: b.count,
-      box: { x: Math.round(b.x0 / scale), y: Math.round(b.y0 / scale), width: Math.round((b.x1 - b.x0 + 1) / scale), height: Math.round((b.y1 - b.y0 + 1) / scale) },
+      box: {
+        x: Math.round(b.x0 / scale),
+        y: Math.round(b.y0 / scale),
+        width: Math.round((b.x1 - b.x0 + 1) / scale),
+        height: Math.round((b.y1 - b.y0 + 1) / scale),
+      },
     })),
   };
 }

@@ -52,8 +52,16 @@ export function scheduleGatherers<G extends AnyGatherer>(table: readonly G[], ne
   for (const g of table) if (named.has(g.kind)) want(g);
   const all: G[] = [];
   while (all.length < wanted.size) {
-    const next = table.find((g) => wanted.has(g) && !all.includes(g) && (g.dependsOn as readonly G[]).every((d) => all.includes(d)));
-    if (!next) throw new Error(`The gatherers of ${[...wanted].filter((g) => !all.includes(g)).map((g) => g.kind).join(", ")} depend on one another in a circle`);
+    const next = table.find(
+      (g) => wanted.has(g) && !all.includes(g) && (g.dependsOn as readonly G[]).every((d) => all.includes(d)),
+    );
+    if (!next)
+      throw new Error(
+        `The gatherers of ${[...wanted]
+          .filter((g) => !all.includes(g))
+          .map((g) => g.kind)
+          .join(", ")} depend on one another in a circle`,
+      );
     all.push(next);
   }
   // A gatherer runs after the sizes when it reads, directly or not, a kind gathered at each size.
@@ -112,18 +120,23 @@ export async function runGatherers<G extends AnyGatherer<P>, P>(
   // Each gatherer finds its dependencies' artifacts among those gathered so far (its declaration types them).
   const gathered = artifacts as never;
   for (const g of schedule.atLoad) {
-    if (g.sizes === "once") Object.assign(artifacts, await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.gather(page, gathered)));
+    if (g.sizes === "once")
+      Object.assign(artifacts, await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.gather(page, gathered)));
   }
   for (const size of options.sizes) {
     await options.resize(size);
     for (const g of schedule.atEachSize) {
       if (g.sizes !== "each") continue;
       const reading = await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.gather(page, size, gathered));
-      for (const [field, value] of Object.entries(reading ?? {})) ((artifacts[field] ??= {}) as Record<string, unknown>)[size] = value;
+      for (const [field, value] of Object.entries(reading ?? {}))
+        ((artifacts[field] ??= {}) as Record<string, unknown>)[size] = value;
     }
   }
   for (const g of schedule.afterSizes) {
-    const [phase, read] = g.sizes === "each" ? [`${options.phase} ${g.kind} (all sizes)`, () => g.finish!(page, gathered)] : [`${options.phase} ${g.kind}`, () => g.gather(page, gathered)];
+    const [phase, read] =
+      g.sizes === "each"
+        ? [`${options.phase} ${g.kind} (all sizes)`, () => g.finish!(page, gathered)]
+        : [`${options.phase} ${g.kind}`, () => g.gather(page, gathered)];
     Object.assign(artifacts, await attempt(g.kind, phase, read));
   }
   return { artifacts: artifacts as ArtifactsOfAll<G>, failures };

@@ -13,8 +13,21 @@ export const screenshotGatherer = defineWebGatherer({
     }));
     const cut = height > limits.screenshotMaxHeight;
     const clipHeight = Math.min(height, limits.screenshotMaxHeight);
-    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
-    const screenshots: Screenshot = { viewport: size, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut, data };
+    const data = await page.screenshot({
+      type: "jpeg",
+      quality: 80,
+      fullPage: true,
+      clip: { x: 0, y: 0, width, height: clipHeight },
+    });
+    const screenshots: Screenshot = {
+      viewport: size,
+      contentType: "image/jpeg",
+      width,
+      height: clipHeight,
+      pageHeight: height,
+      cut,
+      data,
+    };
     return { screenshots };
   },
 });

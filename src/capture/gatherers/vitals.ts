@@ -21,7 +21,10 @@ export const vitalsGatherer = defineWebGatherer({
     for (;;) {
       const now = performance.now();
       const done = network.inFlight === 0 && now - network.lastActivity >= quiet && now - paintedAt >= quiet;
-      if (done || now - loadedAt >= cap) return { vitals: { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap } satisfies LabVitals };
+      if (done || now - loadedAt >= cap)
+        return {
+          vitals: { ...reading, final: done, waitedMs: Math.round(now - loadedAt), capMs: cap } satisfies LabVitals,
+        };
       await Bun.sleep(100);
       const next = await world.run(readLabVitals);
       if (next.lcpMs !== reading.lcpMs) paintedAt = performance.now();
@@ -69,7 +72,12 @@ function readLabVitals(): Promise<VitalsReading> {
       }
       const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? null;
       const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
-      resolve({ lcpMs: lcp, cls: Math.round(cls * 1000) / 1000, fcpMs: fcp, loadMs: nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : null });
+      resolve({
+        lcpMs: lcp,
+        cls: Math.round(cls * 1000) / 1000,
+        fcpMs: fcp,
+        loadMs: nav && nav.loadEventEnd > 0 ? nav.loadEventEnd : null,
+      });
     }, 0);
   });
 }

@@ -74,7 +74,9 @@ function supportOf(feature: Feature, clientKeys: string[]): FeatureSupport | und
     if (version === undefined) continue;
     const raw = results[version]!;
     const level = (["y", "a", "n", "u"].includes(raw[0]!) ? raw[0] : "u") as SupportLevel;
-    const notes = [...raw.matchAll(/#(\d+)/g)].map((m) => feature.notes_by_num?.[m[1]!]).filter((n): n is string => !!n);
+    const notes = [...raw.matchAll(/#(\d+)/g)]
+      .map((m) => feature.notes_by_num?.[m[1]!])
+      .filter((n): n is string => !!n);
     return { slug: feature.slug, title: feature.title, level, version, notes, clientKey: key };
   }
   return undefined;
@@ -102,7 +104,8 @@ function buildPropertyMap(): Map<string, string> {
     for (const p of titleProps) if (!map.has(p)) map.set(p, f.slug);
     const roots = new Set([...titleProps.map((p) => p.split("-")[0]), f.slug.replace(/^css-/, "").split("-")[0]]);
     for (const k of (f.keywords ?? "").split(",").map((s) => s.trim())) {
-      if (k.includes("-") && PROPERTY_NAME.test(k) && roots.has(k.split("-")[0]) && !keywordMap.has(k)) keywordMap.set(k, f.slug);
+      if (k.includes("-") && PROPERTY_NAME.test(k) && roots.has(k.split("-")[0]) && !keywordMap.has(k))
+        keywordMap.set(k, f.slug);
     }
   }
   for (const [k, slug] of keywordMap) if (!map.has(k)) map.set(k, slug);
@@ -111,7 +114,8 @@ function buildPropertyMap(): Map<string, string> {
     map.set(`padding-${side}`, "css-padding");
     map.set(`margin-${side}`, "css-margin");
   }
-  for (const corner of ["top-left", "top-right", "bottom-left", "bottom-right"]) map.set(`border-${corner}-radius`, "css-border-radius");
+  for (const corner of ["top-left", "top-right", "bottom-left", "bottom-right"])
+    map.set(`border-${corner}-radius`, "css-border-radius");
   return map;
 }
 const PROPERTY_FEATURES = buildPropertyMap();
@@ -150,7 +154,10 @@ const SELECTOR_FEATURES: Array<{ slug: string; pattern: RegExp }> = [
   { slug: "css-selector-universal", pattern: /\*(?!=)/ },
   ...DATA.data
     .filter((f) => f.slug.startsWith("css-pseudo-class-"))
-    .map((f) => ({ slug: f.slug, pattern: new RegExp(`(^|[^:]):${f.slug.slice("css-pseudo-class-".length)}(?![\\w-])`) })),
+    .map((f) => ({
+      slug: f.slug,
+      pattern: new RegExp(`(^|[^:]):${f.slug.slice("css-pseudo-class-".length)}(?![\\w-])`),
+    })),
   ...DATA.data
     .filter((f) => f.slug.startsWith("css-pseudo-element-"))
     .map((f) => ({ slug: f.slug, pattern: new RegExp(`::?${f.slug.slice("css-pseudo-element-".length)}(?![\\w-])`) })),
@@ -211,7 +218,16 @@ export function unsupportedFor(clientKeys: string[]): UnsupportedCss {
   const source = (r: RegExp) => ({ pattern: r.source, flags: r.flags });
   const values = VALUE_FEATURES.flatMap((v) => {
     const w = check(v.slug);
-    return w ? [{ ...(v.property ? { property: v.property.source } : {}), value: v.value.source, flags: v.value.flags, why: w }] : [];
+    return w
+      ? [
+          {
+            ...(v.property ? { property: v.property.source } : {}),
+            value: v.value.source,
+            flags: v.value.flags,
+            why: w,
+          },
+        ]
+      : [];
   });
   const selectors = SELECTOR_FEATURES.flatMap((s) => {
     const w = check(s.slug);
@@ -222,7 +238,13 @@ export function unsupportedFor(clientKeys: string[]): UnsupportedCss {
     return w ? [{ ...source(m.pattern), why: w }] : [];
   });
   const atRules: Record<string, string> = {};
-  for (const [name, slug] of [["media", "css-at-media"], ["font-face", "css-at-font-face"], ["import", "css-at-import"], ["keyframes", "css-at-keyframes"], ["supports", "css-at-supports"]] as const) {
+  for (const [name, slug] of [
+    ["media", "css-at-media"],
+    ["font-face", "css-at-font-face"],
+    ["import", "css-at-import"],
+    ["keyframes", "css-at-keyframes"],
+    ["supports", "css-at-supports"],
+  ] as const) {
     const w = check(slug);
     if (w) atRules[name] = w;
   }
@@ -230,5 +252,15 @@ export function unsupportedFor(clientKeys: string[]): UnsupportedCss {
     const w = check(e.slug);
     return w ? [{ selector: e.selector, fallback: e.fallback, why: w }] : [];
   });
-  return { properties, values, selectors, mediaFeatures, atRules, elements, base64Images: check("image-base64"), nesting: check("css-nesting"), important: check("css-important") };
+  return {
+    properties,
+    values,
+    selectors,
+    mediaFeatures,
+    atRules,
+    elements,
+    base64Images: check("image-base64"),
+    nesting: check("css-nesting"),
+    important: check("css-important"),
+  };
 }

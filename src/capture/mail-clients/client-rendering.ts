@@ -24,7 +24,12 @@ export function invertedColour(css: string, kind: "text" | "background", mode: D
   if (mode === "partial-invert" && (kind === "text" ? light : !light)) return null;
   // Partial inversion keeps inverted text readable on the darkened backgrounds (as Gmail and Outlook do, they
   // lift it well clear of the dark); a full inversion keeps the lightness relations of the original.
-  const next = kind === "background" ? Math.max(0.07, 1 - l) : mode === "partial-invert" ? Math.min(0.93, Math.max(0.75, 1 - l)) : 1 - l;
+  const next =
+    kind === "background"
+      ? Math.max(0.07, 1 - l)
+      : mode === "partial-invert"
+        ? Math.min(0.93, Math.max(0.75, 1 - l))
+        : 1 - l;
   return formatRgb({ ...toRgb({ mode: "hsl", h, s, l: next }), alpha: colour.alpha ?? 1 });
 }
 
@@ -39,7 +44,10 @@ export function readColoursInPage(): Array<[string, string, string]> {
 
 /** Inside the rendered message: writes the new colours (inline, !important) in the same document order; returns how many elements changed. */
 export function writeColoursInPage(plan: Array<[string | null, string | null, string | null]>): number {
-  const elements = [document.documentElement, ...Array.from(document.querySelectorAll("body, body *"))] as HTMLElement[];
+  const elements = [
+    document.documentElement,
+    ...Array.from(document.querySelectorAll("body, body *")),
+  ] as HTMLElement[];
   let changed = 0;
   elements.forEach((el, i) => {
     const [color, background, border] = plan[i] ?? [null, null, null];
@@ -58,15 +66,25 @@ export function writeColoursInPage(plan: Array<[string | null, string | null, st
  */
 export async function invertColours(page: Page, mode: DarkInversion): Promise<number> {
   const read = await page.evaluate(readColoursInPage);
-  const plan = read.map(([color, background, border]) => [invertedColour(color, "text", mode), invertedColour(background, "background", mode), invertedColour(border, "background", mode)] as [string | null, string | null, string | null]);
+  const plan = read.map(
+    ([color, background, border]) =>
+      [
+        invertedColour(color, "text", mode),
+        invertedColour(background, "background", mode),
+        invertedColour(border, "background", mode),
+      ] as [string | null, string | null, string | null],
+  );
   return page.evaluate(writeColoursInPage, plan);
 }
 
 /** Apple Mail's choice in dark mode: does the message declare dark support, and does it set colours of its own? */
 export function appleDarkDecisionInPage(defaultText: string): { declared: boolean; coloured: boolean } {
-  const metas = Array.from(document.querySelectorAll('meta[name="color-scheme" i], meta[name="supported-color-schemes" i]'));
+  const metas = Array.from(
+    document.querySelectorAll('meta[name="color-scheme" i], meta[name="supported-color-schemes" i]'),
+  );
   const declared =
-    metas.some((m) => /dark/i.test(m.getAttribute("content") ?? "")) || /dark/i.test(getComputedStyle(document.documentElement).colorScheme || "");
+    metas.some((m) => /dark/i.test(m.getAttribute("content") ?? "")) ||
+    /dark/i.test(getComputedStyle(document.documentElement).colorScheme || "");
   let coloured = false;
   for (const el of [document.documentElement, ...Array.from(document.querySelectorAll("body, body *"))]) {
     const cs = getComputedStyle(el);
@@ -96,7 +114,10 @@ export function applyWordLimitsInPage(): number {
       changed++;
     }
     if (tag !== "table" && cs.maxWidth !== "none") el.style.setProperty("max-width", "none", "important");
-    if (!["td", "th"].includes(tag) && ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"].some((p) => parseFloat(cs[p as "paddingTop"]) > 0)) {
+    if (
+      !["td", "th"].includes(tag) &&
+      ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"].some((p) => parseFloat(cs[p as "paddingTop"]) > 0)
+    ) {
       el.style.setProperty("padding", "0", "important");
       changed++;
     }

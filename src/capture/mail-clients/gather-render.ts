@@ -6,7 +6,13 @@ import { gathererTable } from "../gatherers/run";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
 import { LAYOUT_HELPERS, snapshotLayout } from "../page-functions/layout";
 import type { CaptureSize } from "../vocabulary";
-import { EMAIL_RENDER_HELPERS, snapshotEmailRender, type EmailRenderSnapshot, type MeasuredEmailRender, type RGB } from "./snapshot-email-render";
+import {
+  EMAIL_RENDER_HELPERS,
+  snapshotEmailRender,
+  type EmailRenderSnapshot,
+  type MeasuredEmailRender,
+  type RGB,
+} from "./snapshot-email-render";
 
 export type { EmailRenderSnapshot, MeasuredEmailRender } from "./snapshot-email-render";
 
@@ -36,7 +42,9 @@ const snapshotGatherer = defineRenderGatherer({
   sizes: "once",
   dependsOn: [],
   helpers: [EMAIL_RENDER_HELPERS],
-  gather: async ({ page, canvas }) => ({ snapshot: withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas })) }),
+  gather: async ({ page, canvas }) => ({
+    snapshot: withContrast(await page.evaluate(snapshotEmailRender, { helpersKey: PAGE_HELPERS_KEY, canvas })),
+  }),
 });
 
 /** A full-page JPEG of the render, cut at the height limit. */
@@ -50,8 +58,21 @@ const screenshotGatherer = defineRenderGatherer({
       height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
     }));
     const clipHeight = Math.max(1, Math.min(height, screenshotMaxHeight));
-    const data = await page.screenshot({ type: "jpeg", quality: 80, fullPage: true, clip: { x: 0, y: 0, width, height: clipHeight } });
-    const screenshot: Screenshot = { viewport: formFactor, contentType: "image/jpeg", width, height: clipHeight, pageHeight: height, cut: height > clipHeight, data };
+    const data = await page.screenshot({
+      type: "jpeg",
+      quality: 80,
+      fullPage: true,
+      clip: { x: 0, y: 0, width, height: clipHeight },
+    });
+    const screenshot: Screenshot = {
+      viewport: formFactor,
+      contentType: "image/jpeg",
+      width,
+      height: clipHeight,
+      pageHeight: height,
+      cut: height > clipHeight,
+      data,
+    };
     return { screenshot };
   },
 });
@@ -69,4 +90,3 @@ export function withContrast(measured: MeasuredEmailRender): EmailRenderSnapshot
   };
 }
 const rgbColour = ([r, g, b]: RGB): Rgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });
-

@@ -60,7 +60,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "16px",
     light: { canvas: "#ffffff", text: "#000000" },
     dark: { canvas: "#1e1e1e", text: "#ffffff" },
-    fidelity: "High: WebKit keeps nearly all HTML and CSS, as Chromium does; differences are font metrics and WebKit-only behaviour.",
+    fidelity:
+      "High: WebKit keeps nearly all HTML and CSS, as Chromium does; differences are font metrics and WebKit-only behaviour.",
   },
   "apple-mail-ios": {
     rules: KEEP,
@@ -70,7 +71,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "16px",
     light: { canvas: "#ffffff", text: "#000000" },
     dark: { canvas: "#000000", text: "#ffffff" },
-    fidelity: "High for layout at 375px; iOS Mail's shrink-to-fit of wide messages and its data detectors are not emulated.",
+    fidelity:
+      "High for layout at 375px; iOS Mail's shrink-to-fit of wide messages and its data detectors are not emulated.",
   },
   "gmail-web": {
     rules: GMAIL_RULES,
@@ -80,7 +82,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "small",
     light: { canvas: "#ffffff", text: "#222222" },
     dark: { canvas: "#ffffff", text: "#222222" },
-    fidelity: "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
+    fidelity:
+      "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
   },
   "gmail-app": {
     rules: GMAIL_RULES,
@@ -90,17 +93,26 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "14px",
     light: { canvas: "#ffffff", text: "#222222" },
     dark: { canvas: "#121212", text: "#e8eaed" },
-    fidelity: "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
+    fidelity:
+      "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
   },
   "outlook-web": {
-    rules: { ...KEEP, dropNestedMedia: true, classPrefix: "x_", idPrefix: "x_", bodyToDiv: true, noNegativeMargins: true },
+    rules: {
+      ...KEEP,
+      dropNestedMedia: true,
+      classPrefix: "x_",
+      idPrefix: "x_",
+      bodyToDiv: true,
+      noNegativeMargins: true,
+    },
     conditionalComments: "none",
     clipBytes: null,
     fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
     fontSize: "15px",
     light: { canvas: "#ffffff", text: "#242424" },
     dark: { canvas: "#292929", text: "#ffffff" },
-    fidelity: "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
+    fidelity:
+      "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
   },
   "outlook-windows": {
     rules: { ...KEEP, word: true, noNegativeMargins: true },
@@ -121,17 +133,27 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "15px",
     light: { canvas: "#ffffff", text: "#242424" },
     dark: { canvas: "#1f1f1f", text: "#ffffff" },
-    fidelity: "Fair: caniemail's data for the Outlook iOS app and its x_ prefixes; the app's own reformatting of wide messages is not emulated.",
+    fidelity:
+      "Fair: caniemail's data for the Outlook iOS app and its x_ prefixes; the app's own reformatting of wide messages is not emulated.",
   },
   "yahoo-web": {
-    rules: { ...KEEP, mediaFeaturesAllowed: ["min-width", "max-width", "min-height", "max-height", "width", "height"], classPrefix: "yiv0000000000", idPrefix: "yiv0000000000", bodyToDiv: true, rewriteProperties: { height: "min-height" }, noNegativeMargins: true },
+    rules: {
+      ...KEEP,
+      mediaFeaturesAllowed: ["min-width", "max-width", "min-height", "max-height", "width", "height"],
+      classPrefix: "yiv0000000000",
+      idPrefix: "yiv0000000000",
+      bodyToDiv: true,
+      rewriteProperties: { height: "min-height" },
+      noNegativeMargins: true,
+    },
     conditionalComments: "none",
     clipBytes: null,
     fontFamily: "'Helvetica Neue', Helvetica, Arial, sans-serif",
     fontSize: "13px",
     light: { canvas: "#ffffff", text: "#1d2228" },
     dark: { canvas: "#ffffff", text: "#1d2228" },
-    fidelity: "Fair: caniemail's data, Yahoo's media-query feature filter, height turned into min-height, class prefixes and body to div.",
+    fidelity:
+      "Fair: caniemail's data, Yahoo's media-query feature filter, height turned into min-height, class prefixes and body to div.",
   },
   thunderbird: {
     rules: KEEP,
@@ -141,7 +163,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "16px",
     light: { canvas: "#ffffff", text: "#000000" },
     dark: { canvas: "#ffffff", text: "#000000" },
-    fidelity: "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
+    fidelity:
+      "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
   },
   "samsung-mail": {
     rules: KEEP,
@@ -151,7 +174,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     fontSize: "14px",
     light: { canvas: "#ffffff", text: "#000000" },
     dark: { canvas: "#000000", text: "#fafafa" },
-    fidelity: "Good for layout: an Android WebView (Blink, as Chromium) under caniemail's Samsung Email data; its dark mode is approximated as a full inversion.",
+    fidelity:
+      "Good for layout: an Android WebView (Blink, as Chromium) under caniemail's Samsung Email data; its dark mode is approximated as a full inversion.",
   },
 };
 
@@ -169,14 +193,20 @@ export function sanitizerRulesFor(client: EmailClient): SanitizerRules {
  */
 export function applyConditionalComments(html: string): { html: string; applied: number } {
   let applied = 0;
-  const revealed = html.replace(/<!--\[if ([^\]]+)\]><!-->([\s\S]*?)<!--<!\[endif\]-->/gi, (_, cond: string, inner: string) => {
-    applied++;
-    return msoCondition(cond) ? inner : "";
-  });
-  const hidden = revealed.replace(/<!--\[if ([^\]]+)\]>([\s\S]*?)<!\[endif\]-->/gi, (_, cond: string, inner: string) => {
-    applied++;
-    return msoCondition(cond) ? inner : "";
-  });
+  const revealed = html.replace(
+    /<!--\[if ([^\]]+)\]><!-->([\s\S]*?)<!--<!\[endif\]-->/gi,
+    (_, cond: string, inner: string) => {
+      applied++;
+      return msoCondition(cond) ? inner : "";
+    },
+  );
+  const hidden = revealed.replace(
+    /<!--\[if ([^\]]+)\]>([\s\S]*?)<!\[endif\]-->/gi,
+    (_, cond: string, inner: string) => {
+      applied++;
+      return msoCondition(cond) ? inner : "";
+    },
+  );
   return { html: hidden, applied };
 }
 
@@ -240,7 +270,11 @@ export function msoCondition(expression: string): boolean {
 export function clipHtml(html: string, maxBytes: number): { html: string; clipped: boolean } {
   const bytes = Buffer.from(html, "utf8");
   if (bytes.byteLength <= maxBytes) return { html, clipped: false };
-  const head = bytes.subarray(0, maxBytes).toString("utf8").replace(/\uFFFD$/, "").replace(/<[^>]*$/, "");
+  const head = bytes
+    .subarray(0, maxBytes)
+    .toString("utf8")
+    .replace(/\uFFFD$/, "")
+    .replace(/<[^>]*$/, "");
   return {
     html: `${head}<div class="assay-gmail-clip" style="font: 13px Arial, sans-serif; color: #222; padding: 8px 0">[Message clipped]&nbsp;&nbsp;<a href="#">View entire message</a></div>`,
     clipped: true,

@@ -28,7 +28,9 @@ export interface EmailRender {
   blocked: string[];
 }
 
-export type RenderOutcome = { ok: true; render: EmailRender } | { ok: false; client: EmailClient; formFactor: CaptureSize; label: string; error: string };
+export type RenderOutcome =
+  | { ok: true; render: EmailRender }
+  | { ok: false; client: EmailClient; formFactor: CaptureSize; label: string; error: string };
 
 export interface EmailRenderLimits {
   /** One render, from a fresh context to its screenshot. */
@@ -45,7 +47,10 @@ const rgb = (hex: string): [number, number, number] => {
   return [Math.round(r * 255), Math.round(g * 255), Math.round(b * 255)];
 };
 /** Every render gathers all of the render's artifacts. */
-const RENDER_SCHEDULE = scheduleGatherers(RENDER_GATHERERS, RENDER_GATHERERS.map((g) => g.kind));
+const RENDER_SCHEDULE = scheduleGatherers(
+  RENDER_GATHERERS,
+  RENDER_GATHERERS.map((g) => g.kind),
+);
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
@@ -62,17 +67,27 @@ export class EmailRenderEngine {
   ) {}
 
   /** One render, on `lane` when given (else on a lane of its own); a failure is an outcome naming it, never a throw. */
-  async render(message: { html: string | null; text: string | null }, target: RenderTarget, lane?: RenderLane): Promise<RenderOutcome> {
+  async render(
+    message: { html: string | null; text: string | null },
+    target: RenderTarget,
+    lane?: RenderLane,
+  ): Promise<RenderOutcome> {
     const { client, formFactor } = target;
     const label = `${client.id}-${formFactor}`;
     if (!lane) return withRenderLane(this.pool, (own) => this.render(message, target, own));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const overtime = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)), this.limits.timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`the render took longer than ${this.limits.timeoutMs / 1000} s`)),
+        this.limits.timeoutMs,
+      );
     });
     try {
       // Opening the lane's page (a renderer process) counts against the render's time, as the render itself does.
-      const render = await Promise.race([lane.page().then((page) => this.renderIn(page, lane, message, client, formFactor, label)), overtime]);
+      const render = await Promise.race([
+        lane.page().then((page) => this.renderIn(page, lane, message, client, formFactor, label)),
+        overtime,
+      ]);
       return { ok: true as const, render };
     } catch (e) {
       // Whatever the failed render left in the page (a load still running, a crashed renderer) goes with it.
@@ -100,12 +115,15 @@ export class EmailRenderEngine {
     });
 
     const notes: string[] = [];
-    let html = message.html ?? `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
+    let html =
+      message.html ??
+      `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
     if (!message.html) notes.push("no HTML part: the text/plain part is shown");
     if (profile.clipBytes !== null) {
       const clip = clipHtml(html, profile.clipBytes);
       html = clip.html;
-      if (clip.clipped) notes.push(`clipped after ${Math.round(profile.clipBytes / 1024)} KB of HTML ("[Message clipped]")`);
+      if (clip.clipped)
+        notes.push(`clipped after ${Math.round(profile.clipBytes / 1024)} KB of HTML ("[Message clipped]")`);
     }
     if (profile.conditionalComments === "mso") {
       const cc = applyConditionalComments(html);
@@ -125,14 +143,18 @@ export class EmailRenderEngine {
     // In dark mode the root's color-scheme is dark too, so unstyled links and controls take their dark colours.
     const clientCss = (s: { text: string }) =>
       `:where(html) { color: ${s.text}; font-family: ${profile.fontFamily}; font-size: ${profile.fontSize};${s === profile.dark ? " color-scheme: dark;" : ""} }`;
-    const withDefaults = (doc: string, s: { text: string }) => doc.replace(/<head>/i, `<head><style id="assay-client">${clientCss(s)}</style>`);
+    const withDefaults = (doc: string, s: { text: string }) =>
+      doc.replace(/<head>/i, `<head><style id="assay-client">${clientCss(s)}</style>`);
     const setCanvas = (hex: string) => {
       const [r, g, b] = rgb(hex);
       return cdp.send("Emulation.setDefaultBackgroundColorOverride", { color: { r, g, b, a: 1 } });
     };
     await timed("render load", async () => {
       await setCanvas(scheme.canvas);
-      await page.setContent(withDefaults(sanitized.html, scheme), { waitUntil: "load", timeout: this.limits.timeoutMs });
+      await page.setContent(withDefaults(sanitized.html, scheme), {
+        waitUntil: "load",
+        timeout: this.limits.timeoutMs,
+      });
     });
 
     if (profile.rules.word) {
@@ -141,9 +163,16 @@ export class EmailRenderEngine {
     }
     if (dark) {
       if (client.darkMode === "color-scheme") {
-        const decision = await page.evaluate(appleDarkDecisionInPage, await page.evaluate(() => getComputedStyle(document.documentElement).color));
+        const decision = await page.evaluate(
+          appleDarkDecisionInPage,
+          await page.evaluate(() => getComputedStyle(document.documentElement).color),
+        );
         if (decision.declared || !decision.coloured) {
-          notes.push(decision.declared ? "dark mode: the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own dark styles" : "dark mode: the message sets no colours, so it is darkened");
+          notes.push(
+            decision.declared
+              ? "dark mode: the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own dark styles"
+              : "dark mode: the message sets no colours, so it is darkened",
+          );
           scheme = profile.dark;
           await setCanvas(scheme.canvas);
           await page.evaluate((css) => {
@@ -151,7 +180,9 @@ export class EmailRenderEngine {
             if (style) style.textContent = css;
           }, clientCss(scheme));
         } else {
-          notes.push("dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)");
+          notes.push(
+            "dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)",
+          );
         }
       } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
         const n = await invertColours(page, client.darkMode);
@@ -164,10 +195,21 @@ export class EmailRenderEngine {
     }
     // The render's artifacts, as a webpage's: its gatherers (gather-render.ts), every one, the first failure the render's.
     await timed("render helpers", () => page.evaluate(helpersScript(helpersOf(RENDER_SCHEDULE))));
-    const rendered = { page, formFactor, canvas: rgb(scheme.canvas), screenshotMaxHeight: this.limits.screenshotMaxHeight };
-    const { artifacts } = await runGatherers(RENDER_SCHEDULE, rendered, { sizes: [], resize: async () => {}, phase: "render", onFailure: "throw" });
+    const rendered = {
+      page,
+      formFactor,
+      canvas: rgb(scheme.canvas),
+      screenshotMaxHeight: this.limits.screenshotMaxHeight,
+    };
+    const { artifacts } = await runGatherers(RENDER_SCHEDULE, rendered, {
+      sizes: [],
+      resize: async () => {},
+      phase: "render",
+      onFailure: "throw",
+    });
     const { layout, snapshot, screenshot } = artifacts as Required<typeof artifacts>;
-    if (blocked.length) notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
+    if (blocked.length)
+      notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
     return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };
   }
 }
@@ -202,7 +244,10 @@ export class RenderLane {
   discard(): void {
     const opened = this.opened;
     this.opened = null;
-    if (opened) this.finishLater(timed("render context close", () => opened.then(({ context }) => context.close()).catch(() => {})));
+    if (opened)
+      this.finishLater(
+        timed("render context close", () => opened.then(({ context }) => context.close()).catch(() => {})),
+      );
   }
 
   private async open() {
@@ -221,7 +266,10 @@ export class RenderLane {
           if (this.blocked.length < 200) this.blocked.push(route.request().url());
           return route.abort("blockedbyclient").catch(() => {});
         });
-        await context.routeWebSocket(() => true, (ws) => ws.close());
+        await context.routeWebSocket(
+          () => true,
+          (ws) => ws.close(),
+        );
         const page = await context.newPage();
         page.on("dialog", (d) => void d.dismiss().catch(() => {}));
         page.on("popup", (p) => void p.close().catch(() => {}));

@@ -57,7 +57,11 @@ export function sanitizeState(rules: SanitizerRules): SanitizeState {
     counts: new Map(),
     fontFaceFamilies: new Set(),
     nestedAtRule: false,
-    valueFeatures: u.values.map((v) => ({ property: v.property ? new RegExp(v.property) : null, value: new RegExp(v.value, v.flags), why: v.why })),
+    valueFeatures: u.values.map((v) => ({
+      property: v.property ? new RegExp(v.property) : null,
+      value: new RegExp(v.value, v.flags),
+      why: v.why,
+    })),
     selectorFeatures: u.selectors.map((s) => ({ pattern: new RegExp(s.pattern, s.flags), why: s.why })),
   };
 }
@@ -96,7 +100,10 @@ export function splitTopLevel(text: string, sep: string): string[] {
  */
 export function wordDeclaration(s: SanitizeState, prop: string, value: string, tag: string | null): string | null {
   if (prop === "display" && !/^none$/i.test(value)) {
-    sanitizeNote(s, "removed display values other than none (Word engine: only display:none; caniemail css-display note 5)");
+    sanitizeNote(
+      s,
+      "removed display values other than none (Word engine: only display:none; caniemail css-display note 5)",
+    );
     return null;
   }
   if (/^margin/.test(prop) && /\bauto\b/i.test(value)) {
@@ -120,7 +127,11 @@ export function wordDeclaration(s: SanitizeState, prop: string, value: string, t
     return null;
   }
   if (prop === "font-family") {
-    const first = value.split(",")[0]!.trim().replace(/^["']|["']$/g, "").toLowerCase();
+    const first = value
+      .split(",")[0]!
+      .trim()
+      .replace(/^["']|["']$/g, "")
+      .toLowerCase();
     if (s.fontFaceFamilies.has(first)) {
       sanitizeNote(s, "web font replaced by Times New Roman (Word engine: caniemail css-at-font-face note 5)");
       return '"Times New Roman", serif';
@@ -244,7 +255,10 @@ export function mediaAllowed(s: SanitizeState, condition: string, nested: boolea
   if (rules.mediaFeaturesAllowed) {
     const features = [...condition.matchAll(/\(\s*([a-z-]+)/gi)].map((m) => m[1]!.toLowerCase());
     if (features.some((f) => !rules.mediaFeaturesAllowed!.includes(f))) {
-      sanitizeNote(s, `removed media queries on features other than ${rules.mediaFeaturesAllowed.join(", ")} (caniemail css-at-media note 2)`);
+      sanitizeNote(
+        s,
+        `removed media queries on features other than ${rules.mediaFeaturesAllowed.join(", ")} (caniemail css-at-media note 2)`,
+      );
       return false;
     }
   }
@@ -257,13 +271,18 @@ export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): 
   const out: string[] = [];
   for (const rule of Array.from(list)) {
     if (rule instanceof CSSStyleRule) {
-      const selectors = splitTopLevel(rule.selectorText, ",").map((sel) => filterSelector(s, sel)).filter((sel): sel is string => !!sel);
+      const selectors = splitTopLevel(rule.selectorText, ",")
+        .map((sel) => filterSelector(s, sel))
+        .filter((sel): sel is string => !!sel);
       if (!selectors.length) continue;
       const body = filterDeclarations(s, rule.style.cssText, null);
       let nested = "";
       if (rule.cssRules?.length) {
         if (u.nesting) sanitizeNote(s, `removed nested rules (${u.nesting})`);
-        else nested = Array.from(rule.cssRules).map((r) => r.cssText).join(" ");
+        else
+          nested = Array.from(rule.cssRules)
+            .map((r) => r.cssText)
+            .join(" ");
       }
       if (body || nested) out.push(`${selectors.join(", ")} { ${body}${body && nested ? "; " : ""}${nested} }`);
     } else if (rule instanceof CSSMediaRule) {
@@ -285,7 +304,11 @@ export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): 
         sanitizeNote(s, `removed @font-face (${u.atRules["font-face"]})`);
         continue;
       }
-      const family = rule.style.getPropertyValue("font-family").trim().replace(/^["']|["']$/g, "").toLowerCase();
+      const family = rule.style
+        .getPropertyValue("font-family")
+        .trim()
+        .replace(/^["']|["']$/g, "")
+        .toLowerCase();
       if (family) s.fontFaceFamilies.add(family);
       out.push(rule.cssText);
     } else if (rule instanceof CSSKeyframesRule) {
@@ -309,7 +332,11 @@ export function sanitizeStyleText(s: SanitizeState, text: string): string | null
     sanitizeNote(s, `removed a <style> block over ${Math.round(rules.styleBlockMaxBytes / 1024)} KB`);
     return null;
   }
-  if (/@import\b/i.test(text)) sanitizeNote(s, u.atRules.import ? `removed @import (${u.atRules.import})` : "@import not loaded (remote content is blocked)");
+  if (/@import\b/i.test(text))
+    sanitizeNote(
+      s,
+      u.atRules.import ? `removed @import (${u.atRules.import})` : "@import not loaded (remote content is blocked)",
+    );
   const sheet = new CSSStyleSheet();
   try {
     sheet.replaceSync(text);

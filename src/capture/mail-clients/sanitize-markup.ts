@@ -1,4 +1,10 @@
-import { filterDeclarations, SANITIZE_CSS_HELPERS, sanitizeNote, sanitizeStyleText, type SanitizeState } from "./sanitize-css";
+import {
+  filterDeclarations,
+  SANITIZE_CSS_HELPERS,
+  sanitizeNote,
+  sanitizeStyleText,
+  type SanitizeState,
+} from "./sanitize-css";
 
 /**
  * The sanitizer's markup: what a client removes or rewrites in the message's document (a DOMParser document:
@@ -17,13 +23,19 @@ export function drawVml(s: SanitizeState, doc: Document): void {
       const filled = el.getAttribute("filled") !== "f" && el.getAttribute("filled") !== "false";
       const stroke = el.getAttribute("strokecolor");
       const stroked = el.getAttribute("stroked") !== "f" && el.getAttribute("stroked") !== "false";
-      const childFill = Array.from(el.children).find((c) => c.tagName.toLowerCase() === "v:fill")?.getAttribute("color");
+      const childFill = Array.from(el.children)
+        .find((c) => c.tagName.toLowerCase() === "v:fill")
+        ?.getAttribute("color");
       box.setAttribute(
         "style",
         `${style}; display: inline-block; box-sizing: border-box; text-align: center; vertical-align: middle;` +
           (filled && (fill || childFill) ? ` background-color: ${fill || childFill};` : "") +
           (stroked && stroke ? ` border: ${el.getAttribute("strokeweight") || "1px"} solid ${stroke};` : "") +
-          (tag === "v:roundrect" ? ` border-radius: ${el.getAttribute("arcsize") ? "8px" : "4px"};` : tag === "v:oval" ? " border-radius: 50%;" : ""),
+          (tag === "v:roundrect"
+            ? ` border-radius: ${el.getAttribute("arcsize") ? "8px" : "4px"};`
+            : tag === "v:oval"
+              ? " border-radius: 50%;"
+              : ""),
       );
       box.setAttribute("data-assay-vml", tag);
       while (el.firstChild) box.appendChild(el.firstChild);
@@ -51,7 +63,9 @@ export function drawVml(s: SanitizeState, doc: Document): void {
 
 /** Scripts, frames, embeds, <base>, <link>, a refresh or a Content-Security-Policy: what no client keeps. */
 export function removeUnsafeMarkup(s: SanitizeState, doc: Document): void {
-  for (const el of Array.from(doc.querySelectorAll("script, iframe, frame, frameset, embed, applet, base, link, meta[http-equiv]"))) {
+  for (const el of Array.from(
+    doc.querySelectorAll("script, iframe, frame, frameset, embed, applet, base, link, meta[http-equiv]"),
+  )) {
     const tag = el.tagName.toLowerCase();
     if (tag === "meta" && !/refresh|content-security/i.test(el.getAttribute("http-equiv") ?? "")) continue;
     sanitizeNote(s, `removed <${tag}>`);
@@ -64,7 +78,12 @@ export function removeUnsupportedElements(s: SanitizeState, doc: Document): void
   for (const e of s.rules.unsupported.elements) {
     for (const el of Array.from(doc.querySelectorAll(e.selector))) {
       sanitizeNote(s, `removed <${e.selector}> (${e.why})`);
-      if (e.fallback) el.replaceWith(...Array.from(el.childNodes).filter((n) => !(n instanceof Element && ["source", "track", "param"].includes(n.tagName.toLowerCase()))));
+      if (e.fallback)
+        el.replaceWith(
+          ...Array.from(el.childNodes).filter(
+            (n) => !(n instanceof Element && ["source", "track", "param"].includes(n.tagName.toLowerCase())),
+          ),
+        );
       else el.remove();
     }
   }
@@ -78,7 +97,10 @@ export function removeScriptAttributes(s: SanitizeState, doc: Document): void {
       if (name.startsWith("on")) {
         el.removeAttribute(attr.name);
         sanitizeNote(s, "removed event handler attributes");
-      } else if (["href", "src", "action", "formaction", "xlink:href"].includes(name) && /^\s*javascript:/i.test(attr.value)) {
+      } else if (
+        ["href", "src", "action", "formaction", "xlink:href"].includes(name) &&
+        /^\s*javascript:/i.test(attr.value)
+      ) {
         el.removeAttribute(attr.name);
         sanitizeNote(s, "removed javascript: URLs");
       }
@@ -134,7 +156,14 @@ export function prefixClassesAndIds(s: SanitizeState, doc: Document): void {
   const { classPrefix, idPrefix } = s.rules;
   if (classPrefix) {
     for (const el of Array.from(doc.querySelectorAll("[class]"))) {
-      el.setAttribute("class", (el.getAttribute("class") ?? "").split(/\s+/).filter(Boolean).map((c) => classPrefix + c).join(" "));
+      el.setAttribute(
+        "class",
+        (el.getAttribute("class") ?? "")
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((c) => classPrefix + c)
+          .join(" "),
+      );
     }
     sanitizeNote(s, `class names prefixed with ${classPrefix}`);
   }
@@ -156,7 +185,8 @@ export function bodyToDiv(s: SanitizeState, doc: Document): void {
   body.appendChild(div);
   for (const attr of Array.from(body.attributes)) body.removeAttribute(attr.name);
   // The client's own page holds the head: only the message's styles survive from it.
-  for (const el of Array.from(doc.head.children)) if (el.tagName.toLowerCase() !== "style" && el.tagName.toLowerCase() !== "meta") el.remove();
+  for (const el of Array.from(doc.head.children))
+    if (el.tagName.toLowerCase() !== "style" && el.tagName.toLowerCase() !== "meta") el.remove();
   sanitizeNote(s, "<body> replaced by a <div>");
 }
 

@@ -8,7 +8,15 @@ export interface EmailRenderSnapshot {
   /** The client's canvas colour behind the message. */
   canvas: RGB;
   /** Visible text, per element owning text nodes: its colour against the background composited under it. */
-  textBlocks: Array<{ selector: string; text: string; fontSizePx: number; bold: boolean; color: RGB; background: RGB; contrast: number }>;
+  textBlocks: Array<{
+    selector: string;
+    text: string;
+    fontSizePx: number;
+    bold: boolean;
+    color: RGB;
+    background: RGB;
+    contrast: number;
+  }>;
   images: Array<{
     selector: string;
     /** Where the source points: remote (blocked here), data:, cid: (blocked here too), or nothing. */
@@ -68,13 +76,18 @@ export function backgroundUnder(el: Element | null, canvas: RGB): RGB {
     }
   }
   let out: RGB = [...canvas];
-  for (const [r, g, b, a] of layers.reverse()) out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
+  for (const [r, g, b, a] of layers.reverse())
+    out = [r * a + out[0] * (1 - a), g * a + out[1] * (1 - a), b * a + out[2] * (1 - a)];
   return out.map(Math.round) as RGB;
 }
 
 /** A colour with alpha blended over an opaque one. */
 export function blendOver(fg: [number, number, number, number], bg: RGB): RGB {
-  return [fg[0] * fg[3] + bg[0] * (1 - fg[3]), fg[1] * fg[3] + bg[1] * (1 - fg[3]), fg[2] * fg[3] + bg[2] * (1 - fg[3])].map(Math.round) as RGB;
+  return [
+    fg[0] * fg[3] + bg[0] * (1 - fg[3]),
+    fg[1] * fg[3] + bg[1] * (1 - fg[3]),
+    fg[2] * fg[3] + bg[2] * (1 - fg[3]),
+  ].map(Math.round) as RGB;
 }
 
 /** Rendered with area. */
@@ -122,7 +135,13 @@ export function renderTextBlocks(owners: Map<Element, string>, canvas: RGB): Mea
 export function linkShowsText(a: Element | null): string {
   if (!a) return "";
   const own = (a.textContent ?? "").replace(/\s+/g, " ").trim();
-  return own || Array.from(a.querySelectorAll("img")).map((i) => i.getAttribute("alt") ?? "").join(" ").trim();
+  return (
+    own ||
+    Array.from(a.querySelectorAll("img"))
+      .map((i) => i.getAttribute("alt") ?? "")
+      .join(" ")
+      .trim()
+  );
 }
 
 /** Every image: where its source points, whether it loaded, the link around it; and the words of alt text of those that did not load. */
@@ -131,7 +150,15 @@ export function renderImages(): { images: EmailRenderSnapshot["images"]; altWord
   const images: EmailRenderSnapshot["images"] = [];
   for (const img of Array.from(document.images)) {
     const raw = img.getAttribute("src") ?? "";
-    const source = !raw ? "none" : /^(https?:)?\/\//i.test(raw) ? "remote" : /^data:/i.test(raw) ? "data" : /^cid:/i.test(raw) ? "cid" : "other";
+    const source = !raw
+      ? "none"
+      : /^(https?:)?\/\//i.test(raw)
+        ? "remote"
+        : /^data:/i.test(raw)
+          ? "data"
+          : /^cid:/i.test(raw)
+            ? "cid"
+            : "other";
     const loaded = img.complete && img.naturalWidth > 0;
     const alt = img.getAttribute("alt");
     if (!loaded && alt) altWords += alt.split(/\s+/).filter((w) => /\w/.test(w)).length;
@@ -225,5 +252,13 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
   const textBlocks = h.renderTextBlocks(owners, args.canvas);
   const { images, altWords } = h.renderImages();
   const links = h.renderLinks(owners, args.canvas);
-  return { canvas: args.canvas, textBlocks, images, links, words, altWords, viewportWidth: document.documentElement.clientWidth };
+  return {
+    canvas: args.canvas,
+    textBlocks,
+    images,
+    links,
+    words,
+    altWords,
+    viewportWidth: document.documentElement.clientWidth,
+  };
 }

@@ -92,12 +92,19 @@ export function resolvedUrl(raw: string): string {
 export function rgbaOf(css: string): [number, number, number, number] {
   const m = css.match(/rgba?\(([^)]+)\)/);
   if (!m) return [0, 0, 0, 0];
-  const p = m[1]!.split(/[\s,/]+/).filter(Boolean).map(Number);
+  const p = m[1]!
+    .split(/[\s,/]+/)
+    .filter(Boolean)
+    .map(Number);
   return [p[0] ?? 0, p[1] ?? 0, p[2] ?? 0, p[3] ?? 1];
 }
 
 /** A viewport rectangle in page coordinates (the scroll offset added). */
-export function pageBox(r: DOMRect, sx: number = scrollX, sy: number = scrollY): { x: number; y: number; width: number; height: number } {
+export function pageBox(
+  r: DOMRect,
+  sx: number = scrollX,
+  sy: number = scrollY,
+): { x: number; y: number; width: number; height: number } {
   return { x: r.left + sx, y: r.top + sy, width: r.width, height: r.height };
 }
 
@@ -129,7 +136,10 @@ export function backdropOf(el: Element | null): string {
  * or button), a cell, a table or a wrapper, paints a background unlike what is behind that ancestor.
  */
 export function inColouredContainer(el: Element): boolean {
-  const own = squashed(el.textContent) || squashed(el.getAttribute("aria-label")) || squashed((el as HTMLInputElement).value ?? "");
+  const own =
+    squashed(el.textContent) ||
+    squashed(el.getAttribute("aria-label")) ||
+    squashed((el as HTMLInputElement).value ?? "");
   if (!own || own.length >= 60) return false;
   for (let n = el.parentElement; n && n !== document.body && n !== document.documentElement; n = n.parentElement) {
     if (squashed(n.textContent) !== own || n.querySelectorAll("a[href], button").length > 1) return false;

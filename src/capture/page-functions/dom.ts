@@ -22,7 +22,8 @@ export function domIsHidden(el: Element | null): boolean {
     else if (cs.visibility === "hidden" || cs.visibility === "collapse") hidden = true;
     else {
       const r = el.getBoundingClientRect();
-      const clipsSelf = cs.overflow === "hidden" || cs.overflowX === "hidden" || cs.clip.startsWith("rect") || cs.clipPath !== "none";
+      const clipsSelf =
+        cs.overflow === "hidden" || cs.overflowX === "hidden" || cs.clip.startsWith("rect") || cs.clipPath !== "none";
       if (clipsSelf && r.width <= 1 && r.height <= 1) hidden = true;
       else hidden = domIsHidden(el.parentElement);
     }
@@ -37,7 +38,8 @@ export function domIsVisible(el: Element): boolean {
   if (getComputedStyle(el).visibility !== "visible") return false;
   for (let p: Element | null = el; p && p !== document.documentElement; p = p.parentElement) {
     const pcs = getComputedStyle(p);
-    if (pcs.display === "none" || ["script", "style", "template", "noscript", "head"].includes(p.tagName.toLowerCase())) return false;
+    if (pcs.display === "none" || ["script", "style", "template", "noscript", "head"].includes(p.tagName.toLowerCase()))
+      return false;
     const r = p.getBoundingClientRect();
     if ((pcs.overflow === "hidden" || pcs.clip.startsWith("rect")) && r.width <= 1 && r.height <= 1) return false;
   }
@@ -84,12 +86,14 @@ export function domVisibleText(): Pick<DomSnapshot, "visibleText" | "pageText"> 
 /** How a form control is labelled, or null when it has no accessible label (a placeholder does not count). */
 export function domLabelOf(el: Element): DomSnapshot["formControls"][number]["labelledBy"] {
   const id = el.getAttribute("id");
-  if (id && Array.from(document.querySelectorAll("label")).some((l) => l.htmlFor === id && textOfElement(l))) return "label-for";
+  if (id && Array.from(document.querySelectorAll("label")).some((l) => l.htmlFor === id && textOfElement(l)))
+    return "label-for";
   const ancestor = el.closest("label");
   if (ancestor && textOfElement(ancestor)) return "ancestor-label";
   if ((el.getAttribute("aria-label") ?? "").trim()) return "aria-label";
   const ids = (el.getAttribute("aria-labelledby") ?? "").split(/\s+/).filter(Boolean);
-  if (ids.some((i) => textOfElement(document.getElementById(i) ?? document.createElement("i")))) return "aria-labelledby";
+  if (ids.some((i) => textOfElement(document.getElementById(i) ?? document.createElement("i"))))
+    return "aria-labelledby";
   if ((el.getAttribute("title") ?? "").trim()) return "title";
   return null;
 }
@@ -97,7 +101,11 @@ export function domLabelOf(el: Element): DomSnapshot["formControls"][number]["la
 /** Inputs, selects and text areas a person fills in (not hidden inputs or buttons), with how each is labelled. */
 export function domFormControls(): DomSnapshot["formControls"] {
   return Array.from(document.querySelectorAll("input, select, textarea"))
-    .filter((el) => el.tagName !== "INPUT" || !["hidden", "submit", "button", "reset", "image"].includes((el as HTMLInputElement).type))
+    .filter(
+      (el) =>
+        el.tagName !== "INPUT" ||
+        !["hidden", "submit", "button", "reset", "image"].includes((el as HTMLInputElement).type),
+    )
     .map((el) => ({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),
@@ -115,17 +123,24 @@ export function domSubresources(): DomSnapshot["subresources"] {
     if (value) subresources.push({ selector: cssPath(el), attribute, raw: value, resolved: resolvedUrl(value) });
   };
   const cssUrls = (css: string) => Array.from(css.matchAll(/url\(\s*(['"]?)([^'")]+)\1\s*\)/g), (m) => m[2]!);
-  for (const el of Array.from(document.querySelectorAll("img, script[src], iframe[src], video, audio, source, embed[src], track[src], input[type=image]"))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      "img, script[src], iframe[src], video, audio, source, embed[src], track[src], input[type=image]",
+    ),
+  )) {
     for (const attr of ["src", "poster"]) if (el.hasAttribute(attr)) addRef(el, attr, el.getAttribute(attr)!);
     const srcset = el.getAttribute("srcset");
     if (srcset) for (const candidate of srcset.split(",")) addRef(el, "srcset", candidate.trim().split(/\s+/)[0] ?? "");
   }
   for (const el of Array.from(document.querySelectorAll("link[href]"))) {
     const rel = (el.getAttribute("rel") ?? "").toLowerCase().split(/\s+/);
-    if (rel.some((r) => ["stylesheet", "preload", "icon", "modulepreload", "apple-touch-icon", "manifest"].includes(r))) addRef(el, "href", el.getAttribute("href")!);
+    if (rel.some((r) => ["stylesheet", "preload", "icon", "modulepreload", "apple-touch-icon", "manifest"].includes(r)))
+      addRef(el, "href", el.getAttribute("href")!);
   }
-  for (const el of Array.from(document.querySelectorAll("[style]"))) for (const u of cssUrls(el.getAttribute("style")!)) addRef(el, "style url()", u);
-  for (const el of Array.from(document.querySelectorAll("style"))) for (const u of cssUrls(el.textContent ?? "")) addRef(el, "<style> url()", u);
+  for (const el of Array.from(document.querySelectorAll("[style]")))
+    for (const u of cssUrls(el.getAttribute("style")!)) addRef(el, "style url()", u);
+  for (const el of Array.from(document.querySelectorAll("style")))
+    for (const u of cssUrls(el.textContent ?? "")) addRef(el, "<style> url()", u);
   return subresources;
 }
 
@@ -164,7 +179,13 @@ export function domImages(): DomSnapshot["images"] {
 export function domAnchors(): DomSnapshot["anchors"] {
   return Array.from(document.querySelectorAll("a[href]")).map((el) => {
     const href = el.getAttribute("href") ?? "";
-    return { selector: cssPath(el), href, resolved: resolvedUrl(href), text: textOfElement(el), visible: domIsVisible(el) };
+    return {
+      selector: cssPath(el),
+      href,
+      resolved: resolvedUrl(href),
+      text: textOfElement(el),
+      visible: domIsVisible(el),
+    };
   });
 }
 
@@ -222,7 +243,9 @@ export function snapshotDom(helpersKey: string): DomSnapshot {
     linkElements: h.domLinkElements(),
     formControls: h.domFormControls(),
     subresources: h.domSubresources(),
-    jsonLd: Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).map((s) => s.textContent ?? ""),
+    jsonLd: Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).map(
+      (s) => s.textContent ?? "",
+    ),
     scrollWidth: document.documentElement.scrollWidth,
     scrollHeight: document.documentElement.scrollHeight,
   };

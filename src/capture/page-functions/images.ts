@@ -25,7 +25,10 @@ export function px(v: string): number {
 
 /** Transform scale: the rendered box against the layout box. */
 export function transformScale(el: HTMLElement, r: DOMRect): { x: number; y: number } {
-  return { x: el.offsetWidth > 0 ? r.width / el.offsetWidth : 1, y: el.offsetHeight > 0 ? r.height / el.offsetHeight : 1 };
+  return {
+    x: el.offsetWidth > 0 ? r.width / el.offsetWidth : 1,
+    y: el.offsetHeight > 0 ? r.height / el.offsetHeight : 1,
+  };
 }
 
 /** Top-level comma split of a CSS list (gradients hold commas inside parentheses, URLs inside quotes). */
@@ -79,15 +82,24 @@ export async function naturalSizes(urls: string[]): Promise<Map<string, { w: num
 export function paintedImgSize(el: HTMLImageElement, cs: CSSStyleDeclaration, r: DOMRect): PageImage["painted"] {
   const nw = el.naturalWidth || 0;
   const nh = el.naturalHeight || 0;
-  const cw = el.offsetWidth - px(cs.borderLeftWidth) - px(cs.borderRightWidth) - px(cs.paddingLeft) - px(cs.paddingRight);
-  const ch = el.offsetHeight - px(cs.borderTopWidth) - px(cs.borderBottomWidth) - px(cs.paddingTop) - px(cs.paddingBottom);
+  const cw =
+    el.offsetWidth - px(cs.borderLeftWidth) - px(cs.borderRightWidth) - px(cs.paddingLeft) - px(cs.paddingRight);
+  const ch =
+    el.offsetHeight - px(cs.borderTopWidth) - px(cs.borderBottomWidth) - px(cs.paddingTop) - px(cs.paddingBottom);
   if (cw <= 0 || ch <= 0) return null;
   let painted: { width: number; height: number };
   const fit = cs.objectFit;
   if (fit === "fill" || !nw || !nh) painted = { width: cw, height: ch };
   else {
     const contain = Math.min(cw / nw, ch / nh);
-    const s = fit === "cover" ? Math.max(cw / nw, ch / nh) : fit === "none" ? 1 : fit === "scale-down" ? Math.min(1, contain) : contain;
+    const s =
+      fit === "cover"
+        ? Math.max(cw / nw, ch / nh)
+        : fit === "none"
+          ? 1
+          : fit === "scale-down"
+            ? Math.min(1, contain)
+            : contain;
     painted = { width: nw * s, height: nh * s };
   }
   const scale = transformScale(el, r);
@@ -106,7 +118,17 @@ export function imgImages(frame: ImageFrame): { images: PageImage[]; mediaBoxes:
     const broken = el.tagName === "IMG" && el.complete && !nw;
     const shown = shownInFrame(el, cs, r, frame) && !broken;
     const box = pageBox(r, frame.sx, frame.sy);
-    images.push({ selector: cssPath(el), kind: "img", src: imageSource(el), shown, box, painted: paintedImgSize(el, cs, r), fit: cs.objectFit, naturalWidth: nw, naturalHeight: el.naturalHeight || 0 });
+    images.push({
+      selector: cssPath(el),
+      kind: "img",
+      src: imageSource(el),
+      shown,
+      box,
+      painted: paintedImgSize(el, cs, r),
+      fit: cs.objectFit,
+      naturalWidth: nw,
+      naturalHeight: el.naturalHeight || 0,
+    });
     if (shown) mediaBoxes.push(box);
   }
   return { images, mediaBoxes };
@@ -125,11 +147,19 @@ export function embeddedMediaBoxes(frame: ImageFrame): Box[] {
 
 /** Every element whose computed background-image holds a url(). */
 export function elementsWithBackgroundImage(): HTMLElement[] {
-  return Array.from(document.querySelectorAll<HTMLElement>("*")).filter((el) => getComputedStyle(el).backgroundImage.includes("url("));
+  return Array.from(document.querySelectorAll<HTMLElement>("*")).filter((el) =>
+    getComputedStyle(el).backgroundImage.includes("url("),
+  );
 }
 
 /** The size a background layer's picture is painted at in a positioning area, per its background-size; null when unknown. */
-export function paintedBackgroundSize(fit: string, areaW: number, areaH: number, nw: number, nh: number): PageImage["painted"] {
+export function paintedBackgroundSize(
+  fit: string,
+  areaW: number,
+  areaH: number,
+  nw: number,
+  nh: number,
+): PageImage["painted"] {
   if (fit === "cover" || fit === "contain") {
     if (!nw || !nh) return null;
     const s = fit === "cover" ? Math.max(areaW / nw, areaH / nh) : Math.min(areaW / nw, areaH / nh);
@@ -146,7 +176,11 @@ export function paintedBackgroundSize(fit: string, areaW: number, areaH: number,
 }
 
 /** Each url() layer of the elements' backgrounds, and the boxes of the elements that show one (the root's excepted). */
-export function backgroundImages(elements: HTMLElement[], naturals: Map<string, { w: number; h: number }>, frame: ImageFrame): { images: PageImage[]; mediaBoxes: Box[] } {
+export function backgroundImages(
+  elements: HTMLElement[],
+  naturals: Map<string, { w: number; h: number }>,
+  frame: ImageFrame,
+): { images: PageImage[]; mediaBoxes: Box[] } {
   const images: PageImage[] = [];
   const mediaBoxes: Box[] = [];
   for (const el of elements) {
@@ -160,8 +194,14 @@ export function backgroundImages(elements: HTMLElement[], naturals: Map<string, 
     const origin = cs.backgroundOrigin.split(",")[0]!.trim();
     const borderX = px(cs.borderLeftWidth) + px(cs.borderRightWidth);
     const borderY = px(cs.borderTopWidth) + px(cs.borderBottomWidth);
-    const areaW = el.offsetWidth - (origin === "border-box" ? 0 : borderX) - (origin === "content-box" ? px(cs.paddingLeft) + px(cs.paddingRight) : 0);
-    const areaH = el.offsetHeight - (origin === "border-box" ? 0 : borderY) - (origin === "content-box" ? px(cs.paddingTop) + px(cs.paddingBottom) : 0);
+    const areaW =
+      el.offsetWidth -
+      (origin === "border-box" ? 0 : borderX) -
+      (origin === "content-box" ? px(cs.paddingLeft) + px(cs.paddingRight) : 0);
+    const areaH =
+      el.offsetHeight -
+      (origin === "border-box" ? 0 : borderY) -
+      (origin === "content-box" ? px(cs.paddingTop) + px(cs.paddingBottom) : 0);
     let anyUrl = false;
     const layers = cssLayers(cs.backgroundImage);
     for (let i = 0; i < layers.length; i++) {
@@ -172,7 +212,17 @@ export function backgroundImages(elements: HTMLElement[], naturals: Map<string, 
       const { w: nw, h: nh } = naturals.get(src) ?? { w: 0, h: 0 };
       let painted = areaW > 0 && areaH > 0 ? paintedBackgroundSize(fit, areaW, areaH, nw, nh) : null;
       if (painted) painted = { width: painted.width * scale.x, height: painted.height * scale.y };
-      images.push({ selector: cssPath(el), kind: "background", src, shown, box, painted, fit, naturalWidth: nw, naturalHeight: nh });
+      images.push({
+        selector: cssPath(el),
+        kind: "background",
+        src,
+        shown,
+        box,
+        painted,
+        fit,
+        naturalWidth: nw,
+        naturalHeight: nh,
+      });
     }
     // The root's background paints the whole canvas: it is the page, not a picture on it.
     if (anyUrl && shown && el !== document.documentElement && el !== document.body) mediaBoxes.push(box);
@@ -203,7 +253,12 @@ export async function snapshotImages(helpersKey: string): Promise<ImagesSnapshot
   const pictures = h.imgImages(frame);
   const embedded = h.embeddedMediaBoxes(frame);
   const withBackground = h.elementsWithBackgroundImage();
-  const urls = withBackground.flatMap((el) => h.cssLayers(getComputedStyle(el).backgroundImage).map(h.backgroundUrl).filter((u): u is string => !!u));
+  const urls = withBackground.flatMap((el) =>
+    h
+      .cssLayers(getComputedStyle(el).backgroundImage)
+      .map(h.backgroundUrl)
+      .filter((u): u is string => !!u),
+  );
   const backgrounds = h.backgroundImages(withBackground, await h.naturalSizes(urls), frame);
   return {
     viewport: { width: innerWidth, height: innerHeight },

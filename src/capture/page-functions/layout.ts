@@ -1,5 +1,15 @@
 import type { LayoutSnapshot } from "../artifact-shapes";
-import { COMMON_HELPERS, cssPath, imageSource, inColouredContainer, pageBox, rgbaOf, runCache, shownWithArea, textOfElement } from "./common";
+import {
+  COMMON_HELPERS,
+  cssPath,
+  imageSource,
+  inColouredContainer,
+  pageBox,
+  rgbaOf,
+  runCache,
+  shownWithArea,
+  textOfElement,
+} from "./common";
 
 /**
  * Geometry at one viewport: page helpers (installed by page-helpers.ts) and the page function that composes them,
@@ -38,9 +48,19 @@ export function clipOf(el: Element): { l: number; t: number; r: number; b: numbe
   const up = el.parentElement ? clipOf(el.parentElement) : { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
   const cs = getComputedStyle(el);
   let clip = up;
-  if (cs.overflowX !== "visible" || cs.overflowY !== "visible" || cs.clip.startsWith("rect") || cs.clipPath !== "none") {
+  if (
+    cs.overflowX !== "visible" ||
+    cs.overflowY !== "visible" ||
+    cs.clip.startsWith("rect") ||
+    cs.clipPath !== "none"
+  ) {
     const r = el.getBoundingClientRect();
-    clip = { l: Math.max(up.l, r.left), t: Math.max(up.t, r.top), r: Math.min(up.r, r.right), b: Math.min(up.b, r.bottom) };
+    clip = {
+      l: Math.max(up.l, r.left),
+      t: Math.max(up.t, r.top),
+      r: Math.min(up.r, r.right),
+      b: Math.min(up.b, r.bottom),
+    };
   }
   cache.set(el, clip);
   return clip;
@@ -57,14 +77,22 @@ export function inkTrim(cs: CSSStyleDeclaration, text: string): { top: number; b
   const pen = pens.get("pen");
   if (!pen) return { top: 0, bottom: 0 };
   const font = `${cs.fontStyle} ${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-  const shown = cs.textTransform === "uppercase" ? text.toUpperCase() : cs.textTransform === "lowercase" ? text.toLowerCase() : text;
+  const shown =
+    cs.textTransform === "uppercase"
+      ? text.toUpperCase()
+      : cs.textTransform === "lowercase"
+        ? text.toLowerCase()
+        : text;
   const trims = runCache<string, { top: number; bottom: number }>("ink trims");
   const key = `${font}|${shown}`;
   let trim = trims.get(key);
   if (!trim) {
     pen.font = font;
     const m = pen.measureText(shown);
-    trim = { top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent), bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent) };
+    trim = {
+      top: Math.max(0, m.fontBoundingBoxAscent - m.actualBoundingBoxAscent),
+      bottom: Math.max(0, m.fontBoundingBoxDescent - m.actualBoundingBoxDescent),
+    };
     trims.set(key, trim);
   }
   return trim;
@@ -96,7 +124,9 @@ export function textInkRects(): Array<{ el: Element; x: number; y: number; w: nu
 }
 
 /** Text rectangles of unrelated elements (neither holds the other) that overlap by 4px or more each way; at most 50 pairs. */
-export function textOverlaps(rects: Array<{ el: Element; x: number; y: number; w: number; h: number }>): LayoutSnapshot["textOverlaps"] {
+export function textOverlaps(
+  rects: Array<{ el: Element; x: number; y: number; w: number; h: number }>,
+): LayoutSnapshot["textOverlaps"] {
   const overlaps: LayoutSnapshot["textOverlaps"] = [];
   const seenPairs = new Set<string>();
   const sorted = rects.slice().sort((a, b) => a.y - b.y);
@@ -111,7 +141,14 @@ export function textOverlaps(rects: Array<{ el: Element; x: number; y: number; w
       const key = [cssPath(a.el), cssPath(b.el)].sort().join("|");
       if (seenPairs.has(key)) continue;
       seenPairs.add(key);
-      overlaps.push({ a: cssPath(a.el), b: cssPath(b.el), textA: shortText(a.el), textB: shortText(b.el), width: Math.round(w), height: Math.round(h) });
+      overlaps.push({
+        a: cssPath(a.el),
+        b: cssPath(b.el),
+        textA: shortText(a.el),
+        textB: shortText(b.el),
+        width: Math.round(w),
+        height: Math.round(h),
+      });
     }
   }
   return overlaps;
@@ -142,11 +179,15 @@ export function layoutControls(): LayoutSnapshot["controls"] {
     const parentBg = opaqueBackground(el.parentElement);
     const bg = rgbaOf(cs.backgroundColor);
     const border = Math.max(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
-    const buttonStyled = (bg[3] > 0 && cs.backgroundColor !== parentBg) || (border >= 1 && cs.borderTopStyle !== "none") || inColouredContainer(el);
+    const buttonStyled =
+      (bg[3] > 0 && cs.backgroundColor !== parentBg) ||
+      (border >= 1 && cs.borderTopStyle !== "none") ||
+      inColouredContainer(el);
     const block = el.parentElement;
     // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds text of its own, not only
     // the text of other targets (a row of links separated by spaces is not a sentence).
-    const inline = el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block, targets).length > 10;
+    const inline =
+      el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block, targets).length > 10;
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),

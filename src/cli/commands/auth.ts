@@ -23,14 +23,18 @@ export function reporting<A extends unknown[]>(run: (...args: A) => number | Pro
   });
 }
 
-const baseUrlOption = ["--base-url <url>", "the Assay server (also ASSAY_BASE_URL; default http://localhost:8080)"] as const;
+const baseUrlOption = [
+  "--base-url <url>",
+  "the Assay server (also ASSAY_BASE_URL; default http://localhost:8080)",
+] as const;
 const hostsFile = () => join(configDir(), "hosts.json");
 
 /** Whether a browser can be opened for the person: a terminal, not CI, and a display (macOS and Windows always have one). */
 function browserAvailable(): { ok: true } | { ok: false; why: string } {
   if (process.env.CI) return { ok: false, why: "CI is set" };
   if (!process.stdout.isTTY) return { ok: false, why: "not on a terminal" };
-  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { ok: false, why: "no DISPLAY" };
+  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { ok: false, why: "no DISPLAY" };
   return { ok: true };
 }
 
@@ -47,15 +51,29 @@ interface DeviceAuthorization {
   interval: number;
 }
 type TokenAnswer =
-  | { access_token: string; token_type: "Bearer"; scope: string; keyId: string; customerId: string; orgCode: string; email: string; error?: undefined }
+  | {
+      access_token: string;
+      token_type: "Bearer";
+      scope: string;
+      keyId: string;
+      customerId: string;
+      orgCode: string;
+      email: string;
+      error?: undefined;
+    }
   | { error: string; error_description: string };
 
 /** RFC 8628: ask for a code, show it, poll at the interval (5 s slower after each slow_down) until a key or a refusal. */
 async function login(opts: { baseUrl?: string; browser: boolean }): Promise<number> {
   const baseUrl = baseUrlOf(opts.baseUrl);
-  const code = await callApi<DeviceAuthorization & { error?: string; error_description?: string }>(baseUrl, "POST", "/api/device/code", {
-    form: { client_id: CLIENT_ID },
-  });
+  const code = await callApi<DeviceAuthorization & { error?: string; error_description?: string }>(
+    baseUrl,
+    "POST",
+    "/api/device/code",
+    {
+      form: { client_id: CLIENT_ID },
+    },
+  );
   if (code.body.error) {
     console.error(`The server refused a device code: ${code.body.error}: ${code.body.error_description}`);
     return EXIT.undecided;
@@ -88,7 +106,9 @@ async function login(opts: { baseUrl?: string; browser: boolean }): Promise<numb
     if (token.error === undefined) {
       const replaced = storedKey(baseUrl);
       if (replaced && replaced.keyId !== token.keyId) {
-        console.log(`Replacing the stored key ${replaced.keyId}, which stays active: revoke it at ${baseUrl}/dashboard/keys.`);
+        console.log(
+          `Replacing the stored key ${replaced.keyId}, which stays active: revoke it at ${baseUrl}/dashboard/keys.`,
+        );
       }
       saveKey(baseUrl, {
         apiKey: token.access_token,
@@ -101,7 +121,8 @@ async function login(opts: { baseUrl?: string; browser: boolean }): Promise<numb
       });
       console.log(`Logged in to ${baseUrl} as ${token.email}, organization ${token.orgCode} (${token.customerId}).`);
       console.log(`Key ${token.keyId} (scopes: ${token.scope}) stored in ${hostsFile()}.`);
-      if (process.env.ASSAY_API_KEY) console.log("Note: ASSAY_API_KEY is set in this environment and wins over the stored key.");
+      if (process.env.ASSAY_API_KEY)
+        console.log("Note: ASSAY_API_KEY is set in this environment and wins over the stored key.");
       return EXIT.pass;
     }
     if (token.error === "authorization_pending") continue;
@@ -110,7 +131,8 @@ async function login(opts: { baseUrl?: string; browser: boolean }): Promise<numb
       continue;
     }
     if (token.error === "access_denied") console.error("The request was denied on the device page; no key was stored.");
-    else if (token.error === "expired_token") console.error("The code expired before it was approved; run assay login again.");
+    else if (token.error === "expired_token")
+      console.error("The code expired before it was approved; run assay login again.");
     else console.error(`The server refused the device code: ${token.error}: ${token.error_description}`);
     return EXIT.undecided;
   }
@@ -125,23 +147,35 @@ async function status(opts: { baseUrl?: string }): Promise<number> {
   const key = keyInUse(baseUrl);
   const stored = storedKey(baseUrl);
   if (!key) {
-    console.error(`Not logged in to ${baseUrl}: no key stored in ${hostsFile()} and ASSAY_API_KEY is not set. Run assay login.`);
+    console.error(
+      `Not logged in to ${baseUrl}: no key stored in ${hostsFile()} and ASSAY_API_KEY is not set. Run assay login.`,
+    );
     return EXIT.undecided;
   }
   if (key.source === "ASSAY_API_KEY") {
-    console.log(`Key: from ASSAY_API_KEY, which wins over any stored key${stored ? ` (key ${stored.keyId} is stored for this server but not used)` : ""}.`);
+    console.log(
+      `Key: from ASSAY_API_KEY, which wins over any stored key${stored ? ` (key ${stored.keyId} is stored for this server but not used)` : ""}.`,
+    );
   } else {
     console.log(`Key: ${key.keyId}, stored by assay login in ${hostsFile()} (scopes: ${stored!.scope}).`);
     console.log(`Approved by: ${stored!.email}`);
   }
   try {
-    const org = await callApi<{ customerId: string; orgCode: string; email: string; plan: string }>(baseUrl, "GET", "/api/org", { key: key.apiKey });
-    console.log(`Organization: ${org.body.orgCode} (${org.body.customerId}), ${org.body.plan} plan, account email ${org.body.email}`);
+    const org = await callApi<{ customerId: string; orgCode: string; email: string; plan: string }>(
+      baseUrl,
+      "GET",
+      "/api/org",
+      { key: key.apiKey },
+    );
+    console.log(
+      `Organization: ${org.body.orgCode} (${org.body.customerId}), ${org.body.plan} plan, account email ${org.body.email}`,
+    );
     const credits = await callApi<{ balance: number }>(baseUrl, "GET", "/api/credits", { key: key.apiKey });
     console.log(`Balance: ${credits.body.balance} credits`);
   } catch (e) {
     if (!(e instanceof ApiFailure) || e.code !== "INSUFFICIENT_SCOPE") throw e;
-    if (stored && key.source === "stored") console.log(`Organization: ${stored.orgCode} (${stored.customerId}), as stored at login`);
+    if (stored && key.source === "stored")
+      console.log(`Organization: ${stored.orgCode} (${stored.customerId}), as stored at login`);
     console.log("Balance: not shown, the key lacks the account:read scope.");
   }
   return EXIT.pass;
@@ -174,7 +208,8 @@ async function logout(opts: { baseUrl?: string }): Promise<number> {
   }
   forgetKey(baseUrl);
   console.log(`Revoked key ${stored.keyId} on ${baseUrl} and removed it from ${hostsFile()}.`);
-  if (process.env.ASSAY_API_KEY) console.log("Note: ASSAY_API_KEY is still set in this environment; that key was not revoked.");
+  if (process.env.ASSAY_API_KEY)
+    console.log("Note: ASSAY_API_KEY is still set in this environment; that key was not revoked.");
   return EXIT.pass;
 }
 
@@ -203,13 +238,17 @@ export function registerAuthCommands(program: Command): void {
 
   program
     .command("status")
-    .description("which server, which key is in use and why (ASSAY_API_KEY wins over the stored key), the organization and the balance. Exit 2 when there is no key")
+    .description(
+      "which server, which key is in use and why (ASSAY_API_KEY wins over the stored key), the organization and the balance. Exit 2 when there is no key",
+    )
     .option(...baseUrlOption)
     .action(reporting((opts: { baseUrl?: string }) => status(opts)));
 
   program
     .command("print-key")
-    .description("print the key in use (ASSAY_API_KEY, else the stored one) to stdout and nothing else; exit 2 when there is none")
+    .description(
+      "print the key in use (ASSAY_API_KEY, else the stored one) to stdout and nothing else; exit 2 when there is none",
+    )
     .option(...baseUrlOption)
     .action(action((opts: { baseUrl?: string }) => printKey(opts)));
 

@@ -30,7 +30,10 @@ export function registerBrowserWorkerCommand(program: Command): void {
     .description("run a Chromium that nodes render in (ASSAY_BROWSER_ENDPOINTS); prints its endpoint")
     .option("--host <host>", "the address to listen on", "127.0.0.1")
     .option("--port <port>", "the port to listen on (0: one the system picks)", "0")
-    .option("--ws-path <path>", "the endpoint's path, e.g. /worker-a (default: a random one, which is then the endpoint's secret)")
+    .option(
+      "--ws-path <path>",
+      "the endpoint's path, e.g. /worker-a (default: a random one, which is then the endpoint's secret)",
+    )
     .addHelpText("after", EXIT_HELP)
     .action(action((opts: WorkerOptions) => runBrowserWorker(opts)));
 }
@@ -39,10 +42,15 @@ async function runBrowserWorker(opts: WorkerOptions): Promise<number> {
   const port = Number(opts.port);
   if (!/^\d+$/.test(opts.port) || port > 65535) throw new UsageError(`--port ${opts.port} is not a port (0 to 65535)`);
   if (opts.wsPath !== undefined && !/^\/[A-Za-z0-9._~\-/]*$/.test(opts.wsPath)) {
-    throw new UsageError(`--ws-path ${opts.wsPath} is not a path (it starts with / and holds letters, digits, '.', '_', '~', '-' or '/')`);
+    throw new UsageError(
+      `--ws-path ${opts.wsPath} is not a path (it starts with / and holds letters, digits, '.', '_', '~', '-' or '/')`,
+    );
   }
   // Loaded when the command runs: the other commands (and --version) start without playwright-core.
-  const [{ chromium }, { findChromium, LAUNCH_OPTIONS }] = await Promise.all([import("playwright-core"), import("../../capture/browser-pool")]);
+  const [{ chromium }, { findChromium, LAUNCH_OPTIONS }] = await Promise.all([
+    import("playwright-core"),
+    import("../../capture/browser-pool"),
+  ]);
   const executablePath = findChromium(process.env.CHROMIUM_PATH || undefined);
   if (!executablePath) {
     console.error("No Chromium found: set CHROMIUM_PATH, or run `npm start`, which installs Debian's chromium.");
@@ -50,7 +58,13 @@ async function runBrowserWorker(opts: WorkerOptions): Promise<number> {
   }
   let server: BrowserServer;
   try {
-    server = await chromium.launchServer({ executablePath, ...LAUNCH_OPTIONS, host: opts.host, port, ...(opts.wsPath ? { wsPath: opts.wsPath } : {}) });
+    server = await chromium.launchServer({
+      executablePath,
+      ...LAUNCH_OPTIONS,
+      host: opts.host,
+      port,
+      ...(opts.wsPath ? { wsPath: opts.wsPath } : {}),
+    });
   } catch (e) {
     console.error(`The browser worker could not start: ${(e as Error).message.split("\n")[0]}`);
     // launchServer leaves the Chromium it launched running when it cannot listen; ending this process ends it (its pipe closes).

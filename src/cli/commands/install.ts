@@ -51,7 +51,8 @@ function withJsonServer(current: string | null, path: string, entry: Record<stri
     } catch (e) {
       throw new UsageError(`${path} is not valid JSON (${(e as Error).message}); fix it and run again`);
     }
-    if (typeof doc !== "object" || doc === null || Array.isArray(doc)) throw new UsageError(`${path} does not hold a JSON object`);
+    if (typeof doc !== "object" || doc === null || Array.isArray(doc))
+      throw new UsageError(`${path} does not hold a JSON object`);
   }
   if (JSON.stringify(doc.mcpServers?.[SERVER_NAME]) === JSON.stringify(entry)) return current!;
   doc.mcpServers = { ...(doc.mcpServers ?? {}), [SERVER_NAME]: entry };
@@ -101,9 +102,17 @@ const TARGETS: Target[] = [
     agent: "Claude Code",
     path: ".mcp.json",
     lookedFor: [".mcp.json", ".claude/", "CLAUDE.md", "~/.claude/"],
-    present: (p) => exists(p.project, ".mcp.json") || exists(p.project, ".claude") || exists(p.project, "CLAUDE.md") || exists(p.home, ".claude"),
+    present: (p) =>
+      exists(p.project, ".mcp.json") ||
+      exists(p.project, ".claude") ||
+      exists(p.project, "CLAUDE.md") ||
+      exists(p.home, ".claude"),
     render: (current, mcpUrl) =>
-      withJsonServer(current, ".mcp.json", { type: "http", url: mcpUrl, headers: { Authorization: `Bearer \${${KEY_VARIABLE}}` } }),
+      withJsonServer(current, ".mcp.json", {
+        type: "http",
+        url: mcpUrl,
+        headers: { Authorization: `Bearer \${${KEY_VARIABLE}}` },
+      }),
     installed: jsonInstalled,
   },
   {
@@ -111,7 +120,11 @@ const TARGETS: Target[] = [
     path: ".cursor/mcp.json",
     lookedFor: [".cursor/", "~/.cursor/"],
     present: (p) => exists(p.project, ".cursor") || exists(p.home, ".cursor"),
-    render: (current, mcpUrl) => withJsonServer(current, ".cursor/mcp.json", { url: mcpUrl, headers: { Authorization: `Bearer \${env:${KEY_VARIABLE}}` } }),
+    render: (current, mcpUrl) =>
+      withJsonServer(current, ".cursor/mcp.json", {
+        url: mcpUrl,
+        headers: { Authorization: `Bearer \${env:${KEY_VARIABLE}}` },
+      }),
     installed: jsonInstalled,
   },
   {
@@ -120,7 +133,10 @@ const TARGETS: Target[] = [
     lookedFor: [".gemini/", "GEMINI.md", "~/.gemini/"],
     present: (p) => exists(p.project, ".gemini") || exists(p.project, "GEMINI.md") || exists(p.home, ".gemini"),
     render: (current, mcpUrl) =>
-      withJsonServer(current, ".gemini/settings.json", { httpUrl: mcpUrl, headers: { Authorization: `Bearer \${${KEY_VARIABLE}}` } }),
+      withJsonServer(current, ".gemini/settings.json", {
+        httpUrl: mcpUrl,
+        headers: { Authorization: `Bearer \${${KEY_VARIABLE}}` },
+      }),
     installed: jsonInstalled,
   },
   {
@@ -129,15 +145,24 @@ const TARGETS: Target[] = [
     lookedFor: ["~/.codex/"],
     present: (p) => exists(p.home, ".codex"),
     render: (current, mcpUrl) => {
-      const block = [TOML_BEGIN, `[mcp_servers.${SERVER_NAME}]`, `url = ${JSON.stringify(mcpUrl)}`, `bearer_token_env_var = "${KEY_VARIABLE}"`, TOML_END].join("\n");
+      const block = [
+        TOML_BEGIN,
+        `[mcp_servers.${SERVER_NAME}]`,
+        `url = ${JSON.stringify(mcpUrl)}`,
+        `bearer_token_env_var = "${KEY_VARIABLE}"`,
+        TOML_END,
+      ].join("\n");
       const next = withBlock(current, TOML_BEGIN, TOML_END, block);
       let parsed: any;
       try {
         parsed = Bun.TOML.parse(next);
       } catch (e) {
-        throw new UsageError(`~/.codex/config.toml would not be valid TOML with Assay's table (${(e as Error).message}); is [mcp_servers.${SERVER_NAME}] already there?`);
+        throw new UsageError(
+          `~/.codex/config.toml would not be valid TOML with Assay's table (${(e as Error).message}); is [mcp_servers.${SERVER_NAME}] already there?`,
+        );
       }
-      if (parsed?.mcp_servers?.[SERVER_NAME]?.url !== mcpUrl) throw new UsageError("~/.codex/config.toml: Assay's table did not come out as written");
+      if (parsed?.mcp_servers?.[SERVER_NAME]?.url !== mcpUrl)
+        throw new UsageError("~/.codex/config.toml: Assay's table did not come out as written");
       return next;
     },
     installed: (current) => current.includes(TOML_BEGIN),
@@ -150,8 +175,10 @@ const AGENTS_FILE: Omit<Target, "present" | "lookedFor" | "agent"> = {
   installed: (current) => current.includes(BEGIN),
 };
 
-const resolve = (path: string, p: Places) => (path.startsWith("~/") ? join(p.home, path.slice(2)) : join(p.project, path));
-const shown = (path: string, p: Places) => (path.startsWith("~/") ? path : relative(process.cwd(), join(p.project, path)) || path);
+const resolve = (path: string, p: Places) =>
+  path.startsWith("~/") ? join(p.home, path.slice(2)) : join(p.project, path);
+const shown = (path: string, p: Places) =>
+  path.startsWith("~/") ? path : relative(process.cwd(), join(p.project, path)) || path;
 
 interface Change {
   agent: string;
@@ -168,7 +195,8 @@ function plan(mode: "install" | "update", places: Places, baseUrl: string): Chan
   const chosen: { agent: string; target: Omit<Target, "present" | "lookedFor" | "agent"> }[] = [];
   for (const target of TARGETS) {
     const current = read(resolve(target.path, places));
-    if (mode === "install" ? target.present(places) : current !== null && target.installed(current)) chosen.push({ agent: target.agent, target });
+    if (mode === "install" ? target.present(places) : current !== null && target.installed(current))
+      chosen.push({ agent: target.agent, target });
   }
   const agentsMd = read(resolve(AGENTS_FILE.path, places));
   if (mode === "install" ? chosen.length > 0 : agentsMd !== null && AGENTS_FILE.installed(agentsMd)) {
@@ -185,7 +213,16 @@ function plan(mode: "install" | "update", places: Places, baseUrl: string): Chan
 function diffLines(before: string | null, after: string): string[] {
   const old = new Set((before ?? "").split("\n"));
   const now = new Set(after.split("\n"));
-  return [...(before ?? "").split("\n").filter((l) => !now.has(l)).map((l) => `  - ${l}`), ...after.split("\n").filter((l) => !old.has(l)).map((l) => `  + ${l}`)];
+  return [
+    ...(before ?? "")
+      .split("\n")
+      .filter((l) => !now.has(l))
+      .map((l) => `  - ${l}`),
+    ...after
+      .split("\n")
+      .filter((l) => !old.has(l))
+      .map((l) => `  + ${l}`),
+  ];
 }
 
 /** Shows each change (with --dry-run) or writes it; a file already as it should be is left alone. */
@@ -235,14 +272,18 @@ async function update(opts: { baseUrl?: string; dryRun?: boolean }): Promise<num
   const where = places();
   const changes = plan("update", where, baseUrl);
   if (changes.length === 0) {
-    console.error(`Nothing written by assay install was found in ${where.project} or ~/.codex/config.toml: run assay install first.`);
+    console.error(
+      `Nothing written by assay install was found in ${where.project} or ~/.codex/config.toml: run assay install first.`,
+    );
     return EXIT.blocked;
   }
   apply(changes, Boolean(opts.dryRun));
   if (opts.dryRun) console.log("Dry run: nothing was written.");
   const doc = await callApi<{ info: { version: string } }>(baseUrl, "GET", "/api/openapi.json");
   const server = doc.body.info.version;
-  console.log(`Client version ${pkg.version}, server ${baseUrl} version ${server}${server === pkg.version ? " (the same)" : " (they differ: update the assay binary to match the server)"}.`);
+  console.log(
+    `Client version ${pkg.version}, server ${baseUrl} version ${server}${server === pkg.version ? " (the same)" : " (they differ: update the assay binary to match the server)"}.`,
+  );
   return EXIT.pass;
 }
 
@@ -259,7 +300,9 @@ export function registerInstallCommands(program: Command): void {
 
   program
     .command("update")
-    .description("refresh what assay install wrote (for the current base URL) and report this client's version against the server's. Exit 1 when nothing was installed")
+    .description(
+      "refresh what assay install wrote (for the current base URL) and report this client's version against the server's. Exit 1 when nothing was installed",
+    )
     .option("--base-url <url>", "the Assay server (also ASSAY_BASE_URL; default http://localhost:8080)")
     .option("--dry-run", "show the changes without writing")
     .action(reporting((opts: { baseUrl?: string; dryRun?: boolean }) => update(opts)));

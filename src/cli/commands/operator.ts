@@ -32,7 +32,9 @@ export function registerOperatorCommands(program: Command): void {
         withOperator(async (operator) => {
           const started = performance.now();
           const { events } = await operator.replay();
-          console.log(`replayed ${events} events into fresh read tables in ${Math.round(performance.now() - started)} ms`);
+          console.log(
+            `replayed ${events} events into fresh read tables in ${Math.round(performance.now() - started)} ms`,
+          );
           return 0;
         }),
       ),
@@ -40,18 +42,22 @@ export function registerOperatorCommands(program: Command): void {
 
   program
     .command("migrate-store")
-    .description("copy DATA_DIR's SQLite event log into an empty PostgreSQL database and verify the copy's chain end to end; exits 1 if it does not verify")
+    .description(
+      "copy DATA_DIR's SQLite event log into an empty PostgreSQL database and verify the copy's chain end to end; exits 1 if it does not verify",
+    )
     .option("--to <url>", "the PostgreSQL database (postgres://…); default ASSAY_DATABASE_URL")
     .action(
       action(async (opts: { to?: string }) => {
         const { loadConfig } = await import("../../config");
         const config = loadConfig({ ...process.env, ASSAY_DATABASE_URL: "" });
         const to = opts.to ?? process.env.ASSAY_DATABASE_URL;
-        if (!to || !/^postgres(ql)?:\/\//.test(to)) throw new UsageError("give the PostgreSQL database with --to postgres://… (or ASSAY_DATABASE_URL)");
+        if (!to || !/^postgres(ql)?:\/\//.test(to))
+          throw new UsageError("give the PostgreSQL database with --to postgres://… (or ASSAY_DATABASE_URL)");
         const { migrateStore } = await import("../../app");
         const started = performance.now();
         const migration = await migrateStore(config, to);
-        for (const p of migration.problems) console.log(`MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}: ${p.message}`);
+        for (const p of migration.problems)
+          console.log(`MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}: ${p.message}`);
         console.log(
           migration.verified
             ? `copied ${migration.events} events from ${config.dataDir} in ${Math.round(performance.now() - started)} ms; chain verified end to end, head ${migration.head.position} ${migration.head.hash}`
@@ -74,12 +80,21 @@ export function registerOperatorCommands(program: Command): void {
           const report = await operator.verifyLedger(opts.customer);
           if (opts.json) console.log(JSON.stringify(report, null, 2));
           else {
-            console.log(`events: ${report.events}, credit events: ${report.creditEvents}, organizations: ${report.customers}`);
-            for (const [customerId, balance] of Object.entries(report.balances)) console.log(`  ${customerId}: ${balance}`);
+            console.log(
+              `events: ${report.events}, credit events: ${report.creditEvents}, organizations: ${report.customers}`,
+            );
+            for (const [customerId, balance] of Object.entries(report.balances))
+              console.log(`  ${customerId}: ${balance}`);
             for (const p of report.problems) {
-              console.log(`MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}${p.customerId ? ` (${p.customerId})` : ""}: ${p.message}`);
+              console.log(
+                `MISMATCH${p.position !== undefined ? ` at position ${p.position}` : ""}${p.customerId ? ` (${p.customerId})` : ""}: ${p.message}`,
+              );
             }
-            console.log(report.ok ? "ledger verified: hash chain intact, balances match" : `ledger verification FAILED: ${report.problems.length} problem(s)`);
+            console.log(
+              report.ok
+                ? "ledger verified: hash chain intact, balances match"
+                : `ledger verification FAILED: ${report.problems.length} problem(s)`,
+            );
           }
           return report.ok ? 0 : 1;
         }),
@@ -100,13 +115,18 @@ export function registerOperatorCommands(program: Command): void {
         return withOperator(async (operator) => {
           const report = await operator.feedbackReport(since?.toISOString());
           if (opts.json) console.log(JSON.stringify(report, null, 2));
-          else if (report.checks.length === 0) console.log(`No feedback${since ? ` since ${since.toISOString()}` : ""}.`);
+          else if (report.checks.length === 0)
+            console.log(`No feedback${since ? ` since ${since.toISOString()}` : ""}.`);
           else {
             for (const c of report.checks) {
-              console.log(`${c.validationId}: ${c.feedback} feedback, ${c.disputed} disputed (${c.falseFail} false fail, ${c.missedProblem} missed problem, ${c.error} error)`);
+              console.log(
+                `${c.validationId}: ${c.feedback} feedback, ${c.disputed} disputed (${c.falseFail} false fail, ${c.missedProblem} missed problem, ${c.error} error)`,
+              );
               for (const n of c.notes) {
                 const notes = [n.aiMistakeNotes, n.verdictComments, n.feedbackNotes].filter(Boolean).join(" | ");
-                console.log(`  ${n.submittedAt} job ${n.jobId}: ${n.storedVerdict} -> ${n.humanVerdict} (${n.source}): ${notes}`);
+                console.log(
+                  `  ${n.submittedAt} job ${n.jobId}: ${n.storedVerdict} -> ${n.humanVerdict} (${n.source}): ${notes}`,
+                );
               }
             }
           }
@@ -119,7 +139,9 @@ export function registerOperatorCommands(program: Command): void {
     .command("billing")
     .description("operator: the billing provider (ASSAY_BILLING_PROVIDER)")
     .command("provision")
-    .description("operator: set an organization up with the billing provider (its customer and the free subscription); safe to repeat")
+    .description(
+      "operator: set an organization up with the billing provider (its customer and the free subscription); safe to repeat",
+    )
     .requiredOption("--customer <id>", "the organization")
     .action(
       action((opts: { customer: string }) =>
@@ -160,10 +182,20 @@ export function registerOperatorCommands(program: Command): void {
       ),
     );
 
-  const credits = program.command("credits").description("operator: credits on this server's data directory, recorded with you as the actor");
+  const credits = program
+    .command("credits")
+    .description("operator: credits on this server's data directory, recorded with you as the actor");
   for (const [name, description, move] of [
-    ["grant", "operator: grant credits to an organization", (o: OperatorService, c: string, n: number, r: string) => o.grantCredits(c, n, r)],
-    ["deduct", "operator: take credits back from an organization (never below zero)", (o: OperatorService, c: string, n: number, r: string) => o.deductCredits(c, n, r)],
+    [
+      "grant",
+      "operator: grant credits to an organization",
+      (o: OperatorService, c: string, n: number, r: string) => o.grantCredits(c, n, r),
+    ],
+    [
+      "deduct",
+      "operator: take credits back from an organization (never below zero)",
+      (o: OperatorService, c: string, n: number, r: string) => o.deductCredits(c, n, r),
+    ],
   ] as const) {
     credits
       .command(name)
@@ -175,7 +207,9 @@ export function registerOperatorCommands(program: Command): void {
         action((opts: { customer: string; amount: string; reason: string }) => {
           const amount = Number(opts.amount);
           if (!/^[1-9]\d*$/.test(opts.amount) || !Number.isSafeInteger(amount)) {
-            throw new UsageError(`--amount must be a whole number of credits, from 1 to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(opts.amount)}`);
+            throw new UsageError(
+              `--amount must be a whole number of credits, from 1 to ${Number.MAX_SAFE_INTEGER}; got ${JSON.stringify(opts.amount)}`,
+            );
           }
           const reason = opts.reason.trim();
           if (!reason || reason.length > 500) throw new UsageError("--reason must say why, in 1 to 500 characters");

@@ -49,7 +49,8 @@ function threshold(text: string): Threshold {
 
 function timeoutMs(text: string): number {
   const seconds = Number(text);
-  if (!Number.isFinite(seconds) || seconds < 0) throw new UsageError(`--timeout ${text}: give seconds, a number of 0 or more`);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new UsageError(`--timeout ${text}: give seconds, a number of 0 or more`);
   return seconds * 1000;
 }
 
@@ -60,7 +61,8 @@ async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
   } catch (e) {
     if (!(e instanceof ApiFailure)) throw e;
     console.error(`assay: ${e.describe()}`);
-    if (process.env.GITHUB_OUTPUT) writeGithubOutputs(process.env.GITHUB_OUTPUT, { verdict: "undecided", error: e.code });
+    if (process.env.GITHUB_OUTPUT)
+      writeGithubOutputs(process.env.GITHUB_OUTPUT, { verdict: "undecided", error: e.code });
     return EXIT.undecided;
   }
 }
@@ -68,7 +70,8 @@ async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
 /** The report in the chosen format (text coloured only on a terminal); the JUnit and SARIF builders load only when asked for. */
 async function render(format: Format, job: JobView, threshold: Threshold, colour: boolean): Promise<string> {
   const verdict = verdictOf(job, threshold);
-  if (format === "json") return `${JSON.stringify({ verdict: verdict.outcome, why: verdict.why, policy: verdict.policy, job }, null, 2)}\n`;
+  if (format === "json")
+    return `${JSON.stringify({ verdict: verdict.outcome, why: verdict.why, policy: verdict.policy, job }, null, 2)}\n`;
   if (format === "junit") return (await import("../report/junit")).junitReport(job, verdict);
   if (format === "sarif") return (await import("../report/sarif")).sarifReport(job);
   return textReport(job, verdict, colour);
@@ -107,7 +110,12 @@ async function createJob(
     try {
       await deliverMessage(source.emlPath, address, endpoint);
     } catch (e) {
-      throw new ApiFailure(0, "SMTP_DELIVERY_FAILED", `Could not deliver ${source.emlPath} to ${address} via ${endpoint.host}:${endpoint.port}: ${(e as Error).message}`, null);
+      throw new ApiFailure(
+        0,
+        "SMTP_DELIVERY_FAILED",
+        `Could not deliver ${source.emlPath} to ${address} via ${endpoint.host}:${endpoint.port}: ${(e as Error).message}`,
+        null,
+      );
     }
   }
   return { job, detail };
@@ -118,25 +126,40 @@ function subjectOptions(command: Command): Command {
     .argument("[request]", "a JSON file holding a whole job body (POST /api/jobs), instead of --url/--html/--email")
     .option("--url <url>", "check the page at this address (a url job)")
     .option("--html <file>", "check this HTML file (a static_html job); needs --page-url")
-    .option("--page-url <url>", "with --html: the address the page stands for (the job's baseUrl; relative links resolve against it)")
+    .option(
+      "--page-url <url>",
+      "with --html: the address the page stands for (the job's baseUrl; relative links resolve against it)",
+    )
     .option("--subject <text>", "email jobs: the subject line the message should carry")
-    .option("--validation <id[:name=value]>", "a check to run, repeatable; ID:name=value sets a parameter (values parse as JSON when they can)", collect)
+    .option(
+      "--validation <id[:name=value]>",
+      "a check to run, repeatable; ID:name=value sets a parameter (values parse as JSON when they can)",
+      collect,
+    )
     .option("--set <id>", "a validation set to run")
-    .option("--smtp-host <host>", "the server's SMTP inbox host (default: ASSAY_SMTP_HOST, else the server's host name)")
+    .option(
+      "--smtp-host <host>",
+      "the server's SMTP inbox host (default: ASSAY_SMTP_HOST, else the server's host name)",
+    )
     .option("--smtp-port <port>", "the server's SMTP inbox port (default: ASSAY_SMTP_PORT, else 2525)")
     .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)");
 }
 
 function reportOptions(command: Command, defaultTimeout: string): Command {
   return command
-    .option("--fail-on <threshold>", "what blocks: fail (required-severity failures), a severity name (that or graver), plus ,error to count errors", "fail")
+    .option(
+      "--fail-on <threshold>",
+      "what blocks: fail (required-severity failures), a severity name (that or graver), plus ,error to count errors",
+      "fail",
+    )
     .addOption(new Option("--format <format>", "the report's format").choices(FORMATS).default("text"))
     .option("--output <file>", "write the report to this file (a text summary still goes to stdout)")
     .option("--evidence-dir <dir>", "write the job JSON and every non-pass screenshot here")
     .option("--timeout <seconds>", "how long to wait for a pending job (then undecided, exit 2)", defaultTimeout);
 }
 
-const EXIT_HELP = "\nExit codes: 0 pass, 1 blocked (the --fail-on threshold was crossed), 2 undecided (refused, expired, interrupted, timed out, unreachable, no key, bad usage).";
+const EXIT_HELP =
+  "\nExit codes: 0 pass, 1 blocked (the --fail-on threshold was crossed), 2 undecided (refused, expired, interrupted, timed out, unreachable, no key, bad usage).";
 
 /** `assay run`, `assay start` and `assay wait`: a job from the command line or CI, decided by the pass policy. */
 export function registerRunCommands(program: Command): void {
@@ -144,8 +167,13 @@ export function registerRunCommands(program: Command): void {
     subjectOptions(
       program
         .command("run")
-        .description("run a job and wait for its verdict: a page (--url, --html), an email (--email FILE.eml is delivered to the job's address over SMTP) or a request file")
-        .option("--email [file]", "an email job; with FILE.eml the message is delivered to the job's test address over SMTP, without it send one yourself"),
+        .description(
+          "run a job and wait for its verdict: a page (--url, --html), an email (--email FILE.eml is delivered to the job's address over SMTP) or a request file",
+        )
+        .option(
+          "--email [file]",
+          "an email job; with FILE.eml the message is delivered to the job's test address over SMTP, without it send one yourself",
+        ),
     ),
     "600",
   )
@@ -169,10 +197,18 @@ export function registerRunCommands(program: Command): void {
   subjectOptions(
     program
       .command("start")
-      .description("create a job and print its id (and, for an email job, its test address on the next line); `assay wait` finishes it")
-      .option("--email [file]", "an email job; with FILE.eml the message is delivered to the job's test address over SMTP"),
+      .description(
+        "create a job and print its id (and, for an email job, its test address on the next line); `assay wait` finishes it",
+      )
+      .option(
+        "--email [file]",
+        "an email job; with FILE.eml the message is delivered to the job's test address over SMTP",
+      ),
   )
-    .addHelpText("after", "\nUnder GitHub Actions the id and address are also outputs (job-id, test-email).\nExit codes: 0 created, 2 undecided (refused, unreachable, no key, bad usage).")
+    .addHelpText(
+      "after",
+      "\nUnder GitHub Actions the id and address are also outputs (job-id, test-email).\nExit codes: 0 created, 2 undecided (refused, unreachable, no key, bad usage).",
+    )
     .action(
       action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions) =>
         undecidedOnFailure(async () => {
@@ -181,7 +217,11 @@ export function registerRunCommands(program: Command): void {
           const address = job.testEmail ?? job.subject.testEmail;
           console.log(job.jobId);
           if (address) console.log(address);
-          if (process.env.GITHUB_OUTPUT) writeGithubOutputs(process.env.GITHUB_OUTPUT, { "job-id": job.jobId, ...(address ? { "test-email": address } : {}) });
+          if (process.env.GITHUB_OUTPUT)
+            writeGithubOutputs(process.env.GITHUB_OUTPUT, {
+              "job-id": job.jobId,
+              ...(address ? { "test-email": address } : {}),
+            });
           return EXIT.pass;
         }),
       ),
@@ -202,7 +242,9 @@ export function registerRunCommands(program: Command): void {
           const conn = connection(opts);
           const limit = timeoutMs(opts.timeout);
           threshold(opts.failOn);
-          const job = await followJob(conn.baseUrl, conn.key, await fetchJob(conn.baseUrl, conn.key, jobId), { timeoutMs: limit });
+          const job = await followJob(conn.baseUrl, conn.key, await fetchJob(conn.baseUrl, conn.key, jobId), {
+            timeoutMs: limit,
+          });
           return finish(job, conn, opts);
         }),
       ),

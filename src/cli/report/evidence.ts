@@ -21,7 +21,13 @@ export async function writeEvidence(dir: string, baseUrl: string, key: string, j
   writeFileSync(written[0]!, `${JSON.stringify(job, null, 2)}\n`);
   for (const url of evidenceUrls(job)) {
     const res = await fetch(new URL(url, `${baseUrl}/`), { headers: { authorization: `Bearer ${key}` } });
-    if (!res.ok) throw new ApiFailure(res.status, `HTTP_${res.status}`, `Could not fetch the screenshot ${url}`, res.headers.get("x-request-id"));
+    if (!res.ok)
+      throw new ApiFailure(
+        res.status,
+        `HTTP_${res.status}`,
+        `Could not fetch the screenshot ${url}`,
+        res.headers.get("x-request-id"),
+      );
     const file = join(dir, decodeURIComponent(new URL(url, `${baseUrl}/`).pathname.split("/").pop()!));
     writeFileSync(file, new Uint8Array(await res.arrayBuffer()));
     written.push(file);

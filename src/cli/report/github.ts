@@ -3,7 +3,12 @@ import type { JobView, Verdict } from "../run/verdict";
 
 /** Appends one `name=value` output per line (values here hold no newline) to the file GitHub Actions names in GITHUB_OUTPUT. */
 export function writeGithubOutputs(path: string, values: Record<string, string>): void {
-  appendFileSync(path, Object.entries(values).map(([k, v]) => `${k}=${v.replace(/[\r\n]+/g, " ")}\n`).join(""));
+  appendFileSync(
+    path,
+    Object.entries(values)
+      .map(([k, v]) => `${k}=${v.replace(/[\r\n]+/g, " ")}\n`)
+      .join(""),
+  );
 }
 
 /** The outputs of a finished run: job-id, verdict, credits (net), blocking-checks (comma-separated). */
@@ -23,7 +28,8 @@ export function githubSummary(job: JobView, verdict: Verdict): string {
   const icon = { pass: "✅", fail: "❌", error: "⚠️" } as const;
   const blocking = new Set([...verdict.policy.blockingProhibited, ...verdict.policy.blockingRequired]);
   const rows = job.results.map(
-    (r) => `| ${icon[r.verdict]} ${r.verdict} | \`${r.validationId}\` | ${r.severity} | ${blocking.has(r.validationId) ? "yes" : "no"} | ${cell(r.reason ?? "")} |`,
+    (r) =>
+      `| ${icon[r.verdict]} ${r.verdict} | \`${r.validationId}\` | ${r.severity} | ${blocking.has(r.validationId) ? "yes" : "no"} | ${cell(r.reason ?? "")} |`,
   );
   const subject = job.subject.url ?? job.subject.baseUrl ?? job.testEmail ?? job.subject.testEmail ?? "";
   return [

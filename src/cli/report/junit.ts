@@ -13,7 +13,9 @@ export function junitReport(job: JobView, verdict: Verdict): string {
   const seconds = job.completedAt ? Math.max(0, (new Date(job.completedAt).getTime() - started.getTime()) / 1000) : 0;
   const suite = report
     .testSuite()
-    .name(`assay ${job.type} ${job.subject.url ?? job.subject.baseUrl ?? job.testEmail ?? job.subject.testEmail ?? job.jobId}`)
+    .name(
+      `assay ${job.type} ${job.subject.url ?? job.subject.baseUrl ?? job.testEmail ?? job.subject.testEmail ?? job.jobId}`,
+    )
     .timestamp(started)
     .time(seconds)
     .property("jobId", job.jobId)
@@ -23,11 +25,14 @@ export function junitReport(job: JobView, verdict: Verdict): string {
     .property("hostname", hostname());
   for (const r of job.results) {
     const test = suite.testCase().className(`assay.${job.type}`).name(`${r.validationId} [${r.severity}]`).time(0);
-    const detail = [r.reasoning, ...r.findings.map((f) => `${f.selector ? `${f.selector}: ` : ""}${f.message}`)].filter(Boolean).join("\n");
+    const detail = [r.reasoning, ...r.findings.map((f) => `${f.selector ? `${f.selector}: ` : ""}${f.message}`)]
+      .filter(Boolean)
+      .join("\n");
     if (r.verdict === "fail") test.failure(r.reason ?? r.name, r.severity).standardOutput(detail);
     else if (r.verdict === "error") test.error(r.reason ?? "the check could not run", "error", detail);
   }
-  for (const s of job.skipped_validations) suite.testCase().className(`assay.${job.type}`).name(s.validationId).time(0).skipped().standardOutput(s.message);
+  for (const s of job.skipped_validations)
+    suite.testCase().className(`assay.${job.type}`).name(s.validationId).time(0).skipped().standardOutput(s.message);
   // The root's skipped count: the suite carries it; the Jenkins JUnit schema (junit-10.xsd) has no such attribute on <testsuites>.
   return report.build().replace(/(<testsuites\b[^>]*?) skipped="\d+"/, "$1");
 }

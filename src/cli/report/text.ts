@@ -1,6 +1,13 @@
 import type { JobView, Verdict } from "../run/verdict";
 
-const COLOURS = { pass: "\x1b[32m", fail: "\x1b[31m", error: "\x1b[33m", blocked: "\x1b[31m", undecided: "\x1b[33m", dim: "\x1b[2m" } as const;
+const COLOURS = {
+  pass: "\x1b[32m",
+  fail: "\x1b[31m",
+  error: "\x1b[33m",
+  blocked: "\x1b[31m",
+  undecided: "\x1b[33m",
+  dim: "\x1b[2m",
+} as const;
 
 /** The job as lines for a person: one line per check, the skipped ones, then the verdict. Coloured only when asked (a terminal). */
 export function textReport(job: JobView, verdict: Verdict, colour: boolean): string {

@@ -5,8 +5,18 @@ import type { JobView } from "./verdict";
 export type Detail = "brief" | "verbose";
 
 /** The job as it stands now (GET /api/jobs?jobId=…), at this detail (the server answers brief unless asked). */
-export async function fetchJob(baseUrl: string, key: string, jobId: string, detail: Detail = "brief"): Promise<JobView> {
-  const page = await callApi<{ jobs: JobView[] }>(baseUrl, "GET", `/api/jobs?jobId=${encodeURIComponent(jobId)}&detail=${detail}`, { key });
+export async function fetchJob(
+  baseUrl: string,
+  key: string,
+  jobId: string,
+  detail: Detail = "brief",
+): Promise<JobView> {
+  const page = await callApi<{ jobs: JobView[] }>(
+    baseUrl,
+    "GET",
+    `/api/jobs?jobId=${encodeURIComponent(jobId)}&detail=${detail}`,
+    { key },
+  );
   const job = page.body.jobs[0];
   if (!job) throw new Error(`job ${jobId} was not found`);
   return job;
@@ -22,7 +32,10 @@ export class Progress {
     if (!this.live) return;
     const elapsed = ((Date.now() - this.started) / 1000).toFixed(0);
     const address = job.testEmail ?? job.subject.testEmail;
-    const mail = job.type === "email" ? ` · ${address ?? ""} · ${job.status === "pending" ? "waiting for mail" : "mail arrived"}` : "";
+    const mail =
+      job.type === "email"
+        ? ` · ${address ?? ""} · ${job.status === "pending" ? "waiting for mail" : "mail arrived"}`
+        : "";
     process.stderr.write(`\r\x1b[2K${job.jobId} ${job.status} ${elapsed}s${mail}`);
     this.shown = true;
   }

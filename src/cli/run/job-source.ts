@@ -61,8 +61,16 @@ function readText(path: string, what: string): string {
  * file holding a whole body); `--validation` and `--set` replace the request file's selection when given.
  */
 export function jobSource(requestFile: string | undefined, opts: SourceOptions): JobSource {
-  const subjects = [requestFile !== undefined, opts.url !== undefined, opts.html !== undefined, opts.email !== undefined].filter(Boolean).length;
-  if (subjects !== 1) throw new UsageError("give exactly one subject: --url URL, --html FILE --page-url URL, --email [FILE.eml] or a request file");
+  const subjects = [
+    requestFile !== undefined,
+    opts.url !== undefined,
+    opts.html !== undefined,
+    opts.email !== undefined,
+  ].filter(Boolean).length;
+  if (subjects !== 1)
+    throw new UsageError(
+      "give exactly one subject: --url URL, --html FILE --page-url URL, --email [FILE.eml] or a request file",
+    );
   const selection: Record<string, unknown> = {};
   if (opts.validation?.length) selection.validations = parseValidations(opts.validation);
   if (opts.set) selection.validationSetId = opts.set;
@@ -75,20 +83,28 @@ export function jobSource(requestFile: string | undefined, opts: SourceOptions):
       if (e instanceof UsageError) throw e;
       throw new UsageError(`request file ${requestFile} is not JSON: ${(e as Error).message}`);
     }
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw new UsageError(`request file ${requestFile} must hold one job body (an object)`);
+    if (!body || typeof body !== "object" || Array.isArray(body))
+      throw new UsageError(`request file ${requestFile} must hold one job body (an object)`);
     if (selection.validations || selection.validationSetId) {
       delete (body as Record<string, unknown>).validations;
       delete (body as Record<string, unknown>).validationSetId;
     }
     return { body: { ...(body as Record<string, unknown>), ...selection } };
   }
-  if (!selection.validations && !selection.validationSetId) throw new UsageError("choose what to check: --validation ID (repeatable) and/or --set ID");
+  if (!selection.validations && !selection.validationSetId)
+    throw new UsageError("choose what to check: --validation ID (repeatable) and/or --set ID");
   if (opts.url !== undefined) return { body: { type: "url", url: opts.url, ...selection } };
   if (opts.html !== undefined) {
-    if (!opts.pageUrl) throw new UsageError("--html needs --page-url URL: the address the page's relative links resolve against");
-    return { body: { type: "static_html", html: readText(opts.html, "HTML file"), baseUrl: opts.pageUrl, ...selection } };
+    if (!opts.pageUrl)
+      throw new UsageError("--html needs --page-url URL: the address the page's relative links resolve against");
+    return {
+      body: { type: "static_html", html: readText(opts.html, "HTML file"), baseUrl: opts.pageUrl, ...selection },
+    };
   }
   const emlPath = typeof opts.email === "string" ? opts.email : undefined;
   if (emlPath) readText(emlPath, "message file");
-  return { body: { type: "email", ...(opts.subject ? { subject: opts.subject } : {}), ...selection }, ...(emlPath ? { emlPath } : {}) };
+  return {
+    body: { type: "email", ...(opts.subject ? { subject: opts.subject } : {}), ...selection },
+    ...(emlPath ? { emlPath } : {}),
+  };
 }

@@ -63,7 +63,16 @@ export function EnterCodeView(props: EnterCodeProps) {
       <Notice message={props.message} />
       <form method="get" action="/device">
         <label for="user_code">The code your device shows</label>
-        <input id="user_code" name="user_code" value={props.userCode ?? ""} placeholder="XXXX-XXXX" autocomplete="off" autocapitalize="characters" spellcheck="false" required />
+        <input
+          id="user_code"
+          name="user_code"
+          value={props.userCode ?? ""}
+          placeholder="XXXX-XXXX"
+          autocomplete="off"
+          autocapitalize="characters"
+          spellcheck="false"
+          required
+        />
         <button type="submit">Continue</button>
       </form>
     </Layout>
@@ -122,7 +131,11 @@ export function DoneView(props: Origin & { approved: boolean }) {
   return (
     <Layout title={title} origin={props.origin}>
       <h1>{title}</h1>
-      <p>{props.approved ? "Your device now receives its key. Return to it; you may close this page." : "The device gets no key. You may close this page."}</p>
+      <p>
+        {props.approved
+          ? "Your device now receives its key. Return to it; you may close this page."
+          : "The device gets no key. You may close this page."}
+      </p>
     </Layout>
   );
 }

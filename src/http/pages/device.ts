@@ -26,7 +26,10 @@ export function devicePage(services: Services) {
   function signedInView(session: SessionPrincipal, userCode: string | undefined, message?: string) {
     const request = userCode ? services.device.pending(userCode) : null;
     if (!request) {
-      const unknown = userCode && !message ? "No pending request has this code; it may have expired or been answered. Check the code on your device." : message;
+      const unknown =
+        userCode && !message
+          ? "No pending request has this code; it may have expired or been answered. Check the code on your device."
+          : message;
       return EnterCodeView({ origin, email: session.email, userCode, message: unknown });
     }
     return ApproveView({
@@ -48,9 +51,14 @@ export function devicePage(services: Services) {
       .use(html({ autoDetect: false, contentType: "text/html; charset=utf-8" }))
       .get("/device", ({ request, query, set, html }) => {
         set.headers["cache-control"] = "no-store";
-        const userCode = typeof query.user_code === "string" && query.user_code.trim() ? query.user_code.trim() : undefined;
+        const userCode =
+          typeof query.user_code === "string" && query.user_code.trim() ? query.user_code.trim() : undefined;
         const session = sessionOrNull(services, request);
-        return html(session ? signedInView(session, userCode) : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc }));
+        return html(
+          session
+            ? signedInView(session, userCode)
+            : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc }),
+        );
       })
       .post("/device", async ({ request, body, set, html }) => {
         set.headers["cache-control"] = "no-store";
@@ -59,17 +67,31 @@ export function devicePage(services: Services) {
         const decision = form.get("decision");
         let session: SessionPrincipal;
         try {
-          session = services.sessions.authenticate(sessionSecretOf(request.headers.get("cookie")), { token: form.get("_csrf") });
+          session = services.sessions.authenticate(sessionSecretOf(request.headers.get("cookie")), {
+            token: form.get("_csrf"),
+          });
         } catch (e) {
           if (!(e instanceof AppError) || (e.code !== "AUTH_REQUIRED" && e.code !== "CSRF_TOKEN_INVALID")) throw e;
           set.status = e.status;
-          return html(SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc, message: `${e.message} Nothing was approved.` }));
+          return html(
+            SignInView({
+              origin,
+              next: pagePath(userCode),
+              oidc: !!services.config.oidc,
+              message: `${e.message} Nothing was approved.`,
+            }),
+          );
         }
         const meta = sessionMeta(session.personId, "dashboard", requestIdOf(request));
         try {
-          if (decision === "approve") await services.device.approve(session, userCode ?? "", form.get("customerId") ?? "", meta);
+          if (decision === "approve")
+            await services.device.approve(session, userCode ?? "", form.get("customerId") ?? "", meta);
           else if (decision === "deny") await services.device.deny(session, userCode ?? "", meta);
-          else throw new AppError("INVALID_ENUM_VALUE", "Choose Approve or Deny.", { field: "decision", allowed: ["approve", "deny"] });
+          else
+            throw new AppError("INVALID_ENUM_VALUE", "Choose Approve or Deny.", {
+              field: "decision",
+              allowed: ["approve", "deny"],
+            });
         } catch (e) {
           if (!(e instanceof AppError)) throw e;
           set.status = e.status;

@@ -4,7 +4,13 @@ import { defineOperation, sessionOf } from "../operation";
 import { PLAN_RESOLUTION_ERRORS } from "../words";
 
 const ChangePlanBody = Type.Object(
-  { planCode: Type.String({ minLength: 1, maxLength: 40, description: "A plan code of this server's plan catalog (the built-in one: free, web, email, team)." }) },
+  {
+    planCode: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      description: "A plan code of this server's plan catalog (the built-in one: free, web, email, team).",
+    }),
+  },
   { additionalProperties: false },
 );
 

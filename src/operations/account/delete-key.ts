@@ -14,5 +14,7 @@ export const deleteKey = defineOperation({
   errors: ["STORAGE_OBJECT_NOT_FOUND", "ADMIN_REQUIRED", "SELF_REVOKE_ONLY"],
   example: { keyId: "key_0000000000000000" },
   handle: (input, { services, session, key, meta }) =>
-    session ? services.accounts.revokeKeyAs(session, input.keyId, meta) : services.accounts.revokeOwnKey(key!, input.keyId, meta),
+    session
+      ? services.accounts.revokeKeyAs(session, input.keyId, meta)
+      : services.accounts.revokeOwnKey(key!, input.keyId, meta),
 });

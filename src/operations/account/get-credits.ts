@@ -7,7 +7,14 @@ import { PLAN_RESOLUTION_ERRORS, READ } from "../words";
 /** The dashboard's credits page pages by the same limit (its default and maximum). */
 export const CreditsQuery = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 20, description: "Most recent ledger entries to include (1-200, default 20)." })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 200,
+        default: 20,
+        description: "Most recent ledger entries to include (1-200, default 20).",
+      }),
+    ),
     customerId: customerId(),
   },
   { additionalProperties: false },
@@ -42,7 +49,8 @@ export const getCredits = defineOperation({
   mcp: {
     name: "get_credits",
     title: "Get credits",
-    description: "Your credit balance, plan, monthly grant and recent ledger entries (charges, refunds, grants). Same as GET /api/credits.",
+    description:
+      "Your credit balance, plan, monthly grant and recent ledger entries (charges, refunds, grants). Same as GET /api/credits.",
     annotations: { title: "Get credits", ...READ },
     summary: (data) => `Balance ${data.balance} credits on the ${data.plan} plan.`,
   },

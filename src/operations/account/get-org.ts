@@ -11,7 +11,8 @@ export const getOrg = defineOperation({
   mcp: {
     name: "get_org",
     title: "Get the organization",
-    description: "Your organization: customerId, orgCode, email, plan, creation time, and the plan's credits a month. Same as GET /api/org.",
+    description:
+      "Your organization: customerId, orgCode, email, plan, creation time, and the plan's credits a month. Same as GET /api/org.",
     annotations: { title: "Get the organization", ...READ },
     summary: (data) => `Organization ${data.customerId} (${data.orgCode}), ${data.plan} plan.`,
   },

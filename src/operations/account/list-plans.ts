@@ -7,9 +7,13 @@ import { PLAN_RESOLUTION_ERRORS } from "../words";
 const PlanList = Obj(
   {
     current: Str(),
-    billingProvider: Type.String({ description: "Where the plan comes from (ASSAY_BILLING_PROVIDER): local, the plan the log records, or a billing provider such as stripe." }),
+    billingProvider: Type.String({
+      description:
+        "Where the plan comes from (ASSAY_BILLING_PROVIDER): local, the plan the log records, or a billing provider such as stripe.",
+    }),
     planChangeable: Type.Boolean({
-      description: "Whether POST /api/org/plan may change the plan: false under a billing provider, whose subscription is the plan (PLAN_MANAGED_BY_BILLING).",
+      description:
+        "Whether POST /api/org/plan may change the plan: false under a billing provider, whose subscription is the plan (PLAN_MANAGED_BY_BILLING).",
     }),
     plans: Type.Array(
       Obj({
@@ -17,7 +21,12 @@ const PlanList = Obj(
         name: Str(),
         paid: Bool(),
         monthlyCredits: Nullable(Int()),
-        features: Obj({ website_checks: Bool(), email_checks: Bool(), custom_parameters: Bool(), extra_credit_clients: Bool() }),
+        features: Obj({
+          website_checks: Bool(),
+          email_checks: Bool(),
+          custom_parameters: Bool(),
+          extra_credit_clients: Bool(),
+        }),
         mailClients: Type.Union([Type.Literal("all"), Type.Array(Str())]),
       }),
     ),

@@ -7,12 +7,23 @@ import { defineOperation, sessionOf } from "../operation";
 
 const MintKeyBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 100, description: "A name to tell the key apart, e.g. ci or laptop." }),
-    scopes: Type.Array(enumOf(Scope.anyOf.map((s) => s.const), "A scope: jobs:read, jobs:write, account:read or feedback:write."), {
-      minItems: 1,
-      uniqueItems: true,
-      description: "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
+    name: Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "A name to tell the key apart, e.g. ci or laptop.",
     }),
+    scopes: Type.Array(
+      enumOf(
+        Scope.anyOf.map((s) => s.const),
+        "A scope: jobs:read, jobs:write, account:read or feedback:write.",
+      ),
+      {
+        minItems: 1,
+        uniqueItems: true,
+        description:
+          "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
+      },
+    ),
   },
   { additionalProperties: false },
 );

@@ -13,7 +13,9 @@ const CaptureRef = Type.Object(
           "A result's screenshotUrl (needs your key) or screenshotShareUrl (no key needed while it is valid), or any captures[].screenshotUrl.",
       }),
     ),
-    key: Type.Optional(Type.String({ description: "A capture key (the last path segment of a screenshotUrl); needs your key." })),
+    key: Type.Optional(
+      Type.String({ description: "A capture key (the last path segment of a screenshotUrl); needs your key." }),
+    ),
     customerId: customerId(),
   },
   { additionalProperties: false },
@@ -29,16 +31,27 @@ function parseCaptureUrl(raw: string): { key: string; shared?: { expires: string
   try {
     url = new URL(raw, "http://assay.invalid");
   } catch {
-    throw new AppError("INVALID_REQUEST_BODY", "url is not a URL.", { problems: [{ path: "url", message: "Expected a screenshotUrl or screenshotShareUrl" }] });
+    throw new AppError("INVALID_REQUEST_BODY", "url is not a URL.", {
+      problems: [{ path: "url", message: "Expected a screenshotUrl or screenshotShareUrl" }],
+    });
   }
   const shared = SHARE_PATH.exec(url.pathname);
-  if (shared) return { key: decodeURIComponent(shared[1]!), shared: { expires: url.searchParams.get("expires") ?? "", signature: url.searchParams.get("signature") ?? "" } };
+  if (shared)
+    return {
+      key: decodeURIComponent(shared[1]!),
+      shared: { expires: url.searchParams.get("expires") ?? "", signature: url.searchParams.get("signature") ?? "" },
+    };
   const owned = OWNER_PATH.exec(url.pathname);
   if (owned) return { key: decodeURIComponent(owned[1]!) };
-  throw new AppError("STORAGE_OBJECT_NOT_FOUND", "This is not a capture URL: expected a result's screenshotUrl or screenshotShareUrl.", { url: raw });
+  throw new AppError(
+    "STORAGE_OBJECT_NOT_FOUND",
+    "This is not a capture URL: expected a result's screenshotUrl or screenshotShareUrl.",
+    { url: raw },
+  );
 }
 
-const isShareLink = (args: Record<string, unknown>) => typeof args.url === "string" && SHARE_PATH.test(new URL(args.url, "http://assay.invalid").pathname);
+const isShareLink = (args: Record<string, unknown>) =>
+  typeof args.url === "string" && SHARE_PATH.test(new URL(args.url, "http://assay.invalid").pathname);
 
 export const fetchCapture = defineOperation({
   operationId: "fetchCapture",
@@ -59,17 +72,29 @@ export const fetchCapture = defineOperation({
   example: { key: "job_example-desktop-md.jpg" },
   async handle(input, call) {
     if (input.url === undefined && input.key === undefined) {
-      throw new AppError("MISSING_REQUIRED_FIELD", "Give url (a screenshotUrl or screenshotShareUrl) or key.", { field: "url", oneOf: ["url", "key"] });
+      throw new AppError("MISSING_REQUIRED_FIELD", "Give url (a screenshotUrl or screenshotShareUrl) or key.", {
+        field: "url",
+        oneOf: ["url", "key"],
+      });
     }
     if (input.url !== undefined && input.key !== undefined) {
-      throw new AppError("INVALID_REQUEST_BODY", "Give url or key, not both.", { problems: [{ path: "key", message: "Not allowed together with url" }] });
+      throw new AppError("INVALID_REQUEST_BODY", "Give url or key, not both.", {
+        problems: [{ path: "key", message: "Not allowed together with url" }],
+      });
     }
     const ref = input.url !== undefined ? parseCaptureUrl(input.url) : { key: input.key as string };
     const { row, data: bytes } = await (ref.shared
       ? call.services.captures.readShared(ref.key, ref.shared.expires, ref.shared.signature)
       : call.services.captures.read(call.authorize(input.customerId).customerId, ref.key));
     return new WithContent(
-      { key: row.key, jobId: row.jobId, viewport: row.viewport, contentType: row.contentType, bytes: row.bytes, sha256: row.sha256 },
+      {
+        key: row.key,
+        jobId: row.jobId,
+        viewport: row.viewport,
+        contentType: row.contentType,
+        bytes: row.bytes,
+        sha256: row.sha256,
+      },
       [{ type: "image", data: Buffer.from(bytes).toString("base64"), mimeType: row.contentType }],
     );
   },

@@ -6,7 +6,8 @@ export const getCapture = defineOperation({
   operationId: "getCapture",
   tag: "jobs",
   summary: "A screenshot (a result's screenshotUrl)",
-  description: "With the owner's Bearer key (jobs:read), or a signed-in session of the owning organization (the dashboard's images). Another organization's capture is answered as a missing one.",
+  description:
+    "With the owner's Bearer key (jobs:read), or a signed-in session of the owning organization (the dashboard's images). Another organization's capture is answered as a missing one.",
   http: { method: "get", path: "/api/captures/{key}", returns: "The image.", contentType: "image/jpeg" },
   auth: { kind: "key", scope: "jobs:read", session: true },
   input: { path: CaptureKeyParams, query: CustomerQuery },

@@ -17,7 +17,12 @@ const CompareChecksInput = Type.Object(
 
 const Comparison = Obj({
   validations: Type.Array(
-    Obj({ ...catalogEntryFields, judgment: Str(), validationSets: Type.Array(Str()), captureSizes: Type.Array(CaptureSize) }),
+    Obj({
+      ...catalogEntryFields,
+      judgment: Str(),
+      validationSets: Type.Array(Str()),
+      captureSizes: Type.Array(CaptureSize),
+    }),
   ),
   differences: Type.Array(Str()),
   sharedSets: Type.Array(Str()),

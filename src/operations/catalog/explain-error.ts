@@ -35,5 +35,6 @@ export const explainError = defineOperation({
   output: Type.Union([OneError, ErrorTable]),
   errors: [],
   example: { code: "AUTH_REQUIRED" },
-  handle: (input, { services }) => (input.code ? services.catalog.error(input.code as ErrorCode) : services.catalog.errors()),
+  handle: (input, { services }) =>
+    input.code ? services.catalog.error(input.code as ErrorCode) : services.catalog.errors(),
 });

@@ -18,7 +18,8 @@ export const getValidationSet = defineOperation({
     title: "Get a validation set",
     description: "One validation set with its checks and their severities. Same as GET /api/validation-sets/{setId}.",
     annotations: { title: "Get a validation set", ...READ },
-    summary: (data) => `${data.id} (${data.subjectType}): ${plural(data.validationIds.length, "check")}. ${data.description}`,
+    summary: (data) =>
+      `${data.id} (${data.subjectType}): ${plural(data.validationIds.length, "check")}. ${data.description}`,
   },
   auth: { kind: "public" },
   input: { path: SetRef },

@@ -33,7 +33,8 @@ export const getValidation = defineOperation({
     description:
       "One validation's full record: what pass and fail mean (judgment), parameters with formats and examples, sets it belongs to, references, capture sizes, price and a job snippet. Same as GET /api/validations/{idOrSlug}.",
     annotations: { title: "Get a validation", ...READ },
-    summary: (data) => `${data.id}: ${data.summary}${data.requiresConfiguration ? " Needs parameters (ask the user for their values)." : ""}`,
+    summary: (data) =>
+      `${data.id}: ${data.summary}${data.requiresConfiguration ? " Needs parameters (ask the user for their values)." : ""}`,
   },
   auth: { kind: "public" },
   input: { path: ValidationRef },

@@ -19,7 +19,8 @@ export const listValidationSets = defineOperation({
     description:
       "Published validation sets: id, name, description, subject type, the job types they apply to, and their checks with severities. Same as GET /api/validation-sets.",
     annotations: { title: "List validation sets", ...READ },
-    summary: (data) => `${plural(data.validationSets.length, "set")}: ${data.validationSets.map((s) => s.id).join(", ") || "none"}.`,
+    summary: (data) =>
+      `${plural(data.validationSets.length, "set")}: ${data.validationSets.map((s) => s.id).join(", ") || "none"}.`,
   },
   auth: { kind: "public" },
   input: { query: SetListQuery },

@@ -7,7 +7,9 @@ import { READ, plural } from "../words";
 
 const ValidationListQuery = Type.Object(
   {
-    include: Type.Optional(enumOf(["parameters"] as const, "parameters: add each validation's parameters (name, format, schema, example).")),
+    include: Type.Optional(
+      enumOf(["parameters"] as const, "parameters: add each validation's parameters (name, format, schema, example)."),
+    ),
     subjectType: subjectTypeFilter(),
   },
   { additionalProperties: false },
@@ -26,7 +28,8 @@ export const listValidations = defineOperation({
     description:
       "The whole validation catalog: id, name, subject type, category, severity, execution kind (functional or visual), price in credits, and whether it needs parameters. include=parameters adds each check's parameters. Same as GET /api/validations.",
     annotations: { title: "List validations", ...READ },
-    summary: (data, args) => `${plural(data.validations.length, "validation")}${args.subjectType ? ` for ${args.subjectType} subjects` : ""}.`,
+    summary: (data, args) =>
+      `${plural(data.validations.length, "validation")}${args.subjectType ? ` for ${args.subjectType} subjects` : ""}.`,
   },
   auth: { kind: "public" },
   input: { query: ValidationListQuery },

@@ -10,7 +10,8 @@ const RecommendChecksInput = Type.Object(
     goal: Type.String({
       minLength: 1,
       maxLength: 2000,
-      description: "What the user wants checked, in plain language, e.g. \"make sure the landing page works on phones and has no broken links\".",
+      description:
+        'What the user wants checked, in plain language, e.g. "make sure the landing page works on phones and has no broken links".',
     }),
     subjectType: enumOf(JOB_TYPES, "The job type the checks will run on: url, static_html or email."),
   },

@@ -6,9 +6,15 @@ import { READ, plural } from "../words";
 
 const SearchValidationsInput = Type.Object(
   {
-    query: Type.String({ minLength: 1, maxLength: 500, description: "Words to look for in ids, names, categories, summaries and judgments." }),
+    query: Type.String({
+      minLength: 1,
+      maxLength: 500,
+      description: "Words to look for in ids, names, categories, summaries and judgments.",
+    }),
     subjectType: subjectTypeFilter(),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Most matches to return (default 10)." })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: 50, default: 10, description: "Most matches to return (default 10)." }),
+    ),
   },
   { additionalProperties: false },
 );

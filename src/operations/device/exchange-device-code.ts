@@ -42,7 +42,11 @@ export const exchangeDeviceCode = defineOperation({
     path: "/api/device/token",
     returns: "The key, minted for the organization the person approved.",
     otherErrors: {
-      400: { description: "An OAuth refusal (RFC 8628 §3.5): authorization_pending, slow_down, access_denied, expired_token, invalid_grant, unsupported_grant_type, invalid_request.", schema: OAuthErrorBody },
+      400: {
+        description:
+          "An OAuth refusal (RFC 8628 §3.5): authorization_pending, slow_down, access_denied, expired_token, invalid_grant, unsupported_grant_type, invalid_request.",
+        schema: OAuthErrorBody,
+      },
     },
   },
   auth: { kind: "public" },

@@ -10,6 +10,9 @@ export async function answeringOAuthErrors(run: () => unknown): Promise<Response
     return Response.json(await run(), { headers: { "cache-control": "no-store" } });
   } catch (e) {
     if (!(e instanceof DeviceTokenError)) throw e;
-    return Response.json({ error: e.error, error_description: e.description }, { status: 400, headers: { "cache-control": "no-store" } });
+    return Response.json(
+      { error: e.error, error_description: e.description },
+      { status: 400, headers: { "cache-control": "no-store" } },
+    );
   }
 }

@@ -5,9 +5,18 @@ import { answeringOAuthErrors } from "./oauth-error";
 
 const DeviceCodeBody = Type.Object(
   {
-    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: "The client asking, e.g. assay-cli; it names the key minted." })),
+    client_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description: "The client asking, e.g. assay-cli; it names the key minted.",
+      }),
+    ),
     scope: Type.Optional(
-      Type.String({ description: "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write); default all four." }),
+      Type.String({
+        description:
+          "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write); default all four.",
+      }),
     ),
   },
   { additionalProperties: false },
@@ -30,12 +39,18 @@ export const requestDeviceCode = defineOperation({
   tag: "session",
   summary: "Start a device sign-in (RFC 8628): a code for the person to approve",
   description:
-    "For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver's role). An unknown scope is 400 `{ error: \"invalid_scope\" }`. Past ASSAY_DEVICE_CODES_PER_ADDRESS codes from one client address per code lifetime it is 429 DEVICE_CODE_RATE_LIMITED with Retry-After, a catalogued error (OAuth has no code for it).",
-  http: { method: "post", path: "/api/device/code", returns: "The device authorization: device_code (keep it secret), user_code, verification_uri, expires_in, interval." },
+    'For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver\'s role). An unknown scope is 400 `{ error: "invalid_scope" }`. Past ASSAY_DEVICE_CODES_PER_ADDRESS codes from one client address per code lifetime it is 429 DEVICE_CODE_RATE_LIMITED with Retry-After, a catalogued error (OAuth has no code for it).',
+  http: {
+    method: "post",
+    path: "/api/device/code",
+    returns:
+      "The device authorization: device_code (keep it secret), user_code, verification_uri, expires_in, interval.",
+  },
   auth: { kind: "public" },
   input: { body: DeviceCodeBody, form: true },
   output: DeviceAuthorization,
   errors: ["DEVICE_CODE_RATE_LIMITED"],
   example: { client_id: "assay-cli", scope: "jobs:read jobs:write" },
-  handle: (input, { services, meta, clientAddress }) => answeringOAuthErrors(() => services.device.issue(input, meta, clientAddress)),
+  handle: (input, { services, meta, clientAddress }) =>
+    answeringOAuthErrors(() => services.device.issue(input, meta, clientAddress)),
 });

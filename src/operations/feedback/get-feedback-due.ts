@@ -12,7 +12,11 @@ export const getFeedbackDue = defineOperation({
   operationId: "getFeedbackDue",
   tag: "feedback",
   summary: "Whether a feedback set is due",
-  http: { method: "get", path: "/api/feedback/due", returns: "{ due, setId, questionCount, rewardCredits } and nothing else." },
+  http: {
+    method: "get",
+    path: "/api/feedback/due",
+    returns: "{ due, setId, questionCount, rewardCredits } and nothing else.",
+  },
   mcp: {
     name: "list_feedback_due",
     title: "Feedback due",
@@ -20,7 +24,9 @@ export const getFeedbackDue = defineOperation({
       "Whether a feedback set is due for this key (sets queue per key and are asked one at a time): { due, setId, questionCount, rewardCredits }. Answering it earns credits. Same as GET /api/feedback/due.",
     annotations: { title: "Feedback due", ...READ },
     summary: (data) =>
-      data.due ? `Feedback set ${data.setId} is due: ${plural(data.questionCount, "question")} for ${data.rewardCredits} credits.` : "No feedback is due.",
+      data.due
+        ? `Feedback set ${data.setId} is due: ${plural(data.questionCount, "question")} for ${data.rewardCredits} credits.`
+        : "No feedback is due.",
   },
   auth: { kind: "key", scope: "feedback:write", session: true },
   input: { query: CustomerQuery },

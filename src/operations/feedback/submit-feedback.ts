@@ -17,7 +17,15 @@ function feedbackSubmissionFromForm(form: URLSearchParams): Record<string, unkno
     const raw = form.get(name)!;
     answers.set(
       questionId,
-      as === "list" ? form.getAll(name).filter((v) => v !== "") : as === "number" ? (raw.trim() === "" ? null : Number(raw)) : as === "boolean" ? raw === "true" : raw,
+      as === "list"
+        ? form.getAll(name).filter((v) => v !== "")
+        : as === "number"
+          ? raw.trim() === ""
+            ? null
+            : Number(raw)
+          : as === "boolean"
+            ? raw === "true"
+            : raw,
     );
   }
   return {
@@ -36,7 +44,10 @@ const FeedbackReceipt = Obj(
     answers: Answers,
     source: FeedbackSource,
     submittedAt: Str(),
-    payout: Obj({ credits: Int(), balanceAfter: Int() }, "Credits paid for this submission (0 for a set worth nothing) and the balance after."),
+    payout: Obj(
+      { credits: Int(), balanceAfter: Int() },
+      "Credits paid for this submission (0 for a set worth nothing) and the balance after.",
+    ),
   },
   "The submission as filed, and its payout.",
 );
@@ -51,8 +62,15 @@ export const submitFeedback = defineOperation({
     title: "Submit feedback answers",
     description:
       "Answers a due feedback set, one answer per question matching its shape; earns its rewardCredits. Append-only: no edits, no second payout; the source is the channel's (mcp here, agent for a Bearer key over HTTP, dashboard for a session). Same as POST /api/feedback.",
-    annotations: { title: "Submit feedback answers", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    summary: (data) => `Feedback on ${data.setId} filed; ${data.payout.credits} credits paid, balance ${data.payout.balanceAfter}.`,
+    annotations: {
+      title: "Submit feedback answers",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+    summary: (data) =>
+      `Feedback on ${data.setId} filed; ${data.payout.credits} credits paid, balance ${data.payout.balanceAfter}.`,
   },
   auth: { kind: "key", scope: "feedback:write", session: true },
   input: { body: FeedbackSubmission, form: feedbackSubmissionFromForm },

@@ -52,7 +52,8 @@ export const awaitEmailJob = defineOperation({
     for (;;) {
       const job = services.jobs.get(customerId, input.jobId, input.detail);
       const stillPending = job.status === "pending";
-      if (!stillPending || Date.now() >= deadline || signal?.aborted) return { job, stillPending, waitedMs: Date.now() - started };
+      if (!stillPending || Date.now() >= deadline || signal?.aborted)
+        return { job, stillPending, waitedMs: Date.now() - started };
       await Bun.sleep(Math.min(200, Math.max(0, deadline - Date.now())));
       // The message may reach another node's inbox: read the log as it is now before looking again.
       await services.node.catchUp();

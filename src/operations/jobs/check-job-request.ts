@@ -11,7 +11,13 @@ import { customerIdOf } from "../authorize";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
 const Plan = Obj(
-  { type: JobType, validationSetId: Opt(Str()), lines: Type.Array(PriceLine), totalCredits: Int(), skipped_validations: Type.Array(SkippedCheck) },
+  {
+    type: JobType,
+    validationSetId: Opt(Str()),
+    lines: Type.Array(PriceLine),
+    totalCredits: Int(),
+    skipped_validations: Type.Array(SkippedCheck),
+  },
   "What would run and its price, without a balance.",
 );
 
@@ -30,9 +36,16 @@ export const checkJobRequest = defineOperation({
     title: "Check a job request",
     description:
       "Runs the full pre-pricing validation of a job body and says whether it would be accepted, and if not the exact error (code, message, details) POST /api/jobs would answer. With an API key it also gives the quote (price, balance, sufficient). Creates nothing and charges nothing. A url job's host is resolved (DNS) to check it is public.",
-    annotations: { title: "Check a job request", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: {
+      title: "Check a job request",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
     summary: (data) => {
-      if (!data.ok) return `Would be refused: ${(data.error as { code: string }).code} (HTTP ${data.httpStatus}): ${(data.error as { message: string }).message}`;
+      if (!data.ok)
+        return `Would be refused: ${(data.error as { code: string }).code} (HTTP ${data.httpStatus}): ${(data.error as { message: string }).message}`;
       if ("quote" in data) {
         const q = data.quote;
         return `Accepted as sent: ${q.totalCredits} credits; balance ${q.balance}${q.sufficient ? "" : ` (short by ${q.shortfall}: run_job would be refused with INSUFFICIENT_CREDITS)`}.`;

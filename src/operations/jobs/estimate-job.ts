@@ -16,7 +16,13 @@ export const estimateJob = defineOperation({
     title: "Estimate a job",
     description:
       "The price of a job body in credits, one line per check, with your balance and whether it suffices. Validates exactly as run_job does; charges nothing and creates nothing. Same as POST /api/jobs/estimate.",
-    annotations: { title: "Estimate a job", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    annotations: {
+      title: "Estimate a job",
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: true,
+    },
     summary: (data) =>
       `${data.totalCredits} credits for ${plural(data.lines.length, "check")}; balance ${data.balance}${data.sufficient ? "" : `, short by ${data.shortfall}`}.`,
   },

@@ -8,6 +8,8 @@ export function jobSummary(job: JobView): string {
   }
   const s = job.summary;
   const verdicts = `${s.pass} pass, ${s.fail} fail, ${s.error} error`;
-  const skipped = job.skipped_validations.length ? `; ${plural(job.skipped_validations.length, "check")} skipped (need parameters: ask the user)` : "";
+  const skipped = job.skipped_validations.length
+    ? `; ${plural(job.skipped_validations.length, "check")} skipped (need parameters: ask the user)`
+    : "";
   return `Job ${job.jobId} ${job.status}: ${verdicts}${skipped}; ${job.credits.net} credits net.${job.interruption ? ` Interrupted: ${job.interruption.message}` : ""}`;
 }

@@ -23,7 +23,9 @@ const EmailClientView = Obj({
 const EmailClientCatalog = Obj({
   plan: Obj({ code: Str(), name: Str() }),
   pricing: Obj({ creditsPerRender: Int(), extraCreditsPerRender: Int(), note: Str() }),
-  formFactors: Dict(Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) })),
+  formFactors: Dict(
+    Obj({ viewport: Obj({ width: Int(), height: Int() }), nativeDefault: Str(), clients: Dict(EmailClientView) }),
+  ),
   docs: Str(),
 });
 
@@ -31,7 +33,11 @@ export const listEmailClients = defineOperation({
   operationId: "listEmailClients",
   tag: "jobs",
   summary: "Mail clients visual email checks render in, per form factor, with plan inclusion and extra-credit flags",
-  http: { method: "get", path: "/api/email-clients", returns: "The render catalog, keyed by form factor, then client id." },
+  http: {
+    method: "get",
+    path: "/api/email-clients",
+    returns: "The render catalog, keyed by form factor, then client id.",
+  },
   mcp: {
     name: "list_email_clients",
     title: "List mail clients",
@@ -40,7 +46,9 @@ export const listEmailClients = defineOperation({
     annotations: { title: "List mail clients", ...READ },
     summary: (data) => {
       const counts = Object.entries(data.formFactors).map(([ff, v]) => `${Object.keys(v.clients).length} at ${ff}`);
-      return `Mail clients: ${counts.join(", ")}; native defaults: ${Object.values(data.formFactors).map((v) => v.nativeDefault).join(", ")}.`;
+      return `Mail clients: ${counts.join(", ")}; native defaults: ${Object.values(data.formFactors)
+        .map((v) => v.nativeDefault)
+        .join(", ")}.`;
     },
   },
   auth: { kind: "key", scope: "jobs:read" },

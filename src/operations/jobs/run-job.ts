@@ -19,13 +19,26 @@ export const runJob = defineOperation({
     title: "Run a job",
     description:
       "Runs a job and spends credits (errored rows are refunded). url and static_html jobs answer with every result (pass, fail with the reason to fix, or error: the check could not run, not a verdict); email jobs answer pending with a one-time testEmail address: have the real message sent there, then call await_email_job. Same as POST /api/jobs.",
-    annotations: { title: "Run a job", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    annotations: {
+      title: "Run a job",
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: true,
+    },
     summary: (data) => jobSummary(data),
   },
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Job,
-  errors: [...PLAN_RESOLUTION_ERRORS, ...JOB_REQUEST_ERRORS, ...PLAN_GATE_ERRORS, "EMAIL_CLIENT_CATALOG_UNAVAILABLE", "INSUFFICIENT_CREDITS", "JOB_EXECUTION_FAILED"],
+  errors: [
+    ...PLAN_RESOLUTION_ERRORS,
+    ...JOB_REQUEST_ERRORS,
+    ...PLAN_GATE_ERRORS,
+    "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
+    "INSUFFICIENT_CREDITS",
+    "JOB_EXECUTION_FAILED",
+  ],
   example: STATIC_HTML_EXAMPLE,
   handle: async (body, { services, customerId, meta }) => services.jobs.run(customerId, body, meta),
 });

@@ -3,7 +3,13 @@ import { Member } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 const InvitationTokenBody = Type.Object(
-  { token: Type.String({ minLength: 1, maxLength: 200, description: "The token of the invitation link (its token query parameter)." }) },
+  {
+    token: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The token of the invitation link (its token query parameter).",
+    }),
+  },
   { additionalProperties: false },
 );
 

@@ -4,7 +4,10 @@ import { defineOperation, sessionOf } from "../operation";
 
 const AddMemberBody = Type.Object(
   {
-    email: Type.String({ description: "The person's email; they sign in with it.", "x-invalid-code": "SIGNUP_INVALID_EMAIL" }),
+    email: Type.String({
+      description: "The person's email; they sign in with it.",
+      "x-invalid-code": "SIGNUP_INVALID_EMAIL",
+    }),
     role: RoleField,
   },
   { additionalProperties: false },

@@ -13,7 +13,8 @@ export const listMembers = defineOperation({
   operationId: "listMembers",
   tag: "account",
   summary: "Your organization's members and pending invitations",
-  description: "Every member of the session's organization with their role, and the invitations neither accepted nor expired. Any member may read it.",
+  description:
+    "Every member of the session's organization with their role, and the invitations neither accepted nor expired. Any member may read it.",
   http: { method: "get", path: "/api/members", returns: "The members and invitations." },
   auth: { kind: "session" },
   input: {},

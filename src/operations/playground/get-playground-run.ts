@@ -8,7 +8,8 @@ export const getPlaygroundRun = defineOperation({
   operationId: "getPlaygroundRun",
   tag: "playground",
   summary: "A playground run, while it is kept",
-  description: "Anyone holding the run id may read it; after expiresAt (or once newer runs pushed it out) it is PLAYGROUND_RUN_NOT_FOUND.",
+  description:
+    "Anyone holding the run id may read it; after expiresAt (or once newer runs pushed it out) it is PLAYGROUND_RUN_NOT_FOUND.",
   http: { method: "get", path: "/api/playground/runs/{runId}", returns: "The run." },
   auth: { kind: "public" },
   input: { path: PlaygroundRunRef },

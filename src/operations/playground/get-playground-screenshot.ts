@@ -11,8 +11,14 @@ export const getPlaygroundScreenshot = defineOperation({
   operationId: "getPlaygroundScreenshot",
   tag: "playground",
   summary: "A playground run's screenshot (its screenshotUrl)",
-  description: "Kept as long as the run: PLAYGROUND_RUN_NOT_FOUND once the run is gone, STORAGE_OBJECT_NOT_FOUND for a size the run was not shown at.",
-  http: { method: "get", path: "/api/playground/runs/{runId}/screenshots/{size}", returns: "The image.", contentType: "image/jpeg" },
+  description:
+    "Kept as long as the run: PLAYGROUND_RUN_NOT_FOUND once the run is gone, STORAGE_OBJECT_NOT_FOUND for a size the run was not shown at.",
+  http: {
+    method: "get",
+    path: "/api/playground/runs/{runId}/screenshots/{size}",
+    returns: "The image.",
+    contentType: "image/jpeg",
+  },
   auth: { kind: "public" },
   input: { path: PlaygroundScreenshotRef },
   errors: ["PLAYGROUND_RUN_NOT_FOUND", "STORAGE_OBJECT_NOT_FOUND"],

@@ -5,7 +5,8 @@ export const getSession = defineOperation({
   operationId: "getSession",
   tag: "session",
   summary: "Who is signed in",
-  description: "The signed-in person, their organizations with roles, the organization the session acts for, and the CSRF token its state-changing requests carry.",
+  description:
+    "The signed-in person, their organizations with roles, the organization the session acts for, and the CSRF token its state-changing requests carry.",
   http: { method: "get", path: "/api/session", returns: "The session." },
   auth: { kind: "session" },
   input: {},

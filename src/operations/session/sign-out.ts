@@ -9,7 +9,11 @@ export const signOut = defineOperation({
   operationId: "signOut",
   tag: "session",
   summary: "Sign out: ends the session on the server",
-  http: { method: "post", path: "/api/session/signout", returns: "Signed out; the cookie is cleared and the session id no longer works." },
+  http: {
+    method: "post",
+    path: "/api/session/signout",
+    returns: "Signed out; the cookie is cleared and the session id no longer works.",
+  },
   auth: { kind: "session" },
   input: {},
   output: SignedOut,
@@ -17,6 +21,9 @@ export const signOut = defineOperation({
   example: {},
   handle: async (_input, call) => {
     await call.services.sessions.signOut(sessionOf(call), call.meta);
-    return Response.json({ signedOut: true }, { headers: { "set-cookie": clearedSessionCookie(call.services.config) } });
+    return Response.json(
+      { signedOut: true },
+      { headers: { "set-cookie": clearedSessionCookie(call.services.config) } },
+    );
   },
 });

@@ -3,7 +3,9 @@ import { SessionView } from "../../contracts/people";
 import { defineOperation, sessionOf } from "../operation";
 
 const SwitchOrganizationBody = Type.Object(
-  { customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }) },
+  {
+    customerId: Type.String({ minLength: 1, description: "One of your organizations (GET /api/session lists them)." }),
+  },
   { additionalProperties: false },
 );
 
@@ -11,8 +13,13 @@ export const switchOrganization = defineOperation({
   operationId: "switchOrganization",
   tag: "session",
   summary: "Act for another of your organizations",
-  description: "Switches the organization the session acts for. One you are not a member of is CUSTOMER_NOT_FOUND, as for one that does not exist.",
-  http: { method: "post", path: "/api/session/organization", returns: "The session, now acting for that organization." },
+  description:
+    "Switches the organization the session acts for. One you are not a member of is CUSTOMER_NOT_FOUND, as for one that does not exist.",
+  http: {
+    method: "post",
+    path: "/api/session/organization",
+    returns: "The session, now acting for that organization.",
+  },
   auth: { kind: "session" },
   input: { body: SwitchOrganizationBody, form: true },
   output: SessionView,

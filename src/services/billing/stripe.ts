@@ -1,8 +1,18 @@
 import Stripe from "stripe";
-import { BillingProviderError, type BillingAgreement, type BillingOrganization, type BillingProvider, type Provisioned } from "./provider";
+import {
+  BillingProviderError,
+  type BillingAgreement,
+  type BillingOrganization,
+  type BillingProvider,
+  type Provisioned,
+} from "./provider";
 
 /** Where an organization's Stripe customer names it, and where a product names its plan and credits. */
-export const STRIPE_METADATA = { customerId: "assay_customer_id", plan: "assay_plan", monthlyCredits: "assay_monthly_credits" } as const;
+export const STRIPE_METADATA = {
+  customerId: "assay_customer_id",
+  plan: "assay_plan",
+  monthlyCredits: "assay_monthly_credits",
+} as const;
 
 /** The subscription statuses that are a live agreement; any other (canceled, unpaid, incomplete...) is none. */
 const LIVE = new Set(["active", "trialing"]);
@@ -24,7 +34,9 @@ export class StripeBillingProvider implements BillingProvider {
   async agreement(org: BillingOrganization): Promise<BillingAgreement> {
     const stripe = this.configured();
     return call(async () => {
-      const customer = org.billingCustomerId ? await linkedCustomer(stripe, org.billingCustomerId) : await searchCustomer(stripe, org.customerId);
+      const customer = org.billingCustomerId
+        ? await linkedCustomer(stripe, org.billingCustomerId)
+        : await searchCustomer(stripe, org.customerId);
       if (!customer) {
         throw new BillingProviderError(
           "not_provisioned",
@@ -34,12 +46,17 @@ export class StripeBillingProvider implements BillingProvider {
         );
       }
       const subscription = await liveSubscription(stripe, customer.id);
-      if (!subscription) throw new BillingProviderError("not_provisioned", `Stripe customer ${customer.id} has no active subscription.`);
+      if (!subscription)
+        throw new BillingProviderError("not_provisioned", `Stripe customer ${customer.id} has no active subscription.`);
       const price = subscription.items.data[0]?.price;
-      if (!price) throw new BillingProviderError("not_provisioned", `Stripe subscription ${subscription.id} has no price.`);
+      if (!price)
+        throw new BillingProviderError("not_provisioned", `Stripe subscription ${subscription.id} has no price.`);
       const product = typeof price.product === "string" ? await stripe.products.retrieve(price.product) : price.product;
       const metadata = "metadata" in product ? product.metadata : {};
-      return { planCode: metadata[STRIPE_METADATA.plan] ?? "", monthlyCredits: creditsOf(metadata[STRIPE_METADATA.monthlyCredits]) };
+      return {
+        planCode: metadata[STRIPE_METADATA.plan] ?? "",
+        monthlyCredits: creditsOf(metadata[STRIPE_METADATA.monthlyCredits]),
+      };
     });
   }
 
@@ -54,14 +71,19 @@ export class StripeBillingProvider implements BillingProvider {
         customer = await stripe.customers.create(
           { email: org.email, metadata: { [STRIPE_METADATA.customerId]: org.customerId } },
           // Two provisioning attempts for one organization make one customer; replacing a deleted customer is another attempt.
-          { idempotencyKey: `assay-customer-${org.customerId}${org.billingCustomerId ? `-replacing-${org.billingCustomerId}` : ""}` },
+          {
+            idempotencyKey: `assay-customer-${org.customerId}${org.billingCustomerId ? `-replacing-${org.billingCustomerId}` : ""}`,
+          },
         );
         done.push(`created Stripe customer ${customer.id}`);
       } else done.push(`Stripe customer ${customer.id} exists`);
       const live = await liveSubscription(stripe, customer.id);
       if (live) done.push(`subscription ${live.id} is ${live.status}`);
       else if (this.settings.freePrice) {
-        const created = await stripe.subscriptions.create({ customer: customer.id, items: [{ price: this.settings.freePrice }] });
+        const created = await stripe.subscriptions.create({
+          customer: customer.id,
+          items: [{ price: this.settings.freePrice }],
+        });
         done.push(`subscribed to the free price ${this.settings.freePrice} (${created.id})`);
       } else done.push("no live subscription, and no ASSAY_STRIPE_FREE_PRICE to subscribe it to");
       return { summary: `${org.customerId}: ${done.join("; ")}.`, billingCustomerId: customer.id };
@@ -69,7 +91,11 @@ export class StripeBillingProvider implements BillingProvider {
   }
 
   private configured(): Stripe {
-    if (!this.client) throw new BillingProviderError("unconfigured", "ASSAY_BILLING_PROVIDER=stripe, but ASSAY_STRIPE_SECRET_KEY is not set.");
+    if (!this.client)
+      throw new BillingProviderError(
+        "unconfigured",
+        "ASSAY_BILLING_PROVIDER=stripe, but ASSAY_STRIPE_SECRET_KEY is not set.",
+      );
     return this.client;
   }
 }
@@ -91,7 +117,10 @@ async function linkedCustomer(stripe: Stripe, id: string): Promise<Stripe.Custom
  * moments ago is not found here.
  */
 async function searchCustomer(stripe: Stripe, customerId: string): Promise<Stripe.Customer | null> {
-  const found = await stripe.customers.search({ query: `metadata['${STRIPE_METADATA.customerId}']:'${customerId}'`, limit: 1 });
+  const found = await stripe.customers.search({
+    query: `metadata['${STRIPE_METADATA.customerId}']:'${customerId}'`,
+    limit: 1,
+  });
   return found.data[0] ?? null;
 }
 
@@ -100,7 +129,12 @@ function clientOptions(apiBase?: string): Stripe.StripeConfig {
   const options: Stripe.StripeConfig = { maxNetworkRetries: 0, timeout: 10_000, telemetry: false };
   if (!apiBase) return options;
   const url = new URL(apiBase);
-  return { ...options, host: url.hostname, port: url.port || (url.protocol === "http:" ? 80 : 443), protocol: url.protocol === "http:" ? "http" : "https" };
+  return {
+    ...options,
+    host: url.hostname,
+    port: url.port || (url.protocol === "http:" ? 80 : 443),
+    protocol: url.protocol === "http:" ? "http" : "https",
+  };
 }
 
 async function liveSubscription(stripe: Stripe, customer: string): Promise<Stripe.Subscription | null> {
@@ -123,7 +157,12 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
     if (e.type === "StripeAuthenticationError" || e.type === "StripePermissionError") {
       throw new BillingProviderError("unconfigured", `Stripe refused the configured secret key: ${e.message}`);
     }
-    if (e.type === "StripeConnectionError" || e.type === "StripeAPIError" || e.type === "StripeRateLimitError" || (e.statusCode ?? 0) >= 500) {
+    if (
+      e.type === "StripeConnectionError" ||
+      e.type === "StripeAPIError" ||
+      e.type === "StripeRateLimitError" ||
+      (e.statusCode ?? 0) >= 500
+    ) {
       throw new BillingProviderError("unreachable", `Stripe could not be reached: ${e.message}`);
     }
     throw e;

@@ -5,7 +5,8 @@ import type { EmailHtmlSnapshot } from "../../capture/email/snapshot-email-html"
 
 /** Defaults shared by the functional email checks: they read the MIME, render nothing, one credit. */
 export function mimeCheck(
-  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> & Partial<ValidationMeta>,
+  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> &
+    Partial<ValidationMeta>,
 ): ValidationMeta & { subjectType: "email" } {
   return {
     slug: meta.id,
@@ -22,7 +23,8 @@ export function mimeCheck(
 
 /** Defaults for the email checks that read the structure of the HTML part (EmailArtifacts.htmlDom). */
 export function htmlCheck(
-  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> & Partial<ValidationMeta>,
+  meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> &
+    Partial<ValidationMeta>,
 ): ValidationMeta & { subjectType: "email" } {
   return mimeCheck({ needs: ["email-html"], ...meta });
 }
@@ -41,7 +43,10 @@ export function plainPart(email: EmailArtifacts): string | null {
  * The HTML part's structure for a check that declared "email-html", or the outcome to give instead: a pass
  * when the message has no HTML part (nothing to check), an error when the structure could not be read.
  */
-export function htmlDomOf(email: EmailArtifacts, whenNoHtml: string): { dom: EmailHtmlSnapshot } | { outcome: Outcome } {
+export function htmlDomOf(
+  email: EmailArtifacts,
+  whenNoHtml: string,
+): { dom: EmailHtmlSnapshot } | { outcome: Outcome } {
   if (!hasHtmlPart(email)) return { outcome: pass(`The message has no text/html part: ${whenNoHtml}`) };
   const dom = email.htmlDom;
   if (!dom) {
@@ -66,7 +71,10 @@ export function registrableDomain(hostOrAddress: string): string | null {
 /** Whether host is domain or one of its subdomains. */
 export function hostWithin(host: string, domain: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, "");
-  const d = domain.toLowerCase().replace(/^\*?\./, "").replace(/\.$/, "");
+  const d = domain
+    .toLowerCase()
+    .replace(/^\*?\./, "")
+    .replace(/\.$/, "");
   return h === d || h.endsWith(`.${d}`);
 }
 
@@ -158,12 +166,29 @@ function parseMailbox(raw: string): RawMailbox {
   const opens = (text.match(/</g) ?? []).length;
   const closes = (text.match(/>/g) ?? []).length;
   if (opens !== closes || opens > 1) {
-    return { raw: raw.trim(), displayName: "", addrSpec: text, angle: opens > 0, problem: "unbalanced or repeated angle brackets" };
+    return {
+      raw: raw.trim(),
+      displayName: "",
+      addrSpec: text,
+      angle: opens > 0,
+      problem: "unbalanced or repeated angle brackets",
+    };
   }
   if (opens === 1) {
     const m = /^(.*)<([^<>]*)>\s*$/s.exec(text);
-    if (!m) return { raw: raw.trim(), displayName: "", addrSpec: text, angle: true, problem: "text after the closing angle bracket" };
-    const displayName = m[1]!.trim().replace(/^"(.*)"$/s, "$1").replace(/\\(.)/g, "$1").trim();
+    if (!m)
+      return {
+        raw: raw.trim(),
+        displayName: "",
+        addrSpec: text,
+        angle: true,
+        problem: "text after the closing angle bracket",
+      };
+    const displayName = m[1]!
+      .trim()
+      .replace(/^"(.*)"$/s, "$1")
+      .replace(/\\(.)/g, "$1")
+      .trim();
     return { raw: raw.trim(), displayName, addrSpec: m[2]!.trim(), angle: true, problem: null };
   }
   return { raw: raw.trim(), displayName: "", addrSpec: text, angle: false, problem: null };
@@ -183,12 +208,14 @@ export function addrSpecProblem(addrSpec: string): string | null {
   const local = spec.slice(0, at);
   const domain = spec.slice(at + 1);
   if (!local) return "the part before @ is empty";
-  if (!DOT_ATOM.test(local) && !QUOTED_LOCAL.test(local)) return `the local part ${JSON.stringify(local)} is not a valid atom or quoted string`;
+  if (!DOT_ATOM.test(local) && !QUOTED_LOCAL.test(local))
+    return `the local part ${JSON.stringify(local)} is not a valid atom or quoted string`;
   if (!domain) return "the domain is empty";
   if (/^\[.*\]$/.test(domain)) return null;
   const labels = domain.replace(/\.$/, "").split(".");
   if (labels.some((l) => l === "")) return `the domain ${JSON.stringify(domain)} has an empty label`;
-  if (labels.length < 2) return `the domain ${JSON.stringify(domain)} is not fully qualified (it needs a dot, e.g. brand.com)`;
+  if (labels.length < 2)
+    return `the domain ${JSON.stringify(domain)} is not fully qualified (it needs a dot, e.g. brand.com)`;
   const bad = labels.find((l) => !LABEL.test(l));
   if (bad) return `the domain label ${JSON.stringify(bad)} is not a valid host name label`;
   return null;

@@ -27,17 +27,32 @@ export function renderCheck(
 }
 
 /** The renders of this check's clients (set on the message by the job's render stage), split by outcome. */
-export function rendersFor(email: EmailArtifacts, validationId: string): { ok: EmailRender[]; failed: Extract<RenderOutcome, { ok: false }>[] } | Outcome {
+export function rendersFor(
+  email: EmailArtifacts,
+  validationId: string,
+): { ok: EmailRender[]; failed: Extract<RenderOutcome, { ok: false }>[] } | Outcome {
   const outcomes = email.renders?.[validationId];
   if (!outcomes) {
-    const why = email.html === null && email.text === null ? "The message has no body to render." : "The message was not rendered for this check.";
+    const why =
+      email.html === null && email.text === null
+        ? "The message has no body to render."
+        : "The message was not rendered for this check.";
     return { verdict: "error", reason: why, reasoning: why, findings: [] };
   }
   const ok = outcomes.filter((o): o is Extract<RenderOutcome, { ok: true }> => o.ok).map((o) => o.render);
   const failed = outcomes.filter((o): o is Extract<RenderOutcome, { ok: false }> => !o.ok);
   if (ok.length === 0) {
     const why = `The message could not be rendered in ${failed.map((f) => `${f.client.name} at ${f.formFactor} (${f.error})`).join("; ")}.`;
-    return { verdict: "error", reason: why, reasoning: why, findings: failed.map((f) => ({ message: `render failed: ${f.error}`, viewport: f.formFactor, text: f.client.id })) };
+    return {
+      verdict: "error",
+      reason: why,
+      reasoning: why,
+      findings: failed.map((f) => ({
+        message: `render failed: ${f.error}`,
+        viewport: f.formFactor,
+        text: f.client.id,
+      })),
+    };
   }
   return { ok, failed };
 }
@@ -48,4 +63,5 @@ export function findingAt(r: EmailRender, f: Omit<Finding, "viewport">): Finding
   return { ...f, viewport: r.formFactor, measured: { client: r.client.id, ...(f.measured ?? {}) } };
 }
 
-export const quote = (text: string, max = 60) => JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
+export const quote = (text: string, max = 60) =>
+  JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);

@@ -14,7 +14,15 @@ type Link = EmailRender["snapshot"]["links"][number];
 function primary(r: EmailRender): Link | undefined {
   const bigImages = r.snapshot.images.filter((i) => i.link !== null && i.box.width >= 40 && i.box.height >= 20);
   // An image belongs to the link it lies in: by href and box, since many links may share href="#".
-  const holdsImage = (l: Link) => bigImages.some((i) => i.link === l.href && i.box.x >= l.box.x - 1 && i.box.y >= l.box.y - 1 && i.box.x + i.box.width <= l.box.x + l.box.width + 1 && i.box.y + i.box.height <= l.box.y + l.box.height + 1);
+  const holdsImage = (l: Link) =>
+    bigImages.some(
+      (i) =>
+        i.link === l.href &&
+        i.box.x >= l.box.x - 1 &&
+        i.box.y >= l.box.y - 1 &&
+        i.box.x + i.box.width <= l.box.x + l.box.width + 1 &&
+        i.box.y + i.box.height <= l.box.y + l.box.height + 1,
+    );
   const rank = (l: Link) => (isSocialLink(l.href, l.text) ? 0 : l.buttonStyled ? 2 : 1);
   let best: Link | undefined;
   for (const l of r.snapshot.links) {
@@ -36,7 +44,12 @@ export const emailCtaVisible: EmailValidation = {
     summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
     judgment:
       "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
-    references: [{ title: "Litmus: bulletproof buttons", url: "https://www.litmus.com/blog/a-guide-to-bulletproof-buttons-in-email-design" }],
+    references: [
+      {
+        title: "Litmus: bulletproof buttons",
+        url: "https://www.litmus.com/blog/a-guide-to-bulletproof-buttons-in-email-design",
+      },
+    ],
   }),
   evaluate(email) {
     const renders = rendersFor(email, this.meta.id);
@@ -50,11 +63,18 @@ export const emailCtaVisible: EmailValidation = {
         break;
       }
     }
-    if (!cta || !from) return { verdict: "pass", reasoning: `No button-styled link or linked image in ${renders.ok.map(where).join(", ")}: there is no call to action to follow.`, findings: [] };
+    if (!cta || !from)
+      return {
+        verdict: "pass",
+        reasoning: `No button-styled link or linked image in ${renders.ok.map(where).join(", ")}: there is no call to action to follow.`,
+        findings: [],
+      };
     const findings: Finding[] = [];
     for (const r of renders.ok) {
       // Many links may share an href ("#"): the call to action is the one with its text, else the largest.
-      const sameHref = r.snapshot.links.filter((l) => l.href === cta!.href).sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
+      const sameHref = r.snapshot.links
+        .filter((l) => l.href === cta!.href)
+        .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
       const same = sameHref.find((l) => l.text === cta!.text) ?? sameHref[0];
       const why = !same
         ? "it is gone"
@@ -67,10 +87,23 @@ export const emailCtaVisible: EmailValidation = {
               : same.contrast !== null && same.contrast < MIN_CONTRAST
                 ? `its text ${quote(same.text, 30)} has ${same.contrast.toFixed(2)}:1 contrast against what is behind it`
                 : null;
-      if (why) findings.push(findingAt(r, { message: `${r.client.name}: ${why}`, selector: same?.selector ?? cta.selector, url: cta.href, measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {} }));
+      if (why)
+        findings.push(
+          findingAt(r, {
+            message: `${r.client.name}: ${why}`,
+            selector: same?.selector ?? cta.selector,
+            url: cta.href,
+            measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {},
+          }),
+        );
     }
     const label = quote(cta.text || cta.href, 40);
-    if (findings.length === 0) return { verdict: "pass", reasoning: `The call to action ${label} (${cta.href}) is visible and readable in ${renders.ok.map(where).join(", ")}.`, findings: [] };
+    if (findings.length === 0)
+      return {
+        verdict: "pass",
+        reasoning: `The call to action ${label} (${cta.href}) is visible and readable in ${renders.ok.map(where).join(", ")}.`,
+        findings: [],
+      };
     return {
       verdict: "fail",
       reason: `Make the call to action ${label} visible in ${findings.map((f) => f.message.split(":")[0]).join(", ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,

@@ -16,8 +16,14 @@ export const emailDarkModeLegible: EmailValidation = {
     judgment:
       "The message is rendered in dark mode in each selected client (by default Apple Mail on iPhone, dark; a client with a dark variant in the catalog is rendered as that variant), the way that client darkens messages: Apple Mail applies the message's prefers-color-scheme styles and, when the message declares dark support or sets no colours, its dark canvas and light default text; Gmail and Outlook invert colours partly or fully. Fails when visible text (6px or larger) has less than 3:1 contrast against the background composited under it (background images are blocked, so they do not count), naming each such text.",
     references: [
-      { title: "caniemail: prefers-color-scheme", url: "https://www.caniemail.com/features/css-at-media-prefers-color-scheme/" },
-      { title: "WCAG 2.2 SC 1.4.3 Contrast (Minimum)", url: "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum" },
+      {
+        title: "caniemail: prefers-color-scheme",
+        url: "https://www.caniemail.com/features/css-at-media-prefers-color-scheme/",
+      },
+      {
+        title: "WCAG 2.2 SC 1.4.3 Contrast (Minimum)",
+        url: "https://www.w3.org/WAI/WCAG22/Understanding/contrast-minimum",
+      },
     ],
   }),
   evaluate(email) {
@@ -38,7 +44,12 @@ export const emailDarkModeLegible: EmailValidation = {
       }
     }
     const seen = renders.ok.map((r) => `${where(r)}${r.dark ? "" : " (light: the client does not darken)"}`).join(", ");
-    if (findings.length === 0) return { verdict: "pass", reasoning: `Every visible text has at least ${MIN_CONTRAST}:1 contrast in ${seen}.`, findings: [] };
+    if (findings.length === 0)
+      return {
+        verdict: "pass",
+        reasoning: `Every visible text has at least ${MIN_CONTRAST}:1 contrast in ${seen}.`,
+        findings: [],
+      };
     const worst = [...findings].sort((a, b) => (a.measured!.contrast as number) - (b.measured!.contrast as number))[0]!;
     return {
       verdict: "fail",

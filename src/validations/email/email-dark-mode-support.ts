@@ -11,8 +11,14 @@ export const emailDarkModeSupport: EmailValidation = {
     judgment:
       'Fails when the HTML part has none of: <meta name="color-scheme">, <meta name="supported-color-schemes">, or a CSS @media (prefers-color-scheme: …) block in a <style> element. Without them, clients that invert colours (Outlook, Gmail apps) guess, and often get logos and buttons wrong. A message without an HTML part passes.',
     references: [
-      { title: "Litmus: The ultimate guide to dark mode for email marketers", url: "https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers" },
-      { title: "Can I email: prefers-color-scheme", url: "https://www.caniemail.com/features/css-at-media-prefers-color-scheme/" },
+      {
+        title: "Litmus: The ultimate guide to dark mode for email marketers",
+        url: "https://www.litmus.com/blog/the-ultimate-guide-to-dark-mode-for-email-marketers",
+      },
+      {
+        title: "Can I email: prefers-color-scheme",
+        url: "https://www.caniemail.com/features/css-at-media-prefers-color-scheme/",
+      },
     ],
   }),
   evaluate(email) {
@@ -28,7 +34,8 @@ export const emailDarkModeSupport: EmailValidation = {
       verdict: "fail",
       reason:
         'Declare dark-mode support in <head>: <meta name="color-scheme" content="light dark"> and <meta name="supported-color-schemes" content="light dark">, plus a <style> block with @media (prefers-color-scheme: dark) { … } giving dark backgrounds and light text',
-      reasoning: "The HTML part has no color-scheme or supported-color-schemes meta and no prefers-color-scheme media query.",
+      reasoning:
+        "The HTML part has no color-scheme or supported-color-schemes meta and no prefers-color-scheme media query.",
       findings: [{ message: "No color-scheme meta and no prefers-color-scheme styles", selector: "head" }],
     };
   },

@@ -25,7 +25,8 @@ function dateProblem(value: string): string | null {
   const daysInMonth = new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
   if (year < 1900) return `the year ${year} is before 1900`;
   if (date < 1 || date > daysInMonth) return `${mon} ${year} has no day ${date}`;
-  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 60) return `${hh}:${mi}${ss ? `:${ss}` : ""} is not a time of day`;
+  if (Number(hh) > 23 || Number(mi) > 59 || Number(ss ?? 0) > 60)
+    return `${hh}:${mi}${ss ? `:${ss}` : ""} is not a time of day`;
   if (/^[+-]\d{4}$/.test(zone!) && Number(zone!.slice(3)) > 59) return `the zone ${zone} has more than 59 minutes`;
   if (day) {
     // The day name is that of the local date written, whatever the zone.
@@ -41,9 +42,10 @@ export const emailHeadersValid: EmailValidation = {
     name: "Required headers well-formed",
     category: "deliverability",
     severity: "major",
-    summary: "Date, Message-ID and MIME-Version are present once each and well-formed; spam filters penalise messages without them.",
+    summary:
+      "Date, Message-ID and MIME-Version are present once each and well-formed; spam filters penalise messages without them.",
     judgment:
-      'Fails when Date, Message-ID or MIME-Version is missing or appears more than once; when Date is not an RFC 5322 date-time (day name, if given, matching the date; real day, time and zone); when Message-ID is not a single <id-left@id-right> (dot-atoms, or a [literal] on the right); or when MIME-Version is not 1.0 (comments allowed).',
+      "Fails when Date, Message-ID or MIME-Version is missing or appears more than once; when Date is not an RFC 5322 date-time (day name, if given, matching the date; real day, time and zone); when Message-ID is not a single <id-left@id-right> (dot-atoms, or a [literal] on the right); or when MIME-Version is not 1.0 (comments allowed).",
     references: [
       { title: "RFC 5322 §3.3 Date and Time Specification", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.3" },
       { title: "RFC 5322 §3.6.4 Identification Fields", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.6.4" },
@@ -77,7 +79,10 @@ export const emailHeadersValid: EmailValidation = {
     }
     const messageId = once("message-id", "Message-ID", 'e.g. "Message-ID: <unique-id@mail.brand.com>"');
     if (messageId !== null && !MSG_ID.test(messageId.replace(/\([^()]*\)/g, "").trim())) {
-      findings.push({ message: `Message-ID ${JSON.stringify(messageId.trim())} is not <id-left@id-right>`, text: messageId });
+      findings.push({
+        message: `Message-ID ${JSON.stringify(messageId.trim())} is not <id-left@id-right>`,
+        text: messageId,
+      });
       fixes.push(`make Message-ID a single <unique-id@sending-domain> (it is ${JSON.stringify(messageId.trim())})`);
     }
     const mime = once("mime-version", "MIME-Version", '"MIME-Version: 1.0"');
@@ -85,7 +90,10 @@ export const emailHeadersValid: EmailValidation = {
       findings.push({ message: `MIME-Version is ${JSON.stringify(mime.trim())}, not 1.0`, text: mime });
       fixes.push('set "MIME-Version: 1.0"');
     }
-    if (findings.length === 0) return pass(`Date ${JSON.stringify(date!.trim())}, Message-ID ${messageId!.trim()} and MIME-Version ${mime!.trim()} are present once each and well-formed.`);
+    if (findings.length === 0)
+      return pass(
+        `Date ${JSON.stringify(date!.trim())}, Message-ID ${messageId!.trim()} and MIME-Version ${mime!.trim()} are present once each and well-formed.`,
+      );
     return {
       verdict: "fail",
       reason: `Fix the top-level headers (usually set by the sending platform): ${fixes.join("; ")}`,

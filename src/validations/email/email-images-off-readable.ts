@@ -11,10 +11,16 @@ export const emailImagesOffReadable: EmailValidation = {
     category: "visual",
     severity: "major",
     standard: ["desktop-md"],
-    summary: "With images blocked, as many clients do by default, the message still says what it is about and where to click.",
+    summary:
+      "With images blocked, as many clients do by default, the message still says what it is about and where to click.",
     judgment:
       "Every render blocks remote and embedded (cid:) images, as Outlook and many corporate clients do until the reader allows them; a blocked image shows as its alt text or an empty box. Per selected client (by default Apple Mail at desktop-md), fails when: the message shows fewer than 20 words of live text while it holds images (the message is its pictures); or a linked image has no alt text and its link no text (the link is an invisible blank box; its own link, whatever other links share its href, such as #); or blocked images cover more than half of the message while it shows fewer than 50 words.",
-    references: [{ title: "Litmus: images off in email", url: "https://www.litmus.com/blog/the-ultimate-guide-to-email-image-blocking" }],
+    references: [
+      {
+        title: "Litmus: images off in email",
+        url: "https://www.litmus.com/blog/the-ultimate-guide-to-email-image-blocking",
+      },
+    ],
   }),
   evaluate(email) {
     const renders = rendersFor(email, this.meta.id);
@@ -25,22 +31,44 @@ export const emailImagesOffReadable: EmailValidation = {
       if (blocked.length === 0) continue;
       const words = r.snapshot.words;
       if (words < MIN_WORDS) {
-        findings.push(findingAt(r, { message: `${r.client.name}: with images off the message shows ${words} word(s) of text (${blocked.length} image(s) blocked)`, measured: { words, blockedImages: blocked.length, altWords: r.snapshot.altWords } }));
+        findings.push(
+          findingAt(r, {
+            message: `${r.client.name}: with images off the message shows ${words} word(s) of text (${blocked.length} image(s) blocked)`,
+            measured: { words, blockedImages: blocked.length, altWords: r.snapshot.altWords },
+          }),
+        );
       }
       for (const img of blocked) {
         if (img.link !== null && !(img.alt ?? "").trim() && !img.linkText) {
-          findings.push(findingAt(r, { message: `${r.client.name}: a linked image without alt text is a blank box with images off`, selector: img.selector, url: img.link }));
+          findings.push(
+            findingAt(r, {
+              message: `${r.client.name}: a linked image without alt text is a blank box with images off`,
+              selector: img.selector,
+              url: img.link,
+            }),
+          );
         }
       }
       const area = (b: { width: number; height: number }) => b.width * b.height;
       const imageArea = blocked.filter((i) => i.shown).reduce((n, i) => n + area(i.box), 0);
       const docArea = r.layout.documentWidth * r.layout.documentHeight;
       if (words < 50 && docArea > 0 && imageArea / docArea > 0.5) {
-        findings.push(findingAt(r, { message: `${r.client.name}: blocked images cover ${Math.round((imageArea / docArea) * 100)}% of the message, which shows ${words} words`, measured: { imageShare: Math.round((imageArea / docArea) * 100) / 100, words } }));
+        findings.push(
+          findingAt(r, {
+            message: `${r.client.name}: blocked images cover ${Math.round((imageArea / docArea) * 100)}% of the message, which shows ${words} words`,
+            measured: { imageShare: Math.round((imageArea / docArea) * 100) / 100, words },
+          }),
+        );
       }
     }
-    const seen = renders.ok.map((r) => `${where(r)}: ${r.snapshot.words} words, ${r.snapshot.images.filter((i) => !i.loaded).length} image(s) blocked`).join("; ");
-    if (findings.length === 0) return { verdict: "pass", reasoning: `With images off the message still reads: ${seen}.`, findings: [] };
+    const seen = renders.ok
+      .map(
+        (r) =>
+          `${where(r)}: ${r.snapshot.words} words, ${r.snapshot.images.filter((i) => !i.loaded).length} image(s) blocked`,
+      )
+      .join("; ");
+    if (findings.length === 0)
+      return { verdict: "pass", reasoning: `With images off the message still reads: ${seen}.`, findings: [] };
     return {
       verdict: "fail",
       reason: `${findings[0]!.message}: put the message and its call to action in live text, and give every image that carries meaning alt text`,

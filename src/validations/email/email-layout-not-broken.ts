@@ -19,14 +19,32 @@ export const emailLayoutNotBroken: EmailValidation = {
     const findings: Finding[] = [];
     for (const r of renders.ok) {
       for (const o of r.layout.textOverlaps) {
-        findings.push(findingAt(r, { message: `${r.client.name}: ${quote(o.textA, 40)} overlaps ${quote(o.textB, 40)} by ${o.width}×${o.height}px`, selector: `${o.a} ↔ ${o.b}`, measured: { width: o.width, height: o.height } }));
+        findings.push(
+          findingAt(r, {
+            message: `${r.client.name}: ${quote(o.textA, 40)} overlaps ${quote(o.textB, 40)} by ${o.width}×${o.height}px`,
+            selector: `${o.a} ↔ ${o.b}`,
+            measured: { width: o.width, height: o.height },
+          }),
+        );
       }
       for (const img of r.snapshot.images) {
-        if (img.source === "data" && img.shown && !img.loaded) findings.push(findingAt(r, { message: `${r.client.name}: an embedded image does not decode`, selector: img.selector, url: img.url }));
+        if (img.source === "data" && img.shown && !img.loaded)
+          findings.push(
+            findingAt(r, {
+              message: `${r.client.name}: an embedded image does not decode`,
+              selector: img.selector,
+              url: img.url,
+            }),
+          );
       }
     }
     const seen = renders.ok.map(where).join(", ");
-    if (findings.length === 0) return { verdict: "pass", reasoning: `Rendered in ${seen}: no overlapping text and no broken embedded image.`, findings: [] };
+    if (findings.length === 0)
+      return {
+        verdict: "pass",
+        reasoning: `Rendered in ${seen}: no overlapping text and no broken embedded image.`,
+        findings: [],
+      };
     const first = findings[0]!;
     return {
       verdict: "fail",

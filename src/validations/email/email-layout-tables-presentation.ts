@@ -25,13 +25,18 @@ export const emailLayoutTablesPresentation: EmailValidation = {
     const bare = layout.filter((t) => !PRESENTATIONAL.has((t.role ?? "").trim().toLowerCase()));
     const data = tables.length - layout.length;
     if (bare.length === 0) {
-      return pass(`${layout.length} layout table(s) all have role="presentation"${data ? `; ${data} data table(s) with header cells or a caption need none` : ""}.`);
+      return pass(
+        `${layout.length} layout table(s) all have role="presentation"${data ? `; ${data} data table(s) with header cells or a caption need none` : ""}.`,
+      );
     }
     return {
       verdict: "fail",
       reason: `Add role="presentation" to ${bare.length} layout table(s) (tables with no <th>, <caption> or <thead>): ${listed(bare.map((t) => `${t.depth ? "nested" : "outermost"} table ${t.selector}`))}`,
       reasoning: `${bare.length} of ${layout.length} layout tables (no <th>, <caption> or <thead>) lack role="presentation"; ${data} data table(s) were left alone.`,
-      findings: bare.map((t) => ({ message: `<table> without role="presentation"${t.role ? ` (role="${t.role}")` : ""}${t.depth ? `, nested ${t.depth} deep` : ", outermost"}`, selector: t.selector })),
+      findings: bare.map((t) => ({
+        message: `<table> without role="presentation"${t.role ? ` (role="${t.role}")` : ""}${t.depth ? `, nested ${t.depth} deep` : ", outermost"}`,
+        selector: t.selector,
+      })),
     };
   },
 };

@@ -9,9 +9,13 @@ export const emailListUnsubscribeHeader: EmailValidation = {
     category: "deliverability",
     severity: "major",
     summary: "The message carries a List-Unsubscribe header, which Gmail and Yahoo require of bulk senders.",
-    judgment: "Fails when the top-level headers have no List-Unsubscribe header, or it holds no <mailto:> or <https:> URI.",
+    judgment:
+      "Fails when the top-level headers have no List-Unsubscribe header, or it holds no <mailto:> or <https:> URI.",
     references: [
-      { title: "RFC 2369 The Use of URLs as Meta-Syntax for Core Mail List Commands", url: "https://www.rfc-editor.org/rfc/rfc2369" },
+      {
+        title: "RFC 2369 The Use of URLs as Meta-Syntax for Core Mail List Commands",
+        url: "https://www.rfc-editor.org/rfc/rfc2369",
+      },
       { title: "Google email sender guidelines", url: "https://support.google.com/a/answer/81126" },
     ],
   }),
@@ -20,7 +24,8 @@ export const emailListUnsubscribeHeader: EmailValidation = {
     if (values.length === 0) {
       return {
         verdict: "fail",
-        reason: "Add a List-Unsubscribe header with an https: and/or mailto: unsubscribe URI (ask the sender for the real URL; never invent one)",
+        reason:
+          "Add a List-Unsubscribe header with an https: and/or mailto: unsubscribe URI (ask the sender for the real URL; never invent one)",
         reasoning: "The top-level headers have no List-Unsubscribe.",
         findings: [{ message: "No List-Unsubscribe header" }],
       };
@@ -30,7 +35,8 @@ export const emailListUnsubscribeHeader: EmailValidation = {
     if (usable.length === 0) {
       return {
         verdict: "fail",
-        reason: "Put the unsubscribe URI in angle brackets in List-Unsubscribe, e.g. <https://example.com/unsubscribe?u=…>",
+        reason:
+          "Put the unsubscribe URI in angle brackets in List-Unsubscribe, e.g. <https://example.com/unsubscribe?u=…>",
         reasoning: `List-Unsubscribe is ${JSON.stringify(values[0])}, with no <mailto:> or <http(s):> URI.`,
         findings: [{ message: "List-Unsubscribe has no usable URI", text: values[0] }],
       };

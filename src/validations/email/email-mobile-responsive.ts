@@ -19,11 +19,27 @@ export const emailMobileResponsive: EmailValidation = {
     const findings: Finding[] = [];
     const wide = renders.ok.filter((r) => r.layout.documentWidth > r.client.width);
     for (const r of wide) {
-      findings.push(findingAt(r, { message: `${r.client.name}: the message is ${r.layout.documentWidth}px wide on a ${r.client.width}px screen`, measured: { scrollWidth: r.layout.documentWidth, width: r.client.width } }));
-      for (const c of r.layout.overflowing.slice(0, 4)) findings.push(findingAt(r, { message: `${c.width}px wide, right edge at ${c.right}px`, selector: c.selector, measured: { right: c.right, width: c.width } }));
+      findings.push(
+        findingAt(r, {
+          message: `${r.client.name}: the message is ${r.layout.documentWidth}px wide on a ${r.client.width}px screen`,
+          measured: { scrollWidth: r.layout.documentWidth, width: r.client.width },
+        }),
+      );
+      for (const c of r.layout.overflowing.slice(0, 4))
+        findings.push(
+          findingAt(r, {
+            message: `${c.width}px wide, right edge at ${c.right}px`,
+            selector: c.selector,
+            measured: { right: c.right, width: c.width },
+          }),
+        );
     }
     if (wide.length === 0) {
-      return { verdict: "pass", reasoning: `No sideways scrolling: ${renders.ok.map((r) => `${where(r)} ${r.layout.documentWidth}px wide`).join("; ")}.`, findings: [] };
+      return {
+        verdict: "pass",
+        reasoning: `No sideways scrolling: ${renders.ok.map((r) => `${where(r)} ${r.layout.documentWidth}px wide`).join("; ")}.`,
+        findings: [],
+      };
     }
     const r = wide[0]!;
     const culprit = r.layout.overflowing[0]?.selector ?? "the widest element";

@@ -19,7 +19,12 @@ export const emailNoLoremIpsum: EmailValidation = {
     const look = (where: string, text: string, selector?: string) => {
       read.push(where);
       const filler = findFillerText(text);
-      if (filler) findings.push({ message: `Filler text in the ${where}`, text: filler.snippet, ...(selector ? { selector } : {}) });
+      if (filler)
+        findings.push({
+          message: `Filler text in the ${where}`,
+          text: filler.snippet,
+          ...(selector ? { selector } : {}),
+        });
     };
     if (email.subject) look("subject", email.subject);
     if (hasHtmlPart(email)) {

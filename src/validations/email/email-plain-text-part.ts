@@ -19,7 +19,8 @@ export const emailPlainTextPart: EmailValidation = {
     name: "Plain-text alternative",
     category: "deliverability",
     severity: "minor",
-    summary: "The message has a text/plain part, and it carries the HTML's headline, main call to action and unsubscribe link.",
+    summary:
+      "The message has a text/plain part, and it carries the HTML's headline, main call to action and unsubscribe link.",
     judgment:
       "Fails when the message has no inline text/plain part (an attachment does not count). When there is one and an HTML part too, fails when the plain text lacks what a reader of it needs from the HTML: the first visible heading (two thirds of its words), the URL of the main call-to-action button (the first button-styled link that is not an unsubscribe or view-in-browser link), or an unsubscribe URL when the HTML has an unsubscribe link (the same URL, or any URL on a line with unsubscribe wording). URLs compare by host and path; tracking parameters may differ.",
     references: [
@@ -40,7 +41,8 @@ export const emailPlainTextPart: EmailValidation = {
     if (!plain.trim()) {
       return {
         verdict: "fail",
-        reason: "The text/plain part is empty: write the message's text, call-to-action URL and unsubscribe URL into it",
+        reason:
+          "The text/plain part is empty: write the message's text, call-to-action URL and unsubscribe URL into it",
         reasoning: "The text/plain part exists but holds no text.",
         findings: [{ message: "Empty text/plain part" }],
       };
@@ -59,19 +61,45 @@ export const emailPlainTextPart: EmailValidation = {
       // Most of the headline's words, so a shortened or reworded plain-text headline still counts.
       const words = loose(heading.text).split(" ");
       const present = words.filter((w) => plainLoose.includes(` ${w} `)).length;
-      if (present / words.length < 2 / 3) findings.push({ message: `The headline ${quote(heading.text)} is not in the plain text`, selector: heading.selector, text: heading.text });
+      if (present / words.length < 2 / 3)
+        findings.push({
+          message: `The headline ${quote(heading.text)} is not in the plain text`,
+          selector: heading.selector,
+          text: heading.text,
+        });
     }
-    const cta = dom.links.find((l) => l.button && l.visible && /^https?:/i.test(l.href) && !UNSUBSCRIBE_WORDING.test(l.text) && !VIEW_ONLINE.test(l.text));
+    const cta = dom.links.find(
+      (l) =>
+        l.button &&
+        l.visible &&
+        /^https?:/i.test(l.href) &&
+        !UNSUBSCRIBE_WORDING.test(l.text) &&
+        !VIEW_ONLINE.test(l.text),
+    );
     if (cta) {
       checked.push(`call to action ${quote(cta.text)}`);
-      if (!plainUrls.has(urlKey(cta.href))) findings.push({ message: `The call to action ${quote(cta.text)} (${cta.href}) has no URL in the plain text`, selector: cta.selector, url: cta.href });
+      if (!plainUrls.has(urlKey(cta.href)))
+        findings.push({
+          message: `The call to action ${quote(cta.text)} (${cta.href}) has no URL in the plain text`,
+          selector: cta.selector,
+          url: cta.href,
+        });
     }
-    const unsubscribe = dom.links.filter((l) => l.visible && UNSUBSCRIBE_WORDING.test(l.text) && /^https?:/i.test(l.href));
+    const unsubscribe = dom.links.filter(
+      (l) => l.visible && UNSUBSCRIBE_WORDING.test(l.text) && /^https?:/i.test(l.href),
+    );
     if (unsubscribe.length) {
       checked.push("unsubscribe link");
       const sameUrl = unsubscribe.some((l) => plainUrls.has(urlKey(l.href)));
-      const worded = plain.split(/\r?\n/).some((line) => UNSUBSCRIBE_WORDING.test(line) && /\b(https?:\/\/|mailto:)\S+/i.test(line));
-      if (!sameUrl && !worded) findings.push({ message: `The unsubscribe link (${unsubscribe[0]!.href}) is not in the plain text`, selector: unsubscribe[0]!.selector, url: unsubscribe[0]!.href });
+      const worded = plain
+        .split(/\r?\n/)
+        .some((line) => UNSUBSCRIBE_WORDING.test(line) && /\b(https?:\/\/|mailto:)\S+/i.test(line));
+      if (!sameUrl && !worded)
+        findings.push({
+          message: `The unsubscribe link (${unsubscribe[0]!.href}) is not in the plain text`,
+          selector: unsubscribe[0]!.selector,
+          url: unsubscribe[0]!.href,
+        });
     }
     if (findings.length === 0) {
       const what = checked.length ? `; it carries the ${checked.join(", ")}` : "";

@@ -11,7 +11,10 @@ const POSTCODES: Array<[string, RegExp]> = [
   // City NE46 1XD
   ["UK postcode", new RegExp(String.raw`${CITY},?\s+(?:GIR ?0AA|[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2})\b`, "u")],
   // Dublin 2, D02 X285
-  ["Irish Eircode", new RegExp(String.raw`${CITY}(?: \d{1,2})?,?\s+(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b`, "u")],
+  [
+    "Irish Eircode",
+    new RegExp(String.raw`${CITY}(?: \d{1,2})?,?\s+(?:[AC-FHKNPRTV-Y]\d{2}|D6W) ?[0-9AC-FHKNPRTV-Y]{4}\b`, "u"),
+  ],
   // Melbourne VIC 3000
   ["Australian postcode", new RegExp(String.raw`${CITY},?\s+(?:NSW|VIC|QLD|SA|WA|TAS|NT|ACT),?\s+\d{4}\b`, "u")],
   // 1015 CV Amsterdam
@@ -38,7 +41,8 @@ const STREETS: RegExp[] = [
 ];
 
 /** English street types, which end a street name ("Awesome St", "Swuby Lane") and never a city's. */
-const STREET_TYPE = /^(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|terrace|crescent|parkway|pkwy|highway|hwy|way|close|place|pl|square|sq)\.?$/i;
+const STREET_TYPE =
+  /^(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|terrace|crescent|parkway|pkwy|highway|hwy|way|close|place|pl|square|sq)\.?$/i;
 
 /**
  * Whether the words read as the city hold a street: "1234 Awesome St" is a house number and a street, not a
@@ -61,11 +65,15 @@ export interface PostalAddress {
  * to three short consecutive lines (an address block: "17 Market Place" / "Hexham" / "NE46 1XD").
  */
 export function findPostalAddress(text: string): PostalAddress | null {
-  const lines = text.split(/\r?\n|\u2028|<br\s*\/?>/i).map((l) => l.replace(/\s+/g, " ").trim()).filter(Boolean);
+  const lines = text
+    .split(/\r?\n|\u2028|<br\s*\/?>/i)
+    .map((l) => l.replace(/\s+/g, " ").trim())
+    .filter(Boolean);
   for (let i = 0; i < lines.length; i++) {
     const candidates = [lines[i]!];
     if (i >= 1 && lines[i - 1]!.length <= 60) candidates.push(`${lines[i - 1]}, ${lines[i]}`);
-    if (i >= 2 && lines[i - 1]!.length <= 60 && lines[i - 2]!.length <= 60) candidates.push(`${lines[i - 2]}, ${lines[i - 1]}, ${lines[i]}`);
+    if (i >= 2 && lines[i - 1]!.length <= 60 && lines[i - 2]!.length <= 60)
+      candidates.push(`${lines[i - 2]}, ${lines[i - 1]}, ${lines[i]}`);
     for (const line of candidates) {
       for (const postcode of POSTCODE_MATCHERS) {
         const found = addressAt(line, postcode);
@@ -82,7 +90,11 @@ interface PostcodeMatcher {
   pattern: RegExp;
   sticky: RegExp;
 }
-const POSTCODE_MATCHERS: PostcodeMatcher[] = POSTCODES.map(([kind, pattern]) => ({ kind, pattern, sticky: new RegExp(pattern.source, `${pattern.flags}y`) }));
+const POSTCODE_MATCHERS: PostcodeMatcher[] = POSTCODES.map(([kind, pattern]) => ({
+  kind,
+  pattern,
+  sticky: new RegExp(pattern.source, `${pattern.flags}y`),
+}));
 
 /**
  * The postcode match in the line with a street line before it. Every word start is tried, not only the leftmost
@@ -113,8 +125,13 @@ export const emailPostalAddress: EmailValidation = {
     severity: "major",
     summary: "The message shows the sender's physical postal address, as CAN-SPAM requires of commercial email.",
     judgment:
-      "Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city. A city is never a street: in \"1234 Awesome St\" the number is a house number, not a postcode, so a street line alone does not pass; a price such as $15.77 is not a house number.",
-    references: [{ title: "FTC CAN-SPAM Act: A Compliance Guide for Business", url: "https://www.ftc.gov/business-guidance/resources/can-spam-act-compliance-guide-business" }],
+      'Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city. A city is never a street: in "1234 Awesome St" the number is a house number, not a postcode, so a street line alone does not pass; a price such as $15.77 is not a house number.',
+    references: [
+      {
+        title: "FTC CAN-SPAM Act: A Compliance Guide for Business",
+        url: "https://www.ftc.gov/business-guidance/resources/can-spam-act-compliance-guide-business",
+      },
+    ],
   }),
   evaluate(email) {
     const sources: Array<[string, string]> = [];
@@ -127,12 +144,16 @@ export const emailPostalAddress: EmailValidation = {
     if (plain !== null) sources.push(["text/plain part", plain]);
     for (const [where, text] of sources) {
       const found = findPostalAddress(text);
-      if (found) return pass(`The ${where} gives a postal address: ${quote(found.line, 140)} (${found.kind} ${JSON.stringify(found.postcode)}).`);
+      if (found)
+        return pass(
+          `The ${where} gives a postal address: ${quote(found.line, 140)} (${found.kind} ${JSON.stringify(found.postcode)}).`,
+        );
     }
     const searched = sources.map(([w]) => w).join(" and ") || "message";
     return {
       verdict: "fail",
-      reason: "Add the sender's physical postal address (street and number or PO Box, postcode and city) to the footer of the HTML and plain-text bodies (ask the sender for it; never invent one)",
+      reason:
+        "Add the sender's physical postal address (street and number or PO Box, postcode and city) to the footer of the HTML and plain-text bodies (ask the sender for it; never invent one)",
       reasoning: `Searched the ${searched} for a street line together with a postal code and city; found none.`,
       findings: [{ message: `No postal address in the ${searched}` }],
     };

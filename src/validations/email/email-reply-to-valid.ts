@@ -8,10 +8,13 @@ export const emailReplyToValid: EmailValidation = {
     name: "Reply-To is a valid address",
     category: "deliverability",
     severity: "major",
-    summary: "When the message sets Reply-To, every address in it is a valid, fully qualified mailbox, so replies reach someone.",
+    summary:
+      "When the message sets Reply-To, every address in it is a valid, fully qualified mailbox, so replies reach someone.",
     judgment:
       'Passes when there is no Reply-To header. Fails when a Reply-To header is present but empty, or any address in it is not a syntactically valid RFC 5322 addr-spec whose domain has at least two non-empty dot-separated labels: e.g. "support@brand" (no dot), "help(at)brand.com" (no @), "care@brand..com" (empty label), unbalanced < >.',
-    references: [{ title: "RFC 5322 §3.4 Address Specification", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.4" }],
+    references: [
+      { title: "RFC 5322 §3.4 Address Specification", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.4" },
+    ],
   }),
   evaluate(email) {
     const values = headerValues(email, "reply-to");
@@ -27,7 +30,11 @@ export const emailReplyToValid: EmailValidation = {
         if (problem) findings.push({ message: `${JSON.stringify(m.raw)}: ${problem}`, text: m.raw });
       }
     }
-    if (values.length > 1) findings.push({ message: `Reply-To appears ${values.length} times (RFC 5322 allows one)`, text: values.join(" | ") });
+    if (values.length > 1)
+      findings.push({
+        message: `Reply-To appears ${values.length} times (RFC 5322 allows one)`,
+        text: values.join(" | "),
+      });
     if (findings.length === 0) return pass(`Reply-To holds ${count} valid address(es): ${values[0]!.trim()}.`);
     return {
       verdict: "fail",

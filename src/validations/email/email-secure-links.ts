@@ -20,14 +20,21 @@ export const emailSecureLinks: EmailValidation = {
       if ("outcome" in got) return got.outcome;
       links += got.dom.links.length;
       for (const l of got.dom.links) {
-        if (/^http:\/\//i.test(l.href)) findings.push({ message: `HTML link ${JSON.stringify(l.text || l.imageAlt || l.href)} uses http://`, selector: l.selector, url: l.href });
+        if (/^http:\/\//i.test(l.href))
+          findings.push({
+            message: `HTML link ${JSON.stringify(l.text || l.imageAlt || l.href)} uses http://`,
+            selector: l.selector,
+            url: l.href,
+          });
       }
     }
     const plain = plainPart(email);
     if (plain !== null) {
       const urls = [...plain.matchAll(/\bhttps?:\/\/[^\s<>"'\])]+/gi)].map((m) => m[0]);
       links += urls.length;
-      for (const u of urls) if (/^http:\/\//i.test(u)) findings.push({ message: "text/plain URL uses http://", url: u.replace(/[.,;:!?]+$/, "") });
+      for (const u of urls)
+        if (/^http:\/\//i.test(u))
+          findings.push({ message: "text/plain URL uses http://", url: u.replace(/[.,;:!?]+$/, "") });
     }
     if (findings.length === 0) return pass(`All ${links} links use https (or mailto:/tel:).`);
     return {

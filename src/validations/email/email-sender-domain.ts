@@ -20,13 +20,20 @@ export const emailSenderDomain: EmailValidation = {
     parameters: [
       {
         name: "senderDomain",
-        description: "The domain your mail should come from; its subdomains (e.g. mail.example.com for example.com) count as it.",
+        description:
+          "The domain your mail should come from; its subdomains (e.g. mail.example.com for example.com) count as it.",
         format: "domain name (ASCII or punycode), e.g. example.com",
-        schema: Type.String({ minLength: 3, maxLength: 253, pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+\\.?$" }),
+        schema: Type.String({
+          minLength: 3,
+          maxLength: 253,
+          pattern: "^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)+\\.?$",
+        }),
         example: "trailheadoutfitters.co.uk",
       },
     ],
-    references: [{ title: "RFC 5322 §3.6.2 Originator fields", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.6.2" }],
+    references: [
+      { title: "RFC 5322 §3.6.2 Originator fields", url: "https://www.rfc-editor.org/rfc/rfc5322#section-3.6.2" },
+    ],
   }),
   evaluate(email, params) {
     const want = asciiDomain(params.senderDomain as string);
@@ -43,9 +50,10 @@ export const emailSenderDomain: EmailValidation = {
     const domain = asciiDomain(address.slice(at + 1));
     const measured = { fromAddress: address, fromDomain: domain, senderDomain: want };
     if (domain === want || domain.endsWith(`.${want}`)) {
-      return pass(`The From address ${address} is at ${domain}, ${domain === want ? "the sender domain" : `a subdomain of ${want}`}.`, [
-        { message: `From domain ${domain}`, text: address, measured },
-      ]);
+      return pass(
+        `The From address ${address} is at ${domain}, ${domain === want ? "the sender domain" : `a subdomain of ${want}`}.`,
+        [{ message: `From domain ${domain}`, text: address, measured }],
+      );
     }
     return {
       verdict: "fail",

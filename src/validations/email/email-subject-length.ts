@@ -12,16 +12,30 @@ export const emailSubjectLength: EmailValidation = {
     judgment:
       "Fails when the decoded subject (RFC 2047 decoded, unfolded) is longer than maxLength Unicode code points (default 78; exactly 78 passes), or when there is no subject at all.",
     parameters: [
-      { name: "maxLength", description: "Longest allowed subject, in characters.", format: "whole number from 10 to 998", schema: Type.Integer({ minimum: 10, maximum: 998 }), default: 78, example: 60 },
+      {
+        name: "maxLength",
+        description: "Longest allowed subject, in characters.",
+        format: "whole number from 10 to 998",
+        schema: Type.Integer({ minimum: 10, maximum: 998 }),
+        default: 78,
+        example: 60,
+      },
     ],
-    references: [{ title: "RFC 5322 §2.1.1 Line length limits", url: "https://www.rfc-editor.org/rfc/rfc5322#section-2.1.1" }],
+    references: [
+      { title: "RFC 5322 §2.1.1 Line length limits", url: "https://www.rfc-editor.org/rfc/rfc5322#section-2.1.1" },
+    ],
   }),
   evaluate(email, params) {
     const max = params.maxLength as number;
     const subject = (email.subject ?? "").replace(/\r?\n[ \t]*/g, " ");
     const length = [...subject].length;
     if (!subject.trim()) {
-      return { verdict: "fail", reason: "Give the message a subject line", reasoning: "The message has no subject.", findings: [{ message: "No Subject header" }] };
+      return {
+        verdict: "fail",
+        reason: "Give the message a subject line",
+        reasoning: "The message has no subject.",
+        findings: [{ message: "No Subject header" }],
+      };
     }
     if (length <= max) return pass(`The subject is ${length} characters (limit ${max}): ${JSON.stringify(subject)}.`);
     return {

@@ -13,13 +13,15 @@ export const emailUtmTracking: EmailValidation = {
     name: "Campaign tracking on own links",
     category: "analytics",
     severity: "minor",
-    summary: "Links to the sender's own site carry utm_source, utm_medium and utm_campaign, so the visits they bring are attributed to the campaign.",
+    summary:
+      "Links to the sender's own site carry utm_source, utm_medium and utm_campaign, so the visits they bring are attributed to the campaign.",
     judgment:
       "Own domains are ownDomains when given, otherwise the registrable domain of the From address (news@mail.brand.com -> brand.com) with all its subdomains. Fails when any http(s) <a href> in the HTML part to an own domain lacks one of utmParameters (default utm_source, utm_medium, utm_campaign; an empty value counts as missing). Not checked: unsubscribe, preference-centre and view-in-browser links (URL also in List-Unsubscribe, or link text matching unsubscribe / preferences / view in browser / view online), mailto: and tel: links, and links to other domains.",
     parameters: [
       {
         name: "ownDomains",
-        description: "The sender's own domains (subdomains included). Defaults to the registrable domain of the From address.",
+        description:
+          "The sender's own domains (subdomains included). Defaults to the registrable domain of the From address.",
         format: "array of 1-50 domain names",
         schema: Type.Array(Type.String({ pattern: "^[A-Za-z0-9.-]+\\.[A-Za-z]{2,}$" }), { minItems: 1, maxItems: 50 }),
         example: ["brand.com", "brandshop.com"],
@@ -33,7 +35,12 @@ export const emailUtmTracking: EmailValidation = {
         example: ["utm_source", "utm_medium", "utm_campaign", "utm_content"],
       },
     ],
-    references: [{ title: "Google Analytics: Collect campaign data with custom URLs", url: "https://support.google.com/analytics/answer/10917952" }],
+    references: [
+      {
+        title: "Google Analytics: Collect campaign data with custom URLs",
+        url: "https://support.google.com/analytics/answer/10917952",
+      },
+    ],
   }),
   evaluate(email, params) {
     const keys = (params.utmParameters as string[] | undefined) ?? DEFAULT_UTM_PARAMETERS;
@@ -68,7 +75,8 @@ export const emailUtmTracking: EmailValidation = {
       .map(({ link, url }) => ({ link, missing: keys.filter((k) => !(url.searchParams.get(k) ?? "").trim()) }))
       .filter((x) => x.missing.length > 0);
     const scope = `${domains.join(", ")}${given?.length ? "" : " (from the From address)"}`;
-    if (own.length === 0) return pass(`No link to ${scope} other than unsubscribe, preference or web-version links; nothing to tag.`);
+    if (own.length === 0)
+      return pass(`No link to ${scope} other than unsubscribe, preference or web-version links; nothing to tag.`);
     if (untagged.length === 0) return pass(`All ${own.length} link(s) to ${scope} carry ${keys.join(", ")}.`);
     const missingKeys = [...new Set(untagged.flatMap((u) => u.missing))];
     const findings = untagged.map(({ link, missing }) => ({

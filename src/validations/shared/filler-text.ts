@@ -22,7 +22,26 @@ const FILLER_WORDS = new Set(
 );
 
 /** Filler words that are also everyday English (or common in other languages' prose): they count for neither side. */
-const NEUTRAL = new Set(["a", "at", "in", "id", "ex", "ea", "mi", "sit", "non", "est", "do", "nam", "magna", "porta", "massa", "diam", "mus", "dis"]);
+const NEUTRAL = new Set([
+  "a",
+  "at",
+  "in",
+  "id",
+  "ex",
+  "ea",
+  "mi",
+  "sit",
+  "non",
+  "est",
+  "do",
+  "nam",
+  "magna",
+  "porta",
+  "massa",
+  "diam",
+  "mus",
+  "dis",
+]);
 
 /** Phrases that are filler wherever they stand, however short the text. */
 const CLASSIC = /\blorem ipsum\b|\bdolor sit amet\b|\bconsectetur adipiscing\b/i;
@@ -58,5 +77,13 @@ export function findFillerText(text: string): FillerText | null {
     }
     offset += line.length + 1;
   }
-  return first === null ? null : { index: first, snippet: text.slice(first, first + 60).replace(/\s+/g, " ").trim() };
+  return first === null
+    ? null
+    : {
+        index: first,
+        snippet: text
+          .slice(first, first + 60)
+          .replace(/\s+/g, " ")
+          .trim(),
+      };
 }

@@ -7,6 +7,9 @@ export function langProblem(lang: string | null): { message: string; reasoning: 
   const tag = lang.trim();
   if (!tag) return { message: "<html lang> is empty", reasoning: "<html lang> is empty." };
   if (tag.split("-")[0]!.toLowerCase() === "und")
-    return { message: `<html lang="${tag}"> names no language`, reasoning: `<html lang="${tag}"> is BCP 47's "undetermined": it names no language, so a screen reader cannot pick the right voice.` };
+    return {
+      message: `<html lang="${tag}"> names no language`,
+      reasoning: `<html lang="${tag}"> is BCP 47's "undetermined": it names no language, so a screen reader cannot pick the right voice.`,
+    };
   return null;
 }

@@ -24,7 +24,8 @@ const SOCIAL_HOSTS = [
   "mastodon.social",
   "discord.gg",
 ];
-const SOCIAL_NAMES = /^(?:(?:follow|find|like|join) us on |share on )?(facebook|twitter|x|instagram|linkedin|youtube|pinterest|tiktok|threads|whatsapp|telegram|reddit|snapchat|tumblr|vimeo|bluesky|mastodon|discord)(?: icon| logo)?$/i;
+const SOCIAL_NAMES =
+  /^(?:(?:follow|find|like|join) us on |share on )?(facebook|twitter|x|instagram|linkedin|youtube|pinterest|tiktok|threads|whatsapp|telegram|reddit|snapchat|tumblr|vimeo|bluesky|mastodon|discord)(?: icon| logo)?$/i;
 
 /** A link to a social network's site, or one whose text (or image alt) is only a network's name ("Facebook", "Follow us on X"). */
 export function isSocialLink(href: string, text: string): boolean {

@@ -17,12 +17,46 @@ export interface TemplateSyntax {
  * abbreviation ([PDF], [AD], [EN], [SIC]); these longer labels mark content in headlines and link text.
  */
 const BRACKETED_LABELS = new Set([
-  "VIDEO", "AUDIO", "PHOTO", "PHOTOS", "GALLERY", "PODCAST", "UPDATED", "UPDATE", "EDIT", "SPONSORED", "ADVERTISEMENT",
-  "LIVE", "BREAKING", "EXCLUSIVE", "OPINION", "REVIEW", "WATCH", "LISTEN", "CLOSED", "SOLD OUT", "NSFW",
+  "VIDEO",
+  "AUDIO",
+  "PHOTO",
+  "PHOTOS",
+  "GALLERY",
+  "PODCAST",
+  "UPDATED",
+  "UPDATE",
+  "EDIT",
+  "SPONSORED",
+  "ADVERTISEMENT",
+  "LIVE",
+  "BREAKING",
+  "EXCLUSIVE",
+  "OPINION",
+  "REVIEW",
+  "WATCH",
+  "LISTEN",
+  "CLOSED",
+  "SOLD OUT",
+  "NSFW",
   // Subject-line tags of marketing mail.
-  "SALE", "FREE", "OFFER", "NEWS", "EVENT", "WEBINAR", "INVITATION", "REMINDER", "URGENT", "LAST CHANCE", "LIMITED TIME",
-  "FINAL HOURS", "ACTION REQUIRED",
-  "DOCX", "XLSX", "PPTX", "HTML", "JSON",
+  "SALE",
+  "FREE",
+  "OFFER",
+  "NEWS",
+  "EVENT",
+  "WEBINAR",
+  "INVITATION",
+  "REMINDER",
+  "URGENT",
+  "LAST CHANCE",
+  "LIMITED TIME",
+  "FINAL HOURS",
+  "ACTION REQUIRED",
+  "DOCX",
+  "XLSX",
+  "PPTX",
+  "HTML",
+  "JSON",
 ]);
 
 const ALL_CAPS_FIELD = /\[([A-Z][A-Z0-9]*(?:[_ .-][A-Z0-9]+)*)\]/g;
@@ -35,7 +69,26 @@ const ALL_CAPS_FIELD = /\[([A-Z][A-Z0-9]*(?:[_ .-][A-Z0-9]+)*)\]/g;
  */
 const ANGLE_FIELD =
   /<([A-Z][A-Z0-9]*(?:[ _][A-Z0-9]+)*|[A-Z][a-z0-9]+(?:[ _]?[A-Z][a-z0-9]*)+|[a-z]{2,}(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)>/g;
-const KEY_NAMES = new Set(["ENTER", "RETURN", "SPACE", "SHIFT", "CTRL", "CONTROL", "DELETE", "BACKSPACE", "ESCAPE", "HOME", "INSERT", "PAGE UP", "PAGE DOWN", "PGUP", "PGDN", "CAPS LOCK", "OPTION", "COMMAND"]);
+const KEY_NAMES = new Set([
+  "ENTER",
+  "RETURN",
+  "SPACE",
+  "SHIFT",
+  "CTRL",
+  "CONTROL",
+  "DELETE",
+  "BACKSPACE",
+  "ESCAPE",
+  "HOME",
+  "INSERT",
+  "PAGE UP",
+  "PAGE DOWN",
+  "PGUP",
+  "PGDN",
+  "CAPS LOCK",
+  "OPTION",
+  "COMMAND",
+]);
 
 const SYNTAXES: Array<[string, RegExp]> = [
   ["Mailchimp merge tag *|X|*", /\*\|[A-Za-z0-9_:.-]+\|\*/],
@@ -51,7 +104,10 @@ const SYNTAXES: Array<[string, RegExp]> = [
   ["[[X]] field", /\[\[\s*[A-Za-z_][\w .:-]{0,60}\]\]/],
   ["[INSERT …] authoring placeholder", /\[(?:INSERT|ADD|YOUR|ENTER|PLACEHOLDER)\b[^\]\n]{0,80}\]/i],
   // camelCase from two lower-case letters on, so a product name such as [iPhone] or [eBay] is not a field.
-  ["[FieldName] field", /\[(?:[a-z]{2,}(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\]/],
+  [
+    "[FieldName] field",
+    /\[(?:[a-z]{2,}(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+)\]/,
+  ],
 ];
 
 /** The first unrendered template syntax in the text, or null. */

@@ -28,7 +28,12 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
     selector: n.target,
     url: rule.helpUrl,
     viewport: "desktop-md",
-    measured: { rule: rule.id, impact: rule.impact, tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)), ...(review ? { outcome: "needs review" } : {}) },
+    measured: {
+      rule: rule.id,
+      impact: rule.impact,
+      tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+      ...(review ? { outcome: "needs review" } : {}),
+    },
   }));
 
 export const accessibilityWcag: WebValidation = {
@@ -53,7 +58,10 @@ export const accessibilityWcag: WebValidation = {
       },
     ],
     references: [
-      { title: "axe-core rule descriptions", url: "https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptions.md" },
+      {
+        title: "axe-core rule descriptions",
+        url: "https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptions.md",
+      },
       { title: "WCAG 2.2", url: "https://www.w3.org/TR/WCAG22/" },
     ],
   }),
@@ -67,8 +75,13 @@ export const accessibilityWcag: WebValidation = {
     const violations = axe.violations.filter(counts);
     const incomplete = axe.incomplete.filter(counts);
     const passes = axe.passes.filter(counts);
-    const ran = [...new Set([...violations, ...incomplete, ...passes, ...axe.inapplicable.filter(counts)].map((r) => r.id))].sort();
-    const findings = [...violations.flatMap((v) => findingsOf(v, false, tags)), ...incomplete.flatMap((v) => findingsOf(v, true, tags))];
+    const ran = [
+      ...new Set([...violations, ...incomplete, ...passes, ...axe.inapplicable.filter(counts)].map((r) => r.id)),
+    ].sort();
+    const findings = [
+      ...violations.flatMap((v) => findingsOf(v, false, tags)),
+      ...incomplete.flatMap((v) => findingsOf(v, true, tags)),
+    ];
     const review = incomplete.reduce((n, r) => n + r.nodeCount, 0);
     const stats =
       `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +

@@ -58,7 +58,13 @@ function prominentColours(palette: CapturePalette): { groups: ColourGroup[]; neu
       best.box.width = x1 - best.box.x;
       best.box.height = y1 - best.box.y;
     } else {
-      groups.push({ rgb: bin.rgb, lab: bin.lab, count: bin.count, box: { ...bin.box }, sum: bin.rgb.map((c) => c * bin.count) as Rgb });
+      groups.push({
+        rgb: bin.rgb,
+        lab: bin.lab,
+        count: bin.count,
+        box: { ...bin.box },
+        sum: bin.rgb.map((c) => c * bin.count) as Rgb,
+      });
     }
   }
   return { groups: groups.map(({ sum: _, ...g }) => g).sort((a, b) => b.count - a.count), neutralPixels };
@@ -97,7 +103,10 @@ export const brandColors: WebValidation = {
     ],
     needs: ["screenshot", "images", "palette"],
     references: [
-      { title: "CIEDE2000 colour difference (Sharma, Wu, Dalal)", url: "https://hajim.rochester.edu/ece/sites/gsharma/ciede2000/" },
+      {
+        title: "CIEDE2000 colour difference (Sharma, Wu, Dalal)",
+        url: "https://hajim.rochester.edu/ece/sites/gsharma/ciede2000/",
+      },
     ],
   }),
   evaluate(artifacts, params) {
@@ -109,7 +118,9 @@ export const brandColors: WebValidation = {
     const total = palette.totalPixels;
     const prominent = groups.filter((g) => g.count / total >= PROMINENT_SHARE);
     const judged = prominent.map((g) => {
-      const nearest = brand.map((b) => ({ ...b, distance: deltaE2000(b.lab, g.lab) })).sort((a, b) => a.distance - b.distance)[0]!;
+      const nearest = brand
+        .map((b) => ({ ...b, distance: deltaE2000(b.lab, g.lab) }))
+        .sort((a, b) => a.distance - b.distance)[0]!;
       return { ...g, hex: toHex(g.rgb), share: g.count / total, nearest };
     });
     const off = judged.filter((j) => j.nearest.distance > tolerance);
@@ -125,7 +136,13 @@ export const brandColors: WebValidation = {
     const findings: Finding[] = off.map((j) => ({
       message: `${j.hex} covers ${pct(j.share)} of the page at desktop-md (around ${where(j.box)}); the nearest palette colour ${j.nearest.hex} is ΔE00 ${j.nearest.distance.toFixed(1)} away (tolerance ${tolerance})`,
       viewport: "desktop-md",
-      measured: { color: j.hex, share: Math.round(j.share * 1000) / 1000, nearest: j.nearest.hex, deltaE2000: Math.round(j.nearest.distance * 10) / 10, box: j.box },
+      measured: {
+        color: j.hex,
+        share: Math.round(j.share * 1000) / 1000,
+        nearest: j.nearest.hex,
+        deltaE2000: Math.round(j.nearest.distance * 10) / 10,
+        box: j.box,
+      },
     }));
     const first = off[0]!;
     return {

@@ -15,7 +15,11 @@ function entryFor(network: NetworkEntry[], url: string): NetworkEntry | undefine
 }
 
 /** Why one image is broken, or null when it is fine (or not something this check can judge). */
-async function diagnose(img: ImageInfo, artifacts: WebArtifacts, probe: UrlProbe): Promise<{ cause: string; status?: number } | null> {
+async function diagnose(
+  img: ImageInfo,
+  artifacts: WebArtifacts,
+  probe: UrlProbe,
+): Promise<{ cause: string; status?: number } | null> {
   const src = withoutHash(img.src);
   const decodedNothing = img.tag === "img" && img.complete && img.naturalWidth === 0;
   if (src.startsWith("data:")) {
@@ -30,13 +34,18 @@ async function diagnose(img: ImageInfo, artifacts: WebArtifacts, probe: UrlProbe
   const entry = entryFor(artifacts.network ?? [], src);
   if (entry) {
     if (entry.failure) {
-      const blocked = (artifacts.blockedRequests ?? []).find((b) => b.url === entry.url || b.requestedUrl === entry.url);
+      const blocked = (artifacts.blockedRequests ?? []).find(
+        (b) => b.url === entry.url || b.requestedUrl === entry.url,
+      );
       if (blocked) return { cause: `refused by the network guard (${blocked.reason}: ${blocked.detail})` };
       return { cause: `the request failed: ${entry.failure}` };
     }
     if (entry.status >= 400) return { cause: `HTTP ${entry.status}`, status: entry.status };
     if (decodedNothing && !isSvg(entry.contentType)) {
-      return { cause: `HTTP ${entry.status} but the body is not a decodable image (served as ${entry.contentType ?? "no content type"})`, status: entry.status };
+      return {
+        cause: `HTTP ${entry.status} but the body is not a decodable image (served as ${entry.contentType ?? "no content type"})`,
+        status: entry.status,
+      };
     }
     return null;
   }
@@ -48,7 +57,10 @@ async function diagnose(img: ImageInfo, artifacts: WebArtifacts, probe: UrlProbe
   if (res.status >= 400) return { cause: `HTTP ${res.status}`, status: res.status };
   const sniffed = res.body ? sniffImage(res.body) : null;
   if (!sniffed && !/^image\//i.test(res.contentType ?? "")) {
-    return { cause: `HTTP ${res.status} but the body is not an image (served as ${res.contentType ?? "no content type"})`, status: res.status };
+    return {
+      cause: `HTTP ${res.status} but the body is not an image (served as ${res.contentType ?? "no content type"})`,
+      status: res.status,
+    };
   }
   return decodedNothing && !sniffed ? { cause: "the browser could not decode it" } : null;
 }
@@ -59,11 +71,17 @@ export const brokenImages: WebValidation = {
     name: "No broken images",
     category: "functional",
     severity: "major",
-    summary: "Every <img> on the page loads: no error status, no failed or refused request, no bytes that are not an image.",
+    summary:
+      "Every <img> on the page loads: no error status, no failed or refused request, no bytes that are not an image.",
     judgment:
       "For each <img> (and <input type=image>) at desktop-md, its resolved source (currentSrc) fails when the request got HTTP 400 or above, failed, or was refused by the network guard, or when it loaded but the browser could not decode it (naturalWidth 0 after load; SVGs without an intrinsic size excepted). Images the browser had not requested yet (lazy loading) are fetched server-side through the guard and judged the same way. An <img> without a source is not judged here.",
     needs: ["dom", "network"],
-    references: [{ title: "MDN: HTMLImageElement.naturalWidth", url: "https://developer.mozilla.org/en-US/docs/Web/API/HTMLImageElement/naturalWidth" }],
+    references: [
+      {
+        title: "MDN: HTMLImageElement.naturalWidth",
+        url: "https://developer.mozilla.org/en-US/docs/Web/API/HTMLImageElement/naturalWidth",
+      },
+    ],
   }),
   async evaluate(artifacts, _params, services) {
     const images = domAt(artifacts).images.filter((i) => i.src && !/^about:/i.test(i.src));
@@ -81,7 +99,8 @@ export const brokenImages: WebValidation = {
         ...(d.status ? { measured: { status: d.status } } : {}),
       });
     });
-    if (findings.length === 0) return pass(`All ${images.length} image(s) with a source loaded and decoded at desktop-md.`);
+    if (findings.length === 0)
+      return pass(`All ${images.length} image(s) with a source loaded and decoded at desktop-md.`);
     const where = findings
       .slice(0, 3)
       .map((f) => `${f.selector} → ${f.message}`)

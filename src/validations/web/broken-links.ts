@@ -86,7 +86,10 @@ export const brokenLinks: WebValidation = {
         });
       }
     });
-    const left = targets.length > checked.length ? ` ${targets.length - checked.length} further target(s) past the limit of ${MAX_TARGETS} were not requested.` : "";
+    const left =
+      targets.length > checked.length
+        ? ` ${targets.length - checked.length} further target(s) past the limit of ${MAX_TARGETS} were not requested.`
+        : "";
     const late = unanswered.length
       ? ` ${unanswered.length} target(s) could not be asked (no answer within ${BUDGET_MS / 1000} s, or DNS could not answer): ${unanswered.slice(0, 3).join(", ")}${unanswered.length > 3 ? ", ..." : ""}.`
       : "";

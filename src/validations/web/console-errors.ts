@@ -13,7 +13,11 @@ const RESOURCE_LOAD = /^Failed to load resource\b/i;
 /** A dialog the page opened while loading: not an error, but what a visitor would have had to answer. */
 function dialogFinding(d: DialogEntry): Finding {
   const answered = d.answer === null ? "dismissed" : `answered ${JSON.stringify(d.answer)}`;
-  return { message: `${d.type}() dialog: ${quote(d.message, 200)} (${answered})`, text: d.message, viewport: "desktop-md" };
+  return {
+    message: `${d.type}() dialog: ${quote(d.message, 200)} (${answered})`,
+    text: d.message,
+    viewport: "desktop-md",
+  };
 }
 
 export const consoleErrors: WebValidation = {
@@ -23,22 +27,32 @@ export const consoleErrors: WebValidation = {
     category: "functional",
     severity: "major",
     summary: "The page loads without uncaught exceptions, unhandled promise rejections or console.error messages.",
-    judgment:
-      `The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own "Failed to load resource" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count. Dialogs the page opens (alert, confirm, prompt, beforeunload) are answered so the page can load (alert and confirm dismissed, prompt answered "Assay", at most 20 shown) and listed as findings; a dialog alone does not fail the check. A script that keeps the page's main thread busy for more than ${SCRIPT_STALL_MS / 1000} s while it loads and settles (an endless loop) is stopped so the page can be checked, and fails the check as an error of the page.`,
+    judgment: `The page is loaded at desktop-md (1280×800) and watched through load and a settle period (network quiet, capped). Fails on any uncaught exception, unhandled promise rejection or console.error call. Chromium's own "Failed to load resource" messages (a 404 image, a refused request) are network results judged by other checks, not page errors, and do not count. Dialogs the page opens (alert, confirm, prompt, beforeunload) are answered so the page can load (alert and confirm dismissed, prompt answered "Assay", at most 20 shown) and listed as findings; a dialog alone does not fail the check. A script that keeps the page's main thread busy for more than ${SCRIPT_STALL_MS / 1000} s while it loads and settles (an endless loop) is stopped so the page can be checked, and fails the check as an error of the page.`,
     needs: ["console"],
     references: [
       { title: "MDN: console.error()", url: "https://developer.mozilla.org/en-US/docs/Web/API/console/error_static" },
-      { title: "Lighthouse: browser errors were logged to the console", url: "https://developer.chrome.com/docs/lighthouse/best-practices/errors-in-console" },
+      {
+        title: "Lighthouse: browser errors were logged to the console",
+        url: "https://developer.chrome.com/docs/lighthouse/best-practices/errors-in-console",
+      },
     ],
   }),
   evaluate(artifacts) {
     const entries = artifacts.console ?? [];
     const resourceMessages = entries.filter((e) => e.kind === "console.error" && RESOURCE_LOAD.test(e.text));
     const errors = entries.filter((e) => !resourceMessages.includes(e));
-    const ignored = resourceMessages.length ? ` ${resourceMessages.length} resource-load message(s) from the browser were not counted.` : "";
+    const ignored = resourceMessages.length
+      ? ` ${resourceMessages.length} resource-load message(s) from the browser were not counted.`
+      : "";
     const dialogs = artifacts.dialogs ?? [];
-    const answered = dialogs.length ? ` The page opened ${dialogs.length} dialog(s), answered so it could load (listed as findings).` : "";
-    if (errors.length === 0) return pass(`No uncaught exception and no console.error during load and settle at desktop-md.${ignored}${answered}`, dialogs.map(dialogFinding));
+    const answered = dialogs.length
+      ? ` The page opened ${dialogs.length} dialog(s), answered so it could load (listed as findings).`
+      : "";
+    if (errors.length === 0)
+      return pass(
+        `No uncaught exception and no console.error during load and settle at desktop-md.${ignored}${answered}`,
+        dialogs.map(dialogFinding),
+      );
     const errorFindings: Finding[] = errors.map((e) => ({
       message: `${e.kind === "uncaught" ? "uncaught exception" : "console.error"}: ${quote(e.text, 200)}`,
       text: e.text,

@@ -30,12 +30,17 @@ export const ctaVisible: WebValidation = {
     summary: "The primary call to action, found above the fold at desktop width, is on screen at every size.",
     judgment:
       "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, or a coloured cell, table or wrapper around it alone; whatever its href, # included) whose top is above the fold at 1280×800; links to social networks (by their site, or text that is only a network's name) rank below the others. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
-    references: [{ title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" }],
+    references: [
+      { title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" },
+    ],
   }),
   evaluate(artifacts) {
     const desktop = layoutAt(artifacts, "desktop-md");
     const cta = primaryCta(desktop);
-    if (!cta) return pass("No button-styled call to action above the fold at desktop-md, so there is nothing to follow across sizes.");
+    if (!cta)
+      return pass(
+        "No button-styled call to action above the fold at desktop-md, so there is nothing to follow across sizes.",
+      );
     const findings = [];
     for (const [size, layout] of Object.entries(artifacts.layout ?? {})) {
       if (size === "desktop-md" || !layout) continue;
@@ -44,11 +49,23 @@ export const ctaVisible: WebValidation = {
       const inside = same ? Math.max(0, Math.min(same.box.x + same.box.width, width) - Math.max(same.box.x, 0)) : 0;
       const share = same && same.box.width > 0 ? inside / same.box.width : 0;
       if (!same?.shown || share < 0.5) {
-        const why = !same ? "it is gone from the page" : !same.shown ? `it is hidden (display:${same.display}, visibility:${same.visibility}, opacity ${same.opacity})` : `only ${Math.round(share * 100)}% of it is within the ${width}px width`;
-        findings.push({ message: `${quote(cta.text, 40)} at ${size}: ${why}`, selector: cta.selector, viewport: size, measured: { visibleShare: Math.round(share * 100) / 100 } });
+        const why = !same
+          ? "it is gone from the page"
+          : !same.shown
+            ? `it is hidden (display:${same.display}, visibility:${same.visibility}, opacity ${same.opacity})`
+            : `only ${Math.round(share * 100)}% of it is within the ${width}px width`;
+        findings.push({
+          message: `${quote(cta.text, 40)} at ${size}: ${why}`,
+          selector: cta.selector,
+          viewport: size,
+          measured: { visibleShare: Math.round(share * 100) / 100 },
+        });
       }
     }
-    if (findings.length === 0) return pass(`The primary call to action ${quote(cta.text, 40)} (${cta.selector}) is visible at every captured size.`);
+    if (findings.length === 0)
+      return pass(
+        `The primary call to action ${quote(cta.text, 40)} (${cta.selector}) is visible at every captured size.`,
+      );
     return {
       verdict: "fail",
       reason: `Show the primary call to action ${quote(cta.text, 40)} (${cta.selector}) at ${findings.map((f) => f.viewport).join(" and ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,

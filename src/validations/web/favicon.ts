@@ -18,10 +18,14 @@ async function checkIcon(url: string, network: NetworkEntry[], probe: UrlProbe):
   if (url.startsWith("data:")) {
     const data = decodeDataUrl(url);
     const sniffed = data ? sniffImage(data.bytes) : null;
-    return sniffed ? { ok: true, how: `data: URL holding ${sniffed}` } : { ok: false, why: `the data: URL (${data?.mediaType ?? "unparseable"}) is not an image` };
+    return sniffed
+      ? { ok: true, how: `data: URL holding ${sniffed}` }
+      : { ok: false, why: `the data: URL (${data?.mediaType ?? "unparseable"}) is not an image` };
   }
   if (!/^https?:/i.test(url)) return { ok: false, why: "not an http(s) or data: URL" };
-  const seen = network.find((e) => e.url === url && !e.failure && e.status >= 200 && e.status < 300 && isImageType(e.contentType));
+  const seen = network.find(
+    (e) => e.url === url && !e.failure && e.status >= 200 && e.status < 300 && isImageType(e.contentType),
+  );
   if (seen) return { ok: true, how: `the browser loaded it: HTTP ${seen.status}, ${seen.contentType}` };
   const failed = network.find((e) => e.url === url && (e.failure || e.status >= 400));
   if (failed) return { ok: false, why: failed.failure ?? `HTTP ${failed.status}` };
@@ -31,7 +35,10 @@ async function checkIcon(url: string, network: NetworkEntry[], probe: UrlProbe):
   if (res.status !== 200) return { ok: false, why: `HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ""}` };
   const sniffed = res.body ? sniffImage(res.body) : null;
   if (sniffed) return { ok: true, how: `HTTP 200, ${res.contentType ?? sniffed}` };
-  return { ok: false, why: `HTTP 200 but not an image (served as ${res.contentType ?? "no content type"}, bytes are not a known image format)` };
+  return {
+    ok: false,
+    why: `HTTP 200 but not an image (served as ${res.contentType ?? "no content type"}, bytes are not a known image format)`,
+  };
 }
 
 export const favicon: WebValidation = {
@@ -42,11 +49,11 @@ export const favicon: WebValidation = {
     severity: "minor",
     summary: "The page has a working icon for tabs, bookmarks and home screens.",
     judgment:
-      "When the page declares icons (<link rel=\"icon\">, \"shortcut icon\", \"apple-touch-icon\"), passes when at least one of them loads as an image (HTTP 200 with image bytes, or a data: URL holding an image). With no declaration, browsers ask for /favicon.ico on the page's origin: that is fetched server-side through the network guard and passes when it answers HTTP 200 with an image. Fails otherwise, naming each icon tried and why it did not work.",
+      'When the page declares icons (<link rel="icon">, "shortcut icon", "apple-touch-icon"), passes when at least one of them loads as an image (HTTP 200 with image bytes, or a data: URL holding an image). With no declaration, browsers ask for /favicon.ico on the page\'s origin: that is fetched server-side through the network guard and passes when it answers HTTP 200 with an image. Fails otherwise, naming each icon tried and why it did not work.',
     needs: ["dom", "network"],
     references: [
-      { title: "MDN: <link rel=\"icon\">", url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Attributes/rel#icon" },
-      { title: "HTML standard: link type \"icon\"", url: "https://html.spec.whatwg.org/multipage/links.html#rel-icon" },
+      { title: 'MDN: <link rel="icon">', url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Attributes/rel#icon" },
+      { title: 'HTML standard: link type "icon"', url: "https://html.spec.whatwg.org/multipage/links.html#rel-icon" },
     ],
   }),
   async evaluate(artifacts, _params, services) {
@@ -58,7 +65,9 @@ export const favicon: WebValidation = {
       const good = checks.findIndex((c) => c.ok);
       if (good >= 0) {
         const c = checks[good] as { how: string };
-        return pass(`${declared.length} icon(s) declared; <link rel="${declared[good]!.rel}" href="${declared[good]!.href.slice(0, 80)}"> works (${c.how}).`);
+        return pass(
+          `${declared.length} icon(s) declared; <link rel="${declared[good]!.rel}" href="${declared[good]!.href.slice(0, 80)}"> works (${c.how}).`,
+        );
       }
       const findings: Finding[] = declared.map((l, i) => ({
         message: `<link rel="${l.rel}"> ${(l.resolved || l.href).slice(0, 120)}: ${(checks[i] as { why: string }).why}`,
@@ -82,7 +91,7 @@ export const favicon: WebValidation = {
         verdict: "fail",
         reason: `Declare an icon with <link rel="icon" href="..."> in <head>: the page declares none and its URL (${dom.url}) has no http(s) origin for /favicon.ico`,
         reasoning: "No icon link element; no origin to ask for /favicon.ico.",
-        findings: [{ message: "no <link rel=\"icon\"> in <head>" }],
+        findings: [{ message: 'no <link rel="icon"> in <head>' }],
       };
     }
     const ico = await checkIcon(fallback, network, services.probe);
@@ -92,7 +101,7 @@ export const favicon: WebValidation = {
       reason: `Add <link rel="icon" href="..."> to <head>, or serve an icon at ${fallback}: the page declares no icon and ${fallback} gave ${ico.why}`,
       reasoning: `No <link rel="icon">, "shortcut icon" or "apple-touch-icon" in the page; the default ${fallback} did not give an image (${ico.why}).`,
       findings: [
-        { message: "no <link rel=\"icon\"> in <head>", selector: "head" },
+        { message: 'no <link rel="icon"> in <head>', selector: "head" },
         { message: `${fallback}: ${ico.why}`, url: fallback },
       ],
     };

@@ -9,14 +9,18 @@ export const forbiddenTextAbsent: WebValidation = {
     category: "content",
     severity: "major",
     summary: "Text you name (an old price, a discontinued product, a competitor) does not appear in the visible page.",
-    judgment: "Fails when any of the given texts appears in the visible text of the page. Matching ignores case and collapses white space; hidden elements do not count.",
+    judgment:
+      "Fails when any of the given texts appears in the visible text of the page. Matching ignores case and collapses white space; hidden elements do not count.",
     requiresConfiguration: true,
     parameters: [
       {
         name: "forbiddenText",
         description: "A text that must not be visible, or a list of them.",
         format: "non-empty string, or array of 1-50 non-empty strings",
-        schema: Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 50 })]),
+        schema: Type.Union([
+          Type.String({ minLength: 1, maxLength: 500 }),
+          Type.Array(Type.String({ minLength: 1, maxLength: 500 }), { minItems: 1, maxItems: 50 }),
+        ]),
         example: ["Black Friday 2024", "call for pricing"],
       },
     ],

@@ -10,7 +10,12 @@ export const headingOrder: WebValidation = {
     summary: "Headings descend one level at a time (h2 then h3, never h2 then h4).",
     judgment:
       "Walks h1–h6 in document order and fails when a heading is more than one level deeper than the one before (h1 then h3). The first heading is not compared; going back up any number of levels is fine.",
-    references: [{ title: "WCAG 2.2 SC 1.3.1 Info and Relationships", url: "https://www.w3.org/WAI/WCAG22/Understanding/info-and-relationships" }],
+    references: [
+      {
+        title: "WCAG 2.2 SC 1.3.1 Info and Relationships",
+        url: "https://www.w3.org/WAI/WCAG22/Understanding/info-and-relationships",
+      },
+    ],
   }),
   evaluate(artifacts) {
     const headings = domAt(artifacts).headings;
@@ -26,7 +31,8 @@ export const headingOrder: WebValidation = {
         });
       }
     }
-    if (findings.length === 0) return pass(`${headings.length} heading(s) in order: ${headings.map((h) => `h${h.level}`).join(" ") || "none"}.`);
+    if (findings.length === 0)
+      return pass(`${headings.length} heading(s) in order: ${headings.map((h) => `h${h.level}`).join(" ") || "none"}.`);
     return failWith(
       `Change ${findings.length} heading(s) so no level is skipped`,
       findings,

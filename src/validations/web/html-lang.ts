@@ -9,8 +9,14 @@ export const htmlLang: WebValidation = {
     category: "accessibility",
     severity: "major",
     summary: "The <html> element has a lang attribute naming the page language.",
-    judgment: 'Fails when <html> has no lang attribute, when it is empty or only white space, or when it is "und" (BCP 47\'s "undetermined", MJML\'s default), which names no language.',
-    references: [{ title: "WCAG 2.2 SC 3.1.1 Language of Page", url: "https://www.w3.org/WAI/WCAG22/Understanding/language-of-page" }],
+    judgment:
+      'Fails when <html> has no lang attribute, when it is empty or only white space, or when it is "und" (BCP 47\'s "undetermined", MJML\'s default), which names no language.',
+    references: [
+      {
+        title: "WCAG 2.2 SC 3.1.1 Language of Page",
+        url: "https://www.w3.org/WAI/WCAG22/Understanding/language-of-page",
+      },
+    ],
   }),
   evaluate(artifacts) {
     const { htmlLang: lang } = domAt(artifacts);

@@ -12,7 +12,9 @@ export const layoutNotBroken: WebValidation = {
     summary: "No text overlaps other text, and no visible image is broken.",
     judgment:
       "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes.",
-    references: [{ title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" }],
+    references: [
+      { title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" },
+    ],
   }),
   evaluate(artifacts) {
     const findings: Finding[] = [];
@@ -20,9 +22,15 @@ export const layoutNotBroken: WebValidation = {
     for (const size of sizes) {
       const layout = layoutAt(artifacts, size);
       for (const o of layout.textOverlaps) {
-        findings.push({ message: `${quote(o.textA, 40)} overlaps ${quote(o.textB, 40)} by ${o.width}×${o.height}px`, selector: `${o.a} ↔ ${o.b}`, viewport: size, measured: { width: o.width, height: o.height } });
+        findings.push({
+          message: `${quote(o.textA, 40)} overlaps ${quote(o.textB, 40)} by ${o.width}×${o.height}px`,
+          selector: `${o.a} ↔ ${o.b}`,
+          viewport: size,
+          measured: { width: o.width, height: o.height },
+        });
       }
-      for (const img of layout.brokenImages) findings.push({ message: "visible image did not load", selector: img.selector, url: img.src, viewport: size });
+      for (const img of layout.brokenImages)
+        findings.push({ message: "visible image did not load", selector: img.selector, url: img.src, viewport: size });
     }
     if (findings.length === 0) return pass(`At ${sizes.join(", ")}: no overlapping text and no broken visible image.`);
     const first = findings[0]!;

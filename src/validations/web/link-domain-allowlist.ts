@@ -37,7 +37,11 @@ export const linkDomainAllowlist: WebValidation = {
     if (external.length === 0) return pass(`All ${checked} http(s) link(s) point at ${own} or an allowed domain.`);
     return failWith(
       `Remove or change ${external.length} link(s) to domains outside the allowlist`,
-      external.map((a) => ({ message: `link to ${new URL(a.resolved).hostname}`, selector: a.selector, url: a.resolved })),
+      external.map((a) => ({
+        message: `link to ${new URL(a.resolved).hostname}`,
+        selector: a.selector,
+        url: a.resolved,
+      })),
       `${external.length} of ${checked} http(s) link(s) leave ${own} and the allowed domains (${allowed.join(", ")}).`,
     );
   },

@@ -24,7 +24,8 @@ const MAX_PLAIN_THUMBNAIL_DIFFERENCE = 2.5;
 const MAX_NATURAL_RATIO_DIFFERENCE = 0.05;
 
 /** http(s) or data:image/… (JSON Schema patterns have no flags, so the schemes' case is spelt out). */
-const LOGO_URL = "^([hH][tT][tT][pP][sS]?://\\S+|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/[a-zA-Z0-9.+-]+(;[a-zA-Z0-9=.+-]+)*,\\S+)$";
+const LOGO_URL =
+  "^([hH][tT][tT][pP][sS]?://\\S+|[dD][aA][tT][aA]:[iI][mM][aA][gG][eE]/[a-zA-Z0-9.+-]+(;[a-zA-Z0-9=.+-]+)*,\\S+)$";
 
 /** A URL as the page would resolve it: the fragment dropped; a data: URL with its white space removed. */
 function normaliseUrl(url: string): string {
@@ -38,7 +39,8 @@ function normaliseUrl(url: string): string {
   }
 }
 
-const bitCount = (hash: string) => [...hash].reduce((n, c) => n + [...parseInt(c, 16).toString(2)].filter((bit) => bit === "1").length, 0);
+const bitCount = (hash: string) =>
+  [...hash].reduce((n, c) => n + [...parseInt(c, 16).toString(2)].filter((bit) => bit === "1").length, 0);
 
 function hashDistance(a: string, b: string): number {
   let d = 0;
@@ -55,14 +57,16 @@ function sameContent(a: ImageSourceInfo | undefined, b: ImageSourceInfo | undefi
   if (!a?.hash || !b?.hash || !a.thumbnail || !b.thumbnail || !a.naturalHeight || !b.naturalHeight) return false;
   if (hashDistance(a.hash, b.hash) > MAX_HASH_DISTANCE) return false;
   const plain = bitCount(a.hash) < MIN_STRUCTURE_BITS || bitCount(b.hash) < MIN_STRUCTURE_BITS;
-  const thumbnailDifference = a.thumbnail.reduce((sum, v, i) => sum + Math.abs(v - (b.thumbnail![i] ?? 0)), 0) / a.thumbnail.length;
+  const thumbnailDifference =
+    a.thumbnail.reduce((sum, v, i) => sum + Math.abs(v - (b.thumbnail![i] ?? 0)), 0) / a.thumbnail.length;
   if (thumbnailDifference > (plain ? MAX_PLAIN_THUMBNAIL_DIFFERENCE : MAX_THUMBNAIL_DIFFERENCE)) return false;
   const ra = a.naturalWidth / a.naturalHeight;
   const rb = b.naturalWidth / b.naturalHeight;
   return Math.abs(ra / rb - 1) <= MAX_NATURAL_RATIO_DIFFERENCE;
 }
 
-const describeSrc = (src: string) => (/^data:/i.test(src) ? `${src.slice(0, src.indexOf(",") + 1)}… (${src.length} characters)` : src);
+const describeSrc = (src: string) =>
+  /^data:/i.test(src) ? `${src.slice(0, src.indexOf(",") + 1)}… (${src.length} characters)` : src;
 const px = (n: number) => `${Math.round(n)}`;
 const ratio = (w: number, h: number) => (h > 0 ? w / h : 0);
 
@@ -88,14 +92,20 @@ export const logoUsage: WebValidation = {
       },
     ],
     needs: ["images", "screenshot"],
-    references: [{ title: "Nielsen Norman Group: logo placement and brand recall", url: "https://www.nngroup.com/articles/logo-placement-brand-recall/" }],
+    references: [
+      {
+        title: "Nielsen Norman Group: logo placement and brand recall",
+        url: "https://www.nngroup.com/articles/logo-placement-brand-recall/",
+      },
+    ],
   }),
   evaluate(artifacts: WebArtifacts, params) {
     const logoUrl = params.logoUrl as string;
     const wanted = normaliseUrl(logoUrl);
     const reference = artifacts.referenceImages?.[logoUrl];
     const sources = artifacts.imageSources ?? {};
-    const matchesLogo = (image: PageImage) => normaliseUrl(image.src) === wanted || sameContent(sources[image.src], reference);
+    const matchesLogo = (image: PageImage) =>
+      normaliseUrl(image.src) === wanted || sameContent(sources[image.src], reference);
     const sizes = CAPTURE_SIZES.filter((s) => artifacts.images?.[s]);
     if (sizes.length === 0) throw new Error("no image snapshot gathered");
 
@@ -110,12 +120,16 @@ export const logoUsage: WebValidation = {
       if (shown.length === 0) {
         const hidden = copies[0];
         missing.push({
-          message: hidden ? `At ${size} the logo (${hidden.selector}) is not shown: hidden, without area, failed to load, or outside the ${artifacts.images![size]!.viewport.width}px width` : `At ${size} the logo is not on the page`,
+          message: hidden
+            ? `At ${size} the logo (${hidden.selector}) is not shown: hidden, without area, failed to load, or outside the ${artifacts.images![size]!.viewport.width}px width`
+            : `At ${size} the logo is not on the page`,
           viewport: size,
           ...(hidden ? { selector: hidden.selector } : {}),
         });
         const count = artifacts.images![size]!.images.length;
-        notes.push(`${size}: ${copies.length ? `no copy shown (${copies.map((c) => c.selector).join(", ")} hidden, broken or off-screen)` : `not among the ${count} image(s) painted`}`);
+        notes.push(
+          `${size}: ${copies.length ? `no copy shown (${copies.map((c) => c.selector).join(", ")} hidden, broken or off-screen)` : `not among the ${count} image(s) painted`}`,
+        );
         continue;
       }
       const measured: string[] = [];
@@ -123,7 +137,9 @@ export const logoUsage: WebValidation = {
         const nw = copy.naturalWidth || sources[copy.src]?.naturalWidth || reference?.naturalWidth || 0;
         const nh = copy.naturalHeight || sources[copy.src]?.naturalHeight || reference?.naturalHeight || 0;
         if (!copy.painted || !nw || !nh) {
-          measured.push(`${copy.selector} shown at ${px(copy.box.width)}×${px(copy.box.height)} (natural size unknown)`);
+          measured.push(
+            `${copy.selector} shown at ${px(copy.box.width)}×${px(copy.box.height)} (natural size unknown)`,
+          );
           continue;
         }
         const natural = ratio(nw, nh);
@@ -156,19 +172,36 @@ export const logoUsage: WebValidation = {
       const cause = `The logo ${describeSrc(logoUrl)} could not be loaded to look for it by content: ${reference.error}; and no image on the page has its URL.`;
       return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
     }
-    const refText = reference && !reference.error ? `The logo is ${reference.naturalWidth}×${reference.naturalHeight} (ratio ${ratio(reference.naturalWidth, reference.naturalHeight).toFixed(3)}). ` : "";
+    const refText =
+      reference && !reference.error
+        ? `The logo is ${reference.naturalWidth}×${reference.naturalHeight} (ratio ${ratio(reference.naturalWidth, reference.naturalHeight).toFixed(3)}). `
+        : "";
     const reasoning = `${refText}${notes.join(". ")}.`;
     if (missing.length === 0 && distorted.length === 0) return { verdict: "pass", reasoning, findings: [] };
     const hiddenCopy = missing.find((f) => f.selector);
     const otherCopies = new Set(distorted.map((f) => f.selector)).size - 1;
     const parts = [
-      ...(missing.length ? [`Show the logo at ${missing.map((f) => f.viewport).join(", ")}${hiddenCopy ? ` (${hiddenCopy.selector} is not shown at ${hiddenCopy.viewport})` : ""}`] : []),
+      ...(missing.length
+        ? [
+            `Show the logo at ${missing.map((f) => f.viewport).join(", ")}${hiddenCopy ? ` (${hiddenCopy.selector} is not shown at ${hiddenCopy.viewport})` : ""}`,
+          ]
+        : []),
       ...(distorted.length
         ? [
-            `${missing.length ? "paint" : "Paint"} ${distorted[0]!.selector} at its natural proportions (${distorted[0]!.natural}) at ${distorted.filter((f) => f.selector === distorted[0]!.selector).map((f) => f.viewport).join(", ")}: it is ${Math.abs(distorted[0]!.measured!.distortionPercent as number)}% off; set one dimension to auto, or use object-fit: contain / background-size: contain${otherCopies ? ` (${otherCopies} other distorted cop${otherCopies > 1 ? "ies" : "y"} in the findings)` : ""}`,
+            `${missing.length ? "paint" : "Paint"} ${distorted[0]!.selector} at its natural proportions (${distorted[0]!.natural}) at ${distorted
+              .filter((f) => f.selector === distorted[0]!.selector)
+              .map((f) => f.viewport)
+              .join(
+                ", ",
+              )}: it is ${Math.abs(distorted[0]!.measured!.distortionPercent as number)}% off; set one dimension to auto, or use object-fit: contain / background-size: contain${otherCopies ? ` (${otherCopies} other distorted cop${otherCopies > 1 ? "ies" : "y"} in the findings)` : ""}`,
           ]
         : []),
     ];
-    return { verdict: "fail", reason: parts.join("; and "), reasoning, findings: [...missing, ...distorted.map(({ natural: _, ...f }) => f)] };
+    return {
+      verdict: "fail",
+      reason: parts.join("; and "),
+      reasoning,
+      findings: [...missing, ...distorted.map(({ natural: _, ...f }) => f)],
+    };
   },
 };

@@ -16,13 +16,19 @@ export const noHorizontalOverflow: WebValidation = {
   evaluate(artifacts) {
     const layout = layoutAt(artifacts, "mobile-sm");
     const limit = layout.viewport.width;
-    if (layout.documentWidth <= limit) return pass(`At mobile-sm the document is ${layout.documentWidth}px wide, within the ${limit}px viewport.`);
+    if (layout.documentWidth <= limit)
+      return pass(`At mobile-sm the document is ${layout.documentWidth}px wide, within the ${limit}px viewport.`);
     const culprits = layout.overflowing.slice(0, 5);
     return {
       verdict: "fail",
       reason: `At ${limit}px the page is ${layout.documentWidth}px wide; make ${culprits[0]?.selector ?? "the widest element"} fit (max-width: 100%, or a media query)`,
       reasoning: `document scrollWidth ${layout.documentWidth}px > viewport ${limit}px at mobile-sm; ${layout.overflowing.length} element(s) reach past the right edge.`,
-      findings: culprits.map((c) => ({ message: `${c.width}px wide, right edge at ${c.right}px`, selector: c.selector, viewport: "mobile-sm", measured: { right: c.right, width: c.width } })),
+      findings: culprits.map((c) => ({
+        message: `${c.width}px wide, right edge at ${c.right}px`,
+        selector: c.selector,
+        viewport: "mobile-sm",
+        measured: { right: c.right, width: c.width },
+      })),
     };
   },
 };

@@ -18,7 +18,8 @@ export const noLoremIpsum: WebValidation = {
     const findings = dom.visibleText
       .filter((b) => !b.inCode && findFillerText(b.text))
       .map((b) => ({ message: `Filler text in ${b.selector}`, selector: b.selector, text: quote(b.text) }));
-    if (findings.length === 0) return pass(`Read ${dom.visibleText.length} visible text blocks; none contains filler text.`);
+    if (findings.length === 0)
+      return pass(`Read ${dom.visibleText.length} visible text blocks; none contains filler text.`);
     return failWith(
       `Replace the placeholder Latin text with real copy in ${findings.length} place(s)`,
       findings,

@@ -29,9 +29,17 @@ export const noUnrenderedPlaceholders: WebValidation = {
     for (const block of dom.visibleText) {
       if (block.inCode) continue;
       const found = firstPlaceholder(block.text);
-      if (found) findings.push({ message: `${found.label} ${quote(found.match)} in ${block.selector}`, selector: block.selector, text: quote(block.text) });
+      if (found)
+        findings.push({
+          message: `${found.label} ${quote(found.match)} in ${block.selector}`,
+          selector: block.selector,
+          text: quote(block.text),
+        });
     }
-    if (findings.length === 0) return pass(`Read ${dom.visibleText.length} visible text blocks; no template syntax or placeholder outside code.`);
+    if (findings.length === 0)
+      return pass(
+        `Read ${dom.visibleText.length} visible text blocks; no template syntax or placeholder outside code.`,
+      );
     return failWith(
       `Fill in or remove ${findings.length} unrendered placeholder(s)`,
       findings,

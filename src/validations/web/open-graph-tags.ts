@@ -10,12 +10,14 @@ export const openGraphTags: WebValidation = {
     category: "seo",
     severity: "minor",
     summary: "og:title, og:description and og:image are present, so shared links get a proper preview.",
-    judgment: 'Fails when any of <meta property="og:title">, "og:description" or "og:image" is absent or has empty content.',
+    judgment:
+      'Fails when any of <meta property="og:title">, "og:description" or "og:image" is absent or has empty content.',
     references: [{ title: "The Open Graph protocol", url: "https://ogp.me/" }],
   }),
   evaluate(artifacts) {
     const metas = domAt(artifacts).metas;
-    const filled = (p: string) => metas.some((m) => (m.property ?? m.name ?? "").trim().toLowerCase() === p && (m.content ?? "").trim());
+    const filled = (p: string) =>
+      metas.some((m) => (m.property ?? m.name ?? "").trim().toLowerCase() === p && (m.content ?? "").trim());
     const missing = REQUIRED.filter((p) => !filled(p));
     if (missing.length === 0) return pass(`${REQUIRED.join(", ")} are all present with content.`);
     return {

@@ -25,7 +25,10 @@ export const pageWeight: WebValidation = {
       },
     ],
     references: [
-      { title: "Lighthouse: avoid enormous network payloads", url: "https://developer.chrome.com/docs/lighthouse/performance/total-byte-weight" },
+      {
+        title: "Lighthouse: avoid enormous network payloads",
+        url: "https://developer.chrome.com/docs/lighthouse/performance/total-byte-weight",
+      },
     ],
   }),
   evaluate(artifacts, params) {
@@ -40,7 +43,10 @@ export const pageWeight: WebValidation = {
     }));
     const byType = new Map<string, number>();
     for (const e of entries) byType.set(e.resourceType, (byType.get(e.resourceType) ?? 0) + e.bytes);
-    const breakdown = [...byType].sort((a, b) => b[1] - a[1]).map(([t, b]) => `${t} ${kb(b)} KB`).join(", ");
+    const breakdown = [...byType]
+      .sort((a, b) => b[1] - a[1])
+      .map(([t, b]) => `${t} ${kb(b)} KB`)
+      .join(", ");
     const measured = `${entries.length} response(s) total ${kb(total)} KB (limit ${maxKb} KB)${breakdown ? `: ${breakdown}` : ""}.`;
     if (total <= maxKb * 1024) return pass(measured, findings);
     return {

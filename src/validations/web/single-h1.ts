@@ -9,7 +9,12 @@ export const singleH1: WebValidation = {
     severity: "minor",
     summary: "The page has exactly one top-level heading.",
     judgment: "Fails when the DOM has no <h1> (or role=heading aria-level=1), or two or more of them.",
-    references: [{ title: "MDN: heading elements", url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Element/Heading_Elements" }],
+    references: [
+      {
+        title: "MDN: heading elements",
+        url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Element/Heading_Elements",
+      },
+    ],
   }),
   evaluate(artifacts) {
     const h1s = domAt(artifacts).headings.filter((h) => h.level === 1);

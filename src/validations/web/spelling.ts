@@ -45,8 +45,14 @@ export const spelling: WebValidation = {
       },
     ],
     references: [
-      { title: "Hunspell dictionaries for English (wooorm/dictionaries)", url: "https://github.com/wooorm/dictionaries" },
-      { title: "Wikipedia: lists of common misspellings", url: "https://en.wikipedia.org/wiki/Wikipedia:Lists_of_common_misspellings" },
+      {
+        title: "Hunspell dictionaries for English (wooorm/dictionaries)",
+        url: "https://github.com/wooorm/dictionaries",
+      },
+      {
+        title: "Wikipedia: lists of common misspellings",
+        url: "https://en.wikipedia.org/wiki/Wikipedia:Lists_of_common_misspellings",
+      },
     ],
   }),
   async evaluate(artifacts, params) {
@@ -69,12 +75,20 @@ export const spelling: WebValidation = {
         }
         if (!suggestion) continue;
         seen.add(lower);
-        findings.push({ message: `"${word}" should probably be "${suggestion}"`, selector: block.selector, text: word });
+        findings.push({
+          message: `"${word}" should probably be "${suggestion}"`,
+          selector: block.selector,
+          text: word,
+        });
       }
     }
-    if (findings.length === 0) return pass(`Checked ${words} words against American and British English; none misspelled.`);
+    if (findings.length === 0)
+      return pass(`Checked ${words} words against American and British English; none misspelled.`);
     return failWith(
-      `Correct ${findings.length} misspelling(s): ${findings.slice(0, 5).map((f) => f.message).join(", ")}`,
+      `Correct ${findings.length} misspelling(s): ${findings
+        .slice(0, 5)
+        .map((f) => f.message)
+        .join(", ")}`,
       findings,
       `${findings.length} of ${words} words are misspelled in both American and British English.`,
     );

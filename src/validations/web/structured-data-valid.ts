@@ -25,7 +25,12 @@ export const structuredDataValid: WebValidation = {
     summary: "Every JSON-LD block parses and names a schema.org @type with an @context.",
     judgment:
       'Fails when a <script type="application/ld+json"> is not valid JSON, lacks @context (at the top level), or holds an item without @type. Pages without structured data pass.',
-    references: [{ title: "Google: structured data guidelines", url: "https://developers.google.com/search/docs/appearance/structured-data/sd-policies" }],
+    references: [
+      {
+        title: "Google: structured data guidelines",
+        url: "https://developers.google.com/search/docs/appearance/structured-data/sd-policies",
+      },
+    ],
   }),
   evaluate(artifacts) {
     const blocks = domAt(artifacts).jsonLd;
@@ -36,14 +41,19 @@ export const structuredDataValid: WebValidation = {
       try {
         data = JSON.parse(text);
       } catch (e) {
-        findings.push({ message: `JSON-LD block ${i + 1} is not valid JSON: ${(e as Error).message}`, selector: `script[type="application/ld+json"]:nth-of-type(${i + 1})` });
+        findings.push({
+          message: `JSON-LD block ${i + 1} is not valid JSON: ${(e as Error).message}`,
+          selector: `script[type="application/ld+json"]:nth-of-type(${i + 1})`,
+        });
         continue;
       }
       const problems: string[] = [];
       const top = Array.isArray(data) ? data : [data];
-      if (top.some((t) => !t || typeof t !== "object" || !(t as Record<string, unknown>)["@context"])) problems.push("a top-level item has no @context");
+      if (top.some((t) => !t || typeof t !== "object" || !(t as Record<string, unknown>)["@context"]))
+        problems.push("a top-level item has no @context");
       problemsIn(data, "$", problems);
-      for (const p of problems) findings.push({ message: `JSON-LD block ${i + 1}: ${p}`, selector: `script[type="application/ld+json"]` });
+      for (const p of problems)
+        findings.push({ message: `JSON-LD block ${i + 1}: ${p}`, selector: `script[type="application/ld+json"]` });
     }
     if (findings.length === 0) return pass(`${blocks.length} JSON-LD block(s) parse and name their @type.`);
     return {

@@ -7,10 +7,12 @@ export const viewportMeta: WebValidation = {
     name: "Responsive viewport declared",
     category: "mobile",
     severity: "major",
-    summary: "A <meta name=\"viewport\"> with width=device-width is present.",
+    summary: 'A <meta name="viewport"> with width=device-width is present.',
     judgment:
-      "Fails when no <meta name=\"viewport\"> (name matched exactly, any case) has content containing width=device-width. A misspelled name counts as missing.",
-    references: [{ title: "MDN: viewport meta tag", url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Viewport_meta_tag" }],
+      'Fails when no <meta name="viewport"> (name matched exactly, any case) has content containing width=device-width. A misspelled name counts as missing.',
+    references: [
+      { title: "MDN: viewport meta tag", url: "https://developer.mozilla.org/en-US/docs/Web/HTML/Viewport_meta_tag" },
+    ],
   }),
   evaluate(artifacts) {
     const metas = metaByName(domAt(artifacts), "viewport");
@@ -18,11 +20,14 @@ export const viewportMeta: WebValidation = {
     if (good) return pass(`<meta name="viewport" content="${good.content}"> is present.`);
     return {
       verdict: "fail",
-      reason: 'Add <meta name="viewport" content="width=device-width, initial-scale=1"> to <head> so phones lay the page out at their width',
+      reason:
+        'Add <meta name="viewport" content="width=device-width, initial-scale=1"> to <head> so phones lay the page out at their width',
       reasoning: metas.length
         ? `A viewport meta exists but its content (${metas.map((m) => JSON.stringify(m.content)).join(", ")}) lacks width=device-width.`
-        : "No <meta name=\"viewport\"> in the page.",
-      findings: [{ message: metas.length ? "Viewport meta without width=device-width" : "No viewport meta", selector: "head" }],
+        : 'No <meta name="viewport"> in the page.',
+      findings: [
+        { message: metas.length ? "Viewport meta without width=device-width" : "No viewport meta", selector: "head" },
+      ],
     };
   },
 };

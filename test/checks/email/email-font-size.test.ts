@@ -5,14 +5,22 @@ import { evaluate, textRun, withDom } from "../support/email-artifacts";
 const FOOTER = "html > body > p:nth-of-type(3)";
 
 test("passes text at 13px and more; 10pt (13.33px) and float noise just under 13 are the near misses", async () => {
-  const textRuns = [textRun("html > body > h1", "Our spring roast is here", 28), textRun("html > body > p:nth-of-type(1)", "Roasted on Monday.", 13.333333), textRun(FOOTER, "12 Harbour Street", 12.999999)];
+  const textRuns = [
+    textRun("html > body > h1", "Our spring roast is here", 28),
+    textRun("html > body > p:nth-of-type(1)", "Roasted on Monday.", 13.333333),
+    textRun(FOOTER, "12 Harbour Street", 12.999999),
+  ];
   const out = await evaluate(emailFontSize, await withDom({ textRuns }));
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toBe("All 3 visible text elements are at least 13px (smallest 13px).");
 });
 
 test("fails text under 13px, naming each element, its size and text", async () => {
-  const textRuns = [textRun("html > body > h1", "Our spring roast is here", 28), textRun(FOOTER, "Northwind Coffee Ltd, 12 Harbour Street", 11), textRun("html > body > p:nth-of-type(4) > a", "Unsubscribe", 12.5)];
+  const textRuns = [
+    textRun("html > body > h1", "Our spring roast is here", 28),
+    textRun(FOOTER, "Northwind Coffee Ltd, 12 Harbour Street", 11),
+    textRun("html > body > p:nth-of-type(4) > a", "Unsubscribe", 12.5),
+  ];
   const out = await evaluate(emailFontSize, await withDom({ textRuns }));
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.selector, f.text, f.measured])).toEqual([
@@ -29,5 +37,7 @@ test("minPx moves the floor", async () => {
 });
 
 test("an HTML part with no visible text passes", async () => {
-  expect((await evaluate(emailFontSize, await withDom({ textRuns: [] }))).reasoning).toBe("The HTML part has no visible text.");
+  expect((await evaluate(emailFontSize, await withDom({ textRuns: [] }))).reasoning).toBe(
+    "The HTML part has no visible text.",
+  );
 });

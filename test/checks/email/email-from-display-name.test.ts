@@ -5,7 +5,11 @@ import { email, evaluate } from "../support/email-artifacts";
 const from = (value: string | null) => email({ headers: { From: value }, text: "Hello" });
 
 test("passes a From with a display name, quoted, bare or RFC 2047-encoded", async () => {
-  for (const value of ['"Northwind Coffee" <news@mail.northwind.example>', "Northwind <news@mail.northwind.example>", "=?UTF-8?Q?Caf=C3=A9_Northwind?= <news@mail.northwind.example>"]) {
+  for (const value of [
+    '"Northwind Coffee" <news@mail.northwind.example>',
+    "Northwind <news@mail.northwind.example>",
+    "=?UTF-8?Q?Caf=C3=A9_Northwind?= <news@mail.northwind.example>",
+  ]) {
     expect((await evaluate(emailFromDisplayName, await from(value))).verdict).toBe("pass");
   }
 });

@@ -20,11 +20,15 @@ test("passes an HTML part of exactly 102 KiB in UTF-8 bytes", async () => {
 test("fails one byte over, reporting the size and the limit", async () => {
   const out = await evaluate(emailGmailClipping, await email({ html: html(GMAIL_CLIP_BYTES + 1), text: "Hello" }));
   expect(out.verdict).toBe("fail");
-  expect(out.findings).toEqual([{ message: "HTML part is 104,449 bytes", measured: { bytes: 104_449, maxHtmlBytes: 104_448 } }]);
+  expect(out.findings).toEqual([
+    { message: "HTML part is 104,449 bytes", measured: { bytes: 104_449, maxHtmlBytes: 104_448 } },
+  ]);
 });
 
 test("maxHtmlBytes moves the limit", async () => {
-  const out = await evaluate(emailGmailClipping, await email({ html: html(2000), text: "Hello" }), { maxHtmlBytes: 1000 });
+  const out = await evaluate(emailGmailClipping, await email({ html: html(2000), text: "Hello" }), {
+    maxHtmlBytes: 1000,
+  });
   expect(out.verdict).toBe("fail");
   expect(out.findings[0]!.measured).toEqual({ bytes: 2000, maxHtmlBytes: 1000 });
 });

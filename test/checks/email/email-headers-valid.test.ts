@@ -6,12 +6,22 @@ const headers = (h: Record<string, string | string[] | null>) => email({ headers
 
 test("passes Date, Message-ID and MIME-Version once each and well-formed (obsolete zone, comments and a [literal] id allowed)", async () => {
   expect((await evaluate(emailHeadersValid, await headers({}))).verdict).toBe("pass");
-  const out = await evaluate(emailHeadersValid, await headers({ Date: "4 Mar 2025 07:42 GMT (morning)", "Message-ID": "<a.b@[192.0.2.1]>", "MIME-Version": "1.0 (produced by Northwind)" }));
+  const out = await evaluate(
+    emailHeadersValid,
+    await headers({
+      Date: "4 Mar 2025 07:42 GMT (morning)",
+      "Message-ID": "<a.b@[192.0.2.1]>",
+      "MIME-Version": "1.0 (produced by Northwind)",
+    }),
+  );
   expect(out.verdict).toBe("pass");
 });
 
 test("fails the fixture's defects: an ISO date and a Message-ID without angle brackets, quoting each", async () => {
-  const out = await evaluate(emailHeadersValid, await headers({ Date: "2025-03-04 07:42:00", "Message-ID": "spring-roast.4e9db08c68" }));
+  const out = await evaluate(
+    emailHeadersValid,
+    await headers({ Date: "2025-03-04 07:42:00", "Message-ID": "spring-roast.4e9db08c68" }),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => f.text)).toEqual(["2025-03-04 07:42:00", "spring-roast.4e9db08c68"]);
   expect(out.findings[0]!.message).toContain("is not an RFC 5322 date-time");
@@ -31,7 +41,10 @@ test("fails missing headers, a header sent twice, and a MIME-Version other than 
   const missing = await evaluate(emailHeadersValid, await headers({ Date: null, "Message-ID": null }));
   expect(missing.verdict).toBe("fail");
   expect(missing.findings).toEqual([{ message: "No Date header" }, { message: "No Message-ID header" }]);
-  const twice = await evaluate(emailHeadersValid, await headers({ "Message-ID": ["<a@northwind.example>", "<b@northwind.example>"], "MIME-Version": "1.1" }));
+  const twice = await evaluate(
+    emailHeadersValid,
+    await headers({ "Message-ID": ["<a@northwind.example>", "<b@northwind.example>"], "MIME-Version": "1.1" }),
+  );
   expect(twice.findings).toEqual([
     { message: "Message-ID appears 2 times", text: "<a@northwind.example> | <b@northwind.example>" },
     { message: 'MIME-Version is "1.1", not 1.0', text: "1.1" },

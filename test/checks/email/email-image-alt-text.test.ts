@@ -6,7 +6,10 @@ const HERO = "html > body > table > tbody > tr:nth-of-type(3) > td > img";
 const HERO_SRC = "https://img.northwind.example/email/spring-roast.jpg";
 
 test('passes images that all have alt, alt="" on tracking pixels included', async () => {
-  const images = [image(HERO, HERO_SRC, "Three bags of the spring roast"), image("html > body > img", "https://t.northwind.example/open.gif", "", { width: 1, height: 1 })];
+  const images = [
+    image(HERO, HERO_SRC, "Three bags of the spring roast"),
+    image("html > body > img", "https://t.northwind.example/open.gif", "", { width: 1, height: 1 }),
+  ];
   const out = await evaluate(emailImageAltText, await withDom({ images }));
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toBe('All 2 <img> elements have alt (1 with alt="", decorative).');

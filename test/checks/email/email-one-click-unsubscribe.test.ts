@@ -4,10 +4,14 @@ import { email, evaluate } from "../support/email-artifacts";
 
 const HTTPS = "https://www.northwind.example/email/unsubscribe?u=7f3a91c2";
 const MAILTO = "mailto:unsubscribe@bounce.northwind.example";
-const headers = (list: string | null, post: string | null) => email({ headers: { "List-Unsubscribe": list, "List-Unsubscribe-Post": post }, text: "Hello" });
+const headers = (list: string | null, post: string | null) =>
+  email({ headers: { "List-Unsubscribe": list, "List-Unsubscribe-Post": post }, text: "Hello" });
 
 test("passes an https List-Unsubscribe URI with List-Unsubscribe-Post: List-Unsubscribe=One-Click", async () => {
-  const out = await evaluate(emailOneClickUnsubscribe, await headers(`<${MAILTO}>, <${HTTPS}>`, "List-Unsubscribe=One-Click"));
+  const out = await evaluate(
+    emailOneClickUnsubscribe,
+    await headers(`<${MAILTO}>, <${HTTPS}>`, "List-Unsubscribe=One-Click"),
+  );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain(HTTPS);
 });
@@ -26,11 +30,19 @@ test("fails an https URI without List-Unsubscribe-Post, naming the URI to POST t
 test("fails a List-Unsubscribe-Post that is not exactly List-Unsubscribe=One-Click, quoting it", async () => {
   const out = await evaluate(emailOneClickUnsubscribe, await headers(`<${HTTPS}>`, "List-Unsubscribe=One-click"));
   expect(out.verdict).toBe("fail");
-  expect(out.findings).toEqual([{ message: 'List-Unsubscribe-Post is "List-Unsubscribe=One-click", not exactly "List-Unsubscribe=One-Click"', url: HTTPS, text: "List-Unsubscribe=One-click" }]);
+  expect(out.findings).toEqual([
+    {
+      message: 'List-Unsubscribe-Post is "List-Unsubscribe=One-click", not exactly "List-Unsubscribe=One-Click"',
+      url: HTTPS,
+      text: "List-Unsubscribe=One-click",
+    },
+  ]);
 });
 
 test("fails List-Unsubscribe-Post without an https URI to POST to, quoting List-Unsubscribe", async () => {
   const out = await evaluate(emailOneClickUnsubscribe, await headers(`<${MAILTO}>`, "List-Unsubscribe=One-Click"));
   expect(out.verdict).toBe("fail");
-  expect(out.findings).toEqual([{ message: "List-Unsubscribe-Post without an https List-Unsubscribe URI", text: `<${MAILTO}>` }]);
+  expect(out.findings).toEqual([
+    { message: "List-Unsubscribe-Post without an https List-Unsubscribe URI", text: `<${MAILTO}>` },
+  ]);
 });

@@ -2,9 +2,23 @@ import { expect, test } from "bun:test";
 import { emailPlainTextPart } from "../../../src/validations/email/email-plain-text-part";
 import { email, evaluate, heading, htmlDom, link, withDom } from "../support/email-artifacts";
 
-const CTA = link("html > body > table > tbody > tr > td > a", "https://www.northwind.example/shop/spring-roast?utm_source=newsletter", "Shop the spring roast", { button: true });
-const UNSUBSCRIBE = link("html > body > p > a:nth-of-type(1)", "https://www.northwind.example/email/unsubscribe?u=7f3a91c2", "Unsubscribe");
-const VIEW_ONLINE = link("html > body > p:nth-of-type(1) > a", "https://www.northwind.example/email/view", "View in browser", { button: true });
+const CTA = link(
+  "html > body > table > tbody > tr > td > a",
+  "https://www.northwind.example/shop/spring-roast?utm_source=newsletter",
+  "Shop the spring roast",
+  { button: true },
+);
+const UNSUBSCRIBE = link(
+  "html > body > p > a:nth-of-type(1)",
+  "https://www.northwind.example/email/unsubscribe?u=7f3a91c2",
+  "Unsubscribe",
+);
+const VIEW_ONLINE = link(
+  "html > body > p:nth-of-type(1) > a",
+  "https://www.northwind.example/email/view",
+  "View in browser",
+  { button: true },
+);
 const HEADLINE = heading("html > body > h1", "Our spring roast is here");
 const dom = { headings: [HEADLINE], links: [VIEW_ONLINE, CTA, UNSUBSCRIBE] };
 
@@ -16,11 +30,16 @@ test("passes plain text carrying the headline (4 of its 5 words), the call to ac
   ].join("\n");
   const out = await evaluate(emailPlainTextPart, await withDom(dom, { text }));
   expect(out.verdict).toBe("pass");
-  expect(out.reasoning).toContain('headline "Our spring roast is here", call to action "Shop the spring roast", unsubscribe link');
+  expect(out.reasoning).toContain(
+    'headline "Our spring roast is here", call to action "Shop the spring roast", unsubscribe link',
+  );
 });
 
 test("fails plain text that lacks the headline, the call to action's URL and the unsubscribe URL, naming each element", async () => {
-  const out = await evaluate(emailPlainTextPart, await withDom(dom, { text: "Hello from Northwind.\nVisit https://www.northwind.example/" }));
+  const out = await evaluate(
+    emailPlainTextPart,
+    await withDom(dom, { text: "Hello from Northwind.\nVisit https://www.northwind.example/" }),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.selector, f.url])).toEqual([
     [HEADLINE.selector, undefined],
@@ -30,9 +49,18 @@ test("fails plain text that lacks the headline, the call to action's URL and the
 });
 
 test("a headline with under two thirds of its words in the plain text is missing", async () => {
-  const out = await evaluate(emailPlainTextPart, await withDom({ headings: [HEADLINE] }, { text: "The spring roast: here now" }));
+  const out = await evaluate(
+    emailPlainTextPart,
+    await withDom({ headings: [HEADLINE] }, { text: "The spring roast: here now" }),
+  );
   expect(out.verdict).toBe("fail");
-  expect(out.findings).toEqual([{ message: 'The headline "Our spring roast is here" is not in the plain text', selector: HEADLINE.selector, text: HEADLINE.text }]);
+  expect(out.findings).toEqual([
+    {
+      message: 'The headline "Our spring roast is here" is not in the plain text',
+      selector: HEADLINE.selector,
+      text: HEADLINE.text,
+    },
+  ]);
 });
 
 test("the view-in-browser button is not the call to action", async () => {
@@ -42,7 +70,13 @@ test("the view-in-browser button is not the call to action", async () => {
 
 test("fails a message with no text/plain part; a text/plain attachment does not count", async () => {
   const html = "<html><body><p>Hello</p></body></html>";
-  const out = await evaluate(emailPlainTextPart, await email({ html, attachments: [{ filename: "notes.txt", mimeType: "text/plain", content: "Hello" }] }, { htmlDom: htmlDom() }));
+  const out = await evaluate(
+    emailPlainTextPart,
+    await email(
+      { html, attachments: [{ filename: "notes.txt", mimeType: "text/plain", content: "Hello" }] },
+      { htmlDom: htmlDom() },
+    ),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([{ message: "No text/plain part", measured: { parts: ["text/plain"] } }]);
   expect(out.reason).toContain("the text/plain attachment does not count");

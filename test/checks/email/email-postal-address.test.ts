@@ -3,13 +3,25 @@ import { emailPostalAddress, findPostalAddress } from "../../../src/validations/
 import { email, evaluate, withDom } from "../support/email-artifacts";
 
 test("passes a postal address in the HTML part's visible text", async () => {
-  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "Thanks for reading.\nNorthwind Coffee Ltd, 12 Harbour Street, Bristol BS1 4DB, United Kingdom" }, { text: "Hello" }));
+  const out = await evaluate(
+    emailPostalAddress,
+    await withDom(
+      { visibleText: "Thanks for reading.\nNorthwind Coffee Ltd, 12 Harbour Street, Bristol BS1 4DB, United Kingdom" },
+      { text: "Hello" },
+    ),
+  );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain('UK postcode "Bristol BS1 4DB"');
 });
 
 test("passes an address only in the text/plain part, and an address block over three lines", async () => {
-  const plainOnly = await evaluate(emailPostalAddress, await withDom({ visibleText: "Thanks" }, { text: "Northwind Coffee, 1600 Pennsylvania Avenue, Washington, DC 20500" }));
+  const plainOnly = await evaluate(
+    emailPostalAddress,
+    await withDom(
+      { visibleText: "Thanks" },
+      { text: "Northwind Coffee, 1600 Pennsylvania Avenue, Washington, DC 20500" },
+    ),
+  );
   expect(plainOnly.verdict).toBe("pass");
   expect(plainOnly.reasoning).toContain("text/plain part");
   expect(findPostalAddress("17 Market Place\nHexham\nNE46 1XD")).toMatchObject({ kind: "UK postcode" });
@@ -35,9 +47,17 @@ test("a street line and the city on one line: the city is not read as running in
     postcode: "Victoria, BC A1B 2C3",
     kind: "Canadian postal code",
   });
-  expect(findPostalAddress("Awesome Co 1337 Swuby Lane Victoria, BC A1B 2C3")).toMatchObject({ postcode: "Victoria, BC A1B 2C3" });
-  expect(findPostalAddress("12 Harbour Road Bristol BS1 4DB")).toMatchObject({ postcode: "Bristol BS1 4DB", kind: "UK postcode" });
-  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "Awesome Co\n1337 Swuby Lane Victoria, BC A1B 2C3" }));
+  expect(findPostalAddress("Awesome Co 1337 Swuby Lane Victoria, BC A1B 2C3")).toMatchObject({
+    postcode: "Victoria, BC A1B 2C3",
+  });
+  expect(findPostalAddress("12 Harbour Road Bristol BS1 4DB")).toMatchObject({
+    postcode: "Bristol BS1 4DB",
+    kind: "UK postcode",
+  });
+  const out = await evaluate(
+    emailPostalAddress,
+    await withDom({ visibleText: "Awesome Co\n1337 Swuby Lane Victoria, BC A1B 2C3" }),
+  );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain('Canadian postal code "Victoria, BC A1B 2C3"');
 });
@@ -47,10 +67,18 @@ test("a street line alone is not an address: its house number is not a postcode,
   expect(findPostalAddress("$15.77\nAwesome Inc\n1234 Awesome St\nWonderland")).toBeNull();
   expect(findPostalAddress("Subtotal $15.77, Awesome Inc, 1234 Awesome Street")).toBeNull();
   expect(findPostalAddress("Acme Ltd, 4 Quay Road, 1234 Harbour Lane")).toBeNull();
-  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: "Total: $15.77\nAwesome Inc\n1234 Awesome St\nWonderland" }));
+  const out = await evaluate(
+    emailPostalAddress,
+    await withDom({ visibleText: "Total: $15.77\nAwesome Inc\n1234 Awesome St\nWonderland" }),
+  );
   expect(out.verdict).toBe("fail");
   // Real addresses with a European postcode before the city still pass, "St." as Saint included.
-  expect(findPostalAddress("Musterstraße 12, 10115 Berlin")).toMatchObject({ kind: "European postcode", postcode: "10115 Berlin" });
+  expect(findPostalAddress("Musterstraße 12, 10115 Berlin")).toMatchObject({
+    kind: "European postcode",
+    postcode: "10115 Berlin",
+  });
   expect(findPostalAddress("Rosenbergstrasse 2, 9000 St. Gallen")).toMatchObject({ postcode: "9000 St. Gallen" });
-  expect(findPostalAddress("Ticket price €12.50, Keizersgracht 123, 1015 CV Amsterdam")).toMatchObject({ kind: "Dutch postcode" });
+  expect(findPostalAddress("Ticket price €12.50, Keizersgracht 123, 1015 CV Amsterdam")).toMatchObject({
+    kind: "Dutch postcode",
+  });
 });

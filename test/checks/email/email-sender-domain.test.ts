@@ -16,15 +16,25 @@ test("passes a From at the sender domain or a subdomain of it, case and a traili
 });
 
 test("compares internationalized domains as punycode", async () => {
-  const out = await evaluate(emailSenderDomain, await from('"Kaffee" <news@bücher.example>'), { senderDomain: "xn--bcher-kva.example" });
+  const out = await evaluate(emailSenderDomain, await from('"Kaffee" <news@bücher.example>'), {
+    senderDomain: "xn--bcher-kva.example",
+  });
   expect(out.verdict).toBe("pass");
 });
 
 test("fails a look-alike domain that only ends with the sender domain's text, naming the address", async () => {
   for (const address of ["news@northwind-mail.example", "news@evilnorthwind.example"]) {
-    const out = await evaluate(emailSenderDomain, await from(`"Northwind Coffee" <${address}>`), { senderDomain: "northwind.example" });
+    const out = await evaluate(emailSenderDomain, await from(`"Northwind Coffee" <${address}>`), {
+      senderDomain: "northwind.example",
+    });
     expect(out.verdict).toBe("fail");
-    expect(out.findings).toEqual([{ message: `From domain ${address.split("@")[1]} is not northwind.example`, text: address, measured: expect.any(Object) }]);
+    expect(out.findings).toEqual([
+      {
+        message: `From domain ${address.split("@")[1]} is not northwind.example`,
+        text: address,
+        measured: expect.any(Object),
+      },
+    ]);
   }
 });
 

@@ -5,7 +5,9 @@ import { email, evaluate } from "../support/email-artifacts";
 const subject = (s: string | null) => email({ headers: { Subject: s }, text: "Hello" });
 
 test("passes a subject within the limit, exactly 78 code points included", async () => {
-  expect((await evaluate(emailSubjectLength, await subject("Our spring roast is here: 20% off this week"))).verdict).toBe("pass");
+  expect(
+    (await evaluate(emailSubjectLength, await subject("Our spring roast is here: 20% off this week"))).verdict,
+  ).toBe("pass");
   expect((await evaluate(emailSubjectLength, await subject("x".repeat(78)))).verdict).toBe("pass");
 });
 
@@ -23,7 +25,9 @@ test("counts code points of the RFC 2047-decoded subject, not bytes or encoded w
 });
 
 test("maxLength moves the limit", async () => {
-  const out = await evaluate(emailSubjectLength, await subject("Our spring roast is here: 20% off this week"), { maxLength: 30 });
+  const out = await evaluate(emailSubjectLength, await subject("Our spring roast is here: 20% off this week"), {
+    maxLength: 30,
+  });
   expect(out.verdict).toBe("fail");
   expect(out.findings[0]).toMatchObject({ message: "43 characters", measured: { max: 30 } });
 });

@@ -2,14 +2,42 @@ import { expect, test } from "bun:test";
 import { withContrast, type MeasuredEmailRender } from "../../../src/capture/mail-clients/gather-render";
 import { invertedColour } from "../../../src/capture/mail-clients/client-rendering";
 
-const measured = (over: Partial<MeasuredEmailRender>): MeasuredEmailRender => ({ canvas: [255, 255, 255], textBlocks: [], images: [], links: [], words: 0, altWords: 0, viewportWidth: 375, ...over });
-const block = (color: [number, number, number], background: [number, number, number]) => ({ selector: "p", text: "Text", fontSizePx: 16, bold: false, color, background });
+const measured = (over: Partial<MeasuredEmailRender>): MeasuredEmailRender => ({
+  canvas: [255, 255, 255],
+  textBlocks: [],
+  images: [],
+  links: [],
+  words: 0,
+  altWords: 0,
+  viewportWidth: 375,
+  ...over,
+});
+const block = (color: [number, number, number], background: [number, number, number]) => ({
+  selector: "p",
+  text: "Text",
+  fontSizePx: 16,
+  bold: false,
+  color,
+  background,
+});
 
 test("a render's contrast ratios are WCAG 2.x ratios (culori), to two decimals; a link without text of its own has none", () => {
-  const link = { selector: "a", href: "https://trailhead.example/", text: "Shop", box: { x: 0, y: 0, width: 100, height: 40 }, shown: true, buttonStyled: true, visibleShare: 1 };
+  const link = {
+    selector: "a",
+    href: "https://trailhead.example/",
+    text: "Shop",
+    box: { x: 0, y: 0, width: 100, height: 40 },
+    shown: true,
+    buttonStyled: true,
+    visibleShare: 1,
+  };
   const out = withContrast(
     measured({
-      textBlocks: [block([0x77, 0x77, 0x77], [255, 255, 255]), block([0, 0, 0], [255, 255, 255]), block([255, 255, 255], [255, 255, 255])],
+      textBlocks: [
+        block([0x77, 0x77, 0x77], [255, 255, 255]),
+        block([0, 0, 0], [255, 255, 255]),
+        block([255, 255, 255], [255, 255, 255]),
+      ],
       links: [
         { ...link, color: [255, 255, 255], background: [0x1d, 0x4e, 0xd8] },
         { ...link, text: "Shop (image alt)", color: null, background: [255, 255, 255] },

@@ -3,8 +3,17 @@ import { findTemplateSyntax } from "../../../src/validations/shared/template-syn
 
 /** The one detector behind email-no-merge-tags and no-unrendered-placeholders. */
 
-test("a field in angle brackets, visible as text, is unrendered template syntax (sendwithus Mantra's \"Hi <First Name>\")", () => {
-  const fields = ["<First Name>", "<FirstName>", "<FIRSTNAME>", "<FIRST_NAME>", "<FIRST NAME>", "<first_name>", "<firstName>", "<Company_Name>"];
+test('a field in angle brackets, visible as text, is unrendered template syntax (sendwithus Mantra\'s "Hi <First Name>")', () => {
+  const fields = [
+    "<First Name>",
+    "<FirstName>",
+    "<FIRSTNAME>",
+    "<FIRST_NAME>",
+    "<FIRST NAME>",
+    "<first_name>",
+    "<firstName>",
+    "<Company_Name>",
+  ];
   for (const field of fields) {
     expect({ field, found: findTemplateSyntax(`Hi ${field}, your coupon is inside`) }).toEqual({
       field,
@@ -31,7 +40,15 @@ test("ordinary prose with angle brackets is not template syntax", () => {
 });
 
 test("the first syntax in the text is reported, whichever shape it has", () => {
-  expect(findTemplateSyntax("Dear <First Name>, your {{ order.total }} is due")).toMatchObject({ match: "<First Name>" });
-  expect(findTemplateSyntax("Dear {{ name }}, <First Name>")).toMatchObject({ match: "{{ name }}", label: "{{ }} template variable" });
-  expect(findTemplateSyntax("Write to [POSTAL_ADDRESS] or <first_name>")).toMatchObject({ match: "[POSTAL_ADDRESS]", label: "[FIELD] placeholder" });
+  expect(findTemplateSyntax("Dear <First Name>, your {{ order.total }} is due")).toMatchObject({
+    match: "<First Name>",
+  });
+  expect(findTemplateSyntax("Dear {{ name }}, <First Name>")).toMatchObject({
+    match: "{{ name }}",
+    label: "{{ }} template variable",
+  });
+  expect(findTemplateSyntax("Write to [POSTAL_ADDRESS] or <first_name>")).toMatchObject({
+    match: "[POSTAL_ADDRESS]",
+    label: "[FIELD] placeholder",
+  });
 });

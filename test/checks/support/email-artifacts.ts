@@ -1,7 +1,12 @@
 import { withDefaults } from "./check-run";
 import { parseEmail, type EmailArtifacts } from "../../../src/capture/email/email-artifacts";
 import type { EmailHtmlSnapshot } from "../../../src/capture/email/snapshot-email-html";
-import type { DkimOutcome, DmarcOutcome, EmailAuthentication, SpfOutcome } from "../../../src/capture/email/authentication";
+import type {
+  DkimOutcome,
+  DmarcOutcome,
+  EmailAuthentication,
+  SpfOutcome,
+} from "../../../src/capture/email/authentication";
 import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clients/render";
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";
@@ -48,18 +53,35 @@ export function mime(spec: MessageSpec): string {
   const given = spec.headers ?? {};
   const givenLower = new Map(Object.keys(given).map((k) => [k.toLowerCase(), k]));
   const lines: string[] = [];
-  for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (!givenLower.has(name.toLowerCase())) lines.push(`${name}: ${value}`);
+  for (const [name, value] of Object.entries(DEFAULT_HEADERS))
+    if (!givenLower.has(name.toLowerCase())) lines.push(`${name}: ${value}`);
   for (const [name, value] of Object.entries(given)) {
     if (value === null) continue;
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
   }
-  const part = (type: string, body: string) => [`Content-Type: ${type}; charset="utf-8"`, "Content-Transfer-Encoding: 8bit", "", body].join("\r\n");
-  const bodies = [...(spec.text !== undefined ? [part("text/plain", spec.text)] : []), ...(spec.html !== undefined ? [part("text/html", spec.html)] : [])];
+  const part = (type: string, body: string) =>
+    [`Content-Type: ${type}; charset="utf-8"`, "Content-Transfer-Encoding: 8bit", "", body].join("\r\n");
+  const bodies = [
+    ...(spec.text !== undefined ? [part("text/plain", spec.text)] : []),
+    ...(spec.html !== undefined ? [part("text/html", spec.html)] : []),
+  ];
   const attachments = (spec.attachments ?? []).map((a) =>
-    [`Content-Type: ${a.mimeType}; name="${a.filename}"`, `Content-Disposition: attachment; filename="${a.filename}"`, "Content-Transfer-Encoding: 8bit", "", a.content].join("\r\n"),
+    [
+      `Content-Type: ${a.mimeType}; name="${a.filename}"`,
+      `Content-Disposition: attachment; filename="${a.filename}"`,
+      "Content-Transfer-Encoding: 8bit",
+      "",
+      a.content,
+    ].join("\r\n"),
   );
   const multipart = (subtype: string, parts: string[]) =>
-    [`Content-Type: multipart/${subtype}; boundary="${subtype}-${BOUNDARY}"`, "", ...parts.map((p) => `--${subtype}-${BOUNDARY}\r\n${p}`), `--${subtype}-${BOUNDARY}--`, ""].join("\r\n");
+    [
+      `Content-Type: multipart/${subtype}; boundary="${subtype}-${BOUNDARY}"`,
+      "",
+      ...parts.map((p) => `--${subtype}-${BOUNDARY}\r\n${p}`),
+      `--${subtype}-${BOUNDARY}--`,
+      "",
+    ].join("\r\n");
   const body = bodies.length > 1 ? multipart("alternative", bodies) : (bodies[0] ?? part("text/plain", ""));
   const whole = attachments.length ? multipart("mixed", [body, ...attachments]) : body;
   return `${lines.join("\r\n")}\r\n${whole}`;
@@ -71,13 +93,20 @@ export async function email(
   gathered: Pick<EmailArtifacts, "htmlDom" | "authentication" | "renders"> = {},
 ): Promise<EmailArtifacts> {
   const raw = new TextEncoder().encode(mime(spec));
-  const parsed = await parseEmail(raw, { mailFrom: "bounce@bounce.northwind.example", rcptTo: ["inbox@assay.test"] }, spec.expectedSubject ?? null);
+  const parsed = await parseEmail(
+    raw,
+    { mailFrom: "bounce@bounce.northwind.example", rcptTo: ["inbox@assay.test"] },
+    spec.expectedSubject ?? null,
+  );
   return { ...parsed, ...gathered };
 }
 
 /** A message with an HTML part whose structure (as Chromium would read it) is the given snapshot. */
 export const withDom = (over: Partial<EmailHtmlSnapshot>, spec: MessageSpec = {}): Promise<EmailArtifacts> =>
-  email({ html: "<!DOCTYPE html><html><body><p>Hand-built structure</p></body></html>", ...spec }, { htmlDom: htmlDom(over) });
+  email(
+    { html: "<!DOCTYPE html><html><body><p>Hand-built structure</p></body></html>", ...spec },
+    { htmlDom: htmlDom(over) },
+  );
 
 /** The structure of a clean HTML part: language, dark-mode declarations and preheader present, no links, images or tables. */
 export function htmlDom(over: Partial<EmailHtmlSnapshot> = {}): EmailHtmlSnapshot {
@@ -85,7 +114,11 @@ export function htmlDom(over: Partial<EmailHtmlSnapshot> = {}): EmailHtmlSnapsho
     lang: "en",
     colorSchemeMetas: [{ name: "color-scheme", content: "light dark" }],
     prefersColorSchemeRules: ["(prefers-color-scheme: dark)"],
-    preheader: { text: "Three single-origin beans, roasted this week.", selector: "html > body > div", hiddenBy: "display:none" },
+    preheader: {
+      text: "Three single-origin beans, roasted this week.",
+      selector: "html > body > div",
+      hiddenBy: "display:none",
+    },
     shortHiddenLead: null,
     firstVisibleText: { text: "Our spring roast is here", selector: "html > body > h1" },
     visibleText: "Our spring roast is here",
@@ -101,22 +134,60 @@ export function htmlDom(over: Partial<EmailHtmlSnapshot> = {}): EmailHtmlSnapsho
 }
 
 type Link = EmailHtmlSnapshot["links"][number];
-export const link = (selector: string, href: string, text: string, over: Partial<Link> = {}): Link => ({ selector, href, text, imageAlt: "", visible: true, button: false, ...over });
+export const link = (selector: string, href: string, text: string, over: Partial<Link> = {}): Link => ({
+  selector,
+  href,
+  text,
+  imageAlt: "",
+  visible: true,
+  button: false,
+  ...over,
+});
 
 type Image = EmailHtmlSnapshot["images"][number];
-export const image = (selector: string, src: string, alt: string | null, over: Partial<Image> = {}): Image => ({ selector, src, alt, width: 600, height: 300, visible: true, ...over });
+export const image = (selector: string, src: string, alt: string | null, over: Partial<Image> = {}): Image => ({
+  selector,
+  src,
+  alt,
+  width: 600,
+  height: 300,
+  visible: true,
+  ...over,
+});
 
 type Table = EmailHtmlSnapshot["tables"][number];
-export const table = (selector: string, over: Partial<Table> = {}): Table => ({ selector, role: "presentation", dataTable: false, depth: 0, ...over });
+export const table = (selector: string, over: Partial<Table> = {}): Table => ({
+  selector,
+  role: "presentation",
+  dataTable: false,
+  depth: 0,
+  ...over,
+});
 
 type TextRun = EmailHtmlSnapshot["textRuns"][number];
-export const textRun = (selector: string, text: string, fontSizePx = 16, over: Partial<TextRun> = {}): TextRun => ({ selector, text, fontSizePx, inCode: false, ...over });
+export const textRun = (selector: string, text: string, fontSizePx = 16, over: Partial<TextRun> = {}): TextRun => ({
+  selector,
+  text,
+  fontSizePx,
+  inCode: false,
+  ...over,
+});
 
-export const heading = (selector: string, text: string, level = 1): EmailHtmlSnapshot["headings"][number] => ({ selector, text, level });
+export const heading = (selector: string, text: string, level = 1): EmailHtmlSnapshot["headings"][number] => ({
+  selector,
+  text,
+  level,
+});
 
 /** SPF, DKIM and DMARC all passing and aligned for northwind.example, with the given parts replaced. */
 export function authentication(
-  over: { fromDomain?: string | null; spf?: Partial<SpfOutcome> | null; spfSkipped?: string; dkim?: Array<Partial<DkimOutcome>>; dmarc?: Partial<DmarcOutcome> | null } = {},
+  over: {
+    fromDomain?: string | null;
+    spf?: Partial<SpfOutcome> | null;
+    spfSkipped?: string;
+    dkim?: Array<Partial<DkimOutcome>>;
+    dmarc?: Partial<DmarcOutcome> | null;
+  } = {},
 ): EmailAuthentication {
   const fromDomain = over.fromDomain === undefined ? "northwind.example" : over.fromDomain;
   const spf: SpfOutcome = {
@@ -129,8 +200,22 @@ export function authentication(
     comment: null,
     aligned: true,
   };
-  const dkim: DkimOutcome = { result: "pass", signingDomain: "northwind.example", selector: "s1", algorithm: "rsa-sha256", comment: null, aligned: true };
-  const dmarc: DmarcOutcome = { result: "pass", domain: "northwind.example", record: "v=DMARC1; p=reject", policy: "reject", error: null, strict: { spf: false, dkim: false } };
+  const dkim: DkimOutcome = {
+    result: "pass",
+    signingDomain: "northwind.example",
+    selector: "s1",
+    algorithm: "rsa-sha256",
+    comment: null,
+    aligned: true,
+  };
+  const dmarc: DmarcOutcome = {
+    result: "pass",
+    domain: "northwind.example",
+    record: "v=DMARC1; p=reject",
+    policy: "reject",
+    error: null,
+    strict: { spf: false, dkim: false },
+  };
   return {
     fromDomain,
     spf: over.spf === null ? null : { ...spf, ...over.spf },
@@ -161,9 +246,36 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
     formFactor,
     dark: c.colorScheme === "dark",
     label: `${c.id}-${formFactor}`,
-    screenshot: { viewport: formFactor, contentType: "image/jpeg", width: c.width, height: c.height, pageHeight: c.height, cut: false, data: new Uint8Array() },
-    layout: { viewport: { width: c.width, height: c.height }, documentWidth: c.width, documentHeight: c.height, textOverlaps: [], controls: [], overflowing: [], brokenImages: [], visibleH1: null, ...over.layout },
-    snapshot: { canvas: [255, 255, 255], textBlocks: [], images: [], links: [], words: 0, altWords: 0, viewportWidth: c.width, ...over.snapshot },
+    screenshot: {
+      viewport: formFactor,
+      contentType: "image/jpeg",
+      width: c.width,
+      height: c.height,
+      pageHeight: c.height,
+      cut: false,
+      data: new Uint8Array(),
+    },
+    layout: {
+      viewport: { width: c.width, height: c.height },
+      documentWidth: c.width,
+      documentHeight: c.height,
+      textOverlaps: [],
+      controls: [],
+      overflowing: [],
+      brokenImages: [],
+      visibleH1: null,
+      ...over.layout,
+    },
+    snapshot: {
+      canvas: [255, 255, 255],
+      textBlocks: [],
+      images: [],
+      links: [],
+      words: 0,
+      altWords: 0,
+      viewportWidth: c.width,
+      ...over.snapshot,
+    },
     notes: [],
     blocked: [],
   };
@@ -177,10 +289,18 @@ export function failedRender(formFactor: CaptureSize, clientId: string, error: s
 
 /** A message with a body whose renders for one check are the given outcomes. */
 export const withRenders = (validationId: string, outcomes: RenderOutcome[]): Promise<EmailArtifacts> =>
-  email({ html: "<!DOCTYPE html><html><body><p>Rendered by hand</p></body></html>" }, { renders: { [validationId]: outcomes } });
+  email(
+    { html: "<!DOCTYPE html><html><body><p>Rendered by hand</p></body></html>" },
+    { renders: { [validationId]: outcomes } },
+  );
 
 type TextBlock = EmailRenderSnapshot["textBlocks"][number];
-export const textBlock = (selector: string, text: string, contrast: number, over: Partial<TextBlock> = {}): TextBlock => ({
+export const textBlock = (
+  selector: string,
+  text: string,
+  contrast: number,
+  over: Partial<TextBlock> = {},
+): TextBlock => ({
   selector,
   text,
   fontSizePx: 16,
@@ -192,7 +312,12 @@ export const textBlock = (selector: string, text: string, contrast: number, over
 });
 
 type RenderLink = EmailRenderSnapshot["links"][number];
-export const renderLink = (selector: string, href: string, text: string, over: Partial<RenderLink> = {}): RenderLink => ({
+export const renderLink = (
+  selector: string,
+  href: string,
+  text: string,
+  over: Partial<RenderLink> = {},
+): RenderLink => ({
   selector,
   href,
   text,
@@ -221,7 +346,10 @@ export const renderImage = (selector: string, url: string, over: Partial<RenderI
 });
 
 /** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
-export async function evaluate(check: EmailValidation, input: EmailArtifacts, params: Record<string, unknown> = {}): Promise<Outcome> {
+export async function evaluate(
+  check: EmailValidation,
+  input: EmailArtifacts,
+  params: Record<string, unknown> = {},
+): Promise<Outcome> {
   return check.evaluate(input, withDefaults(check.meta, params));
 }
-

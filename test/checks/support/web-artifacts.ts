@@ -59,12 +59,14 @@ export function artifacts(over: Partial<WebArtifacts> = {}): WebArtifacts {
 }
 
 /** Artifacts whose desktop-md DOM has the given fields (what every DOM check reads), plus other artifacts. */
-export const withDom = (over: Partial<DomSnapshot>, more: Omit<Partial<WebArtifacts>, "dom"> = {}): WebArtifacts => artifacts({ ...more, dom: { "desktop-md": dom(over) } });
+export const withDom = (over: Partial<DomSnapshot>, more: Omit<Partial<WebArtifacts>, "dom"> = {}): WebArtifacts =>
+  artifacts({ ...more, dom: { "desktop-md": dom(over) } });
 
 /** Artifacts with a layout at each given size: what the visual checks read. */
 export function withLayouts(layouts: Partial<Record<CaptureSize, Partial<LayoutSnapshot>>>): WebArtifacts {
   const built: Partial<Record<CaptureSize, LayoutSnapshot>> = {};
-  for (const [size, over] of Object.entries(layouts) as Array<[CaptureSize, Partial<LayoutSnapshot>]>) built[size] = layout(size, over);
+  for (const [size, over] of Object.entries(layouts) as Array<[CaptureSize, Partial<LayoutSnapshot>]>)
+    built[size] = layout(size, over);
   return artifacts({ layout: built });
 }
 
@@ -88,9 +90,20 @@ export function text(selector: string, content: string, over: Partial<TextBlock>
   return { selector, text: content, inCode: false, fontSizePx: 16, fontWeight: 400, ...over };
 }
 
-export const heading = (selector: string, level: number, content: string): HeadingInfo => ({ selector, visible: true, level, text: content });
+export const heading = (selector: string, level: number, content: string): HeadingInfo => ({
+  selector,
+  visible: true,
+  level,
+  text: content,
+});
 
-export const meta = (over: Partial<MetaInfo>): MetaInfo => ({ name: null, property: null, httpEquiv: null, content: null, ...over });
+export const meta = (over: Partial<MetaInfo>): MetaInfo => ({
+  name: null,
+  property: null,
+  httpEquiv: null,
+  content: null,
+  ...over,
+});
 
 /** A URL as the page at PAGE_URL resolves it, or "" when it does not resolve (as the capture records it). */
 export function resolved(href: string): string {
@@ -102,7 +115,14 @@ export function resolved(href: string): string {
 }
 
 /** A link; resolved against PAGE_URL unless given. */
-export const anchor = (selector: string, href: string, over: Partial<AnchorInfo> = {}): AnchorInfo => ({ selector, visible: true, href, resolved: resolved(href), text: selector, ...over });
+export const anchor = (selector: string, href: string, over: Partial<AnchorInfo> = {}): AnchorInfo => ({
+  selector,
+  visible: true,
+  href,
+  resolved: resolved(href),
+  text: selector,
+  ...over,
+});
 
 /** An <img> that loaded and decoded (naturalWidth 64), with alt text. */
 export function img(selector: string, src: string, over: Partial<ImageInfo> = {}): ImageInfo {
@@ -130,22 +150,43 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
 
 /** An axe rule result (a violation or an incomplete) on the given elements, tagged WCAG 2.0 A unless told. */
 export function axeRule(id: string, nodes: AxeNode[], over: Partial<AxeRuleResult> = {}): AxeRuleResult {
-  return { id, impact: "serious", help: `${id} help`, helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${id}`, tags: ["wcag2a"], nodeCount: nodes.length, nodes, ...over };
+  return {
+    id,
+    impact: "serious",
+    help: `${id} help`,
+    helpUrl: `https://dequeuniversity.com/rules/axe/4.14/${id}`,
+    tags: ["wcag2a"],
+    nodeCount: nodes.length,
+    nodes,
+    ...over,
+  };
 }
 
 /** axe-core's results, all WCAG A/AA tags run, nothing found unless given. */
 export function axeSummary(over: Partial<AxeSummary> = {}): AxeSummary {
-  return { version: "4.14.1", tags: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"], violations: [], incomplete: [], passes: [], inapplicable: [], ...over };
+  return {
+    version: "4.14.1",
+    tags: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"],
+    violations: [],
+    incomplete: [],
+    passes: [],
+    inapplicable: [],
+    ...over,
+  };
 }
 
 /** A probe that may reach loopback (the tests' local servers) and nothing private beyond it. */
 export const services = (): CheckServices => ({ probe: new UrlProbe(new NetworkGuard(true)) });
 
 /** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
-export async function evaluate(check: WebValidation, input: WebArtifacts, params: Record<string, unknown> = {}, svc: CheckServices = services()): Promise<Outcome> {
+export async function evaluate(
+  check: WebValidation,
+  input: WebArtifacts,
+  params: Record<string, unknown> = {},
+  svc: CheckServices = services(),
+): Promise<Outcome> {
   return check.evaluate(input, withDefaults(check.meta, params), svc);
 }
-
 
 /** Every finding's selector (in order), for asserting exactly which elements a check reports. */
 export const selectors = (outcome: Outcome) => outcome.findings.map((f) => f.selector);

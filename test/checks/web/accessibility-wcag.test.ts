@@ -2,7 +2,10 @@ import { expect, test } from "bun:test";
 import { accessibilityWcag, standardTags } from "../../../src/validations/web/accessibility-wcag";
 import { artifacts, axeRule, axeSummary, evaluate, selectors } from "../support/web-artifacts";
 
-const node = (target: string, failureSummary = "Fix any of the following:\n  Element has no alt") => ({ target, failureSummary });
+const node = (target: string, failureSummary = "Fix any of the following:\n  Element has no alt") => ({
+  target,
+  failureSummary,
+});
 
 test("each standard takes in the earlier versions, and AA takes in level A", () => {
   expect(standardTags("wcag2a")).toEqual(["wcag2a"]);
@@ -16,25 +19,46 @@ test("no violation passes; what axe could not decide is listed as needing review
     accessibilityWcag,
     artifacts({
       axe: axeSummary({
-        passes: [{ id: "image-alt", tags: ["wcag2a"] }, { id: "html-has-lang", tags: ["wcag2a"] }],
+        passes: [
+          { id: "image-alt", tags: ["wcag2a"] },
+          { id: "html-has-lang", tags: ["wcag2a"] },
+        ],
         inapplicable: [{ id: "video-caption", tags: ["wcag2a"] }],
-        incomplete: [axeRule("color-contrast", [node("#hero h1", "Element's background color could not be determined due to a background image")], { tags: ["wcag2aa", "wcag143"] })],
+        incomplete: [
+          axeRule(
+            "color-contrast",
+            [node("#hero h1", "Element's background color could not be determined due to a background image")],
+            { tags: ["wcag2aa", "wcag143"] },
+          ),
+        ],
       }),
     }),
   );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain("WCAG 2.1 AA");
-  expect(out.reasoning).toContain("4 rule(s) ran, 2 passed, 0 violated, 1 element(s) needed review (color-contrast ×1)");
+  expect(out.reasoning).toContain(
+    "4 rule(s) ran, 2 passed, 0 violated, 1 element(s) needed review (color-contrast ×1)",
+  );
   expect(out.reasoning).toContain("Rules: color-contrast, html-has-lang, image-alt, video-caption.");
   expect(out.findings).toHaveLength(1);
-  expect(out.findings[0]).toMatchObject({ selector: "#hero h1", measured: { rule: "color-contrast", outcome: "needs review" } });
+  expect(out.findings[0]).toMatchObject({
+    selector: "#hero h1",
+    measured: { rule: "color-contrast", outcome: "needs review" },
+  });
   expect(out.findings[0]!.message).toStartWith("needs review: color-contrast");
 });
 
 test("each violating element is a finding with its selector, rule and help page", async () => {
   const out = await evaluate(
     accessibilityWcag,
-    artifacts({ axe: axeSummary({ violations: [axeRule("image-alt", [node("img"), node("#logo")], { impact: "critical", tags: ["wcag2a", "wcag111"] }), axeRule("button-name", [node("button")])] }) }),
+    artifacts({
+      axe: axeSummary({
+        violations: [
+          axeRule("image-alt", [node("img"), node("#logo")], { impact: "critical", tags: ["wcag2a", "wcag111"] }),
+          axeRule("button-name", [node("button")]),
+        ],
+      }),
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["img", "#logo", "button"]);
@@ -49,7 +73,9 @@ test("each violating element is a finding with its selector, rule and help page"
 });
 
 test("a WCAG 2.2 rule (target-size) fails only when WCAG 2.2 is asked for; the default is WCAG 2.1 AA", async () => {
-  const page = artifacts({ axe: axeSummary({ violations: [axeRule("target-size", [node("#close")], { tags: ["wcag22aa", "wcag258"] })] }) });
+  const page = artifacts({
+    axe: axeSummary({ violations: [axeRule("target-size", [node("#close")], { tags: ["wcag22aa", "wcag258"] })] }),
+  });
   const byDefault = await evaluate(accessibilityWcag, page);
   expect(byDefault.verdict).toBe("pass");
   expect(byDefault.reasoning).not.toContain("target-size");
@@ -60,7 +86,12 @@ test("a WCAG 2.2 rule (target-size) fails only when WCAG 2.2 is asked for; the d
 
 test("level AA rules do not fail a level A standard, and best-practice rules never fail", async () => {
   const page = artifacts({
-    axe: axeSummary({ violations: [axeRule("color-contrast", [node("#faint")], { tags: ["wcag2aa", "wcag143"] }), axeRule("region", [node("main")], { tags: ["cat.keyboard", "best-practice"] })] }),
+    axe: axeSummary({
+      violations: [
+        axeRule("color-contrast", [node("#faint")], { tags: ["wcag2aa", "wcag143"] }),
+        axeRule("region", [node("main")], { tags: ["cat.keyboard", "best-practice"] }),
+      ],
+    }),
   });
   expect((await evaluate(accessibilityWcag, page, { standard: "wcag2a" })).verdict).toBe("pass");
   const aa = await evaluate(accessibilityWcag, page, { standard: "wcag2aa" });

@@ -47,17 +47,26 @@ test("a prominent colour far from every palette colour fails, with its share, pl
   const out = await evaluate(brandColors, artifacts({ palette: page }), { palette: ["#0a58ca", "#ffc107"] });
   expect(out.verdict).toBe("fail");
   expect(out.findings).toHaveLength(1);
-  expect(out.findings[0]!.message).toStartWith("#e11d48 covers 7.0% of the page at desktop-md (around x 0-1280, y 100-200); the nearest palette colour #0a58ca is ΔE00");
+  expect(out.findings[0]!.message).toStartWith(
+    "#e11d48 covers 7.0% of the page at desktop-md (around x 0-1280, y 100-200); the nearest palette colour #0a58ca is ΔE00",
+  );
   expect(out.findings[0]!.measured).toMatchObject({ color: "#e11d48", share: 0.07, nearest: "#0a58ca" });
 });
 
 test("the tolerance decides how far is too far", async () => {
-  const promo = artifacts({ palette: capture([["#ffffff", 9000, 0], ["#e11d48", 1000, 100]]) });
+  const promo = artifacts({
+    palette: capture([
+      ["#ffffff", 9000, 0],
+      ["#e11d48", 1000, 100],
+    ]),
+  });
   const out = await evaluate(brandColors, promo, { palette: ["#c2185b"] });
   expect(out.verdict).toBe("fail");
   const distance = out.findings[0]!.measured!.deltaE2000 as number;
   expect(distance).toBeGreaterThan(10);
-  expect((await evaluate(brandColors, promo, { palette: ["#c2185b"], tolerance: Math.ceil(distance) })).verdict).toBe("pass");
+  expect((await evaluate(brandColors, promo, { palette: ["#c2185b"], tolerance: Math.ceil(distance) })).verdict).toBe(
+    "pass",
+  );
 });
 
 test("CIEDE2000 as culori computes it matches Sharma, Wu and Dalal's published test data", () => {

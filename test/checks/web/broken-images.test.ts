@@ -12,7 +12,14 @@ const site = localServer({
 afterAll(() => site.stop());
 
 const page = site.url("/page.html");
-const loaded = (url: string, over: Partial<NetworkEntry> = {}): NetworkEntry => ({ url, resourceType: "image", status: 200, bytes: PNG.length, contentType: "image/png", ...over });
+const loaded = (url: string, over: Partial<NetworkEntry> = {}): NetworkEntry => ({
+  url,
+  resourceType: "image",
+  status: 200,
+  bytes: PNG.length,
+  contentType: "image/png",
+  ...over,
+});
 /** An image the browser had not requested when the DOM was read (lazy). */
 const lazy = { complete: false, naturalWidth: 0 };
 
@@ -28,7 +35,11 @@ test("images that loaded, lazy images the server gives, and an SVG without intri
     img("#blank", "about:blank"),
   ];
   // The browser's answer that worked wins over an earlier failed attempt.
-  const network = [loaded(site.url("/logo.png")), loaded(retried, { status: 0, failure: "net::ERR_CONNECTION_RESET" }), loaded(retried)];
+  const network = [
+    loaded(site.url("/logo.png")),
+    loaded(retried, { status: 0, failure: "net::ERR_CONNECTION_RESET" }),
+    loaded(retried),
+  ];
   const svc = services();
   const out = await evaluate(brokenImages, withDom({ url: page, images }, { network }), {}, svc);
   expect(out.verdict).toBe("pass");
@@ -55,17 +66,33 @@ test("error statuses, refused and failed requests, undecodable bytes and data: U
     loaded("https://cdn.example/reset.png", { status: 0, failure: "net::ERR_CONNECTION_RESET" }),
     loaded("https://cdn.example/page-not-image.png", { contentType: "text/html" }),
   ];
-  const blockedRequests = [{ url: "http://10.0.0.1/a.png", reason: "private", detail: "10.0.0.1 is a private address" }];
+  const blockedRequests = [
+    { url: "http://10.0.0.1/a.png", reason: "private", detail: "10.0.0.1 is a private address" },
+  ];
   const out = await evaluate(brokenImages, withDom({ url: page, images }, { network, blockedRequests }));
   expect(out.verdict).toBe("fail");
-  expect(selectors(out)).toEqual(["#kettle", "#intranet", "#reset", "#html", "#bad-data", "#lazy-missing", "#lazy-text"]);
+  expect(selectors(out)).toEqual([
+    "#kettle",
+    "#intranet",
+    "#reset",
+    "#html",
+    "#bad-data",
+    "#lazy-missing",
+    "#lazy-text",
+  ]);
   const cause = (selector: string) => out.findings.find((f) => f.selector === selector)!.message;
   expect(cause("#kettle")).toBe("https://cdn.example/kettle-main.jpg: HTTP 404");
-  expect(cause("#intranet")).toBe("http://10.0.0.1/a.png: refused by the network guard (private: 10.0.0.1 is a private address)");
+  expect(cause("#intranet")).toBe(
+    "http://10.0.0.1/a.png: refused by the network guard (private: 10.0.0.1 is a private address)",
+  );
   expect(cause("#reset")).toBe("https://cdn.example/reset.png: the request failed: net::ERR_CONNECTION_RESET");
-  expect(cause("#html")).toBe("https://cdn.example/page-not-image.png: HTTP 200 but the body is not a decodable image (served as text/html)");
+  expect(cause("#html")).toBe(
+    "https://cdn.example/page-not-image.png: HTTP 200 but the body is not a decodable image (served as text/html)",
+  );
   expect(cause("#bad-data")).toBe("data:text/plain,hello…: the data: URL (text/plain) is not a decodable image");
   expect(cause("#lazy-missing")).toBe(`${site.url("/missing.png")}: HTTP 404`);
-  expect(cause("#lazy-text")).toBe(`${site.url("/notes.png")}: HTTP 200 but the body is not an image (served as text/plain)`);
+  expect(cause("#lazy-text")).toBe(
+    `${site.url("/notes.png")}: HTTP 200 but the body is not an image (served as text/plain)`,
+  );
   expect(out.findings.find((f) => f.selector === "#kettle")!.measured).toEqual({ status: 404 });
 });

@@ -13,7 +13,8 @@ const site = localServer({
 afterAll(() => site.stop());
 
 const page = site.url("/page.html");
-const link = (selector: string, href: string, text = selector) => anchor(selector, href, { resolved: new URL(href, page).href, text });
+const link = (selector: string, href: string, text = selector) =>
+  anchor(selector, href, { resolved: new URL(href, page).href, text });
 
 test("links that answer pass; fragments, mailto:, tel:, javascript: and the page itself are not requested", async () => {
   const svc = services();
@@ -64,7 +65,9 @@ test("an error status, a missing page and a refused target fail: every link to t
     ["#intranet", "http://10.0.0.1/admin", undefined],
   ]);
   expect(out.findings[2]!.message).toBe(`"Old offer" → ${site.url("/gone.html")}: HTTP 410 Gone`);
-  expect(out.findings[3]!.message).toStartWith('"Intranet" → http://10.0.0.1/admin: refused by the network guard: private');
+  expect(out.findings[3]!.message).toStartWith(
+    '"Intranet" → http://10.0.0.1/admin: refused by the network guard: private',
+  );
   expect(out.reason).toStartWith("Fix or remove 4 broken link(s) to 3 target(s)");
 });
 
@@ -74,16 +77,31 @@ test("a target whose name DNS cannot answer for now is not called broken: alone 
     return [{ address: "127.0.0.1", family: 4 }];
   });
   const svc = () => ({ probe: new UrlProbe(hungDns) });
-  const alone = await evaluate(brokenLinks, withDom({ url: page, anchors: [link("#ok", "ok.html"), link("#docs", "https://docs.down.example/guide", "Guide")] }), {}, svc());
+  const alone = await evaluate(
+    brokenLinks,
+    withDom({
+      url: page,
+      anchors: [link("#ok", "ok.html"), link("#docs", "https://docs.down.example/guide", "Guide")],
+    }),
+    {},
+    svc(),
+  );
   expect(alone.verdict).toBe("error");
-  expect(alone.reason).toBe("1 of 2 link target(s) could not be asked (no answer within 30 s, or DNS could not answer), so the links could not all be checked");
+  expect(alone.reason).toBe(
+    "1 of 2 link target(s) could not be asked (no answer within 30 s, or DNS could not answer), so the links could not all be checked",
+  );
   const beside = await evaluate(
     brokenLinks,
-    withDom({ url: page, anchors: [link("#gone", "gone.html", "Old offer"), link("#docs", "https://docs.down.example/guide", "Guide")] }),
+    withDom({
+      url: page,
+      anchors: [link("#gone", "gone.html", "Old offer"), link("#docs", "https://docs.down.example/guide", "Guide")],
+    }),
     {},
     svc(),
   );
   expect(beside.verdict).toBe("fail");
   expect(beside.findings.map((f) => f.selector)).toEqual(["#gone"]);
-  expect(beside.reasoning).toContain("1 target(s) could not be asked (no answer within 30 s, or DNS could not answer): https://docs.down.example/guide.");
+  expect(beside.reasoning).toContain(
+    "1 target(s) could not be asked (no answer within 30 s, or DNS could not answer): https://docs.down.example/guide.",
+  );
 });

@@ -8,17 +8,49 @@ const TAGS = ["cat.color", "wcag2aa", "wcag143"];
 const contrastNode = (target: string, contrast: Partial<AxeContrast>, failureSummary = ""): AxeNode => ({
   target,
   failureSummary,
-  contrast: { fgColor: "#777777", bgColor: "#ffffff", contrastRatio: 4.48, expectedContrastRatio: "4.5:1", fontSize: "12.0pt (16px)", fontWeight: "normal", messageKey: null, ...contrast },
+  contrast: {
+    fgColor: "#777777",
+    bgColor: "#ffffff",
+    contrastRatio: 4.48,
+    expectedContrastRatio: "4.5:1",
+    fontSize: "12.0pt (16px)",
+    fontWeight: "normal",
+    messageKey: null,
+    ...contrast,
+  },
 });
 
 test("axe's violations fail, each with its element, ratio, required ratio and colours", async () => {
   const out = await evaluate(
     colorContrast,
-    artifacts({ axe: axeSummary({ violations: [axeRule("color-contrast", [contrastNode("#faint", {}), contrastNode("#pale", { fgColor: "#959595", contrastRatio: 2.99, expectedContrastRatio: "3:1", fontSize: "18.0pt (24px)" })], { tags: TAGS })] }) }),
+    artifacts({
+      axe: axeSummary({
+        violations: [
+          axeRule(
+            "color-contrast",
+            [
+              contrastNode("#faint", {}),
+              contrastNode("#pale", {
+                fgColor: "#959595",
+                contrastRatio: 2.99,
+                expectedContrastRatio: "3:1",
+                fontSize: "18.0pt (24px)",
+              }),
+            ],
+            { tags: TAGS },
+          ),
+        ],
+      }),
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#faint", "#pale"]);
-  expect(out.findings[0]!.measured).toMatchObject({ ratio: 4.48, required: 4.5, color: "#777777", background: "#ffffff" });
+  expect(out.findings[0]!.measured).toMatchObject({
+    ratio: 4.48,
+    required: 4.5,
+    color: "#777777",
+    background: "#ffffff",
+  });
   expect(out.findings[1]!.measured).toMatchObject({ ratio: 2.99, required: 3 });
   expect(out.reason).toContain("#faint");
 });
@@ -27,12 +59,23 @@ test("text axe could not decide (background image, gradient) needs review and do
   const undecided = axeRule(
     "color-contrast",
     [
-      contrastNode("#hero h1", { bgColor: null, contrastRatio: 0, messageKey: "bgImage" }, "Element's background color could not be determined due to a background image"),
-      contrastNode("#banner p", { bgColor: null, contrastRatio: 0, messageKey: "bgGradient" }, "Element's background color could not be determined due to a background gradient"),
+      contrastNode(
+        "#hero h1",
+        { bgColor: null, contrastRatio: 0, messageKey: "bgImage" },
+        "Element's background color could not be determined due to a background image",
+      ),
+      contrastNode(
+        "#banner p",
+        { bgColor: null, contrastRatio: 0, messageKey: "bgGradient" },
+        "Element's background color could not be determined due to a background gradient",
+      ),
     ],
     { tags: TAGS },
   );
-  const out = await evaluate(colorContrast, artifacts({ axe: axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }) }));
+  const out = await evaluate(
+    colorContrast,
+    artifacts({ axe: axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }) }),
+  );
   expect(out.verdict).toBe("pass");
   expect(selectors(out)).toEqual(["#hero h1", "#banner p"]);
   expect(out.findings.map((f) => f.measured?.why)).toEqual(["bgImage", "bgGradient"]);
@@ -45,7 +88,10 @@ test("a real violation still fails beside elements needing review, and other rul
     colorContrast,
     artifacts({
       axe: axeSummary({
-        violations: [axeRule("image-alt", [{ target: "img", failureSummary: "" }]), axeRule("color-contrast", [contrastNode("#faint", {})], { tags: TAGS })],
+        violations: [
+          axeRule("image-alt", [{ target: "img", failureSummary: "" }]),
+          axeRule("color-contrast", [contrastNode("#faint", {})], { tags: TAGS }),
+        ],
         incomplete: [axeRule("color-contrast", [contrastNode("#hero h1", { messageKey: "bgImage" })], { tags: TAGS })],
       }),
     }),
@@ -55,7 +101,15 @@ test("a real violation still fails beside elements needing review, and other rul
 });
 
 test("a page where axe passed every text element passes", async () => {
-  const out = await evaluate(colorContrast, artifacts({ axe: axeSummary({ passes: [{ id: "color-contrast", tags: TAGS }], violations: [axeRule("image-alt", [{ target: "img", failureSummary: "" }])] }) }));
+  const out = await evaluate(
+    colorContrast,
+    artifacts({
+      axe: axeSummary({
+        passes: [{ id: "color-contrast", tags: TAGS }],
+        violations: [axeRule("image-alt", [{ target: "img", failureSummary: "" }])],
+      }),
+    }),
+  );
   expect(out.verdict).toBe("pass");
   expect(out.findings).toEqual([]);
 });

@@ -3,39 +3,76 @@ import { ctaVisible } from "../../../src/validations/web/cta-visible";
 import { control, evaluate, withLayouts } from "../support/web-artifacts";
 
 const box = (x: number, y: number, width = 200, height = 48) => ({ x, y, width, height });
-const trial = (over: Parameters<typeof control>[2] = {}, b = box(16, 100)) => control("#trial", b, { text: "Start free trial", buttonStyled: true, ...over });
+const trial = (over: Parameters<typeof control>[2] = {}, b = box(16, 100)) =>
+  control("#trial", b, { text: "Start free trial", buttonStyled: true, ...over });
 /** The desktop page: #trial is the largest button-styled control above the fold; a bigger plain link and a bigger button below the fold are not the CTA. */
-const desktop = { controls: [control("#nav", box(0, 0, 600, 60)), control("#below", box(0, 900, 400, 80), { buttonStyled: true }), trial()] };
+const desktop = {
+  controls: [
+    control("#nav", box(0, 0, 600, 60)),
+    control("#below", box(0, 900, 400, 80), { buttonStyled: true }),
+    trial(),
+  ],
+};
 
 test("the CTA on screen at every size passes; half of it within the width is enough", async () => {
-  const out = await evaluate(ctaVisible, withLayouts({ "desktop-md": desktop, "tablet-portrait": { controls: [trial()] }, "mobile-sm": { controls: [trial({}, box(275, 100))] } }));
+  const out = await evaluate(
+    ctaVisible,
+    withLayouts({
+      "desktop-md": desktop,
+      "tablet-portrait": { controls: [trial()] },
+      "mobile-sm": { controls: [trial({}, box(275, 100))] },
+    }),
+  );
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain("#trial");
 });
 
 test("a page with no button-styled control above the fold passes", async () => {
-  const out = await evaluate(ctaVisible, withLayouts({ "desktop-md": { controls: [control("#nav", box(0, 0))] }, "mobile-sm": {} }));
+  const out = await evaluate(
+    ctaVisible,
+    withLayouts({ "desktop-md": { controls: [control("#nav", box(0, 0))] }, "mobile-sm": {} }),
+  );
   expect(out.verdict).toBe("pass");
 });
 
 test("the CTA hidden, off-screen or gone at other sizes fails at each of them", async () => {
-  const hidden = withLayouts({ "desktop-md": desktop, "mobile-sm": { controls: [trial({ shown: false, display: "none" }, box(0, 0, 0, 0))] }, "tablet-portrait": { controls: [trial({}, box(700, 100))] } });
+  const hidden = withLayouts({
+    "desktop-md": desktop,
+    "mobile-sm": { controls: [trial({ shown: false, display: "none" }, box(0, 0, 0, 0))] },
+    "tablet-portrait": { controls: [trial({}, box(700, 100))] },
+  });
   const out = await evaluate(ctaVisible, hidden);
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.selector, f.viewport, f.measured])).toEqual([
     ["#trial", "mobile-sm", { visibleShare: 0 }],
     ["#trial", "tablet-portrait", { visibleShare: 0.34 }],
   ]);
-  expect(out.findings[0]!.message).toBe('"Start free trial" at mobile-sm: it is hidden (display:none, visibility:visible, opacity 1)');
+  expect(out.findings[0]!.message).toBe(
+    '"Start free trial" at mobile-sm: it is hidden (display:none, visibility:visible, opacity 1)',
+  );
 
   const gone = await evaluate(ctaVisible, withLayouts({ "desktop-md": desktop, "mobile-sm": {} }));
   expect(gone.findings.map((f) => f.message)).toEqual(['"Start free trial" at mobile-sm: it is gone from the page']);
 });
 
 test("social icons rank below a real button, however large they are", async () => {
-  const social = control("#facebook", box(0, 40, 400, 120), { text: "Facebook", href: "https://www.facebook.com/shop", buttonStyled: true });
-  const follow = control("#follow", box(0, 200, 400, 120), { text: "", href: "https://x.com/shop", buttonStyled: true });
-  const out = await evaluate(ctaVisible, withLayouts({ "desktop-md": { controls: [social, follow, trial({ href: "https://shop.example/#" })] }, "mobile-sm": { controls: [trial({ shown: false, display: "none" })] } }));
+  const social = control("#facebook", box(0, 40, 400, 120), {
+    text: "Facebook",
+    href: "https://www.facebook.com/shop",
+    buttonStyled: true,
+  });
+  const follow = control("#follow", box(0, 200, 400, 120), {
+    text: "",
+    href: "https://x.com/shop",
+    buttonStyled: true,
+  });
+  const out = await evaluate(
+    ctaVisible,
+    withLayouts({
+      "desktop-md": { controls: [social, follow, trial({ href: "https://shop.example/#" })] },
+      "mobile-sm": { controls: [trial({ shown: false, display: "none" })] },
+    }),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => f.selector)).toEqual(["#trial"]);
 });

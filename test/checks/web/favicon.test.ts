@@ -4,14 +4,24 @@ import { favicon } from "../../../src/validations/web/favicon";
 import { PNG, evaluate, localServer, services, withDom } from "../support/web-artifacts";
 
 // Served as application/octet-stream, as some servers do: its bytes make it an image.
-const withIco = localServer({ "/favicon.ico": () => new Response(PNG, { headers: { "content-type": "application/octet-stream" } }), "/icon.png": () => new Response(PNG) });
-const withoutIco = localServer({ "/favicon.ico": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }) });
+const withIco = localServer({
+  "/favicon.ico": () => new Response(PNG, { headers: { "content-type": "application/octet-stream" } }),
+  "/icon.png": () => new Response(PNG),
+});
+const withoutIco = localServer({
+  "/favicon.ico": () => new Response("<html>home</html>", { headers: { "content-type": "text/html" } }),
+});
 const bare = localServer({});
 afterAll(() => {
   for (const s of [withIco, withoutIco, bare]) s.stop();
 });
 
-const icon = (rel: string, href: string): LinkElementInfo => ({ rel, href, resolved: href.startsWith("data:") ? href : new URL(href, withIco.url("/")).href, inHead: true });
+const icon = (rel: string, href: string): LinkElementInfo => ({
+  rel,
+  href,
+  resolved: href.startsWith("data:") ? href : new URL(href, withIco.url("/")).href,
+  inHead: true,
+});
 const PNG_DATA_URL = `data:image/png;base64,${Buffer.from(PNG).toString("base64")}`;
 
 test("a declared data: icon holding an image passes without a request", async () => {
@@ -26,7 +36,10 @@ test("a declared icon the browser loaded as an image passes from the network log
   const svc = services();
   const out = await evaluate(
     favicon,
-    withDom({ linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url, inHead: true }] }, { network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] }),
+    withDom(
+      { linkElements: [{ rel: "apple-touch-icon", href: url, resolved: url, inHead: true }] },
+      { network: [{ url, resourceType: "image", status: 200, bytes: 300, contentType: "image/svg+xml" }] },
+    ),
     {},
     svc,
   );
@@ -38,7 +51,14 @@ test("one working icon among broken ones is enough; a stylesheet link is no icon
   const out = await evaluate(
     favicon,
     withDom(
-      { url: withIco.url("/"), linkElements: [icon("stylesheet", "/missing.css"), icon("icon", "/missing.png"), icon("shortcut icon", "/icon.png")] },
+      {
+        url: withIco.url("/"),
+        linkElements: [
+          icon("stylesheet", "/missing.css"),
+          icon("icon", "/missing.png"),
+          icon("shortcut icon", "/icon.png"),
+        ],
+      },
       { network: [{ url: withIco.url("/missing.png"), resourceType: "other", status: 404, bytes: 0 }] },
     ),
   );
@@ -53,11 +73,25 @@ test("without a declaration, /favicon.ico on the page's origin is fetched and it
 });
 
 test("declared icons that are not images fail, each named by selector and URL", async () => {
-  const out = await evaluate(favicon, withDom({ url: withIco.url("/"), linkElements: [icon("shortcut icon", "data:text/plain,not-an-icon"), icon("icon", "/missing.png")] }));
+  const out = await evaluate(
+    favicon,
+    withDom({
+      url: withIco.url("/"),
+      linkElements: [icon("shortcut icon", "data:text/plain,not-an-icon"), icon("icon", "/missing.png")],
+    }),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([
-    { message: '<link rel="shortcut icon"> data:text/plain,not-an-icon: the data: URL (text/plain) is not an image', selector: 'link[rel="shortcut icon"]', url: "data:text/plain,not-an-icon" },
-    { message: `<link rel="icon"> ${withIco.url("/missing.png")}: HTTP 404 Not Found`, selector: 'link[rel="icon"]', url: withIco.url("/missing.png") },
+    {
+      message: '<link rel="shortcut icon"> data:text/plain,not-an-icon: the data: URL (text/plain) is not an image',
+      selector: 'link[rel="shortcut icon"]',
+      url: "data:text/plain,not-an-icon",
+    },
+    {
+      message: `<link rel="icon"> ${withIco.url("/missing.png")}: HTTP 404 Not Found`,
+      selector: 'link[rel="icon"]',
+      url: withIco.url("/missing.png"),
+    },
   ]);
 });
 

@@ -15,7 +15,17 @@ test("the first heading is not compared: a page starting at h3 passes", async ()
 });
 
 test("a skipped level fails on the heading that skips", async () => {
-  const out = await evaluate(headingOrder, withDom({ headings: [heading("#a", 1, "A"), heading("#b", 2, "B"), heading("html > body > h4", 4, "Skipped a level"), heading("#d", 2, "D")] }));
+  const out = await evaluate(
+    headingOrder,
+    withDom({
+      headings: [
+        heading("#a", 1, "A"),
+        heading("#b", 2, "B"),
+        heading("html > body > h4", 4, "Skipped a level"),
+        heading("#d", 2, "D"),
+      ],
+    }),
+  );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["html > body > h4"]);
   expect(out.findings[0]!.message).toBe('h4 "Skipped a level" follows h2 "B"');

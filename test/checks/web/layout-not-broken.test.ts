@@ -12,13 +12,34 @@ test("overlapping text and a broken image fail, each at its size", async () => {
   const out = await evaluate(
     layoutNotBroken,
     withLayouts({
-      "desktop-md": { textOverlaps: [{ a: "#a", b: "#b", textA: "This paragraph sits here.", textB: "And this one is pulled up.", width: 180, height: 6 }] },
+      "desktop-md": {
+        textOverlaps: [
+          {
+            a: "#a",
+            b: "#b",
+            textA: "This paragraph sits here.",
+            textB: "And this one is pulled up.",
+            width: 180,
+            height: 6,
+          },
+        ],
+      },
       "mobile-sm": { brokenImages: [{ selector: "#hero", src: "https://shop.example/hero.jpg" }] },
     }),
   );
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([
-    { message: '"This paragraph sits here." overlaps "And this one is pulled up." by 180×6px', selector: "#a ↔ #b", viewport: "desktop-md", measured: { width: 180, height: 6 } },
-    { message: "visible image did not load", selector: "#hero", url: "https://shop.example/hero.jpg", viewport: "mobile-sm" },
+    {
+      message: '"This paragraph sits here." overlaps "And this one is pulled up." by 180×6px',
+      selector: "#a ↔ #b",
+      viewport: "desktop-md",
+      measured: { width: 180, height: 6 },
+    },
+    {
+      message: "visible image did not load",
+      selector: "#hero",
+      url: "https://shop.example/hero.jpg",
+      viewport: "mobile-sm",
+    },
   ]);
 });

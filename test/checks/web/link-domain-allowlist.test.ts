@@ -7,7 +7,16 @@ const allowedDomains = ["Partner.com."];
 test("links to the page's host, an allowed domain and its subdomains pass; mailto, tel and fragments are not checked", async () => {
   const out = await evaluate(
     linkDomainAllowlist,
-    withDom({ anchors: [anchor("#a", "/about"), anchor("#b", "https://partner.com/x"), anchor("#c", "https://docs.partner.com/y"), anchor("#m", "mailto:hi@elsewhere.io"), anchor("#t", "tel:+441234"), anchor("#f", "#top")] }),
+    withDom({
+      anchors: [
+        anchor("#a", "/about"),
+        anchor("#b", "https://partner.com/x"),
+        anchor("#c", "https://docs.partner.com/y"),
+        anchor("#m", "mailto:hi@elsewhere.io"),
+        anchor("#t", "tel:+441234"),
+        anchor("#f", "#top"),
+      ],
+    }),
     { allowedDomains },
   );
   expect(out.verdict).toBe("pass");
@@ -17,7 +26,13 @@ test("links to the page's host, an allowed domain and its subdomains pass; mailt
 test("a link elsewhere fails, and a look-alike of an allowed domain is not allowed", async () => {
   const out = await evaluate(
     linkDomainAllowlist,
-    withDom({ anchors: [anchor("#about", "/about"), anchor("#deal", "https://competitor.io/deal"), anchor("#fake", "https://notpartner.com/")] }),
+    withDom({
+      anchors: [
+        anchor("#about", "/about"),
+        anchor("#deal", "https://competitor.io/deal"),
+        anchor("#fake", "https://notpartner.com/"),
+      ],
+    }),
     { allowedDomains },
   );
   expect(out.verdict).toBe("fail");

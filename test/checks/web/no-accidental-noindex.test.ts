@@ -5,15 +5,25 @@ import { evaluate, meta, withDom } from "../support/web-artifacts";
 test("index, follow passes; tokens that merely contain noindex, and other bots, do not count", async () => {
   const out = await evaluate(
     noAccidentalNoindex,
-    withDom({ metas: [meta({ name: "robots", content: "index, follow, noimageindex" }), meta({ name: "bingbot", content: "noindex" })] }),
+    withDom({
+      metas: [
+        meta({ name: "robots", content: "index, follow, noimageindex" }),
+        meta({ name: "bingbot", content: "noindex" }),
+      ],
+    }),
   );
   expect(out.verdict).toBe("pass");
 });
 
 test("noindex in any case, comma separated, fails on the robots meta", async () => {
-  const out = await evaluate(noAccidentalNoindex, withDom({ metas: [meta({ name: "robots", content: "follow,NOINDEX" })] }));
+  const out = await evaluate(
+    noAccidentalNoindex,
+    withDom({ metas: [meta({ name: "robots", content: "follow,NOINDEX" })] }),
+  );
   expect(out.verdict).toBe("fail");
-  expect(out.findings).toEqual([{ message: '<meta name="robots" content="follow,NOINDEX">', selector: 'meta[name="robots"]' }]);
+  expect(out.findings).toEqual([
+    { message: '<meta name="robots" content="follow,NOINDEX">', selector: 'meta[name="robots"]' },
+  ]);
 });
 
 test("googlebot none fails", async () => {

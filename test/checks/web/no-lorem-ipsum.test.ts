@@ -3,14 +3,24 @@ import { noLoremIpsum } from "../../../src/validations/web/no-lorem-ipsum";
 import { evaluate, selectors, text, withDom } from "../support/web-artifacts";
 
 test("real copy passes, even with Latin-looking words", async () => {
-  const out = await evaluate(noLoremIpsum, withDom({ visibleText: [text("#p", "Dolores ipsum-free roasting, sit back and consect.")] }));
+  const out = await evaluate(
+    noLoremIpsum,
+    withDom({ visibleText: [text("#p", "Dolores ipsum-free roasting, sit back and consect.")] }),
+  );
   expect(out.verdict).toBe("pass");
 });
 
 test("each filler phrase fails, in any case, by selector", async () => {
   const out = await evaluate(
     noLoremIpsum,
-    withDom({ visibleText: [text("#h", "Roasters"), text("#a", "LOREM IPSUM is here."), text("#b", "Pain, dolor sit amet."), text("#c", "Consectetur adipiscing elit.")] }),
+    withDom({
+      visibleText: [
+        text("#h", "Roasters"),
+        text("#a", "LOREM IPSUM is here."),
+        text("#b", "Pain, dolor sit amet."),
+        text("#c", "Consectetur adipiscing elit."),
+      ],
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#a", "#b", "#c"]);
@@ -37,13 +47,23 @@ const NOT_FILLER = [
 test("Latin filler is found by its vocabulary, not by three phrases; mottos and everyday words are not filler", async () => {
   const out = await evaluate(
     noLoremIpsum,
-    withDom({ visibleText: [...VOCABULARY_FILLER.map((t, i) => text(`#f${i}`, t)), ...NOT_FILLER.map((t, i) => text(`#r${i}`, t))] }),
+    withDom({
+      visibleText: [
+        ...VOCABULARY_FILLER.map((t, i) => text(`#f${i}`, t)),
+        ...NOT_FILLER.map((t, i) => text(`#r${i}`, t)),
+      ],
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#f0", "#f1", "#f2"]);
 });
 
 test("filler quoted in code, pre, kbd or samp is an example, not filler left in", async () => {
-  const out = await evaluate(noLoremIpsum, withDom({ visibleText: [text("#quoted", "Lorem ipsum dolor sit amet", { inCode: true }), text("#p", "Real copy.")] }));
+  const out = await evaluate(
+    noLoremIpsum,
+    withDom({
+      visibleText: [text("#quoted", "Lorem ipsum dolor sit amet", { inCode: true }), text("#p", "Real copy.")],
+    }),
+  );
   expect(out.verdict).toBe("pass");
 });

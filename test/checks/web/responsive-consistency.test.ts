@@ -2,10 +2,17 @@ import { expect, test } from "bun:test";
 import { responsiveConsistency } from "../../../src/validations/web/responsive-consistency";
 import { control, evaluate, withLayouts } from "../support/web-artifacts";
 
-const go = (shown = true) => control("#go", { x: 16, y: 100, width: 120, height: 48 }, { text: "Go", buttonStyled: true, shown });
+const go = (shown = true) =>
+  control("#go", { x: 16, y: 100, width: 120, height: 48 }, { text: "Go", buttonStyled: true, shown });
 
 test("the h1 and the CTA present at every size pass", async () => {
-  const out = await evaluate(responsiveConsistency, withLayouts({ "desktop-md": { visibleH1: "Kettles", controls: [go()] }, "mobile-sm": { visibleH1: "Kettles", controls: [go()] } }));
+  const out = await evaluate(
+    responsiveConsistency,
+    withLayouts({
+      "desktop-md": { visibleH1: "Kettles", controls: [go()] },
+      "mobile-sm": { visibleH1: "Kettles", controls: [go()] },
+    }),
+  );
   expect(out.verdict).toBe("pass");
 });
 
@@ -17,7 +24,11 @@ test("a page with no h1 and no CTA at desktop has nothing to miss elsewhere", as
 test("the h1 not visible and the CTA hidden at a smaller size fail there", async () => {
   const out = await evaluate(
     responsiveConsistency,
-    withLayouts({ "desktop-md": { visibleH1: "Desktop only heading", controls: [go()] }, "tablet-portrait": { visibleH1: null, controls: [go()] }, "mobile-sm": { visibleH1: "Desktop only heading", controls: [go(false)] } }),
+    withLayouts({
+      "desktop-md": { visibleH1: "Desktop only heading", controls: [go()] },
+      "tablet-portrait": { visibleH1: null, controls: [go()] },
+      "mobile-sm": { visibleH1: "Desktop only heading", controls: [go(false)] },
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([

@@ -5,7 +5,10 @@ import { control, evaluate, selectors, withLayouts } from "../support/web-artifa
 const at = (x: number, y: number, size = 14) => ({ x, y, width: size, height: size });
 
 test("24×24 targets side by side pass", async () => {
-  const out = await evaluate(tapTargets, withLayouts({ "mobile-sm": { controls: [control("#a", at(0, 0, 24)), control("#b", at(24, 0, 24))] } }));
+  const out = await evaluate(
+    tapTargets,
+    withLayouts({ "mobile-sm": { controls: [control("#a", at(0, 0, 24)), control("#b", at(24, 0, 24))] } }),
+  );
   expect(out.verdict).toBe("pass");
 });
 
@@ -29,15 +32,32 @@ test("small targets spaced 24px apart pass; inline links and hidden controls are
 test("small crowded targets fail, each by selector", async () => {
   const out = await evaluate(
     tapTargets,
-    withLayouts({ "mobile-sm": { controls: [control("#one", at(16, 100), { text: "1" }), control("#two", at(30, 100)), control("#three", at(44, 100)), control("#far", at(300, 400))] } }),
+    withLayouts({
+      "mobile-sm": {
+        controls: [
+          control("#one", at(16, 100), { text: "1" }),
+          control("#two", at(30, 100)),
+          control("#three", at(44, 100)),
+          control("#far", at(300, 400)),
+        ],
+      },
+    }),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#one", "#two", "#three"]);
-  expect(out.findings[0]).toEqual({ message: '"1" is 14×14px and crowded', selector: "#one", viewport: "mobile-sm", measured: { width: 14, height: 14 } });
+  expect(out.findings[0]).toEqual({
+    message: '"1" is 14×14px and crowded',
+    selector: "#one",
+    viewport: "mobile-sm",
+    measured: { width: 14, height: 14 },
+  });
 });
 
 test("a small target too close to a big one fails; the big one does not", async () => {
-  const out = await evaluate(tapTargets, withLayouts({ "mobile-sm": { controls: [control("#big", at(0, 0, 48)), control("#small", at(50, 17))] } }));
+  const out = await evaluate(
+    tapTargets,
+    withLayouts({ "mobile-sm": { controls: [control("#big", at(0, 0, 48)), control("#small", at(50, 17))] } }),
+  );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#small"]);
 });
@@ -63,7 +83,14 @@ test("a small link whose circle reaches a wide undersized neighbour fails, thoug
 test("wide undersized controls side by side pass when each one's circle clears the other (a search field and its button)", async () => {
   const out = await evaluate(
     tapTargets,
-    withLayouts({ "mobile-sm": { controls: [control("#q", { x: 8, y: 100, width: 153, height: 21 }), control("#go", { x: 165, y: 100, width: 58, height: 21 })] } }),
+    withLayouts({
+      "mobile-sm": {
+        controls: [
+          control("#q", { x: 8, y: 100, width: 153, height: 21 }),
+          control("#go", { x: 165, y: 100, width: 58, height: 21 }),
+        ],
+      },
+    }),
   );
   expect(out.verdict).toBe("pass");
 });

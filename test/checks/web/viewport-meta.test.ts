@@ -10,7 +10,10 @@ test("width=device-width passes, in any case and with spaces round the =", async
 });
 
 test("a misspelled name counts as missing", async () => {
-  const out = await evaluate(viewportMeta, withDom({ metas: [meta({ name: "viewpoint", content: "width=device-width" })] }));
+  const out = await evaluate(
+    viewportMeta,
+    withDom({ metas: [meta({ name: "viewpoint", content: "width=device-width" })] }),
+  );
   expect(out.verdict).toBe("fail");
   expect(out.findings).toEqual([{ message: "No viewport meta", selector: "head" }]);
 });

@@ -50,7 +50,11 @@ export interface Snippets {
 
 export const SUBJECT_NAMES: Record<SubjectType, string> = { url: "Webpages", email: "Emails" };
 const KIND_NAMES: Record<Kind, string> = { functional: "Functional", visual: "Visual" };
-const FAMILY_FOLDERS = { web: "test/fixtures/web", email: "test/fixtures/email", "email-visual": "test/fixtures/email-visual" } as const;
+const FAMILY_FOLDERS = {
+  web: "test/fixtures/web",
+  email: "test/fixtures/email",
+  "email-visual": "test/fixtures/email-visual",
+} as const;
 
 /** Prose without its code marks, for attributes (the meta description, link previews). */
 const plain = (text: string) => text.replaceAll("`", "");
@@ -58,7 +62,15 @@ const credits = (n: number) => `${n} credit${n === 1 ? "" : "s"}`;
 const json = (value: unknown) => JSON.stringify(value);
 
 /** The frame of every catalog page: its canonical address, structured data, and the way back to the index and sets. */
-function CatalogPage(props: { base: string; path: string; title: string; description: string; jsonLd: object; sets: SetLink[]; children: Children }) {
+function CatalogPage(props: {
+  base: string;
+  path: string;
+  title: string;
+  description: string;
+  jsonLd: object;
+  sets: SetLink[];
+  children: Children;
+}) {
   return (
     <Layout
       title={props.title}
@@ -87,17 +99,7 @@ function CatalogPage(props: { base: string; path: string; title: string; descrip
 
 /** Catalog prose: `quoted literals` (filler text, misspellings, tags the check looks for) are set as code, so they read as examples. */
 function Prose(props: { text: string }) {
-  return (
-    <>
-      {props.text.split("`").map((part, i) =>
-        i % 2 ? (
-          <code safe>{part}</code>
-        ) : (
-          <span safe>{part}</span>
-        ),
-      )}
-    </>
-  );
+  return <>{props.text.split("`").map((part, i) => (i % 2 ? <code safe>{part}</code> : <span safe>{part}</span>))}</>;
 }
 
 function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
@@ -124,7 +126,18 @@ function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
               <td>{KIND_NAMES[r.kind]}</td>
               <td>{credits(r.credits)}</td>
               <td safe>{r.severity}</td>
-              <td>{r.sets.length ? r.sets.map((s, i) => <>{i ? ", " : ""}<a href={`${props.base}/validation-sets/${s.id}`} safe>{s.name}</a></>) : "none"}</td>
+              <td>
+                {r.sets.length
+                  ? r.sets.map((s, i) => (
+                      <>
+                        {i ? ", " : ""}
+                        <a href={`${props.base}/validation-sets/${s.id}`} safe>
+                          {s.name}
+                        </a>
+                      </>
+                    ))
+                  : "none"}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -147,7 +160,11 @@ function Groups(props: { base: string; rows: CheckRow[] }) {
             {categories.map((category) => (
               <section class="check-group">
                 <h3 safe>{category}</h3>
-                <CheckTable base={props.base} label={`${SUBJECT_NAMES[subject]}: ${category}`} rows={rows.filter((r) => r.category === category)} />
+                <CheckTable
+                  base={props.base}
+                  label={`${SUBJECT_NAMES[subject]}: ${category}`}
+                  rows={rows.filter((r) => r.category === category)}
+                />
               </section>
             ))}
           </section>
@@ -174,14 +191,23 @@ function filterHref(base: string, filter: IndexFilter, change: Partial<IndexFilt
   return `${base}/validations${text ? `?${text}` : ""}`;
 }
 
-function FilterLinks<T extends string>(props: { base: string; filter: IndexFilter; field: "subject" | "kind"; label: string; options: Array<[T, string]> }) {
+function FilterLinks<T extends string>(props: {
+  base: string;
+  filter: IndexFilter;
+  field: "subject" | "kind";
+  label: string;
+  options: Array<[T, string]>;
+}) {
   const current = props.filter[props.field];
   const options: Array<[T | undefined, string]> = [[undefined, "All"], ...props.options];
   return (
     <p class="filters">
       <span class="filter-label">{props.label}:</span>
       {options.map(([value, name]) => (
-        <a href={filterHref(props.base, props.filter, { [props.field]: value })} aria-current={current === value ? "page" : undefined}>
+        <a
+          href={filterHref(props.base, props.filter, { [props.field]: value })}
+          aria-current={current === value ? "page" : undefined}
+        >
           {name}
         </a>
       ))}
@@ -206,7 +232,13 @@ document.getElementById("check-search").addEventListener("input", function (even
 });
 `;
 
-export function IndexPage(props: { base: string; rows: CheckRow[]; total: number; filter: IndexFilter; sets: SetLink[] }) {
+export function IndexPage(props: {
+  base: string;
+  rows: CheckRow[];
+  total: number;
+  filter: IndexFilter;
+  sets: SetLink[];
+}) {
   const description = `Every check Assay runs on webpages and emails (${props.total} in all): what each one promises, its price and severity, and the sets that hold it.`;
   return (
     <CatalogPage
@@ -223,7 +255,12 @@ export function IndexPage(props: { base: string; rows: CheckRow[]; total: number
             "@type": "ItemList",
             name: "Assay checks",
             numberOfItems: props.rows.length,
-            itemListElement: props.rows.map((r, i) => ({ "@type": "ListItem", position: i + 1, name: r.name, url: `${props.base}/validations/${r.slug}/standard` })),
+            itemListElement: props.rows.map((r, i) => ({
+              "@type": "ListItem",
+              position: i + 1,
+              name: r.name,
+              url: `${props.base}/validations/${r.slug}/standard`,
+            })),
           },
         ],
       }}
@@ -237,8 +274,26 @@ export function IndexPage(props: { base: string; rows: CheckRow[]; total: number
         {props.filter.kind ? <input type="hidden" name="kind" value={props.filter.kind} /> : ""}
         <button type="submit">Search</button>
       </form>
-      <FilterLinks base={props.base} filter={props.filter} field="subject" label="Subject" options={[["url", SUBJECT_NAMES.url], ["email", SUBJECT_NAMES.email]]} />
-      <FilterLinks base={props.base} filter={props.filter} field="kind" label="Kind" options={[["functional", KIND_NAMES.functional], ["visual", KIND_NAMES.visual]]} />
+      <FilterLinks
+        base={props.base}
+        filter={props.filter}
+        field="subject"
+        label="Subject"
+        options={[
+          ["url", SUBJECT_NAMES.url],
+          ["email", SUBJECT_NAMES.email],
+        ]}
+      />
+      <FilterLinks
+        base={props.base}
+        filter={props.filter}
+        field="kind"
+        label="Kind"
+        options={[
+          ["functional", KIND_NAMES.functional],
+          ["visual", KIND_NAMES.visual],
+        ]}
+      />
       <p id="check-count" role="status">
         {props.rows.length === 1 ? "1 check" : `${props.rows.length} checks`}
       </p>
@@ -254,7 +309,11 @@ function ExampleResult(props: { title: string; fixture: string; example: Example
     <section>
       <h3 safe>{props.title}</h3>
       <p>
-        Fixture <code safe>{props.fixture}</code>; Assay's verdict: <strong class={e.verdict} safe>{e.verdict}</strong>.
+        Fixture <code safe>{props.fixture}</code>; Assay's verdict:{" "}
+        <strong class={e.verdict} safe>
+          {e.verdict}
+        </strong>
+        .
       </p>
       {e.reason ? (
         <p>
@@ -317,7 +376,13 @@ export interface StandardProps {
   lastModified: string;
 }
 
-const techArticle = (props: { base: string; path: string; name: string; description: string; lastModified: string }) => ({
+const techArticle = (props: {
+  base: string;
+  path: string;
+  name: string;
+  description: string;
+  lastModified: string;
+}) => ({
   "@context": "https://schema.org",
   "@type": "TechArticle",
   headline: props.name,
@@ -338,14 +403,21 @@ export function StandardPage(props: StandardProps) {
       title={`${c.name}: the standard`}
       description={plain(c.summary)}
       sets={props.sets}
-      jsonLd={techArticle({ base: props.base, path, name: c.name, description: plain(c.summary), lastModified: props.lastModified })}
+      jsonLd={techArticle({
+        base: props.base,
+        path,
+        name: c.name,
+        description: plain(c.summary),
+        lastModified: props.lastModified,
+      })}
     >
       <h1 safe>{c.name}</h1>
       <p>
         <Prose text={c.summary} />
       </p>
       <p>
-        <code safe>{c.id}</code> · {SUBJECT_NAMES[c.subjectType]} · <span safe>{c.category}</span> · {KIND_NAMES[c.kind]} · severity <span safe>{c.severity}</span> · {credits(c.credits)}
+        <code safe>{c.id}</code> · {SUBJECT_NAMES[c.subjectType]} · <span safe>{c.category}</span> ·{" "}
+        {KIND_NAMES[c.kind]} · severity <span safe>{c.severity}</span> · {credits(c.credits)}
         {c.requiresConfiguration ? " · needs parameters" : ""}
       </p>
       <h2>What it promises</h2>
@@ -386,11 +458,22 @@ export function StandardPage(props: StandardProps) {
       {props.examples ? (
         <>
           <p>What Assay reported for the check's own fixtures, recorded from real jobs.</p>
-          <ExampleResult title="A passing example" fixture={`${FAMILY_FOLDERS[props.examples.family]}/${c.id}/pass.${props.examples.family === "web" ? "html" : "eml"}`} example={props.examples.pass} />
-          <ExampleResult title="A failing example" fixture={`${FAMILY_FOLDERS[props.examples.family]}/${c.id}/fail.${props.examples.family === "web" ? "html" : "eml"}`} example={props.examples.fail} />
+          <ExampleResult
+            title="A passing example"
+            fixture={`${FAMILY_FOLDERS[props.examples.family]}/${c.id}/pass.${props.examples.family === "web" ? "html" : "eml"}`}
+            example={props.examples.pass}
+          />
+          <ExampleResult
+            title="A failing example"
+            fixture={`${FAMILY_FOLDERS[props.examples.family]}/${c.id}/fail.${props.examples.family === "web" ? "html" : "eml"}`}
+            example={props.examples.fail}
+          />
         </>
       ) : (
-        <p>This check has no fixtures to take examples from: its tests run on signed mail against fixture DNS records, so no example is shown rather than an invented one.</p>
+        <p>
+          This check has no fixtures to take examples from: its tests run on signed mail against fixture DNS records, so
+          no example is shown rather than an invented one.
+        </p>
       )}
       <h2>Run it</h2>
       <Snippet title="HTTP" code={props.snippets.curl} />
@@ -408,7 +491,10 @@ export function StandardPage(props: StandardProps) {
           ))}
         </ul>
       ) : (
-        <p>No set holds it{c.requiresConfiguration ? ": it needs parameters, and a set is always a complete job without them" : ""}.</p>
+        <p>
+          No set holds it
+          {c.requiresConfiguration ? ": it needs parameters, and a set is always a complete job without them" : ""}.
+        </p>
       )}
       <h2>References</h2>
       <ul>
@@ -444,7 +530,13 @@ export function CustomPage(props: CustomProps) {
       title={`${c.name}: custom parameters`}
       description={description}
       sets={props.sets}
-      jsonLd={techArticle({ base: props.base, path, name: `${c.name}: custom parameters`, description, lastModified: props.lastModified })}
+      jsonLd={techArticle({
+        base: props.base,
+        path,
+        name: `${c.name}: custom parameters`,
+        description,
+        lastModified: props.lastModified,
+      })}
     >
       <h1 safe>{`${c.name}: custom parameters`}</h1>
       <p>
@@ -460,7 +552,9 @@ export function CustomPage(props: CustomProps) {
           </h2>
           <p safe>{p.description}</p>
           <p>
-            Format: <span safe>{p.format}</span>. Default: {p.default === undefined ? "none (required)" : <code safe>{json(p.default)}</code>}. Example: <code safe>{json(p.example)}</code>.
+            Format: <span safe>{p.format}</span>. Default:{" "}
+            {p.default === undefined ? "none (required)" : <code safe>{json(p.default)}</code>}. Example:{" "}
+            <code safe>{json(p.example)}</code>.
           </p>
           <Snippet title={`A job setting ${p.name}`} code={props.jobs[p.name]!} />
         </section>
@@ -495,17 +589,24 @@ export function SetPage(props: SetProps) {
         description: s.description,
         url: `${props.base}${path}`,
         numberOfItems: props.rows.length,
-        itemListElement: props.rows.map((r, i) => ({ "@type": "ListItem", position: i + 1, name: r.name, url: `${props.base}/validations/${r.slug}/standard` })),
+        itemListElement: props.rows.map((r, i) => ({
+          "@type": "ListItem",
+          position: i + 1,
+          name: r.name,
+          url: `${props.base}/validations/${r.slug}/standard`,
+        })),
       }}
     >
       <h1 safe>{`The ${s.name} set`}</h1>
       <p safe>{s.description}</p>
       <p>
-        {SUBJECT_NAMES[s.subjectType]} · {props.rows.length} checks · {credits(total)} in all · set id <code safe>{s.id}</code>
+        {SUBJECT_NAMES[s.subjectType]} · {props.rows.length} checks · {credits(total)} in all · set id{" "}
+        <code safe>{s.id}</code>
       </p>
       <CheckTable base={props.base} label={`The checks of ${s.name}`} rows={props.rows} />
       <p>
-        Blocking when they fail (required severity): {s.blocking.length ? <span safe>{s.blocking.join(", ")}</span> : "none"}.
+        Blocking when they fail (required severity):{" "}
+        {s.blocking.length ? <span safe>{s.blocking.join(", ")}</span> : "none"}.
       </p>
     </CatalogPage>
   );
@@ -513,7 +614,14 @@ export function SetPage(props: SetProps) {
 
 export function NotFoundPage(props: { base: string; sets: SetLink[]; path: string; message: string }) {
   return (
-    <CatalogPage base={props.base} path={props.path} title="Not found" description={props.message} sets={props.sets} jsonLd={{ "@context": "https://schema.org", "@type": "WebPage", name: "Not found" }}>
+    <CatalogPage
+      base={props.base}
+      path={props.path}
+      title="Not found"
+      description={props.message}
+      sets={props.sets}
+      jsonLd={{ "@context": "https://schema.org", "@type": "WebPage", name: "Not found" }}
+    >
       <h1>Not found</h1>
       <p safe>{props.message}</p>
       <p>

@@ -6,7 +6,18 @@ import { renderTargets } from "../../../catalog/email-clients";
 import { findValidation } from "../../../catalog/registry";
 import { VIEWPORTS, type CaptureSize } from "../../../capture/vocabulary";
 import { callOperation, htmlPage, type PageContext } from "../page-kit";
-import { CustomPage, IndexPage, NotFoundPage, SetPage, StandardPage, type CheckRow, type IndexFilter, type Parameter, type SetLink, type Snippets } from "./catalog-views";
+import {
+  CustomPage,
+  IndexPage,
+  NotFoundPage,
+  SetPage,
+  StandardPage,
+  type CheckRow,
+  type IndexFilter,
+  type Parameter,
+  type SetLink,
+  type Snippets,
+} from "./catalog-views";
 
 /**
  * The public catalog site: /validations (every check, filtered by subject and kind, searched with ?q=), a standard
@@ -50,15 +61,27 @@ interface SetRecord {
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 /** The same job for HTTP, MCP and the CLI. */
-function snippetsFor(apiBase: string, job: { type: string; validations: unknown[] }, check: ValidationRecord): Snippets {
+function snippetsFor(
+  apiBase: string,
+  job: { type: string; validations: unknown[] },
+  check: ValidationRecord,
+): Snippets {
   const entry = job.validations[0] as string | { id: string; parameters: Record<string, unknown> };
   const flags =
     typeof entry === "string"
       ? [`--validation ${entry}`]
-      : Object.entries(entry.parameters).map(([name, value]) => `--validation ${shellQuote(`${entry.id}:${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)}`);
+      : Object.entries(entry.parameters).map(
+          ([name, value]) =>
+            `--validation ${shellQuote(`${entry.id}:${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)}`,
+        );
   const subject = check.subjectType === "url" ? "--url https://example.com/" : "--email message.eml";
   return {
-    curl: [`curl -X POST ${apiBase}/api/jobs`, `  -H "authorization: Bearer $ASSAY_API_KEY"`, `  -H "content-type: application/json"`, `  -d ${shellQuote(JSON.stringify(job))}`].join(" \\\n"),
+    curl: [
+      `curl -X POST ${apiBase}/api/jobs`,
+      `  -H "authorization: Bearer $ASSAY_API_KEY"`,
+      `  -H "content-type: application/json"`,
+      `  -d ${shellQuote(JSON.stringify(job))}`,
+    ].join(" \\\n"),
     mcp: JSON.stringify(job, null, 2),
     cli: `assay run ${subject} ${flags.join(" ")}`,
   };
@@ -68,7 +91,10 @@ function snippetsFor(apiBase: string, job: { type: string; validations: unknown[
 function rendersOf(id: string): string[] {
   const m = findValidation(id)!;
   if (m.meta.subjectType === "url") {
-    return m.meta.capture.offered.map((size: CaptureSize) => `${size} (${VIEWPORTS[size].width}×${VIEWPORTS[size].height})${m.meta.capture.standard.includes(size) ? ", captured by default" : ""}`);
+    return m.meta.capture.offered.map(
+      (size: CaptureSize) =>
+        `${size} (${VIEWPORTS[size].width}×${VIEWPORTS[size].height})${m.meta.capture.standard.includes(size) ? ", captured by default" : ""}`,
+    );
   }
   return renderTargets(m).map((t) => `${t.client.name} at ${t.formFactor}`);
 }
@@ -78,7 +104,9 @@ export function catalogPages(ctx: PageContext) {
   const read = async () => {
     const request = new Request(`${ctx.services.config.publicBaseUrl}/api/validations`);
     const [{ validations }, { validationSets }] = await Promise.all([
-      callOperation<{ validations: ValidationRecord[] }>(ctx, "listValidations", request, { query: { include: "parameters" } }),
+      callOperation<{ validations: ValidationRecord[] }>(ctx, "listValidations", request, {
+        query: { include: "parameters" },
+      }),
       callOperation<{ validationSets: SetRecord[] }>(ctx, "listValidationSets", request),
     ]);
     const rows: CheckRow[] = validations.map((v) => ({
@@ -97,7 +125,11 @@ export function catalogPages(ctx: PageContext) {
     return { validations, validationSets, rows, sets };
   };
   const notFound = async (request: Request, message: string) =>
-    htmlPage(NotFoundPage({ base: base(), sets: (await read()).sets, path: new URL(request.url).pathname, message }) as string, 404, PUBLIC);
+    htmlPage(
+      NotFoundPage({ base: base(), sets: (await read()).sets, path: new URL(request.url).pathname, message }) as string,
+      404,
+      PUBLIC,
+    );
   /** A check by slug, or the 404 page's message. */
   const detailOf = async (request: Request, slug: string) => {
     try {
@@ -116,16 +148,24 @@ export function catalogPages(ctx: PageContext) {
         ...(query.kind === "functional" || query.kind === "visual" ? { kind: query.kind } : {}),
         ...(typeof query.q === "string" && query.q.trim() ? { q: query.q.trim().slice(0, 500) } : {}),
       };
-      let shown = rows.filter((r) => (!filter.subject || r.subjectType === filter.subject) && (!filter.kind || r.kind === filter.kind));
+      let shown = rows.filter(
+        (r) => (!filter.subject || r.subjectType === filter.subject) && (!filter.kind || r.kind === filter.kind),
+      );
       if (filter.q) {
         // The operation (the MCP tool search_validations, which has no route) reads its arguments as a JSON body.
         const asJson = new Request(request.url, { method: "POST", headers: { "content-type": "application/json" } });
         const body = JSON.stringify({ query: filter.q, limit: 50 });
-        const { matches } = await callOperation<{ matches: Array<{ id: string }> }>(ctx, "searchValidations", asJson, { body });
+        const { matches } = await callOperation<{ matches: Array<{ id: string }> }>(ctx, "searchValidations", asJson, {
+          body,
+        });
         const found = new Set(matches.map((m) => m.id));
         shown = shown.filter((r) => found.has(r.id));
       }
-      return htmlPage(IndexPage({ base: base(), rows: shown, total: rows.length, filter, sets }) as string, 200, PUBLIC);
+      return htmlPage(
+        IndexPage({ base: base(), rows: shown, total: rows.length, filter, sets }) as string,
+        200,
+        PUBLIC,
+      );
     })
     .get("/validations/:slug/standard", async ({ request, params }) => {
       const detail = await detailOf(request, params.slug);
@@ -160,33 +200,73 @@ export function catalogPages(ctx: PageContext) {
       const detail = await detailOf(request, params.slug);
       if (!detail) return notFound(request, `No check has the id or slug ${JSON.stringify(params.slug)}.`);
       const record = (await read()).validations.find((v) => v.id === detail.id)!;
-      if (!record.parameters.length) return notFound(request, `${record.name} has no custom parameters: it runs the same way in every job.`);
+      if (!record.parameters.length)
+        return notFound(request, `${record.name} has no custom parameters: it runs the same way in every job.`);
       // Each parameter's job sets it, plus the parameters that have no default (a job without them skips the check).
-      const required = Object.fromEntries(record.parameters.filter((p) => p.default === undefined).map((p) => [p.name, p.example]));
-      const subject = record.subjectType === "url" ? { type: "url", url: "https://example.com/" } : { type: "email", subject: "Your subject line" };
-      const jobs = Object.fromEntries(
-        record.parameters.map((p) => [p.name, JSON.stringify({ ...subject, validations: [{ id: record.id, parameters: { ...required, [p.name]: p.example } }] }, null, 2)]),
+      const required = Object.fromEntries(
+        record.parameters.filter((p) => p.default === undefined).map((p) => [p.name, p.example]),
       );
-      return htmlPage(CustomPage({ base: base(), sets: (await read()).sets, check: record, jobs, lastModified: examplesRecordedOn }) as string, 200, PUBLIC);
+      const subject =
+        record.subjectType === "url"
+          ? { type: "url", url: "https://example.com/" }
+          : { type: "email", subject: "Your subject line" };
+      const jobs = Object.fromEntries(
+        record.parameters.map((p) => [
+          p.name,
+          JSON.stringify(
+            { ...subject, validations: [{ id: record.id, parameters: { ...required, [p.name]: p.example } }] },
+            null,
+            2,
+          ),
+        ]),
+      );
+      return htmlPage(
+        CustomPage({
+          base: base(),
+          sets: (await read()).sets,
+          check: record,
+          jobs,
+          lastModified: examplesRecordedOn,
+        }) as string,
+        200,
+        PUBLIC,
+      );
     })
     .get("/validation-sets/:setId", async ({ request, params }) => {
       const { rows, sets, validationSets } = await read();
       const set = validationSets.find((s) => s.id === params.setId);
       if (!set) return notFound(request, `No validation set has the id ${JSON.stringify(params.setId)}.`);
       const setRows = set.validationIds.map((id) => rows.find((r) => r.id === id)!);
-      const page = SetPage({ base: base(), sets, set: { ...set, blocking: set.blockingValidationIds }, rows: setRows, lastModified: examplesRecordedOn });
+      const page = SetPage({
+        base: base(),
+        sets,
+        set: { ...set, blocking: set.blockingValidationIds },
+        rows: setRows,
+        lastModified: examplesRecordedOn,
+      });
       return htmlPage(page as string, 200, PUBLIC);
     })
     .get("/sitemap.xml", async () => {
       const { validations, validationSets } = await read();
       const paths = [
         "/validations",
-        ...validations.flatMap((v) => [`/validations/${v.slug}/standard`, ...(v.parameters.length ? [`/validations/${v.slug}/custom`] : [])]),
+        ...validations.flatMap((v) => [
+          `/validations/${v.slug}/standard`,
+          ...(v.parameters.length ? [`/validations/${v.slug}/custom`] : []),
+        ]),
         ...validationSets.map((s) => `/validation-sets/${s.id}`),
       ];
-      const urls = paths.map((p) => `  <url>\n    <loc>${base()}${p}</loc>\n    <lastmod>${examplesRecordedOn}</lastmod>\n  </url>`);
+      const urls = paths.map(
+        (p) => `  <url>\n    <loc>${base()}${p}</loc>\n    <lastmod>${examplesRecordedOn}</lastmod>\n  </url>`,
+      );
       const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
       return new Response(xml, { headers: { "content-type": "application/xml; charset=utf-8", ...PUBLIC } });
     })
-    .get("/robots.txt", () => new Response(`User-agent: *\nDisallow: /api/\nDisallow: /dashboard\nSitemap: ${base()}/sitemap.xml\n`, { headers: { "content-type": "text/plain; charset=utf-8", ...PUBLIC } }));
+    .get(
+      "/robots.txt",
+      () =>
+        new Response(`User-agent: *\nDisallow: /api/\nDisallow: /dashboard\nSitemap: ${base()}/sitemap.xml\n`, {
+          headers: { "content-type": "text/plain; charset=utf-8", ...PUBLIC },
+        }),
+    );
 }

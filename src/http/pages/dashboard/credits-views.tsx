@@ -54,7 +54,8 @@ export function CreditsView(props: CreditsProps) {
       </dl>
       {!props.planChangeable ? (
         <p id="plan-managed">
-          The plan is the organization's subscription with <span safe>{props.billingProvider}</span>: change the subscription there.
+          The plan is the organization's subscription with <span safe>{props.billingProvider}</span>: change the
+          subscription there.
         </p>
       ) : props.shell.role === "admin" ? (
         <form method="post" action="/dashboard/credits/plan">
@@ -67,7 +68,10 @@ export function CreditsView(props: CreditsProps) {
               </option>
             ))}
           </select>
-          <p>The new plan's monthly credits for this month are granted at once: an unpaid plan tops the balance up to its amount, a paid plan adds it.</p>
+          <p>
+            The new plan's monthly credits for this month are granted at once: an unpaid plan tops the balance up to its
+            amount, a paid plan adds it.
+          </p>
           <button type="submit">Change plan</button>
         </form>
       ) : (
@@ -92,45 +96,48 @@ export function CreditsView(props: CreditsProps) {
       {props.ledger.length === 0 ? (
         <p>No ledger entries yet.</p>
       ) : (
-        <ScrollRegion label="Ledger"><table>
-          <caption>
-            The {String(props.ledger.length)} newest entries, newest first; the position is the entry's event in the log.
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Position</th>
-              <th scope="col">Type</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Job</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Balance after</th>
-              <th scope="col">Recorded</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.ledger.map((e) => (
-              <tr id={`position-${e.position}`}>
-                <td>{String(e.position)}</td>
-                <td>
-                  <code safe>{e.type}</code>
-                </td>
-                <td>{signed(e.amount)}</td>
-                <td>
-                  {e.jobId ? (
-                    <a href={`/dashboard/jobs/${encodeURIComponent(e.jobId)}`}>
-                      <code safe>{e.jobId}</code>
-                    </a>
-                  ) : (
-                    ""
-                  )}
-                </td>
-                <td safe>{e.reason ?? ""}</td>
-                <td>{String(e.balanceAfter)}</td>
-                <td>{when(e.recordedAt)}</td>
+        <ScrollRegion label="Ledger">
+          <table>
+            <caption>
+              The {String(props.ledger.length)} newest entries, newest first; the position is the entry's event in the
+              log.
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Position</th>
+                <th scope="col">Type</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Job</th>
+                <th scope="col">Reason</th>
+                <th scope="col">Balance after</th>
+                <th scope="col">Recorded</th>
               </tr>
-            ))}
-          </tbody>
-        </table></ScrollRegion>
+            </thead>
+            <tbody>
+              {props.ledger.map((e) => (
+                <tr id={`position-${e.position}`}>
+                  <td>{String(e.position)}</td>
+                  <td>
+                    <code safe>{e.type}</code>
+                  </td>
+                  <td>{signed(e.amount)}</td>
+                  <td>
+                    {e.jobId ? (
+                      <a href={`/dashboard/jobs/${encodeURIComponent(e.jobId)}`}>
+                        <code safe>{e.jobId}</code>
+                      </a>
+                    ) : (
+                      ""
+                    )}
+                  </td>
+                  <td safe>{e.reason ?? ""}</td>
+                  <td>{String(e.balanceAfter)}</td>
+                  <td>{when(e.recordedAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
     </DashboardPage>
   );

@@ -42,12 +42,25 @@ export interface FeedbackPageProps {
   message?: string;
 }
 
-function Choices(props: { name: string; id: string; type: "radio" | "checkbox"; values: { value: string; label: string }[]; required: boolean }) {
+function Choices(props: {
+  name: string;
+  id: string;
+  type: "radio" | "checkbox";
+  values: { value: string; label: string }[];
+  required: boolean;
+}) {
   return (
     <>
       {props.values.map((v, i) => (
         <label class="inline choice" for={`${props.id}-${i}`}>
-          <input type={props.type} id={`${props.id}-${i}`} name={props.name} value={v.value} required={props.required} /> <span safe>{v.label}</span>
+          <input
+            type={props.type}
+            id={`${props.id}-${i}`}
+            name={props.name}
+            value={v.value}
+            required={props.required}
+          />{" "}
+          <span safe>{v.label}</span>
         </label>
       ))}
     </>
@@ -80,14 +93,29 @@ function Question(props: { question: AskedSet["questions"][number] }) {
             <span safe>{text}</span> (pick {String(shape.min)} to {String(shape.max)})
           </legend>
           <input type="hidden" name={`${name}:list`} value="" />
-          <Choices name={`${name}:list`} id={field} type="checkbox" values={shape.options.map((v) => ({ value: v, label: v }))} required={false} />
+          <Choices
+            name={`${name}:list`}
+            id={field}
+            type="checkbox"
+            values={shape.options.map((v) => ({ value: v, label: v }))}
+            required={false}
+          />
         </fieldset>
       );
     case "boolean":
       return (
         <fieldset>
           <legend safe>{text}</legend>
-          <Choices name={`${name}:boolean`} id={field} type="radio" values={[{ value: "true", label: "yes" }, { value: "false", label: "no" }]} required />
+          <Choices
+            name={`${name}:boolean`}
+            id={field}
+            type="radio"
+            values={[
+              { value: "true", label: "yes" },
+              { value: "false", label: "no" },
+            ]}
+            required
+          />
         </fieldset>
       );
     case "rating":
@@ -96,7 +124,15 @@ function Question(props: { question: AskedSet["questions"][number] }) {
           <label for={field}>
             <span safe>{text}</span> ({String(shape.min)} to {String(shape.max)})
           </label>
-          <input type="number" id={field} name={`${name}:number`} min={String(shape.min)} max={String(shape.max)} step="1" required />
+          <input
+            type="number"
+            id={field}
+            name={`${name}:number`}
+            min={String(shape.min)}
+            max={String(shape.max)}
+            step="1"
+            required
+          />
         </p>
       );
     case "text":
@@ -105,7 +141,13 @@ function Question(props: { question: AskedSet["questions"][number] }) {
           <label for={field} safe>
             {text}
           </label>
-          <textarea id={field} name={name} maxlength={String(shape.maxLength)} rows="3" required={shape.required}></textarea>
+          <textarea
+            id={field}
+            name={name}
+            maxlength={String(shape.maxLength)}
+            rows="3"
+            required={shape.required}
+          ></textarea>
         </p>
       );
   }
@@ -118,7 +160,8 @@ function Filed(props: { filed: FiledFeedback }) {
       <h2>What you filed</h2>
       <p>
         The check said {f.storedVerdict}; you said {f.humanVerdict}
-        {f.disputed ? " (disputed)" : ""}. Filed {f.submittedAt.slice(0, 16).replace("T", " ")} UTC from the {f.source}, paid {String(f.rewardCredits)} credits.
+        {f.disputed ? " (disputed)" : ""}. Filed {f.submittedAt.slice(0, 16).replace("T", " ")} UTC from the {f.source},
+        paid {String(f.rewardCredits)} credits.
       </p>
       <dl>
         {f.answers.map((a) => (
@@ -126,7 +169,13 @@ function Filed(props: { filed: FiledFeedback }) {
             <dt>
               <code safe>{a.questionId}</code>
             </dt>
-            <dd safe>{a.value === null || a.value === "" ? "(no answer)" : typeof a.value === "string" ? a.value : JSON.stringify(a.value)}</dd>
+            <dd safe>
+              {a.value === null || a.value === ""
+                ? "(no answer)"
+                : typeof a.value === "string"
+                  ? a.value
+                  : JSON.stringify(a.value)}
+            </dd>
           </>
         ))}
       </dl>
@@ -157,8 +206,8 @@ export function FeedbackPageView(props: FeedbackPageProps) {
           <input type="hidden" name="jobId" value={asked.jobId} />
           <input type="hidden" name="validationId" value={asked.validationId ?? ""} />
           <p>
-            The check <code safe>{props.validationId}</code> said <strong safe>{asked.storedVerdict ?? ""}</strong>. Answering pays{" "}
-            {String(asked.rewardCredits)} credits, what the check cost on this job.
+            The check <code safe>{props.validationId}</code> said <strong safe>{asked.storedVerdict ?? ""}</strong>.
+            Answering pays {String(asked.rewardCredits)} credits, what the check cost on this job.
           </p>
           {asked.questions.map((q) => (
             <Question question={q} />

@@ -9,7 +9,8 @@ import { FeedbackPageView, type AskedSet, type FiledFeedback } from "./feedback-
  * its shapes, posted to submitFeedback on the dashboard channel (filed as source dashboard), then what was filed and paid.
  */
 export function feedbackPages(ctx: PageContext) {
-  const pathOf = (req: DashboardRequest) => `/dashboard/jobs/${encodeURIComponent(req.params.jobId!)}/feedback/${encodeURIComponent(req.params.validationId!)}`;
+  const pathOf = (req: DashboardRequest) =>
+    `/dashboard/jobs/${encodeURIComponent(req.params.jobId!)}/feedback/${encodeURIComponent(req.params.validationId!)}`;
 
   async function render(req: DashboardRequest, notice: { done?: string; message?: string } = {}, status = 200) {
     const anchors = { jobId: req.params.jobId!, validationId: req.params.validationId! };
@@ -19,15 +20,32 @@ export function feedbackPages(ctx: PageContext) {
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== "FEEDBACK_NOT_FOUND") throw e;
     }
-    const asked = filed ? null : await callOperation<AskedSet>(ctx, "getFeedbackQuestions", req.request, { query: anchors });
-    const done = notice.done && filed ? `${notice.done} ${filed.rewardCredits} credits were paid to your organization.` : undefined;
-    return htmlPage(FeedbackPageView({ shell: { ...req.shell, path: "/dashboard/jobs" }, ...anchors, asked, filed, done, message: notice.message }) as string, status);
+    const asked = filed
+      ? null
+      : await callOperation<AskedSet>(ctx, "getFeedbackQuestions", req.request, { query: anchors });
+    const done =
+      notice.done && filed
+        ? `${notice.done} ${filed.rewardCredits} credits were paid to your organization.`
+        : undefined;
+    return htmlPage(
+      FeedbackPageView({
+        shell: { ...req.shell, path: "/dashboard/jobs" },
+        ...anchors,
+        asked,
+        filed,
+        done,
+        message: notice.message,
+      }) as string,
+      status,
+    );
   }
 
   return new Elysia()
     .get(
       "/dashboard/jobs/:jobId/feedback/:validationId",
-      dashboardRoute(ctx, (req) => render(req, { done: req.query.done === "filed" ? "Thank you: your feedback is filed." : undefined })),
+      dashboardRoute(ctx, (req) =>
+        render(req, { done: req.query.done === "filed" ? "Thank you: your feedback is filed." : undefined }),
+      ),
     )
     .post(
       "/dashboard/jobs/:jobId/feedback/:validationId",

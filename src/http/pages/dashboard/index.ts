@@ -9,5 +9,11 @@ import { signInPages } from "./signin";
 
 /** The dashboard: server-rendered pages over the same operations as /api, usable without JavaScript. */
 export function dashboardPages(ctx: PageContext) {
-  return new Elysia().use(signInPages(ctx)).use(jobPages(ctx)).use(feedbackPages(ctx)).use(creditPages(ctx)).use(keyPages(ctx)).use(memberPages(ctx));
+  return new Elysia()
+    .use(signInPages(ctx))
+    .use(jobPages(ctx))
+    .use(feedbackPages(ctx))
+    .use(creditPages(ctx))
+    .use(keyPages(ctx))
+    .use(memberPages(ctx));
 }

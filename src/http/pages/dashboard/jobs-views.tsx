@@ -6,7 +6,14 @@ export interface JobItem {
   jobId: string;
   type: string;
   status: string;
-  subject: { url?: string; baseUrl?: string; htmlBytes?: number; emailSubject?: string; testEmail?: string; expiresAt?: string };
+  subject: {
+    url?: string;
+    baseUrl?: string;
+    htmlBytes?: number;
+    emailSubject?: string;
+    testEmail?: string;
+    expiresAt?: string;
+  };
   summary: { pass: number; fail: number; error: number; passed: boolean };
   results: ResultItem[];
   skipped_validations: { validationId: string; reason: string; message: string }[];
@@ -25,7 +32,14 @@ export interface ResultItem {
   severity: string;
   reason?: string;
   reasoning: string;
-  findings: { message: string; selector?: string; url?: string; viewport?: string; text?: string; measured?: Record<string, unknown> }[];
+  findings: {
+    message: string;
+    selector?: string;
+    url?: string;
+    viewport?: string;
+    text?: string;
+    measured?: Record<string, unknown>;
+  }[];
   captures?: { viewport: string; screenshotUrl: string }[];
   note?: string;
 }
@@ -37,7 +51,8 @@ export interface ReceivedEmail {
   headers: { name: string; value: string }[];
 }
 
-const when = (iso: string | null | undefined) => (iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "not yet");
+const when = (iso: string | null | undefined) =>
+  iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "not yet";
 
 /** The subject in words: the URL, the HTML and its base URL, or the email's test address and subject. */
 function Subject(props: { job: JobItem }) {
@@ -67,7 +82,8 @@ function Subject(props: { job: JobItem }) {
 
 const Verdicts = (props: { summary: JobItem["summary"] }) => (
   <>
-    <span class="pass">{String(props.summary.pass)} pass</span>, <span class="fail">{String(props.summary.fail)} fail</span>,{" "}
+    <span class="pass">{String(props.summary.pass)} pass</span>,{" "}
+    <span class="fail">{String(props.summary.fail)} fail</span>,{" "}
     <span class="error">{String(props.summary.error)} error</span>
   </>
 );
@@ -94,7 +110,11 @@ export interface JobsListProps {
 
 export function JobsListView(props: JobsListProps) {
   return (
-    <DashboardPage shell={props.shell} title="Jobs" description="Your organization's jobs, newest first, with their verdicts and credits.">
+    <DashboardPage
+      shell={props.shell}
+      title="Jobs"
+      description="Your organization's jobs, newest first, with their verdicts and credits."
+    >
       <form method="get" action="/dashboard/jobs">
         <label for="job-status">Status</label>
         <select id="job-status" name="status">
@@ -112,43 +132,47 @@ export function JobsListView(props: JobsListProps) {
       </form>
       <h2>{props.firstPage ? "Older jobs" : "Newest jobs"}</h2>
       {props.jobs.length === 0 ? (
-        <p>{props.status ? `No ${props.status} jobs.` : "No jobs yet. Run one with POST /api/jobs or the run_job tool."}</p>
+        <p>
+          {props.status ? `No ${props.status} jobs.` : "No jobs yet. Run one with POST /api/jobs or the run_job tool."}
+        </p>
       ) : (
-        <ScrollRegion label="Jobs"><table>
-          <caption class="visually-hidden">Jobs</caption>
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">Status</th>
-              <th scope="col">Subject</th>
-              <th scope="col">Verdicts</th>
-              <th scope="col">Credits</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.jobs.map((job) => (
-              <tr id={job.jobId}>
-                <td>
-                  <a href={`/dashboard/jobs/${job.jobId}`}>
-                    <code safe>{job.jobId}</code>
-                  </a>
-                </td>
-                <td>{job.status}</td>
-                <td>
-                  <Subject job={job} />
-                </td>
-                <td>
-                  <Verdicts summary={job.summary} />
-                </td>
-                <td>
-                  <Credits credits={job.credits} />
-                </td>
-                <td>{when(job.createdAt)}</td>
+        <ScrollRegion label="Jobs">
+          <table>
+            <caption class="visually-hidden">Jobs</caption>
+            <thead>
+              <tr>
+                <th scope="col">Job</th>
+                <th scope="col">Status</th>
+                <th scope="col">Subject</th>
+                <th scope="col">Verdicts</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Created</th>
               </tr>
-            ))}
-          </tbody>
-        </table></ScrollRegion>
+            </thead>
+            <tbody>
+              {props.jobs.map((job) => (
+                <tr id={job.jobId}>
+                  <td>
+                    <a href={`/dashboard/jobs/${job.jobId}`}>
+                      <code safe>{job.jobId}</code>
+                    </a>
+                  </td>
+                  <td>{job.status}</td>
+                  <td>
+                    <Subject job={job} />
+                  </td>
+                  <td>
+                    <Verdicts summary={job.summary} />
+                  </td>
+                  <td>
+                    <Credits credits={job.credits} />
+                  </td>
+                  <td>{when(job.createdAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       {props.firstPage || props.nextPage ? (
         <nav aria-label="Pages">
@@ -172,47 +196,49 @@ export function JobsListView(props: JobsListProps) {
 function Findings(props: { findings: ResultItem["findings"] }) {
   if (props.findings.length === 0) return "";
   return (
-    <ScrollRegion label="Findings"><table>
-      <caption class="visually-hidden">Findings</caption>
-      <thead>
-        <tr>
-          <th scope="col">Finding</th>
-          <th scope="col">Element</th>
-          <th scope="col">Where</th>
-          <th scope="col">Measured</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.findings.map((f) => (
+    <ScrollRegion label="Findings">
+      <table>
+        <caption class="visually-hidden">Findings</caption>
+        <thead>
           <tr>
-            <td safe>{f.message}</td>
-            <td>
-              {f.selector ? <code safe>{f.selector}</code> : ""}
-              {f.text ? (
-                <>
-                  {" "}
-                  “<span safe>{f.text}</span>”
-                </>
-              ) : (
-                ""
-              )}
-            </td>
-            <td>
-              {f.viewport ? <span safe>{f.viewport}</span> : ""}
-              {f.url ? (
-                <>
-                  {" "}
-                  <span safe>{f.url}</span>
-                </>
-              ) : (
-                ""
-              )}
-            </td>
-            <td>{f.measured ? <code safe>{JSON.stringify(f.measured)}</code> : ""}</td>
+            <th scope="col">Finding</th>
+            <th scope="col">Element</th>
+            <th scope="col">Where</th>
+            <th scope="col">Measured</th>
           </tr>
-        ))}
-      </tbody>
-    </table></ScrollRegion>
+        </thead>
+        <tbody>
+          {props.findings.map((f) => (
+            <tr>
+              <td safe>{f.message}</td>
+              <td>
+                {f.selector ? <code safe>{f.selector}</code> : ""}
+                {f.text ? (
+                  <>
+                    {" "}
+                    “<span safe>{f.text}</span>”
+                  </>
+                ) : (
+                  ""
+                )}
+              </td>
+              <td>
+                {f.viewport ? <span safe>{f.viewport}</span> : ""}
+                {f.url ? (
+                  <>
+                    {" "}
+                    <span safe>{f.url}</span>
+                  </>
+                ) : (
+                  ""
+                )}
+              </td>
+              <td>{f.measured ? <code safe>{JSON.stringify(f.measured)}</code> : ""}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
@@ -288,31 +314,34 @@ function EmailSection(props: { job: JobItem; email: ReceivedEmail | null }) {
               Download the raw message (.eml, {String(email.bytes)} bytes)
             </a>
           </p>
-          <ScrollRegion label="The message's headers"><table>
-            <caption class="visually-hidden">The message's headers</caption>
-            <thead>
-              <tr>
-                <th scope="col">Header</th>
-                <th scope="col">Value</th>
-              </tr>
-            </thead>
-            <tbody>
-              {email.headers.map((h) => (
+          <ScrollRegion label="The message's headers">
+            <table>
+              <caption class="visually-hidden">The message's headers</caption>
+              <thead>
                 <tr>
-                  <th scope="row" safe>
-                    {h.name}
-                  </th>
-                  <td class="header-value" safe>
-                    {h.value}
-                  </td>
+                  <th scope="col">Header</th>
+                  <th scope="col">Value</th>
                 </tr>
-              ))}
-            </tbody>
-          </table></ScrollRegion>
+              </thead>
+              <tbody>
+                {email.headers.map((h) => (
+                  <tr>
+                    <th scope="row" safe>
+                      {h.name}
+                    </th>
+                    <td class="header-value" safe>
+                      {h.value}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </ScrollRegion>
         </>
       ) : (
         <p>
-          No message has arrived{job.status === "pending" ? " yet" : ""}. Send it to <code safe>{job.subject.testEmail ?? ""}</code>
+          No message has arrived{job.status === "pending" ? " yet" : ""}. Send it to{" "}
+          <code safe>{job.subject.testEmail ?? ""}</code>
           {job.subject.expiresAt ? <> before {when(job.subject.expiresAt)}</> : ""}.
         </p>
       )}
@@ -331,9 +360,14 @@ export function JobPageView(props: JobPageProps) {
   const { job } = props;
   // Each screenshot once, in the order the results name them (a viewport, or a mail client at a form factor).
   const shots = new Map<string, string>();
-  for (const r of job.results) for (const c of r.captures ?? []) if (!shots.has(c.screenshotUrl)) shots.set(c.screenshotUrl, c.viewport);
+  for (const r of job.results)
+    for (const c of r.captures ?? []) if (!shots.has(c.screenshotUrl)) shots.set(c.screenshotUrl, c.viewport);
   return (
-    <DashboardPage shell={props.shell} title={`Job ${job.jobId}`} description="One job: its verdicts with their reasons and findings, screenshots and credits.">
+    <DashboardPage
+      shell={props.shell}
+      title={`Job ${job.jobId}`}
+      description="One job: its verdicts with their reasons and findings, screenshots and credits."
+    >
       <p>
         <a href="/dashboard/jobs">All jobs</a>
       </p>
@@ -344,47 +378,54 @@ export function JobPageView(props: JobPageProps) {
       ) : (
         ""
       )}
-      <ScrollRegion label="The job"><table>
-        <caption class="visually-hidden">The job</caption>
-        <tbody>
-          <tr>
-            <th scope="row">Status</th>
-            <td>
-              {job.status}
-              {job.status === "completed" ? (job.summary.passed ? ": passed" : ": not passed") : ""}
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Subject</th>
-            <td>
-              <Subject job={job} />
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Verdicts</th>
-            <td>
-              <Verdicts summary={job.summary} />
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Credits</th>
-            <td>
-              {String(job.credits.charged)} charged, {String(job.credits.refunded)} refunded, {String(job.credits.net)} net
-            </td>
-          </tr>
-          <tr>
-            <th scope="row">Created</th>
-            <td>{when(job.createdAt)}</td>
-          </tr>
-          <tr>
-            <th scope="row">Completed</th>
-            <td>{when(job.completedAt)}</td>
-          </tr>
-        </tbody>
-      </table></ScrollRegion>
+      <ScrollRegion label="The job">
+        <table>
+          <caption class="visually-hidden">The job</caption>
+          <tbody>
+            <tr>
+              <th scope="row">Status</th>
+              <td>
+                {job.status}
+                {job.status === "completed" ? (job.summary.passed ? ": passed" : ": not passed") : ""}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Subject</th>
+              <td>
+                <Subject job={job} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Verdicts</th>
+              <td>
+                <Verdicts summary={job.summary} />
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Credits</th>
+              <td>
+                {String(job.credits.charged)} charged, {String(job.credits.refunded)} refunded,{" "}
+                {String(job.credits.net)} net
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">Created</th>
+              <td>{when(job.createdAt)}</td>
+            </tr>
+            <tr>
+              <th scope="row">Completed</th>
+              <td>{when(job.completedAt)}</td>
+            </tr>
+          </tbody>
+        </table>
+      </ScrollRegion>
       {job.type === "email" ? <EmailSection job={job} email={props.email} /> : ""}
       <h2>Verdicts</h2>
-      {job.results.length === 0 ? <p>No verdicts yet.</p> : job.results.map((r) => <Result jobId={job.jobId} result={r} />)}
+      {job.results.length === 0 ? (
+        <p>No verdicts yet.</p>
+      ) : (
+        job.results.map((r) => <Result jobId={job.jobId} result={r} />)
+      )}
       {job.skipped_validations.length ? (
         <>
           <h2>Skipped checks</h2>

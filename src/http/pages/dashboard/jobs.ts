@@ -63,13 +63,30 @@ export function jobPages(ctx: PageContext) {
         // The filter goes to listJobs as given (it refuses a page size it does not take, as on /api), and with the next page's link.
         const filter = filterOf(req.query);
         const cursor = req.query.cursor || undefined;
-        const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(ctx, "listJobs", req.request, {
-          query: { limit: String(PAGE_SIZE), ...filter, ...(cursor ? { cursor } : {}) },
-        });
-        const nextPage = nextCursor ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}` : undefined;
-        const firstPage = Object.keys(filter).length ? `/dashboard/jobs?${new URLSearchParams(filter)}` : "/dashboard/jobs";
+        const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(
+          ctx,
+          "listJobs",
+          req.request,
+          {
+            query: { limit: String(PAGE_SIZE), ...filter, ...(cursor ? { cursor } : {}) },
+          },
+        );
+        const nextPage = nextCursor
+          ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}`
+          : undefined;
+        const firstPage = Object.keys(filter).length
+          ? `/dashboard/jobs?${new URLSearchParams(filter)}`
+          : "/dashboard/jobs";
         return htmlPage(
-          JobsListView({ shell: req.shell, jobs, statuses: [...JOB_STATUSES], status: filter.status, limit: filter.limit, firstPage: cursor ? firstPage : undefined, nextPage }) as string,
+          JobsListView({
+            shell: req.shell,
+            jobs,
+            statuses: [...JOB_STATUSES],
+            status: filter.status,
+            limit: filter.limit,
+            firstPage: cursor ? firstPage : undefined,
+            nextPage,
+          }) as string,
         );
       }),
     )
@@ -78,10 +95,18 @@ export function jobPages(ctx: PageContext) {
       dashboardRoute(ctx, async (req) => {
         const jobId = req.params.jobId!;
         // One job by id, verbose: an unknown id and another organization's read the same (JOB_NOT_FOUND).
-        const { jobs } = await callOperation<{ jobs: JobView[] }>(ctx, "listJobs", req.request, { query: { jobId, detail: "verbose" } });
+        const { jobs } = await callOperation<{ jobs: JobView[] }>(ctx, "listJobs", req.request, {
+          query: { jobId, detail: "verbose" },
+        });
         const job = jobs[0]!;
         const email = job.type === "email" ? await receivedEmail(req, job.jobId) : null;
-        return htmlPage(JobPageView({ shell: { ...req.shell, path: "/dashboard/jobs" }, job: localJob(job, (key) => ctx.services.captures.shareUrl(key)), email }) as string);
+        return htmlPage(
+          JobPageView({
+            shell: { ...req.shell, path: "/dashboard/jobs" },
+            job: localJob(job, (key) => ctx.services.captures.shareUrl(key)),
+            email,
+          }) as string,
+        );
       }),
     );
 }

@@ -24,7 +24,8 @@ export interface KeysProps {
   message?: string;
 }
 
-const when = (iso: string | null) => (iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "never");
+const when = (iso: string | null) =>
+  iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "never";
 
 /** The secret, once, with a copy button (the one place the dashboard uses JavaScript; without it, select and copy). */
 function SecretOnce(props: { secret: NonNullable<KeysProps["secret"]> }) {
@@ -42,9 +43,7 @@ function SecretOnce(props: { secret: NonNullable<KeysProps["secret"]> }) {
         Copy
       </button>
       {secret.previousValidUntil ? (
-        <p>
-          The previous secret keeps working until {when(secret.previousValidUntil)}, then gets 401.
-        </p>
+        <p>The previous secret keeps working until {when(secret.previousValidUntil)}, then gets 401.</p>
       ) : (
         ""
       )}
@@ -56,62 +55,68 @@ function SecretOnce(props: { secret: NonNullable<KeysProps["secret"]> }) {
 export function KeysView(props: KeysProps) {
   const { shell } = props;
   return (
-    <DashboardPage shell={shell} title="API keys" description="Mint, rotate and revoke the API keys of your organization." done={props.done} message={props.message}>
+    <DashboardPage
+      shell={shell}
+      title="API keys"
+      description="Mint, rotate and revoke the API keys of your organization."
+      done={props.done}
+      message={props.message}
+    >
       {props.secret ? <SecretOnce secret={props.secret} /> : ""}
       <h2>Your keys</h2>
       {props.keys.length === 0 ? (
         <p>No keys yet.</p>
       ) : (
         <ScrollRegion label="API keys">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Rotated</th>
-              <th scope="col">Status</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {props.keys.map((k) => (
-              <tr id={k.keyId}>
-                <td safe>{k.name}</td>
-                <td>
-                  <code safe>{k.displayPrefix}</code>
-                </td>
-                <td>{k.scopes.join(", ")}</td>
-                <td>{when(k.createdAt)}</td>
-                <td>{when(k.lastUsedAt)}</td>
-                <td>{when(k.rotatedAt)}</td>
-                <td>{k.status === "revoked" ? <>revoked {when(k.revokedAt)}</> : "active"}</td>
-                <td>
-                  {k.status === "active" ? (
-                    <>
-                      <form method="post" action={`/dashboard/keys/${k.keyId}/rotate`} class="inline-form">
-                        <Csrf token={shell.csrfToken} />
-                        <button type="submit" class="small secondary" aria-label={`Rotate ${k.name}`}>
-                          Rotate
-                        </button>
-                      </form>{" "}
-                      <form method="post" action={`/dashboard/keys/${k.keyId}/revoke`} class="inline-form">
-                        <Csrf token={shell.csrfToken} />
-                        <button type="submit" class="small secondary" aria-label={`Revoke ${k.name}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    </>
-                  ) : (
-                    ""
-                  )}
-                </td>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Scopes</th>
+                <th scope="col">Created</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Rotated</th>
+                <th scope="col">Status</th>
+                <th scope="col">Actions</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {props.keys.map((k) => (
+                <tr id={k.keyId}>
+                  <td safe>{k.name}</td>
+                  <td>
+                    <code safe>{k.displayPrefix}</code>
+                  </td>
+                  <td>{k.scopes.join(", ")}</td>
+                  <td>{when(k.createdAt)}</td>
+                  <td>{when(k.lastUsedAt)}</td>
+                  <td>{when(k.rotatedAt)}</td>
+                  <td>{k.status === "revoked" ? <>revoked {when(k.revokedAt)}</> : "active"}</td>
+                  <td>
+                    {k.status === "active" ? (
+                      <>
+                        <form method="post" action={`/dashboard/keys/${k.keyId}/rotate`} class="inline-form">
+                          <Csrf token={shell.csrfToken} />
+                          <button type="submit" class="small secondary" aria-label={`Rotate ${k.name}`}>
+                            Rotate
+                          </button>
+                        </form>{" "}
+                        <form method="post" action={`/dashboard/keys/${k.keyId}/revoke`} class="inline-form">
+                          <Csrf token={shell.csrfToken} />
+                          <button type="submit" class="small secondary" aria-label={`Revoke ${k.name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      </>
+                    ) : (
+                      ""
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
         </ScrollRegion>
       )}
       <h2>Mint a key</h2>
@@ -123,7 +128,13 @@ export function KeysView(props: KeysProps) {
           <legend>Scopes</legend>
           {props.scopes.map(({ scope, description }) => (
             <p>
-              <input type="checkbox" id={`scope-${scope}`} name="scopes" value={scope} checked={scope.startsWith("jobs:")} />
+              <input
+                type="checkbox"
+                id={`scope-${scope}`}
+                name="scopes"
+                value={scope}
+                checked={scope.startsWith("jobs:")}
+              />
               <label class="inline" for={`scope-${scope}`}>
                 <code>{scope}</code>: {description}
               </label>

@@ -9,10 +9,17 @@ const DONE: Record<string, string> = { revoked: "The key is revoked: its next re
 
 /** The keys page: the organization's keys (a member sees their own), mint, rotate and revoke; secrets shown once. */
 export function keyPages(ctx: PageContext) {
-  async function render(req: DashboardRequest, extra: Pick<KeysProps, "secret" | "done" | "message"> = {}, status = 200) {
+  async function render(
+    req: DashboardRequest,
+    extra: Pick<KeysProps, "secret" | "done" | "message"> = {},
+    status = 200,
+  ) {
     const { keys } = await callOperation(ctx, "listKeys", req.request);
     const scopes = ROLE_SCOPES[req.session.role].map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] }));
-    return htmlPage(KeysView({ shell: { ...req.shell, path: "/dashboard/keys" }, keys, scopes, ...extra }) as string, status);
+    return htmlPage(
+      KeysView({ shell: { ...req.shell, path: "/dashboard/keys" }, keys, scopes, ...extra }) as string,
+      status,
+    );
   }
 
   const form = (act: (req: DashboardRequest) => Promise<Response>) => formRoute(ctx, render, act);
@@ -32,7 +39,10 @@ export function keyPages(ctx: PageContext) {
     .post(
       "/dashboard/keys/:keyId/rotate",
       form(async (req) => {
-        const key = await callOperation(ctx, "rotateKey", req.request, { params: { keyId: req.params.keyId! }, body: req.body });
+        const key = await callOperation(ctx, "rotateKey", req.request, {
+          params: { keyId: req.params.keyId! },
+          body: req.body,
+        });
         return render(req, { secret: key, done: "Key rotated." });
       }),
     )

@@ -62,7 +62,11 @@ function AdminActions(props: { member: MemberRow; roles: string[]; csrfToken: st
       {props.self ? (
         ""
       ) : (
-        <form method="post" action={`/dashboard/members/${encodeURIComponent(member.personId)}/remove`} class="inline-form">
+        <form
+          method="post"
+          action={`/dashboard/members/${encodeURIComponent(member.personId)}/remove`}
+          class="inline-form"
+        >
           <Csrf token={props.csrfToken} />
           <button type="submit" class="small secondary" aria-label={`Remove ${member.email}`}>
             Remove
@@ -85,63 +89,72 @@ export function MembersView(props: MembersProps) {
       message={props.message}
     >
       <h2>Members</h2>
-      <ScrollRegion label="Members"><table>
-        <caption class="visually-hidden">Members</caption>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            {admin ? <th scope="col">Actions</th> : ""}
-          </tr>
-        </thead>
-        <tbody>
-          {props.members.map((m) => (
-            <tr id={m.personId}>
-              <td>
-                <span safe>{m.email}</span>
-                {m.personId === props.personId ? " (you)" : ""}
-              </td>
-              <td class="role" safe>
-                {m.role}
-              </td>
-              <td>{when(m.joinedAt)}</td>
-              {admin ? (
-                <td>
-                  <AdminActions member={m} roles={props.roles} csrfToken={shell.csrfToken} self={m.personId === props.personId} />
-                </td>
-              ) : (
-                ""
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table></ScrollRegion>
-      <h2>Pending invitations</h2>
-      {props.invitations.length === 0 ? (
-        <p>No pending invitations.</p>
-      ) : (
-        <ScrollRegion label="Pending invitations"><table>
-          <caption class="visually-hidden">Pending invitations</caption>
+      <ScrollRegion label="Members">
+        <table>
+          <caption class="visually-hidden">Members</caption>
           <thead>
             <tr>
               <th scope="col">Email</th>
               <th scope="col">Role</th>
-              <th scope="col">Invited</th>
-              <th scope="col">Link works until</th>
+              <th scope="col">Joined</th>
+              {admin ? <th scope="col">Actions</th> : ""}
             </tr>
           </thead>
           <tbody>
-            {props.invitations.map((i) => (
-              <tr id={i.invitationId}>
-                <td safe>{i.email}</td>
-                <td safe>{i.role}</td>
-                <td>{when(i.invitedAt)}</td>
-                <td>{when(i.expiresAt)}</td>
+            {props.members.map((m) => (
+              <tr id={m.personId}>
+                <td>
+                  <span safe>{m.email}</span>
+                  {m.personId === props.personId ? " (you)" : ""}
+                </td>
+                <td class="role" safe>
+                  {m.role}
+                </td>
+                <td>{when(m.joinedAt)}</td>
+                {admin ? (
+                  <td>
+                    <AdminActions
+                      member={m}
+                      roles={props.roles}
+                      csrfToken={shell.csrfToken}
+                      self={m.personId === props.personId}
+                    />
+                  </td>
+                ) : (
+                  ""
+                )}
               </tr>
             ))}
           </tbody>
-        </table></ScrollRegion>
+        </table>
+      </ScrollRegion>
+      <h2>Pending invitations</h2>
+      {props.invitations.length === 0 ? (
+        <p>No pending invitations.</p>
+      ) : (
+        <ScrollRegion label="Pending invitations">
+          <table>
+            <caption class="visually-hidden">Pending invitations</caption>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Invited</th>
+                <th scope="col">Link works until</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.invitations.map((i) => (
+                <tr id={i.invitationId}>
+                  <td safe>{i.email}</td>
+                  <td safe>{i.role}</td>
+                  <td>{when(i.invitedAt)}</td>
+                  <td>{when(i.expiresAt)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </ScrollRegion>
       )}
       {admin ? (
         <>
@@ -164,7 +177,10 @@ export function MembersView(props: MembersProps) {
       <h2>Leave the organization</h2>
       <form method="post" action="/dashboard/members/leave">
         <Csrf token={shell.csrfToken} />
-        <p>You stop being a member; the keys you minted for this organization are revoked. An organization keeps at least one admin.</p>
+        <p>
+          You stop being a member; the keys you minted for this organization are revoked. An organization keeps at least
+          one admin.
+        </p>
         <button type="submit" class="secondary">
           Leave this organization
         </button>

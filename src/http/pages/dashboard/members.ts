@@ -51,7 +51,9 @@ export function memberPages(ctx: PageContext) {
     .post(
       "/dashboard/members/leave",
       form(async (req) => {
-        const left = await callOperation<{ session: unknown }>(ctx, "leaveOrganization", req.request, { body: req.body });
+        const left = await callOperation<{ session: unknown }>(ctx, "leaveOrganization", req.request, {
+          body: req.body,
+        });
         // The session moved to the person's next organization, or ended with the last one.
         if (left.session) return seeOther("/dashboard/members?done=left");
         return seeOther("/signin?done=signed-out", { "set-cookie": clearedSessionCookie(ctx.services.config) });

@@ -86,7 +86,17 @@ export function formRoute(
 }
 
 export function problemPage(ctx: PageContext, e: AppError, request: Request, shell?: ShellProps): Response {
-  return htmlPage(ProblemPage({ origin: ctx.services.config.publicBaseUrl, shell, status: e.status, code: e.code, message: e.message }) as string, e.status, {
-    "x-request-id": requestIdOf(request),
-  });
+  return htmlPage(
+    ProblemPage({
+      origin: ctx.services.config.publicBaseUrl,
+      shell,
+      status: e.status,
+      code: e.code,
+      message: e.message,
+    }) as string,
+    e.status,
+    {
+      "x-request-id": requestIdOf(request),
+    },
+  );
 }

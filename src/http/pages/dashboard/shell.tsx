@@ -65,9 +65,22 @@ function Shell(props: ShellProps) {
 }
 
 /** A dashboard page: the shell, a heading, what the last form did or why it was refused, then the content. */
-export function DashboardPage(props: { shell: ShellProps; title: string; description: string; done?: string; message?: string; children: Children }) {
+export function DashboardPage(props: {
+  shell: ShellProps;
+  title: string;
+  description: string;
+  done?: string;
+  message?: string;
+  children: Children;
+}) {
   return (
-    <Layout title={props.title} origin={props.shell.origin} description={props.description} wide shell={<Shell {...props.shell} />}>
+    <Layout
+      title={props.title}
+      origin={props.shell.origin}
+      description={props.description}
+      wide
+      shell={<Shell {...props.shell} />}
+    >
       <h1 safe>{props.title}</h1>
       <Done message={props.done} />
       <Notice message={props.message} />
@@ -77,14 +90,21 @@ export function DashboardPage(props: { shell: ShellProps; title: string; descrip
 }
 
 /** A page that could not be shown: the error's message and code, under the shell when signed in. */
-export function ProblemPage(props: { origin: string; shell?: ShellProps; status: number; code: string; message: string }) {
+export function ProblemPage(props: {
+  origin: string;
+  shell?: ShellProps;
+  status: number;
+  code: string;
+  message: string;
+}) {
   const body = (
     <>
       <p class="notice" role="alert" safe>
         {props.message}
       </p>
       <p>
-        Error code <code safe>{props.code}</code> (HTTP {String(props.status)}). <a href="/dashboard/jobs">Back to your jobs</a>.
+        Error code <code safe>{props.code}</code> (HTTP {String(props.status)}).{" "}
+        <a href="/dashboard/jobs">Back to your jobs</a>.
       </p>
     </>
   );

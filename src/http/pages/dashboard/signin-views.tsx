@@ -13,7 +13,11 @@ export function SignInForm(props: { next: string; oidc?: boolean }) {
       </form>
       {props.oidc ? (
         <p>
-          Or <a href={`/api/session/oidc/start?next=${encodeURIComponent(props.next)}`}>sign in with your company account</a>.
+          Or{" "}
+          <a href={`/api/session/oidc/start?next=${encodeURIComponent(props.next)}`}>
+            sign in with your company account
+          </a>
+          .
         </p>
       ) : (
         ""
@@ -24,7 +28,11 @@ export function SignInForm(props: { next: string; oidc?: boolean }) {
 
 export function SignInPage(props: { origin: string; next: string; oidc: boolean; message?: string; done?: string }) {
   return (
-    <Layout title="Sign in" origin={props.origin} description="Sign in to Assay to see your jobs, credits, keys and members.">
+    <Layout
+      title="Sign in"
+      origin={props.origin}
+      description="Sign in to Assay to see your jobs, credits, keys and members."
+    >
       <h1>Sign in to Assay</h1>
       <Done message={props.done} />
       <Notice message={props.message} />
@@ -38,7 +46,8 @@ export function LinkSentPage(props: { origin: string; email: string; next: strin
     <Layout title="Check your mailbox" origin={props.origin} description="A sign-in link is on its way.">
       <h1>Check your mailbox</h1>
       <p role="status">
-        If <strong safe>{props.email}</strong> can sign in, a link is on its way. It signs you in once, within 15 minutes.
+        If <strong safe>{props.email}</strong> can sign in, a link is on its way. It signs you in once, within 15
+        minutes.
       </p>
       <p>
         No mail? <a href={`/signin?next=${encodeURIComponent(props.next)}`}>Ask for another link</a>.

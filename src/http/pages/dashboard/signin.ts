@@ -6,7 +6,8 @@ import { dashboardRoute } from "./route";
 import { LinkSentPage, SignInPage } from "./signin-views";
 
 /** Only a path on this site may be where sign-in comes back to (no open redirect). */
-const localPath = (next: unknown) => (typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard");
+const localPath = (next: unknown) =>
+  typeof next === "string" && next.startsWith("/") && !next.startsWith("//") ? next : "/dashboard";
 
 /**
  * Signing in and out, and switching organization: /signin (the emailed link; the OpenID provider when
@@ -26,10 +27,16 @@ export function signInPages(ctx: PageContext) {
       const form = formOf(body);
       const next = localPath(form.get("next"));
       try {
-        await callOperation(ctx, "requestSignInLink", request, { body: `${new URLSearchParams({ email: form.get("email") ?? "", next })}` });
+        await callOperation(ctx, "requestSignInLink", request, {
+          body: `${new URLSearchParams({ email: form.get("email") ?? "", next })}`,
+        });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        return htmlPage(SignInPage({ origin, next, oidc, message: `${e.message} No link was sent.` }) as string, e.status, retryAfterOf(e));
+        return htmlPage(
+          SignInPage({ origin, next, oidc, message: `${e.message} No link was sent.` }) as string,
+          e.status,
+          retryAfterOf(e),
+        );
       }
       return htmlPage(LinkSentPage({ origin, email: form.get("email") ?? "", next }) as string);
     })
@@ -44,7 +51,9 @@ export function signInPages(ctx: PageContext) {
       "/dashboard/organization",
       dashboardRoute(ctx, async ({ request, body }) => {
         const form = formOf(body);
-        await callOperation(ctx, "switchOrganization", request, { body: `${new URLSearchParams({ customerId: form.get("customerId") ?? "", _csrf: form.get("_csrf") ?? "" })}` });
+        await callOperation(ctx, "switchOrganization", request, {
+          body: `${new URLSearchParams({ customerId: form.get("customerId") ?? "", _csrf: form.get("_csrf") ?? "" })}`,
+        });
         return seeOther(localPath(form.get("next")));
       }),
     );

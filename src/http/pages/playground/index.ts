@@ -1,7 +1,13 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../../errors/app-error";
 import { callOperation, formOf, htmlPage, retryAfterOf, seeOther, type PageContext } from "../page-kit";
-import { PlaygroundMissingPage, PlaygroundPage, PlaygroundRunPage, type PlaygroundFormValues, type PlaygroundRunProps } from "./playground-views";
+import {
+  PlaygroundMissingPage,
+  PlaygroundPage,
+  PlaygroundRunPage,
+  type PlaygroundFormValues,
+  type PlaygroundRunProps,
+} from "./playground-views";
 
 /** A refusal as the page shows it: its code, then what to do. */
 const refusal = (e: AppError) => `${e.code}: ${e.message}`;
@@ -25,7 +31,11 @@ export function playgroundPages(ctx: PageContext) {
         answer = await callOperation<Response>(ctx, "runPlayground", request, { body });
       } catch (e) {
         if (!(e instanceof AppError)) throw e;
-        const values = { url: fields.get("url") ?? undefined, html: fields.get("html") ?? undefined, baseUrl: fields.get("baseUrl") ?? undefined };
+        const values = {
+          url: fields.get("url") ?? undefined,
+          html: fields.get("html") ?? undefined,
+          baseUrl: fields.get("baseUrl") ?? undefined,
+        };
         return htmlPage(form(values, refusal(e)), e.status, retryAfterOf(e));
       }
       const run = (await answer.json()) as PlaygroundRunProps;

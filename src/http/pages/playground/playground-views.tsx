@@ -26,14 +26,20 @@ const DESCRIPTION = "Try Assay without an account: check a public page or pasted
 function SignUpInvitation() {
   return (
     <p>
-      These are a few of Assay's checks. <a href="/signin">Sign up for the full catalog</a>: every check, every capture size, email
-      jobs, and an API key for your CI.
+      These are a few of Assay's checks. <a href="/signin">Sign up for the full catalog</a>: every check, every capture
+      size, email jobs, and an API key for your CI.
     </p>
   );
 }
 
 /** The try-it page: a URL or pasted HTML, each its own form, posted to /playground (no JavaScript needed). */
-export function PlaygroundPage(props: { origin: string; checks: string[]; viewport: string; values?: PlaygroundFormValues; message?: string }) {
+export function PlaygroundPage(props: {
+  origin: string;
+  checks: string[];
+  viewport: string;
+  values?: PlaygroundFormValues;
+  message?: string;
+}) {
   const values = props.values ?? {};
   return (
     <Layout title="Playground" origin={props.origin} description={DESCRIPTION}>
@@ -52,7 +58,15 @@ export function PlaygroundPage(props: { origin: string; checks: string[]; viewpo
       <h2>A public page</h2>
       <form method="post" action="/playground">
         <label for="url">Its address</label>
-        <input id="url" name="url" type="url" inputmode="url" placeholder="https://example.com/" value={values.url} required />
+        <input
+          id="url"
+          name="url"
+          type="url"
+          inputmode="url"
+          placeholder="https://example.com/"
+          value={values.url}
+          required
+        />
         <button type="submit">Check this page</button>
       </form>
       <h2>Pasted HTML</h2>
@@ -62,7 +76,14 @@ export function PlaygroundPage(props: { origin: string; checks: string[]; viewpo
           {values.html ?? ""}
         </textarea>
         <label for="baseUrl">The public address it stands for</label>
-        <input id="baseUrl" name="baseUrl" type="url" inputmode="url" value={values.baseUrl ?? "https://example.com/"} required />
+        <input
+          id="baseUrl"
+          name="baseUrl"
+          type="url"
+          inputmode="url"
+          value={values.baseUrl ?? "https://example.com/"}
+          required
+        />
         <button type="submit">Check this HTML</button>
       </form>
       <SignUpInvitation />
@@ -82,7 +103,8 @@ export function PlaygroundRunPage(props: { origin: string; run: PlaygroundRunPro
       <h1>Playground run</h1>
       <p>
         <span safe>{subject}</span> at {run.viewport}: <span class="pass">{String(run.summary.pass)} pass</span>,{" "}
-        <span class="fail">{String(run.summary.fail)} fail</span>, <span class="error">{String(run.summary.error)} error</span>. Kept until{" "}
+        <span class="fail">{String(run.summary.fail)} fail</span>,{" "}
+        <span class="error">{String(run.summary.error)} error</span>. Kept until{" "}
         <time datetime={run.expiresAt}>{run.expiresAt}</time>.
       </p>
       {run.interruption ? <Notice message={run.interruption} /> : ""}
