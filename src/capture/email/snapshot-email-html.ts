@@ -44,9 +44,9 @@ export interface EmailHtmlSnapshot {
 
 /** Text without the characters that pad preheaders and spacer cells: white space, zero-width and combining joiners, soft hyphens. */
 export function meaningful(s: string): string {
-  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner is meant alone, as padding, not as part of a sequence
   return s
     .replace(
+      // biome-ignore lint/suspicious/noMisleadingCharacterClass: each joiner is meant alone, as padding, not in a sequence
       /[\s\u00a0\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202f\u205f\u2060-\u2064\u3000\u3164\ufeff]+/g,
       " ",
     )
@@ -117,9 +117,10 @@ export function meaningfulTextNodes(): Text[] {
 }
 
 /** What an inbox previews: the hidden text before the first visible text, grouped by the element that hides it (the preheader), and that first visible text. */
-export function leadingText(
-  textNodes: Text[],
-): Pick<EmailHtmlSnapshot, "preheader" | "shortHiddenLead" | "firstVisibleText"> & {
+export function leadingText(textNodes: Text[]): Pick<
+  EmailHtmlSnapshot,
+  "preheader" | "shortHiddenLead" | "firstVisibleText"
+> & {
   preheaderElement: Element | null;
 } {
   let firstVisibleText: EmailHtmlSnapshot["firstVisibleText"] = null;
