@@ -1,7 +1,7 @@
 import { createAssay, type Assay } from "../src/app";
 import { createHttpApp } from "../src/http/app";
 import { loadConfig } from "../src/config";
-import { findChromium } from "../src/capture/browser-pool";
+import { findChromium } from "../src/capture/chromium-launch";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { nowMs, tempDir } from "./support";
 import { LANDING_PAGE_HTML } from "./landing-page";

@@ -1,5 +1,5 @@
 import { chromium, type Browser, type Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "../src/capture/browser-pool";
+import { CHROMIUM_ARGS } from "../src/capture/chromium-launch";
 import { childPids, nowMs, summary, type RssSampler } from "./support";
 import { LANDING_PAGE_HTML, LANDING_PAGE_TITLE } from "./landing-page";
 import type { BenchApp } from "./bench-app";

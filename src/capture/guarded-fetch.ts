@@ -12,7 +12,7 @@ import type { GuardVerdict, NetworkGuard } from "./network-guard";
  * certificate check use the name while the socket can only reach the checked address. No resolver is in
  * that path at all. (Bun 1.4.5 also honours a custom `lookup` on node:http(s) requests, verified; the IP
  * literal is used instead because it does not depend on the runtime calling that hook, and it is the same
- * mechanism guardedWebSocket needs.)
+ * mechanism guardedWebSocket, in guarded-websocket.ts, needs.)
  */
 
 export interface GuardedFetchOptions {
@@ -220,8 +220,6 @@ function requestOnce(
   signal: AbortSignal,
 ): Promise<Exchanged> {
   const secure = url.protocol === "https:";
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  const hostIsAddress = hostname.includes(":") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
   const pinnedLookup = (_name: string, opts: unknown, cb?: (...args: unknown[]) => void) => {
     // Never consulted for an IP literal host; here so that a runtime which did consult it still gets the checked address.
     const callback = (typeof opts === "function" ? opts : cb) as (...args: unknown[]) => void;
@@ -244,7 +242,7 @@ function requestOnce(
           ...(body ? { "content-length": String(body.length) } : {}),
         },
         lookup: pinnedLookup as never,
-        ...(secure ? { servername: hostIsAddress ? undefined : hostname, ca } : {}),
+        ...(secure ? { servername: tlsServerName(url), ca } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -344,7 +342,15 @@ function collectHeaders(raw: string[]): Record<string, string> {
   return out;
 }
 
-function requestHeaders(given: Record<string, string> | undefined): Record<string, string> {
+/** The name SNI and the certificate check use on a pinned connection: the URL's hostname, none for an IP literal. */
+export function tlsServerName(url: URL): string | undefined {
+  const hostname = url.hostname.replace(/^\[|\]$/g, "");
+  const hostIsAddress = hostname.includes(":") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
+  return hostIsAddress ? undefined : hostname;
+}
+
+/** The headers a caller gave, lower-cased, less those of one connection and those a guarded request sets itself. */
+export function requestHeaders(given: Record<string, string> | undefined): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(given ?? {})) {
     const lower = name.toLowerCase();
@@ -377,48 +383,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
-}
-
-export interface GuardedSocket {
-  refused: false;
-  socket: WebSocket;
-  address: string;
-}
-
-/**
- * A WebSocket opened through the guard and pinned like guardedFetch: to the checked IP literal, with the
- * Host header and the TLS server name (SNI and certificate check) set to the hostname. Bun's WebSocket
- * client honours all three (verified: a certificate for the name passes, any other name fails).
- */
-export async function guardedWebSocket(
-  guard: NetworkGuard,
-  raw: string,
-  options: { protocols?: string[]; headers?: Record<string, string>; ca?: string | Buffer } = {},
-): Promise<GuardedSocket | Omit<GuardedRefusal, "redirects">> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { refused: true, reason: "invalid-url", detail: "not an absolute URL", url: raw };
-  }
-  if (url.protocol !== "ws:" && url.protocol !== "wss:") {
-    return { refused: true, reason: "scheme", detail: `only ws and wss are WebSockets, not ${url.protocol}`, url: raw };
-  }
-  const secure = url.protocol === "wss:";
-  // The same URL with the http(s) scheme its handshake uses; default ports are the same.
-  const verdict = await guard.check(`${secure ? "https" : "http"}:${url.href.slice(url.protocol.length)}`);
-  if (!verdict.allowed) return { refused: true, reason: verdict.reason, detail: verdict.detail, url: raw };
-  const hostname = url.hostname.replace(/^\[|\]$/g, "");
-  const hostIsAddress = hostname.includes(":") || /^\d+\.\d+\.\d+\.\d+$/.test(hostname);
-  const literal = verdict.address.includes(":") ? `[${verdict.address}]` : verdict.address;
-  const port = url.port || (secure ? "443" : "80");
-  const socket = new WebSocket(`${url.protocol}//${literal}:${port}${url.pathname}${url.search}`, {
-    headers: { ...requestHeaders(options.headers), host: url.host },
-    ...(options.protocols?.length ? { protocols: options.protocols } : {}),
-    ...(secure
-      ? { tls: { ...(hostIsAddress ? {} : { serverName: hostname }), ...(options.ca ? { ca: options.ca } : {}) } }
-      : {}),
-  } as unknown as string[]);
-  socket.binaryType = "arraybuffer";
-  return { refused: false, socket, address: verdict.address };
 }

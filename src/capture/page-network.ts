@@ -1,6 +1,7 @@
 import type { BrowserContext, Page, Request, Route, WebSocketRoute } from "playwright-core";
 import type { NetworkGuard } from "./network-guard";
-import { GuardedFetchError, guardedFetch, guardedWebSocket } from "./guarded-fetch";
+import { GuardedFetchError, guardedFetch } from "./guarded-fetch";
+import { guardedWebSocket } from "./guarded-websocket";
 import type { BlockedRequest, NetworkEntry } from "./artifact-shapes";
 import { keepImageBody, type ImageBodies } from "./image-evidence";
 

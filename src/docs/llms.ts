@@ -2,7 +2,7 @@ import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
 import { errorCatalog } from "../errors/catalog";
 import { JOB_TYPES } from "../contracts/job-request";
-import { JOB_FIELDS, JOB_RULES, jobExamples } from "../services/catalog";
+import { JOB_FIELDS, JOB_RULES, jobExamples } from "../services/job-request-description";
 import { SCOPE_DESCRIPTIONS, ALL_SCOPES } from "../domain/accounts";
 import { operations } from "../operations";
 import { isTool } from "../operations/operation";

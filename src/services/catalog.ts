@@ -1,26 +1,19 @@
 import { AppError } from "../errors/app-error";
 import { errorCatalog, retryableCodes, type ErrorCode } from "../errors/catalog";
 import { findValidation, validationModules } from "../catalog/registry";
-import { validationSets, type ValidationSet } from "../catalog/sets";
 import { catalogEntry, findSet, listSets, setView, validationDetail } from "../catalog/views";
-import { JobRequest, JOB_TYPES } from "../contracts/job-request";
-import { jsonSchemaOf } from "../contracts/schema-kit";
-import { PLAN_STEPS } from "../domain/job-request";
 import { policySeverity, SEVERITY_MAPPING } from "../domain/pass-policy";
 import type { ValidationModule } from "../validations/types";
-import { CAPTURE_SIZES } from "../capture/vocabulary";
 import type { ServiceContext } from "./context";
 import { catalogBaseUrl } from "../config";
-
-type JobType = (typeof JOB_TYPES)[number];
-type SubjectType = "url" | "email";
-
-const subjectOf = (type: JobType): SubjectType => (type === "email" ? "email" : "url");
+import { compareChecks, recommendChecks, searchCatalog } from "./catalog-discovery";
+import { jobRequestDescription, type JobType, type SubjectType } from "./job-request-description";
 
 /**
- * The catalog as the surfaces read it: validations, sets, the error table and the job request's shape,
- * plus the discovery helpers agents use (search, recommend, compare). HTTP routes, MCP tools and the
- * generated agent files (llms.txt, OpenAPI) all read through here.
+ * The catalog as the surfaces read it: validations, sets, the error table and the job request's shape
+ * (job-request-description.ts), plus the discovery helpers agents use (search, recommend, compare:
+ * catalog-discovery.ts). HTTP routes, MCP tools and the generated agent files (llms.txt, OpenAPI) all read
+ * through here.
  */
 export class CatalogService {
   constructor(private readonly ctx: Pick<ServiceContext, "config">) {}
@@ -52,164 +45,16 @@ export class CatalogService {
 
   /** Ranked word matching over ids, names, categories, summaries and judgments; deterministic. */
   search(q: { query: string; subjectType?: SubjectType; limit?: number }) {
-    const words = tokens(q.query);
-    const matches = validationModules
-      .filter((m) => !q.subjectType || m.meta.subjectType === q.subjectType)
-      .map((m) => ({ m, ...scoreModule(m, words, q.query) }))
-      .filter((r) => r.score > 0)
-      .sort((a, b) => b.score - a.score || a.m.meta.id.localeCompare(b.m.meta.id))
-      .slice(0, q.limit ?? 10);
-    return {
-      query: q.query,
-      matches: matches.map(({ m, score, matchedOn }) => ({ ...catalogEntry(m), score, matchedOn })),
-    };
+    return searchCatalog(q);
   }
 
-  /**
-   * Checks and a set for a plain-language goal: keyword rules over the catalog's categories and ids, plus
-   * word matches on the checks' own text. Every pick says why. Deterministic: the same goal gives the same answer.
-   */
+  /** Checks and a set for a plain-language goal, each pick with its reason. */
   recommend(q: { goal: string; subjectType: JobType }) {
-    const subject = subjectOf(q.subjectType);
-    const goal = q.goal.toLowerCase();
-    const words = tokens(q.goal);
-    const candidates = validationModules.filter((m) => m.meta.subjectType === subject);
-    const reasons = new Map<string, string[]>();
-    const add = (id: string, why: string) => {
-      if (!candidates.some((m) => m.meta.id === id)) return;
-      const list = reasons.get(id) ?? [];
-      if (!list.includes(why)) list.push(why);
-      reasons.set(id, list);
-    };
-    const setVotes = new Map<string, string[]>();
-    for (const rule of GOAL_RULES) {
-      const hit = rule.words.find((w) =>
-        w.includes(" ") ? goal.includes(w) : words.includes(w) || words.some((t) => t.startsWith(w) && w.length >= 5),
-      );
-      if (!hit) continue;
-      const why = `your goal mentions "${hit}": ${rule.because}`;
-      for (const m of candidates) if (rule.categories?.includes(m.meta.category)) add(m.meta.id, why);
-      for (const id of rule.checks ?? []) add(id, why);
-      if (rule.set) setVotes.set(rule.set, [...(setVotes.get(rule.set) ?? []), why]);
-    }
-    for (const m of candidates) {
-      const { score, matchedOn } = scoreModule(
-        m,
-        words.filter((w) => !STOP_WORDS.has(w)),
-        q.goal,
-      );
-      if (score >= 4)
-        add(m.meta.id, `its ${matchedOn.join(", ")} match${matchedOn.length === 1 ? "es" : ""} your words`);
-    }
-    const sets = validationSets.filter((s) => s.subjectType === subject);
-    // The set: one the goal names outright, else the one holding the most picked checks (ties: the smaller set).
-    let chosen: { set: ValidationSet; why: string } | undefined;
-    const voted = sets.find((s) => setVotes.has(s.id));
-    if (voted) chosen = { set: voted, why: setVotes.get(voted.id)![0]! };
-    else if (reasons.size) {
-      const ranked = sets
-        .map((s) => ({ s, overlap: s.validationIds.filter((id) => reasons.has(id)).length }))
-        .filter((r) => r.overlap >= 2)
-        .sort((a, b) => b.overlap - a.overlap || a.s.validationIds.length - b.s.validationIds.length);
-      if (ranked[0])
-        chosen = { set: ranked[0].s, why: `it holds ${ranked[0].overlap} of the checks your goal points at` };
-    }
-    if (reasons.size === 0) {
-      // Nothing matched: the broadest starting point for the subject type.
-      const fallback = sets.find((s) => s.id === "web-essentials") ?? sets[0];
-      if (fallback)
-        chosen = {
-          set: fallback,
-          why: "nothing in the goal pointed at specific checks, so this is the general starting point",
-        };
-      else
-        for (const m of candidates.filter((c) => !c.meta.requiresConfiguration))
-          add(
-            m.meta.id,
-            "nothing in the goal pointed at specific checks; every email check that runs without parameters",
-          );
-    }
-    const inSet = new Set(chosen?.set.validationIds ?? []);
-    for (const id of inSet) if (!reasons.has(id)) reasons.set(id, [`part of the ${chosen!.set.id} set`]);
-    const checks = [...reasons.entries()]
-      .map(([id, why]) => {
-        const m = findValidation(id)!;
-        return {
-          id,
-          name: m.meta.name,
-          category: m.meta.category,
-          executionKind: m.meta.kind,
-          credits: m.meta.price.credits,
-          inSet: inSet.has(id),
-          requiresConfiguration: m.meta.requiresConfiguration,
-          why: why.join("; "),
-          ...(m.meta.requiresConfiguration
-            ? {
-                askUserFor: m.meta.parameters.map((p) => ({
-                  parameter: p.name,
-                  description: p.description,
-                  format: p.format,
-                })),
-              }
-            : {}),
-        };
-      })
-      .sort((a, b) => Number(b.inSet) - Number(a.inSet) || a.id.localeCompare(b.id));
-    const extras = checks.filter((c) => !c.inSet);
-    const jobRequest: Record<string, unknown> = { ...subjectExample(q.subjectType) };
-    if (chosen) jobRequest.validationSetId = chosen.set.id;
-    if (extras.length) {
-      jobRequest.validations = extras.map((c) =>
-        c.requiresConfiguration
-          ? {
-              id: c.id,
-              parameters: Object.fromEntries(
-                findValidation(c.id)!.meta.parameters.map((p) => [p.name, `<ask the user: ${p.description}>`]),
-              ),
-            }
-          : c.id,
-      );
-    }
-    const needsAnswers = checks.filter((c) => c.requiresConfiguration);
-    return {
-      goal: q.goal,
-      jobType: q.subjectType,
-      subjectType: subject,
-      validationSet: chosen ? { id: chosen.set.id, name: chosen.set.name, why: chosen.why } : null,
-      checks,
-      estimatedCredits: checks.reduce((n, c) => n + c.credits, 0),
-      jobRequest,
-      notes: [
-        needsAnswers.length
-          ? `${needsAnswers.map((c) => c.id).join(", ")} need${needsAnswers.length === 1 ? "s" : ""} facts only the user has (see askUserFor): ask for them and never invent them; without them the check is skipped, not run.`
-          : "Every recommended check runs without parameters.",
-        "Replace the subject in jobRequest with the user's, check it with check_job_request, then run it with run_job.",
-      ],
-    };
+    return recommendChecks(q);
   }
 
   compare(ids: string[]) {
-    const modules = ids.map((id) => this.module(id));
-    const views = modules.map((m) => ({
-      ...catalogEntry(m, true),
-      judgment: m.meta.judgment,
-      validationSets: validationSets.filter((s) => s.validationIds.includes(m.meta.id)).map((s) => s.id),
-      captureSizes: m.meta.capture.standard,
-    }));
-    const differing: string[] = (
-      ["subjectType", "category", "severity", "executionKind", "requiresConfiguration", "price"] as const
-    ).filter((f) => new Set(views.map((v) => JSON.stringify(v[f]))).size > 1);
-    const sharedSets = views.reduce<string[]>(
-      (acc, v, i) => (i === 0 ? v.validationSets : acc.filter((s) => v.validationSets.includes(s))),
-      [],
-    );
-    return {
-      validations: views,
-      differences: differing,
-      sharedSets,
-      canRunTogether: new Set(views.map((v) => v.subjectType)).size === 1,
-      totalCredits: views.reduce((n, v) => n + v.price.credits, 0),
-    };
+    return compareChecks(ids.map((id) => this.module(id)));
   }
 
   /** The error table, as GET /api/errors and explain_error serve it. */
@@ -223,16 +68,7 @@ export class CatalogService {
 
   /** The job request: its JSON Schema, the fields in words, the rules, and an example body per job type that passes planJob. */
   describeJobRequest(type?: JobType) {
-    const types = type ? [type] : [...JOB_TYPES];
-    return {
-      schema: jsonSchemaOf(JobRequest),
-      fields: JOB_FIELDS,
-      examples: Object.fromEntries(types.map((t) => [t, jobExamples(t)])),
-      rules: JOB_RULES,
-      captureSizes: [...CAPTURE_SIZES],
-      emailJobs:
-        "An email job answers status pending with a one-time testEmail address. Ask the user to send the real message to it (or send it if you can), then call await_email_job (or poll GET /api/jobs?jobId=…) until status is no longer pending: completed (checked) or expired (nothing arrived; fully refunded).",
-    };
+    return jobRequestDescription(type);
   }
 
   private module(idOrSlug: string): ValidationModule {
@@ -254,272 +90,6 @@ function errorView(e: (typeof errorCatalog)[number]) {
     ...(e.status >= 500 ? { retryable: retryableCodes.has(e.code as ErrorCode) } : {}),
   };
 }
-
-// ------------------------------------------------------------------ job request description
-
-export const JOB_FIELDS = [
-  { field: "type", required: "always", description: "url, static_html or email: exactly one subject per job." },
-  {
-    field: "url",
-    required: "type=url",
-    description: "A public http(s) URL; private, loopback and internal addresses are refused (PLAYGROUND_INVALID_URL).",
-  },
-  { field: "html", required: "type=static_html", description: "The HTML to render." },
-  {
-    field: "baseUrl",
-    required: "type=static_html",
-    description: "The public http(s) URL the HTML is rendered as; relative links resolve against it.",
-  },
-  {
-    field: "subject",
-    required: "no (email)",
-    description: "The expected subject line of the email; a different subject is reported, not refused.",
-  },
-  {
-    field: "validations",
-    required: "validations or validationSetId",
-    description:
-      "Ids, or { id, severity, parameters, clients } objects. Identical duplicates collapse; differing ones are refused.",
-  },
-  {
-    field: "validationSetId",
-    required: "validations or validationSetId",
-    description: "One set id; url sets for url and static_html jobs, email sets for email jobs.",
-  },
-  {
-    field: "captureSizes",
-    required: "no",
-    description: `Extra capture sizes: ${CAPTURE_SIZES.join(", ")}; every check's standard sizes are always captured.`,
-  },
-  {
-    field: "detail",
-    required: "no",
-    description: "brief (default) or verbose (adds references and a note per result).",
-  },
-  { field: "customerId", required: "no", description: "Your organization; defaults to the key's." },
-];
-
-export const JOB_RULES = [
-  "One subject per job: a batch is N jobs, each with its own jobId.",
-  "One validationSetId per job; add or configure checks on top of it through validations[].",
-  "A job carries one flat parameter map: two entries giving one parameter different values is CONFLICTING_PARAMETERS.",
-  "Checks with requiresConfiguration: true need parameters; without them they are skipped (skipped_validations), not run and not charged.",
-  "Parameters are business facts (required text, allowed domains, brand colours, logo URL, unsubscribe URL, postal address): ask the user; never invent them.",
-  "clients (mail clients per form factor) apply to email validations that render; functional checks and webpage checks take none.",
-  "The whole body is validated before pricing: a refused body charges nothing and creates no job. Estimate and run take the same body.",
-  `The checks, in order (the first failing one answers): ${PLAN_STEPS.map((s) => `${s.step}. ${s.rule} (${[...new Set(s.codes)].join(", ")})`).join(" ")}`,
-  "url and static_html jobs answer with their results; email jobs answer pending with a testEmail address.",
-];
-
-function subjectExample(type: JobType): Record<string, unknown> {
-  if (type === "url") return { type: "url", url: "https://example.com/" };
-  if (type === "static_html") {
-    return {
-      type: "static_html",
-      html: '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Spring sale</title><meta name="description" content="Walking boots, 25% off until Sunday."></head><body><h1>Spring sale</h1><p>Walking boots, 25% off until Sunday.</p></body></html>',
-      baseUrl: "https://example.com/",
-    };
-  }
-  return { type: "email", subject: "Your subject line" };
-}
-
-/** A minimal body (a set, or the checks that run without parameters) and one with a configured check, both valid. */
-export function jobExamples(type: JobType) {
-  const subject = subjectOf(type);
-  const set = validationSets.find((s) => s.subjectType === subject);
-  const plain = validationModules.filter((m) => m.meta.subjectType === subject && !m.meta.requiresConfiguration);
-  const configured = validationModules.find((m) => m.meta.subjectType === subject && m.meta.requiresConfiguration);
-  const minimal = {
-    ...subjectExample(type),
-    ...(set ? { validationSetId: set.id } : { validations: plain.map((m) => m.meta.id) }),
-  };
-  return {
-    minimal,
-    ...(configured
-      ? {
-          withParameters: {
-            ...minimal,
-            validations: [
-              ...((minimal as { validations?: string[] }).validations ?? []),
-              {
-                id: configured.meta.id,
-                parameters: Object.fromEntries(configured.meta.parameters.map((p) => [p.name, p.example])),
-              },
-            ],
-          },
-          parametersNote: `${configured.meta.id}'s parameter values here are the catalog's examples; in a real job they are the user's facts`,
-        }
-      : {}),
-  };
-}
-
-// ------------------------------------------------------------------ matching
-
-const STOP_WORDS = new Set(
-  "a an and are as at be by check checks for from has have i in is it its make me my of on or our page pages site sure that the this to up we website with work works".split(
-    " ",
-  ),
-);
-
-function tokens(text: string): string[] {
-  return text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter((w) => w.length > 1);
-}
-
-function scoreModule(m: ValidationModule, words: string[], raw: string): { score: number; matchedOn: string[] } {
-  const meta = m.meta;
-  const q = raw.trim().toLowerCase();
-  if (q === meta.id || q === meta.slug) return { score: 100, matchedOn: ["id"] };
-  const fields: Array<[string, string, number]> = [
-    ["id", meta.id.replace(/-/g, " "), 5],
-    ["name", meta.name.toLowerCase(), 4],
-    ["category", meta.category, 4],
-    ["summary", meta.summary.toLowerCase(), 2],
-    ["judgment", meta.judgment.toLowerCase(), 1],
-  ];
-  let score = 0;
-  const matchedOn = new Set<string>();
-  for (const w of words) {
-    for (const [field, text, weight] of fields) {
-      if (tokens(text).some((t) => t === w || (w.length >= 4 && t.startsWith(w)))) {
-        score += weight;
-        matchedOn.add(field);
-      }
-    }
-  }
-  return { score, matchedOn: [...matchedOn] };
-}
-
-interface GoalRule {
-  words: string[];
-  because: string;
-  categories?: string[];
-  checks?: string[];
-  set?: string;
-}
-
-/** Plain-language words and what they point at in the catalog. Ids or sets missing from the catalog are ignored. */
-const GOAL_RULES: GoalRule[] = [
-  {
-    words: [
-      "launch",
-      "go live",
-      "golive",
-      "release",
-      "ship",
-      "publish",
-      "pre-launch",
-      "prelaunch",
-      "production",
-      "ready",
-    ],
-    because: "a pre-launch sweep",
-    set: "launch-readiness",
-  },
-  {
-    words: ["seo", "search engine", "google", "ranking", "rank", "indexing", "indexed", "crawl", "serp"],
-    because: "what search engines read",
-    categories: ["seo"],
-    set: "seo",
-  },
-  {
-    words: ["share", "sharing", "social", "preview", "open graph", "og", "twitter", "linkedin", "facebook"],
-    because: "link previews",
-    checks: ["open-graph-tags"],
-  },
-  {
-    words: ["accessible", "accessibility", "a11y", "wcag", "ada", "screen reader", "blind", "disabilit", "keyboard"],
-    because: "accessibility",
-    categories: ["accessibility"],
-    set: "accessibility",
-  },
-  {
-    words: ["contrast", "legible", "readable", "readability"],
-    because: "legibility",
-    checks: ["color-contrast", "font-size-body-min-max"],
-  },
-  {
-    words: ["mobile", "phone", "phones", "responsive", "tablet", "small screen", "iphone", "android"],
-    because: "how the page holds up on small screens",
-    categories: ["mobile"],
-    checks: ["layout-not-broken", "no-horizontal-overflow"],
-  },
-  {
-    words: ["layout", "broken layout", "overlap", "overflow", "looks broken", "visual"],
-    because: "the rendered layout",
-    categories: ["visual"],
-    checks: ["layout-not-broken", "no-horizontal-overflow"],
-  },
-  {
-    words: ["brand", "on-brand", "logo", "colour", "colours", "color", "colors", "palette", "style guide"],
-    because: "brand presentation",
-    categories: ["brand"],
-    set: "brand-compliance",
-  },
-  {
-    words: ["broken", "dead link", "404", "links", "link"],
-    because: "links and images that do not load",
-    checks: ["broken-links", "broken-images"],
-  },
-  { words: ["image", "images"], because: "images", checks: ["broken-images", "image-alt-text"] },
-  {
-    words: ["speed", "fast", "slow", "performance", "weight", "heavy", "vitals", "lcp", "cls", "load time"],
-    because: "page weight and loading",
-    categories: ["performance"],
-  },
-  {
-    words: ["security", "secure", "https", "mixed content", "insecure"],
-    because: "insecure content",
-    categories: ["security"],
-  },
-  {
-    words: ["javascript", "console", "script error", "js error", "errors"],
-    because: "JavaScript errors",
-    checks: ["console-errors"],
-  },
-  { words: ["typo", "typos", "spelling", "spell", "proofread", "grammar"], because: "spelling", checks: ["spelling"] },
-  {
-    words: ["placeholder", "lorem", "unfinished", "template", "draft", "dummy"],
-    because: "unfinished copy",
-    checks: ["no-lorem-ipsum", "no-unrendered-placeholders"],
-  },
-  {
-    words: ["cta", "call to action", "button", "sign up button", "buy button", "conversion"],
-    because: "the call to action",
-    checks: ["cta-visible"],
-  },
-  {
-    words: ["legal", "disclaimer", "required text", "must say", "must mention", "price", "terms"],
-    because: "text that must appear",
-    checks: ["required-text-present"],
-  },
-  {
-    words: ["forbidden", "banned", "must not say", "never say", "competitor"],
-    because: "text that must not appear",
-    checks: ["forbidden-text-absent"],
-  },
-  {
-    words: ["domain", "domains", "allowlist", "whitelist", "outbound", "external links"],
-    because: "where links may point",
-    checks: ["link-domain-allowlist"],
-  },
-  { words: ["form", "forms", "label", "labels", "input"], because: "form fields", checks: ["form-labels"] },
-  { words: ["heading", "headings", "h1", "structure"], because: "the heading structure", categories: ["structure"] },
-  {
-    words: ["structured data", "schema.org", "json-ld", "rich result"],
-    because: "structured data",
-    checks: ["structured-data-valid"],
-  },
-  { words: ["favicon", "icon"], because: "the favicon", checks: ["favicon"] },
-  {
-    words: ["unsubscribe", "list-unsubscribe", "deliverability", "deliver", "inbox", "spam", "gmail", "yahoo", "bulk"],
-    because: "deliverability",
-    categories: ["deliverability"],
-  },
-  { words: ["subject", "subject line"], because: "the subject line", checks: ["email-subject-length"] },
-];
 
 /**
  * A set in the hosted vocabulary too: each check's policy severity, which checks block (required) and which only

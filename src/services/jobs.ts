@@ -1,29 +1,17 @@
 import { AppError } from "../errors/app-error";
-import type { PlannedValidation } from "../domain/planned-job";
-import {
-  decide,
-  jobState,
-  JobStateError,
-  mailboxState,
-  type JobCommand,
-  type JobEvent,
-  type JobState,
-} from "../domain/jobs";
-import type { JobAcceptedData } from "../../events/jobs";
-import { streams } from "../domain/accounts";
-import { ConcurrencyError, type StreamWrite } from "../store/event-log";
-import { chargeForJob, creditState } from "../../projections/credits";
 import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
-import { findInboxAddress, overdueAddresses, receivedUnsettled } from "../../projections/inbox";
-import { findValidation } from "../catalog/registry";
-import { headline } from "../capture/email/email-artifacts";
+import { overdueAddresses } from "../../projections/inbox";
 import { JobRunner, browserReady, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import type { JobQuotes } from "./job-quotes";
 import { newJobId, newTestAddressToken } from "./ids";
+import { JobWrites } from "./job-writes";
+import { EmailJobMessages, type InboundMessage, type RecipientStatus } from "./email-job-messages";
 import type { RequestMeta, ServiceContext } from "./context";
+
+export type { InboundMessage, RecipientStatus };
 
 export interface JobListQuery {
   jobId?: string;
@@ -33,19 +21,6 @@ export interface JobListQuery {
   detail?: "brief" | "verbose";
 }
 
-/** A message as the SMTP inbox received it: the raw bytes and the envelope the client gave. */
-export interface InboundMessage {
-  raw: Uint8Array;
-  envelope: { mailFrom: string; rcptTo: string[]; remoteAddress?: string; helo?: string };
-}
-
-/**
- * Whether a recipient may receive a message now: waiting, or why not (an address outside the inbox domain,
- * an address no job has, one that already received its message, one whose window passed).
- */
-export type RecipientStatus = "waiting" | "foreign" | "unknown" | "used" | "expired";
-
-const SMTP: RequestMeta = { actor: { kind: "system" }, channel: "smtp" };
 const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
 
 /**
@@ -61,32 +36,22 @@ const LEFT_BY_ITS_SERVER =
 
 /**
  * The job engine's application service: plans and prices a body, accepts and charges it (the job decider,
- * src/domain/jobs.ts), runs it (JobRunner), settles it, takes an email job's message from the inbox,
- * expires email jobs whose message never came, closes at start what a stopped process left running, and shows
- * jobs (job-views.ts).
+ * src/domain/jobs.ts), runs it (JobRunner), settles it, takes an email job's message from the inbox
+ * (EmailJobMessages), expires email jobs whose message never came, closes at start what a stopped process left
+ * running, and shows jobs (job-views.ts). Every write to a job's stream goes through JobWrites.
  */
 export class JobService {
   private readonly runner: JobRunner;
-  /**
-   * The jobs this process is working on: a webpage job from before its acceptance is appended until it is settled
-   * or given up, an email job from before its message's arrival is appended until its check is. A recovery or a
-   * sweep leaves these alone (and never starts a second check of a message).
-   *
-   * A job enters before the event that makes it running (JobAccepted, EmailReceived) is appended, not after. So a
-   * job of this node that the read models show running or received and that is not here is one no code in this
-   * process will touch again (its caller heard an error, say an append whose acknowledgement was lost, or its
-   * settlement failed), and the sweep may close it at once. Registering after the append would leave a gap in
-   * which the copy already shows the job (it is applied before the append's promise settles) while nothing holds
-   * it, and a sweep then would close a job about to run; a grace period would only guess how long that gap lasts
-   * under load.
-   */
-  private readonly held = new Set<string>();
+  private readonly writes: JobWrites;
+  private readonly messages: EmailJobMessages;
 
   constructor(
     private readonly ctx: ServiceContext,
     private readonly quotes: JobQuotes,
   ) {
     this.runner = new JobRunner(ctx);
+    this.writes = new JobWrites(ctx);
+    this.messages = new EmailJobMessages(ctx, this.writes, this.runner);
   }
 
   async run(customerId: string, body: unknown, meta: RequestMeta) {
@@ -98,7 +63,7 @@ export class JobService {
     if (job.type === "email") {
       const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
       const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
-      await this.apply(
+      await this.writes.apply(
         jobId,
         customerId,
         { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } },
@@ -107,9 +72,9 @@ export class JobService {
       crashPoint("job-accepted");
       return this.get(customerId, jobId, job.detail);
     }
-    this.held.add(jobId);
+    this.writes.held.add(jobId);
     try {
-      await this.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
+      await this.writes.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
       crashPoint("job-accepted");
       let execution: Execution;
       try {
@@ -117,7 +82,12 @@ export class JobService {
       } catch (e) {
         // Charged but not delivered: settle with every row errored and refunded, then say so.
         console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
-        await this.interrupt(jobId, customerId, `The job could not run: ${(e as Error).message.split("\n")[0]}`, meta);
+        await this.writes.interrupt(
+          jobId,
+          customerId,
+          `The job could not run: ${(e as Error).message.split("\n")[0]}`,
+          meta,
+        );
         throw new AppError(
           "JOB_EXECUTION_FAILED",
           "The job failed after it was charged; every credit was refunded. Retry it.",
@@ -130,14 +100,14 @@ export class JobService {
         );
       }
       crashPoint("checks-done");
-      await this.settle(
+      await this.writes.settle(
         jobId,
         customerId,
         { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption },
         meta,
       );
     } finally {
-      this.held.delete(jobId);
+      this.writes.held.delete(jobId);
     }
     return timedSync("job view", () => this.get(customerId, jobId, job.detail));
   }
@@ -181,7 +151,7 @@ export class JobService {
   async receivedEmail(customerId: string, jobId: string): Promise<{ jobId: string; raw: Uint8Array }> {
     const [row] = findJobs(this.ctx.readModels, { customerId, jobId, limit: 1 });
     if (!row) throw new AppError("JOB_NOT_FOUND", `No job ${jobId} in this organization.`, { jobId });
-    const arrival = this.readJob(jobId).email;
+    const arrival = this.writes.readJob(jobId).email;
     if (!arrival) {
       throw new AppError(
         "STORAGE_OBJECT_NOT_FOUND",
@@ -192,43 +162,21 @@ export class JobService {
     return { jobId, raw: await this.ctx.mail.read(customerId, arrival.storageKey) };
   }
 
-  /**
-   * Whether the inbox should take a message for this recipient now (asked at RCPT). The read models are brought
-   * to the log's head first: the job may have been created a moment ago on another node.
-   */
-  async recipientStatus(address: string, now = new Date()): Promise<RecipientStatus> {
-    if ((address.split("@")[1] ?? "").toLowerCase() !== this.ctx.config.inboxDomain.toLowerCase()) return "foreign";
-    await this.ctx.log.catchUp();
-    const inbox = findInboxAddress(this.ctx.readModels, address);
-    return inbox ? mailboxState(this.readJob(inbox.jobId), now) : "unknown";
+  /** Whether the inbox should take a message for this recipient now (asked at RCPT). */
+  recipientStatus(address: string, now = new Date()): Promise<RecipientStatus> {
+    return this.messages.recipientStatus(address, now);
   }
 
-  /**
-   * A message the inbox received: kept and recorded for every recipient still waiting for one, then checked
-   * and settled in the background. Answers how many jobs took it (none: the inbox refuses the message).
-   */
-  async receiveEmail(message: InboundMessage): Promise<number> {
-    await this.ctx.log.catchUp();
-    const accepted: string[] = [];
-    for (const rcpt of message.envelope.rcptTo) {
-      const jobId = await this.keepMessage(rcpt, message);
-      if (jobId) accepted.push(jobId);
-    }
-    // Checking starts once the inbox has written its answer to the client (a later turn of the event loop), not before.
-    for (const jobId of accepted) {
-      setImmediate(() => {
-        crashPoint("email-received");
-        this.checkHeld(jobId).catch((e) => console.error(`email job ${jobId} could not be closed:`, e));
-      });
-    }
-    return accepted.length;
+  /** A message the inbox received, kept for the jobs waiting for it and checked: answers how many took it. */
+  receiveEmail(message: InboundMessage): Promise<number> {
+    return this.messages.receive(message);
   }
 
   /** Closes email jobs whose window passed without a message, refunding them in full. */
   async expireOverdue(now = new Date()): Promise<number> {
     let expired = 0;
     for (const address of overdueAddresses(this.ctx.readModels, now.toISOString())) {
-      if (await this.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
+      if (await this.writes.settle(address.jobId, address.customerId, { kind: "expire", now }, SYSTEM)) expired++;
     }
     return expired;
   }
@@ -244,15 +192,15 @@ export class JobService {
   async recoverInterruptedJobs(nodes?: readonly string[], cause = CUT_OFF_BY_RESTART): Promise<number> {
     let closed = 0;
     for (const job of runningJobs(this.ctx.readModels, nodes)) {
-      if (this.held.has(job.jobId)) continue;
-      if (await this.interrupt(job.jobId, job.customerId, cause, SYSTEM)) closed++;
+      if (this.writes.held.has(job.jobId)) continue;
+      if (await this.writes.interrupt(job.jobId, job.customerId, cause, SYSTEM)) closed++;
     }
     return closed;
   }
 
   /** Checks messages that arrived but were not checked (those `nodes` took, when named), and expires what ran out. */
   async recoverEmailJobs(nodes?: readonly string[]): Promise<void> {
-    await this.checkReceived(nodes);
+    await this.messages.checkReceived(nodes);
     await this.expireOverdue();
   }
 
@@ -265,178 +213,7 @@ export class JobService {
    */
   async sweepUnheld(nodes?: readonly string[]): Promise<number> {
     const closed = await this.recoverInterruptedJobs(nodes, LEFT_BY_ITS_SERVER);
-    await this.checkReceived(nodes);
+    await this.messages.checkReceived(nodes);
     return closed;
   }
-
-  /** Checks messages that arrived but were not checked (those `nodes` took, when named). */
-  private async checkReceived(nodes?: readonly string[]): Promise<void> {
-    for (const address of receivedUnsettled(this.ctx.readModels, nodes)) await this.checkEmail(address.jobId);
-  }
-
-  /**
-   * Stores the message for one recipient's job and records its arrival; null when that job is not waiting for one.
-   * The job is held from before the arrival is appended (see `held`); the caller hands it to checkHeld.
-   */
-  private async keepMessage(recipient: string, message: InboundMessage): Promise<string | null> {
-    const inbox = findInboxAddress(this.ctx.readModels, recipient);
-    // A job held here is taking or checking a message already.
-    if (!inbox || this.held.has(inbox.jobId)) return null;
-    const storageKey = `${inbox.jobId}.eml`;
-    let writes: StreamWrite[];
-    try {
-      writes = this.decide(inbox.jobId, inbox.customerId, {
-        kind: "receiveEmail",
-        message: { raw: message.raw, storageKey, envelope: message.envelope, ...headline(message.raw) },
-        now: new Date(),
-      });
-    } catch (e) {
-      if (e instanceof JobStateError) return null;
-      throw e;
-    }
-    // Both on disk before the inbox answers 250: the bytes, then the arrival (synced), so no accepted message is lost.
-    this.held.add(inbox.jobId);
-    try {
-      await this.ctx.mail.write(inbox.customerId, storageKey, message.raw);
-      await this.ctx.log.append(writes, SMTP, { durable: true });
-    } catch (e) {
-      this.held.delete(inbox.jobId);
-      throw e;
-    }
-    return inbox.jobId;
-  }
-
-  /** Checks the message an email job received, unless this process holds the job already (takes or checks its message). */
-  private async checkEmail(jobId: string): Promise<void> {
-    if (this.held.has(jobId)) return;
-    this.held.add(jobId);
-    await this.checkHeld(jobId);
-  }
-
-  /**
-   * Checks the message an email job received and settles the job, then lets the job go (it was held by the caller).
-   * A run that fails (the stored message cannot be read, no browser) closes the job as interrupted and refunded, as a
-   * webpage job's does, rather than leaving it received: recovery at the next start would fail on it again.
-   */
-  private async checkHeld(jobId: string): Promise<void> {
-    const { accepted: job, email: arrival, status } = this.readJob(jobId);
-    if (!job || !arrival || status !== "received") {
-      this.held.delete(jobId);
-      return;
-    }
-    try {
-      const expectedSubject = job.subject.emailSubject;
-      const raw = await this.ctx.mail.read(job.customerId, arrival.storageKey);
-      const run = await this.runner.runEmail(jobId, job.customerId, plannedOf(job), {
-        raw,
-        envelope: arrival.envelope,
-        expectedSubject: expectedSubject ?? null,
-      });
-      const received = run.email
-        ? {
-            from: run.email.from ? `${run.email.from.name} <${run.email.from.address}>`.trim() : arrival.from,
-            subject: run.email.subject ?? "",
-          }
-        : { from: arrival.from, subject: arrival.subject };
-      const email = {
-        ...received,
-        ...(expectedSubject !== undefined
-          ? {
-              expectedSubject,
-              subjectMatches: normaliseSubject(received.subject) === normaliseSubject(expectedSubject),
-            }
-          : {}),
-      };
-      crashPoint("checks-done");
-      await this.settle(
-        jobId,
-        job.customerId,
-        { kind: "settle", results: run.rows, captures: run.captures, email },
-        SMTP,
-      );
-    } catch (e) {
-      console.error(`email job ${jobId} failed while checking:`, e);
-      await this.interrupt(
-        jobId,
-        job.customerId,
-        `The job could not run: ${(e as Error).message.split("\n")[0]}`,
-        SMTP,
-      );
-    } finally {
-      this.held.delete(jobId);
-    }
-  }
-
-  /** Closes a job being checked as interrupted, once, and drops the screenshots its run wrote (none is recorded). */
-  private async interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): Promise<boolean> {
-    if (!(await this.settle(jobId, customerId, { kind: "interrupt", cause }, meta))) return false;
-    try {
-      await this.ctx.captures.discardUnrecorded(customerId, jobId);
-    } catch (e) {
-      // The job is closed and refunded; files left behind are unreachable (no CaptureStored names them), not wrong.
-      console.error(`job ${jobId}: its unrecorded screenshots could not be removed: ${(e as Error).message}`);
-    }
-    return true;
-  }
-
-  /** Settles, expires or interrupts a job once: false when the job decider refuses because it is already closed. */
-  private async settle(
-    jobId: string,
-    customerId: string,
-    cmd: Extract<JobCommand, { kind: "settle" | "expire" | "interrupt" }>,
-    meta: RequestMeta,
-  ): Promise<boolean> {
-    try {
-      await this.apply(jobId, customerId, cmd, meta);
-      return true;
-    } catch (e) {
-      if (e instanceof JobStateError) return false;
-      throw e;
-    }
-  }
-
-  /**
-   * Decides and appends in one step of a group commit (jobs accepted or settled in the same turn share a commit,
-   * each decided on the state the ones before it left); when another process moved the job's stream or the ledger
-   * first, the decision is remade (a few attempts, then the conflict surfaces).
-   */
-  private async apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await timed(`job ${cmd.kind}`, () => this.ctx.log.appendSoon(() => this.decide(jobId, customerId, cmd), meta));
-        return;
-      } catch (e) {
-        if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
-      }
-    }
-  }
-
-  /** The job decider on the job's own stream and the organization's ledger. */
-  private decide(jobId: string, customerId: string, cmd: JobCommand): StreamWrite[] {
-    const credits = creditState(this.ctx.readModels, customerId);
-    return decide(cmd, {
-      job: this.readJob(jobId),
-      credits:
-        cmd.kind === "accept" ? { ...credits, existingCharge: chargeForJob(this.ctx.readModels, jobId) } : credits,
-    });
-  }
-
-  private readJob(jobId: string): JobState {
-    return jobState(this.ctx.log.readStream(streams.job(jobId)) as unknown as JobEvent[]);
-  }
 }
-
-/** The planned checks of an accepted job, as the runner reads them. */
-function plannedOf(job: JobAcceptedData): PlannedValidation[] {
-  return job.validations.map((v) => ({
-    module: findValidation(v.id)!,
-    severity: v.severity,
-    parameters: v.parameters,
-    credits: v.credits,
-    fromSet: v.fromSet,
-    ...(v.clients ? { clients: v.clients } : {}),
-  }));
-}
-
-/** Subjects compare after Unicode normalisation, white-space folding and trimming; case matters. */
-const normaliseSubject = (s: string) => s.normalize("NFC").replace(/\s+/g, " ").trim();

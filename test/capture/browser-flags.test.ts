@@ -7,7 +7,7 @@ import {
   CHROMIUM_ARGS,
   PLAYWRIGHT_DISABLED_FEATURES,
   findChromium,
-} from "../../src/capture/browser-pool";
+} from "../../src/capture/chromium-launch";
 
 /**
  * The browser's feature switches: Chromium reads only the last --disable-features, so CHROMIUM_ARGS restates the

@@ -7,10 +7,10 @@ import { classifyAddress } from "../../src/capture/ip-ranges";
 import {
   GuardedFetchError,
   guardedFetch,
-  guardedWebSocket,
   type GuardedRefusal,
   type GuardedResponse,
 } from "../../src/capture/guarded-fetch";
+import { guardedWebSocket } from "../../src/capture/guarded-websocket";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";

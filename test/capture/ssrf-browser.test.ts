@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
-import { BrowserPool, CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BrowserPool } from "../../src/capture/browser-pool";
+import { CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 import { NetworkGuard, type Resolver } from "../../src/capture/network-guard";
 import { WebCaptureEngine } from "../../src/capture/web-capture";
 import { startServer, type TestServer } from "../support/harness";

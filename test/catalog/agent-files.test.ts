@@ -12,7 +12,7 @@ import { isTool } from "../../src/operations/operation";
 
 const tools = operations.filter(isTool);
 import { MCP_PROTOCOL_VERSIONS } from "../../src/mcp/server";
-import { jobExamples } from "../../src/services/catalog";
+import { jobExamples } from "../../src/services/job-request-description";
 import { JOB_TYPES } from "../../src/contracts/job-request";
 
 let server: TestServer;

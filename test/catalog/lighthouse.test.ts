@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { findChromium } from "../../src/capture/browser-pool";
+import { findChromium } from "../../src/capture/chromium-launch";
 import { startServer, type TestServer } from "../support/harness";
 import { runLighthouse } from "../support/lighthouse";
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import pkg from "../../package.json" with { type: "json" };
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 import { runCli, startCli, startServer, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { decideDevice, postForm } from "../support/pages";

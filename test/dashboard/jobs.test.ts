@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import nodemailer from "nodemailer";
 import { chromium } from "playwright-core";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 import { eventCount, expectError, htmlJob, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { page } from "../support/pages";

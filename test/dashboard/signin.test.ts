@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 import { eventCount, eventsOf, expectError, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, type MailRelay, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm } from "../support/pages";

@@ -15,7 +15,7 @@ import {
 } from "../support/harness";
 import { decideDevice, hidden, page, postForm } from "../support/pages";
 import { inSession, signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 
 /**
  * Device authorization (RFC 8628) through the real interface: the code and token endpoints as a command-line

@@ -8,7 +8,7 @@ import { NetworkGuard } from "../../src/capture/network-guard";
 import { AppError } from "../../src/errors/app-error";
 import { errorCatalog, type ErrorCode } from "../../src/errors/catalog";
 import { validationSets } from "../../src/catalog/sets";
-import { JOB_RULES } from "../../src/services/catalog";
+import { JOB_RULES } from "../../src/services/job-request-description";
 import { htmlJob, ROOT } from "../support/harness";
 
 /** The planner's step table, driven directly: no server, no browser, no DNS (example.com answers a fixed public address). */

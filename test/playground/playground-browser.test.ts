@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium, type Browser, type Page, type Response } from "playwright-core";
 import { startServer, type TestServer } from "../support/harness";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 
 /**
  * The playground as a visitor uses it, in real Chromium with JavaScript off: from the site's header to the form, a

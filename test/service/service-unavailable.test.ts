@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { eventCount, expectError, startServer, tempDataDir, type TestServer } from "../support/harness";
-import { findChromium } from "../../src/capture/browser-pool";
+import { findChromium } from "../../src/capture/chromium-launch";
 import { STATIC_HTML_EXAMPLE } from "../../src/operations/jobs/examples";
 
 /** SERVICE_UNAVAILABLE: a required dependency (Chromium, the configured billing provider) cannot be had; refused before any charge. */

@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider from "oidc-provider";
 import { chromium } from "playwright-core";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
 import { eventsOf, expectError, startServer, uniqueEmail, type ApiResponse, type TestServer } from "../support/harness";
 
 /**

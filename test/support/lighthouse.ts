@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { BASE_CHROMIUM_ARGS } from "../../src/capture/browser-pool";
+import { BASE_CHROMIUM_ARGS } from "../../src/capture/chromium-launch";
 
 /**
  * The flags Lighthouse's Chromium gets: the base flags of the app's Chromium without its network

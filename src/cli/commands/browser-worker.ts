@@ -49,7 +49,7 @@ async function runBrowserWorker(opts: WorkerOptions): Promise<number> {
   // Loaded when the command runs: the other commands (and --version) start without playwright-core.
   const [{ chromium }, { findChromium, LAUNCH_OPTIONS }] = await Promise.all([
     import("playwright-core"),
-    import("../../capture/browser-pool"),
+    import("../../capture/chromium-launch"),
   ]);
   const executablePath = findChromium(process.env.CHROMIUM_PATH || undefined);
   if (!executablePath) {

@@ -1,0 +1,42 @@
+import type { VarSpec } from "./declaration";
+
+/** The section "Browsers" (CONFIG_SECTIONS.browsers), in the order docs/configuration.md lists it. */
+export const BROWSERS_VARS = {
+  CHROMIUM_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "found on `PATH`",
+    doc: "Chromium or Chrome binary (also for `assay browser-worker`).",
+  },
+  PATH: {
+    section: "browsers",
+    kind: "text",
+    defaultText: "the system's",
+    doc: "Without `CHROMIUM_PATH`, its directories (colon-separated) are searched for `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`.",
+  },
+  ASSAY_BROWSER_POOL_SIZE: {
+    section: "browsers",
+    kind: "integer",
+    min: 1,
+    default: 2,
+    doc: "Warm browsers in the capture pool (ignored with `ASSAY_BROWSER_ENDPOINTS`: one browser per worker).",
+  },
+  ASSAY_BROWSER_ENDPOINTS: {
+    section: "browsers",
+    kind: "list",
+    doc: "Comma-separated `ws://` or `wss://` endpoints of browser workers (`assay browser-worker`, or playwright-core's `launchServer` with Assay's flags); set, the pool renders in them instead of launching Chromium here (no local Chromium needed). A malformed entry, or one named twice, stops the start naming this variable. See [browsers as remote workers](scaling.md#browsers-as-remote-workers).",
+  },
+  ASSAY_BROWSER_PAGES: {
+    section: "browsers",
+    kind: "integer",
+    min: 1,
+    defaultText: "cores ÷ browsers, at least 1; `1` per worker with `ASSAY_BROWSER_ENDPOINTS`",
+    doc: "Pages each browser renders at once; further renders (of jobs and messages) wait their turn in arrival order.",
+  },
+  ASSAY_BROWSER_QUEUE: {
+    section: "browsers",
+    kind: "integer",
+    default: 64,
+    doc: "Webpage jobs that may wait for a turn; past it a job is refused with `SERVICE_UNAVAILABLE` (503, `Retry-After`) before it is charged.",
+  },
+} as const satisfies Record<string, VarSpec & { section: "browsers" }>;

@@ -1,0 +1,63 @@
+import type { VarSpec } from "./declaration";
+
+/** The section "The command line client" (CONFIG_SECTIONS.cli), in the order docs/configuration.md lists it. */
+export const CLI_VARS = {
+  ASSAY_BASE_URL: {
+    section: "cli",
+    kind: "url",
+    default: "http://localhost:8080",
+    doc: "The server client commands talk to, when `--base-url` is not given.",
+  },
+  ASSAY_API_KEY: {
+    section: "cli",
+    kind: "secret",
+    defaultText: "the key `assay login` stored",
+    doc: "The key client commands use; it wins over the stored key (`assay status` says which is in use and why). Agents set up by `assay install` read it too.",
+  },
+  ASSAY_SMTP_HOST: {
+    section: "cli",
+    kind: "text",
+    defaultText: "the server's host name",
+    doc: "The inbox `assay run --email` delivers to, when `--smtp-host` is not given.",
+  },
+  ASSAY_SMTP_PORT: {
+    section: "cli",
+    kind: "integer",
+    default: 2525,
+    doc: "The inbox's port, when `--smtp-port` is not given.",
+  },
+  XDG_CONFIG_HOME: {
+    section: "cli",
+    kind: "path",
+    defaultText: "`~/.config`",
+    doc: "`assay login` keeps its keys in `$XDG_CONFIG_HOME/assay/hosts.json`.",
+  },
+  HOME: {
+    section: "cli",
+    kind: "path",
+    defaultText: "the system's",
+    doc: "The home folder `assay install` and `update` look in for agents' settings.",
+  },
+  CI: {
+    section: "cli",
+    kind: "text",
+    doc: "Set (to anything), `assay login` never opens a browser, only prints the code and address.",
+  },
+  DISPLAY: {
+    section: "cli",
+    kind: "text",
+    doc: "On Linux, `assay login` opens a browser only when this or `WAYLAND_DISPLAY` is set.",
+  },
+  WAYLAND_DISPLAY: { section: "cli", kind: "text", doc: "See `DISPLAY`." },
+  NO_COLOR: { section: "cli", kind: "text", doc: "Set (to anything), reports on a terminal are not coloured." },
+  GITHUB_OUTPUT: {
+    section: "cli",
+    kind: "path",
+    doc: "Set (by GitHub Actions), `run` and `wait` write the outputs `job-id`, `verdict`, `credits` and `blocking-checks` there, and `start` writes `job-id` and `test-email`.",
+  },
+  GITHUB_STEP_SUMMARY: {
+    section: "cli",
+    kind: "path",
+    doc: "Set (by GitHub Actions), `run` and `wait` append a markdown table of the verdicts there.",
+  },
+} as const satisfies Record<string, VarSpec & { section: "cli" }>;

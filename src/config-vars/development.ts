@@ -1,0 +1,52 @@
+import type { VarSpec } from "./declaration";
+
+/** The section "Development: benchmarks, accuracy and the self-check" (CONFIG_SECTIONS.development), in the order docs/configuration.md lists it. */
+export const DEVELOPMENT_VARS = {
+  ASSAY_CORPUS_DIR: {
+    section: "development",
+    kind: "path",
+    defaultText: "`../shared/corpus`, beside the repository",
+    doc: "The synthetic corpus `npm run accuracy` scores (skipped when absent).",
+  },
+  ASSAY_ACCURACY_CORPORA: {
+    section: "development",
+    kind: "list",
+    default: "synthetic,real-world",
+    doc: "Which corpora `npm run accuracy` scores (`real-world`, `synthetic`).",
+  },
+  ASSAY_ACCURACY_SUBJECTS: {
+    section: "development",
+    kind: "list",
+    default: "web,email",
+    doc: "Which subjects `npm run accuracy` scores (`web`, `email`).",
+  },
+  ASSAY_ACCURACY_CASES: {
+    section: "development",
+    kind: "list",
+    defaultText: "every case",
+    doc: "Narrows `npm run accuracy` to these case ids.",
+  },
+  ASSAY_SELF_CHECK_SEED: {
+    section: "development",
+    kind: "text",
+    defaultText: "today's date",
+    doc: "The catalog's self-check (`test/catalog/self-check.test.ts`) runs a sample of check pages drawn from this seed; give a printed seed to repeat a draw.",
+  },
+  ASSAY_SELF_CHECK_PAGES: {
+    section: "development",
+    kind: "text",
+    doc: "`all`: the self-check runs every catalog page (what `npm run self-check` sets).",
+  },
+  BENCH_SOAK_SECONDS: {
+    section: "development",
+    kind: "integer",
+    default: 60,
+    doc: "How long `npm run bench`'s soak (and the remote-browsers bench) runs.",
+  },
+  BENCH_CLI_ROUNDS: {
+    section: "development",
+    kind: "integer",
+    default: 7,
+    doc: "Rounds of `bench/cli-run-bench.ts` (CLI against bare HTTP).",
+  },
+} as const satisfies Record<string, VarSpec & { section: "development" }>;
