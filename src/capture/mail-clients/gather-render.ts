@@ -1,6 +1,6 @@
 import { wcagContrast, type Rgb } from "culori";
 import type { Page } from "playwright-core";
-import type { Screenshot } from "../artifact-shapes";
+import { documentExtent, fullPageJpeg } from "../full-page-screenshot";
 import { gathererFor } from "../gatherers/gatherer";
 import { gathererTable } from "../gatherers/run";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
@@ -53,27 +53,8 @@ const screenshotGatherer = defineRenderGatherer({
   sizes: "once",
   dependsOn: [],
   async gather({ page, formFactor, screenshotMaxHeight }) {
-    const { width, height } = await page.evaluate(() => ({
-      width: document.documentElement.clientWidth,
-      height: Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0),
-    }));
-    const clipHeight = Math.max(1, Math.min(height, screenshotMaxHeight));
-    const data = await page.screenshot({
-      type: "jpeg",
-      quality: 80,
-      fullPage: true,
-      clip: { x: 0, y: 0, width, height: clipHeight },
-    });
-    const screenshot: Screenshot = {
-      viewport: formFactor,
-      contentType: "image/jpeg",
-      width,
-      height: clipHeight,
-      pageHeight: height,
-      cut: height > clipHeight,
-      data,
-    };
-    return { screenshot };
+    const extent = await page.evaluate(documentExtent);
+    return { screenshot: await fullPageJpeg(page, formFactor, extent, screenshotMaxHeight) };
   },
 });
 
