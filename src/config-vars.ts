@@ -39,6 +39,11 @@ export const CONFIG_SECTIONS = {
     intro:
       "What organizations are granted and where their plan comes from ([plans and billing](plans-and-billing.md)).",
   },
+  sites: {
+    title: "Site discovery",
+    intro:
+      "How often the server may fetch a site's sitemap or crawl it to list the pages of a run ([command line](cli.md)).",
+  },
   judges: {
     title: "Judges",
     intro: "Who judges visual checks: the offline inspector, or a vision model ([jobs](jobs.md#judges)).",
@@ -511,6 +516,22 @@ export const CONFIG_VARS = {
     min: 1,
     default: 3600,
     doc: "The window of `ASSAY_PLAYGROUND_RUNS_PER_ADDRESS`.",
+  },
+
+  // sites
+  ASSAY_DISCOVERIES_PER_ORGANIZATION: {
+    section: "sites",
+    kind: "integer",
+    min: 1,
+    default: 60,
+    doc: "Site discoveries (`POST /api/sites/discover`, `discover_pages`) one organization may ask for per window; more get `429 DISCOVERY_RATE_LIMITED` with `Retry-After`. Each one fetches up to a thousand pages of another site through the network guard. Per process on SQLite; shared by every node on PostgreSQL.",
+  },
+  ASSAY_DISCOVERY_WINDOW_SECONDS: {
+    section: "sites",
+    kind: "integer",
+    min: 1,
+    default: 3600,
+    doc: "The window of `ASSAY_DISCOVERIES_PER_ORGANIZATION`.",
   },
 
   // catalog

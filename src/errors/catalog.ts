@@ -51,6 +51,22 @@ const entries = [
     addedBySpecGap: true,
   },
   {
+    code: "DISCOVERY_ONE_SOURCE",
+    status: 400,
+    title: "One discovery source",
+    guidance:
+      "Site discovery takes exactly one source: sitemap (a sitemap's URL) or crawl (a page to crawl from); maxDepth belongs to a crawl (details.given). Nothing was fetched.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "DISCOVERY_URL_REFUSED",
+    status: 400,
+    title: "Discovery URL refused",
+    guidance:
+      "The sitemap or crawl URL, or a redirect it answered with, is not a public http(s) URL: the network guard refuses loopback, private, link-local and other non-public addresses, other schemes and blocked ports (details.url is the URL refused, details.reason the guard's reason). Nothing further was fetched.",
+    addedBySpecGap: true,
+  },
+  {
     code: "DEVICE_CODE_INVALID",
     status: 400,
     title: "Device code not valid",
@@ -475,6 +491,39 @@ const entries = [
     guidance: "The request body exceeds the size cap (details.limitBytes).",
     addedBySpecGap: true,
   },
+  // 422: the request was valid, but what it named could not be used.
+  {
+    code: "DISCOVERY_FETCH_FAILED",
+    status: 422,
+    title: "Discovery fetch failed",
+    guidance:
+      "The sitemap, or the page a crawl starts from, could not be fetched: no answer in time, a network failure, or an HTTP error status (details.url, details.status when the site answered one, details.reason). Check the URL from where the server runs; nothing was listed.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "SITEMAP_NOT_XML",
+    status: 422,
+    title: "Not a sitemap",
+    guidance:
+      "The sitemap's URL answered something that is not sitemaps.org XML: not well-formed XML, or a root element other than urlset or sitemapindex (details.url, details.problem). Give the sitemap's own URL (often /sitemap.xml), or crawl instead.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "SITEMAP_TOO_LARGE",
+    status: 422,
+    title: "Sitemap too large",
+    guidance:
+      "The sitemap is larger than the server reads, as sent or once decompressed (details.limitBytes; sitemaps.org caps a sitemap at 50 MB). Split it into several sitemaps under a sitemap index, or name a smaller one.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "DISCOVERY_FOUND_NO_PAGES",
+    status: 422,
+    title: "No pages found",
+    guidance:
+      "The sitemap lists no page this discovery may list, or the crawl reached none: every URL was on another origin, disallowed by robots.txt, not HTML, failing, or filtered out by include and exclude (details.source, details.skipped: the first URLs passed over and why). Loosen include and exclude, or check the site's robots.txt.",
+    addedBySpecGap: true,
+  },
   // 429: each with details.retryAfterSeconds, also sent as the Retry-After header.
   {
     code: "DEVICE_CODE_RATE_LIMITED",
@@ -482,6 +531,14 @@ const entries = [
     title: "Device sign-ins rate limited",
     guidance:
       "This client address started as many device sign-ins (POST /api/device/code) as it may within one code lifetime (ASSAY_DEVICE_CODES_PER_ADDRESS per ASSAY_DEVICE_CODE_TTL_SECONDS, 20 per 10 minutes by default). A catalogued error, not an OAuth one: OAuth has no code for it. Nothing was issued; finish a sign-in already started, or try again after details.retryAfterSeconds.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "DISCOVERY_RATE_LIMITED",
+    status: 429,
+    title: "Site discoveries rate limited",
+    guidance:
+      "This organization asked for as many site discoveries (POST /api/sites/discover, discover_pages) as it may within the window (ASSAY_DISCOVERIES_PER_ORGANIZATION per ASSAY_DISCOVERY_WINDOW_SECONDS, 60 per hour by default): each makes the server fetch another site. Nothing was fetched; reuse the pages found, or try again after details.retryAfterSeconds (also the Retry-After header).",
     addedBySpecGap: true,
   },
   {
