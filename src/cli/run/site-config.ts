@@ -93,15 +93,20 @@ export function jsonPath(pointer: string): string {
     .join("")}`;
 }
 
-/** The most telling error: inside a union, the one of the variant the value got furthest into. */
+/**
+ * The most telling error: inside a union, the first of the variant the value comes closest to: one whose type it
+ * has (its errors are inside it), with the fewest errors.
+ */
 function telling(error: ValueError): ValueError {
   if (error.type !== ValueErrorType.Union || !error.errors.length) return error;
-  const firsts = error.errors.map((variant) => variant.First()).filter((e): e is ValueError => e !== undefined);
-  const deepest = firsts.reduce<ValueError | undefined>(
-    (best, e) => (!best || e.path.length > best.path.length ? e : best),
+  const inside = error.errors
+    .map((variant) => [...variant].slice(0, 50))
+    .filter((errors) => errors.length > 0 && errors.every((e) => e.path.length > error.path.length));
+  const closest = inside.reduce<ValueError[] | undefined>(
+    (best, errors) => (!best || errors.length < best.length ? errors : best),
     undefined,
   );
-  return deepest && deepest.path.length > error.path.length ? telling(deepest) : error;
+  return closest ? telling(closest[0]!) : error;
 }
 
 /** The value's first problem against the schema as `$.path: message`, or null when it conforms. */
