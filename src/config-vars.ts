@@ -42,7 +42,7 @@ export const CONFIG_SECTIONS = {
   sites: {
     title: "Site discovery",
     intro:
-      "How often the server may fetch a site's sitemap or crawl it to list the pages of a run ([command line](cli.md)).",
+      "How often the server may fetch a site's sitemap or crawl it to list the pages of a run ([command line](cli.md#pages-from-a-sitemap-or-a-crawl)).",
   },
   judges: {
     title: "Judges",
