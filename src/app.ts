@@ -39,6 +39,7 @@ import { ModelJudge } from "./judge/model";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
 import { PlaygroundService, playgroundOffer } from "./services/playground";
+import { DiscoveryService } from "./services/discovery";
 import { EmailClientCatalog } from "./services/email-client-catalog";
 import { LocalBillingProvider } from "./services/billing/local";
 import { StripeBillingProvider } from "./services/billing/stripe";
@@ -191,6 +192,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     quotes,
     node: new NodeDuties(ctx, coordinator, jobs, plans),
     playground: new PlaygroundService(ctx, offer),
+    discovery: new DiscoveryService(ctx),
     captures,
     catalog: new CatalogService(ctx),
     feedback: new FeedbackService(ctx, feedbackSets),

@@ -18,6 +18,7 @@ import { LIMITS_VARS } from "./config-vars/limits";
 import { BILLING_VARS } from "./config-vars/billing";
 import { JUDGES_VARS } from "./config-vars/judges";
 import { PLAYGROUND_VARS } from "./config-vars/playground";
+import { SITES_VARS } from "./config-vars/sites";
 import { CATALOG_VARS } from "./config-vars/catalog";
 import { TESTS_VARS } from "./config-vars/tests";
 import { CLI_VARS } from "./config-vars/cli";
@@ -36,6 +37,7 @@ export const CONFIG_VARS = {
   ...BILLING_VARS,
   ...JUDGES_VARS,
   ...PLAYGROUND_VARS,
+  ...SITES_VARS,
   ...CATALOG_VARS,
   ...TESTS_VARS,
   ...CLI_VARS,

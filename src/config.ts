@@ -122,6 +122,8 @@ export interface Config {
     runsPerAddress: number;
     windowSeconds: number;
   };
+  /** Site discovery: how many one organization may ask for per window; more is DISCOVERY_RATE_LIMITED. */
+  discovery: { perOrganization: number; windowSeconds: number };
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -224,6 +226,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       runsPerSession: read.int("ASSAY_PLAYGROUND_RUNS_PER_SESSION"),
       runsPerAddress: read.int("ASSAY_PLAYGROUND_RUNS_PER_ADDRESS"),
       windowSeconds: read.int("ASSAY_PLAYGROUND_WINDOW_SECONDS"),
+    },
+    discovery: {
+      perOrganization: read.int("ASSAY_DISCOVERIES_PER_ORGANIZATION"),
+      windowSeconds: read.int("ASSAY_DISCOVERY_WINDOW_SECONDS"),
     },
     ...(visionBaseUrl
       ? {

@@ -3,6 +3,7 @@ import { registerBrowserWorkerCommand } from "./commands/browser-worker";
 import { registerInstallCommands } from "./commands/install";
 import { registerOperatorCommands } from "./commands/operator";
 import { registerRunCommands } from "./commands/run";
+import { registerSiteCommand } from "./commands/site";
 import { newProgram, runProgram } from "./program";
 
 /** `assay <command>`: every command on one parser (commander); each command's module registers it. */
@@ -13,6 +14,7 @@ export async function runCli(argv: string[]): Promise<number> {
   registerAuthCommands(program);
   registerInstallCommands(program);
   registerRunCommands(program);
+  registerSiteCommand(program);
   if (argv.length === 0) {
     program.outputHelp({ error: true });
     return 2;

@@ -53,11 +53,26 @@ export const CLI_VARS = {
   GITHUB_OUTPUT: {
     section: "cli",
     kind: "path",
-    doc: "Set (by GitHub Actions), `run` and `wait` write the outputs `job-id`, `verdict`, `credits` and `blocking-checks` there, and `start` writes `job-id` and `test-email`.",
+    doc: "Set (by GitHub Actions), `run` and `wait` write the outputs `job-id`, `verdict`, `credits` and `blocking-checks` there, and `start` writes `job-id` and `test-email`; `site` writes `run-id`, `verdict`, `pages`, `new-failures`, `fixed`, `visual-changes`, `credits` and `blocking-pages`.",
   },
   GITHUB_STEP_SUMMARY: {
     section: "cli",
     kind: "path",
-    doc: "Set (by GitHub Actions), `run` and `wait` append a markdown table of the verdicts there.",
+    doc: "Set (by GitHub Actions), `run` and `wait` append a markdown table of the verdicts there; `site` appends the run's decision, new failures, fixed, visual changes and pages.",
+  },
+  GITHUB_HEAD_REF: {
+    section: "cli",
+    kind: "text",
+    doc: "Set (by GitHub Actions on a pull request): the branch `assay site` says it checked, unless `--branch` or the config names one.",
+  },
+  GITHUB_REF_NAME: {
+    section: "cli",
+    kind: "text",
+    doc: "Set (by GitHub Actions): the branch `assay site` says it checked when `GITHUB_HEAD_REF` is not set (a push).",
+  },
+  GITHUB_SHA: {
+    section: "cli",
+    kind: "text",
+    doc: "Set (by GitHub Actions): the commit `assay site` says it checked, unless `--commit` names one.",
   },
 } as const satisfies Record<string, VarSpec & { section: "cli" }>;

@@ -31,6 +31,11 @@ export const CONFIG_SECTIONS = {
     intro:
       "What organizations are granted and where their plan comes from ([plans and billing](plans-and-billing.md)).",
   },
+  sites: {
+    title: "Site discovery",
+    intro:
+      "How often the server may fetch a site's sitemap or crawl it to list the pages of a run ([command line](cli.md#pages-from-a-sitemap-or-a-crawl)).",
+  },
   judges: {
     title: "Judges",
     intro: "Who judges visual checks: the offline inspector, or a vision model ([jobs](jobs.md#judges)).",

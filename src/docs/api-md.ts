@@ -9,6 +9,7 @@ import { anchorOf } from "./markdown";
 
 const AREAS: Record<Operation["tag"], string> = {
   jobs: "Jobs and captures",
+  sites: "Sites: discovering pages",
   catalog: "The catalog",
   account: "Account, keys and plans",
   session: "Sign-in, sessions and members",

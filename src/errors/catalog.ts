@@ -9,6 +9,7 @@ import { forbidden, unauthorized } from "./codes/access";
 import { paymentRequired, tooManyRequests } from "./codes/limits";
 import { conflict, notFound } from "./codes/not-found-and-conflict";
 import { serverErrors } from "./codes/server";
+import { unprocessable } from "./codes/unprocessable";
 
 export type { ErrorEntry };
 
@@ -21,6 +22,7 @@ const entries = [
   ...notFound,
   ...conflict,
   ...contentTooLarge,
+  ...unprocessable,
   ...tooManyRequests,
   ...serverErrors,
 ] as const;

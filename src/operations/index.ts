@@ -45,6 +45,7 @@ import { getJob } from "./jobs/get-job";
 import { getJobEmail } from "./jobs/get-job-email";
 import { awaitEmailJob } from "./jobs/await-email-job";
 import { listEmailClients } from "./jobs/list-email-clients";
+import { discoverPages } from "./sites/discover-pages";
 import { getCapture } from "./captures/get-capture";
 import { getSharedCapture } from "./captures/get-shared-capture";
 import { fetchCapture } from "./captures/fetch-capture";
@@ -90,6 +91,7 @@ export const operations: readonly Operation[] = [
   getSharedCapture,
   fetchCapture,
   listEmailClients,
+  discoverPages,
   runPlayground,
   getPlaygroundRun,
   getPlaygroundScreenshot,

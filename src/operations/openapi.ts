@@ -156,6 +156,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
           "Sign-in by email link and the session it starts (a cookie; state-changing calls carry its CSRF token).",
       },
       { name: "jobs", description: "Estimate, run and read jobs; screenshots." },
+      { name: "sites", description: "A site's pages from its sitemap or a crawl, to check them in one run." },
       {
         name: "playground",
         description:

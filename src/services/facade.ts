@@ -13,6 +13,7 @@ import type { DeviceService } from "./device";
 import type { PlanService } from "./plans";
 import type { PlaygroundService } from "./playground";
 import type { NodeDuties } from "./node-duties";
+import type { DiscoveryService } from "./discovery";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
@@ -29,6 +30,8 @@ export interface Services {
   jobs: JobService;
   /** A job body planned, gated and priced without running it. */
   quotes: JobQuotes;
+  /** A site's pages from its sitemap or a crawl, through the network guard; nothing charged or appended. */
+  discovery: DiscoveryService;
   /** Anonymous runs: no organization, credits or events. */
   playground: PlaygroundService;
   captures: CaptureService;

@@ -187,6 +187,8 @@ describe("assay run: formats, GitHub Actions, evidence", () => {
         "single-h1",
         "--validation",
         "no-lorem-ipsum",
+        "--validation",
+        "meta-description",
         "--format",
         "junit",
         "--output",
@@ -197,10 +199,16 @@ describe("assay run: formats, GitHub Actions, evidence", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("verdict: BLOCKED");
     const xml = readFileSync(out, "utf8");
-    expect(xml.match(/<testcase /g)?.length).toBe(3);
+    expect(xml.match(/<testcase /g)?.length).toBe(4);
+    // Named by the validation id alone (a severity change keeps the history); a failure only where it blocks:
+    // no-lorem-ipsum passes here, page-title (major) blocks, single-h1 and meta-description (minor) only warn.
     expect(xml).toMatch(
-      /<testcase classname="assay.static_html" name="page-title \[major\]"[^>]*>\s*<failure message="[^"]+" type="major"/,
+      /<testcase classname="assay.static_html" name="page-title"[^>]*>\s*<failure message="[^"]+" type="major"/,
     );
+    expect(xml.match(/<failure /g)?.length).toBe(1);
+    for (const id of ["single-h1", "meta-description"])
+      expect(xml).toMatch(new RegExp(`name="${id}"[^>]*>\\s*<system-out><!\\[CDATA\\[fail \\(warns, not blocking\\)`));
+    expect(xml).not.toMatch(/name="[^"]*\[/);
     const schema = readFileSync(join(ROOT, "test", "fixtures", "schemas", "junit-10.xsd"), "utf8");
     const result = await validateXML({
       xml: [{ fileName: "report.xml", contents: xml }],

@@ -29,10 +29,10 @@ interface SmtpOptions {
   smtpPort?: string;
 }
 
-const collect = (value: string, previous: string[] = []) => [...previous, value];
+export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** The server and its key; no key is undecided (exit 2) before anything is sent. */
-function connection(opts: ServerOptions): { baseUrl: string; key: string } {
+export function connection(opts: ServerOptions): { baseUrl: string; key: string } {
   const baseUrl = baseUrlOf(opts.baseUrl);
   const key = keyInUse(baseUrl);
   if (!key) throw new ApiFailure(0, "NO_KEY", `No key for ${baseUrl}: run \`assay login\` or set ASSAY_API_KEY.`, null);
@@ -47,7 +47,7 @@ function threshold(text: string): Threshold {
   }
 }
 
-function timeoutMs(text: string): number {
+export function timeoutMs(text: string): number {
   const seconds = Number(text);
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new UsageError(`--timeout ${text}: give seconds, a number of 0 or more`);
@@ -55,7 +55,7 @@ function timeoutMs(text: string): number {
 }
 
 /** Runs a client command; a catalogued failure (refused, unreachable, no key) prints its line and is undecided. */
-async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
+export async function undecidedOnFailure(run: () => Promise<number>): Promise<number> {
   try {
     return await run();
   } catch (e) {

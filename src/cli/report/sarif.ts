@@ -2,6 +2,7 @@ import type { Result } from "sarif";
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from "node-sarif-builder";
 import pkg from "../../../package.json" with { type: "json" };
 import type { JobView } from "../run/verdict";
+import type { CheckRow, RunReport } from "./run-rows";
 
 /** A row's severity as a SARIF level: required checks are errors, recommended ones warnings, optional ones notes. */
 const LEVEL: Record<string, Result.level> = {
@@ -15,38 +16,89 @@ const LEVEL: Record<string, Result.level> = {
   optional: "note",
 };
 
+type Row = Pick<CheckRow, "validationId" | "name" | "severity" | "reason" | "findings">;
+
 /**
- * SARIF 2.1.0 (node-sarif-builder): one rule per validation that did not pass, one result per finding located at
- * the page (or message) with the element's selector as a logical location; a failed row without findings is one
- * result carrying its reason. Only failures are results: a check that could not run (error) found nothing, and
- * the text and JUnit reports name it.
+ * One result per finding of a failed row (a row without findings: one result carrying its reason), at `uri`, with
+ * the element's selector as a logical location; its rule registered once per run.
+ */
+function addResults(
+  run: SarifRunBuilder,
+  rules: Set<string>,
+  r: Row,
+  at: { uri: string; level: Result.level; properties: Record<string, unknown>; extra?: Partial<Result> },
+): void {
+  if (!rules.has(r.validationId)) {
+    rules.add(r.validationId);
+    run.addRule(new SarifRuleBuilder().initSimple({ ruleId: r.validationId, shortDescriptionText: r.name }));
+  }
+  const findings = r.findings.length
+    ? r.findings
+    : [{ message: r.reason ?? r.name, selector: undefined, url: undefined }];
+  for (const f of findings) {
+    const result = new SarifResultBuilder({
+      properties: { severity: r.severity, ...(r.reason ? { reason: r.reason } : {}), ...at.properties },
+    }).initSimple({ level: at.level, messageText: f.message, ruleId: r.validationId, fileUri: f.url ?? at.uri });
+    if (f.selector)
+      result.result.locations![0]!.logicalLocations = [{ fullyQualifiedName: f.selector, kind: "element" }];
+    Object.assign(result.result, at.extra);
+    run.addResult(result);
+  }
+}
+
+const sarifText = (run: SarifRunBuilder) => {
+  const log = new SarifBuilder();
+  log.addRun(run);
+  return `${JSON.stringify(log.buildSarifOutput(), null, 2)}\n`;
+};
+
+/**
+ * SARIF 2.1.0 (node-sarif-builder) for one job: a result per finding of each failed row, located at the page (or
+ * message). Only failures are results: a check that could not run (error) found nothing, and the text and JUnit
+ * reports name it.
  */
 export function sarifReport(job: JobView): string {
   const run = new SarifRunBuilder().initSimple({ toolDriverName: "assay", toolDriverVersion: pkg.version });
   const page =
     job.subject.url ?? job.subject.baseUrl ?? `mailto:${job.testEmail ?? job.subject.testEmail ?? job.jobId}`;
-  for (const r of job.results) {
-    if (r.verdict !== "fail") continue;
-    const rule = new SarifRuleBuilder().initSimple({ ruleId: r.validationId, shortDescriptionText: r.name });
-    run.addRule(rule);
-    const findings = r.findings.length
-      ? r.findings
-      : [{ message: r.reason ?? r.name, selector: undefined, url: undefined }];
-    for (const f of findings) {
-      const result = new SarifResultBuilder({
-        properties: { jobId: job.jobId, severity: r.severity, ...(r.reason ? { reason: r.reason } : {}) },
-      }).initSimple({
-        level: LEVEL[r.severity] ?? "error",
-        messageText: f.message,
-        ruleId: r.validationId,
-        fileUri: f.url ?? page,
+  const rules = new Set<string>();
+  for (const r of job.results)
+    if (r.verdict === "fail")
+      addResults(run, rules, r, { uri: page, level: LEVEL[r.severity] ?? "error", properties: { jobId: job.jobId } });
+  return sarifText(run);
+}
+
+/** A run's failed row as a SARIF level: error where it blocks, a warning where it does not, a note once accepted. */
+const RUN_LEVEL: Partial<Record<CheckRow["effect"], Result.level>> = {
+  blocks: "error",
+  warns: "warning",
+  known: "warning",
+  accepted: "note",
+};
+
+/**
+ * SARIF for a run: one SARIF run, the results of every page. A page read from an HTML file (a built folder's, or
+ * the config's) is located at that file (the page's URL in the result's properties); others at the page's URL.
+ * baselineState says whether the baseline had the failure (`new` or `unchanged`) when there is a baseline, and an
+ * accepted failure carries the ignore's reason as an external suppression, so code scanning shows it dismissed.
+ */
+export function runSarifReport(report: RunReport): string {
+  const run = new SarifRunBuilder().initSimple({ toolDriverName: "assay", toolDriverVersion: pkg.version });
+  const rules = new Set<string>();
+  for (const p of report.pages) {
+    const pageUrl = p.page.job?.subject.url ?? p.page.job?.subject.baseUrl ?? p.page.pageKey;
+    for (const r of p.rows) {
+      if (r.verdict !== "fail") continue;
+      addResults(run, rules, r, {
+        uri: p.file ?? pageUrl,
+        level: RUN_LEVEL[r.effect] ?? "warning",
+        properties: { runId: report.run.runId, jobId: p.page.jobId, pageKey: p.page.pageKey, pageUrl },
+        extra: {
+          ...(report.run.comparison ? { baselineState: r.isNew ? "new" : "unchanged" } : {}),
+          ...(r.accepted ? { suppressions: [{ kind: "external", justification: r.accepted }] } : {}),
+        },
       });
-      if (f.selector)
-        result.result.locations![0]!.logicalLocations = [{ fullyQualifiedName: f.selector, kind: "element" }];
-      run.addResult(result);
     }
   }
-  const log = new SarifBuilder();
-  log.addRun(run);
-  return `${JSON.stringify(log.buildSarifOutput(), null, 2)}\n`;
+  return sarifText(run);
 }

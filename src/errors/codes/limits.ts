@@ -16,6 +16,14 @@ export const paymentRequired = [
 /** 429: each with details.retryAfterSeconds, also sent as the Retry-After header. */
 export const tooManyRequests = [
   {
+    code: "DISCOVERY_RATE_LIMITED",
+    status: 429,
+    title: "Site discoveries rate limited",
+    guidance:
+      "This organization asked for as many site discoveries (POST /api/sites/discover, discover_pages) as it may within the window (ASSAY_DISCOVERIES_PER_ORGANIZATION per ASSAY_DISCOVERY_WINDOW_SECONDS, 60 per hour by default): each makes the server fetch another site. Nothing was fetched; reuse the pages found, or try again after details.retryAfterSeconds (also the Retry-After header).",
+    addedBySpecGap: true,
+  },
+  {
     code: "DEVICE_CODE_RATE_LIMITED",
     status: 429,
     title: "Device sign-ins rate limited",

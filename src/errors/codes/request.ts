@@ -49,6 +49,22 @@ export const badRequest = [
     addedBySpecGap: true,
   },
   {
+    code: "DISCOVERY_ONE_SOURCE",
+    status: 400,
+    title: "One discovery source",
+    guidance:
+      "Site discovery takes exactly one source: sitemap (a sitemap's URL) or crawl (a page to crawl from); maxDepth belongs to a crawl (details.given). Nothing was fetched.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "DISCOVERY_URL_REFUSED",
+    status: 400,
+    title: "Discovery URL refused",
+    guidance:
+      "The sitemap or crawl URL, or a redirect it answered with, is not a public http(s) URL: the network guard refuses loopback, private, link-local and other non-public addresses, other schemes and blocked ports (details.url is the URL refused, details.reason the guard's reason). Nothing further was fetched.",
+    addedBySpecGap: true,
+  },
+  {
     code: "DUPLICATE_VALIDATION",
     status: 400,
     title: "Duplicate validation",

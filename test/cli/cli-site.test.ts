@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Value } from "@sinclair/typebox/value";
+import { RunRequest } from "../../src/contracts/run";
+import { runCli, startServer, type TestServer } from "../support/harness";
+
+/**
+ * `assay site` as a subprocess against a real server: a config's pages, a sitemap found by the server's discovery
+ * (a site served on loopback), and a built folder become one run request (shown by --dry-run, valid against the
+ * runs contract); a bad config, project or threshold is bad usage naming what is wrong (exit 2); and a server
+ * without runs is said to be one (exit 2), with the GitHub outputs saying undecided.
+ */
+setDefaultTimeout(60_000);
+
+let server: TestServer;
+let site: ReturnType<typeof Bun.serve>;
+let work: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+  site = Bun.serve({
+    port: 0,
+    hostname: "127.0.0.1",
+    fetch: (req) => {
+      const o = `http://127.0.0.1:${site.port}`;
+      if (new URL(req.url).pathname !== "/sitemap.xml") return new Response("not found", { status: 404 });
+      return new Response(
+        `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${["/", "/about", "/blog/one", "/blog/two"].map((p) => `<url><loc>${o}${p}</loc></url>`).join("")}<url><loc>https://elsewhere.example/</loc></url></urlset>`,
+        { headers: { "content-type": "application/xml" } },
+      );
+    },
+  });
+  work = mkdtempSync(join(tmpdir(), "assay-cli-site-"));
+  mkdirSync(join(work, "dist", "blog"), { recursive: true });
+  writeFileSync(join(work, "dist", "index.html"), "<!doctype html><title>Home</title><h1>Home</h1>");
+  writeFileSync(join(work, "dist", "blog", "index.html"), "<!doctype html><title>Blog</title><h1>Blog</h1>");
+  writeFileSync(join(work, "landing.html"), "<!doctype html><title>Landing</title><h1>Landing</h1>");
+  env = {
+    XDG_CONFIG_HOME: join(work, "config"),
+    ASSAY_API_KEY: (await server.signup()).apiKey,
+    ASSAY_BASE_URL: server.baseUrl,
+    GITHUB_OUTPUT: "",
+    GITHUB_STEP_SUMMARY: "",
+    GITHUB_HEAD_REF: "",
+    GITHUB_REF_NAME: "",
+    GITHUB_SHA: "",
+  };
+});
+afterAll(async () => {
+  site?.stop(true);
+  await server?.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+
+const origin = () => `http://127.0.0.1:${site.port}`;
+
+function writeConfig(name: string, value: unknown): string {
+  writeFileSync(join(work, name), JSON.stringify(value, null, 2));
+  return name;
+}
+
+describe("assay site: the run request", () => {
+  test("--dry-run: the config's pages, then the sitemap's (discovered by the server), then the built folder's", async () => {
+    writeConfig("assay.config.json", {
+      project: "shop",
+      branch: "feature/checkout",
+      pages: [
+        `${origin()}/about`,
+        { html: "landing.html", pageUrl: "https://shop.example/landing", name: "landing", validations: ["single-h1"] },
+      ],
+      defaults: { validationSetId: "web-essentials" },
+      failOn: "new",
+      ignores: [{ check: "color-contrast", selector: ".promo", reason: "brand colours" }],
+    });
+    const r = await runCli(
+      [
+        "site",
+        "--dry-run",
+        "--sitemap",
+        `${origin()}/sitemap.xml`,
+        "--exclude",
+        "/blog/two",
+        "--dist",
+        "dist",
+        "--page-url",
+        "https://shop.example/",
+      ],
+      { ...env, GITHUB_SHA: "4f2c9e1" },
+      work,
+    );
+    expect([r.code, r.stderr]).toEqual([
+      0,
+      [
+        `sitemap ${origin()}/sitemap.xml: 3 page(s), 1 passed over`,
+        "  skipped https://elsewhere.example/: off-origin",
+        `${origin()}/about: given twice (again by sitemap); checked once`,
+        "",
+      ].join("\n"),
+    ]);
+    const body = JSON.parse(r.stdout);
+    expect([...Value.Errors(RunRequest, body)]).toEqual([]);
+    expect(body).toMatchObject({
+      project: "shop",
+      branch: "feature/checkout",
+      commit: "4f2c9e1",
+      failOn: "new",
+      wait: false,
+    });
+    expect(body.ignores).toEqual([{ check: "color-contrast", selector: ".promo", reason: "brand colours" }]);
+    expect(
+      body.pages.map((p: any) => [p.type, p.url ?? p.baseUrl, p.name, p.validationSetId ?? p.validations]),
+    ).toEqual([
+      ["url", `${origin()}/about`, undefined, "web-essentials"],
+      ["static_html", "https://shop.example/landing", "landing", ["single-h1"]],
+      ["url", `${origin()}/`, undefined, "web-essentials"],
+      ["url", `${origin()}/blog/one`, undefined, "web-essentials"],
+      ["static_html", "https://shop.example/blog/", undefined, "web-essentials"],
+      ["static_html", "https://shop.example/", undefined, "web-essentials"],
+    ]);
+    expect(body.pages[1].html).toContain("<h1>Landing</h1>");
+  });
+
+  test("flags alone, without a config: --project, --set, --fail-on, the branch and commit from GitHub Actions", async () => {
+    const r = await runCli(
+      [
+        "site",
+        "--dry-run",
+        "--project",
+        "docs",
+        "--dist",
+        ".",
+        "--page-url",
+        "https://docs.example/v2",
+        "--set",
+        "seo",
+        "--fail-on",
+        "new,visual",
+      ],
+      { ...env, GITHUB_HEAD_REF: "fix/typos", GITHUB_REF_NAME: "12/merge", GITHUB_SHA: "abc" },
+      join(work, "dist"),
+    );
+    expect(r.code).toBe(0);
+    const body = JSON.parse(r.stdout);
+    expect(body).toMatchObject({ project: "docs", branch: "fix/typos", commit: "abc", failOn: "new,visual" });
+    expect(body.pages.map((p: any) => p.baseUrl)).toEqual([
+      "https://docs.example/v2/blog/",
+      "https://docs.example/v2/",
+    ]);
+  });
+});
+
+describe("assay site: bad usage is undecided (exit 2), saying what is wrong", () => {
+  test("a config that is not valid names the file and the JSON path", async () => {
+    writeConfig("broken.json", {
+      project: "shop",
+      pages: ["https://shop.example/", { url: "https://shop.example/a", validationSetId: 7 }],
+    });
+    const r = await runCli(["site", "--config", "broken.json", "--dry-run"], env, work);
+    expect([r.code, r.stdout, r.stderr.trim()]).toEqual([
+      2,
+      "",
+      "broken.json: $.pages[1].validationSetId: Expected string",
+    ]);
+    writeFileSync(join(work, "syntax.json"), "{ project: shop }");
+    const syntax = await runCli(["site", "--config", "syntax.json", "--dry-run"], env, work);
+    expect(syntax.code).toBe(2);
+    expect(syntax.stderr).toStartWith("syntax.json: not JSON: ");
+    const missing = await runCli(["site", "--config", "nope.json"], env, work);
+    expect([missing.code, missing.stderr.trim()]).toEqual([2, "nope.json: no such config file"]);
+  });
+
+  test("no project, a threshold with an unknown word, a page with nothing to check", async () => {
+    const dist = join(work, "dist");
+    const noProject = await runCli(
+      ["site", "--dist", ".", "--page-url", "https://a.example/", "--set", "seo"],
+      env,
+      dist,
+    );
+    expect([noProject.code, noProject.stderr.trim()]).toEqual([
+      2,
+      "name the project: --project NAME, or a config (assay.config.json)",
+    ]);
+    const threshold = await runCli(["site", "--project", "x", "--fail-on", "new,often", "--dry-run"], env, dist);
+    expect(threshold.code).toBe(2);
+    expect(threshold.stderr).toContain('--fail-on: Unknown threshold word "often"');
+    const nothing = await runCli(
+      ["site", "--project", "x", "--dist", ".", "--page-url", "https://a.example/", "--dry-run"],
+      env,
+      dist,
+    );
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("nothing to check");
+  });
+
+  test("a sitemap the server refuses: its catalogued code", async () => {
+    const r = await runCli(
+      ["site", "--project", "x", "--set", "seo", "--sitemap", "http://10.0.0.1/sitemap.xml", "--dry-run"],
+      env,
+      join(work, "dist"),
+    );
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      /^assay: DISCOVERY_URL_REFUSED: The sitemap URL is not a public http\(s\) URL: .+ \(request [^)]+\)\n$/,
+    );
+  });
+});
+
+describe("assay site: a server without runs", () => {
+  test("POST /api/runs answers 404: the command says the server does not support runs yet (exit 2, verdict undecided)", async () => {
+    const output = join(work, "github-output");
+    writeFileSync(output, "");
+    const r = await runCli(["site", "--report", "html=report.html"], { ...env, GITHUB_OUTPUT: output }, work);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "assay: RUNS_NOT_SUPPORTED: This server does not support runs yet (POST /api/runs answered 404 ROUTE_NOT_FOUND)",
+    );
+    expect(readFileSync(output, "utf8")).toBe("verdict=undecided\nerror=RUNS_NOT_SUPPORTED\n");
+  });
+});
