@@ -15,6 +15,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "jobs:write": "estimate and run jobs",
   "account:read": "read the organization, its credits and its keys",
   "feedback:write": "read due feedback sets and answer them",
+  "webhooks:write":
+    "register, rotate, delete and replay the webhook endpoints that receive the organization's job outcomes",
 };
 
 export const streams = {
