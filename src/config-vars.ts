@@ -48,6 +48,11 @@ export const CONFIG_SECTIONS = {
     intro:
       "What `/playground` runs for visitors without an account, and how much ([catalog and playground](catalog-and-playground.md#the-anonymous-playground)).",
   },
+  webhooks: {
+    title: "Webhooks",
+    intro:
+      "The endpoints organizations register to hear of settled jobs instead of polling, and how their deliveries are retried ([webhooks](webhooks.md)).",
+  },
   catalog: {
     title: "The public catalog site",
     intro: "Where the check catalog's pages are published ([catalog and playground](catalog-and-playground.md)).",
@@ -513,6 +518,28 @@ export const CONFIG_VARS = {
     doc: "The window of `ASSAY_PLAYGROUND_RUNS_PER_ADDRESS`.",
   },
 
+  // webhooks
+  ASSAY_WEBHOOK_ENDPOINTS_PER_ORGANIZATION: {
+    section: "webhooks",
+    kind: "integer",
+    min: 1,
+    default: 20,
+    doc: "Webhook endpoints one organization may have; one more is `409 WEBHOOK_LIMIT_REACHED`. An endpoint may subscribe to several event types.",
+  },
+  ASSAY_WEBHOOK_RETRY_BASE_SECONDS: {
+    section: "webhooks",
+    kind: "integer",
+    min: 1,
+    default: 30,
+    doc: "A delivery the endpoint did not take (no 2xx answer) is tried again after this many seconds, then after twice as long each time (30 s, 1 min, 2 min, … by default).",
+  },
+  ASSAY_WEBHOOK_RETRY_WINDOW_SECONDS: {
+    section: "webhooks",
+    kind: "integer",
+    default: 86400,
+    doc: "How long a delivery is retried from the event it announces (or from its replay): its last retry is at the window's end, and a delivery that still failed then is given up (24 hours).",
+  },
+
   // catalog
   ASSAY_CATALOG_BASE_URL: {
     section: "catalog",
@@ -525,7 +552,7 @@ export const CONFIG_VARS = {
   ASSAY_ALLOW_PRIVATE_TARGETS: {
     section: "tests",
     kind: "flag",
-    doc: "`1` lets url jobs and subresources reach loopback (only loopback, never private networks).",
+    doc: "`1` lets url jobs, subresources and webhook endpoints reach loopback (only loopback, never private networks).",
   },
   ASSAY_CLOCK_OFFSET_DAYS: {
     section: "tests",

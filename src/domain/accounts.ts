@@ -29,6 +29,8 @@ export const streams = {
   session: (sessionId: string) => `session-${sessionId}`,
   invitation: (invitationId: string) => `invitation-${invitationId}`,
   device: (codeId: string) => `device-${codeId}`,
+  webhooks: (customerId: string) => `webhooks-${customerId}`,
+  webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

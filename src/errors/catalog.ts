@@ -271,6 +271,14 @@ const entries = [
     title: "Unsupported job type",
     guidance: "Use type url, static_html or email (details.allowedValues).",
   },
+  {
+    code: "WEBHOOK_URL_INVALID",
+    status: 400,
+    title: "Webhook URL not public",
+    guidance:
+      "A webhook endpoint must be a public http(s) URL: one that resolves, only to public addresses (details.reason: scheme, loopback, private, link-local, internal-name, unresolvable, ...). Nothing was registered. The same check is made again at every delivery, whose attempt records the refusal.",
+    addedBySpecGap: true,
+  },
   // 401
   {
     code: "AUTH_REQUIRED",
@@ -423,6 +431,22 @@ const entries = [
     title: "Validation not found",
     guidance: "Unknown validation id or slug. See GET /api/validations.",
   },
+  {
+    code: "WEBHOOK_DELIVERY_NOT_FOUND",
+    status: 404,
+    title: "Webhook delivery not found",
+    guidance:
+      "No delivery with this deliveryId to this endpoint (details.deliveryId). See GET /api/webhooks/{endpointId}/deliveries.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "WEBHOOK_NOT_FOUND",
+    status: 404,
+    title: "Webhook endpoint not found",
+    guidance:
+      "No webhook endpoint with this endpointId in your organization (details.endpointId); another organization's is answered the same. See GET /api/webhooks.",
+    addedBySpecGap: true,
+  },
   // 409
   {
     code: "ACCOUNT_EXISTS",
@@ -465,6 +489,14 @@ const entries = [
     title: "Last admin",
     guidance:
       "The organization's last admin cannot leave, be removed or be demoted (details.personId). Make another member admin first (POST /api/members/{personId}/role). Nothing was changed.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "WEBHOOK_LIMIT_REACHED",
+    status: 409,
+    title: "Webhook endpoint limit reached",
+    guidance:
+      "The organization has as many webhook endpoints as it may (details.limit, ASSAY_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, 20 by default). One endpoint may subscribe to several event types; delete one you no longer use. Nothing was registered.",
     addedBySpecGap: true,
   },
   // 413
