@@ -83,7 +83,20 @@ export interface RetrySchedule {
   windowSeconds: number;
 }
 
-/** What one attempt got: a status from the endpoint, or why there was none. */
+/** What is kept of an answer's body: its first characters, on one line, no control characters. */
+export const EXCERPT_CHARS = 200;
+/** What is kept of why an attempt got no answer. */
+const ERROR_CHARS = 500;
+
+/** At most `max` UTF-16 units of `text`, control characters and runs of white space made one space, no half pair. */
+function clip(text: string, max: number): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const line = text.replace(/[\s\u0000-\u001f\u007f-\u009f]+/g, " ").trim();
+  const cut = line.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** What one attempt got: a status from the endpoint (and the start of its body), or why there was none. */
 export interface AttemptOutcome {
   attemptedAt: string;
   httpStatus?: number;
@@ -103,6 +116,7 @@ export function decideAttempt(
   version: number,
 ): StreamWrite[] {
   if (!delivery) return [];
+  const excerpt = outcome.responseExcerpt && clip(outcome.responseExcerpt, EXCERPT_CHARS);
   const ok = outcome.httpStatus !== undefined && outcome.httpStatus >= 200 && outcome.httpStatus < 300;
   const at = Date.parse(outcome.attemptedAt);
   const windowEnd = Date.parse(delivery.windowStartedAt) + schedule.windowSeconds * 1000;
@@ -117,8 +131,8 @@ export function decideAttempt(
     attemptedAt: outcome.attemptedAt,
     status,
     ...(outcome.httpStatus !== undefined ? { httpStatus: outcome.httpStatus } : {}),
-    ...(outcome.error ? { error: outcome.error } : {}),
-    ...(outcome.responseExcerpt ? { responseExcerpt: outcome.responseExcerpt } : {}),
+    ...(outcome.error ? { error: clip(outcome.error, ERROR_CHARS) } : {}),
+    ...(excerpt ? { responseExcerpt: excerpt } : {}),
     ...(status === "retrying" ? { nextAttemptAt: new Date(retryAt).toISOString() } : {}),
   };
   return [

@@ -8,6 +8,7 @@ import {
   decideReplay,
   decideRotateSecret,
   endpointNotFound,
+  EXCERPT_CHARS,
   webhookSecret,
   type AttemptOutcome,
 } from "../domain/webhooks";
@@ -39,7 +40,6 @@ const SWEEP_BATCH = 16;
 const SWEEP_CONCURRENCY = 4;
 /** An answer's body is read up to this, and of it only an excerpt is kept. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
-const EXCERPT_CHARS = 200;
 /** The attempts a delivery's view lists, the latest. */
 const ATTEMPTS_SHOWN = 20;
 
@@ -242,11 +242,13 @@ export class WebhookService {
         timeoutMs: DELIVERY_TIMEOUT_MS,
       });
       if (res.refused) return { attemptedAt, error: `refused by the network guard: ${res.detail}` };
-      const excerpt = new TextDecoder().decode(res.body).replace(/\s+/g, " ").trim().slice(0, EXCERPT_CHARS);
-      return { attemptedAt, httpStatus: res.status, ...(excerpt ? { responseExcerpt: excerpt } : {}) };
+      // A status outside HTTP's range is no answer (and the log records 100 to 599 only).
+      if (res.status < 100 || res.status > 599) return { attemptedAt, error: `answered HTTP status ${res.status}` };
+      // Enough bytes for the characters kept, whatever their UTF-8 length and the white space made one.
+      const responseExcerpt = new TextDecoder().decode(res.body.subarray(0, EXCERPT_CHARS * 8));
+      return { attemptedAt, httpStatus: res.status, responseExcerpt };
     } catch (e) {
-      const reason = e instanceof GuardedFetchError ? `${e.kind}: ${e.message}` : (e as Error).message;
-      return { attemptedAt, error: reason.slice(0, 500) };
+      return { attemptedAt, error: e instanceof GuardedFetchError ? `${e.kind}: ${e.message}` : (e as Error).message };
     }
   }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import nodemailer from "nodemailer";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -17,6 +17,7 @@ import {
 } from "../support/harness";
 import { checkToolResult } from "../support/contracts";
 import { trailheadMessage } from "../support/smtp-session";
+import { webhookSecret } from "../../src/domain/webhooks";
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
@@ -263,7 +264,7 @@ describe("deliveries", () => {
     expect(() => verifyDelivery(endpoint.secret, request!)).toThrow(WebhookVerificationError);
   });
 
-  test("the secrets are in no event and no read table: only the nonce they derive from", async () => {
+  test("the secrets are in no event and no read table: only the nonce they derive from, with the server's signing secret", async () => {
     const org = await server.signup();
     const endpoint = await register(org.apiKey, "/secretless");
     const rotated = (
@@ -283,6 +284,15 @@ describe("deliveries", () => {
       expect(tables.includes(key)).toBe(false);
     }
     expect(log).toContain(endpoint.endpointId);
+    // Each secret is the one the nonce the log holds and the share links' secret make.
+    const serverSecret = Buffer.from(readFileSync(join(server.dataDir, "share-link.secret"), "utf8").trim(), "hex");
+    const nonces = eventsOf(server)
+      .filter((e) => (e.data as { endpointId?: string }).endpointId === endpoint.endpointId)
+      .flatMap((e) => ((e.data as { secretNonce?: string }).secretNonce ? [(e.data as any).secretNonce] : []));
+    expect(nonces.map((nonce) => webhookSecret(serverSecret, endpoint.endpointId, nonce))).toEqual([
+      endpoint.secret,
+      rotated.secret,
+    ]);
   });
 });
 
