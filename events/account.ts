@@ -30,6 +30,7 @@ export const Scope = Type.Union([
   Type.Literal("jobs:write"),
   Type.Literal("account:read"),
   Type.Literal("feedback:write"),
+  Type.Literal("webhooks:write"),
 ]);
 
 export const KeyMinted = eventType(

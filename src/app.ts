@@ -33,6 +33,7 @@ import { SessionService } from "./services/sessions";
 import { OidcSignIn } from "./services/oidc";
 import { MembersService } from "./services/members";
 import { DeviceService } from "./services/device";
+import { WebhookService } from "./services/webhooks";
 import { createMailer } from "./services/mailer";
 import { InspectorJudge } from "./judge/judge";
 import { ModelJudge } from "./judge/model";
@@ -135,7 +136,11 @@ function objectStoreFor(config: Config): ObjectStore {
   return config.s3 ? new S3Store(config.s3) : new DirectoryStore(config.sharedDir);
 }
 
-/** The share links' signing key: ASSAY_SHARE_SECRET; else, where nodes share a database, one kept there; else one kept in the shared directory. */
+/**
+ * The server's signing key, the same on every node: share links are signed with it and webhook endpoints' secrets
+ * derive from it. ASSAY_SHARE_SECRET; else, where nodes share a database, one kept there; else one kept in the shared
+ * directory.
+ */
 async function shareLinkSecret(config: Config, coordinator: Coordinator): Promise<Buffer> {
   if (config.shareLinkSecret) return Buffer.from(config.shareLinkSecret);
   if (coordinator instanceof PgCoordinator) return coordinator.sharedSecret("share-link");
@@ -154,7 +159,8 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const webCapture = new WebCaptureEngine(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
   const objects = objectStoreFor(config);
-  const captures = new CaptureService({ config, readModels }, objects, await shareLinkSecret(config, coordinator));
+  const serverSecret = await shareLinkSecret(config, coordinator);
+  const captures = new CaptureService({ config, readModels }, objects, serverSecret);
   const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
   const mail = new MailStore(objects);
   const plans = plansOver({ log, readModels });
@@ -181,6 +187,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const sessions = new SessionService(ctx, mailer);
   const quotes = new JobQuotes(ctx);
   const jobs = new JobService(ctx, quotes);
+  const webhooks = new WebhookService(ctx, jobs, serverSecret);
   return {
     config,
     accounts,
@@ -190,7 +197,8 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     device: new DeviceService(ctx),
     jobs,
     quotes,
-    node: new NodeDuties(ctx, coordinator, jobs, plans),
+    webhooks,
+    node: new NodeDuties(ctx, coordinator, jobs, plans, webhooks),
     playground: new PlaygroundService(ctx, offer),
     discovery: new DiscoveryService(ctx),
     captures,

@@ -19,6 +19,7 @@ import { BILLING_VARS } from "./config-vars/billing";
 import { JUDGES_VARS } from "./config-vars/judges";
 import { PLAYGROUND_VARS } from "./config-vars/playground";
 import { SITES_VARS } from "./config-vars/sites";
+import { WEBHOOKS_VARS } from "./config-vars/webhooks";
 import { CATALOG_VARS } from "./config-vars/catalog";
 import { TESTS_VARS } from "./config-vars/tests";
 import { CLI_VARS } from "./config-vars/cli";
@@ -38,6 +39,7 @@ export const CONFIG_VARS = {
   ...JUDGES_VARS,
   ...PLAYGROUND_VARS,
   ...SITES_VARS,
+  ...WEBHOOKS_VARS,
   ...CATALOG_VARS,
   ...TESTS_VARS,
   ...CLI_VARS,

@@ -124,6 +124,12 @@ export interface Config {
   };
   /** Site discovery: how many one organization may ask for per window; more is DISCOVERY_RATE_LIMITED. */
   discovery: { perOrganization: number; windowSeconds: number };
+  /** Webhooks: how many endpoints an organization may have, and how a delivery not taken is retried. */
+  webhooks: {
+    endpointsPerOrganization: number;
+    /** The first retry after this many seconds, each next one after twice as long, within the window (from the announcing event or a replay). */
+    retry: { baseSeconds: number; windowSeconds: number };
+  };
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
   vision?: { baseURL: string; model: string; apiKey?: string };
 }
@@ -230,6 +236,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     discovery: {
       perOrganization: read.int("ASSAY_DISCOVERIES_PER_ORGANIZATION"),
       windowSeconds: read.int("ASSAY_DISCOVERY_WINDOW_SECONDS"),
+    },
+    webhooks: {
+      endpointsPerOrganization: read.int("ASSAY_WEBHOOK_ENDPOINTS_PER_ORGANIZATION"),
+      retry: {
+        baseSeconds: read.int("ASSAY_WEBHOOK_RETRY_BASE_SECONDS"),
+        windowSeconds: read.int("ASSAY_WEBHOOK_RETRY_WINDOW_SECONDS"),
+      },
     },
     ...(visionBaseUrl
       ? {

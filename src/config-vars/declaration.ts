@@ -45,6 +45,11 @@ export const CONFIG_SECTIONS = {
     intro:
       "What `/playground` runs for visitors without an account, and how much ([catalog and playground](catalog-and-playground.md#the-anonymous-playground)).",
   },
+  webhooks: {
+    title: "Webhooks",
+    intro:
+      "The endpoints organizations register to hear of settled jobs instead of polling, and how their deliveries are retried ([webhooks](webhooks.md)).",
+  },
   catalog: {
     title: "The public catalog site",
     intro: "Where the check catalog's pages are published ([catalog and playground](catalog-and-playground.md)).",

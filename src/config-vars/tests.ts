@@ -5,7 +5,7 @@ export const TESTS_VARS = {
   ASSAY_ALLOW_PRIVATE_TARGETS: {
     section: "tests",
     kind: "flag",
-    doc: "`1` lets url jobs and subresources reach loopback (only loopback, never private networks).",
+    doc: "`1` lets url jobs, subresources and webhook endpoints reach loopback (only loopback, never private networks).",
   },
   ASSAY_CLOCK_OFFSET_DAYS: {
     section: "tests",

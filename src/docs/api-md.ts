@@ -15,6 +15,7 @@ const AREAS: Record<Operation["tag"], string> = {
   session: "Sign-in, sessions and members",
   playground: "The anonymous playground",
   feedback: "Feedback",
+  webhooks: "Webhooks",
 };
 
 /** Documents the HTTP app serves outside /api (not operations: no JSON body, no catalogued refusal of their own). */

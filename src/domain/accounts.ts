@@ -15,6 +15,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   "jobs:write": "estimate and run jobs",
   "account:read": "read the organization, its credits and its keys",
   "feedback:write": "read due feedback sets and answer them",
+  "webhooks:write":
+    "register, rotate, delete and replay the webhook endpoints that receive the organization's job outcomes",
 };
 
 export const streams = {
@@ -27,6 +29,8 @@ export const streams = {
   session: (sessionId: string) => `session-${sessionId}`,
   invitation: (invitationId: string) => `invitation-${invitationId}`,
   device: (codeId: string) => `device-${codeId}`,
+  webhooks: (customerId: string) => `webhooks-${customerId}`,
+  webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

@@ -14,11 +14,12 @@ export type Role = Static<typeof RoleSchema>;
 
 /**
  * The scopes a role may put on the keys it mints: an admin any; a member those of everyday work, which today
- * are all four. A scope that manages the organization would be admin-only.
+ * are all of them (wiring a team's CI to webhooks is everyday work). A scope that manages the organization
+ * (its members, its plan) would be admin-only.
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   admin: ALL_SCOPES,
-  member: ["jobs:read", "jobs:write", "feedback:write", "account:read"],
+  member: ["jobs:read", "jobs:write", "feedback:write", "account:read", "webhooks:write"],
 };
 
 /** Whether an email may sign in: any when no domains are listed, else only addresses at a listed domain. */

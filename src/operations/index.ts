@@ -56,6 +56,12 @@ import { getFeedbackDue } from "./feedback/get-feedback-due";
 import { getFeedbackQuestions } from "./feedback/get-feedback-questions";
 import { submitFeedback } from "./feedback/submit-feedback";
 import { getFeedback } from "./feedback/get-feedback";
+import { createWebhook } from "./webhooks/create-webhook";
+import { listWebhooks } from "./webhooks/list-webhooks";
+import { deleteWebhook } from "./webhooks/delete-webhook";
+import { rotateWebhookSecret } from "./webhooks/rotate-webhook-secret";
+import { listWebhookDeliveries } from "./webhooks/list-webhook-deliveries";
+import { replayWebhookDelivery } from "./webhooks/replay-webhook-delivery";
 
 /** Every operation, once. The HTTP app, the MCP server, OpenAPI, llms-full.txt and docs/api.md fold over it. */
 export const operations: readonly Operation[] = [
@@ -116,4 +122,10 @@ export const operations: readonly Operation[] = [
   getFeedbackQuestions,
   submitFeedback,
   getFeedback,
+  createWebhook,
+  listWebhooks,
+  deleteWebhook,
+  rotateWebhookSecret,
+  listWebhookDeliveries,
+  replayWebhookDelivery,
 ];

@@ -163,6 +163,11 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
           "Anonymous runs of a few checks, without an account or credits; limited per session and per address.",
       },
       { name: "feedback", description: "Feedback on verdicts, which earns credits." },
+      {
+        name: "webhooks",
+        description:
+          "Endpoints called when a job settles (Standard Webhooks, signed), instead of polling; their delivery logs and replays.",
+      },
     ],
     paths,
     components: {

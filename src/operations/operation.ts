@@ -26,7 +26,7 @@ export type Auth =
   | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
   | { kind: "session"; ownKey?: boolean };
 
-type Tag = "catalog" | "account" | "session" | "jobs" | "sites" | "playground" | "feedback";
+type Tag = "catalog" | "account" | "session" | "jobs" | "sites" | "playground" | "feedback" | "webhooks";
 
 interface Inputs {
   path?: TObject;

@@ -14,6 +14,7 @@ import type { PlanService } from "./plans";
 import type { PlaygroundService } from "./playground";
 import type { NodeDuties } from "./node-duties";
 import type { DiscoveryService } from "./discovery";
+import type { WebhookService } from "./webhooks";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
@@ -39,6 +40,8 @@ export interface Services {
   feedback: FeedbackService;
   operator: OperatorService;
   plans: PlanService;
+  /** Webhook endpoints, and the delivery log of each. */
+  webhooks: WebhookService;
   /** This node among those sharing its log: read models caught up per request, /healthz and /readyz, the sweeps. */
   node: NodeDuties;
 }

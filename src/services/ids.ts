@@ -40,5 +40,8 @@ export const newSecretToken = () => randomBase62(43);
 export const newSignInLinkId = () => `lnk_${randomBase62(22)}`;
 export const newInvitationId = () => `inv_${randomBase62(22)}`;
 export const newDeviceCodeId = () => `dev_${randomBase62(22)}`;
+export const newWebhookEndpointId = () => `whe_${randomBase62(22)}`;
+/** What an endpoint's signing secret is derived from with the server's secret (src/domain/webhooks.ts): about 131 random bits. */
+export const newWebhookSecretNonce = () => randomBase62(22);
 /** A user code: 8 consonants without vowels or look-alikes (no words, no 0/O or 1/I), about 34 random bits; shown as XXXX-XXXX. */
 export const newUserCode = () => randomFrom("BCDFGHJKLMNPQRSTVWXZ", 8);

@@ -3,6 +3,7 @@ import type { Coordinator, NodeRecord } from "../store/coordinator";
 import type { LogBackend } from "../store/event-log";
 import type { JobService } from "./jobs";
 import type { PlanService } from "./plans";
+import { DELIVERY_TIMEOUT_MS, type WebhookService } from "./webhooks";
 import type { ServiceContext } from "./context";
 
 /** What a pool tells /healthz about its browsers (local, or remote workers). */
@@ -27,13 +28,21 @@ export interface NodeReadiness {
 }
 
 /** The work done once across all nodes sharing a log, each under a lease of its own name. */
-const LEASES = { expiry: "email-expiry", grant: "monthly-grant", recovery: "dead-node-recovery" } as const;
+const LEASES = {
+  expiry: "email-expiry",
+  grant: "monthly-grant",
+  recovery: "dead-node-recovery",
+  webhooks: "webhook-deliveries",
+} as const;
+
+/** How often the node holding the deliveries' lease looks for webhook deliveries due. */
+const WEBHOOK_SWEEP_MS = 1000;
 
 /**
  * What this node does as one of the nodes sharing its log (one node alone on SQLite): its read models brought to
  * the log's head before each request, its health and readiness, and the background work: a heartbeat, the email expiry
- * sweep, the monthly grant's sweep, the closing of jobs a silent node left running, and the sweep of this node's
- * own jobs that nothing in it runs. Each sweep but the last runs on the node holding its lease (a timer per node
+ * sweep, the monthly grant's sweep, the webhook deliveries, the closing of jobs a silent node left running, and the
+ * sweep of this node's own jobs that nothing in it runs. Each sweep but the last runs on the node holding its lease (a timer per node
  * tries; one holder runs), so it runs once across nodes.
  */
 export class NodeDuties {
@@ -42,6 +51,7 @@ export class NodeDuties {
     private readonly coordinator: Coordinator,
     private readonly jobs: JobService,
     private readonly plans: PlanService,
+    private readonly webhooks: WebhookService,
   ) {}
 
   get nodeId(): string {
@@ -136,6 +146,7 @@ export class NodeDuties {
     if (config.grantSweepSeconds > 0) {
       every(config.grantSweepSeconds * 1000, "monthly grant sweep", () => this.grantSweepNow());
     }
+    every(WEBHOOK_SWEEP_MS, "webhook deliveries", () => this.deliverWebhooks());
     if (this.ctx.log.backend === "postgres") {
       every((timeout * 1000) / 2, "recovery of silent nodes' jobs", () => this.recoverSilentNodes());
     }
@@ -153,6 +164,14 @@ export class NodeDuties {
   /** Runs the monthly grant's sweep now, under its lease (at start, before the first period's requests, then each period). */
   grantSweepNow(): Promise<unknown> {
     return this.underLease(LEASES.grant, this.ctx.config.grantSweepSeconds * 1000, () => this.plans.sweep());
+  }
+
+  /**
+   * Attempts the webhook deliveries due, on the node holding their lease: held for two deliveries' time and renewed
+   * before each few it attempts, so it never lapses while this node sends and no other node sends the same delivery.
+   */
+  deliverWebhooks(): Promise<number | null> {
+    return this.underLease(LEASES.webhooks, DELIVERY_TIMEOUT_MS, (renew) => this.webhooks.sweep(renew));
   }
 
   /**
@@ -191,12 +210,20 @@ export class NodeDuties {
     return closed;
   }
 
-  /** Runs `work` if this node holds (or takes) the lease, with read models at the log's head; null when another holds it. */
-  private async underLease<T>(lease: string, periodMs: number, work: () => Promise<T>): Promise<T | null> {
+  /**
+   * Runs `work` if this node holds (or takes) the lease, with read models at the log's head; null when another holds
+   * it. `work` may renew the lease as it goes (`renew`: true while this node still holds it).
+   */
+  private async underLease<T>(
+    lease: string,
+    periodMs: number,
+    work: (renew: () => Promise<boolean>) => Promise<T>,
+  ): Promise<T | null> {
     // Held a little longer than a period, so its holder renews it before another node may take it.
-    if (!(await this.coordinator.acquire(lease, Math.ceil((periodMs * 2) / 1000) + 1))) return null;
+    const renew = () => this.coordinator.acquire(lease, Math.ceil((periodMs * 2) / 1000) + 1);
+    if (!(await renew())) return null;
     await this.ctx.log.catchUp();
-    return work();
+    return work(renew);
   }
 
   /** The nodes whose work this node closes at its own start: on SQLite, every job (undefined); on PostgreSQL, its own. */

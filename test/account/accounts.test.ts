@@ -142,7 +142,13 @@ describe("keys, org and credits", () => {
     const [k] = res.body.keys;
     expect(k.keyId).toBe(a.keyId);
     expect(k.status).toBe("active");
-    expect([...k.scopes].sort()).toEqual(["account:read", "feedback:write", "jobs:read", "jobs:write"]);
+    expect([...k.scopes].sort()).toEqual([
+      "account:read",
+      "feedback:write",
+      "jobs:read",
+      "jobs:write",
+      "webhooks:write",
+    ]);
     const text = JSON.stringify(res.body);
     expect(text).not.toContain(a.apiKey);
     expect(text).not.toContain(sha256(a.apiKey));

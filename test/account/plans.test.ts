@@ -27,7 +27,7 @@ import {
 } from "../support/mail-relay";
 
 const FEATURES_ALL = { website_checks: true, email_checks: true, custom_parameters: true, extra_credit_clients: true };
-const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write"];
+const ALL_SCOPES = ["jobs:read", "jobs:write", "account:read", "feedback:write", "webhooks:write"];
 const periodAt = (offsetDays: number) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 7);
 
 let server: TestServer;

@@ -72,7 +72,7 @@ describe("protected-resource metadata (RFC 9728)", () => {
         resource_name: "Assay MCP tool server",
         authorization_servers: [server.baseUrl],
         bearer_methods_supported: ["header"],
-        scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write"],
+        scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write", "webhooks:write"],
         resource_documentation: `${server.baseUrl}/llms.txt`,
       });
     }
@@ -123,7 +123,7 @@ describe("authorization server metadata (RFC 8414)", () => {
       token_endpoint: `${server.baseUrl}/api/device/token`,
       grant_types_supported: [DEVICE_GRANT],
       token_endpoint_auth_methods_supported: ["none"],
-      scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write"],
+      scopes_supported: ["jobs:read", "jobs:write", "account:read", "feedback:write", "webhooks:write"],
       service_documentation: `${server.baseUrl}/llms.txt`,
     });
   });

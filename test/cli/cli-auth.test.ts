@@ -98,7 +98,7 @@ describe("login, status, print-key, logout", () => {
     expect(stored).toMatchObject({
       customerId: login.person.customerId,
       email: login.email,
-      scope: "jobs:read jobs:write account:read feedback:write",
+      scope: "jobs:read jobs:write account:read feedback:write webhooks:write",
     });
     expect(stored.apiKey).toStartWith("assay_sk_");
     expect(login.stdout).toContain(`Key ${stored.keyId}`);

@@ -3,6 +3,7 @@ import { findSet } from "../../src/catalog/sets";
 import { uniqueEmail, type TestServer } from "../support/harness";
 import { inSession, signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { page, postForm, type PageAnswer } from "../support/pages";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 
 /**
  * Assay checks itself: each page it serves to people, as a signed-in person sees it, goes through the API as a
@@ -22,6 +23,8 @@ let person: SignedIn;
 let apiKey: string;
 let jobId: string;
 let runId: string;
+let endpointId: string;
+let receiver: WebhookReceiver;
 
 beforeAll(async () => {
   ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
@@ -32,6 +35,14 @@ beforeAll(async () => {
   });
   expect(minted.status).toBe(201);
   apiKey = minted.body.apiKey;
+  // A webhook endpoint, so that the job below has a delivery in its log.
+  receiver = startWebhookReceiver();
+  const endpoint = await server.api("POST", "/api/webhooks", {
+    headers: inSession(person),
+    body: { url: receiver.url("/hooks"), events: ["job.completed"], description: "self-check" },
+  });
+  expect(endpoint.status).toBe(201);
+  endpointId = endpoint.body.endpointId;
   // A finished job with screenshots and a failing verdict, for the jobs list and the job page.
   const job = await server.api("POST", "/api/jobs", {
     key: apiKey,
@@ -56,6 +67,7 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(async () => {
   await stopServer?.();
+  receiver?.stop();
 }, 120_000);
 
 /** The looks-wrong form for the failing verdict, filed as a person would; then the page showing what was filed. */
@@ -103,6 +115,18 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ["/dashboard/jobs/{jobId}/feedback/single-h1 (filed)", () => fileFeedback()],
   ["/dashboard/credits", () => page(server, "/dashboard/credits", person.cookie)],
   ["/dashboard/members", () => page(server, "/dashboard/members", person.cookie)],
+  [
+    "/dashboard/webhooks (a secret shown once)",
+    () =>
+      postForm(
+        server,
+        "/dashboard/webhooks",
+        { _csrf: person.csrfToken, url: receiver.url("/shown"), events: ["job.completed"] },
+        { cookie: person.cookie },
+      ),
+  ],
+  ["/dashboard/webhooks", () => page(server, "/dashboard/webhooks", person.cookie)],
+  ["/dashboard/webhooks/{endpointId}", () => page(server, `/dashboard/webhooks/${endpointId}`, person.cookie)],
   ["/playground", () => page(server, "/playground")],
   ["/playground (a refusal)", () => postForm(server, "/playground", { url: "http://10.0.0.1/" })],
   ["/playground/runs/{runId}", () => page(server, `/playground/runs/${runId}`)],
@@ -111,7 +135,8 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
 test.each(pages)("%s passes launch-readiness and accessibility", async (label, load) => {
   const shown = await load();
   expect(shown.status).toBeLessThan(label.endsWith("(a refusal)") ? 500 : 300);
-  const baseUrl = `${server.baseUrl}${label.split(" ")[0]!.replace("{jobId}", jobId).replace("{runId}", runId)}`;
+  const path = label.split(" ")[0]!.replace("{jobId}", jobId).replace("{runId}", runId);
+  const baseUrl = `${server.baseUrl}${path.replace("{endpointId}", endpointId)}`;
   const job = await server.api("POST", "/api/jobs", {
     key: apiKey,
     body: {

@@ -264,7 +264,7 @@ describe("the device flow", () => {
     expect(res.status).toBe(200);
     const person = await signIn(server, relay, uniqueEmail("device-json"));
     const shown = await page(server, `/device?user_code=${res.body.user_code.toLowerCase()}`, person.cookie);
-    for (const scope of ["jobs:read", "jobs:write", "account:read", "feedback:write"])
+    for (const scope of ["jobs:read", "jobs:write", "account:read", "feedback:write", "webhooks:write"])
       expect(shown.text).toContain(scope);
     expectOAuthError(await postForm(server, "/api/device/code", { scope: "jobs:read admin" }), "invalid_scope");
   });

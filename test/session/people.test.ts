@@ -338,7 +338,13 @@ describe("keys from a session", () => {
     const before = eventCount(server);
     const res = await mint(member, { name: "x", scopes: ["jobs:read", "org:admin"] });
     expectError(res, 400, "INVALID_ENUM_VALUE");
-    expect(res.body.details.allowedValues).toEqual(["jobs:read", "jobs:write", "account:read", "feedback:write"]);
+    expect(res.body.details.allowedValues).toEqual([
+      "jobs:read",
+      "jobs:write",
+      "account:read",
+      "feedback:write",
+      "webhooks:write",
+    ]);
     expect(eventCount(server)).toBe(before);
   });
 
@@ -427,7 +433,10 @@ describe("keys from a session", () => {
     expect((await asKey(server, adminKey.apiKey)).status).toBe(200);
     // The member's own key is theirs to rotate.
     const own = (
-      await mint(member, { name: "mine", scopes: ["jobs:read", "jobs:write", "feedback:write", "account:read"] })
+      await mint(member, {
+        name: "mine",
+        scopes: ["jobs:read", "jobs:write", "feedback:write", "account:read", "webhooks:write"],
+      })
     ).body;
     expect((await server.api("POST", `/api/keys/${own.keyId}/rotate`, { headers: inSession(member) })).status).toBe(
       200,

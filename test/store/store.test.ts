@@ -23,6 +23,7 @@ import {
 } from "../support/harness";
 import { inSession, signIn, signInThrough, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { startPostgres } from "../support/postgres";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { openEventLog } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import { streams } from "../../src/domain/accounts";
@@ -261,6 +262,7 @@ describe("the service's event log", () => {
   let server: TestServer;
   let target: ReturnType<typeof Bun.serve>;
   let relay: MailRelay;
+  let receiver: WebhookReceiver;
   let env: Record<string, string>;
   let stopped = false;
   /** The CLI commands below work on the data directory as an operator would: with the server down. */
@@ -292,6 +294,17 @@ describe("the service's event log", () => {
     env = server.env;
     const a = await server.signup();
     const b = await server.signup();
+    // Webhooks: an endpoint for each organization before their jobs, so each settled job makes a delivery.
+    receiver = startWebhookReceiver();
+    const endpoints = [];
+    for (const org of [a, b]) {
+      const res = await server.api("POST", "/api/webhooks", {
+        key: org.apiKey,
+        body: { url: receiver.url("/hooks"), events: ["job.completed"], description: "replay" },
+      });
+      expect(res.status).toBe(201);
+      endpoints.push({ key: org.apiKey, endpointId: res.body.endpointId as string });
+    }
     const runs = [
       { key: a.apiKey, body: htmlJob(PAGE, undefined, { validationSetId: "web-essentials" }) },
       {
@@ -310,6 +323,27 @@ describe("the service's event log", () => {
     // A refusal between them changes nothing.
     const refused = await server.api("POST", "/api/jobs", { key: a.apiKey, body: htmlJob(PAGE, ["nope"]) });
     expect(refused.status).toBe(400);
+    // Each job's delivery made; one replayed, a's secret rotated, b's endpoint (and its log) removed.
+    const delivered = async (key: string, endpointId: string, attempts: number) => {
+      for (let i = 0; i < 600; i++) {
+        const { body } = await server.api("GET", `/api/webhooks/${endpointId}/deliveries`, { key });
+        const done = body.deliveries.filter((d: any) => d.status === "delivered");
+        if (done.length === 2 && done.reduce((n: number, d: any) => n + d.attemptCount, 0) === attempts)
+          return body.deliveries;
+        await Bun.sleep(50);
+      }
+      throw new Error(`the deliveries to ${endpointId} never settled`);
+    };
+    const [hookA, hookB] = endpoints as [(typeof endpoints)[0], (typeof endpoints)[0]];
+    const [replayed] = await delivered(hookA.key, hookA.endpointId, 2);
+    await delivered(hookB.key, hookB.endpointId, 2);
+    const replay = `/api/webhooks/${hookA.endpointId}/deliveries/${replayed.deliveryId}/replay`;
+    expect((await server.api("POST", replay, { key: hookA.key })).status).toBe(202);
+    await delivered(hookA.key, hookA.endpointId, 3);
+    expect(
+      (await server.api("POST", `/api/webhooks/${hookA.endpointId}/rotate-secret`, { key: hookA.key })).status,
+    ).toBe(200);
+    expect((await server.api("DELETE", `/api/webhooks/${hookB.endpointId}`, { key: hookB.key })).status).toBe(200);
     // People: a claim of a's organization, a member added, a key minted, rotated and revoked, a switch and a sign-out.
     const owner = await signIn(server, relay, a.email);
     const colleague = uniqueEmail("colleague");
@@ -404,6 +438,7 @@ describe("the service's event log", () => {
 
   afterAll(async () => {
     target.stop(true);
+    receiver.stop();
     await stopServer();
     await relay.stop();
     rmSync(dataDir, { recursive: true, force: true });
@@ -440,6 +475,9 @@ describe("the service's event log", () => {
       "credit_ledger",
       "jobs",
       "job_results",
+      "webhook_endpoints",
+      "webhook_deliveries",
+      "webhook_delivery_attempts",
     ]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
@@ -460,6 +498,11 @@ describe("the service's event log", () => {
       "interrupted",
     ]);
     expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);
+    // One endpoint left (the other removed with its deliveries), its two deliveries, three attempts (one replayed).
+    expect(before.webhook_endpoints).toMatchObject([{ secret_rotated_at: expect.any(String) }]);
+    expect(before.webhook_deliveries).toHaveLength(2);
+    expect(before.webhook_delivery_attempts).toHaveLength(3);
+    expect(before.webhook_job_owners).toEqual([]);
 
     await stopServer();
     const out = await runCli(["replay"], env);

@@ -67,6 +67,22 @@ export const notFound = [
     title: "Validation not found",
     guidance: "Unknown validation id or slug. See GET /api/validations.",
   },
+  {
+    code: "WEBHOOK_DELIVERY_NOT_FOUND",
+    status: 404,
+    title: "Webhook delivery not found",
+    guidance:
+      "No delivery with this deliveryId to this endpoint (details.deliveryId). See GET /api/webhooks/{endpointId}/deliveries.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "WEBHOOK_NOT_FOUND",
+    status: 404,
+    title: "Webhook endpoint not found",
+    guidance:
+      "No webhook endpoint with this endpointId in your organization (details.endpointId); another organization's is answered the same. See GET /api/webhooks.",
+    addedBySpecGap: true,
+  },
 ] as const satisfies readonly ErrorEntry[];
 
 /** 409: the state of what is named refuses the change. */
@@ -112,6 +128,14 @@ export const conflict = [
     title: "Last admin",
     guidance:
       "The organization's last admin cannot leave, be removed or be demoted (details.personId). Make another member admin first (POST /api/members/{personId}/role). Nothing was changed.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "WEBHOOK_LIMIT_REACHED",
+    status: 409,
+    title: "Webhook endpoint limit reached",
+    guidance:
+      "The organization has as many webhook endpoints as it may (details.limit, ASSAY_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, 20 by default). One endpoint may subscribe to several event types; delete one you no longer use. Nothing was registered.",
     addedBySpecGap: true,
   },
 ] as const satisfies readonly ErrorEntry[];

@@ -277,6 +277,14 @@ export const badRequest = [
     title: "Unsupported job type",
     guidance: "Use type url, static_html or email (details.allowedValues).",
   },
+  {
+    code: "WEBHOOK_URL_INVALID",
+    status: 400,
+    title: "Webhook URL not public",
+    guidance:
+      "A webhook endpoint must be a public http(s) URL: one that resolves, only to public addresses (details.reason: scheme, loopback, private, link-local, internal-name, unresolvable, ...). Nothing was registered. The same check is made again at every delivery, whose attempt records the refusal.",
+    addedBySpecGap: true,
+  },
 ] as const satisfies readonly ErrorEntry[];
 
 /** 413: the body is over the size cap. */

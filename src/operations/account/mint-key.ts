@@ -15,13 +15,13 @@ const MintKeyBody = Type.Object(
     scopes: Type.Array(
       enumOf(
         Scope.anyOf.map((s) => s.const),
-        "A scope: jobs:read, jobs:write, account:read or feedback:write.",
+        "A scope: jobs:read, jobs:write, account:read, feedback:write or webhooks:write.",
       ),
       {
         minItems: 1,
         uniqueItems: true,
         description:
-          "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read).",
+          "The key's scopes, fixed for its life; never beyond your role's (a member's: jobs:read, jobs:write, feedback:write, account:read, webhooks:write).",
       },
     ),
   },
@@ -35,7 +35,7 @@ export const mintKey = defineOperation({
   tag: "account",
   summary: "Mint a key (session only); the secret is shown once",
   description:
-    "Mints a key for the session's organization with a name and scopes fixed for its life, never beyond the role's: an admin any scope; a member jobs:read, jobs:write, feedback:write and account:read.",
+    "Mints a key for the session's organization with a name and scopes fixed for its life, never beyond the role's: an admin any scope; a member jobs:read, jobs:write, feedback:write, account:read and webhooks:write.",
   http: { method: "post", path: "/api/keys", status: 201, returns: "The key. apiKey is shown only here: store it." },
   auth: { kind: "session" },
   input: { body: MintKeyBody, form: true },

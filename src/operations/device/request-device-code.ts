@@ -15,7 +15,7 @@ const DeviceCodeBody = Type.Object(
     scope: Type.Optional(
       Type.String({
         description:
-          "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write); default all four.",
+          "Space-separated scopes the key should hold (jobs:read jobs:write account:read feedback:write webhooks:write); default all of them.",
       }),
     ),
   },
@@ -39,7 +39,7 @@ export const requestDeviceCode = defineOperation({
   tag: "session",
   summary: "Start a device sign-in (RFC 8628): a code for the person to approve",
   description:
-    'For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default all four scopes, never beyond the approver\'s role). An unknown scope is 400 `{ error: "invalid_scope" }`. Past ASSAY_DEVICE_CODES_PER_ADDRESS codes from one client address per code lifetime it is 429 DEVICE_CODE_RATE_LIMITED with Retry-After, a catalogued error (OAuth has no code for it).',
+    'For a command-line client. Show user_code and verification_uri (or open verification_uri_complete) to the person, who approves on the /device page while signed in; meanwhile poll POST /api/device/token. A form or JSON body; scope is space-separated (default every scope, never beyond the approver\'s role). An unknown scope is 400 `{ error: "invalid_scope" }`. Past ASSAY_DEVICE_CODES_PER_ADDRESS codes from one client address per code lifetime it is 429 DEVICE_CODE_RATE_LIMITED with Retry-After, a catalogued error (OAuth has no code for it).',
   http: {
     method: "post",
     path: "/api/device/code",

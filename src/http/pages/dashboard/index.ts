@@ -6,6 +6,7 @@ import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { memberPages } from "./members";
 import { signInPages } from "./signin";
+import { webhookPages } from "./webhooks";
 
 /** The dashboard: server-rendered pages over the same operations as /api, usable without JavaScript. */
 export function dashboardPages(ctx: PageContext) {
@@ -15,5 +16,6 @@ export function dashboardPages(ctx: PageContext) {
     .use(feedbackPages(ctx))
     .use(creditPages(ctx))
     .use(keyPages(ctx))
-    .use(memberPages(ctx));
+    .use(memberPages(ctx))
+    .use(webhookPages(ctx));
 }

@@ -1,4 +1,4 @@
-import { Csrf, DashboardPage, type ShellProps } from "./shell";
+import { Csrf, DashboardPage, SecretOnce, type ShellProps } from "./shell";
 import { ScrollRegion } from "../layout";
 
 export interface KeyRow {
@@ -27,28 +27,18 @@ export interface KeysProps {
 const when = (iso: string | null) =>
   iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "never";
 
-/** The secret, once, with a copy button (the one place the dashboard uses JavaScript; without it, select and copy). */
-function SecretOnce(props: { secret: NonNullable<KeysProps["secret"]> }) {
+/** A key's secret, once. */
+function KeySecret(props: { secret: NonNullable<KeysProps["secret"]> }) {
   const { secret } = props;
   return (
-    <section aria-labelledby="secret-heading">
-      <h2 id="secret-heading">
-        The secret of <span safe>{secret.name}</span>
-      </h2>
+    <SecretOnce name={secret.name} secret={secret.apiKey}>
       <p>Copy it now: it is shown only this once. Store it where your program reads it, e.g. as ASSAY_API_KEY.</p>
-      <p class="secret" id="secret" safe>
-        {secret.apiKey}
-      </p>
-      <button type="button" id="copy-secret" class="small" hidden>
-        Copy
-      </button>
       {secret.previousValidUntil ? (
         <p>The previous secret keeps working until {when(secret.previousValidUntil)}, then gets 401.</p>
       ) : (
         ""
       )}
-      <script>{`(function(){var b=document.getElementById("copy-secret");if(!navigator.clipboard)return;b.hidden=false;b.addEventListener("click",function(){navigator.clipboard.writeText(document.getElementById("secret").textContent.trim()).then(function(){b.textContent="Copied";});});})();`}</script>
-    </section>
+    </SecretOnce>
   );
 }
 
@@ -62,7 +52,7 @@ export function KeysView(props: KeysProps) {
       done={props.done}
       message={props.message}
     >
-      {props.secret ? <SecretOnce secret={props.secret} /> : ""}
+      {props.secret ? <KeySecret secret={props.secret} /> : ""}
       <h2>Your keys</h2>
       {props.keys.length === 0 ? (
         <p>No keys yet.</p>

@@ -19,7 +19,30 @@ const SECTIONS = [
   { href: "/dashboard/credits", label: "Credits" },
   { href: "/dashboard/keys", label: "Keys" },
   { href: "/dashboard/members", label: "Members" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
 ];
+
+/**
+ * A secret just made (a key's, a webhook endpoint's), shown once with what to do with it (`children`) and a copy
+ * button: the one place the dashboard uses JavaScript; without it, select and copy.
+ */
+export function SecretOnce(props: { name: string; secret: string; children: Children }) {
+  return (
+    <section aria-labelledby="secret-heading">
+      <h2 id="secret-heading">
+        The secret of <span safe>{props.name}</span>
+      </h2>
+      {props.children}
+      <p class="secret" id="secret" safe>
+        {props.secret}
+      </p>
+      <button type="button" id="copy-secret" class="small" hidden>
+        Copy
+      </button>
+      <script>{`(function(){var b=document.getElementById("copy-secret");if(!navigator.clipboard)return;b.hidden=false;b.addEventListener("click",function(){navigator.clipboard.writeText(document.getElementById("secret").textContent.trim()).then(function(){b.textContent="Copied";});});})();`}</script>
+    </section>
+  );
+}
 
 /** The CSRF token every state-changing form of a session carries. */
 export function Csrf(props: { token: string }) {
