@@ -4,6 +4,7 @@ import { JobRequest, JOB_TYPES } from "../contracts/job-request";
 import { sortFieldErrors } from "../contracts/field-errors";
 import { findValidation } from "../catalog/registry";
 import { findSet } from "../catalog/sets";
+import { nearestSetIds, nearestValidationIds, suggestionsFor } from "../catalog/suggestions";
 import { CAPTURE_SIZES, type CaptureSize } from "../capture/vocabulary";
 import type { NetworkGuard } from "../capture/network-guard";
 import { priceJob } from "./pricing";
@@ -220,6 +221,7 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
       if (!d.set)
         throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, {
           validationSetId: setId,
+          suggestions: suggestionsFor([setId], nearestSetIds),
         });
     },
   },
@@ -269,13 +271,20 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     name: "runnable",
     codes: ["VALIDATION_NOT_RUNNABLE"],
     rule: "Every validation id is a runnable one (an unknown id is not).",
-    check({ entries }) {
+    check({ entries, jobSubject }) {
       const unknown = entries.filter((e) => !findValidation(e.id) || findValidation(e.id)!.meta.id !== e.id);
       if (unknown.length) {
         throw new AppError(
           "VALIDATION_NOT_RUNNABLE",
           `Not runnable validation id(s): ${unknown.map((e) => e.id).join(", ")}. Use ids with runnable: true from GET /api/validations.`,
-          { validationIds: unknown.map((e) => e.id), paths: unknown.map((e) => e.path) },
+          {
+            validationIds: unknown.map((e) => e.id),
+            paths: unknown.map((e) => e.path),
+            suggestions: suggestionsFor(
+              unknown.map((e) => e.id),
+              (id) => nearestValidationIds(id, jobSubject),
+            ),
+          },
         );
       }
     },

@@ -2,6 +2,7 @@ import { AppError } from "../errors/app-error";
 import { errorCatalog, retryableCodes, type ErrorCode } from "../errors/catalog";
 import { findValidation, validationModules } from "../catalog/registry";
 import { catalogEntry, findSet, listSets, setView, validationDetail } from "../catalog/views";
+import { nearestSetIds, nearestValidationIds, suggestionsFor } from "../catalog/suggestions";
 import { policySeverity, SEVERITY_MAPPING } from "../domain/pass-policy";
 import type { ValidationModule } from "../validations/types";
 import type { ServiceContext } from "./context";
@@ -39,6 +40,7 @@ export class CatalogService {
     if (!set)
       throw new AppError("VALIDATION_SET_NOT_FOUND", `No validation set has id ${JSON.stringify(setId)}.`, {
         validationSetId: setId,
+        suggestions: suggestionsFor([setId], nearestSetIds),
       });
     return withPolicy(setView(set));
   }
@@ -76,6 +78,7 @@ export class CatalogService {
     if (!m)
       throw new AppError("VALIDATION_NOT_FOUND", `No validation has id or slug ${JSON.stringify(idOrSlug)}.`, {
         idOrSlug,
+        suggestions: suggestionsFor([idOrSlug], nearestValidationIds),
       });
     return m;
   }

@@ -117,3 +117,36 @@ test("unknown checks and sets, and the custom page of a check without parameters
     expect(await res.text()).toContain(`href="${server.baseUrl}/validations"`);
   }
 });
+
+test("a check's address as a person guesses it redirects to its standard page; a typo's 404 page offers the nearest", async () => {
+  for (const guess of ["page-title", "Page_Title", "page%20title", "PAGE-TITLE"]) {
+    const res = await fetch(`${server.baseUrl}/validations/${guess}`, { redirect: "manual" });
+    expect({ guess, status: res.status, location: res.headers.get("location") }).toEqual({
+      guess,
+      status: 308,
+      location: `${server.baseUrl}/validations/page-title/standard`,
+    });
+  }
+  // Followed, as a browser does: the standard page.
+  const followed = await fetch(`${server.baseUrl}/validations/html-lang`);
+  expect([followed.status, followed.url]).toEqual([200, `${server.baseUrl}/validations/html-lang/standard`]);
+
+  for (const [path, nearest] of [
+    ["/validations/page-titel", "/validations/page-title/standard"],
+    ["/validations/pagetitle/standard", "/validations/page-title/standard"],
+    ["/validation-sets/web-essential", "/validation-sets/web-essentials"],
+  ] as const) {
+    const res = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
+    expect({ path, status: res.status, type: res.headers.get("content-type") }).toEqual({
+      path,
+      status: 404,
+      type: "text/html; charset=utf-8",
+    });
+    const html = await res.text();
+    expect(html).toContain("<h2>Did you mean</h2>");
+    expect(html).toContain(`href="${server.baseUrl}${nearest}"`);
+  }
+  const nothingNear = await fetch(`${server.baseUrl}/validations/xyz`);
+  expect(nothingNear.status).toBe(404);
+  expect(await nothingNear.text()).not.toContain("Did you mean");
+});

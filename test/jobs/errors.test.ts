@@ -274,7 +274,17 @@ const cases: Case[] = [
     name: "an unknown set",
     code: "VALIDATION_SET_NOT_FOUND",
     body: htmlJob(PAGE, undefined, { validationSetId: "no-such-set" }),
-    details: (d) => expect(d.validationSetId).toBe("no-such-set"),
+    details: (d) => {
+      expect(d.validationSetId).toBe("no-such-set");
+      // Nothing is near enough to suggest.
+      expect(d.suggestions).toEqual({});
+    },
+  },
+  {
+    name: "a set id with a typo: the nearest set suggested",
+    code: "VALIDATION_SET_NOT_FOUND",
+    body: htmlJob(PAGE, undefined, { validationSetId: "web-essential" }),
+    details: (d) => expect(d.suggestions).toEqual({ "web-essential": ["web-essentials"] }),
   },
   // 15: web-essentials is a url set, so an email job naming it mismatches.
   {
@@ -327,6 +337,20 @@ const cases: Case[] = [
     details: (d) => {
       expect(d.validationIds).toEqual(["no-such-check"]);
       expect(d.paths).toEqual(["validations[1]"]);
+      expect(d.suggestions).toEqual({});
+    },
+  },
+  {
+    name: "ids with typos: each one's nearest ids suggested",
+    code: "VALIDATION_NOT_RUNNABLE",
+    body: htmlJob(PAGE, ["page-titel", "html_lang", "alt", "single-h1"]),
+    details: (d) => {
+      expect(d.validationIds).toEqual(["page-titel", "html_lang", "alt"]);
+      expect(d.suggestions).toEqual({
+        "page-titel": ["page-title"],
+        html_lang: ["html-lang"],
+        alt: ["image-alt-text"],
+      });
     },
   },
   {

@@ -241,6 +241,19 @@ describe("discovery tools need no key and read the same services as HTTP", () =>
       details: http.details,
     });
     await refused(anon, "get_validation_set", { setId: "nope" }, "VALIDATION_SET_NOT_FOUND");
+    // A typo: the nearest ids, in details.suggestions and in the text a client shows, as HTTP answers them.
+    const typo = await call(anon, "get_validation", { idOrSlug: "page-titel" });
+    expect(typo.isError).toBe(true);
+    expect((typo.structuredContent as any).details).toEqual({
+      idOrSlug: "page-titel",
+      suggestions: { "page-titel": ["page-title"] },
+    });
+    expect((typo.content[0] as { text: string }).text).toContain('"suggestions":{"page-titel":["page-title"]}');
+    expect((await server.api("GET", "/api/validations/page-titel")).body.details).toEqual(
+      (typo.structuredContent as any).details,
+    );
+    const setTypo = await refused(anon, "get_validation_set", { setId: "web-essential" }, "VALIDATION_SET_NOT_FOUND");
+    expect(setTypo.details.suggestions).toEqual({ "web-essential": ["web-essentials"] });
     const e = await refused(anon, "list_validations", { subjectType: "pdf" }, "INVALID_ENUM_VALUE");
     expect(e.details).toEqual({ field: "subjectType", value: "pdf", allowedValues: ["url", "email"] });
     expect((await server.api("GET", "/api/validations?subjectType=pdf")).body.details).toEqual(e.details);
@@ -501,6 +514,8 @@ describe("key tools", () => {
       ],
       [{ ...STATIC_JOB, validationSetId: "nope" }, "VALIDATION_SET_NOT_FOUND"],
       [{ ...STATIC_JOB, detail: "loud" }, "INVALID_ENUM_VALUE"],
+      [{ ...STATIC_JOB, validationSetId: "web-essentails" }, "VALIDATION_SET_NOT_FOUND"],
+      [{ ...STATIC_JOB, validations: ["page-titel"] }, "VALIDATION_NOT_RUNNABLE"],
     ];
     for (const [body, code] of cases) {
       for (const tool of ["run_job", "estimate_job"]) {
@@ -522,6 +537,13 @@ describe("key tools", () => {
         });
       }
     }
+    const typo = await refused(
+      keyed,
+      "run_job",
+      { ...STATIC_JOB, validations: ["page-titel"] },
+      "VALIDATION_NOT_RUNNABLE",
+    );
+    expect(typo.details.suggestions).toEqual({ "page-titel": ["page-title"] });
   });
 
   test("get_job and await_email_job without detail answer brief (the default), even for a job run verbose", async () => {

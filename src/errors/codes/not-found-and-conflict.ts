@@ -65,7 +65,8 @@ export const notFound = [
     code: "VALIDATION_NOT_FOUND",
     status: 404,
     title: "Validation not found",
-    guidance: "Unknown validation id or slug. See GET /api/validations.",
+    guidance:
+      "Unknown validation id or slug; details.suggestions maps it to the nearest ids when any are close. See GET /api/validations.",
   },
   {
     code: "WEBHOOK_DELIVERY_NOT_FOUND",

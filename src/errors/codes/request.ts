@@ -243,7 +243,7 @@ export const badRequest = [
     status: 400,
     title: "Validation not runnable",
     guidance:
-      "The validation is not runnable (details.validationIds); use ids with runnable: true in GET /api/validations.",
+      "The validation is not runnable (details.validationIds); use ids with runnable: true in GET /api/validations. details.suggestions maps each unknown id to the nearest ids (a slug to its id).",
   },
   {
     code: "VALIDATION_SET_CONFLICT",
@@ -256,7 +256,8 @@ export const badRequest = [
     code: "VALIDATION_SET_NOT_FOUND",
     status: 400,
     title: "Validation set not found",
-    guidance: "Unknown validationSetId. See GET /api/validation-sets.",
+    guidance:
+      "Unknown validationSetId; details.suggestions maps it to the nearest set ids when any are close. See GET /api/validation-sets.",
   },
   {
     code: "VALIDATION_SET_SUBJECT_MISMATCH",

@@ -612,7 +612,20 @@ export function SetPage(props: SetProps) {
   );
 }
 
-export function NotFoundPage(props: { base: string; sets: SetLink[]; path: string; message: string }) {
+/** A check or set near what a 404's path named, offered as "did you mean". */
+export interface NearestLink {
+  href: string;
+  name: string;
+  id: string;
+}
+
+export function NotFoundPage(props: {
+  base: string;
+  sets: SetLink[];
+  path: string;
+  message: string;
+  nearest: NearestLink[];
+}) {
   return (
     <CatalogPage
       base={props.base}
@@ -624,6 +637,21 @@ export function NotFoundPage(props: { base: string; sets: SetLink[]; path: strin
     >
       <h1>Not found</h1>
       <p safe>{props.message}</p>
+      {props.nearest.length > 0 && (
+        <>
+          <h2>Did you mean</h2>
+          <ul>
+            {props.nearest.map((n) => (
+              <li>
+                <a href={n.href} safe>
+                  {n.name}
+                </a>{" "}
+                <code safe>{n.id}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       <p>
         <a href={`${props.base}/validations`}>Browse every check</a>
       </p>

@@ -4,6 +4,7 @@ import { catalogBaseUrl } from "../../../config";
 import { examplesOf, examplesRecordedOn } from "../../../catalog/examples";
 import { renderTargets } from "../../../catalog/email-clients";
 import { findValidation } from "../../../catalog/registry";
+import { nearestSetIds, nearestValidationIds, typedId } from "../../../catalog/suggestions";
 import { VIEWPORTS, type CaptureSize } from "../../../capture/vocabulary";
 import { callOperation, htmlPage, type PageContext } from "../page-kit";
 import {
@@ -14,6 +15,7 @@ import {
   StandardPage,
   type CheckRow,
   type IndexFilter,
+  type NearestLink,
   type Parameter,
   type SetLink,
   type Snippets,
@@ -124,12 +126,26 @@ export function catalogPages(ctx: PageContext) {
     const sets: SetLink[] = validationSets.map((s) => ({ id: s.id, name: s.name, subjectType: s.subjectType }));
     return { validations, validationSets, rows, sets };
   };
-  const notFound = async (request: Request, message: string) =>
+  /** The 404 page, with links to the nearest checks or sets when the path names one with a typo. */
+  const notFound = async (request: Request, message: string, nearest: NearestLink[] = []) =>
     htmlPage(
-      NotFoundPage({ base: base(), sets: (await read()).sets, path: new URL(request.url).pathname, message }) as string,
+      NotFoundPage({
+        base: base(),
+        sets: (await read()).sets,
+        path: new URL(request.url).pathname,
+        message,
+        nearest,
+      }) as string,
       404,
       PUBLIC,
     );
+  const nearestChecks = (given: string): NearestLink[] =>
+    nearestValidationIds(given).map((id) => {
+      const m = findValidation(id)!;
+      return { href: `${base()}/validations/${m.meta.slug}/standard`, name: m.meta.name, id };
+    });
+  const nearestSets = (given: string): NearestLink[] =>
+    nearestSetIds(given).map((id) => ({ href: `${base()}/validation-sets/${id}`, name: id, id }));
   /** A check by slug, or the 404 page's message. */
   const detailOf = async (request: Request, slug: string) => {
     try {
@@ -167,9 +183,27 @@ export function catalogPages(ctx: PageContext) {
         PUBLIC,
       );
     })
+    .get("/validations/:slug", async ({ request, params }) => {
+      const m = findValidation(params.slug) ?? findValidation(typedId(params.slug));
+      if (!m)
+        return notFound(
+          request,
+          `No check has the id or slug ${JSON.stringify(params.slug)}.`,
+          nearestChecks(params.slug),
+        );
+      return new Response(null, {
+        status: 308,
+        headers: { location: `${base()}/validations/${m.meta.slug}/standard`, ...PUBLIC },
+      });
+    })
     .get("/validations/:slug/standard", async ({ request, params }) => {
       const detail = await detailOf(request, params.slug);
-      if (!detail) return notFound(request, `No check has the id or slug ${JSON.stringify(params.slug)}.`);
+      if (!detail)
+        return notFound(
+          request,
+          `No check has the id or slug ${JSON.stringify(params.slug)}.`,
+          nearestChecks(params.slug),
+        );
       const { validations, sets } = await read();
       const record = validations.find((v) => v.id === detail.id)!;
       const m = findValidation(detail.id)!;
@@ -198,7 +232,12 @@ export function catalogPages(ctx: PageContext) {
     })
     .get("/validations/:slug/custom", async ({ request, params }) => {
       const detail = await detailOf(request, params.slug);
-      if (!detail) return notFound(request, `No check has the id or slug ${JSON.stringify(params.slug)}.`);
+      if (!detail)
+        return notFound(
+          request,
+          `No check has the id or slug ${JSON.stringify(params.slug)}.`,
+          nearestChecks(params.slug),
+        );
       const record = (await read()).validations.find((v) => v.id === detail.id)!;
       if (!record.parameters.length)
         return notFound(request, `${record.name} has no custom parameters: it runs the same way in every job.`);
@@ -235,7 +274,12 @@ export function catalogPages(ctx: PageContext) {
     .get("/validation-sets/:setId", async ({ request, params }) => {
       const { rows, sets, validationSets } = await read();
       const set = validationSets.find((s) => s.id === params.setId);
-      if (!set) return notFound(request, `No validation set has the id ${JSON.stringify(params.setId)}.`);
+      if (!set)
+        return notFound(
+          request,
+          `No validation set has the id ${JSON.stringify(params.setId)}.`,
+          nearestSets(params.setId),
+        );
       const setRows = set.validationIds.map((id) => rows.find((r) => r.id === id)!);
       const page = SetPage({
         base: base(),
