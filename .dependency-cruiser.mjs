@@ -2,9 +2,20 @@
 // Run it by hand with `npx depcruise src events projections`. Paths are relative to the repository root.
 // Type-only imports count: a layer that names another layer's types depends on it.
 
-// Surfaces: the transports (HTTP, MCP, CLI, the SMTP inbox adapter) and the operation declarations they fold.
-const SURFACES = ["^src/(http|mcp|cli|operations)/", "^src/inbox/smtp-"];
+// Surfaces: the transports (HTTP, MCP, CLI, the SMTP inbox adapter), the operation declarations they fold, and the
+// command-line client's package (packages/cli), which talks to a server over HTTP alone.
+const SURFACES = ["^src/(http|mcp|cli|operations)/", "^src/inbox/smtp-", "^packages/cli/src/"];
 const npm = (...names) => `(^|/)node_modules/(${names.join("|")})/`;
+// What the client package may reach in the server's folders: pure modules the server uses too (the pass and run
+// policies, the page key, the URL patterns, the wire schemas and the vocabulary they name, the command line's exit
+// codes), so that it runs on Node with none of the server (docs/cli.md, "The client package").
+const CLIENT_SHARED = [
+  "^src/domain/(pass-policy|run-policy|page-key|url-patterns|key-prefix)\\.ts$",
+  "^src/contracts/(run|job|job-request|catalog|discovery|request-parts|schema-kit)\\.ts$",
+  "^src/capture/vocabulary\\.ts$",
+  "^src/cli/program\\.ts$",
+  "^events/(jobs|shared)\\.ts$",
+];
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 export default {
@@ -76,6 +87,29 @@ export default {
       severity: "error",
       from: { path: "^src/store/" },
       to: { path: [...SURFACES, "^src/(domain|services)/", "^projections/"] },
+    },
+    {
+      name: "client-reaches-only-shared",
+      comment:
+        "The client package runs on Node without the server: from its entry it reaches only the shared pure modules, no Bun and none of the server's libraries.",
+      severity: "error",
+      from: { path: "^packages/cli/src/main\\.ts$" },
+      to: {
+        reachable: true,
+        path: [
+          "^(src|events|projections)/",
+          "^bun(:|$)",
+          npm("elysia", "playwright-core", "stripe", "openai", "smtp-server", "@kitajs", "postal-mime", "mailauth"),
+        ],
+        pathNot: CLIENT_SHARED,
+      },
+    },
+    {
+      name: "server-no-client",
+      comment: "The server knows nothing of the client package; they share modules of src/ only.",
+      severity: "error",
+      from: { path: "^(src|events|projections)/" },
+      to: { path: "^packages/" },
     },
     {
       name: "services-no-surfaces",

@@ -3,18 +3,19 @@
  * landing page at every capture size), each round once as one POST /api/jobs (fetch, timed to the last byte) and
  * once as `assay run request.json --format json` in a fresh process (timed from spawn to exit: start-up, the call,
  * the decision and the report). Rounds alternate so both see the same warm pool. Also `assay --version` alone
- * (start-up of `bun src/main.ts`). Part of `npm run bench`; `bun bench/cli-run-bench.ts` runs it alone.
+ * (start-up). The client is the one people install: the client package's build, run by Node
+ * (packages/cli/dist/assay.mjs). Part of `npm run bench`; `bun bench/cli-run-bench.ts` runs it alone.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { JOB_BODY, startBenchApp, type BenchApp } from "./bench-app";
 import { fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, summary, tempDir, type Row } from "./support";
 
-const main = join(import.meta.dir, "..", "src", "main.ts");
+const client = join(import.meta.dir, "..", "packages", "cli", "dist", "assay.mjs");
 
 async function timedCli(args: string[], env: Record<string, string>): Promise<number> {
   const started = nowMs();
-  const proc = Bun.spawn([process.execPath, main, ...args], {
+  const proc = Bun.spawn(["node", client, ...args], {
     env: { ...process.env, ...env },
     stdout: "pipe",
     stderr: "pipe",
@@ -63,7 +64,7 @@ export function cliRows(r: CliBenchResult): Row[] {
       target: "-",
     },
     {
-      name: `assay --version (bun src/main.ts), p50 (n=${r.rounds})`,
+      name: `assay --version (node packages/cli/dist/assay.mjs), p50 (n=${r.rounds})`,
       value: fmtMs(r.version),
       baseline: "-",
       ratio: "-",

@@ -1,6 +1,4 @@
 import { Command, CommanderError } from "commander";
-import pkg from "../../package.json" with { type: "json" };
-import { AppError } from "../errors/app-error";
 
 /**
  * The exit codes every client command keeps (documented in docs/cli.md): 0 pass, 1 blocked (a threshold was
@@ -22,14 +20,18 @@ export function action<A extends unknown[]>(run: (...args: A) => number | Promis
   };
 }
 
-/** A program whose commands are added by the register functions: one parser for every command, `--help` on each. */
-export function newProgram(): Command {
+/**
+ * A program whose commands are added by the register functions: one parser for every command, `--help` on each,
+ * and commander's "(Did you mean …?)" after an unknown command or option.
+ */
+export function newProgram(description: string, version: string): Command {
   return new Command()
     .name("assay")
-    .description("Assay: headless QA for webpages and emails. The server, its operator commands and its client.")
-    .version(pkg.version, "-v, --version")
+    .description(description)
+    .version(version, "-v, --version")
     .exitOverride()
-    .showHelpAfterError()
+    .showHelpAfterError("(add --help for usage)")
+    .showSuggestionAfterError()
     .configureOutput({
       writeErr: (text) => process.stderr.write(text),
       writeOut: (text) => process.stdout.write(text),
@@ -51,10 +53,6 @@ export async function runProgram(program: Command, argv: string[]): Promise<numb
     if (e instanceof UsageError) {
       console.error(e.message);
       return EXIT.undecided;
-    }
-    if (e instanceof AppError) {
-      console.error(`${e.code}: ${e.message}`);
-      return EXIT.blocked;
     }
     throw e;
   }

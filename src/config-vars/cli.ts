@@ -6,13 +6,13 @@ export const CLI_VARS = {
     section: "cli",
     kind: "url",
     default: "http://localhost:8080",
-    doc: "The server client commands talk to, when `--base-url` is not given.",
+    doc: "The server client commands talk to, when `--base-url` is not given (unset: the server logged in to last, else the default).",
   },
   ASSAY_API_KEY: {
     section: "cli",
     kind: "secret",
     defaultText: "the key `assay login` stored",
-    doc: "The key client commands use; it wins over the stored key (`assay status` says which is in use and why). Agents set up by `assay install` read it too.",
+    doc: "The key client commands use; it wins over the stored key (`assay status` says which is in use and why). `assay mcp`, which agents set up by `assay install` launch, reads it too.",
   },
   ASSAY_SMTP_HOST: {
     section: "cli",
@@ -30,13 +30,25 @@ export const CLI_VARS = {
     section: "cli",
     kind: "path",
     defaultText: "`~/.config`",
-    doc: "`assay login` keeps its keys in `$XDG_CONFIG_HOME/assay/hosts.json`.",
+    doc: "`assay login` keeps its keys in `$XDG_CONFIG_HOME/assay/hosts.json`; on Linux, `assay install` finds Claude Desktop's, VS Code's and Zed's user settings under it.",
   },
   HOME: {
     section: "cli",
     kind: "path",
     defaultText: "the system's",
-    doc: "The home folder `assay install` and `update` look in for agents' settings.",
+    doc: "The home folder `assay install` and `update` look in for MCP clients' settings (`~/.claude.json`, `~/.cursor/`, `~/.gemini/`, `~/.codeium/windsurf/`).",
+  },
+  CODEX_HOME: {
+    section: "cli",
+    kind: "path",
+    defaultText: "`~/.codex`",
+    doc: "Codex's folder: `assay install --client codex --scope user` writes its `config.toml` there, as Codex reads it.",
+  },
+  APPDATA: {
+    section: "cli",
+    kind: "path",
+    defaultText: "the system's",
+    doc: "On Windows, where `assay install` finds Claude Desktop's, VS Code's and Zed's user settings (elsewhere: `~/Library/Application Support` on macOS, `XDG_CONFIG_HOME` on Linux).",
   },
   CI: {
     section: "cli",

@@ -18,7 +18,8 @@ import { creditState, recentLedger } from "../../projections/credits";
 import { sha256Hex } from "../store/canonical";
 import { grantClock } from "../config";
 import { periodOf } from "../domain/credits";
-import { KEY_PREFIX, newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
+import { displayPrefixOf, KEY_PREFIX } from "../domain/key-prefix";
+import { newApiKey, newCustomerId, newKeyId, newOrgCode } from "./ids";
 import type { RequestMeta, ServiceContext } from "./context";
 import type { SessionPrincipal } from "./sessions";
 
@@ -30,7 +31,7 @@ export interface Principal {
 /** A fresh secret and the key record the log keeps of it: its hash and a prefix, never the secret. */
 function newSecret(): { apiKey: string; secretHash: string; displayPrefix: string } {
   const apiKey = newApiKey();
-  return { apiKey, secretHash: sha256Hex(apiKey), displayPrefix: apiKey.slice(0, KEY_PREFIX.length + 4) };
+  return { apiKey, secretHash: sha256Hex(apiKey), displayPrefix: displayPrefixOf(apiKey) };
 }
 
 /** A new key with its record for the log; also minted by a device authorization (./device.ts). */

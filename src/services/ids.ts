@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { KEY_PREFIX } from "../domain/key-prefix";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
@@ -18,7 +19,6 @@ function randomFrom(alphabet: string, chars: number): string {
 const randomBase62 = (chars: number) => randomFrom(BASE62, chars);
 
 /** API key: a recognisable prefix and 43 base62 characters (about 256 random bits). */
-export const KEY_PREFIX = "assay_sk_";
 export const newApiKey = () => `${KEY_PREFIX}${randomBase62(43)}`;
 export const newKeyId = () => `key_${randomBase62(16)}`;
 /** 22 base62 characters: about 131 random bits, so customer ids cannot be guessed or enumerated. */

@@ -3,9 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
-import pkg from "../../package.json" with { type: "json" };
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
-import { runCli, startCli, startServer, uniqueEmail, type TestServer } from "../support/harness";
+import { runClient, startClient, startServer, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, startMailRelay, type MailRelay } from "../support/mail-relay";
 import { decideDevice, postForm } from "../support/pages";
 
@@ -69,7 +68,7 @@ async function deviceKey(scope = "jobs:read jobs:write account:read feedback:wri
 
 /** Runs `assay login`, approves its code on the /device page as a new person (or denies it), and returns its end. */
 async function loginThroughForm(user: ReturnType<typeof newUser>, decision: "approve" | "deny") {
-  const running = startCli(["login"], user.env);
+  const running = startClient(["login"], user.env);
   const [, userCode] = await running.waitFor(/enter the code ([A-Z]{4}-[A-Z]{4})/);
   const email = uniqueEmail("cli-login");
   const person = await signIn(server, relay, email);
@@ -107,13 +106,15 @@ describe("login, status, print-key, logout", () => {
     // The stored key works on the server.
     expect((await server.api("GET", "/api/org", { key: stored.apiKey })).body.customerId).toBe(login.person.customerId);
 
-    const printed = await runCli(["print-key"], user.env);
+    const printed = await runClient(["print-key"], user.env);
     expect(printed).toEqual({ code: 0, stdout: `${stored.apiKey}\n`, stderr: "" });
 
-    const status = await runCli(["status"], user.env);
+    const status = await runClient(["status"], user.env);
     expect(status.code).toBe(0);
     expect(status.stdout).toContain(`Server: ${server.baseUrl}`);
-    expect(status.stdout).toContain(`Key: ${stored.keyId}, stored by assay login in ${user.hostsFile}`);
+    expect(status.stdout).toContain(
+      `Key: ${stored.keyId} (${stored.apiKey.slice(0, 13)}…), stored by assay login in ${user.hostsFile}`,
+    );
     expect(status.stdout).toContain(`Approved by: ${login.email}`);
     expect(status.stdout).toContain(`Organization: ${stored.orgCode} (${stored.customerId})`);
     expect(status.stdout).toMatch(/Balance: \d+ credits/);
@@ -122,17 +123,17 @@ describe("login, status, print-key, logout", () => {
     // ASSAY_API_KEY wins over the stored key, and status says so.
     const other = await server.signup();
     const withEnv = { ...user.env, ASSAY_API_KEY: other.apiKey };
-    const envStatus = await runCli(["status"], withEnv);
+    const envStatus = await runClient(["status"], withEnv);
     expect(envStatus.code).toBe(0);
     expect(envStatus.stdout).toContain(
-      `Key: from ASSAY_API_KEY, which wins over any stored key (key ${stored.keyId} is stored for this server but not used)`,
+      `Key: from ASSAY_API_KEY (${other.apiKey.slice(0, 13)}…), which wins over any stored key (key ${stored.keyId} is stored for this server but not used)`,
     );
     expect(envStatus.stdout).toContain(`Organization: ${other.orgCode} (${other.customerId})`);
     expect(envStatus.stdout).not.toContain(other.apiKey);
-    expect((await runCli(["print-key"], withEnv)).stdout).toBe(`${other.apiKey}\n`);
+    expect((await runClient(["print-key"], withEnv)).stdout).toBe(`${other.apiKey}\n`);
 
     // logout revokes the stored key on the server (the key then gets 401), forgets it, and leaves ASSAY_API_KEY alone.
-    const logout = await runCli(["logout"], withEnv);
+    const logout = await runClient(["logout"], withEnv);
     expect(logout.code).toBe(0);
     expect(logout.stdout).toContain(`Revoked key ${stored.keyId} on ${server.baseUrl}`);
     expect(logout.stdout).toContain("ASSAY_API_KEY is still set");
@@ -142,14 +143,16 @@ describe("login, status, print-key, logout", () => {
     expect(statSync(user.hostsFile).mode & 0o777).toBe(0o600);
 
     // Only ASSAY_API_KEY now: logout explains and exits 2; without it nothing is in use.
-    const envOnly = await runCli(["logout"], withEnv);
+    const envOnly = await runClient(["logout"], withEnv);
     expect(envOnly.code).toBe(2);
     expect(envOnly.stderr).toContain("the key in use comes from ASSAY_API_KEY, which assay logout does not revoke");
     expect(envOnly.stderr).toContain(`${server.baseUrl}/dashboard/keys`);
     expect((await server.api("GET", "/api/org", { key: other.apiKey })).status).toBe(200);
-    const none = await runCli(["print-key"], user.env);
+    const none = await runClient(["print-key"], user.env);
     expect([none.code, none.stdout]).toEqual([2, ""]);
-    expect(none.stderr).toContain("run assay login");
+    expect(none.stderr).toContain(
+      `NO_KEY: No key for ${server.baseUrl}: run \`assay login --base-url ${server.baseUrl}\``,
+    );
   });
 
   test("login denied on the page: exit 2, nothing stored", async () => {
@@ -185,7 +188,7 @@ describe("login, status, print-key, logout", () => {
     });
     try {
       const user = newUser({ ASSAY_BASE_URL: `http://127.0.0.1:${proxy.port}` });
-      const running = startCli(["login"], user.env);
+      const running = startClient(["login"], user.env);
       const [, userCode] = await running.waitFor(/enter the code ([A-Z]{4}-[A-Z]{4})/);
       while (polls.length === 0) await Bun.sleep(100);
       const person = await signIn(server, relay, uniqueEmail("cli-slow"));
@@ -204,7 +207,7 @@ describe("login, status, print-key, logout", () => {
     const shortLived = await startServer({ ASSAY_MAIL_RELAY_URL: relay.url, ASSAY_DEVICE_CODE_TTL_SECONDS: "1" });
     try {
       const user = newUser({ ASSAY_BASE_URL: shortLived.baseUrl });
-      const login = await runCli(["login"], user.env);
+      const login = await runClient(["login"], user.env);
       expect(login.stdout).toContain("the code expires in 1 second.");
       expect(login.code).toBe(2);
       expect(login.stderr).toContain("The code expired before it was approved; run assay login again.");
@@ -230,7 +233,7 @@ describe("login, status, print-key, logout", () => {
     writeFileSync(user.hostsFile, JSON.stringify({ [server.baseUrl]: entry }), { mode: 0o600 });
     expect((await server.api("DELETE", `/api/keys/${token.keyId}`, { key: token.access_token })).status).toBe(200);
 
-    const logout = await runCli(["logout"], user.env);
+    const logout = await runClient(["logout"], user.env);
     expect(logout.code).toBe(1);
     expect(logout.stderr).toContain(`Could not revoke key ${token.keyId} on ${server.baseUrl}: AUTH_REQUIRED: `);
     expect(logout.stderr).toMatch(/\(request [^)]+\)/);
@@ -242,27 +245,27 @@ describe("login, status, print-key, logout", () => {
 
   test("status: no key is exit 2; a key without account:read shows no balance; a revoked key prints its catalogued refusal", async () => {
     const user = newUser();
-    const noKey = await runCli(["status"], user.env);
+    const noKey = await runClient(["status"], user.env);
     expect(noKey.code).toBe(2);
     expect(noKey.stderr).toContain(
-      `Not logged in to ${server.baseUrl}: no key stored in ${user.hostsFile} and ASSAY_API_KEY is not set. Run assay login.`,
+      `Not logged in to ${server.baseUrl}: no key stored in ${user.hostsFile} and ASSAY_API_KEY is not set. Run assay login --base-url ${server.baseUrl} (or assay login --with-token).`,
     );
-    const noLogout = await runCli(["logout"], user.env);
+    const noLogout = await runClient(["logout"], user.env);
     expect([noLogout.code, noLogout.stderr.includes(`Not logged in to ${server.baseUrl}`)]).toEqual([2, true]);
 
     const readOnly = await deviceKey("jobs:read");
-    const scoped = await runCli(["status"], { ...user.env, ASSAY_API_KEY: readOnly.access_token });
+    const scoped = await runClient(["status"], { ...user.env, ASSAY_API_KEY: readOnly.access_token });
     expect(scoped.code).toBe(0);
     expect(scoped.stdout).toContain("Key: from ASSAY_API_KEY");
     expect(scoped.stdout).toContain("Balance: not shown, the key lacks the account:read scope.");
 
     await server.api("DELETE", `/api/keys/${readOnly.keyId}`, { key: readOnly.access_token });
-    const revoked = await runCli(["status"], { ...user.env, ASSAY_API_KEY: readOnly.access_token });
+    const revoked = await runClient(["status"], { ...user.env, ASSAY_API_KEY: readOnly.access_token });
     expect(revoked.code).toBe(2);
     expect(revoked.stderr).toMatch(/^AUTH_REQUIRED: .+ \(request [^)]+\)\n$/);
     expect(revoked.stdout + revoked.stderr).not.toContain(readOnly.access_token);
 
-    const unreachable = await runCli(["status", "--base-url", "http://127.0.0.1:9"], {
+    const unreachable = await runClient(["status", "--base-url", "http://127.0.0.1:9"], {
       ...user.env,
       ASSAY_API_KEY: "sk_x",
     });
@@ -285,7 +288,7 @@ describe("login, status, print-key, logout", () => {
       }),
       { mode: 0o600 },
     );
-    const running = startCli(["login"], user.env);
+    const running = startClient(["login"], user.env);
     const [, address] = await running.waitFor(/\(or open (\S+)\)/);
     expect(await running.waitFor(/Not opening a browser \(CI is set\)/)).toBeTruthy();
     const browser = await chromium.launch({ executablePath, headless: true, args: BASE_CHROMIUM_ARGS });
@@ -316,170 +319,141 @@ describe("login, status, print-key, logout", () => {
   });
 });
 
-describe("install and update", () => {
-  /** A project folder and a home folder, each with what the test puts there. */
-  function folders(project: Record<string, string | null>, home: Record<string, string | null> = {}) {
-    const root = mkdtempSync(join(tmpdir(), "assay-install-"));
-    const make = (base: string, files: Record<string, string | null>) => {
-      mkdirSync(base, { recursive: true });
-      for (const [path, content] of Object.entries(files)) {
-        if (content === null) mkdirSync(join(base, path), { recursive: true });
-        else {
-          mkdirSync(join(base, path, ".."), { recursive: true });
-          writeFileSync(join(base, path), content);
-        }
-      }
-    };
-    const dir = { project: join(root, "project"), home: join(root, "home") };
-    make(dir.project, project);
-    make(dir.home, home);
-    return {
-      ...dir,
-      env: {
-        HOME: dir.home,
-        XDG_CONFIG_HOME: join(dir.home, ".config"),
-        ASSAY_BASE_URL: server.baseUrl,
-        ASSAY_API_KEY: "",
-      },
-    };
-  }
-  const snapshot = (dir: string): Record<string, string> => {
-    const out: Record<string, string> = {};
-    const walk = (d: string, prefix: string) => {
-      for (const name of readdirSync(d)) {
-        const full = join(d, name);
-        if (statSync(full).isDirectory()) walk(full, `${prefix}${name}/`);
-        else out[`${prefix}${name}`] = readFileSync(full, "utf8");
-      }
-    };
-    walk(dir, "");
-    return out;
-  };
-  const read = (...parts: string[]) => readFileSync(join(...parts), "utf8");
+describe("like gh: login --with-token, several servers, a server with no key, an unreachable one", () => {
+  /** A user of the CLI with no server named by the environment: the default is what hosts.json says. */
+  const bare = () => newUser({ ASSAY_BASE_URL: "" });
+  const prefix = (key: string) => `${key.slice(0, 13)}…`;
 
-  test("install: every agent found gets Assay's MCP server with the key as an env reference, AGENTS.md its section; a second run changes nothing", async () => {
-    const mine = { mcpServers: { other: { command: "other-server" } }, note: "kept" };
-    const f = folders(
-      {
-        ".mcp.json": JSON.stringify(mine),
-        ".cursor": null,
-        ".gemini/settings.json": '{ "theme": "dark" }\n',
-        "AGENTS.md": "# Our rules\n\nUse tabs.\n",
-      },
-      { ".codex/config.toml": 'model = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n' },
-    );
-    const mcpUrl = `${server.baseUrl}/mcp`;
-    const first = await runCli(["install"], f.env, f.project);
-    expect(first.stderr).toBe("");
-    expect(first.code).toBe(0);
-    for (const line of [
-      "updated  .mcp.json (Claude Code)",
-      "created  .cursor/mcp.json (Cursor)",
-      "updated  .gemini/settings.json (Gemini CLI)",
-      "updated  ~/.codex/config.toml (Codex)",
-      "updated  AGENTS.md (agent instructions)",
-    ]) {
-      expect(first.stdout).toContain(line);
+  test("--with-token checks the key and stores it; each server keeps its own key, the last logged in to is the default; status lists them", async () => {
+    const other = await startServer();
+    try {
+      const user = bare();
+      const a = await server.signup();
+      const b = await other.signup();
+
+      const first = await runClient(
+        ["login", "--with-token", "--base-url", server.baseUrl],
+        user.env,
+        undefined,
+        `${a.apiKey}\n`,
+      );
+      expect([first.code, first.stderr]).toEqual([0, ""]);
+      expect(first.stdout).toContain(`Logged in to ${server.baseUrl} with the key ${prefix(a.apiKey)} (${a.keyId})`);
+      expect(first.stdout).toContain(`organization ${a.orgCode} (${a.customerId})`);
+      expect(first.stdout).not.toContain(a.apiKey);
+      const second = await runClient(
+        ["login", "--with-token", "--base-url", other.baseUrl],
+        user.env,
+        undefined,
+        b.apiKey,
+      );
+      expect(second.code).toBe(0);
+      expect(second.stdout).toContain(
+        `${other.baseUrl} is now the default server; the others stored stay as they were: ${server.baseUrl}.`,
+      );
+
+      const hosts = JSON.parse(readFileSync(user.hostsFile, "utf8"));
+      expect(hosts[server.baseUrl]).toMatchObject({
+        apiKey: a.apiKey,
+        via: "token",
+        keyId: a.keyId,
+        customerId: a.customerId,
+      });
+      expect(hosts[other.baseUrl]).toMatchObject({
+        apiKey: b.apiKey,
+        via: "token",
+        keyId: b.keyId,
+        customerId: b.customerId,
+      });
+      expect(statSync(user.hostsFile).mode & 0o777).toBe(0o600);
+
+      // No --base-url and no ASSAY_BASE_URL: the server logged in to last, with its own key.
+      expect((await runClient(["print-key"], user.env)).stdout).toBe(`${b.apiKey}\n`);
+      expect((await runClient(["print-key", "--base-url", server.baseUrl], user.env)).stdout).toBe(`${a.apiKey}\n`);
+      const status = await runClient(["status"], user.env);
+      expect(status.code).toBe(0);
+      expect(status.stdout).toContain(`Server: ${other.baseUrl} (the default: the server logged in to last)`);
+      expect(status.stdout).toContain(
+        `Key: ${b.keyId} (${prefix(b.apiKey)}), given to assay login --with-token in ${user.hostsFile}`,
+      );
+      expect(status.stdout).toContain(`Organization: ${b.orgCode} (${b.customerId})`);
+      expect(status.stdout).toContain(`* ${other.baseUrl}  ${prefix(b.apiKey)}  ${b.orgCode}`);
+      expect(status.stdout).toContain(`  ${server.baseUrl}  ${prefix(a.apiKey)}  ${a.orgCode}`);
+      expect(status.stdout).toMatch(/\(default, this one\)/);
+      expect(status.stdout + status.stderr).not.toContain(a.apiKey);
+      expect(status.stdout + status.stderr).not.toContain(b.apiKey);
+      const statusA = await runClient(["status", "--base-url", server.baseUrl], user.env);
+      expect(statusA.stdout).toContain(`Server: ${server.baseUrl} (--base-url)`);
+      expect(statusA.stdout).toContain(`Organization: ${a.orgCode} (${a.customerId})`);
+
+      // logout forgets a key given with --with-token without revoking it (it may be in use elsewhere).
+      const logout = await runClient(["logout"], user.env);
+      expect(logout.code).toBe(0);
+      expect(logout.stdout).toContain(`Removed the key ${prefix(b.apiKey)} for ${other.baseUrl}`);
+      expect(logout.stdout).toContain("stays active on the server");
+      expect((await other.api("GET", "/api/org", { key: b.apiKey })).status).toBe(200);
+      // The one left is the default now.
+      expect((await runClient(["print-key"], user.env)).stdout).toBe(`${a.apiKey}\n`);
+    } finally {
+      await other.stop();
     }
-
-    expect(JSON.parse(read(f.project, ".mcp.json"))).toEqual({
-      mcpServers: {
-        other: { command: "other-server" },
-        assay: { type: "http", url: mcpUrl, headers: { Authorization: "Bearer ${ASSAY_API_KEY}" } },
-      },
-      note: "kept",
-    });
-    expect(JSON.parse(read(f.project, ".cursor", "mcp.json"))).toEqual({
-      mcpServers: { assay: { url: mcpUrl, headers: { Authorization: "Bearer ${env:ASSAY_API_KEY}" } } },
-    });
-    expect(JSON.parse(read(f.project, ".gemini", "settings.json"))).toEqual({
-      theme: "dark",
-      mcpServers: { assay: { httpUrl: mcpUrl, headers: { Authorization: "Bearer ${ASSAY_API_KEY}" } } },
-    });
-    const codex = read(f.home, ".codex", "config.toml");
-    expect(codex).toStartWith('model = "o4"\n\n[mcp_servers.other]\ncommand = "other"\n\n# BEGIN assay');
-    expect(Bun.TOML.parse(codex)).toEqual({
-      model: "o4",
-      mcp_servers: { other: { command: "other" }, assay: { url: mcpUrl, bearer_token_env_var: "ASSAY_API_KEY" } },
-    });
-    const agents = read(f.project, "AGENTS.md");
-    expect(agents).toStartWith("# Our rules\n\nUse tabs.\n\n<!-- BEGIN assay");
-    expect(agents).toEndWith("<!-- END assay -->\n");
-    for (const tool of ["run_job", "get_job", "await_email_job", "estimate_job", "check_job_request", "explain_error"])
-      expect(agents).toContain(`\`${tool}\``);
-    expect(agents).toContain(`${server.baseUrl}/llms.txt`);
-    expect(agents).toContain("export ASSAY_API_KEY=$(assay print-key)");
-
-    const before = { project: snapshot(f.project), home: snapshot(f.home) };
-    const second = await runCli(["install"], f.env, f.project);
-    expect(second.code).toBe(0);
-    expect(second.stdout.match(/^unchanged {2}/gm)).toHaveLength(5);
-    expect(second.stdout).toContain("Everything was already in place.");
-    expect({ project: snapshot(f.project), home: snapshot(f.home) }).toEqual(before);
-
-    // update, for another server address: every file install wrote now names it; the versions are compared.
-    const moved = await runCli(
-      ["update", "--base-url", `${server.baseUrl}/`],
-      { ...f.env, ASSAY_BASE_URL: "http://elsewhere.invalid" },
-      f.project,
-    );
-    expect(moved.code).toBe(0);
-    expect(moved.stdout).toContain("unchanged  .mcp.json (Claude Code)");
-    const version = (await server.api("GET", "/api/openapi.json")).body.info.version;
-    expect(moved.stdout).toContain(`Client version ${pkg.version}, server ${server.baseUrl} version ${version}`);
-
-    const dry = await runCli(["update", "--dry-run", "--base-url", "http://127.0.0.1:9"], f.env, f.project);
-    expect(dry.code).toBe(2);
-    expect(dry.stdout).toContain("would update  .cursor/mcp.json (Cursor)");
-    expect(dry.stdout).toContain('  +       "url": "http://127.0.0.1:9/mcp",');
-    expect(dry.stdout).toContain("Dry run: nothing was written.");
-    expect(dry.stderr).toContain("UNREACHABLE: Could not reach http://127.0.0.1:9");
-    expect({ project: snapshot(f.project), home: snapshot(f.home) }).toEqual(before);
-    // The key is written nowhere.
-    expect(JSON.stringify(before)).not.toContain("assay_sk_");
   });
 
-  test("update after the server moved rewrites only Assay's entries", async () => {
-    const f = folders({ ".cursor": null, "AGENTS.md": "keep me\n" });
-    expect((await runCli(["install", "--base-url", "http://old.example:8080"], f.env, f.project)).code).toBe(0);
-    const updated = await runCli(["update"], f.env, f.project);
-    expect(updated.code).toBe(0);
-    expect(updated.stdout).toContain("updated  .cursor/mcp.json (Cursor)");
-    expect(updated.stdout).toContain("updated  AGENTS.md (agent instructions)");
-    expect(JSON.parse(read(f.project, ".cursor", "mcp.json")).mcpServers.assay.url).toBe(`${server.baseUrl}/mcp`);
-    const agents = read(f.project, "AGENTS.md");
-    expect(agents).toStartWith("keep me\n\n<!-- BEGIN assay");
-    expect(agents).not.toContain("old.example");
-    expect(agents.match(/BEGIN assay/g)).toHaveLength(1);
-  });
-
-  test("--dry-run shows the changes and writes nothing; nothing detected exits 1 naming what it looked for", async () => {
-    const f = folders({ "CLAUDE.md": "# notes\n" }, { ".gemini": null });
-    const dry = await runCli(["install", "--dry-run"], f.env, f.project);
-    expect(dry.code).toBe(0);
-    expect(dry.stdout).toContain("would create  .mcp.json (Claude Code)");
-    expect(dry.stdout).toContain("would create  .gemini/settings.json (Gemini CLI)");
-    expect(dry.stdout).toContain("would create  AGENTS.md (agent instructions)");
-    expect(dry.stdout).toContain(`  +       "url": "${server.baseUrl}/mcp",`);
-    expect(dry.stdout).toContain("Dry run: nothing was written.");
-    expect(snapshot(f.project)).toEqual({ "CLAUDE.md": "# notes\n" });
-
-    const empty = folders({});
-    const nothing = await runCli(["install"], empty.env, empty.project);
-    expect(nothing.code).toBe(1);
-    expect(nothing.stderr).toContain(
-      `No coding agent found in ${empty.project} or ${empty.home}. Looked for: Claude Code (.mcp.json, .claude/, CLAUDE.md, ~/.claude/); Cursor (.cursor/, ~/.cursor/); Gemini CLI (.gemini/, GEMINI.md, ~/.gemini/); Codex (~/.codex/).`,
+  test("--with-token: a key the server refuses, no key, a terminal, and a key without account:read", async () => {
+    const user = bare();
+    const refused = await runClient(
+      ["login", "--with-token", "--base-url", server.baseUrl],
+      user.env,
+      undefined,
+      "assay_sk_notAKeyAtAll",
     );
-    expect(snapshot(empty.project)).toEqual({});
-    const noUpdate = await runCli(["update"], empty.env, empty.project);
-    expect(noUpdate.code).toBe(1);
-    expect(noUpdate.stderr).toContain("run assay install first");
-
-    const broken = folders({ ".mcp.json": "{ not json" });
-    const refused = await runCli(["install"], broken.env, broken.project);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain(".mcp.json is not valid JSON");
-    expect(read(broken.project, ".mcp.json")).toBe("{ not json");
+    expect(refused.stderr).toContain(`${server.baseUrl} refuses this key (AUTH_REQUIRED: `);
+    expect(refused.stderr).toContain("nothing was stored");
+    expect(existsSync(user.hostsFile)).toBe(false);
+    const empty = await runClient(["login", "--with-token", "--base-url", server.baseUrl], user.env, undefined, "\n");
+    expect([empty.code, empty.stderr]).toEqual([2, "--with-token: standard input held no key\n"]);
+
+    const readOnly = await deviceKey("jobs:read");
+    const scoped = await runClient(
+      ["login", "--with-token", "--base-url", server.baseUrl],
+      user.env,
+      undefined,
+      readOnly.access_token,
+    );
+    expect(scoped.code).toBe(0);
+    expect(scoped.stdout).toContain("(the key lacks account:read, so its organization is not shown)");
+    const status = await runClient(["status"], user.env);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toContain(
+      `Key: id unknown (${prefix(readOnly.access_token)}), given to assay login --with-token`,
+    );
+    expect(status.stdout).toContain("Balance: not shown, the key lacks the account:read scope.");
+  });
+
+  test("--base-url naming a server with no stored key says so; one that does not answer is unreachable, not a missing key", async () => {
+    const user = bare();
+    const a = await server.signup();
+    await runClient(["login", "--with-token", "--base-url", server.baseUrl], user.env, undefined, a.apiKey);
+    // The same server under another address is another server to the client: no key is stored for it.
+    const elsewhere = `${server.baseUrl}/elsewhere`;
+    const noKey = await runClient(["run", "--url", "https://example.com/", "--base-url", elsewhere], user.env);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain(
+      `assay: NO_KEY: No key for ${elsewhere}: run \`assay login --base-url ${elsewhere}\` (or \`assay login --with-token\` with a key on standard input), or set ASSAY_API_KEY. Keys are stored for ${server.baseUrl}.`,
+    );
+    const statusNoKey = await runClient(["status", "--base-url", elsewhere], user.env);
+    expect(statusNoKey.code).toBe(2);
+    expect(statusNoKey.stderr).toContain(`Not logged in to ${elsewhere}`);
+    expect(statusNoKey.stdout).toContain(`* ${server.baseUrl}  ${prefix(a.apiKey)}`);
+
+    for (const args of [["run", "--url", "https://example.com/"], ["print-key"], ["status"], ["mcp"]]) {
+      const down = await runClient([...args, "--base-url", "http://127.0.0.1:9"], user.env);
+      expect([args[0], down.code]).toEqual([args[0], 2]);
+      expect(down.stderr).toContain("UNREACHABLE: Could not reach http://127.0.0.1:9");
+      expect(down.stderr).not.toContain("NO_KEY");
+      expect(down.stderr).not.toContain("Not logged in");
+    }
   });
 });
 
@@ -487,9 +461,9 @@ test("--help names each command's exit codes", async () => {
   for (const [command, words] of [
     ["login", "Exit 0 logged in, 2 denied"],
     ["logout", "Exit 1 when the server did not"],
-    ["install", "Exit 1 when no agent is found"],
+    ["install", "Exit 1 when no client is found"],
   ] as const) {
-    const help = await runCli([command, "--help"], {});
+    const help = await runClient([command, "--help"], {});
     expect(help.code).toBe(0);
     expect(help.stdout.replace(/\s+/g, " ")).toContain(words);
   }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { RunRequest } from "../../src/contracts/run";
-import { runCli, startServer, type TestServer } from "../support/harness";
+import { runClient, startServer, type TestServer } from "../support/harness";
 
 /**
  * `assay site` as a subprocess against a real server: a config's pages, a sitemap found by the server's discovery
@@ -75,7 +75,7 @@ describe("assay site: the run request", () => {
       failOn: "new",
       ignores: [{ check: "color-contrast", selector: ".promo", reason: "brand colours" }],
     });
-    const r = await runCli(
+    const r = await runClient(
       [
         "site",
         "--dry-run",
@@ -124,7 +124,7 @@ describe("assay site: the run request", () => {
   });
 
   test("flags alone, without a config: --project, --set, --fail-on, the branch and commit from GitHub Actions", async () => {
-    const r = await runCli(
+    const r = await runClient(
       [
         "site",
         "--dry-run",
@@ -158,23 +158,23 @@ describe("assay site: bad usage is undecided (exit 2), saying what is wrong", ()
       project: "shop",
       pages: ["https://shop.example/", { url: "https://shop.example/a", validationSetId: 7 }],
     });
-    const r = await runCli(["site", "--config", "broken.json", "--dry-run"], env, work);
+    const r = await runClient(["site", "--config", "broken.json", "--dry-run"], env, work);
     expect([r.code, r.stdout, r.stderr.trim()]).toEqual([
       2,
       "",
       "broken.json: $.pages[1].validationSetId: Expected string",
     ]);
     writeFileSync(join(work, "syntax.json"), "{ project: shop }");
-    const syntax = await runCli(["site", "--config", "syntax.json", "--dry-run"], env, work);
+    const syntax = await runClient(["site", "--config", "syntax.json", "--dry-run"], env, work);
     expect(syntax.code).toBe(2);
     expect(syntax.stderr).toStartWith("syntax.json: not JSON: ");
-    const missing = await runCli(["site", "--config", "nope.json"], env, work);
+    const missing = await runClient(["site", "--config", "nope.json"], env, work);
     expect([missing.code, missing.stderr.trim()]).toEqual([2, "nope.json: no such config file"]);
   });
 
   test("no project, a threshold with an unknown word, a page with nothing to check", async () => {
     const dist = join(work, "dist");
-    const noProject = await runCli(
+    const noProject = await runClient(
       ["site", "--dist", ".", "--page-url", "https://a.example/", "--set", "seo"],
       env,
       dist,
@@ -183,10 +183,10 @@ describe("assay site: bad usage is undecided (exit 2), saying what is wrong", ()
       2,
       "name the project: --project NAME, or a config (assay.config.json)",
     ]);
-    const threshold = await runCli(["site", "--project", "x", "--fail-on", "new,often", "--dry-run"], env, dist);
+    const threshold = await runClient(["site", "--project", "x", "--fail-on", "new,often", "--dry-run"], env, dist);
     expect(threshold.code).toBe(2);
     expect(threshold.stderr).toContain('--fail-on: Unknown threshold word "often"');
-    const nothing = await runCli(
+    const nothing = await runClient(
       ["site", "--project", "x", "--dist", ".", "--page-url", "https://a.example/", "--dry-run"],
       env,
       dist,
@@ -196,7 +196,7 @@ describe("assay site: bad usage is undecided (exit 2), saying what is wrong", ()
   });
 
   test("a sitemap the server refuses: its catalogued code", async () => {
-    const r = await runCli(
+    const r = await runClient(
       ["site", "--project", "x", "--set", "seo", "--sitemap", "http://10.0.0.1/sitemap.xml", "--dry-run"],
       env,
       join(work, "dist"),
@@ -212,7 +212,7 @@ describe("assay site: a server without runs", () => {
   test("POST /api/runs answers 404: the command says the server does not support runs yet (exit 2, verdict undecided)", async () => {
     const output = join(work, "github-output");
     writeFileSync(output, "");
-    const r = await runCli(["site", "--report", "html=report.html"], { ...env, GITHUB_OUTPUT: output }, work);
+    const r = await runClient(["site", "--report", "html=report.html"], { ...env, GITHUB_OUTPUT: output }, work);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "assay: RUNS_NOT_SUPPORTED: This server does not support runs yet (POST /api/runs answered 404 ROUTE_NOT_FOUND)",

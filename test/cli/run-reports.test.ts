@@ -1,18 +1,20 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Value } from "@sinclair/typebox/value";
 import Ajv4 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { validateXML } from "xmllint-wasm";
 import { RunView, type RunViewBody } from "../../src/contracts/run";
-import { runGithubOutputs, runGithubSummary } from "../../src/cli/report/github";
-import { runJunitReport } from "../../src/cli/report/junit";
-import { reportImageUrls, runHtmlReport } from "../../src/cli/report/run-html";
-import { runExitOf, runJsonReport, runReport } from "../../src/cli/report/run-rows";
-import { runTextReport } from "../../src/cli/report/run-text";
-import { runSarifReport } from "../../src/cli/report/sarif";
-import type { PlannedPage } from "../../src/cli/run/run-request";
+import { runGithubOutputs, runGithubSummary } from "../../packages/cli/src/report/github";
+import { runJunitReport } from "../../packages/cli/src/report/junit";
+import { reportImageUrls, runHtmlReport } from "../../packages/cli/src/report/run-html";
+import { runExitOf, runJsonReport, runReport } from "../../packages/cli/src/report/run-rows";
+import { runTextReport } from "../../packages/cli/src/report/run-text";
+import { runSarifReport } from "../../packages/cli/src/report/sarif";
+import type { PlannedPage } from "../../packages/cli/src/run/run-request";
 import { findSet } from "../../src/catalog/sets";
 import { FIRST_RUN, RUNNING_RUN, SHOP_RUN } from "../fixtures/runs/run-views";
 import { ROOT, startServer, type TestServer } from "../support/harness";
@@ -229,6 +231,25 @@ describe("SARIF", () => {
       ["color-contrast", "heading-order", "image-alt-text", "page-title", "single-h1"].sort(),
     );
     expect(results.some((r) => r.ruleId === "html-lang")).toBe(false);
+  });
+
+  test("an HTML page's findings at its element's start tag in the file, when the file is there to read", () => {
+    const dir = mkdtempSync(join(tmpdir(), "assay-run-sarif-"));
+    try {
+      const file = join(dir, "index.html");
+      writeFileSync(file, "<h1>Blog</h1>\n<h2>Posts</h2>\n<article>\n    <h4>First</h4>\n</article>\n");
+      const planned = PLANNED.map((p) => (p.file ? { ...p, file } : p));
+      const log = JSON.parse(runSarifReport(runReport(SHOP_RUN, planned)));
+      const blog = log.runs[0].results.find(
+        (r: any) => r.ruleId === "heading-order" && r.properties.pageKey === "blog",
+      );
+      expect(blog.locations[0].physicalLocation).toEqual({
+        artifactLocation: { uri: pathToFileURL(file).href, index: expect.any(Number) },
+        region: { startLine: 4, startColumn: 5, endLine: 4, endColumn: 9, snippet: { text: "<h4>" } },
+      });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test("without a baseline no baseline state is claimed", () => {

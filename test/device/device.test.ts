@@ -8,7 +8,7 @@ import {
   eventCount,
   eventsOf,
   expectError,
-  runCli,
+  runClient,
   startServer,
   uniqueEmail,
   type TestServer,
@@ -98,7 +98,7 @@ describe("device codes per client address", () => {
     // The command line says why and stops undecided (exit 2), storing nothing.
     const home = mkdtempSync(join(tmpdir(), "assay-cli-home-"));
     try {
-      const login = await runCli(["login"], {
+      const login = await runClient(["login"], {
         HOME: home,
         XDG_CONFIG_HOME: join(home, ".config"),
         ASSAY_BASE_URL: limited.baseUrl,

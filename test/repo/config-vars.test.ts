@@ -18,13 +18,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-const CODE = ["src", "scripts", "bench", "test"]
+const CODE = ["src", "packages/cli/src", "scripts", "bench", "test"]
   .flatMap(sourceFiles)
   .map((path) => ({ path, text: readFileSync(join(ROOT, path), "utf8") }));
 /** Bun's own, forwarded by the test harness to the processes it starts; not Assay's to declare. */
 const NOT_OURS = new Set(["BUN_RUNTIME_TRANSPILER_CACHE_PATH"]);
 
-test("every variable src/, scripts/, bench/ and test/ read from process.env is declared", () => {
+test("every variable src/, packages/cli/src, scripts/, bench/ and test/ read from process.env is declared", () => {
   const undeclared = CODE.flatMap(({ path, text }) =>
     [...text.matchAll(/process\.env(?:\.([A-Za-z_][A-Za-z0-9_]*)|\[["']([^"']+)["']\])/g)]
       .map((m) => m[1] ?? m[2]!)

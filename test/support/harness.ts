@@ -335,15 +335,26 @@ const cliEnv = (env: Record<string, string>) => ({
   ...env,
 });
 
-/** Runs the CLI as a subprocess, as an operator would (in `cwd`, the repository by default). */
-export async function runCli(
-  args: string[],
+/** The server's binary (`assay serve` and the operator commands), run from its source as `npm start` does. */
+const SERVER_CLI = [process.execPath, join(ROOT, "src", "main.ts")];
+/**
+ * The client package's `assay` (packages/cli), run from its source by Bun; test/cli/client-package.test.ts runs its
+ * packed build under Node.
+ */
+const CLIENT_CLI = [process.execPath, join(ROOT, "packages", "cli", "src", "main.ts")];
+
+type CliEnd = { code: number; stdout: string; stderr: string };
+
+async function runCommand(
+  command: string[],
   env: Record<string, string>,
-  cwd = ROOT,
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
+  cwd: string,
+  stdin?: string,
+): Promise<CliEnd> {
+  const proc = Bun.spawn(command, {
     cwd,
     env: cliEnv(env),
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -355,15 +366,23 @@ export async function runCli(
   return { code, stdout, stderr };
 }
 
+/** Runs the server's binary as a subprocess, as an operator would (in `cwd`, the repository by default). */
+export const runCli = (args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliEnd> =>
+  runCommand([...SERVER_CLI, ...args], env, cwd);
+
+/** Runs the client as a subprocess, as a person or CI would (in `cwd`), `stdin` written to its standard input. */
+export const runClient = (args: string[], env: Record<string, string>, cwd = ROOT, stdin?: string): Promise<CliEnd> =>
+  runCommand([...CLIENT_CLI, ...args], env, cwd, stdin);
+
 /** A CLI subprocess still running: read its output as it comes (waitFor), then its end (done). */
 export interface RunningCli {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpExecArray>;
-  done(): Promise<{ code: number; stdout: string; stderr: string }>;
+  done(): Promise<CliEnd>;
 }
 
-/** Starts the CLI as a subprocess without waiting for it: for commands a test answers while they run (login). */
-export function startCli(args: string[], env: Record<string, string>, cwd = ROOT): RunningCli {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), ...args], {
+/** Starts the client as a subprocess without waiting for it: for commands a test answers while they run (login). */
+export function startClient(args: string[], env: Record<string, string>, cwd = ROOT): RunningCli {
+  const proc = Bun.spawn([...CLIENT_CLI, ...args], {
     cwd,
     env: cliEnv(env),
     stdout: "pipe",

@@ -4,9 +4,9 @@ import {
   type IgnoreRule,
   type RunPageRequest,
   type RunRequestBody,
-} from "../../contracts/run";
-import { pageKeyOf } from "../../domain/page-key";
-import { UsageError } from "../program";
+} from "../../../../src/contracts/run";
+import { pageKeyOf } from "../../../../src/domain/page-key";
+import { UsageError } from "../../../../src/cli/program";
 import type { PageSelection } from "./site-config";
 
 /**

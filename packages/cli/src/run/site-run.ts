@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunRequestBody, RunViewBody } from "../../contracts/run";
+import type { RunRequestBody, RunViewBody } from "../../../../src/contracts/run";
 import { ApiFailure, callApi } from "../client";
 
 /**

@@ -1,9 +1,10 @@
 import { appendFileSync, writeFileSync } from "node:fs";
 import { Option, type Command } from "commander";
-import { parseThreshold, type Threshold } from "../../domain/pass-policy";
-import { ApiFailure, baseUrlOf, callApi, keyInUse } from "../client";
-import { action, EXIT, UsageError } from "../program";
+import { parseThreshold, type Threshold } from "../../../../src/domain/pass-policy";
+import { ApiFailure, baseUrlOf, callApi, requireKey } from "../client";
+import { action, EXIT, UsageError } from "../../../../src/cli/program";
 import { writeEvidence } from "../report/evidence";
+import { BASE_URL_OPTION } from "./auth";
 import { githubSummary, runOutputs, writeGithubOutputs } from "../report/github";
 import { textReport } from "../report/text";
 import { deliverMessage, smtpEndpoint } from "../run/deliver";
@@ -31,12 +32,10 @@ interface SmtpOptions {
 
 export const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-/** The server and its key; no key is undecided (exit 2) before anything is sent. */
-export function connection(opts: ServerOptions): { baseUrl: string; key: string } {
+/** The server and its key; no key (or no server answering) is undecided (exit 2) before anything is sent. */
+export async function connection(opts: ServerOptions): Promise<{ baseUrl: string; key: string }> {
   const baseUrl = baseUrlOf(opts.baseUrl);
-  const key = keyInUse(baseUrl);
-  if (!key) throw new ApiFailure(0, "NO_KEY", `No key for ${baseUrl}: run \`assay login\` or set ASSAY_API_KEY.`, null);
-  return { baseUrl, key: key.apiKey };
+  return { baseUrl, key: (await requireKey(baseUrl)).apiKey };
 }
 
 function threshold(text: string): Threshold {
@@ -67,25 +66,39 @@ export async function undecidedOnFailure(run: () => Promise<number>): Promise<nu
   }
 }
 
-/** The report in the chosen format (text coloured only on a terminal); the JUnit and SARIF builders load only when asked for. */
-async function render(format: Format, job: JobView, threshold: Threshold, colour: boolean): Promise<string> {
+/**
+ * The report in the chosen format (text coloured only on a terminal); the JUnit and SARIF builders load only when
+ * asked for. SARIF locates a page given by --html at the file.
+ */
+async function render(
+  format: Format,
+  job: JobView,
+  threshold: Threshold,
+  colour: boolean,
+  htmlPath?: string,
+): Promise<string> {
   const verdict = verdictOf(job, threshold);
   if (format === "json")
     return `${JSON.stringify({ verdict: verdict.outcome, why: verdict.why, policy: verdict.policy, job }, null, 2)}\n`;
   if (format === "junit") return (await import("../report/junit")).junitReport(job, verdict);
-  if (format === "sarif") return (await import("../report/sarif")).sarifReport(job);
+  if (format === "sarif") return (await import("../report/sarif")).sarifReport(job, htmlPath);
   return textReport(job, verdict, colour);
 }
 
 /** Decides a finished (or timed-out) job and reports it: the report, GitHub outputs and summary, evidence; the exit code. */
-async function finish(job: JobView, conn: { baseUrl: string; key: string }, opts: ReportOptions): Promise<number> {
+async function finish(
+  job: JobView,
+  conn: { baseUrl: string; key: string },
+  opts: ReportOptions,
+  htmlPath?: string,
+): Promise<number> {
   const t = threshold(opts.failOn);
   const verdict = verdictOf(job, t);
   const colour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
   if (opts.output) {
-    writeFileSync(opts.output, await render(opts.format, job, t, false));
+    writeFileSync(opts.output, await render(opts.format, job, t, false, htmlPath));
     process.stdout.write(textReport(job, verdict, colour));
-  } else process.stdout.write(await render(opts.format, job, t, colour));
+  } else process.stdout.write(await render(opts.format, job, t, colour, htmlPath));
   if (opts.evidenceDir) {
     const files = await writeEvidence(opts.evidenceDir, conn.baseUrl, conn.key, job);
     console.error(`evidence: ${files.length} file(s) in ${opts.evidenceDir}`);
@@ -102,6 +115,10 @@ async function createJob(
   conn: { baseUrl: string; key: string },
 ): Promise<{ job: JobView; detail: Detail }> {
   const source = jobSource(requestFile, opts);
+  if (source.defaultSet)
+    console.error(
+      `No --validation or --set given: checking the ${source.defaultSet} set (${conn.baseUrl}/validation-sets/${source.defaultSet}).`,
+    );
   const detail: Detail = source.body.detail === "verbose" ? "verbose" : "brief";
   const job = (await callApi<JobView>(conn.baseUrl, "POST", "/api/jobs", { key: conn.key, body: source.body })).body;
   const address = job.testEmail ?? job.subject.testEmail;
@@ -142,7 +159,7 @@ function subjectOptions(command: Command): Command {
       "the server's SMTP inbox host (default: ASSAY_SMTP_HOST, else the server's host name)",
     )
     .option("--smtp-port <port>", "the server's SMTP inbox port (default: ASSAY_SMTP_PORT, else 2525)")
-    .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)");
+    .option(...BASE_URL_OPTION);
 }
 
 function reportOptions(command: Command, defaultTimeout: string): Command {
@@ -181,7 +198,7 @@ export function registerRunCommands(program: Command): void {
     .action(
       action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ReportOptions) =>
         undecidedOnFailure(async () => {
-          const conn = connection(opts);
+          const conn = await connection(opts);
           const limit = timeoutMs(opts.timeout);
           threshold(opts.failOn);
           const { job: created, detail } = await createJob(requestFile, opts, conn);
@@ -189,7 +206,7 @@ export function registerRunCommands(program: Command): void {
           if (address && !process.stderr.isTTY) console.error(`job ${created.jobId}: waiting for mail at ${address}`);
           // Polled at the detail the request asked for: the server answers brief unless asked.
           const job = await followJob(conn.baseUrl, conn.key, created, { timeoutMs: limit, detail });
-          return finish(job, conn, opts);
+          return finish(job, conn, opts, opts.html);
         }),
       ),
     );
@@ -212,7 +229,7 @@ export function registerRunCommands(program: Command): void {
     .action(
       action((requestFile: string | undefined, opts: SourceOptions & SmtpOptions & ServerOptions) =>
         undecidedOnFailure(async () => {
-          const conn = connection(opts);
+          const conn = await connection(opts);
           const { job } = await createJob(requestFile, opts, conn);
           const address = job.testEmail ?? job.subject.testEmail;
           console.log(job.jobId);
@@ -232,14 +249,14 @@ export function registerRunCommands(program: Command): void {
       .command("wait")
       .description("wait for a job started with `assay start` (or any job id) and report its verdict as `run` does")
       .argument("<jobId>", "the job")
-      .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)"),
+      .option(...BASE_URL_OPTION),
     "600",
   )
     .addHelpText("after", EXIT_HELP)
     .action(
       action((jobId: string, opts: ReportOptions) =>
         undecidedOnFailure(async () => {
-          const conn = connection(opts);
+          const conn = await connection(opts);
           const limit = timeoutMs(opts.timeout);
           threshold(opts.failOn);
           const job = await followJob(conn.baseUrl, conn.key, await fetchJob(conn.baseUrl, conn.key, jobId), {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType, Value } from "@sinclair/typebox/value";
-import { JobRequest } from "../../contracts/job-request";
-import { Ignore, PROJECT_NAME, VisualOptions } from "../../contracts/run";
-import { UsageError } from "../program";
+import { JobRequest } from "../../../../src/contracts/job-request";
+import { Ignore, PROJECT_NAME, VisualOptions } from "../../../../src/contracts/run";
+import { UsageError } from "../../../../src/cli/program";
 
 /**
  * assay.config.json: a site's pages and how to check them, in the spirit of .pa11yci and lighthouserc. Read by

@@ -1,9 +1,9 @@
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import type { RunViewBody } from "../../contracts/run";
-import { parseRunFailOn } from "../../domain/run-policy";
-import { action, EXIT, UsageError } from "../program";
+import type { RunViewBody } from "../../../../src/contracts/run";
+import { parseRunFailOn } from "../../../../src/domain/run-policy";
+import { action, EXIT, UsageError } from "../../../../src/cli/program";
 import { runGithubOutputs, runGithubSummary, writeGithubOutputs } from "../report/github";
 import { runExitOf, runJsonReport, runReport, type RunReport } from "../report/run-rows";
 import { runTextReport } from "../report/run-text";
@@ -12,6 +12,7 @@ import { parseValidations } from "../run/job-source";
 import { CONFIG_FILE, loadSiteConfig, type PageSelection, type SiteConfigFile } from "../run/site-config";
 import { submitRun } from "../run/site-run";
 import { configPages, discoveredPages, distPages, type DiscoveryRequest } from "../run/site-sources";
+import { BASE_URL_OPTION } from "./auth";
 import { collect, connection, timeoutMs, undecidedOnFailure } from "./run";
 
 const FORMATS = ["text", "json", "junit", "sarif", "html"] as const;
@@ -79,7 +80,7 @@ function defaultsOf(opts: SiteOptions, config?: SiteConfigFile): PageSelection |
 async function gatherPages(
   opts: SiteOptions,
   config: { file: string; value: SiteConfigFile } | undefined,
-  server: () => { baseUrl: string; key: string },
+  server: () => Promise<{ baseUrl: string; key: string }>,
 ): Promise<PageSource[]> {
   const sources: PageSource[] = config ? configPages(config.value, config.file) : [];
   const patterns = { include: opts.include, exclude: opts.exclude };
@@ -97,7 +98,7 @@ async function gatherPages(
     : config?.value.crawl
       ? { ...flagged({ ...config.value.crawl, url: undefined }), crawl: config.value.crawl.url }
       : undefined;
-  for (const body of [sitemap, crawl]) if (body) sources.push(...(await discoveredPages(server(), body)));
+  for (const body of [sitemap, crawl]) if (body) sources.push(...(await discoveredPages(await server(), body)));
   if (opts.dist !== undefined) {
     if (!opts.pageUrl) throw new UsageError("--dist needs --page-url URL: the address the folder is published at");
     sources.push(...distPages(opts.dist, opts.pageUrl, patterns));
@@ -177,7 +178,7 @@ export function registerSiteCommand(program: Command): void {
     .option("--report <format=file>", `write a report to a file (repeatable): ${FORMATS.join(", ")}`, collect)
     .option("--timeout <seconds>", "how long to wait for the run (then undecided, exit 2)", "1800")
     .option("--dry-run", "print the run request (POST /api/runs) and send nothing")
-    .option("--base-url <url>", "the Assay server (default: ASSAY_BASE_URL, else http://localhost:8080)")
+    .option(...BASE_URL_OPTION)
     .addHelpText(
       "after",
       "\nExit codes: 0 pass, 1 blocked (the --fail-on threshold was crossed), 2 undecided (interrupted, timed out, refused, unreachable, no key, a bad config, bad usage).",
@@ -198,7 +199,7 @@ export function registerSiteCommand(program: Command): void {
           const limit = timeoutMs(opts.timeout);
           reportTargets(opts);
           let conn: { baseUrl: string; key: string } | undefined;
-          const server = () => (conn ??= connection(opts));
+          const server = async () => (conn ??= await connection(opts));
           const sources = await gatherPages(opts, config, server);
           const branch =
             opts.branch ??
@@ -221,11 +222,11 @@ export function registerSiteCommand(program: Command): void {
             process.stdout.write(`${JSON.stringify(plan.request, null, 2)}\n`);
             return EXIT.pass;
           }
-          const run = await submitRun(server(), plan.request, {
+          const run = await submitRun(await server(), plan.request, {
             timeoutMs: limit,
             ...(config?.value.baseBranch ? { baseBranch: config.value.baseBranch } : {}),
           });
-          return finish(run, plan.pages, opts, server());
+          return finish(run, plan.pages, opts, await server());
         }),
       ),
     );

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import builder from "junit-report-builder";
-import type { RowEffect } from "../../domain/run-policy";
+import type { RowEffect } from "../../../../src/domain/run-policy";
 import type { JobView, ResultRow, Verdict } from "../run/verdict";
 import type { CheckRow, RunReport } from "./run-rows";
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { callApi } from "../client";
 import type { JobView } from "./verdict";
 
@@ -58,7 +59,7 @@ export async function followJob(
   try {
     while ((job.status === "pending" || job.status === "running") && Date.now() < deadline) {
       progress.update(job);
-      await Bun.sleep(Math.min(opts.intervalMs ?? 250, Math.max(0, deadline - Date.now())));
+      await sleep(Math.min(opts.intervalMs ?? 250, Math.max(0, deadline - Date.now())));
       job = await fetchJob(baseUrl, key, job.jobId, opts.detail);
     }
   } finally {

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
-import { UsageError } from "../program";
+import { UsageError } from "../../../../src/cli/program";
 
 /** The subject and selection options `run` and `start` share (see `assay run --help`). */
 export interface SourceOptions {
@@ -12,11 +12,19 @@ export interface SourceOptions {
   set?: string;
 }
 
-/** A job body ready for POST /api/jobs, and the message file to deliver when it is an email job with one. */
+/** A job body ready for POST /api/jobs, the message file to deliver when it is an email job with one, and the set chosen for it when it named none. */
 export interface JobSource {
   body: Record<string, unknown>;
   emlPath?: string;
+  defaultSet?: string;
 }
+
+/**
+ * What `run` and `start` check when given neither --validation nor --set: for a page the set the docs and the
+ * playground start from; for an email the checks every message should pass, transactional (its headers, sender,
+ * subject, links, text part and renders; no unsubscribe requirements, which only bulk mail has).
+ */
+export const DEFAULT_SETS = { page: "web-essentials", email: "transactional" } as const;
 
 /** A parameter value as typed: JSON when it parses (numbers, booleans, arrays), else the text itself. */
 function parameterValue(text: string): unknown {
@@ -58,7 +66,8 @@ function readText(path: string, what: string): string {
 
 /**
  * The job body from the options: exactly one subject (`--url`, `--html` with `--page-url`, `--email`, or a request
- * file holding a whole body); `--validation` and `--set` replace the request file's selection when given.
+ * file holding a whole body); `--validation` and `--set` replace the request file's selection when given, and
+ * without them a subject given by option runs its default set (DEFAULT_SETS).
  */
 export function jobSource(requestFile: string | undefined, opts: SourceOptions): JobSource {
   const subjects = [
@@ -91,14 +100,19 @@ export function jobSource(requestFile: string | undefined, opts: SourceOptions):
     }
     return { body: { ...(body as Record<string, unknown>), ...selection } };
   }
-  if (!selection.validations && !selection.validationSetId)
-    throw new UsageError("choose what to check: --validation ID (repeatable) and/or --set ID");
-  if (opts.url !== undefined) return { body: { type: "url", url: opts.url, ...selection } };
+  const defaultSet =
+    selection.validations || selection.validationSetId
+      ? undefined
+      : DEFAULT_SETS[opts.email !== undefined ? "email" : "page"];
+  if (defaultSet) selection.validationSetId = defaultSet;
+  const chosen = defaultSet ? { defaultSet } : {};
+  if (opts.url !== undefined) return { body: { type: "url", url: opts.url, ...selection }, ...chosen };
   if (opts.html !== undefined) {
     if (!opts.pageUrl)
       throw new UsageError("--html needs --page-url URL: the address the page's relative links resolve against");
     return {
       body: { type: "static_html", html: readText(opts.html, "HTML file"), baseUrl: opts.pageUrl, ...selection },
+      ...chosen,
     };
   }
   const emlPath = typeof opts.email === "string" ? opts.email : undefined;
@@ -106,5 +120,6 @@ export function jobSource(requestFile: string | undefined, opts: SourceOptions):
   return {
     body: { type: "email", ...(opts.subject ? { subject: opts.subject } : {}), ...selection },
     ...(emlPath ? { emlPath } : {}),
+    ...chosen,
   };
 }

@@ -1,7 +1,7 @@
 import type { Static } from "@sinclair/typebox";
-import type { Job } from "../../contracts/job";
-import { decideJob, type JobDecision, type Threshold } from "../../domain/pass-policy";
-import { EXIT } from "../program";
+import type { Job } from "../../../../src/contracts/job";
+import { decideJob, type JobDecision, type Threshold } from "../../../../src/domain/pass-policy";
+import { EXIT } from "../../../../src/cli/program";
 
 type WireJob = Static<typeof Job>;
 /** One result row as the client reads it (the schema's verdict is one of three words). */

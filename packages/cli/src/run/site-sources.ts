@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import type { Static } from "@sinclair/typebox";
-import type { DiscoveredPages, DiscoverPagesBody } from "../../contracts/discovery";
-import { pathFilter, type PathPatterns } from "../../domain/url-patterns";
+import type { DiscoveredPages, DiscoverPagesBody } from "../../../../src/contracts/discovery";
+import { pathFilter, type PathPatterns } from "../../../../src/domain/url-patterns";
 import { callApi } from "../client";
-import { UsageError } from "../program";
+import { UsageError } from "../../../../src/cli/program";
 import type { PageSource } from "./run-request";
 import type { SiteConfigFile } from "./site-config";
 

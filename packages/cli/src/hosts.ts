@@ -2,20 +2,26 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-/** What `assay login` keeps for one server: the key and whom it belongs to (never printed but by print-key). */
+/**
+ * What `assay login` keeps for one server: the key and whom it belongs to (the key is never printed but by
+ * print-key). A key minted by the device flow (`via` "device", or absent in files written before --with-token)
+ * is this machine's, so logout revokes it; a key given with --with-token ("token") may be used elsewhere too, so
+ * logout only forgets it. What the key may not read (without account:read) stays unknown.
+ */
 export interface StoredKey {
   apiKey: string;
-  keyId: string;
-  customerId: string;
-  orgCode: string;
-  email: string;
-  scope: string;
+  via?: "device" | "token";
+  keyId?: string;
+  customerId?: string;
+  orgCode?: string;
+  email?: string;
+  scope?: string;
   savedAt: string;
 }
 
 /** The user's config directory for Assay: $XDG_CONFIG_HOME/assay, else ~/.config/assay. */
 export const configDir = () => join(process.env.XDG_CONFIG_HOME || join(homedir(), ".config"), "assay");
-const hostsPath = () => join(configDir(), "hosts.json");
+export const hostsPath = () => join(configDir(), "hosts.json");
 
 /** Every stored key, by server base URL. */
 export function readHosts(): Record<string, StoredKey> {
@@ -36,8 +42,18 @@ function writeHosts(hosts: Record<string, StoredKey>): void {
 
 export const storedKey = (baseUrl: string): StoredKey | null => readHosts()[baseUrl] ?? null;
 
+/**
+ * The default server, for commands given neither --base-url nor ASSAY_BASE_URL: the one logged in to last (of
+ * those still stored), as a person who just logged in means to use it.
+ */
+export function defaultServer(hosts = readHosts()): string | null {
+  const latest = Object.entries(hosts).sort(([, a], [, b]) => (b.savedAt ?? "").localeCompare(a.savedAt ?? ""))[0];
+  return latest ? latest[0] : null;
+}
+
 export function saveKey(baseUrl: string, key: StoredKey): void {
-  writeHosts({ ...readHosts(), [baseUrl]: key });
+  const { [baseUrl]: _replaced, ...others } = readHosts();
+  writeHosts({ ...others, [baseUrl]: key });
 }
 
 export function forgetKey(baseUrl: string): void {

@@ -1,8 +1,11 @@
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { Result } from "sarif";
 import { SarifBuilder, SarifResultBuilder, SarifRuleBuilder, SarifRunBuilder } from "node-sarif-builder";
-import pkg from "../../../package.json" with { type: "json" };
+import pkg from "../../package.json" with { type: "json" };
 import type { JobView } from "../run/verdict";
 import type { CheckRow, RunReport } from "./run-rows";
+import { fileRegions, type SourceRegion } from "./source-regions";
 
 /** A row's severity as a SARIF level: required checks are errors, recommended ones warnings, optional ones notes. */
 const LEVEL: Record<string, Result.level> = {
@@ -18,15 +21,35 @@ const LEVEL: Record<string, Result.level> = {
 
 type Row = Pick<CheckRow, "validationId" | "name" | "severity" | "reason" | "findings">;
 
+/** Where a row's results point: a page's URL, or an HTML file with its elements' regions in the source. */
+type Place =
+  | { uri: string; file?: undefined }
+  | { file: string; regionOf: (selector: string) => SourceRegion | undefined };
+
 /**
- * One result per finding of a failed row (a row without findings: one result carrying its reason), at `uri`, with
- * the element's selector as a logical location; its rule registered once per run.
+ * An HTML file as results name it, with its regions: relative to the working directory with forward slashes (code
+ * scanning reads it against the checkout), or a file: URI when it lies outside.
+ */
+export function htmlFile(file: string): Place {
+  const fromHere = relative(process.cwd(), resolve(file));
+  const uri =
+    fromHere.startsWith("..") || isAbsolute(fromHere)
+      ? pathToFileURL(resolve(file)).href
+      : fromHere.split(sep).join("/");
+  return { file: uri, regionOf: fileRegions(file) };
+}
+
+/**
+ * One result per finding of a failed row (a row without findings: one result carrying its reason), with the
+ * element's selector as a logical location; its rule registered once per run. At a page's URL, a finding that
+ * names its own URL (a broken link's) is located there; in an HTML file, at the element's start tag when the
+ * selector finds it in the source (the URL then goes in the result's properties), else at the file alone.
  */
 function addResults(
   run: SarifRunBuilder,
   rules: Set<string>,
   r: Row,
-  at: { uri: string; level: Result.level; properties: Record<string, unknown>; extra?: Partial<Result> },
+  at: { place: Place; level: Result.level; properties: Record<string, unknown>; extra?: Partial<Result> },
 ): void {
   if (!rules.has(r.validationId)) {
     rules.add(r.validationId);
@@ -35,12 +58,26 @@ function addResults(
   const findings = r.findings.length
     ? r.findings
     : [{ message: r.reason ?? r.name, selector: undefined, url: undefined }];
+  const { place } = at;
   for (const f of findings) {
+    const inFile = place.file !== undefined;
     const result = new SarifResultBuilder({
-      properties: { severity: r.severity, ...(r.reason ? { reason: r.reason } : {}), ...at.properties },
-    }).initSimple({ level: at.level, messageText: f.message, ruleId: r.validationId, fileUri: f.url ?? at.uri });
-    if (f.selector)
-      result.result.locations![0]!.logicalLocations = [{ fullyQualifiedName: f.selector, kind: "element" }];
+      properties: {
+        severity: r.severity,
+        ...(r.reason ? { reason: r.reason } : {}),
+        ...(inFile && f.url ? { url: f.url } : {}),
+        ...at.properties,
+      },
+    }).initSimple({
+      level: at.level,
+      messageText: f.message,
+      ruleId: r.validationId,
+      fileUri: inFile ? place.file : (f.url ?? place.uri),
+    });
+    const location = result.result.locations![0]!;
+    if (f.selector) location.logicalLocations = [{ fullyQualifiedName: f.selector, kind: "element" }];
+    const region = inFile && f.selector ? place.regionOf(f.selector) : undefined;
+    if (region) location.physicalLocation!.region = region;
     Object.assign(result.result, at.extra);
     run.addResult(result);
   }
@@ -54,17 +91,23 @@ const sarifText = (run: SarifRunBuilder) => {
 
 /**
  * SARIF 2.1.0 (node-sarif-builder) for one job: a result per finding of each failed row, located at the page (or
- * message). Only failures are results: a check that could not run (error) found nothing, and the text and JUnit
- * reports name it.
+ * message), or, for a page read from an HTML file (`assay run --html FILE`), at the file and the element's place in
+ * it. Only failures are results: a check that could not run (error) found nothing, and the text and JUnit reports
+ * name it.
  */
-export function sarifReport(job: JobView): string {
+export function sarifReport(job: JobView, htmlPath?: string): string {
   const run = new SarifRunBuilder().initSimple({ toolDriverName: "assay", toolDriverVersion: pkg.version });
   const page =
     job.subject.url ?? job.subject.baseUrl ?? `mailto:${job.testEmail ?? job.subject.testEmail ?? job.jobId}`;
+  const place = htmlPath ? htmlFile(htmlPath) : { uri: page };
   const rules = new Set<string>();
   for (const r of job.results)
     if (r.verdict === "fail")
-      addResults(run, rules, r, { uri: page, level: LEVEL[r.severity] ?? "error", properties: { jobId: job.jobId } });
+      addResults(run, rules, r, {
+        place,
+        level: LEVEL[r.severity] ?? "error",
+        properties: { jobId: job.jobId, ...(htmlPath ? { pageUrl: page } : {}) },
+      });
   return sarifText(run);
 }
 
@@ -78,7 +121,8 @@ const RUN_LEVEL: Partial<Record<CheckRow["effect"], Result.level>> = {
 
 /**
  * SARIF for a run: one SARIF run, the results of every page. A page read from an HTML file (a built folder's, or
- * the config's) is located at that file (the page's URL in the result's properties); others at the page's URL.
+ * the config's) is located at that file and its elements' places in it (the page's URL in the result's
+ * properties); others at the page's URL.
  * baselineState says whether the baseline had the failure (`new` or `unchanged`) when there is a baseline, and an
  * accepted failure carries the ignore's reason as an external suppression, so code scanning shows it dismissed.
  */
@@ -87,10 +131,11 @@ export function runSarifReport(report: RunReport): string {
   const rules = new Set<string>();
   for (const p of report.pages) {
     const pageUrl = p.page.job?.subject.url ?? p.page.job?.subject.baseUrl ?? p.page.pageKey;
+    const place = p.file ? htmlFile(p.file) : { uri: pageUrl };
     for (const r of p.rows) {
       if (r.verdict !== "fail") continue;
       addResults(run, rules, r, {
-        uri: p.file ?? pageUrl,
+        place,
         level: RUN_LEVEL[r.effect] ?? "warning",
         properties: { runId: report.run.runId, jobId: p.page.jobId, pageKey: p.page.pageKey, pageUrl },
         extra: {

@@ -1,10 +1,10 @@
 import type { Static } from "@sinclair/typebox";
-import type { Finding } from "../../../events/jobs";
-import type { RunViewBody } from "../../contracts/run";
-import type { AnySeverity } from "../../domain/pass-policy";
-import { parseRunFailOn, rowEffect, type RowEffect, type RunFailOn } from "../../domain/run-policy";
+import type { Finding } from "../../../../events/jobs";
+import type { RunViewBody } from "../../../../src/contracts/run";
+import type { AnySeverity } from "../../../../src/domain/pass-policy";
+import { parseRunFailOn, rowEffect, type RowEffect, type RunFailOn } from "../../../../src/domain/run-policy";
 import type { PlannedPage } from "../run/run-request";
-import { EXIT } from "../program";
+import { EXIT } from "../../../../src/cli/program";
 
 /**
  * A run view read for the reports: each page with its checks (the job's results when the view is verbose, else
