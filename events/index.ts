@@ -5,6 +5,7 @@ import { feedbackEvents } from "./feedback";
 import { jobEvents } from "./jobs";
 import { memberEvents } from "./members";
 import { peopleEvents } from "./people";
+import { runEvents } from "./runs";
 import type { EventUnion } from "./shared";
 
 export * from "./account";
@@ -14,6 +15,7 @@ export * from "./feedback";
 export * from "./jobs";
 export * from "./members";
 export * from "./people";
+export * from "./runs";
 
 /**
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
@@ -27,6 +29,7 @@ export const eventTypes = [
   ...creditEvents,
   ...jobEvents,
   ...feedbackEvents,
+  ...runEvents,
 ] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */

@@ -13,6 +13,7 @@ import { creditsProjection } from "./credits";
 import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
 import { feedbackProjection } from "./feedback";
+import { runsProjection } from "./runs";
 
 export const projections: readonly Projection[] = [
   organizationsProjection,
@@ -25,6 +26,7 @@ export const projections: readonly Projection[] = [
   jobsProjection,
   inboxProjection,
   feedbackProjection,
+  runsProjection,
 ];
 
 /**

@@ -23,6 +23,7 @@ import { AccountService } from "./services/accounts";
 import { AddressLimits } from "./services/address-limits";
 import { JobService } from "./services/jobs";
 import { JobQuotes } from "./services/job-quotes";
+import { RunService } from "./services/runs";
 import { CaptureService, persistentSecret } from "./services/captures";
 import { DirectoryStore, S3Store, type ObjectStore } from "./store/object-store";
 import { CatalogService } from "./services/catalog";
@@ -180,6 +181,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const sessions = new SessionService(ctx, mailer);
   const quotes = new JobQuotes(ctx);
   const jobs = new JobService(ctx, quotes);
+  const runs = new RunService(ctx, quotes, jobs);
   return {
     config,
     accounts,
@@ -188,8 +190,9 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs,
+    runs,
     quotes,
-    node: new NodeDuties(ctx, coordinator, jobs, plans),
+    node: new NodeDuties(ctx, coordinator, jobs, runs, plans),
     playground: new PlaygroundService(ctx, offer),
     captures,
     catalog: new CatalogService(ctx),

@@ -9,6 +9,7 @@ import { anchorOf } from "./markdown";
 
 const AREAS: Record<Operation["tag"], string> = {
   jobs: "Jobs and captures",
+  runs: "Runs, projects and baselines",
   catalog: "The catalog",
   account: "Account, keys and plans",
   session: "Sign-in, sessions and members",

@@ -27,6 +27,8 @@ export const streams = {
   session: (sessionId: string) => `session-${sessionId}`,
   invitation: (invitationId: string) => `invitation-${invitationId}`,
   device: (codeId: string) => `device-${codeId}`,
+  run: (runId: string) => `run-${runId}`,
+  project: (customerId: string, project: string) => `project-${customerId}-${project}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

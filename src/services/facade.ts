@@ -13,6 +13,7 @@ import type { DeviceService } from "./device";
 import type { PlanService } from "./plans";
 import type { PlaygroundService } from "./playground";
 import type { NodeDuties } from "./node-duties";
+import type { RunService } from "./runs";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
@@ -27,6 +28,8 @@ export interface Services {
   members: MembersService;
   device: DeviceService;
   jobs: JobService;
+  /** Runs: a project's pages checked as one request, compared with the project's baseline. */
+  runs: RunService;
   /** A job body planned, gated and priced without running it. */
   quotes: JobQuotes;
   /** Anonymous runs: no organization, credits or events. */
