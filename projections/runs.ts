@@ -237,6 +237,16 @@ export function runOfJob(db: ReadModels, jobId: string): { runId: string; custom
     .get(jobId);
 }
 
+/** How many of a run's pages have a job still open (running, or an email job pending). */
+export function openPages(db: ReadModels, runId: string): number {
+  return db
+    .query<{ n: number }, [string]>(
+      `SELECT COUNT(*) AS n FROM run_pages p JOIN jobs j ON j.job_id = p.job_id
+       WHERE p.run_id = ? AND j.status IN ('running', 'pending')`,
+    )
+    .get(runId)!.n;
+}
+
 /**
  * Runs not completed whose every page's job has settled (none running or pending): what a lost completion leaves
  * (the process stopped between a run's last settlement and its RunCompleted).

@@ -25,6 +25,7 @@ import {
   findRun,
   findRuns,
   latestCompletedRun,
+  openPages,
   runOfJob,
   runPages,
   settledUnfinishedRuns,
@@ -290,10 +291,13 @@ export class RunService {
     }
   }
 
-  /** A job closed: when it is a run's page, the run may be complete. */
+  /**
+   * A job closed: when it was a run's last open page, the run is complete. Counted first, so that the closes before
+   * the last one cost a query each, not a judgement of the whole run.
+   */
   private async pageClosed(jobId: string): Promise<void> {
     const run = runOfJob(this.ctx.readModels, jobId);
-    if (run) await this.complete(run.runId);
+    if (run && openPages(this.ctx.readModels, run.runId) === 0) await this.complete(run.runId);
   }
 
   /**
