@@ -1,9 +1,7 @@
 import { RunRequest } from "../../contracts/run-request";
 import { RunView } from "../../contracts/run-view";
 import { MAX_RUN_BODY_BYTES } from "../../contracts/limits";
-import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
-import { PLAN_GATE_ERRORS } from "../../domain/plan-gate";
-import { PLAN_RESOLUTION_ERRORS } from "../words";
+import { JOB_ADMISSION_ERRORS } from "../words";
 import { defineOperation } from "../operation";
 import { runSummary } from "./run-summary";
 
@@ -43,15 +41,7 @@ export const runSite = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: RunRequest, rawBody: true },
   output: RunView,
-  errors: [
-    ...PLAN_RESOLUTION_ERRORS,
-    ...JOB_REQUEST_ERRORS,
-    ...PLAN_GATE_ERRORS,
-    "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
-    "INSUFFICIENT_CREDITS",
-    "RUN_TOO_MANY_PAGES",
-    "RUN_DUPLICATE_PAGE",
-  ],
+  errors: [...JOB_ADMISSION_ERRORS, "RUN_TOO_MANY_PAGES", "RUN_DUPLICATE_PAGE"],
   example: {
     project: "example-site",
     branch: "main",
