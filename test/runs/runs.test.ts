@@ -484,6 +484,25 @@ describe("refusals: the code and status, nothing charged, nothing created", () =
     expect(ignored.body.details).toEqual({ field: "ignores[0].check", validationId: "no-such-check" });
   });
 
+  test("a run's body may weigh up to 16 MiB: 6 MiB of pages reach the planner, where a lone job of that weight is REQUEST_TOO_LARGE", async () => {
+    const heavy = `<!doctype html><html lang="en"><head><title>Heavy</title></head><body><h1>Heavy</h1><p>${"x".repeat(3 * 1024 * 1024)}</p></body></html>`;
+    const reached = await expectRefused(
+      post({
+        project: "shop",
+        pages: [page("heavy-1", heavy, { validations: ["no-such-check"] }), page("heavy-2", heavy)],
+      }),
+      400,
+      "VALIDATION_NOT_RUNNABLE",
+    );
+    expect(reached.body.details.pageIndex).toBe(0);
+    const tooLarge = await expectRefused(
+      () => server.api("POST", "/api/jobs", { key: org.apiKey, body: page("heavy", heavy + heavy) }),
+      413,
+      "REQUEST_TOO_LARGE",
+    );
+    expect(tooLarge.body.details).toEqual({ limitBytes: 5 * 1024 * 1024 });
+  });
+
   test("a run another organization, or none, has is RUN_NOT_FOUND; so is a baseline from another project", async () => {
     await expectRefused(() => server.api("GET", "/api/runs/run_nope", { key: org.apiKey }), 404, "RUN_NOT_FOUND");
     await expectRefused(
