@@ -6,7 +6,7 @@ import { streams } from "./accounts";
 import type { CreditLedgerState } from "./credits";
 import { decide as decideJob, initialJobState } from "./jobs";
 import type { PlannedJob } from "./planned-job";
-import { judgeRun, type PageResults } from "./run-comparison";
+import { judgeRun, type PageResults, type VisualChange } from "./run-comparison";
 
 /**
  * The run as a decider over its own stream (`run-<runId>`): started whole (RunStarted with every page's JobAccepted
@@ -79,6 +79,8 @@ export type RunCommand =
       baseBranch: string;
       /** The project's baseline run and its pages, when it has one. */
       baseline: { runId: string; pages: PageResults[] } | null;
+      /** The visual diff's answers, each page's screenshots against the baseline's (none until the diff runs). */
+      visualChanges?: VisualChange[];
     };
 
 export interface RunDecisionState {
@@ -173,6 +175,7 @@ function completion(started: RunStartedData, cmd: Extract<RunCommand, { kind: "c
     baseline: cmd.baseline?.pages ?? null,
     ignores: started.ignores,
     failOn: started.failOn,
+    ...(cmd.visualChanges ? { visualChanges: cmd.visualChanges } : {}),
   });
   return {
     runId: started.runId,

@@ -182,6 +182,31 @@ describe("complete", () => {
     expect("comparison" in data || "comparedWith" in data).toBe(false);
   });
 
+  test("the visual diff's answers reach the judgement: a change beyond the tolerance blocks under visual", () => {
+    const state = fold(
+      initialRunState,
+      decide({ ...startCmd(pages(2)), failOn: "visual" } as RunCommand, {
+        run: initialRunState,
+        credits: { balance: 10, streamVersion: 0 },
+      }),
+    );
+    const writes = decide(
+      {
+        kind: "complete",
+        pages: [settledPage("/p0", "pass")],
+        baseBranch: "main",
+        baseline: { runId: "run_0", pages: [settledPage("/p0", "pass")] },
+        visualChanges: [{ pageKey: "/p0", size: "desktop-md", changedRatio: 0.3, changed: true }],
+      },
+      { run: state },
+    );
+    expect(runEvents(writes)[0]!.data).toMatchObject({
+      decision: "blocked",
+      comparison: { visualChanges: [{ pageKey: "/p0", size: "desktop-md", changedRatio: 0.3 }] },
+      counts: { visualChanges: 1 },
+    });
+  });
+
   test("a run that does not exist cannot complete", () => {
     expect(() =>
       decide({ kind: "complete", pages: [], baseBranch: "main", baseline: null }, { run: initialRunState }),
