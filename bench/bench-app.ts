@@ -24,6 +24,8 @@ export interface BenchApp {
   baseUrl: string;
   executablePath: string;
   poolSize: number;
+  /** Pages the pool renders at once (browsers x pages per browser). */
+  capacity: number;
   /** Signs up a fresh account (one per client) and returns its API key. */
   newApiKey(): Promise<string>;
   /** POST /api/jobs with JOB_BODY, timed end to end; throws unless the job completed. */
@@ -76,6 +78,7 @@ export async function startBenchApp(poolSize: number, extraEnv: Record<string, s
     baseUrl,
     executablePath,
     poolSize,
+    capacity: assay.pool.capacity,
     async newApiKey() {
       const res = await fetch(`${baseUrl}/api/signup`, {
         method: "POST",

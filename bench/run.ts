@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints figures for the event log, replay, a static_html job (beside a bare
  * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
- * MCP and the command line beside HTTP, and email jobs over SMTP, each next to a baseline
+ * MCP and the command line beside HTTP, email jobs over SMTP, and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  */
@@ -17,6 +17,7 @@ import { benchEmail } from "./email-bench";
 import { benchCli, cliRows } from "./cli-run-bench";
 import { benchRemoteBrowsers, remoteBrowserRows } from "./remote-browsers-bench";
 import { startBenchApp } from "./bench-app";
+import { benchSiteRun, siteRunNotes, siteRunRows } from "./site-run-bench";
 import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
@@ -232,6 +233,12 @@ async function main(): Promise<void> {
   rows.push(...mcpRows(mcp));
   rows.push(...cliRows(cli));
 
+  log(
+    "a 50-page site on loopback as one run vs 50 bare POST /api/jobs with the same concurrency (BENCH_SITE_RUN_ROUNDS)",
+  );
+  const siteRun = await benchSiteRun(log);
+  rows.push(...siteRunRows(siteRun));
+
   rss.stop();
   rows.push(
     {
@@ -311,6 +318,7 @@ async function main(): Promise<void> {
   );
   for (const line of email.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);
+  for (const line of siteRunNotes(siteRun)) console.log(line);
   console.log(
     `- memory rows: peak RSS of this Bun process, and peak PSS of it plus the app's Chromium processes over the whole run (the harness's Chromium and Lighthouse excluded).`,
   );

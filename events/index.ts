@@ -6,6 +6,7 @@ import { jobEvents } from "./jobs";
 import { memberEvents } from "./members";
 import { peopleEvents } from "./people";
 import { webhookEvents } from "./webhooks";
+import { runEvents } from "./runs";
 import type { EventUnion } from "./shared";
 
 export * from "./account";
@@ -16,6 +17,7 @@ export * from "./jobs";
 export * from "./members";
 export * from "./people";
 export * from "./webhooks";
+export * from "./runs";
 
 /**
  * Every event type the log accepts; an event whose type is not here, or whose data does not match, is refused at append.
@@ -30,6 +32,7 @@ export const eventTypes = [
   ...jobEvents,
   ...feedbackEvents,
   ...webhookEvents,
+  ...runEvents,
 ] as const;
 
 /** Every event the log holds, discriminated by `type`, its `data` the static type of that event's schema. */

@@ -14,6 +14,7 @@ import { jobsProjection } from "./jobs";
 import { inboxProjection } from "./inbox";
 import { feedbackProjection } from "./feedback";
 import { webhooksProjection } from "./webhooks";
+import { runsProjection } from "./runs";
 
 export const projections: readonly Projection[] = [
   organizationsProjection,
@@ -27,6 +28,7 @@ export const projections: readonly Projection[] = [
   inboxProjection,
   feedbackProjection,
   webhooksProjection,
+  runsProjection,
 ];
 
 /**

@@ -176,6 +176,15 @@ export function findJobs(db: ReadModels, q: JobQuery): JobRow[] {
     .map(jobFromRow);
 }
 
+/** Jobs by id (a run's pages), whatever their organization: the caller names ids it holds. */
+export function jobsByIds(db: ReadModels, jobIds: readonly string[]): Map<string, JobRow> {
+  if (jobIds.length === 0) return new Map();
+  const rows = db
+    .query<Record<string, any>, string[]>(`${JOB_SELECT} WHERE job_id IN (${jobIds.map(() => "?").join(",")})`)
+    .all(...jobIds);
+  return new Map(rows.map((r) => [r.jobId as string, jobFromRow(r)]));
+}
+
 /**
  * Webpage jobs accepted but not settled, oldest first, in every organization (after a restart: the ones it cut off);
  * with `nodes`, only those these nodes accepted (several nodes share a log: each runs the jobs it accepted).

@@ -23,6 +23,7 @@ import { AccountService } from "./services/accounts";
 import { AddressLimits } from "./services/address-limits";
 import { JobService } from "./services/jobs";
 import { JobQuotes } from "./services/job-quotes";
+import { RunService } from "./services/runs";
 import { CaptureService, persistentSecret } from "./services/captures";
 import { DirectoryStore, S3Store, type ObjectStore } from "./store/object-store";
 import { CatalogService } from "./services/catalog";
@@ -188,6 +189,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const quotes = new JobQuotes(ctx);
   const jobs = new JobService(ctx, quotes);
   const webhooks = new WebhookService(ctx, jobs, serverSecret);
+  const runs = new RunService(ctx, quotes, jobs);
   return {
     config,
     accounts,
@@ -196,9 +198,10 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     members: new MembersService(ctx, mailer, sessions),
     device: new DeviceService(ctx),
     jobs,
+    runs,
     quotes,
     webhooks,
-    node: new NodeDuties(ctx, coordinator, jobs, plans, webhooks),
+    node: new NodeDuties(ctx, coordinator, jobs, runs, plans, webhooks),
     playground: new PlaygroundService(ctx, offer),
     discovery: new DiscoveryService(ctx),
     captures,

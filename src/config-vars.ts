@@ -13,6 +13,7 @@ import { SERVER_VARS } from "./config-vars/server";
 import { CLUSTER_VARS } from "./config-vars/cluster";
 import { BROWSERS_VARS } from "./config-vars/browsers";
 import { EMAIL_VARS } from "./config-vars/email";
+import { RUNS_VARS } from "./config-vars/runs";
 import { SIGNIN_VARS } from "./config-vars/signin";
 import { LIMITS_VARS } from "./config-vars/limits";
 import { BILLING_VARS } from "./config-vars/billing";
@@ -33,6 +34,7 @@ export const CONFIG_VARS = {
   ...CLUSTER_VARS,
   ...BROWSERS_VARS,
   ...EMAIL_VARS,
+  ...RUNS_VARS,
   ...SIGNIN_VARS,
   ...LIMITS_VARS,
   ...BILLING_VARS,

@@ -59,6 +59,8 @@ export interface Config {
   shareLinkTtlSeconds: number;
   /** How long an email job's test address accepts its message. */
   emailWindowSeconds: number;
+  /** Pages one run may hold (ASSAY_RUN_MAX_PAGES); more is RUN_TOO_MANY_PAGES. */
+  runMaxPages: number;
   /** Largest message the inbox accepts; larger ones are refused while DATA streams in (552). */
   smtpMaxBytes: number;
   /** An SMTP connection is closed (421) this long after it opened, whatever it is doing. */
@@ -197,6 +199,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     shareLinkSecret: read.text("ASSAY_SHARE_SECRET"),
     shareLinkTtlSeconds: read.int("ASSAY_SHARE_TTL_SECONDS"),
     emailWindowSeconds: read.int("ASSAY_EMAIL_WINDOW_SECONDS"),
+    runMaxPages: read.int("ASSAY_RUN_MAX_PAGES"),
     smtpMaxBytes: read.int("ASSAY_SMTP_MAX_BYTES"),
     smtpSessionSeconds: read.int("ASSAY_SMTP_SESSION_SECONDS"),
     ...given("mailRelayUrl", read.text("ASSAY_MAIL_RELAY_URL")),

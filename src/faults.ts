@@ -9,6 +9,8 @@ export const CRASH_POINTS = {
   "checks-done": "a job's checks ran; its settlement is not appended",
   "email-received":
     "an email job's message was stored, its arrival appended and 250 answered; checking has not started",
+  "run-page-settled":
+    "a page of a run settled; the run's other pages were accepted and charged with it, some running, some not started",
 } as const;
 
 export type CrashPoint = keyof typeof CRASH_POINTS;

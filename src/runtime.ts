@@ -2,6 +2,7 @@ import { createAssay, type Assay } from "./app";
 import type { Config } from "./config";
 import { createHttpApp } from "./http/app";
 import { SmtpInbox } from "./inbox/smtp-inbox";
+import { MAX_RUN_BODY_BYTES } from "./contracts/limits";
 
 export interface RunningAssay {
   assay: Assay;
@@ -39,7 +40,8 @@ export async function startAssay(config: Config, { warmBrowsers = true } = {}): 
         console.error(`${e.message.split("\n")[0]}; jobs answer SERVICE_UNAVAILABLE until a browser can be had.`),
       );
   }
-  const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: 16 * 1024 * 1024 });
+  // The largest body any route takes (a run's); each route's own cap is checked as its body is parsed.
+  const http = createHttpApp(assay).listen({ port: config.port, maxRequestBodySize: MAX_RUN_BODY_BYTES });
   const inbox = new SmtpInbox(config, assay.jobs);
   const smtpPort = await inbox.start(config.smtpPort);
   await assay.node.recoverOwnEmailJobs();

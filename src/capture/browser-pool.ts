@@ -24,6 +24,25 @@ const LAST_RETRY_MS = 60_000;
 /** A worker that does not answer the connection within this long counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 10_000;
 
+/** A use waiting for a turn. */
+interface Waiter {
+  resolve: (slot: Slot) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * One admission lane while it has uses waiting or holding a turn: the waiting ones in arrival order, and when the lane
+ * was last given a turn (the pool's `served` count then; 0 for a lane that has had none since it came).
+ */
+interface Lane {
+  waiters: Waiter[];
+  active: number;
+  lastServed: number;
+}
+
+/** The lane of uses that name none. */
+const SHARED_LANE = "";
+
 /** One browser of the pool: a local launch, or a connection to one worker. */
 interface Slot {
   /** The worker's ws:// or wss:// endpoint; none for a browser launched here. */
@@ -46,8 +65,14 @@ interface Slot {
  * Warm Chromium browsers, launched here or running in browser workers (`assay browser-worker`, or any playwright-core
  * launchServer) that the pool connects to over Playwright's protocol. Each use takes a turn on the browser with the
  * most free turns, and opens its own context there. At most `pagesPerBrowser` contexts per browser are open at once;
- * the rest wait their turn in arrival order. Without that bound every job started at once and took its share of two
- * cores: 23 jobs arriving together each took 25 times as long as one, and none finished sooner for it.
+ * the rest wait their turn. Without that bound every job started at once and took its share of two cores: 23 jobs
+ * arriving together each took 25 times as long as one, and none finished sooner for it.
+ *
+ * Waiting is fair across admission lanes: each use names an opaque lane (the job runner passes the organization's
+ * id; the pool knows no organizations), a free turn goes to the lane with waiters that was given a turn longest ago (a
+ * lane holding none first), and within a lane in arrival order. So while another lane waits, a run of a thousand
+ * pages in one lane gets at most every other turn, and a single job of another lane waits for the first turn that
+ * ends, not for the run.
  *
  * Routing stays on this side of the protocol (the capture engine's Playwright routes), so the network guard decides
  * every request a worker's page makes. A browser that goes away ('disconnected': a worker killed, its connection
@@ -56,7 +81,12 @@ interface Slot {
 export class BrowserPool {
   private readonly slots: Slot[];
   private readonly pagesPerBrowser: number;
-  private readonly waiters: Array<{ resolve: (slot: Slot) => void; reject: (e: Error) => void }> = [];
+  /** The lanes with uses waiting or holding turns (one with neither is not kept, so this stays as small as the work). */
+  private readonly lanes = new Map<string, Lane>();
+  /** Uses waiting for a turn, in every lane. */
+  private waiterCount = 0;
+  /** How many turns have been given: what a lane's `lastServed` is counted in. */
+  private served = 0;
   private closed = false;
 
   constructor(private readonly options: BrowserPoolOptions) {
@@ -100,9 +130,9 @@ export class BrowserPool {
     return "endpoints" in this.options ? "remote" : "local";
   }
 
-  /** How many uses wait for a turn now (JobService refuses a job before its charge past a limit). */
+  /** How many uses wait for a turn now, in every lane (JobService refuses a job before its charge past a limit). */
   get waiting(): number {
-    return this.waiters.length;
+    return this.waiterCount;
   }
 
   /** How many uses may run at once when every browser is up: browsers × pages per browser. */
@@ -145,32 +175,37 @@ export class BrowserPool {
    * Runs `fn` on a browser once a turn is free there. What `fn` hands to `finishLater` (closing its context) runs on
    * after `fn`'s answer is returned, and the turn is held until it ends: the caller does not wait for Chromium to
    * tear down a renderer, and the renderers alive stay bounded. A browser that cannot be had (a worker that went
-   * away) gives the turn back and the use moves to another one; with none left, it rejects.
+   * away) gives the turn back and the use moves to another one; with none left, it rejects. `lane` is the admission
+   * lane the use waits in (see the class comment); uses that name none share one.
    */
-  async use<T>(fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>): Promise<T> {
+  async use<T>(
+    fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>,
+    lane: string = SHARED_LANE,
+  ): Promise<T> {
     for (let tried = 1; ; tried++) {
-      const slot = await timed("queue", () => this.acquire());
+      const slot = await timed("queue", () => this.acquire(lane));
       let browser: Browser;
       try {
         browser = await this.browserOf(slot);
       } catch {
-        this.release(slot);
+        this.release(slot, lane);
         if (tried >= this.slots.length || !this.slots.some((s) => this.usable(s))) throw this.unavailable();
         continue;
       }
-      return this.run(slot, browser, fn);
+      return this.run(slot, lane, browser, fn);
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error("The browser pool closed."));
+    for (const waiter of this.dropWaiters()) waiter.reject(new Error("The browser pool closed."));
     // A connected browser's close() ends this node's contexts and connection; the worker and its Chromium stay up.
     await Promise.all(this.slots.map(async (s) => (await s.opening?.catch(() => null))?.close().catch(() => {})));
   }
 
   private async run<T>(
     slot: Slot,
+    lane: string,
     browser: Browser,
     fn: (browser: Browser, finishLater: (cleanup: Promise<unknown>) => void) => Promise<T>,
   ): Promise<T> {
@@ -178,36 +213,90 @@ export class BrowserPool {
     try {
       return await fn(browser, (cleanup) => cleanups.push(cleanup));
     } finally {
-      if (cleanups.length) void Promise.allSettled(cleanups).then(() => this.release(slot));
-      else this.release(slot);
+      if (cleanups.length) void Promise.allSettled(cleanups).then(() => this.release(slot, lane));
+      else this.release(slot, lane);
     }
   }
 
-  /** A turn: at once when a browser has one free and nobody waits, otherwise in arrival order as turns end. */
-  private acquire(): Promise<Slot> {
+  /** A turn: at once when a browser has one free and nobody waits, otherwise in the lane's queue as turns end. */
+  private acquire(laneKey: string): Promise<Slot> {
     if (this.closed) return Promise.reject(new Error("The browser pool closed."));
-    const slot = this.waiters.length ? undefined : this.pick();
+    const lane = this.laneOf(laneKey);
+    const slot = this.waiterCount ? undefined : this.pick();
     if (slot) {
-      slot.active++;
+      this.give(slot, lane);
       return Promise.resolve(slot);
     }
-    if (!this.slots.some((s) => this.usable(s))) return Promise.reject(this.unavailable());
-    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+    if (!this.slots.some((s) => this.usable(s))) {
+      this.forget(laneKey, lane);
+      return Promise.reject(this.unavailable());
+    }
+    return new Promise((resolve, reject) => {
+      lane.waiters.push({ resolve, reject });
+      this.waiterCount++;
+    });
   }
 
-  /** The use that ends hands its turn over to the first waiter, so a waiter never races a newcomer for it. */
-  private release(slot: Slot): void {
+  /** The use that ends hands its turn over to a waiter, so a waiter never races a newcomer for it. */
+  private release(slot: Slot, laneKey: string): void {
     slot.active--;
+    const lane = this.lanes.get(laneKey);
+    if (lane) {
+      lane.active--;
+      this.forget(laneKey, lane);
+    }
     this.dispatch();
   }
 
   private dispatch(): void {
-    while (this.waiters.length) {
+    while (this.waiterCount) {
       const slot = this.pick();
       if (!slot) return;
-      slot.active++;
-      this.waiters.shift()!.resolve(slot);
+      const lane = this.nextLane();
+      const waiter = lane.waiters.shift()!;
+      this.waiterCount--;
+      this.give(slot, lane);
+      waiter.resolve(slot);
     }
+  }
+
+  private give(slot: Slot, lane: Lane): void {
+    slot.active++;
+    lane.active++;
+    lane.lastServed = ++this.served;
+  }
+
+  /**
+   * The lane with waiters that was given a turn longest ago (one holding none first; between equals, the one that came
+   * first): round robin between the lanes that wait.
+   */
+  private nextLane(): Lane {
+    let chosen: Lane | undefined;
+    for (const lane of this.lanes.values())
+      if (lane.waiters.length && (!chosen || lane.lastServed < chosen.lastServed)) chosen = lane;
+    return chosen!;
+  }
+
+  private laneOf(key: string): Lane {
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = { waiters: [], active: 0, lastServed: 0 }));
+    return lane;
+  }
+
+  /** Drops a lane with nothing waiting and no turn held. */
+  private forget(key: string, lane: Lane): void {
+    if (lane.waiters.length === 0 && lane.active === 0) this.lanes.delete(key);
+  }
+
+  /** Every waiter of every lane, taken out of the queue (the turns held stay counted until they end). */
+  private dropWaiters(): Waiter[] {
+    const all: Waiter[] = [];
+    for (const [key, lane] of this.lanes) {
+      all.push(...lane.waiters.splice(0));
+      this.forget(key, lane);
+    }
+    this.waiterCount = 0;
+    return all;
   }
 
   /**
@@ -286,7 +375,7 @@ export class BrowserPool {
     }
     // Nothing left to wait for: the waiting uses fail now rather than wait on workers that are all down.
     if (!this.slots.some((s) => this.usable(s)))
-      for (const waiter of this.waiters.splice(0)) waiter.reject(this.unavailable());
+      for (const waiter of this.dropWaiters()) waiter.reject(this.unavailable());
   }
 
   /**

@@ -47,6 +47,8 @@ export interface CapturePlan {
   needs: Set<ArtifactKind>;
   /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
   referenceImages?: string[];
+  /** The pool's admission lane the capture waits in for its turn (BrowserPool.use): the job runner's organization. */
+  admissionLane?: string;
 }
 
 export type CaptureOutcome = { ok: true; artifacts: WebArtifacts } | { ok: false; interruption: string };
@@ -98,7 +100,7 @@ export class WebCaptureEngine {
         clearTimeout(timer);
         finishLater(timed("context close", () => context.close().catch(() => {})));
       }
-    });
+    }, plan.admissionLane);
   }
 
   /**

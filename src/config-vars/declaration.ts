@@ -17,6 +17,10 @@ export const CONFIG_SECTIONS = {
     intro:
       "The SMTP inbox that receives email jobs' messages, and the checks that read them ([email jobs](email-jobs.md)).",
   },
+  runs: {
+    title: "Runs",
+    intro: "A whole site or campaign checked in one request, compared with its project's baseline ([runs](runs.md)).",
+  },
   signin: {
     title: "Sign-in, sessions and keys",
     intro: "How people sign in and how long what they hold keeps working ([people and keys](people-and-keys.md)).",

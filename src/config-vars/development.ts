@@ -49,4 +49,10 @@ export const DEVELOPMENT_VARS = {
     default: 7,
     doc: "Rounds of `bench/cli-run-bench.ts` (CLI against bare HTTP).",
   },
+  BENCH_SITE_RUN_ROUNDS: {
+    section: "development",
+    kind: "integer",
+    default: 3,
+    doc: "Rounds of `bench/site-run-bench.ts` (a 50-page site as one run against 50 bare jobs).",
+  },
 } as const satisfies Record<string, VarSpec & { section: "development" }>;

@@ -10,6 +10,7 @@ import { anchorOf } from "./markdown";
 const AREAS: Record<Operation["tag"], string> = {
   jobs: "Jobs and captures",
   sites: "Sites: discovering pages",
+  runs: "Runs, projects and baselines",
   catalog: "The catalog",
   account: "Account, keys and plans",
   session: "Sign-in, sessions and members",

@@ -31,6 +31,8 @@ export const streams = {
   device: (codeId: string) => `device-${codeId}`,
   webhooks: (customerId: string) => `webhooks-${customerId}`,
   webhookDelivery: (deliveryId: string) => `webhook-delivery-${deliveryId}`,
+  run: (runId: string) => `run-${runId}`,
+  project: (customerId: string, project: string) => `project-${customerId}-${project}`,
 };
 
 /** A new key as the log records it: its id, name, scopes, and only a hash and a prefix of the secret. */

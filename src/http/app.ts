@@ -4,6 +4,7 @@ import type { Services } from "../services/facade";
 import { newRequestId } from "../services/ids";
 import { MAX_BODY_BYTES } from "../contracts/limits";
 import { operations } from "../operations";
+import { isRoute } from "../operations/operation";
 import { operationRoutes } from "./operation-routes";
 import { agentRoutes } from "./agent-routes";
 import { mcpRoutes } from "./mcp-routes";
@@ -12,6 +13,14 @@ import { dashboardPages } from "./pages/dashboard";
 import { playgroundPages } from "./pages/playground";
 import { catalogPages } from "./pages/catalog";
 import { noteClientAddress, requestIdOf } from "./request";
+
+/** The routes that take bodies larger than MAX_BODY_BYTES (a run's), by method and path: their own caps. */
+const BODY_CAPS = new Map(
+  operations
+    .filter(isRoute)
+    .filter((op) => op.http.maxBodyBytes !== undefined)
+    .map((op) => [`${op.http.method.toUpperCase()} ${op.http.path}`, op.http.maxBodyBytes!]),
+);
 
 /** The liveness and readiness probes: answered without reading the log. */
 const PROBES = new Set(["/healthz", "/readyz"]);
@@ -27,10 +36,9 @@ export function createHttpApp(services: Services) {
     })
     .onParse(async ({ request }) => {
       const text = await request.text();
-      if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-        throw new AppError("REQUEST_TOO_LARGE", `The body exceeds ${MAX_BODY_BYTES} bytes.`, {
-          limitBytes: MAX_BODY_BYTES,
-        });
+      const cap = BODY_CAPS.get(`${request.method} ${new URL(request.url).pathname}`) ?? MAX_BODY_BYTES;
+      if (Buffer.byteLength(text) > cap) {
+        throw new AppError("REQUEST_TOO_LARGE", `The body exceeds ${cap} bytes.`, { limitBytes: cap });
       }
       return text;
     })

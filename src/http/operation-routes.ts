@@ -124,18 +124,25 @@ export async function invokeOperation(
 export function operationRoutes(services: Services, operations: readonly Operation[]) {
   const app = new Elysia();
   for (const op of operations.filter(isRoute)) {
-    app.route(op.http.method.toUpperCase(), elysiaPath(op.http.path), async ({ request, params, query, body, set }) => {
-      const output = await invokeOperation(services, operations, op, {
-        request,
-        params: params as Record<string, string>,
-        query: query as Query,
-        body,
-        channel: "api",
-      });
-      if (output instanceof Response) return output;
-      set.status = op.http.status ?? 200;
-      return output instanceof WithContent ? output.data : output;
-    });
+    app.route(
+      op.http.method.toUpperCase(),
+      elysiaPath(op.http.path),
+      async ({ request, params, query, body, set, server }) => {
+        // Bun closes a connection whose answer has not come within 10 s; a run that waits for its pages takes longer.
+        if (op.http.longRunning) server?.timeout(request, 0);
+        const output = await invokeOperation(services, operations, op, {
+          request,
+          params: params as Record<string, string>,
+          query: query as Query,
+          body,
+          channel: "api",
+        });
+        if (output instanceof Response) return output;
+        const data = output instanceof WithContent ? output.data : output;
+        set.status = op.http.otherSuccess?.when(data) ? op.http.otherSuccess.status : (op.http.status ?? 200);
+        return data;
+      },
+    );
   }
   return app;
 }

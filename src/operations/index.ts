@@ -46,6 +46,12 @@ import { getJobEmail } from "./jobs/get-job-email";
 import { awaitEmailJob } from "./jobs/await-email-job";
 import { listEmailClients } from "./jobs/list-email-clients";
 import { discoverPages } from "./sites/discover-pages";
+import { runSite } from "./runs/run-site";
+import { getRun } from "./runs/get-run";
+import { listRuns } from "./runs/list-runs";
+import { listProjects } from "./runs/list-projects";
+import { setBaseline } from "./runs/set-baseline";
+import { configureProject } from "./runs/configure-project";
 import { getCapture } from "./captures/get-capture";
 import { getSharedCapture } from "./captures/get-shared-capture";
 import { fetchCapture } from "./captures/fetch-capture";
@@ -93,6 +99,12 @@ export const operations: readonly Operation[] = [
   getJob,
   getJobEmail,
   awaitEmailJob,
+  runSite,
+  getRun,
+  listRuns,
+  listProjects,
+  setBaseline,
+  configureProject,
   getCapture,
   getSharedCapture,
   fetchCapture,

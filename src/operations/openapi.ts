@@ -111,7 +111,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       const schema = body === JobRequest ? { $ref: "#/components/schemas/JobRequest" } : jsonSchemaOf(body);
       op.requestBody = {
         required: true,
-        description: `${route.input.form === true ? "JSON or an HTML form" : "JSON"}, at most ${MAX_BODY_BYTES} bytes.`,
+        description: `${route.input.form === true ? "JSON or an HTML form" : "JSON"}, at most ${http.maxBodyBytes ?? MAX_BODY_BYTES} bytes.`,
         // A form read by a function of its own is the dashboard's; its fields are not the body schema's.
         content: {
           "application/json": { schema },
@@ -119,6 +119,7 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
         },
       };
     }
+    const json = { "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } } };
     op.responses = {
       [String(http.status ?? 200)]: {
         description: http.returns,
@@ -126,12 +127,11 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
           ? {}
           : http.contentType
             ? { content: { [http.contentType]: { schema: { type: "string", contentMediaType: http.contentType } } } }
-            : {
-                content: {
-                  "application/json": { schema: route.output ? jsonSchemaOf(route.output) : { type: "object" } },
-                },
-              }),
+            : { content: json }),
       },
+      ...(http.otherSuccess
+        ? { [String(http.otherSuccess.status)]: { description: http.otherSuccess.returns, content: json } }
+        : {}),
       ...withOtherErrors(errorResponses(codes), http.otherErrors),
     };
     (paths[http.path] ??= {})[http.method] = op;
@@ -157,6 +157,11 @@ export function openApiDocument(operations: readonly Operation[], baseUrl: strin
       },
       { name: "jobs", description: "Estimate, run and read jobs; screenshots." },
       { name: "sites", description: "A site's pages from its sitemap or a crawl, to check them in one run." },
+      {
+        name: "runs",
+        description:
+          "A site or campaign checked as one run, compared with its project's baseline; projects and baselines.",
+      },
       {
         name: "playground",
         description:

@@ -26,7 +26,7 @@ export type Auth =
   | { kind: "optional"; scope: Scope; needsKey?(args: Record<string, unknown>): boolean }
   | { kind: "session"; ownKey?: boolean };
 
-type Tag = "catalog" | "account" | "session" | "jobs" | "sites" | "playground" | "feedback" | "webhooks";
+type Tag = "catalog" | "account" | "session" | "jobs" | "runs" | "sites" | "playground" | "feedback" | "webhooks";
 
 interface Inputs {
   path?: TObject;
@@ -94,11 +94,17 @@ export interface Operation<I = any, O = any> {
   summary: string;
   description?: string;
   http?: {
-    method: "get" | "post" | "delete";
+    method: "get" | "post" | "patch" | "delete";
     /** OpenAPI style: /api/validations/{idOrSlug}. */
     path: string;
     /** The success status (200 unless said). */
     status?: number;
+    /** A success answered with another status, by its body (POST /api/runs: 202 while the run runs, 200 once done). */
+    otherSuccess?: { status: number; returns: string; when(output: O): boolean };
+    /** Bodies up to this many bytes (default MAX_BODY_BYTES, src/contracts/limits.ts). */
+    maxBodyBytes?: number;
+    /** The handler may take longer than an idle connection is kept (a run that waits for its pages): no idle limit. */
+    longRunning?: true;
     /** The success response in words (OpenAPI). */
     returns: string;
     /** A non-JSON success body (the handler answers a Response). */

@@ -1,4 +1,7 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { ErrorCode } from "../errors/catalog";
+import { JOB_REQUEST_ERRORS } from "../domain/job-request";
+import { PLAN_GATE_ERRORS } from "../domain/plan-gate";
 
 /** The annotations of a tool that only reads our own data. */
 export const READ = {
@@ -17,3 +20,15 @@ export const PLAN_RESOLUTION_ERRORS = [
   "BILLING_PROVIDER_UNREACHABLE",
   "SERVICE_UNAVAILABLE",
 ] as const;
+
+/**
+ * What admitting a job may answer before anything is charged (its plan, the planner, the plan's gate, the mail clients
+ * offered, the balance): a lone job's (run_job) and each page's of a run (run_site).
+ */
+export const JOB_ADMISSION_ERRORS: readonly ErrorCode[] = [
+  ...PLAN_RESOLUTION_ERRORS,
+  ...JOB_REQUEST_ERRORS,
+  ...PLAN_GATE_ERRORS,
+  "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
+  "INSUFFICIENT_CREDITS",
+];

@@ -15,6 +15,7 @@ import type { PlaygroundService } from "./playground";
 import type { NodeDuties } from "./node-duties";
 import type { DiscoveryService } from "./discovery";
 import type { WebhookService } from "./webhooks";
+import type { RunService } from "./runs";
 
 /**
  * Everything a surface (HTTP, MCP, CLI) may call: application services only. No event log, read models, browser
@@ -29,6 +30,8 @@ export interface Services {
   members: MembersService;
   device: DeviceService;
   jobs: JobService;
+  /** Runs: a project's pages checked as one request, compared with the project's baseline. */
+  runs: RunService;
   /** A job body planned, gated and priced without running it. */
   quotes: JobQuotes;
   /** A site's pages from its sitemap or a crawl, through the network guard; nothing charged or appended. */

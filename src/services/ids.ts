@@ -25,6 +25,7 @@ export const newKeyId = () => `key_${randomBase62(16)}`;
 export const newCustomerId = () => `cus_${randomBase62(22)}`;
 export const newOrgCode = () => `ORG-${randomBase62(10).toUpperCase()}`;
 export const newJobId = () => `job_${randomBase62(22)}`;
+export const newRunId = () => `run_${randomBase62(22)}`;
 /** A playground run: unguessable, since anyone holding the id may read the run. */
 export const newPlaygroundRunId = () => `pgr_${randomBase62(22)}`;
 /** An anonymous playground session (its cookie's value): it only counts runs, so it needs no secret beside it. */

@@ -76,6 +76,8 @@ export class JobRunner {
       viewports: captureViewports(job),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...alsoNeeds]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
+      // Turns are shared fairly between organizations (the playground's visitors share one lane).
+      admissionLane: customerId,
     });
     if (!capture.ok)
       return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
@@ -122,6 +124,7 @@ export class JobRunner {
         envelope: message.envelope,
         expectedSubject: message.expectedSubject,
         needs: new Set(planned.flatMap((v) => v.module.meta.needs)),
+        admissionLane: customerId,
         // Each visual check's renders under its id (each (client, form factor) rendered once per job).
         ...(rendered.length
           ? { renders: Object.fromEntries(rendered.map((v) => [v.module.meta.id, renderTargets(v.module, v.clients)])) }

@@ -1,6 +1,6 @@
 import { decide, jobState, JobStateError, type JobCommand, type JobEvent, type JobState } from "../domain/jobs";
 import { streams } from "../domain/accounts";
-import { ConcurrencyError, type StreamWrite } from "../store/event-log";
+import { ConcurrencyError, type EventLog, type StoredEvent, type StreamWrite } from "../store/event-log";
 import { chargeForJob, creditState } from "../../projections/credits";
 import { timed } from "../phases";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -26,7 +26,18 @@ export class JobWrites {
    */
   readonly held = new Set<string>();
 
+  /** Told of every job this process closes (settled, expired, interrupted), after its close is appended. */
+  private readonly closeListeners: Array<(jobId: string) => Promise<void>> = [];
+
   constructor(private readonly ctx: Pick<ServiceContext, "log" | "readModels" | "captures">) {}
+
+  /**
+   * Calls `listener` after each job this process closes (a run completes once its last page closes). What it throws
+   * is logged, not the close's: the job is closed either way.
+   */
+  onClose(listener: (jobId: string) => Promise<void>): void {
+    this.closeListeners.push(listener);
+  }
 
   /** Closes a job being checked as interrupted, once, and drops the screenshots its run wrote (none is recorded). */
   async interrupt(jobId: string, customerId: string, cause: string, meta: RequestMeta): Promise<boolean> {
@@ -49,11 +60,14 @@ export class JobWrites {
   ): Promise<boolean> {
     try {
       await this.apply(jobId, customerId, cmd, meta);
-      return true;
     } catch (e) {
       if (e instanceof JobStateError) return false;
       throw e;
     }
+    for (const listener of this.closeListeners) {
+      await listener(jobId).catch((e: Error) => console.error(`after job ${jobId} closed:`, e.message));
+    }
+    return true;
   }
 
   /**
@@ -62,14 +76,7 @@ export class JobWrites {
    * first, the decision is remade (a few attempts, then the conflict surfaces).
    */
   async apply(jobId: string, customerId: string, cmd: JobCommand, meta: RequestMeta): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await timed(`job ${cmd.kind}`, () => this.ctx.log.appendSoon(() => this.decide(jobId, customerId, cmd), meta));
-        return;
-      } catch (e) {
-        if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
-      }
-    }
+    await timed(`job ${cmd.kind}`, () => appendDecided(this.ctx.log, () => this.decide(jobId, customerId, cmd), meta));
   }
 
   /** The job decider on the job's own stream and the organization's ledger. */
@@ -84,5 +91,23 @@ export class JobWrites {
 
   readJob(jobId: string): JobState {
     return jobState(this.ctx.log.readStream(streams.job(jobId)) as unknown as JobEvent[]);
+  }
+}
+
+/**
+ * Decides and appends in one step of a group commit, the decision made at the log's head; when another process moved
+ * a stream it expects first (PostgreSQL), the decision is remade, a few times, then the conflict surfaces.
+ */
+export async function appendDecided(
+  log: EventLog,
+  decide: () => StreamWrite[],
+  meta: RequestMeta,
+): Promise<StoredEvent[]> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await log.appendSoon(decide, meta);
+    } catch (e) {
+      if (!(e instanceof ConcurrencyError) || attempt >= 5) throw e;
+    }
   }
 }

@@ -6,6 +6,7 @@ import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
 import type { JobQuotes } from "./job-quotes";
+import type { PlannedJob } from "../domain/planned-job";
 import { newJobId, newTestAddressToken } from "./ids";
 import { JobWrites } from "./job-writes";
 import { EmailJobMessages, type InboundMessage, type RecipientStatus } from "./email-job-messages";
@@ -61,12 +62,10 @@ export class JobService {
     await browserReady(this.ctx, { rendersNow: job.type !== "email" });
     const jobId = newJobId();
     if (job.type === "email") {
-      const testEmail = `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`;
-      const expiresAt = new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString();
       await this.writes.apply(
         jobId,
         customerId,
-        { kind: "accept", jobId, customerId, job, inbox: { testEmail, expiresAt } },
+        { kind: "accept", jobId, customerId, job, inbox: this.newInbox() },
         meta,
       );
       crashPoint("job-accepted");
@@ -75,12 +74,64 @@ export class JobService {
     this.writes.held.add(jobId);
     try {
       await this.writes.apply(jobId, customerId, { kind: "accept", jobId, customerId, job }, meta);
-      crashPoint("job-accepted");
+    } catch (e) {
+      this.writes.held.delete(jobId);
+      throw e;
+    }
+    crashPoint("job-accepted");
+    if (!(await this.execute(jobId, customerId, job, meta))) {
+      throw new AppError(
+        "JOB_EXECUTION_FAILED",
+        "The job failed after it was charged; every credit was refunded. Retry it.",
+        {
+          jobId,
+          refunded: job.totalCredits,
+        },
+        undefined,
+        true,
+      );
+    }
+    return timedSync("job view", () => this.get(customerId, jobId, job.detail));
+  }
+
+  /** A one-time test address of this server's inbox for an email job, and the end of its window. */
+  newInbox(): { testEmail: string; expiresAt: string } {
+    return {
+      testEmail: `t-${newTestAddressToken()}@${this.ctx.config.inboxDomain}`,
+      expiresAt: new Date(Date.now() + this.ctx.config.emailWindowSeconds * 1000).toISOString(),
+    };
+  }
+
+  /**
+   * Registers webpage jobs as held by this process before their acceptance is appended (JobWrites.held): a run
+   * accepts its pages in its own append, then executes them over time, and neither a recovery nor a sweep may close
+   * them meanwhile. Each is let go by execute, or by release when the append failed.
+   */
+  hold(jobIds: readonly string[]): void {
+    for (const id of jobIds) this.writes.held.add(id);
+  }
+
+  release(jobIds: readonly string[]): void {
+    for (const id of jobIds) this.writes.held.delete(id);
+  }
+
+  /** Calls `listener` after each job this process closes (JobWrites.onClose). */
+  onJobClosed(listener: (jobId: string) => Promise<void>): void {
+    this.writes.onClose(listener);
+  }
+
+  /**
+   * Runs an accepted webpage job this process holds and settles it, then lets it go. A run that throws is charged but
+   * not delivered: the job is closed interrupted with every row errored and refunded, and false is answered. What a
+   * settlement's append throws (the log unreachable) is the caller's; the job is let go either way, so this node's
+   * sweep closes it, refunded, once the log answers.
+   */
+  async execute(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta): Promise<boolean> {
+    try {
       let execution: Execution;
       try {
         execution = await this.runner.runWeb(jobId, customerId, job);
       } catch (e) {
-        // Charged but not delivered: settle with every row errored and refunded, then say so.
         console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
         await this.writes.interrupt(
           jobId,
@@ -88,16 +139,7 @@ export class JobService {
           `The job could not run: ${(e as Error).message.split("\n")[0]}`,
           meta,
         );
-        throw new AppError(
-          "JOB_EXECUTION_FAILED",
-          "The job failed after it was charged; every credit was refunded. Retry it.",
-          {
-            jobId,
-            refunded: job.totalCredits,
-          },
-          undefined,
-          true,
-        );
+        return false;
       }
       crashPoint("checks-done");
       await this.writes.settle(
@@ -106,10 +148,10 @@ export class JobService {
         { kind: "settle", results: execution.rows, captures: execution.captures, interruption: execution.interruption },
         meta,
       );
+      return true;
     } finally {
       this.writes.held.delete(jobId);
     }
-    return timedSync("job view", () => this.get(customerId, jobId, job.detail));
   }
 
   list(customerId: string, q: JobListQuery) {

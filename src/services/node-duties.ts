@@ -2,6 +2,7 @@ import { AppError } from "../errors/app-error";
 import type { Coordinator, NodeRecord } from "../store/coordinator";
 import type { LogBackend } from "../store/event-log";
 import type { JobService } from "./jobs";
+import type { RunService } from "./runs";
 import type { PlanService } from "./plans";
 import { DELIVERY_TIMEOUT_MS, type WebhookService } from "./webhooks";
 import type { ServiceContext } from "./context";
@@ -50,6 +51,7 @@ export class NodeDuties {
     private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "pool" | "captures">,
     private readonly coordinator: Coordinator,
     private readonly jobs: JobService,
+    private readonly runs: RunService,
     private readonly plans: PlanService,
     private readonly webhooks: WebhookService,
   ) {}
@@ -105,10 +107,13 @@ export class NodeDuties {
 
   /**
    * Before this node takes a request: the webpage jobs it was running when it last stopped are closed as
-   * interrupted (on SQLite every running job is this process's; on PostgreSQL only this node's own).
+   * interrupted (on SQLite every running job is this process's; on PostgreSQL only this node's own), and so the runs
+   * they were pages of complete (as does any run whose pages had all settled when the process stopped).
    */
-  recoverOwnWebJobs(): Promise<number> {
-    return this.jobs.recoverInterruptedJobs(this.owned());
+  async recoverOwnWebJobs(): Promise<number> {
+    const closed = await this.jobs.recoverInterruptedJobs(this.owned());
+    await this.runs.completeSettled();
+    return closed;
   }
 
   /** Once it serves: the messages its inbox took and did not check, and email jobs past their window. */
@@ -189,6 +194,7 @@ export class NodeDuties {
             `Closed ${closed} webpage job(s) left running by silent node(s) ${silent.join(", ")}, every credit refunded.`,
           );
         await this.jobs.recoverEmailJobs(silent);
+        await this.runs.completeSettled();
         return closed;
       })) ?? 0
     );
@@ -203,6 +209,7 @@ export class NodeDuties {
   async sweepOwnJobs(): Promise<number> {
     await this.ctx.log.catchUp();
     const closed = await this.jobs.sweepUnheld(this.owned());
+    await this.runs.completeSettled();
     if (closed > 0)
       console.log(
         `Closed ${closed} webpage job(s) of this node that it was not running (their callers heard an error), every credit refunded.`,

@@ -14,7 +14,7 @@ import { guardedWebSocket } from "../../src/capture/guarded-websocket";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { eventCount, expectError, runCli, startServer, tempDataDir, type TestServer } from "../support/harness";
+import { eventCount, expectError, runClient, startServer, tempDataDir, type TestServer } from "../support/harness";
 
 /**
  * Bypass attempts: every one is refused by the guard and, as a url job, by the HTTP API with
@@ -582,7 +582,7 @@ describe("a static_html job's baseUrl passes the same guard as a url job's URL, 
     }
     const file = join(dir, "sale.html");
     writeFileSync(file, page);
-    const cli = await runCli(
+    const cli = await runClient(
       ["run", "--html", file, "--page-url", "https://intranet.shop.example/sale", "--validation", "page-title"],
       {
         XDG_CONFIG_HOME: join(dir, "config"),

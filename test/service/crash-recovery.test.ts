@@ -3,7 +3,7 @@ import nodemailer from "nodemailer";
 import { connect } from "node:net";
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { htmlJob, runCli, spawnServer, tempDataDir, type ServerProcess } from "../support/harness";
+import { eventsOf, htmlJob, runCli, spawnServer, tempDataDir, type ServerProcess } from "../support/harness";
 
 /**
  * Crashes at named points of a job's life: `assay serve` in a subprocess, killed with SIGKILL (by a failpoint,
@@ -401,6 +401,60 @@ test("24 web-essentials jobs in flight killed at once all end interrupted and re
     expect(third.log()).not.toContain("cut off by the last stop");
     const closed = (list: any[]) => list.map((j) => [j.jobId, j.status, j.credits]);
     expect(closed(await expectClosedOnce(third, key, opening))).toEqual(closed(jobs));
+  } finally {
+    await third.kill("SIGTERM");
+  }
+});
+
+test("a run killed mid-way (one page settled, the others running or waiting their turn): at the restart every page is settled once, the run completes interrupted, and every credit of every page is accounted for", async () => {
+  const { server, key, opening } = await openServer({ ASSAY_CRASH_AT: "run-page-settled" });
+  const pages = Array.from({ length: 6 }, (_, i) =>
+    htmlJob(PAGE.replace("Walking boots", `Walking boots ${i}`), undefined, {
+      validationSetId: "web-essentials",
+      baseUrl: `https://trailhead.example/boots/${i}`,
+    }),
+  );
+  const posted = await server
+    .api("POST", "/api/runs", { key, body: { project: "trailhead", branch: "main", pages } })
+    .catch((e: Error) => e);
+  expect((await server.exited).signal).toBe("SIGKILL");
+  const runId =
+    posted instanceof Error
+      ? (eventsOf({ dataDir: server.dataDir, env: {} }).find((e) => e.type === "RunStarted")!.data as any).runId
+      : posted.body.runId;
+
+  const again = await restart(server);
+  try {
+    const run = (await again.api("GET", `/api/runs/${runId}`, { key })).body;
+    expect(run.status).toBe("interrupted");
+    expect(run.decision).toBe("undecided");
+    const statuses = run.pages.map((p: any) => p.status);
+    expect(statuses.filter((s: string) => s === "completed").length).toBeGreaterThanOrEqual(1);
+    expect(statuses.filter((s: string) => s === "interrupted").length).toBeGreaterThanOrEqual(1);
+    expect(statuses.every((s: string) => s === "completed" || s === "interrupted")).toBe(true);
+    for (const p of run.pages.filter((p: any) => p.status === "interrupted")) {
+      expectCutOff((await again.api("GET", `/api/jobs/${p.jobId}`, { key })).body);
+      expect(p.decision).toBe("undecided");
+    }
+    // Every page is a job charged once and closed once; the ledger verifies; the run's credits are its jobs'.
+    const jobs = await expectClosedOnce(again, key, opening);
+    expect(jobs.map((j: any) => j.jobId).sort()).toEqual(run.pages.map((p: any) => p.jobId).sort());
+    const charged = jobs.reduce((n: number, j: any) => n + j.credits.charged, 0);
+    const refunded = jobs.reduce((n: number, j: any) => n + j.credits.refunded, 0);
+    expect(run.totals.credits).toEqual({ charged, refunded, net: charged - refunded });
+    expect((await again.api("GET", "/api/credits", { key })).body.balance).toBe(opening - charged + refunded);
+    const events = eventsOf({ dataDir: again.dataDir, env: {} });
+    expect(events.filter((e) => e.type === "RunCompleted")).toHaveLength(1);
+    for (const p of run.pages)
+      expect(events.filter((e) => e.type === "JobSettled" && (e.data as any).jobId === p.jobId)).toHaveLength(1);
+  } finally {
+    await again.kill("SIGTERM");
+  }
+  // A further start changes nothing.
+  const third = await restart(server);
+  try {
+    expect((await third.api("GET", `/api/runs/${runId}`, { key })).body.status).toBe("interrupted");
+    expect(eventsOf({ dataDir: third.dataDir, env: {} }).filter((e) => e.type === "RunCompleted")).toHaveLength(1);
   } finally {
     await third.kill("SIGTERM");
   }

@@ -344,6 +344,33 @@ describe("the service's event log", () => {
       (await server.api("POST", `/api/webhooks/${hookA.endpointId}/rotate-secret`, { key: hookA.key })).status,
     ).toBe(200);
     expect((await server.api("DELETE", `/api/webhooks/${hookB.endpointId}`, { key: hookB.key })).status).toBe(200);
+    // Runs: one on main (the project's baseline), one compared with it under ignores, an explicit baseline, a base branch.
+    const shop = (path: string, html: string) =>
+      htmlJob(html, ["page-title", "single-h1"], { baseUrl: `https://shop.example/${path}` });
+    const first = await server.api("POST", "/api/runs", {
+      key: a.apiKey,
+      body: { project: "shop", branch: "main", wait: true, pages: [shop("", PAGE), shop("bad", BAD)] },
+    });
+    expect([first.status, first.body.status]).toEqual([200, "completed"]);
+    const second = await server.api("POST", "/api/runs", {
+      key: a.apiKey,
+      body: {
+        project: "shop",
+        branch: "feature",
+        failOn: "new",
+        wait: true,
+        pages: [shop("", BAD), { ...shop("new", PAGE), name: "new page" }],
+        ignores: [{ check: "single-h1", page: "https://shop.example/", reason: "known" }],
+      },
+    });
+    expect(second.body.comparison.pagesGone).toEqual(["https://shop.example/bad"]);
+    expect(
+      (await server.api("POST", "/api/projects/shop/baseline", { key: a.apiKey, body: { runId: second.body.runId } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await server.api("PATCH", "/api/projects/shop", { key: a.apiKey, body: { baseBranch: "trunk" } })).status,
+    ).toBe(200);
     // People: a claim of a's organization, a member added, a key minted, rotated and revoked, a switch and a sign-out.
     const owner = await signIn(server, relay, a.email);
     const colleague = uniqueEmail("colleague");
@@ -478,6 +505,9 @@ describe("the service's event log", () => {
       "webhook_endpoints",
       "webhook_deliveries",
       "webhook_delivery_attempts",
+      "runs",
+      "run_pages",
+      "projects",
     ]) {
       expect(before[table]!.length).toBeGreaterThan(0);
     }
@@ -490,13 +520,13 @@ describe("the service's event log", () => {
       ),
     ).toBe(true);
     expect(before.device_codes).toMatchObject([{ status: "redeemed", interval_seconds: 10 }]);
-    expect(before.jobs).toHaveLength(4);
+    expect(before.jobs).toHaveLength(8);
     expect((before.jobs as Array<{ status: string }>).map((j) => j.status).sort()).toEqual([
-      "completed",
-      "completed",
-      "completed",
+      ...Array(7).fill("completed"),
       "interrupted",
     ]);
+    expect(before.runs).toHaveLength(2);
+    expect(before.projects).toMatchObject([{ project: "shop", base_branch: "trunk" }]);
     expect((before.credit_ledger as Array<{ kind: string }>).some((e) => e.kind === "CreditsRefunded")).toBe(true);
     // One endpoint left (the other removed with its deliveries), its two deliveries, three attempts (one replayed).
     expect(before.webhook_endpoints).toMatchObject([{ secret_rotated_at: expect.any(String) }]);

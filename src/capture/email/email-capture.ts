@@ -23,6 +23,8 @@ export interface EmailCapturePlan {
    * back under its name); a (client, form factor) wanted by several groups is rendered once.
    */
   renders?: Record<string, RenderTarget[]>;
+  /** The pool's admission lane every turn of this message waits in (BrowserPool.use): the job runner's organization. */
+  admissionLane?: string;
 }
 
 /**
@@ -52,8 +54,8 @@ export class EmailCaptureEngine {
         ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config))
         : undefined,
       plan.renders
-        ? timed("email renders (all)", () => this.render(email, plan.renders!, html))
-        : this.readHtmlAlone(html),
+        ? timed("email renders (all)", () => this.render(email, plan.renders!, html, plan.admissionLane))
+        : this.readHtmlAlone(html, plan.admissionLane),
     ]);
     const { htmlDom, renders } = browsed;
     return {
@@ -66,10 +68,13 @@ export class EmailCaptureEngine {
 
   private async readHtmlAlone(
     html: string | null,
+    admissionLane: string | undefined,
   ): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: undefined }> {
     return {
       htmlDom:
-        html === null ? undefined : await timed("email html", () => gatherEmailHtml(this.pool, html)).catch(htmlError),
+        html === null
+          ? undefined
+          : await timed("email html", () => gatherEmailHtml(this.pool, html, { admissionLane })).catch(htmlError),
       renders: undefined,
     };
   }
@@ -82,6 +87,7 @@ export class EmailCaptureEngine {
     email: EmailArtifacts,
     groups: Record<string, RenderTarget[]>,
     html: string | null,
+    admissionLane: string | undefined,
   ): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: Record<string, RenderOutcome[]> }> {
     const labelOf = (t: RenderTarget) => `${t.client.id}-${t.formFactor}`;
     const queue: Array<["html", null] | [string, RenderTarget]> = [
@@ -99,27 +105,31 @@ export class EmailCaptureEngine {
     await Promise.all(
       // No more lanes than the pool can run at once: a lane that waited for a place would find the work done.
       Array.from({ length: Math.min(RENDER_CONCURRENCY, queue.length, this.pool.capacity) }, () =>
-        withRenderLane(this.pool, async (lane) => {
-          for (let next = queue.shift(); next; next = queue.shift()) {
-            const [label, target] = next;
-            if (target === null) {
-              htmlDom = await timed("email html", () => readEmailHtml(lane, html!)).catch(htmlError);
-              continue;
+        withRenderLane(
+          this.pool,
+          async (lane) => {
+            for (let next = queue.shift(); next; next = queue.shift()) {
+              const [label, target] = next;
+              if (target === null) {
+                htmlDom = await timed("email html", () => readEmailHtml(lane, html!)).catch(htmlError);
+                continue;
+              }
+              outcomes.set(
+                label,
+                hasBody
+                  ? await this.renderer.render(message, target, lane)
+                  : {
+                      ok: false,
+                      client: target.client,
+                      formFactor: target.formFactor,
+                      label,
+                      error: "the message has no body",
+                    },
+              );
             }
-            outcomes.set(
-              label,
-              hasBody
-                ? await this.renderer.render(message, target, lane)
-                : {
-                    ok: false,
-                    client: target.client,
-                    formFactor: target.formFactor,
-                    label,
-                    error: "the message has no body",
-                  },
-            );
-          }
-        }),
+          },
+          admissionLane,
+        ),
       ),
     );
     return {

@@ -51,9 +51,9 @@ async function inTurn<T>(fn: () => Promise<T>): Promise<T> {
 export function gatherEmailHtml(
   pool: BrowserPool,
   html: string,
-  timeoutMs = EMAIL_HTML_TIMEOUT_MS,
+  { timeoutMs = EMAIL_HTML_TIMEOUT_MS, admissionLane }: { timeoutMs?: number; admissionLane?: string } = {},
 ): Promise<EmailHtmlSnapshot> {
-  return inTurn(() => withRenderLane(pool, (lane) => readEmailHtml(lane, html, timeoutMs)));
+  return inTurn(() => withRenderLane(pool, (lane) => readEmailHtml(lane, html, timeoutMs), admissionLane));
 }
 
 /** The same read on a lane the message's renders also use (EmailCaptureEngine), at 1280x800 in light mode. */

@@ -286,9 +286,13 @@ export class RenderLane {
  * Runs `fn` with a render lane on a turn of the pool: one context and one page (JavaScript off, no network) kept for
  * several renders of one message, one after another. A context's renderer process costs more than a render, so the
  * renders of a message share it; they are of the same message, so nothing crosses a tenant. The lane's context
- * closes after `fn`'s answer, on that turn.
+ * closes after `fn`'s answer, on that turn, which is waited for in the pool's `admissionLane` (BrowserPool.use).
  */
-export function withRenderLane<T>(pool: BrowserPool, fn: (lane: RenderLane) => Promise<T>): Promise<T> {
+export function withRenderLane<T>(
+  pool: BrowserPool,
+  fn: (lane: RenderLane) => Promise<T>,
+  admissionLane?: string,
+): Promise<T> {
   return pool.use(async (browser, finishLater) => {
     const lane = new RenderLane(browser, finishLater);
     try {
@@ -296,5 +300,5 @@ export function withRenderLane<T>(pool: BrowserPool, fn: (lane: RenderLane) => P
     } finally {
       lane.discard();
     }
-  });
+  }, admissionLane);
 }

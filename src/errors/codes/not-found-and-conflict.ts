@@ -56,6 +56,14 @@ export const notFound = [
     addedBySpecGap: true,
   },
   {
+    code: "RUN_NOT_FOUND",
+    status: 404,
+    title: "Run not found",
+    guidance:
+      "Unknown runId, a run of another organization, or (for a baseline) a run of another project. See GET /api/runs.",
+    addedBySpecGap: true,
+  },
+  {
     code: "STORAGE_OBJECT_NOT_FOUND",
     status: 404,
     title: "Storage object not found",
@@ -121,6 +129,14 @@ export const conflict = [
     title: "Plan managed by the billing provider",
     guidance:
       "The organization's plan is its subscription with the billing provider (details.provider), not Assay's to change. Change the subscription in the billing provider; the new plan shows within ASSAY_PLAN_CACHE_SECONDS. Nothing was changed.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "RUN_STILL_RUNNING",
+    status: 409,
+    title: "Run still running",
+    guidance:
+      "The run has pages not settled yet (details.runId), and only a finished run can be a baseline. Poll GET /api/runs/{runId} until its status is completed or interrupted; nothing was changed.",
     addedBySpecGap: true,
   },
   {

@@ -212,6 +212,22 @@ export const badRequest = [
       "The URL must be a public http(s) URL; private, loopback, link-local and internal addresses are refused (details.reason).",
   },
   {
+    code: "RUN_DUPLICATE_PAGE",
+    status: 400,
+    title: "Two pages of a run are the same page",
+    guidance:
+      "Two pages of the run have the same identity across runs (details.pageKey: the name, or the normalized URL, base URL or subject) at details.pageIndex and details.firstIndex. Give one a distinct name, or drop the duplicate; nothing was charged.",
+    addedBySpecGap: true,
+  },
+  {
+    code: "RUN_TOO_MANY_PAGES",
+    status: 400,
+    title: "Too many pages in one run",
+    guidance:
+      "A run takes at most details.maxPages pages (ASSAY_RUN_MAX_PAGES); details.pages were sent. Split the site into several projects or runs; nothing was charged.",
+    addedBySpecGap: true,
+  },
+  {
     code: "SIGNIN_LINK_INVALID",
     status: 400,
     title: "Sign-in link not valid",

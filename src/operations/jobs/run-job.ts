@@ -1,8 +1,6 @@
 import { JobRequest } from "../../contracts/job-request";
 import { Job } from "../../contracts/job";
-import { JOB_REQUEST_ERRORS } from "../../domain/job-request";
-import { PLAN_GATE_ERRORS } from "../../domain/plan-gate";
-import { PLAN_RESOLUTION_ERRORS } from "../words";
+import { JOB_ADMISSION_ERRORS } from "../words";
 import { defineOperation } from "../operation";
 import { jobSummary } from "./job-summary";
 import { STATIC_HTML_EXAMPLE } from "./examples";
@@ -31,14 +29,7 @@ export const runJob = defineOperation({
   auth: { kind: "key", scope: "jobs:write" },
   input: { body: JobRequest, rawBody: true },
   output: Job,
-  errors: [
-    ...PLAN_RESOLUTION_ERRORS,
-    ...JOB_REQUEST_ERRORS,
-    ...PLAN_GATE_ERRORS,
-    "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
-    "INSUFFICIENT_CREDITS",
-    "JOB_EXECUTION_FAILED",
-  ],
+  errors: [...JOB_ADMISSION_ERRORS, "JOB_EXECUTION_FAILED"],
   example: STATIC_HTML_EXAMPLE,
   handle: async (body, { services, customerId, meta }) => services.jobs.run(customerId, body, meta),
 });
