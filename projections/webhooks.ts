@@ -17,17 +17,24 @@ interface Announcement {
  * made here, when the announcing event is folded, for every endpoint of that organization subscribed then to that
  * type: no event of its own, so a delivery is as durable as the event that announces it, and replay makes the same
  * ones. What each webhook event carries is the other half of the table, PAYLOADS in src/services/webhooks.ts.
- * Runs add their row here when they land: RunCompleted becomes run.completed, and run.regressed too when it has new
- * failures (the run's organization kept from RunStarted, as a job's is from JobAccepted).
+ * A run's pages announce nothing of their own: their run does, once (run.completed, and run.regressed too when it has
+ * new failures), so a 200-page run is one delivery, not 201.
  */
 const OUTBOX: { [N in EventName]?: (db: Database, event: EventEnvelope & EventOf<N>) => Announcement[] } = {
   JobSettled: (db, e) => {
     const owner = db
-      .query<{ customerId: string }, [string]>(
-        "DELETE FROM webhook_job_owners WHERE job_id = ? RETURNING customer_id AS customerId",
+      .query<{ customerId: string; runId: string | null }, [string]>(
+        "DELETE FROM webhook_job_owners WHERE job_id = ? RETURNING customer_id AS customerId, run_id AS runId",
       )
       .get(e.data.jobId);
-    return owner ? [{ customerId: owner.customerId, type: "job.completed", subjectId: e.data.jobId }] : [];
+    return owner && owner.runId === null
+      ? [{ customerId: owner.customerId, type: "job.completed", subjectId: e.data.jobId }]
+      : [];
+  },
+  RunCompleted: (_db, e) => {
+    const { customerId, runId, counts } = e.data;
+    const completed: Announcement = { customerId, type: "run.completed", subjectId: runId };
+    return counts.newFailures > 0 ? [completed, { customerId, type: "run.regressed", subjectId: runId }] : [completed];
   },
 };
 
@@ -37,7 +44,7 @@ const deliveryIdOf = (endpointId: string, a: Announcement) =>
 
 /**
  * Webhook endpoints (never their secrets: only the nonce they are derived from), the deliveries the outbox made for
- * them with each attempt, and the open jobs' organizations (a job's row goes when it settles).
+ * them with each attempt, and the open jobs' organizations and runs (a job's row goes when it settles).
  */
 export const webhooksProjection: Projection = {
   name: "webhooks",
@@ -56,7 +63,8 @@ export const webhooksProjection: Projection = {
   CREATE INDEX IF NOT EXISTS webhook_endpoints_customer ON webhook_endpoints (customer_id, position);
   CREATE TABLE IF NOT EXISTS webhook_job_owners (
     job_id TEXT PRIMARY KEY,
-    customer_id TEXT NOT NULL
+    customer_id TEXT NOT NULL,
+    run_id TEXT
   );
   CREATE TABLE IF NOT EXISTS webhook_deliveries (
     seq INTEGER PRIMARY KEY,
@@ -90,8 +98,17 @@ export const webhooksProjection: Projection = {
   )`,
   apply(db, e) {
     switch (e.type) {
+      case "RunStarted":
+        // Written before its pages' JobAccepted, in the same commit: each page is known as the run's when accepted.
+        for (const page of e.data.pages)
+          db.query("INSERT INTO webhook_job_owners (job_id, customer_id, run_id) VALUES (?, ?, ?)").run(
+            page.jobId,
+            e.data.customerId,
+            e.data.runId,
+          );
+        break;
       case "JobAccepted":
-        db.query("INSERT INTO webhook_job_owners (job_id, customer_id) VALUES (?, ?)").run(
+        db.query("INSERT OR IGNORE INTO webhook_job_owners (job_id, customer_id) VALUES (?, ?)").run(
           e.data.jobId,
           e.data.customerId,
         );

@@ -188,8 +188,8 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const sessions = new SessionService(ctx, mailer);
   const quotes = new JobQuotes(ctx);
   const jobs = new JobService(ctx, quotes);
-  const webhooks = new WebhookService(ctx, jobs, serverSecret);
   const runs = new RunService(ctx, quotes, jobs);
+  const webhooks = new WebhookService(ctx, jobs, runs, serverSecret);
   return {
     config,
     accounts,

@@ -140,9 +140,18 @@ export class RunService {
 
   /** One run of this organization; RUN_NOT_FOUND when it has none with this id. */
   get(customerId: string, runId: string, detail: "brief" | "verbose" = "brief") {
+    return runView(this.material(this.row(customerId, runId)), detail, this.ctx.captures);
+  }
+
+  /** One run as a list shows it: its head, totals and counts, without pages. */
+  brief(customerId: string, runId: string) {
+    return runBrief(this.material(this.row(customerId, runId)), this.ctx.captures);
+  }
+
+  private row(customerId: string, runId: string) {
     const run = findRun(this.ctx.readModels, customerId, runId);
     if (!run) throw new AppError("RUN_NOT_FOUND", `No run ${runId} in this organization.`, { runId });
-    return runView(this.material(run), detail, this.ctx.captures);
+    return run;
   }
 
   /** The organization's runs, newest first (of one project and branch when named), without their pages. */

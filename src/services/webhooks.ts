@@ -29,6 +29,7 @@ import type { WebhookDeliveryView, WebhookEndpointView } from "../contracts/webh
 import { decodeCursor, encodeCursor } from "./job-views";
 import { newWebhookEndpointId, newWebhookSecretNonce } from "./ids";
 import type { JobService } from "./jobs";
+import type { RunService } from "./runs";
 import type { RequestMeta, ServiceContext } from "./context";
 
 const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
@@ -46,13 +47,14 @@ const ATTEMPTS_SHOWN = 20;
 /** What the payloads read. */
 interface PayloadSources {
   jobs: JobService;
+  runs: RunService;
   publicBaseUrl: string;
 }
 
 /**
  * What each webhook event type carries: the other half of the outbox, whose first half (projections/webhooks.ts,
  * OUTBOX) says which log events make which deliveries. Read when a delivery is attempted: what it announces is
- * settled, so every attempt and replay carries the same data. Runs add run.completed and run.regressed here.
+ * settled, so every attempt and replay carries the same data.
  */
 const PAYLOADS: { [T in WebhookEventName]?: (delivery: WebhookDeliveryRow, from: PayloadSources) => unknown } = {
   "job.completed": ({ customerId, subjectId }, { jobs, publicBaseUrl }) => {
@@ -65,7 +67,22 @@ const PAYLOADS: { [T in WebhookEventName]?: (delivery: WebhookDeliveryRow, from:
       url: `${publicBaseUrl}/api/jobs/${job.jobId}`,
     };
   },
+  "run.completed": ({ customerId, subjectId }, { runs, publicBaseUrl }) =>
+    runPayload(runs, customerId, subjectId, publicBaseUrl),
+  "run.regressed": ({ customerId, subjectId }, { runs, publicBaseUrl }) =>
+    runPayload(runs, customerId, subjectId, publicBaseUrl),
 };
+
+/** A run's webhook payload: its head, counts and decision, and the new failures that regressed it (the first 20). */
+function runPayload(runs: RunService, customerId: string, runId: string, publicBaseUrl: string) {
+  const { runId: _, ...run } = runs.brief(customerId, runId);
+  return {
+    runId,
+    ...run,
+    newFailures: runs.get(customerId, runId).comparison?.newFailures.slice(0, 20) ?? [],
+    url: `${publicBaseUrl}/api/runs/${runId}`,
+  };
+}
 
 const endpointView = (e: WebhookEndpointRow, deliveries: WebhookEndpointView["deliveries"]): WebhookEndpointView => ({
   endpointId: e.endpointId,
@@ -87,6 +104,7 @@ export class WebhookService {
   constructor(
     private readonly ctx: Pick<ServiceContext, "config" | "log" | "readModels" | "guard">,
     private readonly jobs: JobService,
+    private readonly runs: RunService,
     /** The server's signing secret (the share links'), which every node has: each endpoint's secret derives from it. */
     private readonly serverSecret: Buffer,
   ) {}
@@ -224,7 +242,7 @@ export class WebhookService {
       const body = JSON.stringify({
         type: delivery.eventType,
         timestamp: delivery.occurredAt,
-        data: payload(delivery, { jobs: this.jobs, publicBaseUrl: this.ctx.config.publicBaseUrl }),
+        data: payload(delivery, { jobs: this.jobs, runs: this.runs, publicBaseUrl: this.ctx.config.publicBaseUrl }),
       });
       const res = await guardedFetch(this.ctx.guard, delivery.url, {
         method: "POST",

@@ -168,6 +168,65 @@ describe("deliveries", () => {
     expect(data.summary.fail).toBe(1);
   });
 
+  test("a run is announced once, as run.completed, and as run.regressed too when it has new failures; its pages announce nothing of their own", async () => {
+    const org = await server.signup();
+    const endpoint = await register(org.apiKey, "/runs", {
+      events: ["job.completed", "run.completed", "run.regressed"],
+    });
+    const page = (title: string) => ({
+      type: "static_html",
+      html: `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>Shop</h1></body></html>`,
+      baseUrl: "https://shop.example/",
+      validations: ["page-title"],
+    });
+    const run = async (title: string) => {
+      const res = await server.api("POST", "/api/runs", {
+        key: org.apiKey,
+        body: { project: "shop", branch: "main", failOn: "new", wait: true, pages: [page(title)] },
+      });
+      expect([res.status, res.body.status]).toEqual([200, "completed"]);
+      return res.body;
+    };
+    const first = await run("Shop: the spring sale");
+    const [completed] = await receiver.waitFor("/runs", 1);
+    const announced = verifyDelivery(endpoint.secret, completed!);
+    expect(announced).toMatchObject({
+      type: "run.completed",
+      data: {
+        runId: first.runId,
+        project: "shop",
+        branch: "main",
+        status: "completed",
+        decision: "pass",
+        counts: { pages: 1, passed: 1, newFailures: 0 },
+        newFailures: [],
+        url: `${server.baseUrl}/api/runs/${first.runId}`,
+      },
+    });
+
+    const second = await run("");
+    const requests = await receiver.waitFor("/runs", 3);
+    const later = requests.slice(1).map((r) => verifyDelivery(endpoint.secret, r));
+    expect(later.map((d) => d.type).sort()).toEqual(["run.completed", "run.regressed"]);
+    for (const d of later) {
+      expect(d.data).toMatchObject({
+        runId: second.runId,
+        decision: "blocked",
+        counts: { newFailures: 1 },
+        newFailures: [{ pageKey: "https://shop.example/", validationId: "page-title" }],
+      });
+    }
+    await Bun.sleep(500);
+    const log = await deliveries(org.apiKey, endpoint.endpointId);
+    expect(log.map((d) => [d.eventType, d.subjectId]).sort()).toEqual(
+      [
+        ["run.completed", first.runId],
+        ["run.completed", second.runId],
+        ["run.regressed", second.runId],
+      ].sort(),
+    );
+  });
+
   test("a receiver answering 500 then 2xx gets the retry after the back-off, with the same webhook-id; the log shows each attempt", async () => {
     const org = await server.signup();
     const endpoint = await register(org.apiKey, "/flaky");
