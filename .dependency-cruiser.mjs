@@ -11,10 +11,10 @@ const npm = (...names) => `(^|/)node_modules/(${names.join("|")})/`;
 // codes), so that it runs on Node with none of the server (docs/cli.md, "The client package").
 const CLIENT_SHARED = [
   "^src/domain/(pass-policy|run-policy|page-key|url-patterns|key-prefix)\\.ts$",
-  "^src/contracts/(run|job|job-request|catalog|discovery|request-parts|schema-kit)\\.ts$",
+  "^src/contracts/(run-request|run-view|job|job-request|catalog|discovery|request-parts|schema-kit)\\.ts$",
   "^src/capture/vocabulary\\.ts$",
   "^src/cli/program\\.ts$",
-  "^events/(jobs|shared)\\.ts$",
+  "^events/(jobs|runs|shared)\\.ts$",
 ];
 
 /** @type {import("dependency-cruiser").IConfiguration} */

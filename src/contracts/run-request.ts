@@ -1,8 +1,10 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { Ignore, PROJECT_PATTERN, VisualSettings } from "../../events/runs";
 import { JobRequest } from "./job-request";
 
 /** The body of POST /api/runs and run_site: a project's pages, each a job request, checked as one run. */
+
+export { Ignore, PROJECT_PATTERN, VisualSettings };
 
 /** A project's name, as a request gives it. */
 export const ProjectName = Type.String({
@@ -89,3 +91,7 @@ export const RunEnvelope = Type.Object(
   { ...runFields, pages: Type.Array(Type.Unknown(), { minItems: 1 }) },
   { additionalProperties: false },
 );
+
+export type RunRequestBody = Static<typeof RunRequest>;
+export type RunPageRequestBody = Static<typeof RunPageRequest>;
+export type IgnoreRule = Static<typeof Ignore>;

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { ASSAY_SEVERITIES } from "./job-request";
 import { Job, JOB_STATUSES } from "./job";
 import { JobType } from "./catalog";
@@ -153,3 +153,5 @@ export const ProjectView = Obj(
   },
   "A project: its base branch and its baseline (set explicitly, or the latest completed run on the base branch).",
 );
+
+export type RunViewBody = Static<typeof RunView>;

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
-import { RunRequest } from "../../src/contracts/run";
+import { RunRequest } from "../../src/contracts/run-request";
 import { runClient, startServer, type TestServer } from "../support/harness";
 
 /**
@@ -208,15 +208,71 @@ describe("assay site: bad usage is undecided (exit 2), saying what is wrong", ()
   });
 });
 
-describe("assay site: a server without runs", () => {
-  test("POST /api/runs answers 404: the command says the server does not support runs yet (exit 2, verdict undecided)", async () => {
-    const output = join(work, "github-output");
+describe("assay site against the server's runs", () => {
+  test("a built folder checked as one run: the first on main is the baseline; a branch that adds a failure is blocked on it alone under --fail-on new, in every report", async () => {
+    const site = join(work, "site");
+    mkdirSync(join(site, "docs"), { recursive: true });
+    const page = (title: string, h1s: number) =>
+      `<!doctype html><html lang="en"><head><title>${title}</title></head><body>${"<h1>Docs</h1>".repeat(h1s)}<p>Text.</p></body></html>`;
+    writeFileSync(join(site, "index.html"), page("Home", 2));
+    writeFileSync(join(site, "docs", "index.html"), page("Docs", 1));
+    writeConfig("site.config.json", {
+      project: "docs-site",
+      dist: { dir: "site", pageUrl: "https://docs.example/" },
+      defaults: { validations: ["page-title", "single-h1"] },
+    });
+    const site_ = (args: string[], extra: Record<string, string> = {}) =>
+      runClient(["site", "--config", "site.config.json", ...args], { ...env, ...extra }, work);
+
+    const first = await site_(["--branch", "main", "--format", "json"]);
+    expect(first.code).toBe(0);
+    const baseline = JSON.parse(first.stdout);
+    // Two h1 on the home page: a recommended check's failure, a warning that does not block.
+    expect(baseline).toMatchObject({ verdict: "pass", why: "passed, with 1 warning" });
+    expect(baseline.run).toMatchObject({ project: "docs-site", branch: "main", status: "completed", decision: "pass" });
+
+    // The branch keeps the known failure (two h1 on the home page) and adds one (the docs page's title goes).
+    writeFileSync(join(site, "docs", "index.html"), page("", 1));
+    const output = join(work, "site-output");
     writeFileSync(output, "");
-    const r = await runClient(["site", "--report", "html=report.html"], { ...env, GITHUB_OUTPUT: output }, work);
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain(
-      "assay: RUNS_NOT_SUPPORTED: This server does not support runs yet (POST /api/runs answered 404 ROUTE_NOT_FOUND)",
+    const second = await site_(
+      [
+        "--branch",
+        "feature/titles",
+        "--fail-on",
+        "new",
+        "--report",
+        "junit=site.junit.xml",
+        "--report",
+        "sarif=site.sarif",
+        "--report",
+        "json=site.json",
+        "--report",
+        "html=site.html",
+      ],
+      { GITHUB_OUTPUT: output },
     );
-    expect(readFileSync(output, "utf8")).toBe("verdict=undecided\nerror=RUNS_NOT_SUPPORTED\n");
+    expect(second.code).toBe(1);
+    const report = JSON.parse(readFileSync(join(work, "site.json"), "utf8"));
+    expect(report.run).toMatchObject({ branch: "feature/titles", failOn: "new", decision: "blocked" });
+    expect(report.run.comparison).toMatchObject({
+      baselineRunId: baseline.run.runId,
+      newFailures: [{ pageKey: "https://docs.example/docs/", validationId: "page-title" }],
+      stillFailing: [{ pageKey: "https://docs.example/", validationId: "single-h1" }],
+    });
+    expect(readFileSync(output, "utf8")).toContain("verdict=blocked\n");
+    // JUnit: a failure only where it blocks (the new one); the known one is not red.
+    const junit = readFileSync(join(work, "site.junit.xml"), "utf8");
+    expect(junit.match(/<failure /g)).toHaveLength(1);
+    expect(junit).toContain("page-title");
+    const sarif = JSON.parse(readFileSync(join(work, "site.sarif"), "utf8"));
+    const located = sarif.runs[0].results.map((r: any) => r.locations?.[0]?.physicalLocation?.artifactLocation?.uri);
+    expect(located).toContain("site/docs/index.html");
+    expect(readFileSync(join(work, "site.html"), "utf8")).toContain(baseline.run.runId);
+
+    // The same branch with the title back: nothing new, so it passes under --fail-on new though a failure stays.
+    writeFileSync(join(site, "docs", "index.html"), page("Docs", 1));
+    const fixed = await site_(["--branch", "feature/titles", "--fail-on", "new"]);
+    expect([fixed.code, fixed.stderr]).toEqual([0, ""]);
   });
 });

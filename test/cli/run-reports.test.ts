@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import Ajv4 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { validateXML } from "xmllint-wasm";
-import { RunView, type RunViewBody } from "../../src/contracts/run";
+import { RunView, type RunViewBody } from "../../src/contracts/run-view";
 import { runGithubOutputs, runGithubSummary } from "../../packages/cli/src/report/github";
 import { runJunitReport } from "../../packages/cli/src/report/junit";
 import { reportImageUrls, runHtmlReport } from "../../packages/cli/src/report/run-html";

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type Command, Option } from "commander";
-import type { RunViewBody } from "../../../../src/contracts/run";
+import type { RunViewBody } from "../../../../src/contracts/run-view";
 import { parseRunFailOn } from "../../../../src/domain/run-policy";
 import { action, EXIT, UsageError } from "../../../../src/cli/program";
 import { runGithubOutputs, runGithubSummary, writeGithubOutputs } from "../report/github";

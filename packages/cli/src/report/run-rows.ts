@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
 import type { Finding } from "../../../../events/jobs";
-import type { RunViewBody } from "../../../../src/contracts/run";
+import type { RunViewBody } from "../../../../src/contracts/run-view";
 import type { AnySeverity } from "../../../../src/domain/pass-policy";
 import { parseRunFailOn, rowEffect, type RowEffect, type RunFailOn } from "../../../../src/domain/run-policy";
 import type { PlannedPage } from "../run/run-request";

@@ -1,10 +1,9 @@
 import {
-  MAX_RUN_PAGES,
-  PROJECT_NAME,
+  PROJECT_PATTERN,
   type IgnoreRule,
-  type RunPageRequest,
+  type RunPageRequestBody,
   type RunRequestBody,
-} from "../../../../src/contracts/run";
+} from "../../../../src/contracts/run-request";
 import { pageKeyOf } from "../../../../src/domain/page-key";
 import { UsageError } from "../../../../src/cli/program";
 import type { PageSelection } from "./site-config";
@@ -78,11 +77,11 @@ function selectionOf(source: PageSource, defaults: PageSelection = {}): PageSele
 }
 
 export function buildRunRequest(sources: readonly PageSource[], options: RunOptions): RunPlan {
-  if (!new RegExp(PROJECT_NAME).test(options.project))
+  if (!new RegExp(PROJECT_PATTERN).test(options.project))
     throw new UsageError(
       `project ${JSON.stringify(options.project)}: lower-case letters, digits, dots, dashes and underscores, starting with a letter or digit, at most 64`,
     );
-  const pages: RunPageRequest[] = [];
+  const pages: RunPageRequestBody[] = [];
   const planned: PlannedPage[] = [];
   const duplicates: RunPlan["duplicates"] = [];
   const keys = new Set<string>();
@@ -107,10 +106,6 @@ export function buildRunRequest(sources: readonly PageSource[], options: RunOpti
   }
   if (pages.length === 0)
     throw new UsageError("no pages to check: give pages in the config, --sitemap, --crawl or --dist");
-  if (pages.length > MAX_RUN_PAGES)
-    throw new UsageError(
-      `${pages.length} pages: a run holds at most ${MAX_RUN_PAGES}; narrow it with --max-pages, --include or --exclude`,
-    );
   const request: RunRequestBody = {
     project: options.project,
     ...(options.branch ? { branch: options.branch } : {}),

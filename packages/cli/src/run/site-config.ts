@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { type ValueError, ValueErrorType, Value } from "@sinclair/typebox/value";
 import { JobRequest } from "../../../../src/contracts/job-request";
-import { Ignore, PROJECT_NAME, VisualOptions } from "../../../../src/contracts/run";
+import { Ignore, PROJECT_PATTERN, VisualSettings } from "../../../../src/contracts/run-request";
 import { UsageError } from "../../../../src/cli/program";
 
 /**
@@ -48,7 +48,7 @@ const Discovery = {
 export const SiteConfig = Type.Object(
   {
     $schema: Type.Optional(Type.String()),
-    project: Type.String({ pattern: PROJECT_NAME }),
+    project: Type.String({ pattern: PROJECT_PATTERN }),
     branch: Type.Optional(Type.String({ minLength: 1 })),
     baseBranch: Type.Optional(Type.String({ minLength: 1 })),
     pages: Type.Optional(Type.Array(Type.Union([Type.String({ minLength: 1 }), UrlPageEntry, HtmlPageEntry]))),
@@ -73,7 +73,7 @@ export const SiteConfig = Type.Object(
     defaults: Type.Optional(PageDefaults),
     failOn: Type.Optional(Type.String({ minLength: 1 })),
     ignores: Type.Optional(Type.Array(Ignore)),
-    visual: Type.Optional(VisualOptions),
+    visual: Type.Optional(VisualSettings),
   },
   { additionalProperties: false },
 );

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { RunRequestBody, RunViewBody } from "../../../../src/contracts/run";
+import type { RunRequestBody } from "../../../../src/contracts/run-request";
+import type { RunViewBody } from "../../../../src/contracts/run-view";
 import { ApiFailure, callApi } from "../client";
 
 /**
