@@ -1,7 +1,7 @@
 import { AppError } from "../errors/app-error";
 import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
 import { overdueAddresses } from "../../projections/inbox";
-import { JobRunner, browserReady, type Execution } from "./job-runner";
+import { JobRunner, browserReady, type CaptureExtras, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
@@ -126,11 +126,17 @@ export class JobService {
    * settlement's append throws (the log unreachable) is the caller's; the job is let go either way, so this node's
    * sweep closes it, refunded, once the log answers.
    */
-  async execute(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta): Promise<boolean> {
+  async execute(
+    jobId: string,
+    customerId: string,
+    job: PlannedJob,
+    meta: RequestMeta,
+    extras: CaptureExtras = {},
+  ): Promise<boolean> {
     try {
       let execution: Execution;
       try {
-        execution = await this.runner.runWeb(jobId, customerId, job);
+        execution = await this.runner.runWeb(jobId, customerId, job, extras);
       } catch (e) {
         console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
         await this.writes.interrupt(

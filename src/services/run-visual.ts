@@ -1,0 +1,145 @@
+import { decode as decodeJpeg } from "jpeg-js";
+import { PNG } from "pngjs";
+import type { RunStartedData, VisualDiffData } from "../../events/runs";
+import { screenshotsOf, type ScreenshotRow } from "../../projections/jobs";
+import type { RunPageRow } from "../../projections/runs";
+import type { ArtifactKind } from "../capture/artifacts";
+import { pageMatches } from "../domain/run-comparison";
+import {
+  DEFAULT_MAX_CHANGED_RATIO,
+  DEFAULT_VISUAL_THRESHOLD,
+  diffImages,
+  type Box,
+  type RgbaImage,
+} from "../domain/visual-diff";
+import type { CaptureService } from "./captures";
+import type { CaptureExtras } from "./job-runner";
+import type { ServiceContext } from "./context";
+
+/**
+ * A run's visual comparison (issue 26 §3): each page's screenshot at each size against its baseline page's (same
+ * pageKey, same size), diffed by src/domain/visual-diff.ts when the run completes, and recorded on RunCompleted. A run
+ * asks for it with `visual` settings or with `visual` in failOn; its pages are then screenshotted at each of their
+ * sizes (at no extra credit), with the boxes of its mask selectors measured beside each screenshot.
+ */
+
+type VisualSettings = NonNullable<RunStartedData["visual"]>;
+type Mask = NonNullable<VisualSettings["masks"]>[number];
+
+/** Whether a run compares its screenshots with its baseline's: it names visual settings, or blocks on visual changes. */
+export const asksVisual = (run: { visual?: VisualSettings | null; failOn: string }): boolean =>
+  Boolean(run.visual) || /(^|,)\s*visual\s*(,|$)/i.test(run.failOn);
+
+const masksFor = (visual: VisualSettings | null | undefined, pageKey: string): Mask[] =>
+  (visual?.masks ?? []).filter((m) => !m.page || pageMatches(m.page, pageKey));
+
+/** What a page of a run that asks for the visual comparison captures beyond its checks' needs. */
+export function visualCapture(visual: VisualSettings | undefined, pageKey: string): CaptureExtras {
+  const selectors = [...new Set(masksFor(visual, pageKey).flatMap((m) => (m.selector ? [m.selector] : [])))];
+  const alsoNeeds: ArtifactKind[] = selectors.length ? ["screenshot", "mask-boxes"] : ["screenshot"];
+  return { alsoNeeds, ...(selectors.length ? { maskSelectors: selectors } : {}) };
+}
+
+/** A page of the run and its counterpart in the baseline run. */
+export interface PagePair {
+  current: RunPageRow;
+  baseline: RunPageRow;
+}
+
+/**
+ * Diffs every page that has a baseline counterpart, size by size where both have a screenshot (identical bytes are
+ * unchanged without decoding), stores a diff image where any pixel changed, and answers what RunCompleted records.
+ * One size at a time, yielding between them, so the node's requests are served while a long run is compared.
+ */
+export async function compareVisually(
+  ctx: Pick<ServiceContext, "readModels"> & { captures: CaptureService },
+  customerId: string,
+  visual: VisualSettings | null | undefined,
+  pairs: readonly PagePair[],
+): Promise<VisualDiffData[]> {
+  const threshold = visual?.threshold ?? DEFAULT_VISUAL_THRESHOLD;
+  const maxChangedRatio = visual?.maxChangedRatio ?? DEFAULT_MAX_CHANGED_RATIO;
+  const shots = screenshotsOf(ctx.readModels, [
+    ...pairs.map((p) => p.current.jobId),
+    ...pairs.map((p) => p.baseline.jobId),
+  ]);
+  const out: VisualDiffData[] = [];
+  for (const { current, baseline } of pairs) {
+    const before = new Map(shots.get(baseline.jobId)!.map((s) => [s.viewport, s]));
+    const masks = masksFor(visual, current.pageKey);
+    for (const now of shots.get(current.jobId)!) {
+      const then = before.get(now.viewport);
+      if (!then) continue;
+      const entry = { index: current.index, jobId: current.jobId, size: now.viewport };
+      const keys = { baselineKey: then.key, currentKey: now.key };
+      if (now.sha256 === then.sha256) {
+        out.push({ ...entry, changedRatio: 0, changed: false, ...keys });
+        continue;
+      }
+      await Bun.sleep(0);
+      try {
+        out.push({
+          ...entry,
+          ...keys,
+          ...(await diffOne(ctx, customerId, { then, now, masks, threshold, maxChangedRatio })),
+        });
+      } catch (e) {
+        // A screenshot that cannot be read or decoded (its file gone from the store) is left out of the comparison.
+        console.error(`visual diff of ${now.key} against ${then.key}:`, (e as Error).message);
+      }
+    }
+  }
+  return out;
+}
+
+async function diffOne(
+  ctx: { captures: CaptureService },
+  customerId: string,
+  o: { then: ScreenshotRow; now: ScreenshotRow; masks: readonly Mask[]; threshold: number; maxChangedRatio: number },
+): Promise<Pick<VisualDiffData, "changedRatio" | "changed" | "diff">> {
+  const [a, b] = await Promise.all([
+    ctx.captures.read(customerId, o.then.key),
+    ctx.captures.read(customerId, o.now.key),
+  ]);
+  const result = diffImages(decoded(a.row.contentType, a.data), decoded(b.row.contentType, b.data), {
+    threshold: o.threshold,
+    masks: maskBoxes(o.masks, o.then, o.now),
+  });
+  if (result.changedPixels === 0) return { changedRatio: 0, changed: false };
+  const diff = await ctx.captures.store(customerId, o.now.jobId, `${o.now.jobId}-${o.now.viewport}-diff.png`, {
+    viewport: o.now.viewport,
+    contentType: "image/png",
+    data: encodedPng(result.diff),
+  });
+  return { changedRatio: result.changedRatio, changed: result.changedRatio > o.maxChangedRatio, diff };
+}
+
+/**
+ * The regions left out of one size's comparison: the run's rectangles, and wherever a mask selector's elements were
+ * in either screenshot (an element that moved is masked where it was and where it is).
+ */
+function maskBoxes(masks: readonly Mask[], then: ScreenshotRow, now: ScreenshotRow): Box[] {
+  const boxes: Box[] = [];
+  for (const m of masks) {
+    if (m.selector) {
+      for (const b of [...then.maskBoxes, ...now.maskBoxes]) if (b.selector === m.selector) boxes.push(b);
+    } else if (m.x !== undefined && m.y !== undefined && m.width !== undefined && m.height !== undefined) {
+      boxes.push({ x: m.x, y: m.y, width: m.width, height: m.height });
+    }
+  }
+  return boxes;
+}
+
+function decoded(contentType: string, data: Uint8Array): RgbaImage {
+  if (contentType === "image/png") {
+    const png = PNG.sync.read(Buffer.from(data));
+    return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
+  }
+  return decodeJpeg(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });
+}
+
+function encodedPng(image: RgbaImage): Uint8Array {
+  const png = new PNG({ width: image.width, height: image.height });
+  png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  return new Uint8Array(PNG.sync.write(png, { deflateLevel: 3 }));
+}
