@@ -114,15 +114,20 @@ async function diffOne(
   return { changedRatio: result.changedRatio, changed: result.changedRatio > o.maxChangedRatio, diff };
 }
 
+/** A selector's boxes are widened by a JPEG block each way: the compression smears an element's edges that far. */
+const EDGE = 8;
+
 /**
  * The regions left out of one size's comparison: the run's rectangles, and wherever a mask selector's elements were
- * in either screenshot (an element that moved is masked where it was and where it is).
+ * in either screenshot (an element that moved is masked where it was and where it is, when the baseline run named the selector too).
  */
 function maskBoxes(masks: readonly Mask[], then: ScreenshotRow, now: ScreenshotRow): Box[] {
   const boxes: Box[] = [];
   for (const m of masks) {
     if (m.selector) {
-      for (const b of [...then.maskBoxes, ...now.maskBoxes]) if (b.selector === m.selector) boxes.push(b);
+      for (const b of [...then.maskBoxes, ...now.maskBoxes])
+        if (b.selector === m.selector)
+          boxes.push({ x: b.x - EDGE, y: b.y - EDGE, width: b.width + 2 * EDGE, height: b.height + 2 * EDGE });
     } else if (m.x !== undefined && m.y !== undefined && m.width !== undefined && m.height !== undefined) {
       boxes.push({ x: m.x, y: m.y, width: m.width, height: m.height });
     }
