@@ -124,7 +124,8 @@ export class JobService {
    * Runs an accepted webpage job this process holds and settles it, then lets it go. A run that throws is charged but
    * not delivered: the job is closed interrupted with every row errored and refunded, and false is answered. What a
    * settlement's append throws (the log unreachable) is the caller's; the job is let go either way, so this node's
-   * sweep closes it, refunded, once the log answers.
+   * sweep closes it, refunded, once the log answers. `extras`: what the capture gathers beyond the checks' needs (a
+   * run's visual comparison: screenshots, its mask selectors' boxes).
    */
   async execute(
     jobId: string,

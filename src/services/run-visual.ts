@@ -146,5 +146,5 @@ function decoded(contentType: string, data: Uint8Array): RgbaImage {
 function encodedPng(image: RgbaImage): Uint8Array {
   const png = new PNG({ width: image.width, height: image.height });
   png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  return new Uint8Array(PNG.sync.write(png, { deflateLevel: 3 }));
+  return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
 }
