@@ -2,9 +2,11 @@ import { decode as decodeJpeg } from "jpeg-js";
 import { PNG } from "pngjs";
 import type { RunStartedData, VisualDiffData } from "../../events/runs";
 import { screenshotsOf, type ScreenshotRow } from "../../projections/jobs";
-import type { RunPageRow } from "../../projections/runs";
+import { runPages, type RunPageRow } from "../../projections/runs";
+import type { ReadModels } from "../../projections/projection";
+import { AppError } from "../errors/app-error";
 import type { ArtifactKind } from "../capture/artifacts";
-import { pageMatches } from "../domain/run-comparison";
+import { pageMatches, parseRunFailOn } from "../domain/run-comparison";
 import {
   DEFAULT_MAX_CHANGED_RATIO,
   DEFAULT_VISUAL_THRESHOLD,
@@ -28,7 +30,7 @@ type Mask = NonNullable<VisualSettings["masks"]>[number];
 
 /** Whether a run compares its screenshots with its baseline's: it names visual settings, or blocks on visual changes. */
 export const asksVisual = (run: { visual?: VisualSettings | null; failOn: string }): boolean =>
-  Boolean(run.visual) || /(^|,)\s*visual\s*(,|$)/i.test(run.failOn);
+  Boolean(run.visual) || parseRunFailOn(run.failOn).visual;
 
 const masksFor = (visual: VisualSettings | null | undefined, pageKey: string): Mask[] =>
   (visual?.masks ?? []).filter((m) => !m.page || pageMatches(m.page, pageKey));
@@ -44,6 +46,19 @@ export function visualCapture(visual: VisualSettings | undefined, pageKey: strin
 export interface PagePair {
   current: RunPageRow;
   baseline: RunPageRow;
+}
+
+/**
+ * A run's webpage pages with their counterparts in the baseline run (the same pageKey). Email pages are not compared:
+ * an email page's captures are its mail-client renders, several at one size.
+ */
+export function pagePairs(db: ReadModels, runId: string, baselineRunId: string): PagePair[] {
+  const web = (id: string) => runPages(db, id).filter((p) => p.type !== "email");
+  const before = new Map(web(baselineRunId).map((p) => [p.pageKey, p]));
+  return web(runId).flatMap((current) => {
+    const baseline = before.get(current.pageKey);
+    return baseline ? [{ current, baseline }] : [];
+  });
 }
 
 /**
@@ -147,4 +162,24 @@ function encodedPng(image: RgbaImage): Uint8Array {
   const png = new PNG({ width: image.width, height: image.height });
   png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
   return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
+}
+
+/** A visual mask names a selector or a whole rectangle (x, y, width and height); INVALID_REQUEST_BODY otherwise. */
+export function checkMasks(visual: { masks?: Array<Record<string, unknown>> } | undefined): void {
+  const problems = (visual?.masks ?? []).flatMap((m, i) =>
+    m.selector !== undefined || ["x", "y", "width", "height"].every((f) => m[f] !== undefined)
+      ? []
+      : [
+          {
+            path: `visual.masks[${i}]`,
+            message: "A mask names a selector, or a rectangle with x, y, width and height",
+          },
+        ],
+  );
+  if (problems.length)
+    throw new AppError(
+      "INVALID_REQUEST_BODY",
+      `${problems[0]!.path}: a mask names a selector, or a rectangle with x, y, width and height. Nothing was charged.`,
+      { problems },
+    );
 }

@@ -40,7 +40,7 @@ import { appendDecided } from "./job-writes";
 import { decodeCursor, encodeCursor } from "./job-views";
 import { newJobId, newRunId } from "./ids";
 import { pageResults, projectBaseline, projectView, runBrief, runView, type RunMaterial } from "./run-views";
-import { asksVisual, compareVisually, visualCapture, type PagePair } from "./run-visual";
+import { asksVisual, checkMasks, compareVisually, pagePairs, visualCapture } from "./run-visual";
 import type { CaptureExtras } from "./job-runner";
 import type { RequestMeta, ServiceContext } from "./context";
 
@@ -334,7 +334,15 @@ export class RunService {
       const baseBranch =
         findProject(this.ctx.readModels, started.customerId, started.project)?.baseBranch ?? DEFAULT_BASE_BRANCH;
       const baseline = this.baselineRun(started.customerId, started.project, baseBranch, runId);
-      const visual = baseline && asksVisual(started) ? await this.compareWith(run, baseline) : undefined;
+      const visual =
+        baseline && asksVisual(started)
+          ? await compareVisually(
+              this.ctx,
+              run.customerId,
+              run.visual,
+              pagePairs(this.ctx.readModels, runId, baseline.runId),
+            )
+          : undefined;
       await appendDecided(this.ctx.log, () => this.decideCompletion(runId, baseBranch, baseline, visual), SYSTEM);
       return true;
     } catch (e) {
@@ -343,16 +351,6 @@ export class RunService {
     } finally {
       this.completing.delete(runId);
     }
-  }
-
-  /** The run's screenshots against its baseline run's, page by page (src/services/run-visual.ts). */
-  private compareWith(run: RunRow, baseline: RunRow) {
-    const before = new Map(runPages(this.ctx.readModels, baseline.runId).map((p) => [p.pageKey, p]));
-    const pairs: PagePair[] = runPages(this.ctx.readModels, run.runId).flatMap((current) => {
-      const then = before.get(current.pageKey);
-      return then ? [{ current, baseline: then }] : [];
-    });
-    return compareVisually(this.ctx, run.customerId, run.visual, pairs);
   }
 
   private decideCompletion(
@@ -466,24 +464,4 @@ function checkFailOn(failOn: string): void {
       allowedValues: ["fail", "error", "new", "visual", ...POLICY_SEVERITIES, ...ASSAY_SEVERITIES],
     });
   }
-}
-
-/** A visual mask names a selector or a whole rectangle (x, y, width and height); INVALID_REQUEST_BODY otherwise. */
-function checkMasks(visual: { masks?: Array<Record<string, unknown>> } | undefined): void {
-  const problems = (visual?.masks ?? []).flatMap((m, i) =>
-    m.selector !== undefined || ["x", "y", "width", "height"].every((f) => m[f] !== undefined)
-      ? []
-      : [
-          {
-            path: `visual.masks[${i}]`,
-            message: "A mask names a selector, or a rectangle with x, y, width and height",
-          },
-        ],
-  );
-  if (problems.length)
-    throw new AppError(
-      "INVALID_REQUEST_BODY",
-      `${problems[0]!.path}: a mask names a selector, or a rectangle with x, y, width and height. Nothing was charged.`,
-      { problems },
-    );
 }
