@@ -99,6 +99,14 @@ export const RunView = Obj(
     completedAt: Nullable(Str()),
     failOn: Str(),
     decision: Decision,
+    visual: Opt(
+      Obj({
+        status: literals(["off", "pending", "no-baseline", "compared"] as const),
+        message: Str(),
+        threshold: Type.Number(),
+        maxChangedRatio: Type.Number(),
+      }),
+    ),
     totals: Obj({
       pages: Int(),
       settled: Int(),
@@ -126,6 +134,7 @@ export const RunView = Obj(
               Obj({
                 size: Str(),
                 changedRatio: Type.Number(),
+                changed: Opt(Bool()),
                 diffUrl: Opt(Str()),
                 diffShareUrl: Opt(Str()),
                 baselineUrl: Str(),
@@ -147,7 +156,15 @@ export const RunView = Obj(
         stillFailing: Type.Array(PageFailure),
         newPages: Type.Array(Str()),
         pagesGone: Type.Array(Str()),
-        visualChanges: Type.Array(Obj({ pageKey: Str(), size: Str(), changedRatio: Type.Number() })),
+        visualChanges: Type.Array(
+          Obj({
+            pageKey: Str(),
+            size: Str(),
+            changedRatio: Type.Number(),
+            diffUrl: Opt(Str()),
+            diffShareUrl: Opt(Str()),
+          }),
+        ),
       }),
     ),
     ignored: Type.Array(
