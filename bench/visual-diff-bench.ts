@@ -1,7 +1,6 @@
 import { chromium } from "playwright-core";
-import { decode } from "jpeg-js";
-import { PNG } from "pngjs";
 import { findChromium, LAUNCH_OPTIONS } from "../src/capture/chromium-launch";
+import { decodedScreenshot, encodedPng } from "../src/capture/screenshot-codec";
 import { diffImages } from "../src/domain/visual-diff";
 import { LANDING_PAGE_HTML } from "./landing-page";
 
@@ -50,14 +49,12 @@ for (const [name, html] of [
   for (let round = 0; round < ROUNDS; round++) {
     const cpu = process.cpuUsage();
     const t0 = performance.now();
-    const a = decode(before, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });
-    const b = decode(after, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });
+    const a = decodedScreenshot({ contentType: "image/jpeg", data: before });
+    const b = decodedScreenshot({ contentType: "image/jpeg", data: after });
     const t1 = performance.now();
     const d = diffImages(a, b, { threshold: 0.1, masks: [] });
     const t2 = performance.now();
-    const png = new PNG({ width: d.width, height: d.height });
-    png.data = Buffer.from(d.diff.data.buffer);
-    const encoded = PNG.sync.write(png, { colorType: 2, filterType: 4 });
+    const encoded = encodedPng(d.diff);
     const t3 = performance.now();
     const used = process.cpuUsage(cpu);
     best.cpu = Math.min(best.cpu, (used.user + used.system) / 1000);

@@ -1,5 +1,3 @@
-import { decode as decodeJpeg } from "jpeg-js";
-import { PNG } from "pngjs";
 import type { RunStartedData, VisualDiffData } from "../../events/runs";
 import { screenshotsOf, type ScreenshotRow } from "../../projections/jobs";
 import { runPages, type RunPageRow } from "../../projections/runs";
@@ -7,13 +5,8 @@ import type { ReadModels } from "../../projections/projection";
 import { AppError } from "../errors/app-error";
 import type { ArtifactKind } from "../capture/artifacts";
 import { pageMatches, parseRunFailOn } from "../domain/run-comparison";
-import {
-  DEFAULT_MAX_CHANGED_RATIO,
-  DEFAULT_VISUAL_THRESHOLD,
-  diffImages,
-  type Box,
-  type RgbaImage,
-} from "../domain/visual-diff";
+import { DEFAULT_MAX_CHANGED_RATIO, DEFAULT_VISUAL_THRESHOLD, type Box } from "../domain/visual-diff";
+import { diffOnThread } from "../visual-diff-thread";
 import type { CaptureService } from "./captures";
 import type { CaptureExtras } from "./job-runner";
 import type { ServiceContext } from "./context";
@@ -64,7 +57,8 @@ export function pagePairs(db: ReadModels, runId: string, baselineRunId: string):
 /**
  * Diffs every page that has a baseline counterpart, size by size where both have a screenshot (identical bytes are
  * unchanged without decoding), stores a diff image where any pixel changed, and answers what RunCompleted records.
- * One size at a time, yielding between them, so the node's requests are served while a long run is compared.
+ * One size at a time, decoded and diffed on the visual diff's thread (src/visual-diff-thread.ts), so the node's main
+ * thread serves its requests meanwhile.
  */
 export async function compareVisually(
   ctx: Pick<ServiceContext, "readModels"> & { captures: CaptureService },
@@ -91,7 +85,6 @@ export async function compareVisually(
         out.push({ ...entry, changedRatio: 0, changed: false, ...keys });
         continue;
       }
-      await Bun.sleep(0);
       try {
         out.push({
           ...entry,
@@ -116,15 +109,17 @@ async function diffOne(
     ctx.captures.read(customerId, o.then.key),
     ctx.captures.read(customerId, o.now.key),
   ]);
-  const result = diffImages(decoded(a.row.contentType, a.data), decoded(b.row.contentType, b.data), {
+  const result = await diffOnThread({
+    baseline: { contentType: a.row.contentType, data: a.data },
+    current: { contentType: b.row.contentType, data: b.data },
     threshold: o.threshold,
     masks: maskBoxes(o.masks, o.then, o.now),
   });
-  if (result.changedPixels === 0) return { changedRatio: 0, changed: false };
+  if (!result.png) return { changedRatio: 0, changed: false };
   const diff = await ctx.captures.store(customerId, o.now.jobId, `${o.now.jobId}-${o.now.viewport}-diff.png`, {
     viewport: o.now.viewport,
     contentType: "image/png",
-    data: encodedPng(result.diff),
+    data: result.png,
   });
   return { changedRatio: result.changedRatio, changed: result.changedRatio > o.maxChangedRatio, diff };
 }
@@ -148,20 +143,6 @@ function maskBoxes(masks: readonly Mask[], then: ScreenshotRow, now: ScreenshotR
     }
   }
   return boxes;
-}
-
-function decoded(contentType: string, data: Uint8Array): RgbaImage {
-  if (contentType === "image/png") {
-    const png = PNG.sync.read(Buffer.from(data));
-    return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
-  }
-  return decodeJpeg(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });
-}
-
-function encodedPng(image: RgbaImage): Uint8Array {
-  const png = new PNG({ width: image.width, height: image.height });
-  png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
-  return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
 }
 
 /** A visual mask names a selector or a whole rectangle (x, y, width and height); INVALID_REQUEST_BODY otherwise. */
