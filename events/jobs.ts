@@ -151,6 +151,25 @@ export const CaptureStored = eventType(
       contentType: Type.String(),
       bytes: Type.Integer({ minimum: 0 }),
       sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+      /**
+       * A run's page with visual mask selectors: where the elements they match were when this screenshot was taken, in
+       * its pixels (the visual comparison leaves them out).
+       */
+      maskBoxes: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              selector: Type.String({ minLength: 1, maxLength: 1000 }),
+              x: Type.Integer({ minimum: 0 }),
+              y: Type.Integer({ minimum: 0 }),
+              width: Type.Integer({ minimum: 1 }),
+              height: Type.Integer({ minimum: 1 }),
+            },
+            { additionalProperties: false },
+          ),
+          { maxItems: 10_000 },
+        ),
+      ),
     },
     { additionalProperties: false },
   ),

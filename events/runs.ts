@@ -127,6 +127,38 @@ export const RunComparison = Type.Object(
 const Count = Type.Integer({ minimum: 0 });
 
 /**
+ * One page's screenshot at one size against its baseline page's (src/domain/visual-diff.ts), as compared when the run
+ * completed: the two screenshots' capture keys, the share of pixels that changed, whether that is beyond the run's
+ * maxChangedRatio, and the diff image when any pixel changed (stored under the page's job like its screenshots, and
+ * served as a capture).
+ */
+export const VisualDiff = Type.Object(
+  {
+    index: Type.Integer({ minimum: 0 }),
+    jobId: Id,
+    size: Text(50),
+    changedRatio: Type.Number({ minimum: 0, maximum: 1 }),
+    changed: Type.Boolean(),
+    baselineKey: Text(500),
+    currentKey: Text(500),
+    diff: Type.Optional(
+      Type.Object(
+        {
+          key: Text(500),
+          viewport: Text(50),
+          contentType: Text(100),
+          bytes: Type.Integer({ minimum: 0 }),
+          sha256: Type.String({ pattern: "^[0-9a-f]{64}$" }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type VisualDiffData = Static<typeof VisualDiff>;
+
+/**
  * Stream `run-<runId>`: every page's job settled (completed, interrupted or expired). `interrupted` when a page could
  * not be checked (its job interrupted or expired). The decision, the comparison with the baseline run it was compared
  * with (none when the project had no baseline), and what was accepted, as decided then.
@@ -165,6 +197,8 @@ export const RunCompleted = eventType(
       ),
       comparison: Type.Optional(RunComparison),
       ignored: Type.Array(IgnoredFailure),
+      /** The visual comparison with the baseline run, per page and size, when the run asked for it and had one. */
+      visual: Type.Optional(Type.Array(VisualDiff)),
     },
     { additionalProperties: false },
   ),

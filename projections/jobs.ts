@@ -1,8 +1,13 @@
 import type { ReadModels } from "./projection";
 import type { Projection } from "./projection";
 import type { CaptureStoredData, JobAcceptedData, JobSettledData, ResultRecordedData } from "../events/jobs";
+import type { RunCompletedData } from "../events/runs";
 
-/** Jobs with their results, skipped validations and captures, as GET /api/jobs serves them. */
+/**
+ * Jobs with their results, skipped validations and captures, as GET /api/jobs serves them. Captures are a job's
+ * screenshots (CaptureStored) and the visual diff images a run's completion made of them (RunCompleted's `visual`,
+ * stored under the page's job, `run_id` naming the run).
+ */
 export const jobsProjection: Projection = {
   name: "jobs",
   tables: ["jobs", "job_results", "captures"],
@@ -45,8 +50,11 @@ export const jobsProjection: Projection = {
     viewport TEXT NOT NULL,
     content_type TEXT NOT NULL,
     bytes INTEGER NOT NULL,
-    sha256 TEXT NOT NULL
-  )`,
+    sha256 TEXT NOT NULL,
+    mask_boxes TEXT,
+    run_id TEXT
+  );
+  CREATE INDEX IF NOT EXISTS captures_job ON captures (job_id)`,
   apply(db, e) {
     switch (e.type) {
       case "JobAccepted": {
@@ -88,8 +96,36 @@ export const jobsProjection: Projection = {
       case "CaptureStored": {
         const d = e.data as CaptureStoredData;
         db.query(
-          "INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ).run(d.key, d.jobId, d.customerId, d.viewport, d.contentType, d.bytes, d.sha256);
+          "INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256, mask_boxes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        ).run(
+          d.key,
+          d.jobId,
+          d.customerId,
+          d.viewport,
+          d.contentType,
+          d.bytes,
+          d.sha256,
+          d.maskBoxes ? JSON.stringify(d.maskBoxes) : null,
+        );
+        break;
+      }
+      case "RunCompleted": {
+        const d = e.data as RunCompletedData;
+        const diff = db.query(
+          "INSERT INTO captures (key, job_id, customer_id, viewport, content_type, bytes, sha256, run_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        );
+        for (const v of d.visual ?? [])
+          if (v.diff)
+            diff.run(
+              v.diff.key,
+              v.jobId,
+              d.customerId,
+              v.diff.viewport,
+              v.diff.contentType,
+              v.diff.bytes,
+              v.diff.sha256,
+              d.runId,
+            );
         break;
       }
       case "JobSettled": {
@@ -228,10 +264,28 @@ export interface CaptureRow {
   sha256: string;
 }
 
+const CAPTURE_SELECT =
+  "SELECT key, job_id AS jobId, customer_id AS customerId, viewport, content_type AS contentType, bytes, sha256 FROM captures";
+
 export function findCapture(db: ReadModels, key: string): CaptureRow | null {
-  return db
-    .query<CaptureRow, [string]>(
-      "SELECT key, job_id AS jobId, customer_id AS customerId, viewport, content_type AS contentType, bytes, sha256 FROM captures WHERE key = ?",
+  return db.query<CaptureRow, [string]>(`${CAPTURE_SELECT} WHERE key = ?`).get(key);
+}
+
+/** A screenshot of a job, with the boxes of the run's mask selectors measured when it was taken (none without). */
+export interface ScreenshotRow extends CaptureRow {
+  maskBoxes: NonNullable<CaptureStoredData["maskBoxes"]>;
+}
+
+/** These jobs' screenshots (their diff images left out), by job id, in the order they were recorded. */
+export function screenshotsOf(db: ReadModels, jobIds: readonly string[]): Map<string, ScreenshotRow[]> {
+  const out = new Map<string, ScreenshotRow[]>(jobIds.map((id) => [id, []]));
+  if (!jobIds.length) return out;
+  const rows = db
+    .query<CaptureRow & { maskBoxes: string | null }, string[]>(
+      `SELECT key, job_id AS jobId, customer_id AS customerId, viewport, content_type AS contentType, bytes, sha256,
+        mask_boxes AS maskBoxes FROM captures WHERE run_id IS NULL AND job_id IN (${jobIds.map(() => "?").join(", ")}) ORDER BY rowid`,
     )
-    .get(key);
+    .all(...jobIds);
+  for (const r of rows) out.get(r.jobId)!.push({ ...r, maskBoxes: r.maskBoxes ? JSON.parse(r.maskBoxes) : [] });
+  return out;
 }

@@ -28,6 +28,7 @@ export const runsProjection: Projection = {
     counts TEXT,
     comparison TEXT,
     ignored TEXT,
+    visual_diffs TEXT,
     created_at TEXT NOT NULL,
     created_position INTEGER NOT NULL,
     completed_at TEXT,
@@ -99,7 +100,7 @@ export const runsProjection: Projection = {
       case "RunCompleted": {
         const d = e.data as RunCompletedData;
         db.query(`UPDATE runs SET status = ?, decision = ?, base_branch = ?, compared_with = ?, counts = ?, comparison = ?, ignored = ?,
-          completed_at = ?, completed_position = ? WHERE run_id = ?`).run(
+          visual_diffs = ?, completed_at = ?, completed_position = ? WHERE run_id = ?`).run(
           d.status,
           d.decision,
           d.baseBranch,
@@ -107,6 +108,7 @@ export const runsProjection: Projection = {
           JSON.stringify(d.counts),
           d.comparison ? JSON.stringify(d.comparison) : null,
           JSON.stringify(d.ignored),
+          d.visual ? JSON.stringify(d.visual) : null,
           e.recordedAt,
           e.position,
           d.runId,
@@ -154,6 +156,8 @@ export interface RunRow {
   counts: RunCompletedData["counts"] | null;
   comparison: RunCompletedData["comparison"] | null;
   ignored: RunCompletedData["ignored"] | null;
+  /** The visual comparison RunCompleted recorded: null when the run made none (not asked, no baseline, running). */
+  visualDiffs: RunCompletedData["visual"] | null;
   createdAt: string;
   completedAt: string | null;
   position: number;
@@ -162,7 +166,7 @@ export interface RunRow {
 
 const RUN_SELECT = `SELECT run_id AS runId, customer_id AS customerId, project, branch, commit_ref AS "commit", fail_on AS failOn,
   ignores, visual, total_credits AS totalCredits, status, decision, base_branch AS baseBranch, compared_with AS comparedWith,
-  counts, comparison, ignored, created_at AS createdAt, completed_at AS completedAt, created_position AS position,
+  counts, comparison, ignored, visual_diffs AS visualDiffs, created_at AS createdAt, completed_at AS completedAt, created_position AS position,
   completed_position AS completedPosition FROM runs`;
 
 const json = (text: string | null) => (text === null ? null : JSON.parse(text));
@@ -175,6 +179,7 @@ function runFromRow(r: Record<string, any>): RunRow {
     counts: json(r.counts),
     comparison: json(r.comparison),
     ignored: json(r.ignored),
+    visualDiffs: json(r.visualDiffs),
   } as RunRow;
 }
 

@@ -47,6 +47,8 @@ export interface CapturePlan {
   needs: Set<ArtifactKind>;
   /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
   referenceImages?: string[];
+  /** CSS selectors whose elements' boxes are measured at each size when "mask-boxes" is needed (a run's visual masks). */
+  maskSelectors?: string[];
   /** The pool's admission lane the capture waits in for its turn (BrowserPool.use): the job runner's organization. */
   admissionLane?: string;
 }
@@ -160,6 +162,7 @@ export class WebCaptureEngine {
         limits: this.limits,
         loadedAt,
         referenceImages,
+        maskSelectors: plan.maskSelectors ?? [],
       } satisfies WebPage;
       const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.

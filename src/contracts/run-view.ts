@@ -20,22 +20,42 @@ const PageFailure = Obj(
   "A failed check of the page.",
 );
 
-/** The visual comparison of one page (its screenshots at each size against the baseline's); filled by the visual diff. */
+const Ratio = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
+
+/** The visual comparison of one page: its screenshot at each size against its baseline page's (the same pageKey). */
 const PageVisual = Obj(
   {
     sizes: Type.Array(
       Obj({
-        size: Str(),
-        changedRatio: Type.Number({ minimum: 0, maximum: 1 }),
-        diffUrl: Opt(Str()),
-        diffShareUrl: Opt(Str()),
-        baselineUrl: Str(),
-        currentUrl: Str(),
+        size: Str("The capture size (desktop-md, tablet-portrait, mobile-sm)."),
+        changedRatio: Ratio(
+          "The share of the pixels that changed (masks left out, a part only one screenshot has counted changed).",
+        ),
+        changed: Type.Boolean({ description: "Beyond the run's maxChangedRatio: blocks under failOn visual." }),
+        diffUrl: Opt(
+          Str(
+            "The diff image (PNG: changes red over a faded copy of this page, masks blue), when any pixel changed; your key fetches it.",
+          ),
+        ),
+        diffShareUrl: Opt(Str("The diff image for anyone with this link, until it expires (no key).")),
+        baselineUrl: Str("The baseline page's screenshot at this size."),
+        currentUrl: Str("This page's screenshot at this size."),
       }),
     ),
-    changed: Type.Boolean(),
+    changed: Type.Boolean({ description: "A size changed beyond the run's maxChangedRatio." }),
   },
-  "The page's screenshots against the baseline's, per size.",
+  "The page's screenshots against its baseline page's, per size both have; absent when it has no baseline counterpart or the run made no visual comparison.",
+);
+
+/** The run's visual comparison as a whole: whether it was made, and with what tolerance. */
+const RunVisual = Obj(
+  {
+    status: literals(["off", "pending", "no-baseline", "compared"] as const),
+    message: Str("What the status means for this run."),
+    threshold: Ratio("pixelmatch's per-pixel colour threshold (0: any difference; default 0.1)."),
+    maxChangedRatio: Ratio("The changed share beyond which a page's size counts as changed (default 0.001)."),
+  },
+  "The visual comparison: off (the run asked for none: give visual settings or failOn visual), pending (made when the run completes), no-baseline (the project had none to compare with), compared.",
 );
 
 export const RunPage = Obj(
@@ -67,7 +87,18 @@ export const RunComparisonView = Obj(
     stillFailing: Type.Array(Compared),
     newPages: Type.Array(Str()),
     pagesGone: Type.Array(Str()),
-    visualChanges: Type.Array(Obj({ pageKey: Str(), size: Str(), changedRatio: Type.Number() })),
+    visualChanges: Type.Array(
+      Obj(
+        {
+          pageKey: Str(),
+          size: Str(),
+          changedRatio: Type.Number(),
+          diffUrl: Opt(Str("The diff image; your key fetches it.")),
+          diffShareUrl: Opt(Str("The diff image for anyone with this link, until it expires.")),
+        },
+        "A page whose screenshot at this size changed beyond the run's maxChangedRatio.",
+      ),
+    ),
   },
   "The run against its baseline run, per page and check.",
 );
@@ -95,6 +126,7 @@ const runHead = {
   failOn: Str(),
   decision: Decision,
   totals: Totals,
+  visual: RunVisual,
 };
 
 export const RunView = Obj(

@@ -1,12 +1,12 @@
 import { AppError } from "../errors/app-error";
 import type { StreamWrite } from "../store/event-log";
-import type { RunCompletedData, RunStartedData, IgnoreData, runEvents } from "../../events/runs";
+import type { RunCompletedData, RunStartedData, IgnoreData, VisualDiffData, runEvents } from "../../events/runs";
 import type { EventUnion } from "../../events/shared";
 import { streams } from "./accounts";
 import type { CreditLedgerState } from "./credits";
 import { decide as decideJob, initialJobState } from "./jobs";
 import type { PlannedJob } from "./planned-job";
-import { judgeRun, type PageResults, type VisualChange } from "./run-comparison";
+import { judgeRun, type PageResults } from "./run-comparison";
 
 /**
  * The run as a decider over its own stream (`run-<runId>`): started whole (RunStarted with every page's JobAccepted
@@ -79,8 +79,11 @@ export type RunCommand =
       baseBranch: string;
       /** The project's baseline run and its pages, when it has one. */
       baseline: { runId: string; pages: PageResults[] } | null;
-      /** The visual diff's answers, each page's screenshots against the baseline's (none until the diff runs). */
-      visualChanges?: VisualChange[];
+      /**
+       * The visual comparison with the baseline (each page's screenshots at each size against its baseline page's),
+       * when the run asked for one and has a baseline: recorded on RunCompleted, and judged under failOn `visual`.
+       */
+      visual?: VisualDiffData[];
     };
 
 export interface RunDecisionState {
@@ -170,12 +173,22 @@ function start(
 /** RunCompleted: the judgement of every page against the baseline, under the run's failOn and ignores. */
 function completion(started: RunStartedData, cmd: Extract<RunCommand, { kind: "complete" }>): RunCompletedData {
   const pages = cmd.pages as PageResults[];
+  const pageKeys = new Map(started.pages.map((p) => [p.index, p.pageKey]));
   const judged = judgeRun({
     current: pages,
     baseline: cmd.baseline?.pages ?? null,
     ignores: started.ignores,
     failOn: started.failOn,
-    ...(cmd.visualChanges ? { visualChanges: cmd.visualChanges } : {}),
+    ...(cmd.visual
+      ? {
+          visualChanges: cmd.visual.map((d) => ({
+            pageKey: pageKeys.get(d.index)!,
+            size: d.size,
+            changedRatio: d.changedRatio,
+            changed: d.changed,
+          })),
+        }
+      : {}),
   });
   return {
     runId: started.runId,
@@ -189,6 +202,7 @@ function completion(started: RunStartedData, cmd: Extract<RunCommand, { kind: "c
     pages: judged.pages.map((p, i) => ({ index: started.pages[i]!.index, decision: p.decision })),
     ...(judged.comparison ? { comparison: judged.comparison } : {}),
     ignored: judged.ignored,
+    ...(cmd.visual ? { visual: cmd.visual } : {}),
   };
 }
 

@@ -29,6 +29,16 @@ export interface MessageToCheck {
   expectedSubject: string | null;
 }
 
+/**
+ * What a capture gathers beyond what the checks read: more artifact kinds (the playground shows a screenshot whatever
+ * runs; a run's visual comparison needs screenshots), and the selectors whose boxes "mask-boxes" measures (a run's
+ * visual masks), recorded with each screenshot.
+ */
+export interface CaptureExtras {
+  alsoNeeds?: ArtifactKind[];
+  maskSelectors?: string[];
+}
+
 /** A part of a visual row that could not be delivered (a mail client that could not be rendered). */
 interface UndeliveredPart {
   name: string;
@@ -61,8 +71,7 @@ export class JobRunner {
     },
   ) {}
 
-  /** `alsoNeeds`: artifacts gathered beyond what the checks read (the playground shows a screenshot whatever runs). */
-  async runWeb(jobId: string, customerId: string, job: PlannedJob, alsoNeeds: ArtifactKind[] = []): Promise<Execution> {
+  async runWeb(jobId: string, customerId: string, job: PlannedJob, extras: CaptureExtras = {}): Promise<Execution> {
     if (job.run.length === 0) return { rows: [], captures: [] };
     const subject =
       job.type === "url"
@@ -74,8 +83,9 @@ export class JobRunner {
     );
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job),
-      needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...alsoNeeds]),
+      needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...(extras.alsoNeeds ?? [])]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
+      ...(extras.maskSelectors?.length ? { maskSelectors: extras.maskSelectors } : {}),
       // Turns are shared fairly between organizations (the playground's visitors share one lane).
       admissionLane: customerId,
     });
@@ -83,8 +93,15 @@ export class JobRunner {
       return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
+    const boxes = capture.artifacts.maskBoxes;
     const captures = await timed("store captures", () =>
-      Promise.all(shots.map((s) => this.ctx.captures.store(customerId, jobId, keyOf(s), s))),
+      Promise.all(
+        shots.map(async (s) => {
+          const stored = await this.ctx.captures.store(customerId, jobId, keyOf(s), s);
+          const maskBoxes = boxes?.[s.viewport];
+          return maskBoxes?.length ? { ...stored, maskBoxes } : stored;
+        }),
+      ),
     );
     // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };

@@ -1,7 +1,7 @@
 import { AppError } from "../errors/app-error";
 import { findJobs, resultsFor, runningJobs } from "../../projections/jobs";
 import { overdueAddresses } from "../../projections/inbox";
-import { JobRunner, browserReady, type Execution } from "./job-runner";
+import { JobRunner, browserReady, type CaptureExtras, type Execution } from "./job-runner";
 import { crashPoint } from "../faults";
 import { timed, timedSync } from "../phases";
 import { decodeCursor, encodeCursor, jobView } from "./job-views";
@@ -124,13 +124,20 @@ export class JobService {
    * Runs an accepted webpage job this process holds and settles it, then lets it go. A run that throws is charged but
    * not delivered: the job is closed interrupted with every row errored and refunded, and false is answered. What a
    * settlement's append throws (the log unreachable) is the caller's; the job is let go either way, so this node's
-   * sweep closes it, refunded, once the log answers.
+   * sweep closes it, refunded, once the log answers. `extras`: what the capture gathers beyond the checks' needs (a
+   * run's visual comparison: screenshots, its mask selectors' boxes).
    */
-  async execute(jobId: string, customerId: string, job: PlannedJob, meta: RequestMeta): Promise<boolean> {
+  async execute(
+    jobId: string,
+    customerId: string,
+    job: PlannedJob,
+    meta: RequestMeta,
+    extras: CaptureExtras = {},
+  ): Promise<boolean> {
     try {
       let execution: Execution;
       try {
-        execution = await this.runner.runWeb(jobId, customerId, job);
+        execution = await this.runner.runWeb(jobId, customerId, job, extras);
       } catch (e) {
         console.error(`[${meta.requestId}] job ${jobId} failed after charge:`, e);
         await this.writes.interrupt(

@@ -100,7 +100,7 @@ export class PlaygroundService {
     });
     let execution: Execution;
     try {
-      execution = await runner.runWeb(runId, "playground", job, ["screenshot"]);
+      execution = await runner.runWeb(runId, "playground", job, { alsoNeeds: ["screenshot"] });
     } catch (e) {
       // Nothing was charged, so there is nothing to settle: the run is shown with every check errored.
       const cause = `The run could not complete: ${(e as Error).message.split("\n")[0]}`;

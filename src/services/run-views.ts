@@ -6,6 +6,8 @@ import { judgeRun, parseRunFailOn, type PageResults } from "../domain/run-compar
 import { baselineOf, DEFAULT_BASE_BRANCH, type BaselineCandidate } from "../domain/runs";
 import type { CaptureService } from "./captures";
 import { jobView } from "./job-views";
+import { asksVisual } from "./run-visual";
+import { DEFAULT_MAX_CHANGED_RATIO, DEFAULT_VISUAL_THRESHOLD } from "../domain/visual-diff";
 
 /** How runs and projects are shown: the run view (GET /api/runs/{runId}, get_run, run_site), its brief, a project. */
 
@@ -83,13 +85,27 @@ export function runView(m: RunMaterial, detail: "brief" | "verbose", captures: C
       decision: !judgedPage ? ("pending" as const) : (p.decision ?? judgedPage.decision),
       summary,
       failures: judgedPage?.failures ?? [],
+      ...pageVisual(run, p.index, captures),
       ...(job.type === "email" && job.subject.testEmail ? { testEmail: job.subject.testEmail } : {}),
       ...(detail === "verbose" ? { job: jobView(job, results, "verbose", captures) } : {}),
     };
   });
   const comparison =
     run.comparison && run.comparedWith
-      ? { baselineRunId: run.comparedWith, baseBranch: run.baseBranch!, ...run.comparison }
+      ? {
+          baselineRunId: run.comparedWith,
+          baseBranch: run.baseBranch!,
+          ...run.comparison,
+          visualChanges: run.comparison.visualChanges.map((c) => ({
+            ...c,
+            ...diffLinks(
+              run.visualDiffs?.find(
+                (d) => d.size === c.size && m.pages.find((p) => p.index === d.index)?.pageKey === c.pageKey,
+              ),
+              captures,
+            ),
+          })),
+        }
       : null;
   return {
     ...head(run, m, pages),
@@ -103,6 +119,54 @@ export function runView(m: RunMaterial, detail: "brief" | "verbose", captures: C
 export function runBrief(m: RunMaterial, captures: CaptureService): RunBriefData {
   const { pages: _pages, comparison: _comparison, ignored: _ignored, ...rest } = runView(m, "brief", captures);
   return { ...rest, comparedWith: m.run.comparedWith, counts: m.run.counts };
+}
+
+type VisualDiff = NonNullable<RunRow["visualDiffs"]>[number];
+
+const diffLinks = (d: VisualDiff | undefined, captures: CaptureService) =>
+  d?.diff ? { diffUrl: captures.url(d.diff.key), diffShareUrl: captures.shareUrl(d.diff.key) } : {};
+
+/** A page's screenshots against its baseline page's, per size, as RunCompleted recorded them (none: absent). */
+function pageVisual(run: RunRow, index: number, captures: CaptureService) {
+  const diffs = (run.visualDiffs ?? []).filter((d) => d.index === index);
+  if (!diffs.length) return {};
+  return {
+    visual: {
+      sizes: diffs.map((d) => ({
+        size: d.size,
+        changedRatio: d.changedRatio,
+        changed: d.changed,
+        ...diffLinks(d, captures),
+        baselineUrl: captures.url(d.baselineKey),
+        currentUrl: captures.url(d.currentKey),
+      })),
+      changed: diffs.some((d) => d.changed),
+    },
+  };
+}
+
+/** Whether the run's visual comparison was made, and why not when it was not. */
+function visualHead(run: RunRow) {
+  const tolerance = {
+    threshold: run.visual?.threshold ?? DEFAULT_VISUAL_THRESHOLD,
+    maxChangedRatio: run.visual?.maxChangedRatio ?? DEFAULT_MAX_CHANGED_RATIO,
+  };
+  const said = (status: "off" | "pending" | "no-baseline" | "compared", message: string) => ({
+    status,
+    message,
+    ...tolerance,
+  });
+  if (!asksVisual(run))
+    return said("off", "The run asked for no visual comparison (visual settings, or visual in failOn, ask for one).");
+  if (run.status === "running")
+    return said("pending", "The screenshots are compared with the baseline's when every page has settled.");
+  if (!run.visualDiffs)
+    return said("no-baseline", "The project had no baseline run when this run completed: nothing to compare with.");
+  const changed = run.visualDiffs.filter((d) => d.changed).length;
+  return said(
+    "compared",
+    `${run.visualDiffs.length} screenshot(s) compared with run ${run.comparedWith}'s; ${changed} changed beyond maxChangedRatio.`,
+  );
 }
 
 function head(run: RunRow, m: RunMaterial, pages: ReadonlyArray<{ status: string; decision: string }>) {
@@ -124,6 +188,7 @@ function head(run: RunRow, m: RunMaterial, pages: ReadonlyArray<{ status: string
     completedAt: run.completedAt,
     failOn: run.failOn,
     decision: run.decision ?? ("pending" as const),
+    visual: visualHead(run),
     totals: {
       pages: pages.length,
       settled: pages.filter((p) => SETTLED.has(p.status as JobRow["status"])).length,

@@ -1,4 +1,5 @@
 import { AppError } from "../errors/app-error";
+import type { VisualDiffData } from "../../events/runs";
 import { readInput } from "../contracts/read-input";
 import { RunEnvelope } from "../contracts/run-request";
 import { findValidation } from "../catalog/registry";
@@ -39,6 +40,8 @@ import { appendDecided } from "./job-writes";
 import { decodeCursor, encodeCursor } from "./job-views";
 import { newJobId, newRunId } from "./ids";
 import { pageResults, projectBaseline, projectView, runBrief, runView, type RunMaterial } from "./run-views";
+import { asksVisual, checkMasks, compareVisually, pagePairs, visualCapture } from "./run-visual";
+import type { CaptureExtras } from "./job-runner";
 import type { RequestMeta, ServiceContext } from "./context";
 
 const SYSTEM: RequestMeta = { actor: { kind: "system" }, channel: "system" };
@@ -63,6 +66,9 @@ export interface RunListQuery {
  * baseline, src/domain/run-comparison.ts). Projects keep their base branch and an explicit baseline.
  */
 export class RunService {
+  /** Runs this process is completing now: a second closer of the same run leaves it to the first. */
+  private readonly completing = new Set<string>();
+
   constructor(
     private readonly ctx: ServiceContext,
     private readonly quotes: JobQuotes,
@@ -101,6 +107,7 @@ export class RunService {
           validationId: ignore.check,
         });
     });
+    checkMasks(request.visual);
     const planned = await this.plan(customerId, request.pages);
     await browserReady(this.ctx, { rendersNow: planned.some((p) => p.job.type !== "email") });
 
@@ -133,7 +140,9 @@ export class RunService {
       this.jobs.release(web.map((p) => p.jobId));
       throw e;
     }
-    void this.execute(customerId, web, meta).catch((e: Error) => console.error(`run ${runId}:`, e.message));
+    const visual = asksVisual({ visual: request.visual, failOn });
+    const pages = web.map((p) => ({ ...p, extras: visual ? visualCapture(request.visual, p.pageKey) : {} }));
+    void this.execute(customerId, pages, meta).catch((e: Error) => console.error(`run ${runId}:`, e.message));
     if (options.mayWait && request.wait) await this.settled(customerId, runId, options.signal);
     return this.get(customerId, runId);
   }
@@ -276,14 +285,14 @@ export class RunService {
    */
   private async execute(
     customerId: string,
-    pages: ReadonlyArray<{ jobId: string; job: PlannedJob }>,
+    pages: ReadonlyArray<{ jobId: string; job: PlannedJob; extras: CaptureExtras }>,
     meta: RequestMeta,
   ): Promise<void> {
     const queue = [...pages];
     const feed = async () => {
       for (let page = queue.shift(); page; page = queue.shift()) {
         await this.jobs
-          .execute(page.jobId, customerId, page.job, meta)
+          .execute(page.jobId, customerId, page.job, meta, page.extras)
           .catch((e: Error) => console.error(`[${meta.requestId}] run page ${page.jobId}:`, e.message));
         crashPoint("run-page-settled");
       }
@@ -311,27 +320,49 @@ export class RunService {
 
   /**
    * RunCompleted, decided at the log's head on the run's stream: refused (false) while a page is open or once the run
-   * is completed, so two closers racing complete it once.
+   * is completed, so two closers racing complete it once. The baseline is chosen first, and, when the run asks for
+   * it, the visual comparison with it made (the slow part, off the log's lock) before the decision records both.
    */
   private async complete(runId: string): Promise<boolean> {
+    if (this.completing.has(runId)) return false;
+    this.completing.add(runId);
     try {
-      await appendDecided(this.ctx.log, () => this.decideCompletion(runId), SYSTEM);
+      const state = this.readRun(runId);
+      const started = state.started;
+      if (!started || state.completed) return false;
+      const run = findRun(this.ctx.readModels, started.customerId, runId)!;
+      const baseBranch =
+        findProject(this.ctx.readModels, started.customerId, started.project)?.baseBranch ?? DEFAULT_BASE_BRANCH;
+      const baseline = this.baselineRun(started.customerId, started.project, baseBranch, runId);
+      const visual =
+        baseline && asksVisual(started)
+          ? await compareVisually(
+              this.ctx,
+              run.customerId,
+              run.visual,
+              pagePairs(this.ctx.readModels, runId, baseline.runId),
+            )
+          : undefined;
+      await appendDecided(this.ctx.log, () => this.decideCompletion(runId, baseBranch, baseline, visual), SYSTEM);
       return true;
     } catch (e) {
       if (e instanceof RunStateError) return false;
       throw e;
+    } finally {
+      this.completing.delete(runId);
     }
   }
 
-  private decideCompletion(runId: string) {
+  private decideCompletion(
+    runId: string,
+    baseBranch: string,
+    baseline: RunRow | null,
+    visual: VisualDiffData[] | undefined,
+  ) {
     const state = this.readRun(runId);
     const started = state.started;
     if (!started) throw new RunStateError(`no run ${runId}`);
-    const run = findRun(this.ctx.readModels, started.customerId, runId)!;
-    const material = this.material(run);
-    const project = findProject(this.ctx.readModels, started.customerId, started.project);
-    const baseBranch = project?.baseBranch ?? DEFAULT_BASE_BRANCH;
-    const baseline = this.baselineRun(started.customerId, started.project, baseBranch, runId);
+    const material = this.material(findRun(this.ctx.readModels, started.customerId, runId)!);
     return decideRun(
       {
         kind: "complete",
@@ -340,6 +371,7 @@ export class RunService {
         ),
         baseBranch,
         baseline: baseline ? { runId: baseline.runId, pages: this.settledPages(baseline) } : null,
+        ...(visual ? { visual } : {}),
       },
       { run: state },
     );

@@ -182,7 +182,16 @@ describe("complete", () => {
     expect("comparison" in data || "comparedWith" in data).toBe(false);
   });
 
-  test("the visual diff's answers reach the judgement: a change beyond the tolerance blocks under visual", () => {
+  test("the visual diff's answers reach the judgement and are recorded: a change beyond the tolerance blocks under visual", () => {
+    const diff = {
+      index: 0,
+      jobId: "job_0",
+      size: "desktop-md",
+      changedRatio: 0.3,
+      changed: true,
+      baselineKey: "job_b-desktop-md.jpg",
+      currentKey: "job_0-desktop-md.jpg",
+    };
     const state = fold(
       initialRunState,
       decide({ ...startCmd(pages(2)), failOn: "visual" } as RunCommand, {
@@ -196,7 +205,7 @@ describe("complete", () => {
         pages: [settledPage("/p0", "pass")],
         baseBranch: "main",
         baseline: { runId: "run_0", pages: [settledPage("/p0", "pass")] },
-        visualChanges: [{ pageKey: "/p0", size: "desktop-md", changedRatio: 0.3, changed: true }],
+        visual: [diff],
       },
       { run: state },
     );
@@ -204,6 +213,7 @@ describe("complete", () => {
       decision: "blocked",
       comparison: { visualChanges: [{ pageKey: "/p0", size: "desktop-md", changedRatio: 0.3 }] },
       counts: { visualChanges: 1 },
+      visual: [diff],
     });
   });
 

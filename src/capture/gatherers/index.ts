@@ -6,6 +6,7 @@ import { layoutGatherer } from "./layout";
 import { imagesGatherer } from "./images";
 import { screenshotGatherer } from "./screenshot";
 import { paletteGatherer } from "./palette";
+import { maskBoxesGatherer } from "./mask-boxes";
 
 /**
  * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
@@ -20,4 +21,5 @@ export const WEB_GATHERERS = gathererTable([
   imagesGatherer,
   screenshotGatherer,
   paletteGatherer,
+  maskBoxesGatherer,
 ]);

@@ -32,6 +32,8 @@ export interface WebPage {
   loadedAt: number;
   /** Image URLs named by the checks' parameters, measured to compare the page's images against. */
   referenceImages: readonly string[];
+  /** CSS selectors whose elements' boxes are measured at each size ("mask-boxes": a run's visual masks). */
+  maskSelectors: readonly string[];
 }
 
 /** What a webpage offers its gatherers before it loads. */

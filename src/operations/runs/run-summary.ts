@@ -12,5 +12,6 @@ export function runSummary(run: RunViewData | RunBriefData): string {
         ? ` Against baseline ${run.comparison.baselineRunId}: ${plural(run.comparison.newFailures.length, "new failure")}, ${run.comparison.fixed.length} fixed, ${run.comparison.stillFailing.length} still failing.`
         : " No baseline to compare with."
       : "";
-  return `Run ${run.runId} of ${run.project} is ${run.status}: ${run.decision} (${totals.passed} passed, ${totals.blocked} blocked, ${totals.undecided} undecided of ${plural(totals.pages, "page")}).${compared}`;
+  const visual = run.visual.status === "off" ? "" : ` Visual comparison: ${run.visual.message}`;
+  return `Run ${run.runId} of ${run.project} is ${run.status}: ${run.decision} (${totals.passed} passed, ${totals.blocked} blocked, ${totals.undecided} undecided of ${plural(totals.pages, "page")}).${compared}${visual}`;
 }

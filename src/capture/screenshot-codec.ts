@@ -1,0 +1,21 @@
+import { decode as decodeJpeg } from "jpeg-js";
+import { PNG } from "pngjs";
+import type { RgbaImage } from "../domain/visual-diff";
+
+/** Screenshots as pixels and back: a capture (JPEG, or PNG) decoded to RGBA, and an RGBA image written as a PNG. */
+
+/** A stored capture's pixels, by its content type: image/png through pngjs, anything else as JPEG through jpeg-js. */
+export function decodedScreenshot(image: { contentType: string; data: Uint8Array }): RgbaImage {
+  if (image.contentType === "image/png") {
+    const png = PNG.sync.read(Buffer.from(image.data));
+    return { width: png.width, height: png.height, data: new Uint8Array(png.data) };
+  }
+  return decodeJpeg(image.data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 1024 });
+}
+
+/** RGB with the Paeth filter: about three times faster to write than pngjs's adaptive choice, for a like size. */
+export function encodedPng(image: RgbaImage): Uint8Array {
+  const png = new PNG({ width: image.width, height: image.height });
+  png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
+}
