@@ -40,6 +40,25 @@ const STYLE = `
   pre { white-space: pre-wrap; background: #f3f4f6; padding: .5rem; }
   .filters a { margin-left: .75rem; } .filters a[aria-current] { font-weight: 700; }
   .header-value { word-break: break-word; font: .875rem/1.4 ui-monospace, monospace; }
+  .badge { display: inline-block; padding: 0 .5rem; border-radius: 999px; font-weight: 600; font-size: .875rem; border: 1px solid currentColor; white-space: nowrap; }
+  .badge-pass { color: #14532d; background: #f0fdf4; } .badge-blocked { color: #7f1d1d; background: #fef2f2; }
+  .badge-undecided, .badge-pending { color: #78350f; background: #fffbeb; }
+  .decision { padding: .75rem 1rem; border: 1px solid #d1d5db; border-left-width: 6px; border-radius: 4px; }
+  .decision-pass { border-left-color: #166534; } .decision-blocked { border-left-color: #b91c1c; }
+  .decision-line { font-size: 1.25rem; font-weight: 600; }
+  ul.cards { list-style: none; padding: 0; } ul.cards > li { border: 1px solid #d1d5db; border-radius: 4px; padding: .5rem .75rem; margin: .5rem 0; }
+  .card-title { font-size: 1.125rem; margin: 0 0 .25rem; }
+  th { white-space: nowrap; } tbody th { white-space: normal; }
+  .sparkline { vertical-align: middle; }
+  .overlay { position: relative; display: inline-block; } .overlay img { display: block; max-width: 100%; height: auto; }
+  .overlay img.over { position: absolute; top: 0; left: 0; opacity: .5; }
+  @media (max-width: 40rem) {
+    table.cards-narrow, table.cards-narrow tbody, table.cards-narrow tr, table.cards-narrow th, table.cards-narrow td { display: block; }
+    table.cards-narrow thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
+    table.cards-narrow tr { border: 1px solid #d1d5db; border-radius: 4px; margin: .5rem 0; padding: .25rem .5rem; }
+    table.cards-narrow th, table.cards-narrow td { border: 0; padding: .2rem 0; }
+    table.cards-narrow td[data-label]::before { content: attr(data-label) ": "; font-weight: 600; }
+  }
 `;
 
 export interface LayoutProps {

@@ -16,10 +16,7 @@ const PAGE_SIZE = 20;
  * was read for the session's organization.
  */
 function localJob(job: JobView, share: (key: string) => string): JobView {
-  const shared = (url: string) => {
-    const link = new URL(share(new URL(url).pathname.split("/").pop()!));
-    return `${link.pathname}${link.search}`;
-  };
+  const shared = (url: string) => sharedPath(url, share);
   return {
     ...job,
     results: job.results.map((r) => ({
@@ -28,6 +25,12 @@ function localJob(job: JobView, share: (key: string) => string): JobView {
       ...(r.captures ? { captures: r.captures.map((c) => ({ ...c, screenshotUrl: shared(c.screenshotUrl) })) } : {}),
     })),
   };
+}
+
+/** A capture's URL as a share link on this site (path and query): loads wherever the page is opened. */
+export function sharedPath(url: string, share: (key: string) => string): string {
+  const link = new URL(share(new URL(url).pathname.split("/").pop()!));
+  return `${link.pathname}${link.search}`;
 }
 
 /** The list a request names: a known status (anything else is no filter), the page size, and the page's cursor. */

@@ -16,6 +16,7 @@ export interface ShellProps {
 
 const SECTIONS = [
   { href: "/dashboard/jobs", label: "Jobs" },
+  { href: "/dashboard/projects", label: "Projects" },
   { href: "/dashboard/credits", label: "Credits" },
   { href: "/dashboard/keys", label: "Keys" },
   { href: "/dashboard/members", label: "Members" },
