@@ -6,7 +6,8 @@ import type { Children } from "@kitajs/html";
  * on the dark blue of the buttons.
  */
 const STYLE = `
-  body { font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #ffffff; margin: 0; overflow-wrap: anywhere; }
+  body { font: 16px/1.5 system-ui, sans-serif; color: #111827; background: #ffffff; margin: 0; overflow-wrap: break-word; }
+  .long { overflow-wrap: anywhere; }
   main { max-width: 36rem; margin: 3rem auto; padding: 0 1rem; }
   main.wide { max-width: 64rem; margin-top: 1.5rem; }
   label { display: block; font-weight: 600; margin: 1rem 0 .25rem; }
@@ -26,11 +27,18 @@ const STYLE = `
   .table-scroll { overflow-x: auto; max-width: 100%; }
   table { border-collapse: collapse; width: 100%; margin: 1rem 0; }
   th, td { text-align: left; padding: .4rem .5rem; border-bottom: 1px solid #d1d5db; vertical-align: top; }
-  .shell { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; align-items: center; padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
-  .shell nav a, .site nav a { margin-right: 1rem; }
-  .site { padding: .75rem 1rem; border-bottom: 1px solid #d1d5db; }
-  .shell form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: 0; max-width: 100%; }
-  .shell select { width: auto; max-width: 100%; }
+  header.site, header.shell { padding: .5rem 1rem; border-bottom: 1px solid #d1d5db; }
+  header .bar { display: flex; align-items: center; gap: 1rem; }
+  header .brand { font-weight: 700; text-decoration: none; color: #111827; padding: .5rem 0; }
+  header nav.links { display: flex; gap: 1rem; flex: 1; min-width: 0; overflow-x: auto; white-space: nowrap; }
+  header nav.links a, header .account > a, header summary { display: inline-block; padding: .5rem 0; }
+  header nav.sections { flex: none; border-top: 1px solid #e5e7eb; }
+  header nav a[aria-current] { font-weight: 700; }
+  header .account { position: relative; white-space: nowrap; }
+  header details.account-menu summary { cursor: pointer; color: #1e3a8a; }
+  header details.account-menu > div { position: absolute; right: 0; z-index: 1; width: 18rem; max-width: calc(100vw - 2rem); background: #ffffff; border: 1px solid #d1d5db; border-radius: 4px; padding: .75rem; white-space: normal; }
+  header details.account-menu form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0 0; }
+  header details.account-menu select { width: auto; max-width: 100%; }
   .inline-form { display: inline; }
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   fieldset { border: 1px solid #d1d5db; margin: 1rem 0; } fieldset p { margin: .25rem 0; }
@@ -50,6 +58,24 @@ const STYLE = `
   .card-title { font-size: 1.125rem; margin: 0 0 .25rem; }
   th { white-space: nowrap; } tbody th { white-space: normal; }
   .sparkline { vertical-align: middle; }
+  .severity { color: #374151; background: #f3f4f6; font-weight: 400; }
+  .severity-critical, .severity-major, .severity-required, .severity-prohibited { color: #7f1d1d; background: #fef2f2; }
+  .severity-minor, .severity-recommended { color: #78350f; background: #fffbeb; }
+  section.result { border-top: 1px solid #d1d5db; padding-top: .25rem; }
+  ul.findings { list-style: none; padding: 0; }
+  li.finding { display: flex; flex-wrap: wrap; gap: .5rem 1.5rem; border-left: 3px solid #d1d5db; padding: 0 0 0 .75rem; margin: .75rem 0; }
+  .finding-text { flex: 1 1 18rem; min-width: 0; } .finding-text p { margin: .25rem 0; }
+  figure.finding-shot { margin: .25rem 0; flex: 0 1 auto; max-width: 100%; } .finding-shot img { width: 240px; max-width: 100%; height: auto; }
+  a.crop { display: block; position: relative; overflow: hidden; width: 320px; max-width: 100%; height: 200px; border: 1px solid #d1d5db; }
+  a.crop img { position: absolute; width: auto; max-width: none; border: 0; }
+  .outline { position: absolute; outline: 3px solid #b91c1c; outline-offset: 1px; }
+  dl.measured { display: flex; flex-wrap: wrap; gap: 0 1rem; margin: .25rem 0; } dl.measured div { display: flex; gap: .25rem; }
+  dl.measured dt { font-weight: 600; } dl.measured dt::after { content: ":"; } dl.measured dd { margin: 0; }
+  .looks-wrong { font-size: .875rem; }
+  details.passed > summary h2, details.passed > summary { display: inline; }
+  details.passed { margin: 1.5rem 0; }
+  details.email-part { margin: .5rem 0; } details.email-part > summary { cursor: pointer; font-weight: 600; padding: .25rem 0; }
+  iframe.email-frame { width: 100%; height: 32rem; border: 1px solid #d1d5db; background: #ffffff; }
   .overlay { position: relative; display: inline-block; } .overlay img { display: block; max-width: 100%; height: auto; }
   .overlay img.over { position: absolute; top: 0; left: 0; opacity: .5; }
   @media (max-width: 40rem) {
@@ -114,15 +140,28 @@ export function Layout(props: LayoutProps) {
   );
 }
 
-/** The header of the pages outside the dashboard: where a visitor without an account can go. */
-function SiteHeader() {
+/**
+ * The one header of every page, the catalog's and the dashboard's alike: the product, where anyone can go (Checks,
+ * Playground, Docs), and the account at the end (the dashboard's account menu; a page that knows nobody is signed in
+ * offers Sign in; a public page, which does not read the session, leads to the dashboard). A second row, when given,
+ * is the area's own navigation (the dashboard's sections, the catalog's sets): one line that scrolls sideways on a
+ * narrow screen.
+ */
+export function SiteHeader(props: { account?: Children; sections?: Children; class?: string }) {
   return (
-    <header class="site">
-      <nav aria-label="Site">
-        <a href="/validations">Checks</a>
-        <a href="/playground">Playground</a>
-        <a href="/signin">Sign in</a>
-      </nav>
+    <header class={props.class ?? "site"}>
+      <div class="bar">
+        <a class="brand" href="/">
+          Assay
+        </a>
+        <nav aria-label="Site" class="links">
+          <a href="/validations">Checks</a>
+          <a href="/playground">Playground</a>
+          <a href="/llms.txt">Docs</a>
+        </nav>
+        <div class="account">{props.account ?? <a href="/dashboard">Dashboard</a>}</div>
+      </div>
+      {props.sections ?? ""}
     </header>
   );
 }

@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { Layout, ScrollRegion } from "../layout";
+import { Layout, ScrollRegion, SiteHeader } from "../layout";
 
 /**
  * The public catalog site's templates: every check by subject and category, a page per check's standard and custom
@@ -80,16 +80,18 @@ function CatalogPage(props: {
       jsonLd={props.jsonLd}
       wide
       shell={
-        <header class="shell">
-          <nav aria-label="Catalog">
-            <a href={`${props.base}/validations`}>All checks</a>
-            {props.sets.map((s) => (
-              <a href={`${props.base}/validation-sets/${s.id}`} safe>
-                {s.name}
-              </a>
-            ))}
-          </nav>
-        </header>
+        <SiteHeader
+          sections={
+            <nav aria-label="Catalog" class="links sections">
+              <a href={`${props.base}/validations`}>All checks</a>
+              {props.sets.map((s) => (
+                <a href={`${props.base}/validation-sets/${s.id}`} safe>
+                  {s.name}
+                </a>
+              ))}
+            </nav>
+          }
+        />
       }
     >
       {props.children}

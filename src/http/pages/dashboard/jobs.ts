@@ -1,13 +1,39 @@
 import { Elysia } from "elysia";
 import PostalMime from "postal-mime";
+import { findEmailClient } from "../../../catalog/email-clients";
 import { JOB_STATUSES } from "../../../contracts/job";
 import { AppError } from "../../../errors/app-error";
 import type { JobView } from "../../../services/job-views";
 import { callOperation, htmlPage, type PageContext } from "../page-kit";
 import { dashboardRoute, type DashboardRequest } from "./route";
-import { JobPageView, JobsListView, type ReceivedEmail } from "./jobs-views";
+import { JobPageView } from "./job-page-views";
+import { JobsListView, type ReceivedEmail } from "./jobs-views";
 
 const PAGE_SIZE = 20;
+/** How much of a message's source the page shows (the download has it whole). */
+const SOURCE_LIMIT = 200_000;
+
+/** The links of an email's HTML part, in order, each once: the address and the link's text. */
+async function linksOf(html: string): Promise<ReceivedEmail["links"]> {
+  const links: ReceivedEmail["links"] = [];
+  let current: ReceivedEmail["links"][number] | null = null;
+  await new HTMLRewriter()
+    .on("a[href]", {
+      element(el) {
+        current = { href: el.getAttribute("href") ?? "", text: "" };
+        links.push(current);
+      },
+      text(t) {
+        if (current) current.text += t.text;
+      },
+    })
+    .transform(new Response(html))
+    .text();
+  const seen = new Set<string>();
+  return links
+    .map((l) => ({ href: l.href.trim(), text: l.text.replace(/\s+/g, " ").trim() }))
+    .filter((l) => l.href && !seen.has(`${l.href} ${l.text}`) && seen.add(`${l.href} ${l.text}`));
+}
 
 /**
  * The job as the page shows it: each screenshot by a share link on this site (signed, short-lived), made as the
@@ -22,9 +48,29 @@ function localJob(job: JobView, share: (key: string) => string): JobView {
     results: job.results.map((r) => ({
       ...r,
       ...(r.screenshotUrl ? { screenshotUrl: shared(r.screenshotUrl) } : {}),
-      ...(r.captures ? { captures: r.captures.map((c) => ({ ...c, screenshotUrl: shared(c.screenshotUrl) })) } : {}),
+      ...(r.captures
+        ? {
+            captures: r.captures.map((c) => {
+              const caption = renderCaption(job.jobId, c.screenshotUrl);
+              return { ...c, screenshotUrl: shared(c.screenshotUrl), ...(caption ? { caption } : {}) };
+            }),
+          }
+        : {}),
     })),
   };
+}
+
+/**
+ * An email render's caption from its capture's name (`<jobId>-<client>-<form factor>.jpg`): the mail client and its
+ * mode, "Apple Mail, iPhone, dark"; undefined for a webpage's screenshot.
+ */
+export function renderCaption(jobId: string, url: string): string | undefined {
+  const key = new URL(url).pathname.split("/").pop() ?? "";
+  const named = key.startsWith(`${jobId}-`) ? /^(.+)-([a-z]+-[a-z]+)\.jpg$/.exec(key.slice(jobId.length + 1)) : null;
+  const client = named ? findEmailClient(named[2]!, named[1]!) : undefined;
+  if (!client) return undefined;
+  const name = client.name.replace(/, (dark|light) mode$/, "").replace(/ \((.+)\)$/, ", $1");
+  return `${name}, ${client.colorScheme}`;
 }
 
 /** A capture's URL as a share link on this site (path and query): loads wherever the page is opened. */
@@ -41,7 +87,7 @@ function filterOf(query: DashboardRequest["query"]) {
 
 /** The jobs pages: the organization's jobs (filter, pages), and one job with its verdicts, screenshots and message. */
 export function jobPages(ctx: PageContext) {
-  /** An email job's message (headers, for the download link), or null while it holds none. */
+  /** An email job's message, parsed for its preview, or null while it holds none. */
   async function receivedEmail(req: DashboardRequest, jobId: string): Promise<ReceivedEmail | null> {
     let raw: Response;
     try {
@@ -52,10 +98,22 @@ export function jobPages(ctx: PageContext) {
     }
     const bytes = new Uint8Array(await raw.arrayBuffer());
     const parsed = await PostalMime.parse(bytes);
+    const source = new TextDecoder().decode(bytes);
     return {
       downloadUrl: `/api/jobs/${encodeURIComponent(jobId)}/email`,
       bytes: bytes.byteLength,
       headers: parsed.headers.map((h) => ({ name: h.key, value: h.value })),
+      html: parsed.html ?? null,
+      text: parsed.text ?? null,
+      source: source.slice(0, SOURCE_LIMIT),
+      sourceCut: source.length > SOURCE_LIMIT,
+      attachments: parsed.attachments.map((a) => ({
+        filename: a.filename,
+        mimeType: a.mimeType,
+        bytes: typeof a.content === "string" ? a.content.length : a.content.byteLength,
+        inline: a.disposition === "inline",
+      })),
+      links: parsed.html ? await linksOf(parsed.html) : [],
     };
   }
 
@@ -108,6 +166,7 @@ export function jobPages(ctx: PageContext) {
             shell: { ...req.shell, path: "/dashboard/jobs" },
             job: localJob(job, (key) => ctx.services.captures.shareUrl(key)),
             email,
+            images: req.query.images !== "off",
           }) as string,
         );
       }),

@@ -1,4 +1,5 @@
 import { ScrollRegion } from "../layout";
+import { DecisionBadge } from "./badges";
 import { type PageVisualItem, percentChanged, VisualDiff } from "./run-visual-views";
 import { Csrf, DashboardPage, type ShellProps } from "./shell";
 
@@ -82,18 +83,6 @@ export interface CheckTrend {
 
 const when = (iso: string | null | undefined) =>
   iso ? <time datetime={iso}>{iso.slice(0, 16).replace("T", " ")} UTC</time> : "not yet";
-
-const DECISION_WORDS: Record<string, string> = {
-  pass: "Pass",
-  blocked: "Blocked",
-  undecided: "Undecided",
-  pending: "Running",
-};
-
-/** A decision as a badge: its word, coloured (the word carries it; the colour only repeats it). */
-export const DecisionBadge = (props: { decision: string }) => (
-  <span class={`badge badge-${props.decision}`}>{DECISION_WORDS[props.decision] ?? props.decision}</span>
-);
 
 const runLink = (runId: string) => `/dashboard/runs/${encodeURIComponent(runId)}`;
 const projectLink = (project: string) => `/dashboard/projects/${encodeURIComponent(project)}`;
