@@ -26,6 +26,8 @@ let apiKey: string;
 let jobId: string;
 let runId: string;
 let siteRunId: string;
+let newcomer: SignedIn;
+let waitingJobId: string;
 let endpointId: string;
 let receiver: WebhookReceiver;
 
@@ -67,6 +69,14 @@ beforeAll(async () => {
   });
   expect(run.status).toBe(201);
   runId = run.body.runId;
+  // Someone with no job yet, for the empty state; an email job waiting for its message.
+  newcomer = await signIn(server, relay, uniqueEmail("self-check-newcomer"));
+  const waiting = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "email", validationSetId: "transactional" },
+  });
+  expect(waiting.status).toBe(200);
+  waitingJobId = waiting.body.jobId;
   // A project with two runs (a failure fixed, one new, one accepted), for the projects and runs pages.
   const site = (html: string, path: string) => ({
     type: "static_html",
@@ -137,7 +147,12 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ],
   ["/dashboard/keys", () => page(server, "/dashboard/keys", person.cookie)],
   ["/dashboard/jobs", () => page(server, "/dashboard/jobs", person.cookie)],
+  ["/dashboard/jobs (no jobs yet)", () => page(server, "/dashboard/jobs", newcomer.cookie)],
   ["/dashboard/jobs/{jobId}", () => page(server, `/dashboard/jobs/${jobId}`, person.cookie)],
+  [
+    "/dashboard/jobs/{waitingJobId} (an email job waiting)",
+    () => page(server, `/dashboard/jobs/${waitingJobId}`, person.cookie),
+  ],
   [
     "/dashboard/jobs/{jobId}/feedback/single-h1",
     () => page(server, `/dashboard/jobs/${jobId}/feedback/single-h1`, person.cookie),
@@ -172,7 +187,8 @@ test.each(pages)("%s passes launch-readiness and accessibility", async (label, l
     .split(" ")[0]!
     .replace("{jobId}", jobId)
     .replace("{runId}", runId)
-    .replace("{siteRunId}", siteRunId);
+    .replace("{siteRunId}", siteRunId)
+    .replace("{waitingJobId}", waitingJobId);
   const baseUrl = `${server.baseUrl}${path.replace("{endpointId}", endpointId)}`;
   const job = await server.api("POST", "/api/jobs", {
     key: apiKey,

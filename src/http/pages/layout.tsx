@@ -34,7 +34,8 @@ const STYLE = `
   header nav.links a, header .account > a, header summary { display: inline-block; padding: .5rem 0; }
   header nav.sections { flex: none; border-top: 1px solid #e5e7eb; }
   header nav a[aria-current] { font-weight: 700; }
-  header .account { position: relative; white-space: nowrap; }
+  header .account { position: relative; white-space: nowrap; min-width: 0; }
+  header .account > a { max-width: 10rem; overflow: hidden; text-overflow: ellipsis; vertical-align: bottom; }
   header details.account-menu summary { cursor: pointer; color: #1e3a8a; }
   header details.account-menu > div { position: absolute; right: 0; z-index: 1; width: 18rem; max-width: calc(100vw - 2rem); background: #ffffff; border: 1px solid #d1d5db; border-radius: 4px; padding: .75rem; white-space: normal; }
   header details.account-menu form { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0 0; }
@@ -72,13 +73,16 @@ const STYLE = `
   dl.measured { display: flex; flex-wrap: wrap; gap: 0 1rem; margin: .25rem 0; } dl.measured div { display: flex; gap: .25rem; }
   dl.measured dt { font-weight: 600; } dl.measured dt::after { content: ":"; } dl.measured dd { margin: 0; }
   .looks-wrong { font-size: .875rem; }
-  details.passed > summary h2, details.passed > summary { display: inline; }
+  details.passed > summary h2, details.passed > summary, details.start-job > summary h2 { display: inline; }
+  details.start-job { margin: 1rem 0; } details.start-job > summary { cursor: pointer; }
+  .start-forms { display: grid; grid-template-columns: repeat(auto-fit, minmax(16rem, 1fr)); gap: 0 2rem; }
+  .start-forms h3 { margin-bottom: 0; }
   details.passed { margin: 1.5rem 0; }
   details.email-part { margin: .5rem 0; } details.email-part > summary { cursor: pointer; font-weight: 600; padding: .25rem 0; }
   iframe.email-frame { width: 100%; height: 32rem; border: 1px solid #d1d5db; background: #ffffff; }
   .overlay { position: relative; display: inline-block; } .overlay img { display: block; max-width: 100%; height: auto; }
   .overlay img.over { position: absolute; top: 0; left: 0; opacity: .5; }
-  @media (max-width: 40rem) {
+  @media (max-width: 48rem) {
     table.cards-narrow, table.cards-narrow tbody, table.cards-narrow tr, table.cards-narrow th, table.cards-narrow td { display: block; }
     table.cards-narrow thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }
     table.cards-narrow tr { border: 1px solid #d1d5db; border-radius: 4px; margin: .5rem 0; padding: .25rem .5rem; }

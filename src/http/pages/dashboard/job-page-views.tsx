@@ -60,6 +60,24 @@ function boxOf(measured?: Record<string, unknown>): { x: number; y: number; widt
 const PAD = 24;
 
 /**
+ * A job still waiting (an email job's message, a page being checked): the page asks for the job every few seconds
+ * (GET /api/jobs with the session) and reloads once it has settled, so the person watches it arrive; without
+ * JavaScript, a link to look again. No timed refresh of the page itself (WCAG 2.2.1).
+ */
+function WaitForJob(props: { jobId: string }) {
+  const id = JSON.stringify(props.jobId).replaceAll("<", "\\u003c");
+  return (
+    <>
+      <p role="status">
+        Waiting: this page updates itself when the job settles.{" "}
+        <a href={`/dashboard/jobs/${encodeURIComponent(props.jobId)}`}>Check again</a>
+      </p>
+      <script>{`(function(){var id=${id};function poll(){fetch("/api/jobs?jobId="+encodeURIComponent(id),{credentials:"same-origin"}).then(function(r){return r.json();}).then(function(b){var j=b.jobs&&b.jobs[0];if(j&&j.status!=="pending"&&j.status!=="running"){location.reload();}else{setTimeout(poll,3000);}}).catch(function(){setTimeout(poll,10000);});}setTimeout(poll,3000);})();`}</script>
+    </>
+  );
+}
+
+/**
  * The screenshot beside a finding: with its box, the part of the screenshot around the element at full scale with
  * the element outlined; without, the screenshot as a thumbnail. Both open the full image.
  */
@@ -284,6 +302,7 @@ export function JobPageView(props: JobPageProps) {
       ) : (
         ""
       )}
+      {job.status === "pending" || job.status === "running" ? <WaitForJob jobId={job.jobId} /> : ""}
       <Results id="blocking" title="Blocking" jobId={job.jobId} results={blocking} />
       <Results id="undecided" title="Could not run" jobId={job.jobId} results={undecided} />
       <Results id="warnings" title="Warnings" jobId={job.jobId} results={[...warnings, ...others]} />

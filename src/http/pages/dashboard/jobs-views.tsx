@@ -1,4 +1,5 @@
 import { DashboardPage, type ShellProps } from "./shell";
+import { NoJobsYet, StartJob, type StartJobProps } from "./start-job-views";
 import { ScrollRegion } from "../layout";
 
 /** What the pages show of a job (the shape the job operations answer). */
@@ -123,6 +124,10 @@ export interface JobsListProps {
   firstPage?: string;
   /** The next page's link (the filter and the cursor), when there is one. */
   nextPage?: string;
+  /** The forms that start a job. */
+  start: StartJobProps;
+  /** Why the last form was refused. */
+  message?: string;
 }
 
 export function JobsListView(props: JobsListProps) {
@@ -131,7 +136,9 @@ export function JobsListView(props: JobsListProps) {
       shell={props.shell}
       title="Jobs"
       description="Your organization's jobs, newest first, with their verdicts and credits."
+      message={props.message}
     >
+      <StartJob {...props.start} />
       <form method="get" action="/dashboard/jobs">
         <label for="job-status">Status</label>
         <select id="job-status" name="status">
@@ -149,9 +156,11 @@ export function JobsListView(props: JobsListProps) {
       </form>
       <h2>{props.firstPage ? "Older jobs" : "Newest jobs"}</h2>
       {props.jobs.length === 0 ? (
-        <p>
-          {props.status ? `No ${props.status} jobs.` : "No jobs yet. Run one with POST /api/jobs or the run_job tool."}
-        </p>
+        props.status || props.firstPage ? (
+          <p>{props.status ? `No ${props.status} jobs.` : "No older jobs."}</p>
+        ) : (
+          <NoJobsYet origin={props.start.origin} />
+        )
       ) : (
         <ScrollRegion label="Jobs">
           <table class="cards-narrow">

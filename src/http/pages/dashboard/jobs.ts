@@ -1,15 +1,25 @@
 import { Elysia } from "elysia";
 import PostalMime from "postal-mime";
 import { findEmailClient } from "../../../catalog/email-clients";
+import { validationSets } from "../../../catalog/sets";
 import { JOB_STATUSES } from "../../../contracts/job";
 import { AppError } from "../../../errors/app-error";
 import type { JobView } from "../../../services/job-views";
-import { callOperation, htmlPage, type PageContext } from "../page-kit";
-import { dashboardRoute, type DashboardRequest } from "./route";
+import { callOperation, htmlPage, seeOther, type PageContext } from "../page-kit";
+import { dashboardRoute, formRoute, type DashboardRequest } from "./route";
 import { JobPageView } from "./job-page-views";
 import { JobsListView, type ReceivedEmail } from "./jobs-views";
 
 const PAGE_SIZE = 20;
+/** The sets a job started from the dashboard may run, by subject: web-essentials first (the CLI's default). */
+const SETS = {
+  url: validationSets
+    .filter((s) => s.subjectType === "url")
+    .sort((a, b) => Number(b.id === "web-essentials") - Number(a.id === "web-essentials"))
+    .map(({ id, name }) => ({ id, name })),
+  email: validationSets.filter((s) => s.subjectType === "email").map(({ id, name }) => ({ id, name })),
+};
+
 /** How much of a message's source the page shows (the download has it whole). */
 const SOURCE_LIMIT = 200_000;
 
@@ -117,39 +127,57 @@ export function jobPages(ctx: PageContext) {
     };
   }
 
+  /** The list a request names, with the forms that start a job (open when there is none yet, or after a refusal). */
+  async function renderList(req: DashboardRequest, message?: string, status = 200) {
+    // The filter goes to listJobs as given (it refuses a page size it does not take, as on /api), and with the next page's link.
+    const filter = filterOf(req.query);
+    const cursor = req.query.cursor || undefined;
+    const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(
+      ctx,
+      "listJobs",
+      req.request,
+      { query: { limit: String(PAGE_SIZE), ...filter, ...(cursor ? { cursor } : {}) } },
+    );
+    const nextPage = nextCursor
+      ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}`
+      : undefined;
+    const firstPage = Object.keys(filter).length ? `/dashboard/jobs?${new URLSearchParams(filter)}` : "/dashboard/jobs";
+    const view = JobsListView({
+      shell: { ...req.shell, path: "/dashboard/jobs" },
+      jobs,
+      statuses: [...JOB_STATUSES],
+      status: filter.status,
+      limit: filter.limit,
+      firstPage: cursor ? firstPage : undefined,
+      nextPage,
+      message,
+      start: {
+        csrfToken: req.shell.csrfToken,
+        origin: req.shell.origin,
+        webSets: SETS.url,
+        emailSets: SETS.email,
+        open: !!message || (jobs.length === 0 && !cursor && !filter.status),
+      },
+    });
+    return htmlPage(view as string, status);
+  }
+
   return new Elysia()
     .get(
       "/dashboard/jobs",
-      dashboardRoute(ctx, async (req) => {
-        // The filter goes to listJobs as given (it refuses a page size it does not take, as on /api), and with the next page's link.
-        const filter = filterOf(req.query);
-        const cursor = req.query.cursor || undefined;
-        const { jobs, nextCursor } = await callOperation<{ jobs: JobView[]; nextCursor: string | null }>(
-          ctx,
-          "listJobs",
-          req.request,
-          {
-            query: { limit: String(PAGE_SIZE), ...filter, ...(cursor ? { cursor } : {}) },
-          },
-        );
-        const nextPage = nextCursor
-          ? `/dashboard/jobs?${new URLSearchParams({ ...filter, cursor: nextCursor })}`
-          : undefined;
-        const firstPage = Object.keys(filter).length
-          ? `/dashboard/jobs?${new URLSearchParams(filter)}`
-          : "/dashboard/jobs";
-        return htmlPage(
-          JobsListView({
-            shell: req.shell,
-            jobs,
-            statuses: [...JOB_STATUSES],
-            status: filter.status,
-            limit: filter.limit,
-            firstPage: cursor ? firstPage : undefined,
-            nextPage,
-          }) as string,
-        );
-      }),
+      dashboardRoute(ctx, (req) => renderList(req)),
+    )
+    .post(
+      "/dashboard/jobs",
+      formRoute(
+        ctx,
+        (req, notice, status) => renderList(req, notice.message, status),
+        async (req) => {
+          // The form goes to run_job as its fields (the operation maps them to a job body, _csrf the credential).
+          const job = await callOperation<JobView>(ctx, "runJob", req.request, { body: req.body });
+          return seeOther(`/dashboard/jobs/${encodeURIComponent(job.jobId)}`);
+        },
+      ),
     )
     .get(
       "/dashboard/jobs/:jobId",
