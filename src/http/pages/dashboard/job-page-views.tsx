@@ -99,7 +99,7 @@ function FindingShot(props: { capture: Capture; label: string; measured?: Record
   return (
     <figure class="finding-shot">
       <a href={capture.screenshotUrl} class="crop" aria-label={`The element outlined on the screenshot at ${label}`}>
-        <img src={capture.screenshotUrl} alt="" style={`left:-${left}px;top:-${top}px`} loading="lazy" />
+        <img src={capture.screenshotUrl} alt="" style={`left:${-left}px;top:${-top}px`} loading="lazy" />
         <span
           class="outline"
           style={`left:${Math.round(box.x) - left}px;top:${Math.round(box.y) - top}px;width:${Math.round(box.width)}px;height:${Math.round(box.height)}px`}
