@@ -71,7 +71,7 @@ const html = String(JobPageView({ shell, job, email: null, images: true }));
 
 test("the decision first, then blocking, warnings, and the passes collapsed", () => {
   expect(html).toContain(
-    '<span class="badge badge-blocked">Blocked</span> <span>Blocked by “Check cta-visible”. 1 warning.</span>',
+    '<span class="badge badge-blocked">Blocked</span> <span>by “Check cta-visible”. 1 warning.</span>',
   );
   const at = [
     'aria-label="Decision"',

@@ -178,9 +178,7 @@ describe("a job's page", () => {
       expect(html).toContain(`<code>${Bun.escapeHTML(f.selector)}</code>`);
     }
     // The decision first, then the blocking check with its severity as a badge; the passes collapsed after.
-    expect(html).toContain(
-      '<span class="badge badge-blocked">Blocked</span> <span>Blocked by “Images have alt text”.</span>',
-    );
+    expect(html).toContain('<span class="badge badge-blocked">Blocked</span> <span>by “Images have alt text”.</span>');
     const order = ['aria-label="Decision"', 'id="blocking-heading"', '<details class="passed">'].map((s) =>
       html.indexOf(s),
     );

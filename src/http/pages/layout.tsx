@@ -82,6 +82,9 @@ const STYLE = `
   iframe.email-frame { width: 100%; height: 32rem; border: 1px solid #d1d5db; background: #ffffff; }
   .overlay { position: relative; display: inline-block; } .overlay img { display: block; max-width: 100%; height: auto; }
   .overlay img.over { position: absolute; top: 0; left: 0; opacity: .5; }
+  @media (max-width: 30rem) {
+    header.site, header.shell { padding: .25rem .75rem; } header .bar, header nav.links { gap: .75rem; }
+  }
   @media (max-width: 48rem) {
     table.cards-narrow, table.cards-narrow tbody, table.cards-narrow tr, table.cards-narrow th, table.cards-narrow td { display: block; }
     table.cards-narrow thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); }

@@ -237,19 +237,18 @@ function DecisionText(props: {
 }) {
   const { job, decision, blocking, undecided, warnings } = props;
   const warned = warnings.length ? ` ${warnings.length} ${warnings.length === 1 ? "warning" : "warnings"}.` : "";
+  // The badge says the decision; the sentence goes on from it.
   if (decision === "blocked")
     return (
-      <span
-        safe
-      >{`Blocked by ${blocking.length === 1 ? "" : `${blocking.length} checks: `}${names(blocking)}.${warned}`}</span>
+      <span safe>{`by ${blocking.length === 1 ? "" : `${blocking.length} checks: `}${names(blocking)}.${warned}`}</span>
     );
   if (decision === "undecided")
     return (
       <span
         safe
-      >{`Undecided: ${undecided.length ? `${names(undecided)} could not run.` : "the job did not finish."}${warned}`}</span>
+      >{`${undecided.length ? `${names(undecided)} could not run.` : "the job did not finish."}${warned}`}</span>
     );
-  if (decision === "pass") return <span safe>{`Passed: nothing blocks.${warned}`}</span>;
+  if (decision === "pass") return <span safe>{`nothing blocks.${warned}`}</span>;
   return job.type === "email" && job.status === "pending" ? (
     <>
       Waiting for the message at <code safe>{job.subject.testEmail ?? ""}</code>.
