@@ -2,15 +2,8 @@ import { Elysia } from "elysia";
 import { callOperation, formOf, htmlPage, seeOther, type PageContext } from "../page-kit";
 import { sharedPath } from "./jobs";
 import { dashboardRoute, formRoute, type DashboardRequest } from "./route";
-import {
-  type CheckTrend,
-  type ProjectItem,
-  ProjectsView,
-  ProjectView,
-  type RunBriefItem,
-  type RunItem,
-  RunView,
-} from "./runs-views";
+import { type CheckTrend, type ProjectItem, ProjectsView, ProjectView } from "./projects-views";
+import { type RunBriefItem, type RunItem, RunView } from "./runs-views";
 
 /** How many runs a project's page lists at once, and how many of them its trend per check reads. */
 const PAGE_SIZE = 20;
