@@ -107,7 +107,7 @@ function Prose(props: { text: string }) {
 function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
   return (
     <ScrollRegion label={props.label}>
-      <table>
+      <table class="cards-narrow">
         <thead>
           <tr>
             <th scope="col">Check</th>
@@ -120,15 +120,17 @@ function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
         <tbody>
           {props.rows.map((r) => (
             <tr data-check={`${r.id} ${r.name} ${r.category} ${r.summary}`.toLowerCase()}>
-              <td>
+              <td data-label="Check">
                 <a href={`${props.base}/validations/${r.slug}/standard`} safe>
                   {r.name}
                 </a>
               </td>
-              <td>{KIND_NAMES[r.kind]}</td>
-              <td>{credits(r.credits)}</td>
-              <td safe>{r.severity}</td>
-              <td>
+              <td data-label="Kind">{KIND_NAMES[r.kind]}</td>
+              <td data-label="Price">{credits(r.credits)}</td>
+              <td data-label="Severity" safe>
+                {r.severity}
+              </td>
+              <td data-label="Sets">
                 {r.sets.length
                   ? r.sets.map((s, i) => (
                       <>
