@@ -139,6 +139,8 @@ export interface LayoutSnapshot {
   /** Outermost elements whose right edge passes the viewport, widest first. */
   overflowing: Array<{ selector: string; right: number; width: number }>;
   brokenImages: Array<{ selector: string; src: string }>;
+  /** Words broken letter by letter over 3 or more lines (a column narrower than the word): the word, its lines, the widest line. */
+  brokenWords: Array<{ selector: string; word: string; lines: number; width: number }>;
   visibleH1: string | null;
 }
 

@@ -42,13 +42,18 @@ function readHttpInput(
   body: unknown,
 ): unknown {
   const { path, query: querySchema, body: bodySchema, rawBody, form } = op.input;
-  if (rawBody) return jsonBody(request, body);
+  /** A form mapped by the operation's own function (its _csrf field is a credential, not input). */
+  const mapped = (map: (fields: URLSearchParams) => Record<string, unknown>) => {
+    const sent = new URLSearchParams(typeof body === "string" ? body : "");
+    sent.delete("_csrf");
+    return map(sent);
+  };
+  // A raw body is only parsed (the handler validates it), from JSON or, where the operation maps one, a form.
+  if (rawBody) return typeof form === "function" && isForm(request) ? mapped(form) : jsonBody(request, body);
   const fields = () => {
     if (!form || !isForm(request) || !bodySchema) return jsonBody(request, body);
     if (form === true) return formFields(bodySchema, body);
-    const sent = new URLSearchParams(typeof body === "string" ? body : "");
-    sent.delete("_csrf");
-    return form(sent);
+    return mapped(form);
   };
   return {
     ...(path ? readInput(path, params) : {}),

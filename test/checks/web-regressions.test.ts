@@ -40,10 +40,16 @@ afterAll(async () => {
   assets.stop(true);
 });
 
+const PHONE_AND_DESKTOP = { captureSizes: ["mobile-sm", "desktop-md"] };
 const assetBase = (check: string) => `http://127.0.0.1:${assets.port}/${check}`;
 
 /** Runs one regression page as a static_html job rendered at `<asset base>/page.html`. */
-async function run(check: string, page: string, parameters?: Record<string, unknown>) {
+async function run(
+  check: string,
+  page: string,
+  parameters?: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+) {
   const html = readFileSync(join(FIXTURES, check, "regressions", page), "utf8").replaceAll(
     "{{BASE}}",
     assetBase(check),
@@ -51,7 +57,7 @@ async function run(check: string, page: string, parameters?: Record<string, unkn
   const entry = parameters ? { id: check, parameters } : check;
   const res = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: htmlJob(html, [entry], { baseUrl: `${assetBase(check)}/page.html` }),
+    body: htmlJob(html, [entry], { baseUrl: `${assetBase(check)}/page.html`, ...extra }),
   });
   expect(res.status).toBe(200);
   const [result] = res.body.results;
@@ -142,4 +148,17 @@ test("tap-targets: a row of one-letter links a space apart is judged (not a sent
 test("layout-not-broken: a big number at line-height 1 stacked on its label is not overlapping text", async () => {
   const result = await run("layout-not-broken", "big-number-tight-line-height.html");
   expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+});
+
+test("layout-not-broken: a long token broken in two, hyphenated, visually hidden, vertical, CJK and per-letter text is no word broken letter by letter", async () => {
+  const result = await run("layout-not-broken", "words-in-narrow-columns.html", undefined, PHONE_AND_DESKTOP);
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+});
+
+test("layout-not-broken: a table column squeezed to a letter by overflow-wrap: anywhere fails at 375 px", async () => {
+  const result = await run("layout-not-broken", "letters-in-a-squeezed-column.html", undefined, PHONE_AND_DESKTOP);
+  expect(result.verdict).toBe("fail");
+  const broken = result.findings.filter((f) => f.message.includes("broken letter by letter"));
+  expect(broken.length).toBeGreaterThan(0);
+  expect(broken.every((f) => (f as { viewport?: string }).viewport === "mobile-sm")).toBe(true);
 });

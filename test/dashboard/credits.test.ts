@@ -55,8 +55,8 @@ describe("the credits page", () => {
     const charge = credits.ledger.find((e: { jobId?: string; amount: number }) => e.jobId === jobId && e.amount < 0);
     const chargeRow = shown.text.slice(shown.text.indexOf(`<tr id="position-${charge.position}">`)).split("</tr>")[0]!;
     expect(chargeRow).toContain(`<a href="/dashboard/jobs/${jobId}">`);
-    expect(chargeRow).toContain(`<td>${charge.amount}</td>`);
-    expect(chargeRow).toContain(`<td>${charge.balanceAfter}</td>`);
+    expect(chargeRow).toContain(`<td data-label="Amount">${charge.amount}</td>`);
+    expect(chargeRow).toContain(`<td data-label="Balance after">${charge.balanceAfter}</td>`);
     // Reading writes nothing.
     expect(eventsOf(server).length).toBe(before);
   });

@@ -70,7 +70,11 @@ beforeAll(async () => {
   owner = await organization("jobs-owner");
   stranger = await organization("jobs-stranger");
   webJob = await runJob(owner, htmlJob(PAGE, ["image-alt-text", "cta-visible"]));
-  const pending = await runJob(owner, { type: "email", validations: EMAIL_CHECKS, subject: "Spring sale: boots" });
+  const pending = await runJob(owner, {
+    type: "email",
+    validations: [...EMAIL_CHECKS, "email-dark-mode-legible"],
+    subject: "Spring sale: boots",
+  });
   await nodemailer
     .createTransport({ host: "127.0.0.1", port: server.smtpPort, secure: false, ignoreTLS: true })
     .sendMail({
@@ -78,7 +82,8 @@ beforeAll(async () => {
       to: pending.testEmail,
       subject: "Spring sale: boots",
       text: "Hello",
-      html: "<p>Hello</p>",
+      html: '<p>Hello</p><p><a href="https://trailhead.example/boots">See the boots</a></p><img src="https://cdn.trailhead.example/boots.png" alt="Boots">',
+      attachments: [{ filename: "terms.txt", content: "The terms." }],
       headers: { "List-Unsubscribe": "<https://trailhead.example/u?id=1>", "X-Campaign": "spring <2025>" },
     });
   emailJob = await settled(owner, pending.jobId);
@@ -169,9 +174,17 @@ describe("a job's page", () => {
     expect(html).toContain(Bun.escapeHTML(alt.reason));
     expect(alt.findings.length).toBeGreaterThan(0);
     for (const f of alt.findings) {
-      expect(html).toContain(`<td>${Bun.escapeHTML(f.message)}</td>`);
+      expect(html).toContain(`<p>${Bun.escapeHTML(f.message)}</p>`);
       expect(html).toContain(`<code>${Bun.escapeHTML(f.selector)}</code>`);
     }
+    // The decision first, then the blocking check with its severity as a badge; the passes collapsed after.
+    expect(html).toContain('<span class="badge badge-blocked">Blocked</span> <span>by “Images have alt text”.</span>');
+    const order = ['aria-label="Decision"', 'id="blocking-heading"', '<details class="passed">'].map((s) =>
+      html.indexOf(s),
+    );
+    expect(order.every((i) => i > 0) && order[0]! < order[1]! && order[1]! < order[2]!).toBe(true);
+    expect(html).toContain('<span class="badge severity severity-major">major</span> <code>image-alt-text</code>');
+    expect(html).toContain(`<a href="/dashboard/jobs/${webJob.jobId}/feedback/image-alt-text">Looks wrong?`);
     expect(html).toContain(
       `${webJob.credits.charged} charged, ${webJob.credits.refunded} refunded, ${webJob.credits.net} net`,
     );
@@ -242,6 +255,31 @@ describe("a job's page", () => {
     expect(html).toContain('<th scope="row">x-campaign</th><td class="header-value">spring &lt;2025&gt;</td>');
     expect(html).toContain("&lt;https://trailhead.example/u?id=1&gt;");
     for (const r of emailJob.results) expect(html).toContain(`<span class="${r.verdict}">${r.verdict}</span>`);
+  });
+
+  test("an email job previews the message as Mailpit does: sandboxed HTML with images on or off, text, links, attachments, source; renders captioned by mail client and mode", async () => {
+    const path = `/dashboard/jobs/${emailJob.jobId}`;
+    const html = (await page(server, path, owner.who.cookie)).text;
+    const frame =
+      /<iframe class="email-frame" title="The message's HTML part" sandbox="" referrerpolicy="no-referrer" srcdoc="([^"]*)"/.exec(
+        html,
+      );
+    expect(frame).not.toBeNull();
+    expect(frame![1]).toContain("&lt;a href=&quot;https://trailhead.example/boots&quot;&gt;See the boots&lt;/a&gt;");
+    expect(frame![1]).not.toContain("Content-Security-Policy");
+    expect(html).toContain(`<a href="${path}?images=off#email-heading">turn them off</a>`);
+    const off = (await page(server, `${path}?images=off`, owner.who.cookie)).text;
+    expect(off).toContain("Content-Security-Policy&quot; content=&quot;img-src &#x27;none&#x27;");
+    expect(off).toContain(`<a href="${path}?images=on#email-heading">turn them on</a>`);
+    expect(html).toMatch(/<summary>Text<\/summary><pre>Hello\s*<\/pre>/);
+    expect(html).toContain("<code>https://trailhead.example/boots</code> “<span>See the boots</span>”");
+    expect(html).toContain("<span>terms.txt</span>, <code>text/plain</code>, 10 bytes");
+    expect(html).toContain("<summary>Source</summary>");
+    expect(html).toContain("X-Campaign: spring &lt;2025&gt;");
+    const dark = emailJob.results.find((r: any) => r.validationId === "email-dark-mode-legible");
+    expect(dark.captures.length).toBeGreaterThan(0);
+    expect(html).toContain("<span>Apple Mail, iPhone, dark</span>: <a href=");
+    expect(html).not.toMatch(/<figcaption><span>mobile-sm<\/span>/);
   });
 
   test("an email job still waiting says where to send the message", async () => {
@@ -319,6 +357,7 @@ describe("in real Chromium", () => {
       await tab.goto(await relay.linkFor(owner.email));
       expect(tab.url()).toBe(jobPage);
       expect(await tab.getByRole("heading", { level: 1 }).textContent()).toBe(`Job ${webJob.jobId}`);
+      await tab.getByText("Passed (1)").click();
       for (const r of webJob.results) {
         expect(await tab.getByRole("heading", { level: 3, name: `${r.name}: ${r.verdict}` }).count()).toBe(1);
       }

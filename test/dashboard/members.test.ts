@@ -38,7 +38,7 @@ const rowOf = (html: string, id: string) => {
   const at = html.indexOf(`<tr id="${id}">`);
   return at < 0 ? null : html.slice(at, html.indexOf("</tr>", at));
 };
-const roleIn = (row: string | null) => /<td class="role">([^<]*)<\/td>/.exec(row ?? "")?.[1];
+const roleIn = (row: string | null) => /<td data-label="Role" class="role">([^<]*)<\/td>/.exec(row ?? "")?.[1];
 
 /** Invites through the page's form and returns the emailed link. */
 async function inviteByForm(admin: SignedIn, email: string, role = "member") {

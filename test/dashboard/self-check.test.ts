@@ -7,14 +7,16 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 
 /**
  * Assay checks itself: each page it serves to people, as a signed-in person sees it, goes through the API as a
- * static_html job rendered at the page's own address, with the launch-readiness set and the accessibility set's
- * checks (one job), and every verdict must be pass. Loopback is opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS)
+ * static_html job rendered at the page's own address at 375 and 1280 px, with the launch-readiness set and the
+ * accessibility set's checks (one job), and every verdict must be pass. Loopback is opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS)
  * so that the icon and the links the pages carry are really fetched.
  */
 
 setDefaultTimeout(300_000);
 /** Both sets in one job: the launch-readiness set, and the accessibility set's checks added to it. */
 const ACCESSIBILITY = findSet("accessibility")!.validationIds;
+/** A phone's width (375 px) and a desktop's (1280 px): every page must hold up at both. */
+const SIZES = ["mobile-sm", "desktop-md"];
 const CHECKS = new Set([...findSet("launch-readiness")!.validationIds, ...ACCESSIBILITY]);
 let relay: MailRelay;
 let server: TestServer;
@@ -23,6 +25,9 @@ let person: SignedIn;
 let apiKey: string;
 let jobId: string;
 let runId: string;
+let siteRunId: string;
+let newcomer: SignedIn;
+let waitingJobId: string;
 let endpointId: string;
 let receiver: WebhookReceiver;
 
@@ -64,6 +69,41 @@ beforeAll(async () => {
   });
   expect(run.status).toBe(201);
   runId = run.body.runId;
+  // Someone with no job yet, for the empty state; an email job waiting for its message.
+  newcomer = await signIn(server, relay, uniqueEmail("self-check-newcomer"));
+  const waiting = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: { type: "email", validationSetId: "transactional" },
+  });
+  expect(waiting.status).toBe(200);
+  waitingJobId = waiting.body.jobId;
+  // A project with two runs (a failure fixed, one new, one accepted), for the projects and runs pages.
+  const site = (html: string, path: string) => ({
+    type: "static_html",
+    html,
+    baseUrl: `https://example.com/${path}`,
+    validations: ["page-title", "single-h1"],
+  });
+  const good = "<!doctype html><html lang=en><title>Good</title><h1>One</h1>";
+  const untitled = "<!doctype html><html lang=en><h1>One</h1>";
+  const twoHeadings = "<!doctype html><html lang=en><title>Two</title><h1>One</h1><h1>Two</h1>";
+  for (const [branch, pages] of [
+    ["main", [site(good, ""), site(untitled, "about")]],
+    ["feature", [site(untitled, ""), site(twoHeadings, "about")]],
+  ] as const) {
+    const siteRun = await server.api("POST", "/api/runs", {
+      key: apiKey,
+      body: {
+        project: "self-check",
+        branch,
+        pages,
+        ignores: [{ check: "single-h1", reason: "Accepted for the self-check" }],
+        wait: true,
+      },
+    });
+    expect(siteRun.status).toBe(200);
+    siteRunId = siteRun.body.runId;
+  }
 }, 300_000);
 afterAll(async () => {
   await stopServer?.();
@@ -107,12 +147,20 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
   ],
   ["/dashboard/keys", () => page(server, "/dashboard/keys", person.cookie)],
   ["/dashboard/jobs", () => page(server, "/dashboard/jobs", person.cookie)],
+  ["/dashboard/jobs (no jobs yet)", () => page(server, "/dashboard/jobs", newcomer.cookie)],
   ["/dashboard/jobs/{jobId}", () => page(server, `/dashboard/jobs/${jobId}`, person.cookie)],
+  [
+    "/dashboard/jobs/{waitingJobId} (an email job waiting)",
+    () => page(server, `/dashboard/jobs/${waitingJobId}`, person.cookie),
+  ],
   [
     "/dashboard/jobs/{jobId}/feedback/single-h1",
     () => page(server, `/dashboard/jobs/${jobId}/feedback/single-h1`, person.cookie),
   ],
   ["/dashboard/jobs/{jobId}/feedback/single-h1 (filed)", () => fileFeedback()],
+  ["/dashboard/projects", () => page(server, "/dashboard/projects", person.cookie)],
+  ["/dashboard/projects/self-check", () => page(server, "/dashboard/projects/self-check", person.cookie)],
+  ["/dashboard/runs/{siteRunId}", () => page(server, `/dashboard/runs/${siteRunId}`, person.cookie)],
   ["/dashboard/credits", () => page(server, "/dashboard/credits", person.cookie)],
   ["/dashboard/members", () => page(server, "/dashboard/members", person.cookie)],
   [
@@ -135,7 +183,12 @@ const pages: Array<[string, () => Promise<PageAnswer>]> = [
 test.each(pages)("%s passes launch-readiness and accessibility", async (label, load) => {
   const shown = await load();
   expect(shown.status).toBeLessThan(label.endsWith("(a refusal)") ? 500 : 300);
-  const path = label.split(" ")[0]!.replace("{jobId}", jobId).replace("{runId}", runId);
+  const path = label
+    .split(" ")[0]!
+    .replace("{jobId}", jobId)
+    .replace("{runId}", runId)
+    .replace("{siteRunId}", siteRunId)
+    .replace("{waitingJobId}", waitingJobId);
   const baseUrl = `${server.baseUrl}${path.replace("{endpointId}", endpointId)}`;
   const job = await server.api("POST", "/api/jobs", {
     key: apiKey,
@@ -145,6 +198,7 @@ test.each(pages)("%s passes launch-readiness and accessibility", async (label, l
       baseUrl,
       validationSetId: "launch-readiness",
       validations: ACCESSIBILITY,
+      captureSizes: SIZES,
     },
   });
   expect(job.status).toBe(200);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chromium, type Browser } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
-import { eventCount, eventsOf, expectError, uniqueEmail, type TestServer } from "../support/harness";
+import { eventCount, eventsOf, expectError, startServer, uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, type MailRelay, startServerWithRelay } from "../support/mail-relay";
 import { hidden, page, postForm } from "../support/pages";
 
@@ -145,6 +145,23 @@ describe("the sign-in page", () => {
     expect(missing.status).toBe(refused.status);
     expect(refused.text).toContain("CUSTOMER_NOT_FOUND");
   });
+});
+
+test("without a mail relay, the check-your-mailbox page says the link is in the server's log and how to configure mail", async () => {
+  const bare = await startServer();
+  try {
+    const sent = await postForm(bare, "/signin", { email: uniqueEmail("no-relay"), next: "/dashboard" });
+    expect(sent.status).toBe(200);
+    expect(sent.text).toContain("<h1>Check your mailbox</h1>");
+    expect(sent.text).toContain("the link is written to the server's log instead");
+    expect(sent.text).toContain("<code>[mail] no relay configured</code>");
+    expect(sent.text).toContain("<code>ASSAY_MAIL_RELAY_URL</code>");
+  } finally {
+    await bare.stop();
+  }
+  // With a relay, the page says nothing of logs.
+  const relayed = await postForm(server, "/signin", { email: uniqueEmail("relayed"), next: "/dashboard" });
+  expect(relayed.text).not.toContain("ASSAY_MAIL_RELAY_URL");
 });
 
 test("llms.txt's way to a key for an existing account can be followed: its dashboard address leads to sign-in and back", async () => {

@@ -330,6 +330,10 @@ describe("the /device page", () => {
     expect(shown.text).toContain('<html lang="en">');
     expect(shown.text).toContain('action="/signin"');
     expect(shown.text).toContain('<label for="email">');
+    // The code being approved shows before sign-in, so the person can compare it with the device's.
+    expect(shown.text).toContain('<p class="code">BCDF-GHJK</p>');
+    expect((await page(server, "/device?user_code=bcdfghjk")).text).toContain('<p class="code">BCDF-GHJK</p>');
+    expect((await page(server, "/device?user_code=%3Cb%3E")).text).not.toContain('class="code"');
     const next = hidden(shown.text, "next")!;
     expect(next).toBe("/device?user_code=BCDF-GHJK");
     const email = uniqueEmail("device-signin");
@@ -356,6 +360,7 @@ describe("the /device page", () => {
       const tab = await (await browser.newContext({ javaScriptEnabled: false })).newPage();
       await tab.goto(code.verification_uri_complete);
       expect(await tab.title()).toBe("Sign in to connect a device · Assay");
+      expect(await tab.locator(".code").textContent()).toBe(code.user_code);
       const email = uniqueEmail("device-browser");
       await tab.getByLabel("Email").fill(email);
       await tab.getByRole("button", { name: "Email me a sign-in link" }).click();
@@ -364,6 +369,9 @@ describe("the /device page", () => {
       expect(await tab.getAttribute("html", "lang")).toBe("en");
       expect(await tab.getByRole("heading", { level: 1 }).textContent()).toBe("Approve this device?");
       expect(await tab.locator(".code").textContent()).toBe(code.user_code);
+      // Signed in, the page never offers to sign in: its header names the person.
+      expect(await tab.getByText("Sign in", { exact: true }).count()).toBe(0);
+      expect(await tab.locator("header").textContent()).toContain(email);
       expect(await tab.getByLabel("For the organization").locator("option").count()).toBe(1);
       await tab.getByRole("button", { name: "Approve" }).click();
       expect(await tab.getByRole("heading", { level: 1 }).textContent()).toBe("Device approved");

@@ -13,7 +13,8 @@ import {
 
 /**
  * Geometry at one viewport: page helpers (installed by page-helpers.ts) and the page function that composes them,
- * snapshotLayout: overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images.
+ * snapshotLayout: overlapping text, call-to-action candidates, tap targets, what sticks out sideways, broken images,
+ * words broken letter by letter.
  */
 
 /** An element's computed style and box, and whether it is rendered with area. */
@@ -222,6 +223,51 @@ export function overflowingElements(): LayoutSnapshot["overflowing"] {
   return overflowing.sort((a, b) => b.right - a.right).slice(0, 20);
 }
 
+/**
+ * Words broken letter by letter: a word of 4 or more Latin, Greek or Cyrillic letters or digits whose visible glyphs
+ * fall on 3 or more lines, at most 3 characters a line (a column narrower than the word under overflow-wrap: anywhere
+ * or word-break: break-all). Only text whose lines are all narrower than 4 of its ems is read. A long token broken
+ * in two, a hyphenated word, scripts that break between any characters (CJK, Thai), text clipped to nothing (the
+ * visually-hidden pattern) and vertical writing are not. At most 20, one per element.
+ */
+export function wordsBrokenIntoLetters(): LayoutSnapshot["brokenWords"] {
+  const found: LayoutSnapshot["brokenWords"] = [];
+  if (!document.body) return found;
+  const seen = new Set<Element>();
+  const word = /[\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{M}\p{Nd}]{4,}/gu;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n && found.length < 20; n = walker.nextNode()) {
+    const el = n.parentElement;
+    const text = n.nodeValue ?? "";
+    if (!el || seen.has(el) || text.trim().length < 4 || el.closest("script, style, noscript, template, svg")) continue;
+    const { shown, cs } = layoutBox(el);
+    if (!shown || cs.visibility !== "visible" || !cs.writingMode.startsWith("horizontal")) continue;
+    range.selectNodeContents(n);
+    const lines = Array.from(range.getClientRects());
+    const em = parseFloat(cs.fontSize) || 16;
+    if (lines.length < 3 || lines.some((r) => r.width >= 4 * em)) continue;
+    const clip = clipOf(el);
+    for (const m of text.matchAll(word)) {
+      range.setStart(n, m.index);
+      range.setEnd(n, m.index + m[0].length);
+      const tops = new Set<number>();
+      let width = 0;
+      for (const r of Array.from(range.getClientRects())) {
+        if (r.width <= 0 || r.right <= clip.l || r.left >= clip.r || r.bottom <= clip.t || r.top >= clip.b) continue;
+        tops.add(Math.round(r.top));
+        width = Math.max(width, r.width);
+      }
+      if (tops.size >= 3 && m[0].length / tops.size <= 3) {
+        found.push({ selector: cssPath(el), word: m[0].slice(0, 40), lines: tops.size, width: Math.round(width) });
+        seen.add(el);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
 /** Images that finished loading without a picture and are shown. */
 export function brokenImages(): LayoutSnapshot["brokenImages"] {
   return Array.from(document.images)
@@ -241,6 +287,7 @@ export const LAYOUT_HELPERS = {
   sentenceText,
   layoutControls,
   overflowingElements,
+  wordsBrokenIntoLetters,
   brokenImages,
 };
 
@@ -251,6 +298,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
   const controls = h.layoutControls();
   const overflowing = h.overflowingElements();
   const brokenImages = h.brokenImages();
+  const brokenWords = h.wordsBrokenIntoLetters();
   const h1 = Array.from(document.querySelectorAll("h1")).find((el) => h.layoutBox(el).shown);
   return {
     viewport: { width: innerWidth, height: innerHeight },
@@ -260,6 +308,7 @@ export function snapshotLayout(helpersKey: string): LayoutSnapshot {
     controls,
     overflowing,
     brokenImages,
+    brokenWords,
     visibleH1: h1 ? h.shortText(h1) : null,
   };
 }

@@ -1,4 +1,4 @@
-import { Layout, Notice } from "./layout";
+import { Layout, Notice, SiteHeader } from "./layout";
 import { SignInForm } from "./dashboard/signin-views";
 
 /**
@@ -14,6 +14,8 @@ interface Origin {
 export interface SignInProps extends Origin {
   /** Where the sign-in link brings the person back: this page, with the code typed so far. */
   next: string;
+  /** The code the device shows, when the link named one: shown before sign-in, so the person knows what they approve. */
+  userCode?: string;
   oidc: boolean;
   message?: string;
 }
@@ -37,6 +39,17 @@ export interface ApproveProps extends Origin {
   message?: string;
 }
 
+/** The header of a signed-in page: the account is the person, never "Sign in". */
+const signedInHeader = (email: string) => (
+  <SiteHeader
+    account={
+      <a href="/dashboard/jobs" safe>
+        {email}
+      </a>
+    }
+  />
+);
+
 function SignedInAs(props: { email: string }) {
   return (
     <p>
@@ -50,6 +63,16 @@ export function SignInView(props: SignInProps) {
     <Layout title="Sign in to connect a device" origin={props.origin}>
       <h1>Sign in to connect a device</h1>
       <Notice message={props.message} />
+      {props.userCode ? (
+        <>
+          <p>A device asks to connect with this code. Sign in, then check that your device shows it:</p>
+          <p class="code" safe>
+            {props.userCode}
+          </p>
+        </>
+      ) : (
+        ""
+      )}
       <SignInForm next={props.next} oidc={props.oidc} />
     </Layout>
   );
@@ -57,7 +80,7 @@ export function SignInView(props: SignInProps) {
 
 export function EnterCodeView(props: EnterCodeProps) {
   return (
-    <Layout title="Connect a device" origin={props.origin}>
+    <Layout title="Connect a device" origin={props.origin} shell={signedInHeader(props.email)}>
       <h1>Connect a device</h1>
       <SignedInAs email={props.email} />
       <Notice message={props.message} />
@@ -81,7 +104,7 @@ export function EnterCodeView(props: EnterCodeProps) {
 
 export function ApproveView(props: ApproveProps) {
   return (
-    <Layout title="Approve a device" origin={props.origin}>
+    <Layout title="Approve a device" origin={props.origin} shell={signedInHeader(props.email)}>
       <h1>Approve this device?</h1>
       <SignedInAs email={props.email} />
       <Notice message={props.message} />

@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { html } from "@elysiajs/html";
 import { AppError } from "../../errors/app-error";
 import { SCOPE_DESCRIPTIONS } from "../../domain/accounts";
-import { formatUserCode } from "../../domain/device";
+import { formatUserCode, normaliseUserCode } from "../../domain/device";
 import { sessionMeta } from "../../operations/authorize";
 import { sessionSecretOf } from "../../operations/session-cookie";
 import type { Services } from "../../services/facade";
@@ -17,6 +17,12 @@ import { ApproveView, DoneView, EnterCodeView, SignInView } from "./device-views
  * carrying the session's CSRF token. Works without JavaScript. Signed out, it offers the email sign-in link,
  * which brings the person back here.
  */
+
+/** A typed code as the device shows it (XXXX-XXXX), when it has that shape; nothing is looked up before sign-in. */
+function shownCode(userCode: string | undefined): { userCode?: string } {
+  const code = userCode ? normaliseUserCode(userCode) : "";
+  return code.length === 8 ? { userCode: formatUserCode(code) } : {};
+}
 
 const pagePath = (userCode?: string) => (userCode ? `/device?user_code=${encodeURIComponent(userCode)}` : "/device");
 
@@ -57,7 +63,7 @@ export function devicePage(services: Services) {
         return html(
           session
             ? signedInView(session, userCode)
-            : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc }),
+            : SignInView({ origin, next: pagePath(userCode), oidc: !!services.config.oidc, ...shownCode(userCode) }),
         );
       })
       .post("/device", async ({ request, body, set, html }) => {
@@ -78,6 +84,7 @@ export function devicePage(services: Services) {
               origin,
               next: pagePath(userCode),
               oidc: !!services.config.oidc,
+              ...shownCode(userCode),
               message: `${e.message} Nothing was approved.`,
             }),
           );

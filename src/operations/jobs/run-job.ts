@@ -5,6 +5,27 @@ import { defineOperation } from "../operation";
 import { jobSummary } from "./job-summary";
 import { STATIC_HTML_EXAMPLE } from "./examples";
 
+/**
+ * A dashboard form's fields as a job body: the subject its type names (url; html and its page URL; an email's
+ * expected subject) and the set chosen; an empty field is left out, so the planner answers for it as for JSON.
+ */
+function jobFromForm(fields: URLSearchParams): Record<string, unknown> {
+  const given = (name: string) => {
+    const value = fields.get(name)?.trim();
+    return value ? { [name]: name === "html" ? fields.get(name)! : value } : {};
+  };
+  const type = fields.get("type") ?? "";
+  const subject =
+    type === "url"
+      ? given("url")
+      : type === "static_html"
+        ? { ...given("html"), ...given("baseUrl") }
+        : type === "email"
+          ? given("subject")
+          : {};
+  return { ...(type ? { type } : {}), ...subject, ...given("validationSetId") };
+}
+
 export const runJob = defineOperation({
   operationId: "runJob",
   tag: "jobs",
@@ -26,8 +47,8 @@ export const runJob = defineOperation({
     },
     summary: (data) => jobSummary(data),
   },
-  auth: { kind: "key", scope: "jobs:write" },
-  input: { body: JobRequest, rawBody: true },
+  auth: { kind: "key", scope: "jobs:write", session: true },
+  input: { body: JobRequest, rawBody: true, form: jobFromForm },
   output: Job,
   errors: [...JOB_ADMISSION_ERRORS, "JOB_EXECUTION_FAILED"],
   example: STATIC_HTML_EXAMPLE,

@@ -35,7 +35,7 @@ export const setBaseline = defineOperation({
     summary: (project) => `Project ${project.project}'s baseline is now run ${project.baselineRunId}.`,
   },
   auth: { kind: "key", scope: "jobs:write", session: true },
-  input: { path: ProjectRef, body: BaselineBody },
+  input: { path: ProjectRef, body: BaselineBody, form: true },
   output: ProjectView,
   errors: ["RUN_NOT_FOUND", "RUN_STILL_RUNNING"],
   example: { project: "example-site", runId: "run_example" },

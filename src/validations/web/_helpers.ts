@@ -63,3 +63,11 @@ export function layoutAt(artifacts: WebArtifacts, size: CaptureSize): LayoutSnap
   if (!layout) throw new Error(`no layout gathered at ${size}`);
   return layout;
 }
+
+/** An element's box (page pixels, whole numbers) as a finding measures it: the dashboard outlines it on the screenshot. */
+export const boxMeasure = (b: { x: number; y: number; width: number; height: number }) => ({
+  x: Math.round(b.x),
+  y: Math.round(b.y),
+  width: Math.round(b.width),
+  height: Math.round(b.height),
+});

@@ -1,7 +1,7 @@
 import { pass, type WebValidation } from "../types";
 import type { ControlInfo, LayoutSnapshot } from "../../capture/artifacts";
 import { isSocialLink } from "../shared/social";
-import { layoutAt, quote, visualCheck } from "./_helpers";
+import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
 
 /**
  * The primary call to action: the largest button-styled control whose top is above the desktop fold; links to
@@ -58,7 +58,10 @@ export const ctaVisible: WebValidation = {
           message: `${quote(cta.text, 40)} at ${size}: ${why}`,
           selector: cta.selector,
           viewport: size,
-          measured: { visibleShare: Math.round(share * 100) / 100 },
+          measured: {
+            visibleShare: Math.round(share * 100) / 100,
+            ...(same?.shown ? { box: boxMeasure(same.box) } : {}),
+          },
         });
       }
     }

@@ -9,9 +9,9 @@ export const layoutNotBroken: WebValidation = {
     category: "visual",
     severity: "major",
     standard: ["desktop-md"],
-    summary: "No text overlaps other text, and no visible image is broken.",
+    summary: "No text overlaps other text, no word is broken letter by letter, and no visible image is broken.",
     judgment:
-      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes.",
+      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height; when a visible word of 4 or more Latin, Greek or Cyrillic letters or digits is broken over 3 or more lines at 3 characters a line or fewer (a column narrower than the word, under overflow-wrap: anywhere or word-break: break-all), read only in text whose every line is narrower than 4 ems; or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, a long word broken in two, hyphenated words, scripts that break between any characters (CJK, Thai), visually hidden and vertical text pass.",
     references: [
       { title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" },
     ],
@@ -29,15 +29,27 @@ export const layoutNotBroken: WebValidation = {
           measured: { width: o.width, height: o.height },
         });
       }
+      for (const w of layout.brokenWords) {
+        findings.push({
+          message: `${quote(w.word, 40)} is broken letter by letter over ${w.lines} lines in a column ${w.width}px wide`,
+          selector: w.selector,
+          viewport: size,
+          text: w.word,
+          measured: { lines: w.lines, widthPx: w.width },
+        });
+      }
       for (const img of layout.brokenImages)
         findings.push({ message: "visible image did not load", selector: img.selector, url: img.src, viewport: size });
     }
-    if (findings.length === 0) return pass(`At ${sizes.join(", ")}: no overlapping text and no broken visible image.`);
+    if (findings.length === 0)
+      return pass(
+        `At ${sizes.join(", ")}: no overlapping text, no word broken letter by letter and no broken visible image.`,
+      );
     const first = findings[0]!;
     return {
       verdict: "fail",
       reason: `Fix ${findings.length} layout fault(s); first at ${first.viewport}: ${first.message} (${first.selector})`,
-      reasoning: `Measured text rects and images at ${sizes.join(", ")}: ${findings.length} fault(s).`,
+      reasoning: `Measured text rects, words' lines and images at ${sizes.join(", ")}: ${findings.length} fault(s).`,
       findings,
     };
   },

@@ -1,6 +1,6 @@
 import { failWith, pass, type WebValidation } from "../types";
 import type { ControlInfo } from "../../capture/artifacts";
-import { layoutAt, quote, visualCheck } from "./_helpers";
+import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
 
 const MIN = 24;
 
@@ -52,7 +52,7 @@ export const tapTargets: WebValidation = {
         message: `${quote(t.text || t.tag, 30)} is ${Math.round(t.box.width)}×${Math.round(t.box.height)}px and crowded`,
         selector: t.selector,
         viewport: "mobile-sm",
-        measured: { width: Math.round(t.box.width), height: Math.round(t.box.height) },
+        measured: { width: Math.round(t.box.width), height: Math.round(t.box.height), box: boxMeasure(t.box) },
       })),
       `${failing.length} of ${targets.length} tap target(s) at mobile-sm are under ${MIN}×${MIN}px with a neighbour within reach.`,
     );

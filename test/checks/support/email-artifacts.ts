@@ -263,6 +263,7 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
       controls: [],
       overflowing: [],
       brokenImages: [],
+      brokenWords: [],
       visibleH1: null,
       ...over.layout,
     },

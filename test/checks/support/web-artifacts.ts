@@ -80,6 +80,7 @@ export function layout(size: CaptureSize, over: Partial<LayoutSnapshot> = {}): L
     controls: [],
     overflowing: [],
     brokenImages: [],
+    brokenWords: [],
     visibleH1: null,
     ...over,
   };

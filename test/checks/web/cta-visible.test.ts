@@ -45,7 +45,8 @@ test("the CTA hidden, off-screen or gone at other sizes fails at each of them", 
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.selector, f.viewport, f.measured])).toEqual([
     ["#trial", "mobile-sm", { visibleShare: 0 }],
-    ["#trial", "tablet-portrait", { visibleShare: 0.34 }],
+    // Shown but off to the side: its box, so the dashboard can outline it on the screenshot.
+    ["#trial", "tablet-portrait", { visibleShare: 0.34, box: { x: 700, y: 100, width: 200, height: 48 } }],
   ]);
   expect(out.findings[0]!.message).toBe(
     '"Start free trial" at mobile-sm: it is hidden (display:none, visibility:visible, opacity 1)',

@@ -43,3 +43,30 @@ test("overlapping text and a broken image fail, each at its size", async () => {
     },
   ]);
 });
+
+test("a word broken letter by letter in a narrow column fails, with the word, its lines and the column's width", async () => {
+  const out = await evaluate(
+    layoutNotBroken,
+    withLayouts({
+      "mobile-sm": { brokenWords: [{ selector: "td.subject", word: "Subject", lines: 7, width: 9 }] },
+      "desktop-md": {},
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(out.findings).toEqual([
+    {
+      message: '"Subject" is broken letter by letter over 7 lines in a column 9px wide',
+      selector: "td.subject",
+      viewport: "mobile-sm",
+      text: "Subject",
+      measured: { lines: 7, widthPx: 9 },
+    },
+  ]);
+  expect(out.reason).toContain("first at mobile-sm");
+});
+
+test("near miss: no word broken letter by letter at any size passes (what the page function leaves out is in test/checks/web-regressions.test.ts)", async () => {
+  const out = await evaluate(layoutNotBroken, withLayouts({ "mobile-sm": { brokenWords: [] }, "desktop-md": {} }));
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain("no word broken letter by letter");
+});

@@ -49,7 +49,8 @@ test("small crowded targets fail, each by selector", async () => {
     message: '"1" is 14×14px and crowded',
     selector: "#one",
     viewport: "mobile-sm",
-    measured: { width: 14, height: 14 },
+    // Its box, so the dashboard can outline the target on the screenshot.
+    measured: { width: 14, height: 14, box: { x: 16, y: 100, width: 14, height: 14 } },
   });
 });
 

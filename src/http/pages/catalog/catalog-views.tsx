@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { Layout, ScrollRegion } from "../layout";
+import { Layout, ScrollRegion, SiteHeader } from "../layout";
 
 /**
  * The public catalog site's templates: every check by subject and category, a page per check's standard and custom
@@ -80,16 +80,18 @@ function CatalogPage(props: {
       jsonLd={props.jsonLd}
       wide
       shell={
-        <header class="shell">
-          <nav aria-label="Catalog">
-            <a href={`${props.base}/validations`}>All checks</a>
-            {props.sets.map((s) => (
-              <a href={`${props.base}/validation-sets/${s.id}`} safe>
-                {s.name}
-              </a>
-            ))}
-          </nav>
-        </header>
+        <SiteHeader
+          sections={
+            <nav aria-label="Catalog" class="links sections">
+              <a href={`${props.base}/validations`}>All checks</a>
+              {props.sets.map((s) => (
+                <a href={`${props.base}/validation-sets/${s.id}`} safe>
+                  {s.name}
+                </a>
+              ))}
+            </nav>
+          }
+        />
       }
     >
       {props.children}
@@ -105,7 +107,7 @@ function Prose(props: { text: string }) {
 function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
   return (
     <ScrollRegion label={props.label}>
-      <table>
+      <table class="cards-narrow">
         <thead>
           <tr>
             <th scope="col">Check</th>
@@ -118,15 +120,17 @@ function CheckTable(props: { base: string; label: string; rows: CheckRow[] }) {
         <tbody>
           {props.rows.map((r) => (
             <tr data-check={`${r.id} ${r.name} ${r.category} ${r.summary}`.toLowerCase()}>
-              <td>
+              <td data-label="Check">
                 <a href={`${props.base}/validations/${r.slug}/standard`} safe>
                   {r.name}
                 </a>
               </td>
-              <td>{KIND_NAMES[r.kind]}</td>
-              <td>{credits(r.credits)}</td>
-              <td safe>{r.severity}</td>
-              <td>
+              <td data-label="Kind">{KIND_NAMES[r.kind]}</td>
+              <td data-label="Price">{credits(r.credits)}</td>
+              <td data-label="Severity" safe>
+                {r.severity}
+              </td>
+              <td data-label="Sets">
                 {r.sets.length
                   ? r.sets.map((s, i) => (
                       <>

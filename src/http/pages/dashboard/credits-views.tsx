@@ -97,7 +97,7 @@ export function CreditsView(props: CreditsProps) {
         <p>No ledger entries yet.</p>
       ) : (
         <ScrollRegion label="Ledger">
-          <table>
+          <table class="cards-narrow">
             <caption>
               The {String(props.ledger.length)} newest entries, newest first; the position is the entry's event in the
               log.
@@ -116,12 +116,12 @@ export function CreditsView(props: CreditsProps) {
             <tbody>
               {props.ledger.map((e) => (
                 <tr id={`position-${e.position}`}>
-                  <td>{String(e.position)}</td>
-                  <td>
+                  <td data-label="Position">{String(e.position)}</td>
+                  <td data-label="Type">
                     <code safe>{e.type}</code>
                   </td>
-                  <td>{signed(e.amount)}</td>
-                  <td>
+                  <td data-label="Amount">{signed(e.amount)}</td>
+                  <td data-label="Job">
                     {e.jobId ? (
                       <a href={`/dashboard/jobs/${encodeURIComponent(e.jobId)}`}>
                         <code safe>{e.jobId}</code>
@@ -130,9 +130,11 @@ export function CreditsView(props: CreditsProps) {
                       ""
                     )}
                   </td>
-                  <td safe>{e.reason ?? ""}</td>
-                  <td>{String(e.balanceAfter)}</td>
-                  <td>{when(e.recordedAt)}</td>
+                  <td data-label="Reason" safe>
+                    {e.reason ?? ""}
+                  </td>
+                  <td data-label="Balance after">{String(e.balanceAfter)}</td>
+                  <td data-label="Recorded">{when(e.recordedAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -5,6 +5,7 @@ import { feedbackPages } from "./feedback";
 import { jobPages } from "./jobs";
 import { keyPages } from "./keys";
 import { memberPages } from "./members";
+import { runPages } from "./runs";
 import { signInPages } from "./signin";
 import { webhookPages } from "./webhooks";
 
@@ -13,6 +14,7 @@ export function dashboardPages(ctx: PageContext) {
   return new Elysia()
     .use(signInPages(ctx))
     .use(jobPages(ctx))
+    .use(runPages(ctx))
     .use(feedbackPages(ctx))
     .use(creditPages(ctx))
     .use(keyPages(ctx))

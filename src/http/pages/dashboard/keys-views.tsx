@@ -58,7 +58,7 @@ export function KeysView(props: KeysProps) {
         <p>No keys yet.</p>
       ) : (
         <ScrollRegion label="API keys">
-          <table>
+          <table class="cards-narrow">
             <thead>
               <tr>
                 <th scope="col">Name</th>
@@ -74,16 +74,18 @@ export function KeysView(props: KeysProps) {
             <tbody>
               {props.keys.map((k) => (
                 <tr id={k.keyId}>
-                  <td safe>{k.name}</td>
-                  <td>
+                  <td data-label="Name" safe>
+                    {k.name}
+                  </td>
+                  <td data-label="Prefix">
                     <code safe>{k.displayPrefix}</code>
                   </td>
-                  <td>{k.scopes.join(", ")}</td>
-                  <td>{when(k.createdAt)}</td>
-                  <td>{when(k.lastUsedAt)}</td>
-                  <td>{when(k.rotatedAt)}</td>
-                  <td>{k.status === "revoked" ? <>revoked {when(k.revokedAt)}</> : "active"}</td>
-                  <td>
+                  <td data-label="Scopes">{k.scopes.join(", ")}</td>
+                  <td data-label="Created">{when(k.createdAt)}</td>
+                  <td data-label="Last used">{when(k.lastUsedAt)}</td>
+                  <td data-label="Rotated">{when(k.rotatedAt)}</td>
+                  <td data-label="Status">{k.status === "revoked" ? <>revoked {when(k.revokedAt)}</> : "active"}</td>
+                  <td data-label="Actions">
                     {k.status === "active" ? (
                       <>
                         <form method="post" action={`/dashboard/keys/${k.keyId}/rotate`} class="inline-form">

@@ -90,7 +90,7 @@ export function MembersView(props: MembersProps) {
     >
       <h2>Members</h2>
       <ScrollRegion label="Members">
-        <table>
+        <table class="cards-narrow">
           <caption class="visually-hidden">Members</caption>
           <thead>
             <tr>
@@ -103,16 +103,16 @@ export function MembersView(props: MembersProps) {
           <tbody>
             {props.members.map((m) => (
               <tr id={m.personId}>
-                <td>
+                <td data-label="Email">
                   <span safe>{m.email}</span>
                   {m.personId === props.personId ? " (you)" : ""}
                 </td>
-                <td class="role" safe>
+                <td data-label="Role" class="role" safe>
                   {m.role}
                 </td>
-                <td>{when(m.joinedAt)}</td>
+                <td data-label="Joined">{when(m.joinedAt)}</td>
                 {admin ? (
-                  <td>
+                  <td data-label="Actions">
                     <AdminActions
                       member={m}
                       roles={props.roles}
@@ -133,7 +133,7 @@ export function MembersView(props: MembersProps) {
         <p>No pending invitations.</p>
       ) : (
         <ScrollRegion label="Pending invitations">
-          <table>
+          <table class="cards-narrow">
             <caption class="visually-hidden">Pending invitations</caption>
             <thead>
               <tr>
@@ -146,10 +146,14 @@ export function MembersView(props: MembersProps) {
             <tbody>
               {props.invitations.map((i) => (
                 <tr id={i.invitationId}>
-                  <td safe>{i.email}</td>
-                  <td safe>{i.role}</td>
-                  <td>{when(i.invitedAt)}</td>
-                  <td>{when(i.expiresAt)}</td>
+                  <td data-label="Email" safe>
+                    {i.email}
+                  </td>
+                  <td data-label="Role" safe>
+                    {i.role}
+                  </td>
+                  <td data-label="Invited">{when(i.invitedAt)}</td>
+                  <td data-label="Link works until">{when(i.expiresAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,5 +1,5 @@
 import type { Children } from "@kitajs/html";
-import { Done, Layout, Notice } from "../layout";
+import { Done, Layout, Notice, SiteHeader } from "../layout";
 
 /** What the shell shows of the session: who, for which organization, and the token its forms carry. */
 export interface ShellProps {
@@ -16,6 +16,7 @@ export interface ShellProps {
 
 const SECTIONS = [
   { href: "/dashboard/jobs", label: "Jobs" },
+  { href: "/dashboard/projects", label: "Projects" },
   { href: "/dashboard/credits", label: "Credits" },
   { href: "/dashboard/keys", label: "Keys" },
   { href: "/dashboard/members", label: "Members" },
@@ -49,41 +50,58 @@ export function Csrf(props: { token: string }) {
   return <input type="hidden" name="_csrf" value={props.token} />;
 }
 
+/** The signed-in account at the header's end: a menu with who, the organization switcher and sign-out. */
+export function AccountMenu(props: ShellProps) {
+  return (
+    <details class="account-menu">
+      <summary>Account</summary>
+      <div>
+        <p class="account-email" safe>
+          {props.email}
+        </p>
+        <form method="post" action="/dashboard/organization">
+          <Csrf token={props.csrfToken} />
+          <input type="hidden" name="next" value={props.path} />
+          <label class="inline" for="organization">
+            Organization
+          </label>
+          <select id="organization" name="customerId">
+            {props.organizations.map((o) => (
+              <option value={o.customerId} selected={o.customerId === props.customerId}>
+                {o.orgCode} ({o.role})
+              </option>
+            ))}
+          </select>
+          <button type="submit" class="small secondary">
+            Switch
+          </button>
+        </form>
+        <form method="post" action="/signout">
+          <Csrf token={props.csrfToken} />
+          <button type="submit" class="small secondary">
+            Sign out
+          </button>
+        </form>
+      </div>
+    </details>
+  );
+}
+
 function Shell(props: ShellProps) {
   return (
-    <header class="shell">
-      <nav aria-label="Dashboard">
-        {SECTIONS.map((s) => (
-          <a href={s.href} aria-current={props.path.startsWith(s.href) ? "page" : undefined}>
-            {s.label}
-          </a>
-        ))}
-      </nav>
-      <form method="post" action="/dashboard/organization">
-        <Csrf token={props.csrfToken} />
-        <input type="hidden" name="next" value={props.path} />
-        <label class="inline" for="organization">
-          Organization
-        </label>
-        <select id="organization" name="customerId">
-          {props.organizations.map((o) => (
-            <option value={o.customerId} selected={o.customerId === props.customerId}>
-              {o.orgCode} ({o.role})
-            </option>
+    <SiteHeader
+      class="shell"
+      account={<AccountMenu {...props} />}
+      sections={
+        <nav aria-label="Dashboard" class="links sections">
+          {SECTIONS.map((s) => (
+            <a href={s.href} aria-current={props.path.startsWith(s.href) ? "page" : undefined}>
+              {s.label}
+            </a>
           ))}
-        </select>
-        <button type="submit" class="small secondary">
-          Switch
-        </button>
-      </form>
-      <form method="post" action="/signout">
-        <Csrf token={props.csrfToken} />
-        <span safe>{props.email}</span>
-        <button type="submit" class="small secondary">
-          Sign out
-        </button>
-      </form>
-    </header>
+        </nav>
+      }
+    />
   );
 }
 

@@ -41,7 +41,7 @@ export function SignInPage(props: { origin: string; next: string; oidc: boolean;
   );
 }
 
-export function LinkSentPage(props: { origin: string; email: string; next: string }) {
+export function LinkSentPage(props: { origin: string; email: string; next: string; relay: boolean }) {
   return (
     <Layout title="Check your mailbox" origin={props.origin} description="A sign-in link is on its way.">
       <h1>Check your mailbox</h1>
@@ -49,6 +49,22 @@ export function LinkSentPage(props: { origin: string; email: string; next: strin
         If <strong safe>{props.email}</strong> can sign in, a link is on its way. It signs you in once, within 15
         minutes.
       </p>
+      {props.relay ? (
+        ""
+      ) : (
+        <section aria-labelledby="no-relay-heading">
+          <h2 id="no-relay-heading">Running Assay yourself?</h2>
+          <p>
+            This server has no mail relay, so it sends no mail: the link is written to the server's log instead (the
+            line that starts <code>[mail] no relay configured</code>). Whoever runs the server can copy it from there.
+          </p>
+          <p>
+            To email links, set <code>ASSAY_MAIL_RELAY_URL</code> to your SMTP relay (for example{" "}
+            <code>smtp://user:password@smtp.example.com:587</code>) and <code>ASSAY_MAIL_FROM</code> to the sender, then
+            restart the server.
+          </p>
+        </section>
+      )}
       <p>
         No mail? <a href={`/signin?next=${encodeURIComponent(props.next)}`}>Ask for another link</a>.
       </p>

@@ -38,7 +38,14 @@ export function signInPages(ctx: PageContext) {
           retryAfterOf(e),
         );
       }
-      return htmlPage(LinkSentPage({ origin, email: form.get("email") ?? "", next }) as string);
+      return htmlPage(
+        LinkSentPage({
+          origin,
+          email: form.get("email") ?? "",
+          next,
+          relay: !!ctx.services.config.mailRelayUrl,
+        }) as string,
+      );
     })
     .post(
       "/signout",

@@ -84,7 +84,7 @@ export function WebhooksView(props: WebhooksProps) {
         <p>No endpoints yet: add one below, and a request reaches it each time a job settles.</p>
       ) : (
         <ScrollRegion label="Webhook endpoints">
-          <table>
+          <table class="cards-narrow">
             <thead>
               <tr>
                 <th scope="col">URL</th>
@@ -99,20 +99,22 @@ export function WebhooksView(props: WebhooksProps) {
             <tbody>
               {props.endpoints.map((e) => (
                 <tr id={e.endpointId}>
-                  <td>
+                  <td data-label="URL" class="long">
                     <code safe>{e.url}</code>
                   </td>
-                  <td>{e.events.join(", ")}</td>
-                  <td safe>{e.description ?? ""}</td>
-                  <td>{when(e.createdAt)}</td>
-                  <td>{when(e.secretRotatedAt)}</td>
-                  <td>
+                  <td data-label="Events">{e.events.join(", ")}</td>
+                  <td data-label="Description" safe>
+                    {e.description ?? ""}
+                  </td>
+                  <td data-label="Added">{when(e.createdAt)}</td>
+                  <td data-label="Secret rotated">{when(e.secretRotatedAt)}</td>
+                  <td data-label="Deliveries">
                     <a href={`/dashboard/webhooks/${e.endpointId}`}>
                       {String(e.deliveries.delivered)} delivered, {String(e.deliveries.pending)} pending,{" "}
                       {String(e.deliveries.failed)} failed
                     </a>
                   </td>
-                  <td>
+                  <td data-label="Actions">
                     <form method="post" action={`/dashboard/webhooks/${e.endpointId}/rotate`} class="inline-form">
                       <Csrf token={shell.csrfToken} />
                       <button type="submit" class="small secondary" aria-label={`Rotate secret of ${nameOf(e)}`}>
@@ -221,7 +223,7 @@ export function DeliveriesView(props: DeliveriesProps) {
         <p>No deliveries yet: one is made each time an event this endpoint receives happens.</p>
       ) : (
         <ScrollRegion label="Deliveries">
-          <table>
+          <table class="cards-narrow">
             <thead>
               <tr>
                 <th scope="col">Delivery</th>
@@ -235,12 +237,12 @@ export function DeliveriesView(props: DeliveriesProps) {
             <tbody>
               {props.deliveries.map((d) => (
                 <tr id={d.deliveryId}>
-                  <td>
+                  <td data-label="Delivery">
                     <code safe>{d.deliveryId}</code>
                     <br />
                     {when(d.createdAt)}
                   </td>
-                  <td>
+                  <td data-label="Event">
                     {d.eventType}{" "}
                     {d.eventType.startsWith("job.") ? (
                       <a href={`/dashboard/jobs/${d.subjectId}`}>
@@ -250,8 +252,8 @@ export function DeliveriesView(props: DeliveriesProps) {
                       <code safe>{d.subjectId}</code>
                     )}
                   </td>
-                  <td>{d.status}</td>
-                  <td>
+                  <td data-label="Status">{d.status}</td>
+                  <td data-label="Attempts">
                     {d.attempts.length === 0 ? (
                       "none yet"
                     ) : (
@@ -262,8 +264,8 @@ export function DeliveriesView(props: DeliveriesProps) {
                       </ol>
                     )}
                   </td>
-                  <td>{d.nextAttemptAt ? when(d.nextAttemptAt) : "none"}</td>
-                  <td>
+                  <td data-label="Next attempt">{d.nextAttemptAt ? when(d.nextAttemptAt) : "none"}</td>
+                  <td data-label="Action">
                     <form
                       method="post"
                       action={`/dashboard/webhooks/${endpoint.endpointId}/deliveries/${d.deliveryId}/replay`}

@@ -109,7 +109,7 @@ export function PlaygroundRunPage(props: { origin: string; run: PlaygroundRunPro
       </p>
       {run.interruption ? <Notice message={run.interruption} /> : ""}
       <ScrollRegion label="Verdicts">
-        <table>
+        <table class="cards-narrow">
           <caption class="visually-hidden">Verdicts</caption>
           <thead>
             <tr>
@@ -121,11 +121,15 @@ export function PlaygroundRunPage(props: { origin: string; run: PlaygroundRunPro
           <tbody>
             {run.results.map((r) => (
               <tr id={`result-${r.validationId}`}>
-                <td>
+                <td data-label="Check">
                   <code safe>{r.validationId}</code>
                 </td>
-                <td class={r.verdict}>{r.verdict}</td>
-                <td safe>{r.reason ?? ""}</td>
+                <td data-label="Verdict" class={r.verdict}>
+                  {r.verdict}
+                </td>
+                <td data-label="Reason" safe>
+                  {r.reason ?? ""}
+                </td>
               </tr>
             ))}
           </tbody>
