@@ -13,93 +13,22 @@
  * ASSAY_ACCURACY_CORPORA=synthetic or real-world (default both; the synthetic one is skipped when absent),
  * ASSAY_ACCURACY_SUBJECTS=web or email (default both), ASSAY_ACCURACY_CASES=<id>,<id> (case ids or synthetic paths).
  */
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join, normalize } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { startServer, tempDataDir } from "../test/support/harness";
 import { validationModules } from "../src/catalog/registry";
 import { Agreement } from "./corpus/agreement";
 import { labelledChecks, loadCases } from "./corpus/cases";
 import { composeEmailCase } from "./corpus/compose-email";
-
-const CORPUS = process.env.ASSAY_CORPUS_DIR ?? join(import.meta.dir, "..", "..", "shared", "corpus");
-
-/** Which validation owns each (subject, defect) of the taxonomy. */
-export const DEFECT_OWNERS: Record<string, string> = {
-  "web/lorem-ipsum": "no-lorem-ipsum",
-  "web/unrendered-placeholder": "no-unrendered-placeholders",
-  "web/image-missing-alt": "image-alt-text",
-  "web/image-broken": "broken-images",
-  "web/link-broken": "broken-links",
-  "web/low-contrast-text": "color-contrast",
-  "web/horizontal-overflow-mobile": "no-horizontal-overflow",
-  "web/missing-title": "page-title",
-  "web/missing-meta-description": "meta-description",
-  "web/missing-lang": "html-lang",
-  "web/missing-viewport-meta": "viewport-meta",
-  "web/multiple-h1": "single-h1",
-  "web/no-h1": "single-h1",
-  "web/heading-level-skip": "heading-order",
-  "web/form-input-unlabeled": "form-labels",
-  "web/tiny-body-text": "font-size-body-min-max",
-  "web/mixed-content": "mixed-content",
-  "web/console-error": "console-errors",
-  "web/text-overlap": "layout-not-broken",
-  "web/cta-hidden-mobile": "cta-visible",
-  "web/missing-og-tags": "open-graph-tags",
-  "web/noindex-accidental": "no-accidental-noindex",
-  "web/misspelling": "spelling",
-  "email/missing-list-unsubscribe-header": "email-list-unsubscribe-header",
-  "email/missing-one-click-unsubscribe": "email-one-click-unsubscribe",
-  "email/no-unsubscribe-link-in-body": "email-unsubscribe-link",
-  "email/missing-postal-address": "email-postal-address",
-  "email/no-plain-text-part": "email-plain-text-part",
-  "email/html-over-102kb": "email-gmail-clipping",
-  "email/missing-preheader": "email-preheader",
-  "email/unrendered-merge-tag": "email-no-merge-tags",
-  "email/image-missing-alt": "email-image-alt-text",
-  "email/insecure-link": "email-secure-links",
-  "email/utm-missing": "email-utm-tracking",
-  "email/subject-too-long": "email-subject-length",
-  "email/lorem-ipsum": "email-no-lorem-ipsum",
-  "email/missing-dark-mode-meta": "email-dark-mode-support",
-  "email/tiny-text": "email-font-size",
-  "email/missing-html-lang": "email-html-lang",
-  "email/layout-table-no-role": "email-layout-tables-presentation",
-  "email/from-display-name-missing": "email-from-display-name",
-  "email/reply-to-invalid": "email-reply-to-valid",
-  "email/broken-mobile-layout": "email-mobile-responsive",
-};
-
-/** Checks whose judgment also covers another defect type: a fail there is a true detection, not a false fail. */
-export const ALSO_COVERS: Record<string, string[]> = {
-  "layout-not-broken": ["web/image-broken"],
-  "responsive-consistency": ["web/cta-hidden-mobile"],
-  // axe-core's WCAG A/AA rules include image-alt, color-contrast, html-has-lang, document-title and label.
-  "accessibility-wcag": [
-    "web/image-missing-alt",
-    "web/low-contrast-text",
-    "web/missing-lang",
-    "web/missing-title",
-    "web/form-input-unlabeled",
-  ],
-  // With images blocked, an image without alt text is a blank box: the images-off render judges the same defect.
-  "email-images-off-readable": ["email/image-missing-alt"],
-};
-
-/**
- * Checks that own or also cover a taxonomy defect are scored against the labels. The labels say nothing
- * about what other checks judge (dark-mode legibility, canonical URLs…), so their fails are listed apart,
- * unscored, for a person to read: "clean" means free of taxonomy defects, not of everything.
- */
-const SCORED = new Set([...Object.values(DEFECT_OWNERS), ...Object.keys(ALSO_COVERS)]);
-
-interface Case {
-  path: string;
-  subject: "web" | "email";
-  defects: string[];
-  clean: boolean;
-}
+import { serveFolder } from "./corpus/serve-folder";
+import {
+  ALSO_COVERS,
+  DEFECT_OWNERS,
+  SCORED,
+  SYNTHETIC_CORPUS as CORPUS,
+  type SyntheticCase as Case,
+} from "./corpus/taxonomy";
 
 interface ResultRow {
   validationId: string;
@@ -225,21 +154,6 @@ if (corpora.has("real-world") && subjects.has("email")) await realWorldEmailAccu
 transport.close();
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
-
-/** A static server for one folder, on loopback: a case's pages see their own root, as on their own site. */
-function serveFolder(root: string) {
-  return Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const path = normalize(decodeURIComponent(new URL(req.url).pathname)).replace(/^(\.\.[/\\])+/, "");
-      let file = join(root, path);
-      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-      if (!file.startsWith(root) || !existsSync(file)) return new Response("not found", { status: 404 });
-      return new Response(Bun.file(file));
-    },
-  });
-}
 
 /** Runs a url job with every web check that needs no parameters; null (and a line on stderr) when refused. */
 async function runWebJob(label: string, url: string, validations: string[]): Promise<ResultRow[] | null> {

@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { Finding, PolicySeverity, Severity, SkippedValidation } from "../../events/jobs";
+import { Finding, JudgeProvenance, PolicySeverity, ResultReasonCode, Severity, SkippedValidation } from "../../events/jobs";
 import { DETAILS, enumOf } from "./job-request";
 import { JobType, Reference } from "./catalog";
 import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
@@ -48,6 +48,18 @@ const Result = Obj(
     reason: Opt(Type.String({ description: "On fail: what to fix and where. On error: the cause." })),
     reasoning: Str(),
     findings: Type.Array(Finding),
+    reasonCode: Opt({
+      ...ResultReasonCode,
+      description:
+        "NEEDS_REVIEW: a vision model failed the row but the inspector's measurements found nothing, so it is an error (refunded) for a person to look at, not a fail (docs/judges.md).",
+    }),
+    judge: Opt(
+      Type.Object(JudgeProvenance.properties, {
+        additionalProperties: false,
+        description:
+          "Verbose detail, rows a vision model judged: the model, the prompt version, the SHA-256 of each image it saw, the inspector's measurements it was given, its answer, tokens and latency (docs/judges.md).",
+      }),
+    ),
     screenshotUrl: Opt(Type.String({ description: "Fetch with the same Bearer key; does not expire." })),
     screenshotShareUrl: Opt(Type.String({ description: "Short-lived link usable without a key." })),
     captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),

@@ -262,6 +262,8 @@ function resultRecorded(jobId: string, r: RecordedResult): NewEvent {
     findings: r.outcome.findings.map(cleanFinding),
     captureKeys: r.captureKeys,
     durationMs: Math.round(r.durationMs * 10) / 10,
+    ...(r.outcome.reasonCode ? { reasonCode: r.outcome.reasonCode } : {}),
+    ...(r.outcome.judge ? { judge: r.outcome.judge } : {}),
   };
   return { type: "ResultRecorded", data };
 }

@@ -32,6 +32,7 @@ beforeAll(async () => {
     ASSAY_VISION_BASE_URL: `http://127.0.0.1:${vision.port}/v1`,
     ASSAY_VISION_MODEL: "test-vision",
     ASSAY_VISION_API_KEY: "sk-test",
+    ASSAY_VISION_CHECKS: "no-horizontal-overflow",
   });
   apiKey = (await server.signup()).apiKey;
 });
