@@ -218,14 +218,12 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
     .all(...jobIds);
   for (const r of rows) {
     const { jobId, ...rest } = r;
-    out
-      .get(jobId)!
-      .push({
-        ...rest,
-        findings: JSON.parse(r.findings),
-        captureKeys: JSON.parse(r.captureKeys),
-        judge: r.judge ? JSON.parse(r.judge) : null,
-      } as ResultRow);
+    out.get(jobId)!.push({
+      ...rest,
+      findings: JSON.parse(r.findings),
+      captureKeys: JSON.parse(r.captureKeys),
+      judge: r.judge ? JSON.parse(r.judge) : null,
+    } as ResultRow);
   }
   return out;
 }

@@ -1,5 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { Finding, JudgeProvenance, PolicySeverity, ResultReasonCode, Severity, SkippedValidation } from "../../events/jobs";
+import {
+  Finding,
+  JudgeProvenance,
+  PolicySeverity,
+  ResultReasonCode,
+  Severity,
+  SkippedValidation,
+} from "../../events/jobs";
 import { DETAILS, enumOf } from "./job-request";
 import { JobType, Reference } from "./catalog";
 import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";

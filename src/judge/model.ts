@@ -60,7 +60,11 @@ export class ModelJudge implements Judge {
   }
 
   async judge({ meta, inspection, screenshots }: JudgeInput): Promise<Outcome> {
-    const given = { verdict: inspection.verdict, reasoning: inspection.reasoning, findings: inspection.findings.slice(0, 20) };
+    const given = {
+      verdict: inspection.verdict,
+      reasoning: inspection.reasoning,
+      findings: inspection.findings.slice(0, 20),
+    };
     const started = performance.now();
     const provenance = (answer?: "pass" | "fail", usage?: OpenAI.CompletionUsage): JudgeProvenance => ({
       judge: "model",
