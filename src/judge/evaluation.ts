@@ -1,6 +1,6 @@
 import { Type, type Static } from "@sinclair/typebox";
 import { TypeCompiler } from "@sinclair/typebox/compiler";
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { JudgeProvenance, Verdict } from "../validations/types";
 
@@ -180,6 +180,7 @@ export function readEvaluation(dataDir: string): Evaluation | null {
 /** Writes the evaluation whole (a temporary file renamed over the old one), so a server never reads half of it. */
 export function writeEvaluation(dataDir: string, evaluation: Evaluation): string {
   const path = join(dataDir, EVALUATION_FILE);
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(`${path}.tmp`, `${JSON.stringify(evaluation, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
   return path;
