@@ -75,7 +75,13 @@ export async function runJudgeEvaluation(
     ASSAY_VISION_CHECKS: checks.join(","),
     ASSAY_VISION_MIN_AGREEMENT: "0",
   });
-  const running = await startAssay(config, { warmBrowsers: false });
+  // The evaluation server's own log is diagnostics: on stderr, so stdout carries the report (or its JSON) alone.
+  const log = console.log;
+  console.log = console.error;
+  const running = await startAssay(config, { warmBrowsers: false }).catch((e) => {
+    console.log = log;
+    throw e;
+  });
   const base = `http://127.0.0.1:${running.httpPort}`;
   let key = "";
   const api: App["api"] = async (method, path, body) => {
@@ -112,6 +118,7 @@ export async function runJudgeEvaluation(
   } finally {
     smtp.close();
     await running.stop();
+    console.log = log;
     rmSync(dataDir, { recursive: true, force: true });
   }
   const figures = evaluation.figures();
