@@ -12,6 +12,10 @@
  *
  * ASSAY_ACCURACY_CORPORA=synthetic or real-world (default both; the synthetic one is skipped when absent),
  * ASSAY_ACCURACY_SUBJECTS=web or email (default both), ASSAY_ACCURACY_CASES=<id>,<id> (case ids or synthetic paths).
+ *
+ * With a vision model configured (ASSAY_VISION_BASE_URL, …), it judges every visual check here (the verdicts above
+ * are then the model's), and the report ends with the model's figures as `assay judge evaluate` reports them: per
+ * check, agreement with the labels and with the inspector, false fails, misses, needs review, p50 latency, tokens.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +26,9 @@ import { Agreement } from "./corpus/agreement";
 import { labelledChecks, loadCases } from "./corpus/cases";
 import { composeEmailCase } from "./corpus/compose-email";
 import { serveFolder } from "./corpus/serve-folder";
+import { JudgeEvaluation, type JudgedRow } from "../src/judge/evaluation";
+import { VISUAL_CHECKS } from "../src/judge/enabled";
+import { syntheticExpectation } from "./corpus/taxonomy";
 import {
   ALSO_COVERS,
   DEFECT_OWNERS,
@@ -131,7 +138,20 @@ const index = corpora.has("synthetic")
   : { cases: [] };
 
 const dataDir = tempDataDir();
+/** The model's figures, when one is configured: it judges every visual check of every job. */
+const judged = process.env.ASSAY_VISION_BASE_URL ? new JudgeEvaluation() : null;
+const detail = judged ? "verbose" : "brief";
+/** Scores a job's visual rows (carrying their judge's provenance) against the case's labels. */
+function scoreJudge(caseId: string, labelOf: (check: string) => string | undefined, results: ResultRow[]) {
+  for (const r of results as Array<ResultRow & JudgedRow>) {
+    const label = labelOf(r.validationId);
+    if (judged && VISUAL_CHECKS.includes(r.validationId) && (label === "pass" || label === "fail"))
+      judged.score(caseId, r.validationId, label, r);
+  }
+}
+
 const server = await startServer({
+  ...(judged ? { ASSAY_VISION_CHECKS: "all", ASSAY_VISION_MIN_AGREEMENT: "0" } : {}),
   DATA_DIR: dataDir,
   ASSAY_ALLOW_PRIVATE_TARGETS: "1",
   ASSAY_SIGNUP_CREDITS: "10000000",
@@ -152,12 +172,13 @@ if (corpora.has("real-world") && subjects.has("web")) await realWorldWebAccuracy
 if (corpora.has("real-world") && subjects.has("email")) await realWorldEmailAccuracy();
 
 transport.close();
+if (judged) console.log(`\n${judged.report(server.assay.config.vision!.model)}`);
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
 /** Runs a url job with every web check that needs no parameters; null (and a line on stderr) when refused. */
 async function runWebJob(label: string, url: string, validations: string[]): Promise<ResultRow[] | null> {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations } });
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations, detail } });
   if (res.status !== 200) {
     console.error(`${label}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return null;
@@ -174,14 +195,14 @@ async function runEmailJob(
   envelopeFrom: string,
   validations: string[],
 ): Promise<{ results: ResultRow[] } | { why: string }> {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations } });
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations, detail } });
   if (res.status !== 200) return { why: `HTTP ${res.status} ${JSON.stringify(res.body)}` };
   await transport.sendMail({ envelope: { from: envelopeFrom, to: [res.body.testEmail] }, raw });
   // sendMail resolves on the reply to the end of DATA: from here to a completed job is the inbox's latency.
   const sent = performance.now();
   let job: any;
   for (let i = 0; i < 2400; i++) {
-    job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}`, { key: apiKey })).body.jobs[0];
+    job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}&detail=${detail}`, { key: apiKey })).body.jobs[0];
     if (job.status !== "pending") break;
     await Bun.sleep(25);
   }
@@ -217,6 +238,12 @@ async function syntheticWebAccuracy() {
   for (const c of webCases) {
     const results = await runWebJob(c.path, `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`, webChecks);
     if (results) card.score(c, results);
+    if (results)
+      scoreJudge(
+        `synthetic/${c.path}`,
+        (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
+        results,
+      );
   }
   corpusServer.stop(true);
   card.report(webCases, `Synthetic web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
@@ -243,6 +270,11 @@ async function syntheticEmailAccuracy() {
     if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
     card.score(c, run.results);
+    scoreJudge(
+      `synthetic/${c.path}`,
+      (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
+      run.results,
+    );
   });
   card.report(
     emailCases,
@@ -270,6 +302,7 @@ async function realWorldWebAccuracy() {
     const results = await runWebJob(c.id, `http://127.0.0.1:${site.port}/${c.entry}`, checks);
     site.stop(true);
     if (results) agreement.score(c.id, c.labels, results);
+    if (results) scoreJudge(`real-world/web/${c.id}`, (check) => c.labels[check]?.expect, results);
     else agreement.failedToRun(c.id, "the job was refused (see above)");
   }
   agreement.report(`Real-world web corpus (corpus/web): ${cases.length} cases, ${checks.length} checks each`);
@@ -284,7 +317,10 @@ async function realWorldEmailAccuracy() {
     const { raw, envelopeFrom } = await composeEmailCase(c);
     const run = await runEmailJob(raw, envelopeFrom, checks);
     if ("why" in run) agreement.failedToRun(c.id, run.why);
-    else agreement.score(c.id, c.labels, run.results);
+    else {
+      agreement.score(c.id, c.labels, run.results);
+      scoreJudge(`real-world/email/${c.id}`, (check) => c.labels[check]?.expect, run.results);
+    }
   });
   agreement.report(
     `Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`,
