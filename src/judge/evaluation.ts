@@ -177,11 +177,25 @@ export function readEvaluation(dataDir: string): Evaluation | null {
   return evaluation;
 }
 
-/** Writes the evaluation whole (a temporary file renamed over the old one), so a server never reads half of it. */
-export function writeEvaluation(dataDir: string, evaluation: Evaluation): string {
+/**
+ * Stores the evaluation. The stored figures of checks not evaluated this time are kept when they measured the same
+ * model and prompt version (an evaluation of one check adds to the others); otherwise the file is replaced. Written
+ * whole (a temporary file renamed over the old one), so a server never reads half of it. Returns the path and what
+ * was stored.
+ */
+export function writeEvaluation(dataDir: string, evaluation: Evaluation): { path: string; stored: Evaluation } {
   const path = join(dataDir, EVALUATION_FILE);
+  const before = readEvaluation(dataDir);
+  const same = before?.model === evaluation.model && before.promptVersion === evaluation.promptVersion;
+  const stored = same
+    ? {
+        ...evaluation,
+        corpora: [...new Set([...before.corpora, ...evaluation.corpora])],
+        checks: { ...before.checks, ...evaluation.checks },
+      }
+    : evaluation;
   mkdirSync(dataDir, { recursive: true });
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(evaluation, null, 2)}\n`);
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(stored, null, 2)}\n`);
   renameSync(`${path}.tmp`, path);
-  return path;
+  return { path, stored };
 }

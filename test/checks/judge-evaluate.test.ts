@@ -13,8 +13,10 @@ afterAll(() => {
   dirs.removeAll();
 });
 
-const modelEnv = (dataDir: string) => ({
-  DATA_DIR: dataDir,
+/** The operator's data directory of the first two tests: the second adds its check to the first's evaluation. */
+const dataDir = dirs.next();
+const modelEnv = (dir: string) => ({
+  DATA_DIR: dir,
   ASSAY_VISION_BASE_URL: vision.baseURL,
   ASSAY_VISION_MODEL: "test-vision",
   ASSAY_VISION_API_KEY: "sk-test",
@@ -31,7 +33,6 @@ test("assay judge evaluate: a slice of the real-world corpus through a model tha
     { verdict: "pass", reasoning: "Fits.", findings: [], usage: usage(1200) },
     { content: "no idea", usage: usage(900) },
   );
-  const dataDir = dirs.next();
   const before = vision.requests.length;
   const res = await runCli(
     [
@@ -66,28 +67,32 @@ test("assay judge evaluate: a slice of the real-world corpus through a model tha
   expect(figures.errors).toBe(1);
   expect(figures.tokens).toEqual({ prompt: 4160, completion: 40, total: 4200 });
   expect(typeof figures.latencyP50Ms).toBe("number");
-  // Stored whole for ASSAY_VISION_MIN_AGREEMENT, and nothing else written to the operator's data directory.
+  // Stored for ASSAY_VISION_MIN_AGREEMENT, and nothing else written to the operator's data directory.
   expect(readdirSync(dataDir)).toEqual(["judge-evaluation.json"]);
   expect(JSON.parse(readFileSync(join(dataDir, "judge-evaluation.json"), "utf8"))).toEqual(evaluation);
   expect(res.stderr).toContain("written to");
 });
 
-test("the report as text: a line per check and each disagreement with the labels", async () => {
+test("the report as text: a line per check and each disagreement; --write adds the check to the stored evaluation", async () => {
   vision.script.push(
-    { verdict: "fail", reasoning: "Runs off.", reason: "Too wide", findings: [] },
-    { verdict: "pass", reasoning: "Fits.", findings: [] },
+    { verdict: "fail", reasoning: "Overlaps.", reason: "Text overlaps", findings: [] },
+    { verdict: "pass", reasoning: "Fine.", findings: [] },
   );
   const res = await runCli(
-    ["judge", "evaluate", "--corpora", "real-world", "--check", "no-horizontal-overflow", "--limit", "2"],
-    modelEnv(dirs.next()),
+    ["judge", "evaluate", "--corpora", "real-world", "--check", "layout-not-broken", "--limit", "2", "--write"],
+    modelEnv(dataDir),
   );
   expect(res.code).toBe(0);
   expect(res.stdout).toContain("Model test-vision");
-  expect(res.stdout).toMatch(/no-horizontal-overflow\s+1\/2 50%\s+1\/2 50%\s+1\s+0\s+1\s+0/);
+  expect(res.stdout).toMatch(/layout-not-broken\s+1\/2 50%\s+1\/2 50%\s+1\s+0\s+1\s+0/);
   expect(res.stdout).toContain("Disagreements with the labels (1):");
   expect(res.stdout).toContain(
-    "real-world/web/gds-audit-buttons-empty-button: no-horizontal-overflow: label pass, model fail, inspector pass",
+    "real-world/web/gds-audit-buttons-empty-button: layout-not-broken: label pass, model fail, inspector pass",
   );
+  const stored = JSON.parse(readFileSync(join(dataDir, "judge-evaluation.json"), "utf8"));
+  expect(Object.keys(stored.checks).sort()).toEqual(["layout-not-broken", "no-horizontal-overflow"]);
+  expect(stored.checks["layout-not-broken"].labels.agreement).toBe(50);
+  expect(stored.checks["no-horizontal-overflow"].labels.agreement).toBe(66.7);
 });
 
 test("without a model configured, or with a check that is not visual, it refuses before running anything", async () => {

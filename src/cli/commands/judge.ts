@@ -57,9 +57,9 @@ export function registerJudgeCommands(program: Command): void {
         }
         if (opts.write) {
           const { writeEvaluation } = await import("../../judge/evaluation");
-          const path = writeEvaluation(config.dataDir, evaluation);
+          const { path, stored } = writeEvaluation(config.dataDir, evaluation);
           console.error(
-            `evaluation of ${evaluation.model} (prompt ${evaluation.promptVersion}) written to ${path}; ASSAY_VISION_MIN_AGREEMENT=<percent> enables the checks at or above it`,
+            `evaluation of ${evaluation.model} (prompt ${evaluation.promptVersion}) written to ${path}, ${Object.keys(stored.checks).length} check(s) in it; ASSAY_VISION_MIN_AGREEMENT=<percent> enables the checks at or above it`,
           );
         }
         return 0;
