@@ -195,6 +195,29 @@ test("a failing endpoint is retried a bounded number of times, then an error row
   vision.script.length = 0;
 });
 
+test("a model that does not answer within ASSAY_VISION_TIMEOUT_SECONDS (nor on its retry) is an error row, refunded", async () => {
+  const slow = visionModel();
+  const timing = await startServer({
+    ASSAY_VISION_BASE_URL: slow.baseURL,
+    ASSAY_VISION_MODEL: "test-vision",
+    ASSAY_VISION_CHECKS: "all",
+    ASSAY_VISION_TIMEOUT_SECONDS: "1",
+  });
+  try {
+    slow.script.push({ hang: true }, { hang: true });
+    const key = (await timing.signup()).apiKey;
+    const res = await timing.api("POST", "/api/jobs", { key, body: htmlJob(CLEAN, ["no-horizontal-overflow"]) });
+    const [result] = res.body.results;
+    expect(result.verdict).toBe("error");
+    expect(result.reason).toContain("The vision model did not answer");
+    expect(slow.requests).toHaveLength(2);
+    expect(res.body.credits.net).toBe(0);
+  } finally {
+    await timing.stop();
+    slow.stop();
+  }
+});
+
 test("ASSAY_VISION_CHECKS naming a check that is not visual stops the start, naming it", async () => {
   await expect(
     startServer({

@@ -10,12 +10,15 @@ export interface ScriptedAnswer {
   reason?: string;
   findings?: unknown[];
   content?: string;
+  /** Never answer (until the server stops): a model that times out. */
+  hang?: boolean;
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
 export function visionModel() {
   const requests: any[] = [];
   const script: ScriptedAnswer[] = [];
+  const hanging: Array<() => void> = [];
   const server = Bun.serve({
     port: 0,
     hostname: "127.0.0.1",
@@ -23,6 +26,8 @@ export function visionModel() {
       if (new URL(req.url).pathname !== "/v1/chat/completions") return new Response("not found", { status: 404 });
       requests.push(await req.json());
       const next = script.shift() ?? { status: 500 };
+      if (next.hang)
+        return new Promise<Response>((resolve) => hanging.push(() => resolve(new Response(null, { status: 499 }))));
       if (next.status)
         return Response.json({ error: { message: "scripted failure", type: "server_error" } }, { status: next.status });
       const { verdict, reasoning, reason, findings } = next;
@@ -42,6 +47,9 @@ export function visionModel() {
     baseURL: `http://127.0.0.1:${server.port}/v1`,
     requests,
     script,
-    stop: () => server.stop(true),
+    stop() {
+      for (const answer of hanging.splice(0)) answer();
+      server.stop(true);
+    },
   };
 }
