@@ -13,7 +13,10 @@ const Percent = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null
 const CheckFigures = Type.Object({
   /** Rows with a label (pass or fail) that ran. */
   rows: Type.Integer(),
-  /** Against the labels: rows the model answered (pass or fail), how many agreed, and its mistakes. */
+  /**
+   * Against the labels: rows the model answered (pass or fail), how many agreed, and its mistakes. agreement is
+   * agreed of all rows: a row the model could not answer counts against it (enabled, that row would have no verdict).
+   */
   labels: Type.Object({
     scored: Type.Integer(),
     agreed: Type.Integer(),
@@ -96,7 +99,7 @@ export class JudgeEvaluation {
         labels: {
           scored: answered.length,
           agreed,
-          agreement: percent(agreed, answered.length),
+          agreement: percent(agreed, rows.length),
           falseFails: answered.filter((r) => r.model === "fail" && r.label === "pass").length,
           misses: answered.filter((r) => r.model === "pass" && r.label === "fail").length,
         },
@@ -136,7 +139,7 @@ export class JudgeEvaluation {
       lines.push(
         [
           check.padEnd(28),
-          `${f.labels.agreed}/${f.labels.scored} ${pct(f.labels.agreement)}`.padStart(14),
+          `${f.labels.agreed}/${f.rows} ${pct(f.labels.agreement)}`.padStart(14),
           `${f.inspector.agreed}/${f.inspector.compared} ${pct(f.inspector.agreement)}`.padStart(14),
           String(f.labels.falseFails).padStart(12),
           String(f.labels.misses).padStart(7),

@@ -58,9 +58,10 @@ test("assay judge evaluate: a slice of the real-world corpus through a model tha
   expect(evaluation.corpora).toEqual(["real-world"]);
   const figures = evaluation.checks["no-horizontal-overflow"];
   expect(Object.keys(evaluation.checks)).toEqual(["no-horizontal-overflow"]);
-  // Four rows: three answered (two agree with the label, one false fail), one answer not in the schema.
+  // Four rows: three answered (two agree with the label, one false fail), one answer not in the schema, which
+  // counts against the agreement (enabled, that row would have had no verdict).
   expect(figures.rows).toBe(4);
-  expect(figures.labels).toEqual({ scored: 3, agreed: 2, agreement: 66.7, falseFails: 1, misses: 0 });
+  expect(figures.labels).toEqual({ scored: 3, agreed: 2, agreement: 50, falseFails: 1, misses: 0 });
   // The inspector passes these pages (as their labels say): the model's fail is one it would have to review.
   expect(figures.inspector).toEqual({ compared: 3, agreed: 2, agreement: 66.7 });
   expect(figures.needsReview).toBe(1);
@@ -92,7 +93,7 @@ test("the report as text: a line per check and each disagreement; --write adds t
   const stored = JSON.parse(readFileSync(join(dataDir, "judge-evaluation.json"), "utf8"));
   expect(Object.keys(stored.checks).sort()).toEqual(["layout-not-broken", "no-horizontal-overflow"]);
   expect(stored.checks["layout-not-broken"].labels.agreement).toBe(50);
-  expect(stored.checks["no-horizontal-overflow"].labels.agreement).toBe(66.7);
+  expect(stored.checks["no-horizontal-overflow"].labels.agreement).toBe(50);
 });
 
 test("without a model configured, or with a check that is not visual, it refuses before running anything", async () => {
