@@ -263,7 +263,17 @@ function resultRecorded(jobId: string, r: RecordedResult): NewEvent {
     captureKeys: r.captureKeys,
     durationMs: Math.round(r.durationMs * 10) / 10,
     ...(r.outcome.reasonCode ? { reasonCode: r.outcome.reasonCode } : {}),
-    ...(r.outcome.judge ? { judge: r.outcome.judge } : {}),
+    ...(r.outcome.judge
+      ? {
+          judge: {
+            ...r.outcome.judge,
+            inspection: {
+              ...r.outcome.judge.inspection,
+              findings: r.outcome.judge.inspection.findings.map(cleanFinding),
+            },
+          },
+        }
+      : {}),
   };
   return { type: "ResultRecorded", data };
 }
