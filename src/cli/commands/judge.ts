@@ -6,6 +6,21 @@ import { action, UsageError } from "../program";
  * checks before anyone turns it on (docs/judges.md). The corpora and the tools that build their emails are part of
  * the repository, so it runs from a checkout (scripts/corpus/judge-run.ts); they are loaded only by this command.
  */
+/**
+ * The corpus runner, from the checkout this binary runs from. Its path is not a literal on purpose: a compiled binary
+ * (`npm run build`) does not carry the corpora or their email build tools, and says so instead of bundling them.
+ */
+async function corpusRunner(): Promise<typeof import("../../../scripts/corpus/judge-run")> {
+  const runner = ["..", "..", "..", "scripts", "corpus", "judge-run.ts"].join("/");
+  try {
+    return await import(runner);
+  } catch (e) {
+    throw new UsageError(
+      `assay judge evaluate runs from a checkout of the repository (bun src/main.ts judge evaluate), where the corpora are: ${(e as Error).message}`,
+    );
+  }
+}
+
 export function registerJudgeCommands(program: Command): void {
   program
     .command("judge")
@@ -27,7 +42,7 @@ export function registerJudgeCommands(program: Command): void {
           throw new UsageError(
             "no vision model is configured: set ASSAY_VISION_BASE_URL (and ASSAY_VISION_MODEL, ASSAY_VISION_API_KEY) to the model to evaluate",
           );
-        const { EVALUABLE_CHECKS, runJudgeEvaluation } = await import("../../../scripts/corpus/judge-run");
+        const { EVALUABLE_CHECKS, runJudgeEvaluation } = await corpusRunner();
         const checks = (opts.check ?? [])
           .flatMap((c) => c.split(","))
           .map((c) => c.trim())
