@@ -17,7 +17,7 @@ export const JUDGES_VARS = {
   ASSAY_VISION_CHECKS: {
     section: "judges",
     kind: "list",
-    default: "",
+    defaultText: "none",
     doc: "The visual checks the model judges, by id (e.g. `layout-not-broken,email-layout-not-broken`), or `all`; checked at start. Unset: none by id. A check nobody evaluated keeps the inspector's verdicts until someone names it here.",
   },
   ASSAY_VISION_MIN_AGREEMENT: {
