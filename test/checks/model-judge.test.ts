@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { eventsOf, htmlJob, runCli, startServer, type TestServer } from "../support/harness";
+import { eventsOf, htmlJob, runCli, startServer, uniqueEmail, type TestServer } from "../support/harness";
+import { inSession, type MailRelay, type SignedIn, signIn, startServerWithRelay } from "../support/mail-relay";
+import { page } from "../support/pages";
 import { sha256Hex } from "../../src/store/canonical";
 import { PROMPT_VERSION } from "../../src/judge/model";
 import { visionModel } from "../support/vision-model";
@@ -10,20 +12,32 @@ const vision = visionModel();
 const CLEAN = `<html lang="en"><head><title>T</title></head><body><h1>Hello</h1></body></html>`;
 const OVERFLOWING = `<html lang="en"><head><title>T</title><meta name="viewport" content="width=device-width"></head><body><h1>Hello</h1><div style="width:1400px;height:40px;background:#ccc">wide</div></body></html>`;
 let server: TestServer;
+let stopServer: () => Promise<void>;
+let person: SignedIn;
 let apiKey: string;
 beforeAll(async () => {
-  server = await startServer({
+  let relay: MailRelay;
+  ({
+    relay,
+    server,
+    stop: stopServer,
+  } = await startServerWithRelay({
     ASSAY_VISION_BASE_URL: vision.baseURL,
     ASSAY_VISION_MODEL: "test-vision",
     ASSAY_VISION_API_KEY: "sk-test",
     // no-horizontal-overflow by name; others only by a stored evaluation of at least 90%.
     ASSAY_VISION_CHECKS: "no-horizontal-overflow",
     ASSAY_VISION_MIN_AGREEMENT: "90",
+  }));
+  person = await signIn(server, relay, uniqueEmail("model-judge"));
+  const minted = await server.api("POST", "/api/keys", {
+    headers: inSession(person),
+    body: { name: "runner", scopes: ["jobs:read", "jobs:write"] },
   });
-  apiKey = (await server.signup()).apiKey;
+  apiKey = minted.body.apiKey;
 });
 afterAll(async () => {
-  await server.stop();
+  await stopServer();
   vision.stop();
 });
 
@@ -113,6 +127,10 @@ test("a model fail the inspector's measurements contradict needs review: an erro
     (e) => e.type === "ResultRecorded" && (e.data as any).jobId === res.body.jobId,
   )!;
   expect((recorded.data as any).reasonCode).toBe("NEEDS_REVIEW");
+  // The job's page in the dashboard says so, and who judged.
+  const jobPage = (await page(server, `/dashboard/jobs/${res.body.jobId}`, person.cookie)).text;
+  expect(jobPage).toContain('<span class="error">needs review</span>');
+  expect(jobPage).toContain("Judged by the vision model <code>test-vision</code>");
 });
 
 test("a model pass on a clean page is the verdict", async () => {

@@ -42,6 +42,8 @@ export interface ResultItem {
   }[];
   captures?: { viewport: string; screenshotUrl: string }[];
   note?: string;
+  reasonCode?: string;
+  judge?: { model: string; promptVersion: string; images: unknown[]; usage?: { totalTokens: number } };
 }
 
 /** An email job's message: its top-level headers in order, and where to download it. */
@@ -261,7 +263,8 @@ function Result(props: { jobId: string; result: ResultItem }) {
   return (
     <section id={`result-${r.validationId}`} aria-labelledby={`result-${r.validationId}-heading`}>
       <h3 id={`result-${r.validationId}-heading`}>
-        <span safe>{r.name}</span>: <span class={r.verdict}>{r.verdict}</span>
+        <span safe>{r.name}</span>:{" "}
+        <span class={r.verdict}>{r.reasonCode === "NEEDS_REVIEW" ? "needs review" : r.verdict}</span>
       </h3>
       <p>
         <code safe>{r.validationId}</code>, severity {r.severity}.{" "}
@@ -277,6 +280,15 @@ function Result(props: { jobId: string; result: ResultItem }) {
         ""
       )}
       {r.reasoning ? <p safe>{r.reasoning}</p> : ""}
+      {r.judge ? (
+        <p>
+          Judged by the vision model <code safe>{r.judge.model}</code> (prompt {r.judge.promptVersion}), on{" "}
+          {String(r.judge.images.length)} image(s)
+          {r.judge.usage ? `, ${r.judge.usage.totalTokens} tokens` : ""}.
+        </p>
+      ) : (
+        ""
+      )}
       <Findings findings={r.findings} />
       {r.captures?.length ? (
         <p>
