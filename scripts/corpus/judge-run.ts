@@ -32,7 +32,6 @@ export interface JudgeRunOptions {
 /** One case to run: how to hand it to a job, and the label of each check under evaluation it carries. */
 interface PlannedCase {
   id: string;
-  subject: "web" | "email";
   labels: Record<string, "pass" | "fail">;
   run(app: App, checks: string[]): Promise<JudgedRow[]>;
 }
@@ -67,7 +66,9 @@ export async function runJudgeEvaluation(
     ASSAY_DATABASE_URL: "",
     ASSAY_SHARED_DIR: "",
     ASSAY_S3_BUCKET: "",
+    // The built-in plans: the evaluation's organization runs every check whatever the operator's catalog offers.
     ASSAY_BILLING_PROVIDER: "local",
+    ASSAY_PLANS_FILE: "",
     ASSAY_MAIL_RELAY_URL: "",
     // The corpora are served from loopback by this process.
     ASSAY_ALLOW_PRIVATE_TARGETS: "1",
@@ -100,6 +101,8 @@ export async function runJudgeEvaluation(
   });
   const evaluation = new JudgeEvaluation();
   const notRun: string[] = [];
+  if (options.corpora.includes("synthetic") && !existsSync(join(SYNTHETIC_CORPUS, "index.json")))
+    notRun.push(`the synthetic corpus: none at ${SYNTHETIC_CORPUS} (ASSAY_CORPUS_DIR)`);
   try {
     const signup = await api("POST", "/api/signup", { email: "judge-evaluation@example.com" });
     if (signup.status !== 201) throw new Error(`the evaluation's own server refused its signup: ${signup.status}`);
@@ -148,7 +151,6 @@ function planCases(options: JudgeRunOptions, checks: string[]): PlannedCase[] {
         ...limit(
           cases.map((c) => ({
             id: `real-world/${subject}/${c.id}`,
-            subject,
             labels: Object.fromEntries(
               own.flatMap((id) => {
                 const expect = c.labels[id]?.expect;
@@ -184,7 +186,6 @@ function planCases(options: JudgeRunOptions, checks: string[]): PlannedCase[] {
             .filter((c) => c.subject === subject)
             .map((c) => ({
               id: `synthetic/${c.path}`,
-              subject,
               labels: Object.fromEntries(scored.map((id) => [id, syntheticExpectation(c, id)])),
               run:
                 subject === "web"
