@@ -66,9 +66,14 @@ export class SelectiveJudge implements Judge {
 export function judgeFor(config: Pick<Config, "vision" | "dataDir">): Judge {
   if (!config.vision) return new InspectorJudge();
   const enabled = new EnabledChecks(config.vision, config.dataDir);
-  if (config.vision.checks.length === 0 && config.vision.minAgreement <= 0)
+  const now = VISUAL_CHECKS.filter((id) => enabled.has(id));
+  if (now.length)
+    console.log(
+      `The vision model ${config.vision.model} judges ${now.join(", ")}; the inspector every other visual check.`,
+    );
+  else
     console.warn(
-      `ASSAY_VISION_BASE_URL is set but no check is enabled for ${config.vision.model} (ASSAY_VISION_CHECKS, ASSAY_VISION_MIN_AGREEMENT): the inspector judges every visual check. Measure the model first with \`assay judge evaluate\` (docs/judges.md).`,
+      `ASSAY_VISION_BASE_URL is set but no check is enabled for ${config.vision.model} now (ASSAY_VISION_CHECKS, or ASSAY_VISION_MIN_AGREEMENT with an evaluation of this model and prompt in ${config.dataDir}): the inspector judges every visual check. Measure the model with \`assay judge evaluate\` (docs/judges.md).`,
     );
   return new SelectiveJudge(new ModelJudge(config.vision), enabled);
 }
