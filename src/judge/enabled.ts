@@ -69,7 +69,9 @@ export function judgeFor(config: Pick<Config, "vision" | "dataDir">): Judge {
   const now = VISUAL_CHECKS.filter((id) => enabled.has(id));
   if (now.length)
     console.log(
-      `The vision model ${config.vision.model} judges ${now.join(", ")}; the inspector every other visual check.`,
+      now.length === VISUAL_CHECKS.length
+        ? `The vision model ${config.vision.model} judges every visual check.`
+        : `The vision model ${config.vision.model} judges ${now.join(", ")}; the inspector every other visual check.`,
     );
   else
     console.warn(
