@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { runCli, scratchDirs } from "../support/harness";
 import { visionModel } from "../support/vision-model";
 import { PROMPT_VERSION } from "../../src/judge/model";
+import { JudgeEvaluation } from "../../src/judge/evaluation";
 import { loadCases } from "../../scripts/corpus/cases";
 
 const vision = visionModel();
@@ -108,4 +109,36 @@ test("without a model configured, or with a check that is not visual, it refuses
   expect(limit.code).toBe(2);
   expect(limit.stderr).toContain("--limit must be a whole number");
   expect(vision.requests.length).toBe(before);
+});
+
+test("the figures: misses, needs review and inspector agreement from the rows' provenance", () => {
+  const provenance = (answer: "pass" | "fail" | undefined, inspector: "pass" | "fail", latencyMs: number) => ({
+    judge: "model" as const,
+    model: "m",
+    promptVersion: PROMPT_VERSION,
+    images: [],
+    inspection: { verdict: inspector, reasoning: "measured", findings: [] },
+    ...(answer ? { answer } : {}),
+    usage: { promptTokens: 90, completionTokens: 10, totalTokens: 100 },
+    latencyMs,
+  });
+  const scored = new JudgeEvaluation();
+  const row = (verdict: "pass" | "fail" | "error", judge: ReturnType<typeof provenance>) => ({
+    validationId: "layout-not-broken",
+    verdict,
+    judge,
+  });
+  scored.score("a", "layout-not-broken", "fail", row("pass", provenance("pass", "fail", 300))); // a miss
+  scored.score("b", "layout-not-broken", "fail", row("fail", provenance("fail", "fail", 100))); // agrees with both
+  scored.score("c", "layout-not-broken", "fail", row("error", provenance("fail", "pass", 200))); // NEEDS_REVIEW row
+  scored.score("d", "layout-not-broken", "pass", row("error", provenance(undefined, "pass", 400))); // no answer
+  expect(scored.figures()["layout-not-broken"]).toEqual({
+    rows: 4,
+    labels: { scored: 3, agreed: 2, agreement: 50, falseFails: 0, misses: 1 },
+    inspector: { compared: 3, agreed: 1, agreement: 33.3 },
+    needsReview: 1,
+    errors: 1,
+    latencyP50Ms: 200,
+    tokens: { prompt: 360, completion: 40, total: 400 },
+  });
 });
