@@ -19,7 +19,12 @@ import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
 export const JOB_STATUSES = ["pending", "running", "completed", "interrupted", "expired"] as const;
 
 export const detail = () =>
-  Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result, and to a row a vision model judged its provenance, `judge`)."));
+  Type.Optional(
+    enumOf(
+      DETAILS,
+      "brief (default) or verbose (adds references and a note to each result, and to a row a vision model judged its provenance, `judge`).",
+    ),
+  );
 
 export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
 
