@@ -90,6 +90,49 @@ export const JobAccepted = eventType(
 );
 export type JobAcceptedData = EventData<typeof JobAccepted>;
 
+/**
+ * Why a row is what it is when the verdict alone does not say: NEEDS_REVIEW is a model judge's fail that the
+ * inspector's measurements contradict (an error row, refunded: a person should look, nothing is charged for it).
+ */
+export const ResultReasonCode = Type.Union([Type.Literal("NEEDS_REVIEW")]);
+
+/**
+ * How a model judged a visual row, so the verdict can be audited and replayed: the model, the prompt's version,
+ * the SHA-256 of each image it saw, the inspector's measurements it was given, what it answered and what it cost.
+ */
+export const JudgeProvenance = Type.Object(
+  {
+    judge: Type.Literal("model"),
+    model: Type.String(),
+    promptVersion: Type.String(),
+    images: Type.Array(
+      Type.Object(
+        { viewport: Type.String(), sha256: Type.String(), bytes: Type.Integer({ minimum: 0 }) },
+        { additionalProperties: false },
+      ),
+    ),
+    /** The inspector's outcome exactly as the prompt carried it (its findings cut to the first 20). */
+    inspection: Type.Object(
+      { verdict: Verdict, reasoning: Type.String(), findings: Type.Array(Finding) },
+      { additionalProperties: false },
+    ),
+    /** What the model answered, when it answered in the schema (the row's verdict may differ: NEEDS_REVIEW). */
+    answer: Type.Optional(Type.Union([Type.Literal("pass"), Type.Literal("fail")])),
+    usage: Type.Optional(
+      Type.Object(
+        {
+          promptTokens: Type.Integer({ minimum: 0 }),
+          completionTokens: Type.Integer({ minimum: 0 }),
+          totalTokens: Type.Integer({ minimum: 0 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    latencyMs: Type.Number({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+
 export const ResultRecorded = eventType(
   "ResultRecorded",
   Type.Object(
@@ -103,6 +146,9 @@ export const ResultRecorded = eventType(
       findings: Type.Array(Finding),
       captureKeys: Type.Array(Type.String()),
       durationMs: Type.Number({ minimum: 0 }),
+      reasonCode: Type.Optional(ResultReasonCode),
+      /** Set when a vision model judged the row (src/judge/model.ts). */
+      judge: Type.Optional(JudgeProvenance),
     },
     { additionalProperties: false },
   ),

@@ -41,6 +41,8 @@ export const jobsProjection: Projection = {
     capture_keys TEXT NOT NULL,
     duration_ms REAL NOT NULL,
     position INTEGER NOT NULL,
+    reason_code TEXT,
+    judge TEXT,
     PRIMARY KEY (job_id, validation_id)
   );
   CREATE TABLE IF NOT EXISTS captures (
@@ -78,8 +80,8 @@ export const jobsProjection: Projection = {
       }
       case "ResultRecorded": {
         const d = e.data as ResultRecordedData;
-        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position, reason_code, judge)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
           d.jobId,
           d.validationId,
           d.verdict,
@@ -90,6 +92,8 @@ export const jobsProjection: Projection = {
           JSON.stringify(d.captureKeys),
           d.durationMs,
           e.position,
+          d.reasonCode ?? null,
+          d.judge ? JSON.stringify(d.judge) : null,
         );
         break;
       }
@@ -174,6 +178,8 @@ export interface ResultRow {
   findings: ResultRecordedData["findings"];
   captureKeys: string[];
   durationMs: number;
+  reasonCode: NonNullable<ResultRecordedData["reasonCode"]> | null;
+  judge: NonNullable<ResultRecordedData["judge"]> | null;
 }
 
 const JOB_SELECT = `SELECT job_id AS jobId, customer_id AS customerId, type, status, subject, validation_set_id AS validationSetId,
@@ -241,15 +247,19 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
   if (jobIds.length === 0) return out;
   const rows = db
     .query<Record<string, any>, string[]>(
-      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, duration_ms AS durationMs
+      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, duration_ms AS durationMs,
+         reason_code AS reasonCode, judge
        FROM job_results WHERE job_id IN (${jobIds.map(() => "?").join(",")}) ORDER BY position`,
     )
     .all(...jobIds);
   for (const r of rows) {
     const { jobId, ...rest } = r;
-    out
-      .get(jobId)!
-      .push({ ...rest, findings: JSON.parse(r.findings), captureKeys: JSON.parse(r.captureKeys) } as ResultRow);
+    out.get(jobId)!.push({
+      ...rest,
+      findings: JSON.parse(r.findings),
+      captureKeys: JSON.parse(r.captureKeys),
+      judge: r.judge ? JSON.parse(r.judge) : null,
+    } as ResultRow);
   }
   return out;
 }

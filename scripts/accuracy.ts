@@ -12,94 +12,30 @@
  *
  * ASSAY_ACCURACY_CORPORA=synthetic or real-world (default both; the synthetic one is skipped when absent),
  * ASSAY_ACCURACY_SUBJECTS=web or email (default both), ASSAY_ACCURACY_CASES=<id>,<id> (case ids or synthetic paths).
+ *
+ * With a vision model configured (ASSAY_VISION_BASE_URL, …), it judges every visual check here (the verdicts above
+ * are then the model's), and the report ends with the model's figures as `assay judge evaluate` reports them: per
+ * check, agreement with the labels and with the inspector, false fails, misses, needs review, p50 latency, tokens.
  */
-import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
-import { join, normalize } from "node:path";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import nodemailer from "nodemailer";
 import { startServer, tempDataDir } from "../test/support/harness";
 import { validationModules } from "../src/catalog/registry";
 import { Agreement } from "./corpus/agreement";
 import { labelledChecks, loadCases } from "./corpus/cases";
 import { composeEmailCase } from "./corpus/compose-email";
-
-const CORPUS = process.env.ASSAY_CORPUS_DIR ?? join(import.meta.dir, "..", "..", "shared", "corpus");
-
-/** Which validation owns each (subject, defect) of the taxonomy. */
-export const DEFECT_OWNERS: Record<string, string> = {
-  "web/lorem-ipsum": "no-lorem-ipsum",
-  "web/unrendered-placeholder": "no-unrendered-placeholders",
-  "web/image-missing-alt": "image-alt-text",
-  "web/image-broken": "broken-images",
-  "web/link-broken": "broken-links",
-  "web/low-contrast-text": "color-contrast",
-  "web/horizontal-overflow-mobile": "no-horizontal-overflow",
-  "web/missing-title": "page-title",
-  "web/missing-meta-description": "meta-description",
-  "web/missing-lang": "html-lang",
-  "web/missing-viewport-meta": "viewport-meta",
-  "web/multiple-h1": "single-h1",
-  "web/no-h1": "single-h1",
-  "web/heading-level-skip": "heading-order",
-  "web/form-input-unlabeled": "form-labels",
-  "web/tiny-body-text": "font-size-body-min-max",
-  "web/mixed-content": "mixed-content",
-  "web/console-error": "console-errors",
-  "web/text-overlap": "layout-not-broken",
-  "web/cta-hidden-mobile": "cta-visible",
-  "web/missing-og-tags": "open-graph-tags",
-  "web/noindex-accidental": "no-accidental-noindex",
-  "web/misspelling": "spelling",
-  "email/missing-list-unsubscribe-header": "email-list-unsubscribe-header",
-  "email/missing-one-click-unsubscribe": "email-one-click-unsubscribe",
-  "email/no-unsubscribe-link-in-body": "email-unsubscribe-link",
-  "email/missing-postal-address": "email-postal-address",
-  "email/no-plain-text-part": "email-plain-text-part",
-  "email/html-over-102kb": "email-gmail-clipping",
-  "email/missing-preheader": "email-preheader",
-  "email/unrendered-merge-tag": "email-no-merge-tags",
-  "email/image-missing-alt": "email-image-alt-text",
-  "email/insecure-link": "email-secure-links",
-  "email/utm-missing": "email-utm-tracking",
-  "email/subject-too-long": "email-subject-length",
-  "email/lorem-ipsum": "email-no-lorem-ipsum",
-  "email/missing-dark-mode-meta": "email-dark-mode-support",
-  "email/tiny-text": "email-font-size",
-  "email/missing-html-lang": "email-html-lang",
-  "email/layout-table-no-role": "email-layout-tables-presentation",
-  "email/from-display-name-missing": "email-from-display-name",
-  "email/reply-to-invalid": "email-reply-to-valid",
-  "email/broken-mobile-layout": "email-mobile-responsive",
-};
-
-/** Checks whose judgment also covers another defect type: a fail there is a true detection, not a false fail. */
-export const ALSO_COVERS: Record<string, string[]> = {
-  "layout-not-broken": ["web/image-broken"],
-  "responsive-consistency": ["web/cta-hidden-mobile"],
-  // axe-core's WCAG A/AA rules include image-alt, color-contrast, html-has-lang, document-title and label.
-  "accessibility-wcag": [
-    "web/image-missing-alt",
-    "web/low-contrast-text",
-    "web/missing-lang",
-    "web/missing-title",
-    "web/form-input-unlabeled",
-  ],
-  // With images blocked, an image without alt text is a blank box: the images-off render judges the same defect.
-  "email-images-off-readable": ["email/image-missing-alt"],
-};
-
-/**
- * Checks that own or also cover a taxonomy defect are scored against the labels. The labels say nothing
- * about what other checks judge (dark-mode legibility, canonical URLs…), so their fails are listed apart,
- * unscored, for a person to read: "clean" means free of taxonomy defects, not of everything.
- */
-const SCORED = new Set([...Object.values(DEFECT_OWNERS), ...Object.keys(ALSO_COVERS)]);
-
-interface Case {
-  path: string;
-  subject: "web" | "email";
-  defects: string[];
-  clean: boolean;
-}
+import { serveFolder } from "./corpus/serve-folder";
+import { JudgeEvaluation, type JudgedRow } from "../src/judge/evaluation";
+import { VISUAL_CHECKS } from "../src/judge/enabled";
+import { syntheticExpectation } from "./corpus/taxonomy";
+import {
+  ALSO_COVERS,
+  DEFECT_OWNERS,
+  SCORED,
+  SYNTHETIC_CORPUS as CORPUS,
+  type SyntheticCase as Case,
+} from "./corpus/taxonomy";
 
 interface ResultRow {
   validationId: string;
@@ -202,7 +138,20 @@ const index = corpora.has("synthetic")
   : { cases: [] };
 
 const dataDir = tempDataDir();
+/** The model's figures, when one is configured: it judges every visual check of every job. */
+const judged = process.env.ASSAY_VISION_BASE_URL ? new JudgeEvaluation() : null;
+const detail = judged ? "verbose" : "brief";
+/** Scores a job's visual rows (carrying their judge's provenance) against the case's labels. */
+function scoreJudge(caseId: string, labelOf: (check: string) => string | undefined, results: ResultRow[]) {
+  for (const r of results as Array<ResultRow & JudgedRow>) {
+    const label = labelOf(r.validationId);
+    if (judged && VISUAL_CHECKS.includes(r.validationId) && (label === "pass" || label === "fail"))
+      judged.score(caseId, r.validationId, label, r);
+  }
+}
+
 const server = await startServer({
+  ...(judged ? { ASSAY_VISION_CHECKS: "all", ASSAY_VISION_MIN_AGREEMENT: "0" } : {}),
   DATA_DIR: dataDir,
   ASSAY_ALLOW_PRIVATE_TARGETS: "1",
   ASSAY_SIGNUP_CREDITS: "10000000",
@@ -223,27 +172,13 @@ if (corpora.has("real-world") && subjects.has("web")) await realWorldWebAccuracy
 if (corpora.has("real-world") && subjects.has("email")) await realWorldEmailAccuracy();
 
 transport.close();
+if (judged) console.log(`\n${judged.report(server.assay.config.vision!.model)}`);
 await server.stop();
 rmSync(dataDir, { recursive: true, force: true });
 
-/** A static server for one folder, on loopback: a case's pages see their own root, as on their own site. */
-function serveFolder(root: string) {
-  return Bun.serve({
-    port: 0,
-    hostname: "127.0.0.1",
-    async fetch(req) {
-      const path = normalize(decodeURIComponent(new URL(req.url).pathname)).replace(/^(\.\.[/\\])+/, "");
-      let file = join(root, path);
-      if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-      if (!file.startsWith(root) || !existsSync(file)) return new Response("not found", { status: 404 });
-      return new Response(Bun.file(file));
-    },
-  });
-}
-
 /** Runs a url job with every web check that needs no parameters; null (and a line on stderr) when refused. */
 async function runWebJob(label: string, url: string, validations: string[]): Promise<ResultRow[] | null> {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations } });
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "url", url, validations, detail } });
   if (res.status !== 200) {
     console.error(`${label}: HTTP ${res.status} ${JSON.stringify(res.body)}`);
     return null;
@@ -260,14 +195,14 @@ async function runEmailJob(
   envelopeFrom: string,
   validations: string[],
 ): Promise<{ results: ResultRow[] } | { why: string }> {
-  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations } });
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: { type: "email", validations, detail } });
   if (res.status !== 200) return { why: `HTTP ${res.status} ${JSON.stringify(res.body)}` };
   await transport.sendMail({ envelope: { from: envelopeFrom, to: [res.body.testEmail] }, raw });
   // sendMail resolves on the reply to the end of DATA: from here to a completed job is the inbox's latency.
   const sent = performance.now();
   let job: any;
   for (let i = 0; i < 2400; i++) {
-    job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}`, { key: apiKey })).body.jobs[0];
+    job = (await server.api("GET", `/api/jobs?jobId=${res.body.jobId}&detail=${detail}`, { key: apiKey })).body.jobs[0];
     if (job.status !== "pending") break;
     await Bun.sleep(25);
   }
@@ -303,6 +238,12 @@ async function syntheticWebAccuracy() {
   for (const c of webCases) {
     const results = await runWebJob(c.path, `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`, webChecks);
     if (results) card.score(c, results);
+    if (results)
+      scoreJudge(
+        `synthetic/${c.path}`,
+        (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
+        results,
+      );
   }
   corpusServer.stop(true);
   card.report(webCases, `Synthetic web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
@@ -329,6 +270,11 @@ async function syntheticEmailAccuracy() {
     if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
     card.score(c, run.results);
+    scoreJudge(
+      `synthetic/${c.path}`,
+      (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
+      run.results,
+    );
   });
   card.report(
     emailCases,
@@ -356,6 +302,7 @@ async function realWorldWebAccuracy() {
     const results = await runWebJob(c.id, `http://127.0.0.1:${site.port}/${c.entry}`, checks);
     site.stop(true);
     if (results) agreement.score(c.id, c.labels, results);
+    if (results) scoreJudge(`real-world/web/${c.id}`, (check) => c.labels[check]?.expect, results);
     else agreement.failedToRun(c.id, "the job was refused (see above)");
   }
   agreement.report(`Real-world web corpus (corpus/web): ${cases.length} cases, ${checks.length} checks each`);
@@ -370,7 +317,10 @@ async function realWorldEmailAccuracy() {
     const { raw, envelopeFrom } = await composeEmailCase(c);
     const run = await runEmailJob(raw, envelopeFrom, checks);
     if ("why" in run) agreement.failedToRun(c.id, run.why);
-    else agreement.score(c.id, c.labels, run.results);
+    else {
+      agreement.score(c.id, c.labels, run.results);
+      scoreJudge(`real-world/email/${c.id}`, (check) => c.labels[check]?.expect, run.results);
+    }
   });
   agreement.report(
     `Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`,

@@ -36,8 +36,7 @@ import { MembersService } from "./services/members";
 import { DeviceService } from "./services/device";
 import { WebhookService } from "./services/webhooks";
 import { createMailer } from "./services/mailer";
-import { InspectorJudge } from "./judge/judge";
-import { ModelJudge } from "./judge/model";
+import { judgeFor } from "./judge/enabled";
 import { MailStore } from "./store/mail-store";
 import { PlanService } from "./services/plans";
 import { PlaygroundService, playgroundOffer } from "./services/playground";
@@ -162,7 +161,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const objects = objectStoreFor(config);
   const serverSecret = await shareLinkSecret(config, coordinator);
   const captures = new CaptureService({ config, readModels }, objects, serverSecret);
-  const judge = config.vision ? new ModelJudge(config.vision) : new InspectorJudge();
+  const judge = judgeFor(config);
   const mail = new MailStore(objects);
   const plans = plansOver({ log, readModels });
   const emailClients = new EmailClientCatalog(config.emailClientsFile);

@@ -133,7 +133,16 @@ export interface Config {
     retry: { baseSeconds: number; windowSeconds: number };
   };
   /** An OpenAI-compatible endpoint for the model judge; unset means the offline inspector judges. */
-  vision?: { baseURL: string; model: string; apiKey?: string };
+  vision?: {
+    baseURL: string;
+    model: string;
+    apiKey?: string;
+    timeoutMs: number;
+    /** ASSAY_VISION_CHECKS: check ids, or ["all"]; checked against the catalog at start (src/judge/enabled.ts). */
+    checks: string[];
+    /** ASSAY_VISION_MIN_AGREEMENT: a percentage, or 0 (off). */
+    minAgreement: number;
+  };
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -253,6 +262,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             baseURL: visionBaseUrl,
             model: read.text("ASSAY_VISION_MODEL"),
             apiKey: read.text("ASSAY_VISION_API_KEY"),
+            timeoutMs: read.int("ASSAY_VISION_TIMEOUT_SECONDS") * 1000,
+            checks: read.list("ASSAY_VISION_CHECKS"),
+            minAgreement: read.int("ASSAY_VISION_MIN_AGREEMENT"),
           },
         }
       : {}),

@@ -1,6 +1,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { AppError } from "../errors/app-error";
 import { registerBrowserWorkerCommand } from "./commands/browser-worker";
+import { registerJudgeCommands } from "./commands/judge";
 import { registerOperatorCommands } from "./commands/operator";
 import { newProgram, runProgram } from "./program";
 
@@ -14,6 +15,7 @@ export async function runCli(argv: string[]): Promise<number> {
     pkg.version,
   ).addHelpText("after", CLIENT_COMMANDS);
   registerOperatorCommands(program);
+  registerJudgeCommands(program);
   registerBrowserWorkerCommand(program);
   if (argv.length === 0) {
     program.outputHelp({ error: true });

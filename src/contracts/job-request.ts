@@ -65,7 +65,12 @@ export const JobRequest = Type.Object(
         minItems: 1,
       }),
     ),
-    detail: Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result).")),
+    detail: Type.Optional(
+      enumOf(
+        DETAILS,
+        "brief (default) or verbose (adds references and a note to each result, and to a row a vision model judged its provenance, `judge`).",
+      ),
+    ),
     customerId: Type.Optional(
       Type.String({ description: "Your organization; defaults to the key's. Another's is refused." }),
     ),

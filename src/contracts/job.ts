@@ -1,5 +1,12 @@
 import { Type } from "@sinclair/typebox";
-import { Finding, PolicySeverity, Severity, SkippedValidation } from "../../events/jobs";
+import {
+  Finding,
+  JudgeProvenance,
+  PolicySeverity,
+  ResultReasonCode,
+  Severity,
+  SkippedValidation,
+} from "../../events/jobs";
 import { DETAILS, enumOf } from "./job-request";
 import { JobType, Reference } from "./catalog";
 import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
@@ -12,7 +19,12 @@ import { Bool, Int, literals, Nullable, Obj, Opt, Str } from "./schema-kit";
 export const JOB_STATUSES = ["pending", "running", "completed", "interrupted", "expired"] as const;
 
 export const detail = () =>
-  Type.Optional(enumOf(DETAILS, "brief (default) or verbose (adds references and a note to each result)."));
+  Type.Optional(
+    enumOf(
+      DETAILS,
+      "brief (default) or verbose (adds references and a note to each result, and to a row a vision model judged its provenance, `judge`).",
+    ),
+  );
 
 export const JobRef = Type.Object({ jobId: Type.String({ minLength: 1, description: "The job's id (job_…)." }) });
 
@@ -48,6 +60,18 @@ const Result = Obj(
     reason: Opt(Type.String({ description: "On fail: what to fix and where. On error: the cause." })),
     reasoning: Str(),
     findings: Type.Array(Finding),
+    reasonCode: Opt({
+      ...ResultReasonCode,
+      description:
+        "NEEDS_REVIEW: a vision model failed the row but the inspector's measurements found nothing, so it is an error (refunded) for a person to look at, not a fail (docs/judges.md).",
+    }),
+    judge: Opt(
+      Type.Object(JudgeProvenance.properties, {
+        additionalProperties: false,
+        description:
+          "Verbose detail, rows a vision model judged: the model, the prompt version, the SHA-256 of each image it saw, the inspector's measurements it was given, its answer, tokens and latency (docs/judges.md).",
+      }),
+    ),
     screenshotUrl: Opt(Type.String({ description: "Fetch with the same Bearer key; does not expire." })),
     screenshotShareUrl: Opt(Type.String({ description: "Short-lived link usable without a key." })),
     captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),

@@ -262,6 +262,18 @@ function resultRecorded(jobId: string, r: RecordedResult): NewEvent {
     findings: r.outcome.findings.map(cleanFinding),
     captureKeys: r.captureKeys,
     durationMs: Math.round(r.durationMs * 10) / 10,
+    ...(r.outcome.reasonCode ? { reasonCode: r.outcome.reasonCode } : {}),
+    ...(r.outcome.judge
+      ? {
+          judge: {
+            ...r.outcome.judge,
+            inspection: {
+              ...r.outcome.judge.inspection,
+              findings: r.outcome.judge.inspection.findings.map(cleanFinding),
+            },
+          },
+        }
+      : {}),
   };
   return { type: "ResultRecorded", data };
 }

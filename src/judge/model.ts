@@ -1,6 +1,7 @@
 import OpenAI from "openai";
 import type { Judge, JudgeInput } from "./judge";
-import type { Finding, Outcome } from "../validations/types";
+import type { Finding, JudgeProvenance, Outcome } from "../validations/types";
+import { sha256Hex } from "../store/canonical";
 
 export interface ModelJudgeConfig {
   baseURL: string;
@@ -9,6 +10,15 @@ export interface ModelJudgeConfig {
   timeoutMs?: number;
   maxRetries?: number;
 }
+
+/**
+ * The version of what the model is asked (the system prompt, the user text's layout, VERDICT_SCHEMA): bump it with
+ * any change to them. It is recorded with every verdict, and an evaluation counts only for the version it measured.
+ */
+export const PROMPT_VERSION = "2026-11-27.1";
+
+const SYSTEM_PROMPT =
+  "You are a QA reviewer judging one check on screenshots of a rendered page. Decide pass or fail strictly by the check's judgment. Use the measurements as evidence; do not invent facts. Answer only with the JSON schema.";
 
 /** The JSON schema the model must answer with (OpenAI structured outputs). */
 const VERDICT_SCHEMA = {
@@ -50,9 +60,33 @@ export class ModelJudge implements Judge {
   }
 
   async judge({ meta, inspection, screenshots }: JudgeInput): Promise<Outcome> {
-    let content: string | null | undefined;
+    const given = {
+      verdict: inspection.verdict,
+      reasoning: inspection.reasoning,
+      findings: inspection.findings.slice(0, 20),
+    };
+    const started = performance.now();
+    const provenance = (answer?: "pass" | "fail", usage?: OpenAI.CompletionUsage): JudgeProvenance => ({
+      judge: "model",
+      model: this.config.model,
+      promptVersion: PROMPT_VERSION,
+      images: screenshots.map((s) => ({ viewport: s.viewport, sha256: sha256Hex(s.data), bytes: s.data.byteLength })),
+      inspection: given,
+      ...(answer ? { answer } : {}),
+      ...(usage
+        ? {
+            usage: {
+              promptTokens: usage.prompt_tokens ?? 0,
+              completionTokens: usage.completion_tokens ?? 0,
+              totalTokens: usage.total_tokens ?? 0,
+            },
+          }
+        : {}),
+      latencyMs: Math.round(performance.now() - started),
+    });
+    let completion: OpenAI.ChatCompletion;
     try {
-      const completion = await this.client.chat.completions.create({
+      completion = await this.client.chat.completions.create({
         model: this.config.model,
         temperature: 0,
         response_format: {
@@ -60,17 +94,13 @@ export class ModelJudge implements Judge {
           json_schema: { name: "verdict", strict: true, schema: VERDICT_SCHEMA as unknown as Record<string, unknown> },
         },
         messages: [
-          {
-            role: "system",
-            content:
-              "You are a QA reviewer judging one check on screenshots of a rendered page. Decide pass or fail strictly by the check's judgment. Use the measurements as evidence; do not invent facts. Answer only with the JSON schema.",
-          },
+          { role: "system", content: SYSTEM_PROMPT },
           {
             role: "user",
             content: [
               {
                 type: "text",
-                text: `Check: ${meta.name} (${meta.id})\nJudgment: ${meta.judgment}\nInspector measurements: ${JSON.stringify({ verdict: inspection.verdict, reasoning: inspection.reasoning, findings: inspection.findings.slice(0, 20) })}\nCaptures: ${screenshots.map((s) => `${s.viewport} ${s.width}x${s.height}${s.cut ? " (cut)" : ""}`).join(", ")}`,
+                text: `Check: ${meta.name} (${meta.id})\nJudgment: ${meta.judgment}\nInspector measurements: ${JSON.stringify(given)}\nCaptures: ${screenshots.map((s) => `${s.viewport} ${s.width}x${s.height}${s.cut ? " (cut)" : ""}`).join(", ")}`,
               },
               ...screenshots.map((s) => ({
                 type: "image_url" as const,
@@ -83,22 +113,23 @@ export class ModelJudge implements Judge {
           },
         ],
       });
-      content = completion.choices[0]?.message?.content;
     } catch (e) {
-      return modelError(`The vision model did not answer: ${(e as Error).message}`);
+      return modelError(`The vision model did not answer: ${(e as Error).message}`, provenance());
     }
+    const content = completion.choices[0]?.message?.content;
+    const usage = completion.usage;
     let answer: { verdict?: unknown; reasoning?: unknown; reason?: unknown; findings?: unknown };
     try {
       answer = JSON.parse(content ?? "");
     } catch {
-      return modelError("The vision model's answer was not JSON.");
+      return modelError("The vision model's answer was not JSON.", provenance(undefined, usage));
     }
     if (
       (answer.verdict !== "pass" && answer.verdict !== "fail") ||
       typeof answer.reasoning !== "string" ||
       !Array.isArray(answer.findings)
     ) {
-      return modelError("The vision model's answer did not match the verdict schema.");
+      return modelError("The vision model's answer did not match the verdict schema.", provenance(undefined, usage));
     }
     const findings = (answer.findings as Array<Record<string, unknown>>)
       .filter((f) => f && typeof f.message === "string")
@@ -117,8 +148,15 @@ export class ModelJudge implements Judge {
         : {}),
       reasoning: `${answer.reasoning} (judged by ${this.config.model}; inspector measured: ${inspection.reasoning})`,
       findings,
+      judge: provenance(answer.verdict, usage),
     };
   }
 }
 
-const modelError = (reason: string): Outcome => ({ verdict: "error", reason, reasoning: reason, findings: [] });
+const modelError = (reason: string, judge: JudgeProvenance): Outcome => ({
+  verdict: "error",
+  reason,
+  reasoning: reason,
+  findings: [],
+  judge,
+});

@@ -64,7 +64,8 @@ export const JOB_FIELDS = [
   {
     field: "detail",
     required: "no",
-    description: "brief (default) or verbose (adds references and a note per result).",
+    description:
+      "brief (default) or verbose (adds references and a note per result, and a vision model's provenance, `judge`, where one judged).",
   },
   { field: "customerId", required: "no", description: "Your organization; defaults to the key's." },
 ];

@@ -17,6 +17,8 @@ const NOTES = {
   pass: "Clean on this one. Nothing to fix.",
   fail: "Worth fixing before this ships: the reason says what and where.",
   error: "We could not run this check, so it is not a verdict on your work. It was refunded.",
+  NEEDS_REVIEW:
+    "The vision model and the measurements disagree, so this is not a verdict on your work yet: look at the captures. It was refunded.",
 };
 
 /**
@@ -50,6 +52,8 @@ function resultView(
     ...(r.reason && r.verdict !== "pass" ? { reason: r.reason } : {}),
     reasoning: r.reasoning,
     findings: r.findings,
+    ...(r.reasonCode ? { reasonCode: r.reasonCode } : {}),
+    ...(detail === "verbose" && r.judge ? { judge: r.judge } : {}),
     ...(r.captureKeys.length
       ? {
           screenshotUrl: captures.url(r.captureKeys[0]!),
@@ -60,7 +64,9 @@ function resultView(
           })),
         }
       : {}),
-    ...(detail === "verbose" ? { references: module?.meta.references ?? [], note: NOTES[r.verdict] } : {}),
+    ...(detail === "verbose"
+      ? { references: module?.meta.references ?? [], note: r.reasonCode ? NOTES[r.reasonCode] : NOTES[r.verdict] }
+      : {}),
     status: r.verdict,
     policySeverity: policy,
     ...renderOf(jobId, r.captureKeys),

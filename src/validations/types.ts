@@ -1,6 +1,11 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Static } from "@sinclair/typebox";
-import type { Finding as FindingSchema, Severity as SeveritySchema } from "../../events/jobs";
+import type {
+  Finding as FindingSchema,
+  JudgeProvenance as JudgeProvenanceSchema,
+  ResultReasonCode,
+  Severity as SeveritySchema,
+} from "../../events/jobs";
 import type { WebArtifacts } from "../capture/artifacts";
 import type { EmailArtifacts } from "../capture/email/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
@@ -10,6 +15,7 @@ import type { ArtifactKind } from "../capture/artifacts";
 export type Severity = Static<typeof SeveritySchema>;
 export type Finding = Static<typeof FindingSchema>;
 export type Verdict = "pass" | "fail" | "error";
+export type JudgeProvenance = Static<typeof JudgeProvenanceSchema>;
 
 export interface ParameterSpec {
   name: string;
@@ -55,6 +61,10 @@ export interface Outcome {
   /** How the verdict was reached, citing what was measured. */
   reasoning: string;
   findings: Finding[];
+  /** Set by a judge, never by a check: NEEDS_REVIEW (a model's fail the measurements contradict). */
+  reasonCode?: Static<typeof ResultReasonCode>;
+  /** Set by a model judge: how it judged (src/judge/model.ts). */
+  judge?: JudgeProvenance;
 }
 
 /**

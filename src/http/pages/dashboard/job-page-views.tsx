@@ -172,7 +172,8 @@ function Result(props: { jobId: string; result: ResultItem }) {
   return (
     <section class="result" id={`result-${r.validationId}`} aria-labelledby={`result-${r.validationId}-heading`}>
       <h3 id={`result-${r.validationId}-heading`}>
-        <span safe>{r.name}</span>: <span class={r.verdict}>{r.verdict}</span>
+        <span safe>{r.name}</span>:{" "}
+        <span class={r.verdict}>{r.reasonCode === "NEEDS_REVIEW" ? "needs review" : r.verdict}</span>
       </h3>
       <p>
         <SeverityBadge severity={r.severity} /> <code safe>{r.validationId}</code>
@@ -181,6 +182,15 @@ function Result(props: { jobId: string; result: ResultItem }) {
       {r.reasoning && r.reasoning !== r.reason ? (
         <p class="reasoning" safe>
           {r.reasoning}
+        </p>
+      ) : (
+        ""
+      )}
+      {r.judge ? (
+        <p>
+          Judged by the vision model <code safe>{r.judge.model}</code> (prompt {r.judge.promptVersion}), on{" "}
+          {String(r.judge.images.length)} image(s)
+          {r.judge.usage ? `, ${r.judge.usage.totalTokens} tokens` : ""}.
         </p>
       ) : (
         ""

@@ -52,6 +52,8 @@ export interface ResultItem {
   /** caption: an email render's mail client and mode ("Apple Mail, iPhone, dark"). */
   captures?: { viewport: string; screenshotUrl: string; caption?: string }[];
   note?: string;
+  reasonCode?: string;
+  judge?: { model: string; promptVersion: string; images: unknown[]; usage?: { totalTokens: number } };
 }
 
 /** An email job's message as received: its headers in order, parts, attachments, links, and where to download it. */
