@@ -87,6 +87,39 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
   });
 });
 
+test("each dark render says how it was made, and the reason tells the sender which to fix: the colour, or colours that survive a forced inversion", async () => {
+  // Black on yellow reads in light mode; the Gmail iPhone app's full inversion turns the text white on the same
+  // yellow. The grey footer is as faint in light mode as in dark: its colour is what to fix.
+  const done = await runEmailMessage(
+    server,
+    apiKey,
+    readFileSync(join(FIXTURES, "dark-mode-causes", "yellow-banner.eml")),
+    [{ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-ios", "apple-mail-ios"] } }],
+  );
+  const result = done.results[0];
+  expect(result.verdict).toBe("fail");
+  const at = (client: string, text: string) =>
+    result.findings.find((f: any) => f.measured?.client === client && f.text.startsWith(text))?.measured;
+  expect(at("gmail-ios-dark", "The sale ends")).toMatchObject({
+    darkMode: "forced-inversion",
+    extent: "full",
+    cause: "forced-inversion",
+  });
+  expect(at("gmail-ios-dark", "The sale ends").lightContrast).toBeGreaterThan(10);
+  expect(at("gmail-ios-dark", "Trailhead Outdoor")).toMatchObject({ cause: "colour" });
+  expect(at("apple-mail-ios-dark", "Trailhead Outdoor")).toMatchObject({
+    darkMode: "prefers-color-scheme",
+    cause: "colour",
+  });
+  // Apple Mail leaves a message with its own colours and no dark declaration light: the headline reads there.
+  expect(at("apple-mail-ios-dark", "The sale ends")).toBeUndefined();
+  expect(result.reason).toContain("as unreadable in light mode as in dark");
+  expect(result.reason).toContain("Gmail (iPhone app), dark mode's forced colour inversion");
+  expect(result.reason).not.toContain("prefers-color-scheme: dark) block");
+  expect(result.reasoning).toContain("(forced inversion, full)");
+  expect(result.reasoning).toContain("(its prefers-color-scheme styles, shown light)");
+});
+
 describe("clients on a visual email check", () => {
   test("named clients are rendered and priced per render; an extra-credit client costs one more", async () => {
     const clients = { "mobile-sm": ["gmail-android", "samsung-mail"], "desktop-md": [] as string[] };
