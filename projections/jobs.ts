@@ -34,6 +34,7 @@ export const jobsProjection: Projection = {
     reasoning TEXT NOT NULL,
     findings TEXT NOT NULL,
     capture_keys TEXT NOT NULL,
+    renders TEXT,
     duration_ms REAL NOT NULL,
     position INTEGER NOT NULL,
     PRIMARY KEY (job_id, validation_id)
@@ -70,8 +71,8 @@ export const jobsProjection: Projection = {
       }
       case "ResultRecorded": {
         const d = e.data as ResultRecordedData;
-        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, renders, duration_ms, position)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
           d.jobId,
           d.validationId,
           d.verdict,
@@ -80,6 +81,7 @@ export const jobsProjection: Projection = {
           d.reasoning,
           JSON.stringify(d.findings),
           JSON.stringify(d.captureKeys),
+          d.renders ? JSON.stringify(d.renders) : null,
           d.durationMs,
           e.position,
         );
@@ -137,6 +139,8 @@ export interface ResultRow {
   reasoning: string;
   findings: ResultRecordedData["findings"];
   captureKeys: string[];
+  /** Email renders the result read, with what each client did to the message. */
+  renders: NonNullable<ResultRecordedData["renders"]> | null;
   durationMs: number;
 }
 
@@ -205,15 +209,18 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
   if (jobIds.length === 0) return out;
   const rows = db
     .query<Record<string, any>, string[]>(
-      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, duration_ms AS durationMs
+      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, renders, duration_ms AS durationMs
        FROM job_results WHERE job_id IN (${jobIds.map(() => "?").join(",")}) ORDER BY position`,
     )
     .all(...jobIds);
   for (const r of rows) {
     const { jobId, ...rest } = r;
-    out
-      .get(jobId)!
-      .push({ ...rest, findings: JSON.parse(r.findings), captureKeys: JSON.parse(r.captureKeys) } as ResultRow);
+    out.get(jobId)!.push({
+      ...rest,
+      findings: JSON.parse(r.findings),
+      captureKeys: JSON.parse(r.captureKeys),
+      renders: r.renders ? JSON.parse(r.renders) : null,
+    } as ResultRow);
   }
   return out;
 }

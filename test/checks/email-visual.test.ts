@@ -120,6 +120,53 @@ test("each dark render says how it was made, and the reason tells the sender whi
   expect(result.reasoning).toContain("(its prefers-color-scheme styles, shown light)");
 });
 
+test("the verbose result lists beside each render what its client did, with the rule, its source and the line", async () => {
+  const html = [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><style>.card { border-radius: 8px; }</style></head><body>',
+    '<table role="presentation"><tr><td class="card">',
+    '<a class="cta" href="https://shop.example/sale" style="display:inline-block; padding:12px 24px; background:#0a7; color:#fff;">Shop the sale</a>',
+    "</td></tr></table></body></html>",
+  ].join("\n");
+  const raw = Buffer.from(
+    [
+      'From: "Trailhead" <offers@trailhead.example>',
+      "To: <qa@inbox.assay.localhost>",
+      "Subject: Spring sale",
+      "Message-ID: <render-changes@trailhead.example>",
+      "MIME-Version: 1.0",
+      "Content-Type: text/html; charset=utf-8",
+      "",
+      html,
+    ].join("\r\n"),
+  );
+  const done = await runEmailMessage(server, apiKey, raw, [
+    { id: "email-cta-visible", clients: { "desktop-md": ["outlook-windows", "apple-mail"] } },
+  ]);
+  const result = done.results[0];
+  const word = result.renders.find((r: any) => r.clientId === "outlook-windows");
+  expect(word).toMatchObject({ formFactor: "desktop-md", changesOmitted: 0 });
+  expect(word.screenshotUrl).toEndWith(`${done.jobId}-outlook-windows-desktop-md.jpg`);
+  expect(word.changes).toContainEqual(
+    expect.objectContaining({
+      action: "declaration-removed",
+      target: "padding: 12px 24px",
+      selector: "a.cta",
+      line: 4,
+      source: "word-engine",
+    }),
+  );
+  expect(word.changes).toContainEqual(
+    expect.objectContaining({ target: "border-radius: 8px", selector: ".card", line: 2, source: "caniemail" }),
+  );
+  expect(word.sources["word-engine"].url).toContain("learn.microsoft.com");
+  expect(word.sources.caniemail.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  const apple = result.renders.find((r: any) => r.clientId === "apple-mail");
+  expect(apple.changes).toEqual([]);
+  const brief = await server.api("GET", `/api/jobs?jobId=${done.jobId}`, { key: apiKey });
+  expect(brief.body.jobs[0].results[0].renders).toBeUndefined();
+});
+
 describe("clients on a visual email check", () => {
   test("named clients are rendered and priced per render; an extra-credit client costs one more", async () => {
     const clients = { "mobile-sm": ["gmail-android", "samsung-mail"], "desktop-md": [] as string[] };

@@ -1,6 +1,7 @@
 import type { EmailClient, EmulationProfileId } from "../vocabulary";
 import { unsupportedFor } from "./caniemail-support";
 import type { SanitizerRules } from "./sanitize-css";
+import type { RuleSourceId } from "./sanitize-record";
 
 /**
  * Emulation profiles: what each client's sanitizer keeps, strips or rewrites, and how it shows the message.
@@ -22,6 +23,8 @@ export interface RenderProfile {
   dark: { canvas: string; text: string };
   /** One line for the docs and the catalog. */
   fidelity: string;
+  /** Where its rules come from (rule-sources.ts: each with its address and the day it was checked). */
+  sources: RuleSourceId[];
 }
 
 const SANS = "-apple-system, 'Helvetica Neue', Helvetica, Arial, sans-serif";
@@ -62,6 +65,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#1e1e1e", text: "#ffffff" },
     fidelity:
       "High: WebKit keeps nearly all HTML and CSS, as Chromium does; differences are font metrics and WebKit-only behaviour.",
+    sources: ["caniemail", "assay"],
   },
   "apple-mail-ios": {
     rules: KEEP,
@@ -73,6 +77,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#000000", text: "#ffffff" },
     fidelity:
       "High for layout at 375px; iOS Mail's shrink-to-fit of wide messages and its data detectors are not emulated.",
+    sources: ["caniemail", "assay"],
   },
   "gmail-web": {
     rules: GMAIL_RULES,
@@ -84,6 +89,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#222222" },
     fidelity:
       "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
   "gmail-app": {
     rules: GMAIL_RULES,
@@ -95,6 +101,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#121212", text: "#e8eaed" },
     fidelity:
       "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
   "outlook-web": {
     rules: {
@@ -113,6 +120,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#292929", text: "#ffffff" },
     fidelity:
       "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
+    sources: ["caniemail", "observed", "assay"],
   },
   "outlook-windows": {
     rules: { ...KEEP, word: true, noNegativeMargins: true },
@@ -124,6 +132,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#262626", text: "#ffffff" },
     fidelity:
       "An approximation of the Word engine, not Word: mso conditional comments are rendered, VML shapes drawn as plain boxes, and Word's CSS limits (caniemail data plus its notes: no max-width outside tables, no width/height on div/p/span/img, padding only on table cells, margin auto as 0, display only none, no background images, no border-radius, web fonts to Times New Roman) are applied to a Chromium render. Word's own table layout and line-height quirks are not reproduced.",
+    sources: ["word-engine", "caniemail", "assay"],
   },
   "outlook-app": {
     rules: { ...KEEP, classPrefix: "x_", idPrefix: "x_" },
@@ -135,6 +144,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#1f1f1f", text: "#ffffff" },
     fidelity:
       "Fair: caniemail's data for the Outlook iOS app and its x_ prefixes; the app's own reformatting of wide messages is not emulated.",
+    sources: ["caniemail", "assay"],
   },
   "yahoo-web": {
     rules: {
@@ -154,6 +164,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#1d2228" },
     fidelity:
       "Fair: caniemail's data, Yahoo's media-query feature filter, height turned into min-height, class prefixes and body to div.",
+    sources: ["caniemail", "observed", "assay"],
   },
   thunderbird: {
     rules: KEEP,
@@ -165,6 +176,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#000000" },
     fidelity:
       "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
+    sources: ["caniemail", "assay"],
   },
   "samsung-mail": {
     rules: KEEP,
@@ -176,6 +188,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#000000", text: "#fafafa" },
     fidelity:
       "Good for layout: an Android WebView (Blink, as Chromium) under caniemail's Samsung Email data; its dark mode is approximated as a full inversion.",
+    sources: ["caniemail", "assay"],
   },
 };
 

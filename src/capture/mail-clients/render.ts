@@ -11,6 +11,7 @@ import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
 import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
 import { snapshotTextColours } from "./snapshot-email-render";
+import type { RenderChange } from "./sanitize-record";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -25,8 +26,12 @@ export interface EmailRender {
   screenshot: Screenshot;
   layout: LayoutSnapshot;
   snapshot: EmailRenderSnapshot;
-  /** What the client's sanitizer changed, and how dark mode was applied. */
+  /** What the client's sanitizer changed, one line per kind with counts, and how dark mode was applied. */
   notes: string[];
+  /** Each change the client's profile made, with the rule that caused it, its source and where it is in the message. */
+  changes: RenderChange[];
+  /** Distinct changes past the first MAX_CHANGES, counted only. */
+  changesOmitted: number;
   /** Requests the message made, all refused: remote images, fonts, stylesheets. */
   blocked: string[];
 }
@@ -118,6 +123,7 @@ export class EmailRenderEngine {
     });
 
     const notes: string[] = [];
+    const changes: RenderChange[] = [];
     let html =
       message.html ??
       `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
@@ -125,19 +131,42 @@ export class EmailRenderEngine {
     if (profile.clipBytes !== null) {
       const clip = clipHtml(html, profile.clipBytes);
       html = clip.html;
-      if (clip.clipped)
+      if (clip.clipped) {
         notes.push(`clipped after ${Math.round(profile.clipBytes / 1024)} KB of HTML ("[Message clipped]")`);
+        changes.push({
+          action: "clipped",
+          target: `the HTML after its first ${Math.round(profile.clipBytes / 1024)} KB, behind "[Message clipped] View entire message"`,
+          rule: `Gmail shows the first ${Math.round(profile.clipBytes / 1024)} KB of a message's HTML and links to the rest`,
+          source: "observed",
+          count: 1,
+        });
+      }
     }
     if (profile.conditionalComments === "mso") {
       const cc = applyConditionalComments(html);
       html = cc.html;
-      if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
+      if (cc.applied) {
+        notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
+        changes.push({
+          action: "conditional-comments",
+          target: "<!--[if mso]> … <![endif]--> blocks",
+          rule: "Word reads conditional comments for mso (version 16): [if mso] blocks are shown, [if !mso] blocks dropped",
+          source: "word-engine",
+          count: cc.applied,
+        });
+      }
     }
     const sanitized = await timed("render sanitize", async () => {
       await page.evaluate(helpersScript([SANITIZE_HELPERS]));
-      return page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client), helpersKey: PAGE_HELPERS_KEY });
+      return page.evaluate(sanitizeInPage, {
+        html,
+        source: message.html ?? html,
+        rules: sanitizerRulesFor(client),
+        helpersKey: PAGE_HELPERS_KEY,
+      });
     });
     notes.push(...sanitized.notes);
+    changes.push(...sanitized.changes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
     // Everything is laid out light first: Apple Mail decides from the message alone (below) whether to show it
@@ -171,7 +200,16 @@ export class EmailRenderEngine {
 
     if (profile.rules.word) {
       const n = await page.evaluate(applyWordLimitsInPage);
-      if (n) notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
+      if (n) {
+        notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
+        changes.push({
+          action: "layout-limited",
+          target: "width, height, max-width and padding set from style blocks",
+          rule: "Word engine: no width or height on div, p or span, max-width only on tables, padding only on table cells (caniemail css-width, css-max-width and css-padding notes)",
+          source: "word-engine",
+          count: n,
+        });
+      }
     }
     let darkMode: DarkRendering | null = null;
     if (dark) {
@@ -230,9 +268,30 @@ export class EmailRenderEngine {
     });
     const { layout, screenshot } = artifacts as Required<typeof artifacts>;
     const snapshot = lightText ? withLightContrast(artifacts.snapshot!, lightText) : artifacts.snapshot!;
-    if (blocked.length)
+    if (blocked.length) {
       notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
-    return { client, formFactor, dark, darkMode, label, screenshot, layout, snapshot, notes, blocked };
+      changes.push({
+        action: "images-blocked",
+        target: `${blocked.length} remote request(s), first ${blocked[0]!.slice(0, 100)}`,
+        rule: "every render is an images-off render: nothing remote is fetched, an image shows as its alt text or an empty box",
+        source: "assay",
+        count: blocked.length,
+      });
+    }
+    return {
+      client,
+      formFactor,
+      dark,
+      darkMode,
+      label,
+      screenshot,
+      layout,
+      snapshot,
+      notes,
+      changes,
+      changesOmitted: sanitized.omitted,
+      blocked,
+    };
   }
 }
 

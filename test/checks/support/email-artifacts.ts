@@ -285,6 +285,8 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
       ...over.snapshot,
     },
     notes: [],
+    changes: [],
+    changesOmitted: 0,
     blocked: [],
   };
   return { ok: true, render: rendered };
