@@ -99,6 +99,45 @@ describe("each profile records what it did to the message", () => {
     expect((await changesIn("apple-mail", long)).some((c) => c.action === "clipped")).toBe(false);
   });
 
+  test("Gmail app with a non-Google account: every style block and every background image go, inline styles stay", async () => {
+    const html = [
+      "<html><head><style>.hero { color: #123; }</style></head><body>", // 1
+      '<table><tr><td background="https://cdn.example/bg.jpg" style="background-image: url(https://cdn.example/bg.jpg); color: #fff;">', // 2
+      '<div class="hero" style="background: #0a7 url(https://cdn.example/x.png) no-repeat; padding: 8px;">Spring sale</div>', // 3
+      "</td></tr></table></body></html>", // 4
+    ].join("\n");
+    const changes = await changesIn("gmail-android-non-google", html, "mobile-sm");
+    has(changes, { action: "style-block-removed", target: "<style>", line: 1, source: "caniemail" });
+    has(changes, {
+      action: "attribute-removed",
+      target: 'background="https://cdn.example/bg.jpg"',
+      selector: "td",
+      line: 2,
+    });
+    has(changes, {
+      action: "declaration-removed",
+      target: "background-image: url(https://cdn.example/bg.jpg)",
+      line: 2,
+    });
+    has(changes, { action: "declaration-removed", selector: "div.hero", line: 3 });
+    expect(changes.some((c) => c.target.startsWith("padding"))).toBe(false);
+    // The same message for a Google account keeps its style block and its backgrounds.
+    const google = await changesIn("gmail-android", html, "mobile-sm");
+    expect(google.some((c) => c.action === "style-block-removed" || /background/.test(c.target))).toBe(false);
+  });
+
+  test("new Outlook for Windows: Outlook on the web's rules, not Word's", async () => {
+    const html = [
+      "<html><head><style>.card { border-radius: 8px; }</style></head><body>", // 1
+      '<!--[if mso]><p>Word only</p><![endif]--><div class="card" style="padding: 12px;">Hi</div>', // 2
+      "</body></html>", // 3
+    ].join("\n");
+    const changes = await changesIn("outlook-new-windows", html);
+    has(changes, { action: "names-prefixed", target: "class and id names prefixed with x_" });
+    has(changes, { action: "element-rewritten", target: "<body>" });
+    expect(changes.some((c) => c.source === "word-engine" || c.target === "border-radius: 8px")).toBe(false);
+  });
+
   test("Outlook for Windows: conditional comments, Word's CSS limits (the CTA loses its padding), VML, web fonts", async () => {
     const html = [
       "<!DOCTYPE html>", // 1

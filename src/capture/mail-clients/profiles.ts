@@ -41,6 +41,8 @@ const KEEP: RenderProfile["rules"] = {
   rewriteProperties: {},
   noNegativeMargins: false,
   word: false,
+  styleBlocks: true,
+  backgroundImages: true,
 };
 const GMAIL_RULES: RenderProfile["rules"] = {
   ...KEEP,
@@ -50,6 +52,15 @@ const GMAIL_RULES: RenderProfile["rules"] = {
   mediaNoHeight: true,
   classPrefix: "m_",
   idPrefix: "m_",
+  bodyToDiv: true,
+  noNegativeMargins: true,
+};
+
+const OUTLOOK_WEB_RULES: RenderProfile["rules"] = {
+  ...KEEP,
+  dropNestedMedia: true,
+  classPrefix: "x_",
+  idPrefix: "x_",
   bodyToDiv: true,
   noNegativeMargins: true,
 };
@@ -91,6 +102,18 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
       "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
     sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
+  "gmail-app-non-google": {
+    rules: { ...GMAIL_RULES, styleBlocks: false, backgroundImages: false },
+    conditionalComments: "none",
+    clipBytes: 102 * 1024,
+    fontFamily: "Roboto, Arial, sans-serif",
+    fontSize: "14px",
+    light: { canvas: "#ffffff", text: "#222222" },
+    dark: { canvas: "#121212", text: "#e8eaed" },
+    fidelity:
+      "Good for what it removes: the Gmail app showing a non-Google (IMAP, Exchange, Outlook.com) account's mail drops every <style> block and every background image (caniemail html-style note 2, css-background-image note 1), on top of Gmail's rules; only inline styles remain.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
+  },
   "gmail-app": {
     rules: GMAIL_RULES,
     conditionalComments: "none",
@@ -100,18 +123,11 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     light: { canvas: "#ffffff", text: "#222222" },
     dark: { canvas: "#121212", text: "#e8eaed" },
     fidelity:
-      "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
+      "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); a non-Google account's mail is the gmail-app-non-google profile. Dark mode is an approximation of Gmail's colour inversion.",
     sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
   "outlook-web": {
-    rules: {
-      ...KEEP,
-      dropNestedMedia: true,
-      classPrefix: "x_",
-      idPrefix: "x_",
-      bodyToDiv: true,
-      noNegativeMargins: true,
-    },
+    rules: OUTLOOK_WEB_RULES,
     conditionalComments: "none",
     clipBytes: null,
     fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
@@ -120,6 +136,18 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#292929", text: "#ffffff" },
     fidelity:
       "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
+    sources: ["caniemail", "observed", "assay"],
+  },
+  "outlook-new-windows": {
+    rules: OUTLOOK_WEB_RULES,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
+    fontSize: "15px",
+    light: { canvas: "#ffffff", text: "#242424" },
+    dark: { canvas: "#292929", text: "#ffffff" },
+    fidelity:
+      "Good: the new Outlook for Windows is Outlook on the web in WebView2 (Edge, Blink, as Chromium), so Outlook.com's sanitizer rules and caniemail's Outlook.com data apply; no Word engine, no conditional comments.",
     sources: ["caniemail", "observed", "assay"],
   },
   "outlook-windows": {

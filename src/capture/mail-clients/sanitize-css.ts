@@ -29,6 +29,10 @@ export interface SanitizerRules {
   noNegativeMargins: boolean;
   /** Outlook for Windows: the Word engine's limits, applied by hand (see profiles.ts). */
   word: boolean;
+  /** <style> blocks are kept at all (the Gmail app removes every one for a non-Google account: caniemail html-style note 2). */
+  styleBlocks: boolean;
+  /** Background images are kept (the Gmail app drops them for a non-Google account: caniemail css-background-image note 1). */
+  backgroundImages: boolean;
 }
 
 /** One sanitizing of a message, in the page: the rules, what was changed so far (counted by kind), and what the style blocks declared. */
@@ -218,6 +222,15 @@ export function filterDeclarations(s: SanitizeState, text: string, tag: string |
         ...declared,
       });
       prop = rules.rewriteProperties[prop]!;
+    }
+    if (!rules.backgroundImages && (prop === "background-image" || (prop === "background" && /url\(/i.test(value)))) {
+      sanitizeNote(s, "removed background images (non-Google account: caniemail css-background-image note 1)", {
+        action: "declaration-removed",
+        rule: "background images are not supported with non-Google accounts in the Gmail app (caniemail css-background-image note 1)",
+        source: "caniemail",
+        ...declared,
+      });
+      continue;
     }
     const unsupportedProp = u.properties[prop];
     if (unsupportedProp) {

@@ -34,6 +34,7 @@ export function sanitizeInPage(input: {
   if (rules.unsupported.base64Images) h.removeBase64Images(s, doc);
   h.sanitizeStyleBlocks(s, doc);
   h.sanitizeInlineStyles(s, doc);
+  if (!rules.backgroundImages) h.removeBackgroundAttributes(s, doc);
   if (rules.word) h.wordImageSizes(doc);
   h.prefixClassesAndIds(s, doc);
   if (rules.bodyToDiv && doc.body) h.bodyToDiv(s, doc);

@@ -162,6 +162,17 @@ export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
     s.blockStart = Math.max(0, at);
     s.blockLine = at < 0 ? undefined : lineAt(s, at);
     s.cursors.set("rule", s.blockStart);
+    if (!s.rules.styleBlocks) {
+      sanitizeNote(s, "removed every <style> block (non-Google account: caniemail html-style note 2)", {
+        action: "style-block-removed",
+        target: "<style>",
+        rule: "<style> is not supported with non-Google accounts in the Gmail app (caniemail html-style note 2)",
+        source: "caniemail",
+        ...(s.blockLine ? { line: s.blockLine } : {}),
+      });
+      style.remove();
+      continue;
+    }
     if (!s.rules.styleInBody && doc.body?.contains(style)) {
       sanitizeNote(s, "removed <style> blocks inside <body>", {
         action: "style-block-removed",
@@ -176,6 +187,23 @@ export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
     const text = sanitizeStyleText(s, style.textContent ?? "");
     if (text === null) style.remove();
     else style.textContent = text;
+  }
+}
+
+/** The background attribute of tables and cells, for a client that shows no background images. */
+export function removeBackgroundAttributes(s: SanitizeState, doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll("[background]"))) {
+    const value = el.getAttribute("background") ?? "";
+    const line = sourceLine(s, `background="${value}`, "background-attribute");
+    sanitizeNote(s, "removed background images (non-Google account: caniemail css-background-image note 1)", {
+      action: "attribute-removed",
+      target: `background="${value.slice(0, 80)}"`,
+      selector: describeElement(el),
+      rule: "background images are not supported with non-Google accounts in the Gmail app (caniemail css-background-image note 1)",
+      source: "caniemail",
+      ...(line ? { line } : {}),
+    });
+    el.removeAttribute("background");
   }
 }
 
@@ -264,6 +292,7 @@ export const SANITIZE_HELPERS = {
   removeBase64Images,
   sanitizeStyleBlocks,
   sanitizeInlineStyles,
+  removeBackgroundAttributes,
   wordImageSizes,
   prefixClassesAndIds,
   bodyToDiv,
