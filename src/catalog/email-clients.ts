@@ -1,4 +1,11 @@
-import { CAPTURE_SIZES, VIEWPORTS, type CaptureSize, type EmailClient, type RenderTarget } from "../capture/vocabulary";
+import {
+  CAPTURE_SIZES,
+  DARK_METHODS,
+  VIEWPORTS,
+  type CaptureSize,
+  type EmailClient,
+  type RenderTarget,
+} from "../capture/vocabulary";
 import type { ValidationModule } from "../validations/types";
 import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./render-pricing";
 
@@ -264,6 +271,7 @@ export function emailClientCatalogView(
                 creditsPerRender: renderPrice(c),
                 colorScheme: c.colorScheme,
                 darkMode: c.darkMode,
+                darkMethod: DARK_METHODS[c.darkMode],
                 ...(c.darkVariant ? { darkVariant: c.darkVariant } : {}),
                 ...(c.lightVariant ? { lightVariant: c.lightVariant } : {}),
                 renderWidth: c.width,

@@ -301,6 +301,7 @@ describe("GET /api/email-clients", () => {
     expect(ff["mobile-sm"].clients["gmail-android-dark"]).toMatchObject({
       colorScheme: "dark",
       darkMode: "partial-invert",
+      darkMethod: { method: "forced-inversion", extent: "partial" },
       lightVariant: "gmail-android",
     });
   });
