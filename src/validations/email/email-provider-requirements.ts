@@ -10,6 +10,8 @@ import { mimeCheck, unsubscribeHeaders } from "./_helpers";
  * per provider, naming the requirements it enforces and what happens to a message that misses one.
  */
 
+type MessageType = "auto" | "marketing" | "transactional";
+
 type RequirementId =
   | "spf-pass"
   | "dkim-pass"
@@ -99,7 +101,7 @@ function judgeRequirement(
   id: RequirementId,
   auth: EmailAuthentication,
   email: EmailArtifacts,
-  transactional: boolean,
+  messageType: MessageType,
 ): Judged {
   const from = auth.fromDomain ?? "the From domain";
   switch (id) {
@@ -160,8 +162,15 @@ function judgeRequirement(
       };
     }
     case "one-click-unsubscribe": {
-      if (transactional) return { met: null, detail: "not asked of transactional mail (messageType: transactional)" };
+      if (messageType === "transactional")
+        return { met: null, detail: "not asked of transactional mail (messageType: transactional)" };
       const headers = unsubscribeHeaders(email);
+      if (messageType === "auto" && headers.lists.length === 0)
+        return {
+          met: null,
+          detail:
+            'not judged: the message has no List-Unsubscribe, so it does not present itself as subscribed mail (a receipt needs none); give messageType "marketing" to require it',
+        };
       if (headers.https.length && headers.oneClick)
         return {
           met: true,
@@ -204,16 +213,16 @@ export const emailProviderRequirements: EmailValidation = {
       "day to outlook.com, hotmail.com and live.com: SPF pass, DKIM pass, DMARC at least p=none and aligned, and rejects the rest with 550 5.7.515; " +
       "unsubscribe is recommended there, never a fail. Each provider's finding lists every requirement met or not; the check fails when any provider " +
       "has an unmet requirement, and its reason names the provider, what it does with the message, and what to fix. " +
-      'With messageType "transactional" one-click unsubscribe is not required. A DNS lookup that could not be answered is an error, not a fail.',
+      'One-click unsubscribe is judged on a message that carries List-Unsubscribe (it presents itself as subscribed mail) or with messageType "marketing"; a message without the header is not judged on it by default (a receipt needs none), and with messageType "transactional" never. A DNS lookup that could not be answered is an error, not a fail.',
     needs: ["authentication"],
     parameters: [
       {
         name: "messageType",
         description:
-          'What the message is: "marketing" (marketing or subscribed mail, which must offer one-click unsubscribe at Gmail and Yahoo) or "transactional" (receipts, password resets: exempt).',
-        format: '"marketing" or "transactional"',
-        schema: Type.Union([Type.Literal("marketing"), Type.Literal("transactional")]),
-        default: "marketing",
+          'What the message is: "marketing" (marketing or subscribed mail, which must offer one-click unsubscribe at Gmail and Yahoo), "transactional" (receipts, password resets: exempt), or "auto" (marketing when it carries List-Unsubscribe).',
+        format: '"auto", "marketing" or "transactional"',
+        schema: Type.Union([Type.Literal("auto"), Type.Literal("marketing"), Type.Literal("transactional")]),
+        default: "auto",
         example: "transactional",
       },
     ],
@@ -237,14 +246,14 @@ export const emailProviderRequirements: EmailValidation = {
       return errorOutcome(
         `DNS could not answer, so the providers' requirements were not judged: ${dns}. Retry the job.`,
       );
-    return judge(auth, email, params.messageType === "transactional");
+    return judge(auth, email, (params.messageType as MessageType | undefined) ?? "auto");
   },
 };
 
-function judge(auth: EmailAuthentication, email: EmailArtifacts, transactional: boolean): Outcome {
+function judge(auth: EmailAuthentication, email: EmailArtifacts, messageType: MessageType): Outcome {
   const cache = new Map<RequirementId, Judged>();
   const judged = (id: RequirementId) => {
-    if (!cache.has(id)) cache.set(id, judgeRequirement(id, auth, email, transactional));
+    if (!cache.has(id)) cache.set(id, judgeRequirement(id, auth, email, messageType));
     return cache.get(id)!;
   };
   const findings: Finding[] = [];

@@ -66,6 +66,16 @@ test("near miss: one-click unsubscribe missing its Post header fails Gmail and Y
   expect(out.reason).toContain('"List-Unsubscribe-Post: List-Unsubscribe=One-Click"');
 });
 
+test("a message without List-Unsubscribe is not judged on one-click unless messageType says marketing", async () => {
+  const receipt = await judged({}, {});
+  expect(receipt.verdict).toBe("pass");
+  expect(providers(receipt).gmail!.rows["one-click-unsubscribe"]).toBeNull();
+  const marketing = await judged({}, {}, { messageType: "marketing" });
+  expect(marketing.verdict).toBe("fail");
+  expect(providers(marketing).gmail!.rows["one-click-unsubscribe"]).toBe(false);
+  expect(marketing.reason).toContain("Gmail rejects it or sends it to spam (no List-Unsubscribe header)");
+});
+
 test("transactional mail is not asked for one-click unsubscribe", async () => {
   const out = await judged({}, {}, { messageType: "transactional" });
   expect(out.verdict).toBe("pass");
