@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { startServer, type TestServer } from "../support/harness";
 import { EmailRenderEngine } from "../../src/capture/mail-clients/render";
-import type { RenderChange } from "../../src/capture/mail-clients/sanitize-record";
+import { MAX_CHANGES, type RenderChange } from "../../src/capture/mail-clients/sanitize-record";
 import { RULE_SOURCES } from "../../src/capture/mail-clients/rule-sources";
 import { findEmailClient } from "../../src/catalog/email-clients";
 import type { CaptureSize } from "../../src/capture/vocabulary";
@@ -238,6 +238,20 @@ describe("each profile records what it did to the message", () => {
       line: 3,
       source: "caniemail",
     });
+  });
+
+  test("a render keeps the first MAX_CHANGES distinct changes and counts the rest", async () => {
+    const cells = Array.from({ length: MAX_CHANGES + 50 }, (_, i) => `<p style="border-radius: ${i + 1}px">${i}</p>`);
+    const client = findEmailClient("desktop-md", "outlook-windows")!;
+    const out = await engine.render(
+      { html: `<html><body>${cells.join("\n")}</body></html>`, text: null },
+      { client, formFactor: "desktop-md" },
+    );
+    if (!out.ok) throw new Error(out.error);
+    // The sanitizer's changes are bounded; the render's own few (Word's layout limits here) come after them.
+    expect(out.render.changes.filter((c) => c.action === "declaration-removed").length).toBe(MAX_CHANGES);
+    expect(out.render.changesOmitted).toBeGreaterThanOrEqual(50);
+    expect(out.render.changes[0]).toMatchObject({ target: "border-radius: 1px", selector: "p", line: 1 });
   });
 
   test("every source a change names is listed with its address and the date it was checked", () => {

@@ -11,7 +11,7 @@ import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
 import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
 import { snapshotTextColours } from "./snapshot-email-render";
-import type { RenderChange } from "./sanitize-record";
+import { MAX_CHANGES, MAX_LINE_SEARCHES, type RenderChange } from "./sanitize-record";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -162,6 +162,7 @@ export class EmailRenderEngine {
         html,
         source: message.html ?? html,
         rules: sanitizerRulesFor(client),
+        limits: { changes: MAX_CHANGES, searches: MAX_LINE_SEARCHES },
         helpersKey: PAGE_HELPERS_KEY,
       });
     });

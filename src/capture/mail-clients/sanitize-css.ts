@@ -1,5 +1,5 @@
 import type { UnsupportedCss } from "./caniemail-support";
-import { caniemailRule, sanitizeNote, type ChangeAt, type ChangeLog } from "./sanitize-record";
+import { caniemailRule, sanitizeNote, type ChangeAt, type ChangeLog, type RecordLimits } from "./sanitize-record";
 
 /** A mail client's sanitizer, as data the in-page functions read (see profiles.ts for who sets what). */
 export interface SanitizerRules {
@@ -56,7 +56,7 @@ export interface SanitizeState extends ChangeLog {
  */
 
 /** A new sanitizing of a message under `rules`. */
-export function sanitizeState(rules: SanitizerRules, source: string): SanitizeState {
+export function sanitizeState(rules: SanitizerRules, source: string, limits: RecordLimits): SanitizeState {
   const u = rules.unsupported;
   return {
     rules,
@@ -66,6 +66,8 @@ export function sanitizeState(rules: SanitizerRules, source: string): SanitizeSt
     source,
     cursors: new Map(),
     lineStarts: null,
+    searches: 0,
+    limits,
     blockStart: 0,
     blockLine: undefined,
     fontFaceFamilies: new Set(),

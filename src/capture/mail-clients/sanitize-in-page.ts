@@ -1,6 +1,6 @@
 import type { SanitizerRules } from "./sanitize-css";
 import type { SANITIZE_HELPERS } from "./sanitize-markup";
-import type { RenderChange } from "./sanitize-record";
+import type { RecordLimits, RenderChange } from "./sanitize-record";
 
 export interface SanitizeResult {
   html: string;
@@ -21,12 +21,13 @@ export function sanitizeInPage(input: {
   /** The HTML part as it arrived, where the changes' lines are found. */
   source: string;
   rules: SanitizerRules;
+  limits: RecordLimits;
   helpersKey: string;
 }): SanitizeResult {
   const h = (globalThis as unknown as Record<symbol, typeof SANITIZE_HELPERS>)[Symbol.for(input.helpersKey)]!;
   const { rules } = input;
   const doc = new DOMParser().parseFromString(input.html, "text/html");
-  const s = h.sanitizeState(rules, input.source);
+  const s = h.sanitizeState(rules, input.source, input.limits);
   if (rules.word) h.drawVml(s, doc);
   h.removeUnsafeMarkup(s, doc);
   h.removeUnsupportedElements(s, doc);

@@ -54,7 +54,19 @@ export interface ChangeLog {
   source: string;
   cursors: Map<string, number>;
   lineStarts: number[] | null;
+  /** Searches made for lines so far: past limits.searches a change is recorded without its line. */
+  searches: number;
+  /** The bounds (MAX_CHANGES, MAX_LINE_SEARCHES), handed into the page with the message. */
+  limits: RecordLimits;
 }
+
+export interface RecordLimits {
+  changes: number;
+  searches: number;
+}
+
+/** Each search may scan the whole message: a bound keeps a huge message with thousands of styled elements cheap. */
+export const MAX_LINE_SEARCHES = 2000;
 
 /** At most this many distinct changes are kept per render; the rest are counted. */
 export const MAX_CHANGES = 200;
@@ -70,7 +82,7 @@ export function sanitizeNote(
   const key = [change.action, target, change.selector ?? "", change.line ?? "", change.rule].join("\u0000");
   const seen = s.changes.get(key);
   if (seen) seen.count++;
-  else if (s.changes.size < MAX_CHANGES)
+  else if (s.changes.size < s.limits.changes)
     s.changes.set(key, {
       action: change.action,
       target,
@@ -89,7 +101,7 @@ export function sanitizeNote(
  * `from`; -1 when the text is not found as written.
  */
 export function sourceIndex(s: ChangeLog, needle: string, stream: string, from = 0): number {
-  if (!needle) return -1;
+  if (!needle || s.searches++ >= s.limits.searches) return -1;
   let at = s.source.indexOf(needle, Math.max(from, s.cursors.get(stream) ?? 0));
   if (at < 0) at = s.source.indexOf(needle, from);
   if (at >= 0) s.cursors.set(stream, at + 1);
