@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { Type, type Static } from "@sinclair/typebox";
 import { eventType, Id, Credits, type EventData } from "./shared";
 
 export const Verdict = Type.Union([Type.Literal("pass"), Type.Literal("fail"), Type.Literal("error")]);
@@ -133,6 +133,48 @@ export const JudgeProvenance = Type.Object(
   { additionalProperties: false },
 );
 
+/** Email renders: one render a result read, with what the client's profile did to the message (src/capture/mail-clients). */
+export const RenderRecord = Type.Object(
+  {
+    captureKey: Type.String(),
+    clientId: Type.String(),
+    formFactor: Type.String(),
+    darkMode: Type.Optional(
+      Type.Object(
+        {
+          method: Type.Union([
+            Type.Literal("forced-inversion"),
+            Type.Literal("prefers-color-scheme"),
+            Type.Literal("none"),
+          ]),
+          extent: Type.Optional(Type.Union([Type.Literal("full"), Type.Literal("partial")])),
+          darkened: Type.Boolean(),
+          how: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    changes: Type.Array(
+      Type.Object(
+        {
+          action: Type.String(),
+          target: Type.String(),
+          selector: Type.Optional(Type.String()),
+          line: Type.Optional(Type.Integer({ minimum: 1 })),
+          rule: Type.String(),
+          source: Type.String(),
+          count: Type.Integer({ minimum: 1 }),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    /** Distinct changes not listed (past the render's limit). */
+    changesOmitted: Type.Integer({ minimum: 0 }),
+  },
+  { additionalProperties: false },
+);
+export type RenderRecordData = Static<typeof RenderRecord>;
+
 export const ResultRecorded = eventType(
   "ResultRecorded",
   Type.Object(
@@ -145,6 +187,8 @@ export const ResultRecorded = eventType(
       reasoning: Type.String(),
       findings: Type.Array(Finding),
       captureKeys: Type.Array(Type.String()),
+      /** Email renders the result read, each with what its client did to the message. */
+      renders: Type.Optional(Type.Array(RenderRecord)),
       durationMs: Type.Number({ minimum: 0 }),
       reasonCode: Type.Optional(ResultReasonCode),
       /** Set when a vision model judged the row (src/judge/model.ts). */

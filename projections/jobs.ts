@@ -39,6 +39,7 @@ export const jobsProjection: Projection = {
     reasoning TEXT NOT NULL,
     findings TEXT NOT NULL,
     capture_keys TEXT NOT NULL,
+    renders TEXT,
     duration_ms REAL NOT NULL,
     position INTEGER NOT NULL,
     reason_code TEXT,
@@ -80,8 +81,8 @@ export const jobsProjection: Projection = {
       }
       case "ResultRecorded": {
         const d = e.data as ResultRecordedData;
-        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, duration_ms, position, reason_code, judge)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
+        db.query(`INSERT INTO job_results (job_id, validation_id, verdict, severity, reason, reasoning, findings, capture_keys, renders, duration_ms, position, reason_code, judge)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(
           d.jobId,
           d.validationId,
           d.verdict,
@@ -90,6 +91,7 @@ export const jobsProjection: Projection = {
           d.reasoning,
           JSON.stringify(d.findings),
           JSON.stringify(d.captureKeys),
+          d.renders ? JSON.stringify(d.renders) : null,
           d.durationMs,
           e.position,
           d.reasonCode ?? null,
@@ -177,6 +179,8 @@ export interface ResultRow {
   reasoning: string;
   findings: ResultRecordedData["findings"];
   captureKeys: string[];
+  /** Email renders the result read, with what each client did to the message. */
+  renders: NonNullable<ResultRecordedData["renders"]> | null;
   durationMs: number;
   reasonCode: NonNullable<ResultRecordedData["reasonCode"]> | null;
   judge: NonNullable<ResultRecordedData["judge"]> | null;
@@ -247,7 +251,7 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
   if (jobIds.length === 0) return out;
   const rows = db
     .query<Record<string, any>, string[]>(
-      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, duration_ms AS durationMs,
+      `SELECT job_id AS jobId, validation_id AS validationId, verdict, severity, reason, reasoning, findings, capture_keys AS captureKeys, renders, duration_ms AS durationMs,
          reason_code AS reasonCode, judge
        FROM job_results WHERE job_id IN (${jobIds.map(() => "?").join(",")}) ORDER BY position`,
     )
@@ -259,6 +263,7 @@ export function resultsFor(db: ReadModels, jobIds: string[]): Map<string, Result
       findings: JSON.parse(r.findings),
       captureKeys: JSON.parse(r.captureKeys),
       judge: r.judge ? JSON.parse(r.judge) : null,
+      renders: r.renders ? JSON.parse(r.renders) : null,
     } as ResultRow);
   }
   return out;

@@ -2,6 +2,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { validationModules } from "../src/catalog/registry";
 import type { CheckExamples } from "../src/catalog/examples";
+import recorded from "../src/catalog/examples.json";
 import { startServer } from "../test/support/harness";
 import {
   exampleOf,
@@ -16,6 +17,7 @@ import {
  * `npm run examples`: runs every check's pass and fail fixture as a real job (the same jobs the fixture tests run,
  * test/support/fixture-runs.ts) and writes what Assay reported to src/catalog/examples.json, the catalog site's
  * examples. Run it after changing a check or a fixture; the fixture tests fail until the file matches.
+ * `bun scripts/examples.ts <check id>…` records only those checks, keeping the others' examples as they are.
  */
 
 const OUT = join(import.meta.dir, "..", "src", "catalog", "examples.json");
@@ -29,7 +31,10 @@ const assets = serveWebFixtureAssets();
 const server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1", ASSAY_BROWSER_POOL_SIZE: "2" });
 try {
   const { apiKey } = await server.signup();
-  const examples: Record<string, CheckExamples> = {};
+  const only = new Set(process.argv.slice(2));
+  const examples: Record<string, CheckExamples> = only.size
+    ? { ...(recorded.examples as Record<string, CheckExamples>) }
+    : {};
   const run = async (id: string, family: FixtureFamily) => {
     const [pass, fail] = await Promise.all(
       (["pass", "fail"] as const).map(async (verdict) => {
@@ -48,6 +53,7 @@ try {
     console.log(`${id}: pass -> ${pass!.verdict}, fail -> ${fail!.verdict}`);
   };
   const queue = validationModules.flatMap((m) => {
+    if (only.size && !only.has(m.meta.id)) return [];
     const family = familyOf(m.meta.id);
     return family ? [[m.meta.id, family] as const] : [];
   });

@@ -38,12 +38,38 @@ export type DarkMode =
   /** Every text and background colour has its lightness inverted. */
   | "full-invert";
 
+/**
+ * The two ways clients darken mail, per DarkMode: a forced inversion of the message's colours (full or partial),
+ * which the sender cannot switch off, or the message's own prefers-color-scheme styles, which the sender writes.
+ */
+export type DarkMethod =
+  | { method: "forced-inversion"; extent: "full" | "partial" }
+  | { method: "prefers-color-scheme" }
+  | { method: "none" };
+
+export const DARK_METHODS: Record<DarkMode, DarkMethod> = {
+  none: { method: "none" },
+  "color-scheme": { method: "prefers-color-scheme" },
+  "partial-invert": { method: "forced-inversion", extent: "partial" },
+  "full-invert": { method: "forced-inversion", extent: "full" },
+};
+
+/** How one dark render was produced: the client's method and what it did with this message. */
+export type DarkRendering = DarkMethod & {
+  /** The message was shown dark (a dark canvas, recoloured or restyled), not left light. */
+  darkened: boolean;
+  /** What the client did, in a sentence. */
+  how: string;
+};
+
 export type EmulationProfileId =
   | "apple-mail-macos"
   | "apple-mail-ios"
   | "gmail-web"
   | "gmail-app"
+  | "gmail-app-non-google"
   | "outlook-web"
+  | "outlook-new-windows"
   | "outlook-windows"
   | "outlook-app"
   | "yahoo-web"

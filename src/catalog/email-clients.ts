@@ -1,4 +1,11 @@
-import { CAPTURE_SIZES, VIEWPORTS, type CaptureSize, type EmailClient, type RenderTarget } from "../capture/vocabulary";
+import {
+  CAPTURE_SIZES,
+  DARK_METHODS,
+  VIEWPORTS,
+  type CaptureSize,
+  type EmailClient,
+  type RenderTarget,
+} from "../capture/vocabulary";
 import type { ValidationModule } from "../validations/types";
 import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER, renderPrice } from "./render-pricing";
 
@@ -111,6 +118,24 @@ const THUNDERBIRD: Base = {
   darkMode: "none",
   extraCredits: true,
 };
+const GMAIL_ANDROID_NON_GOOGLE: Base = {
+  id: "gmail-android-non-google",
+  name: "Gmail (Android app, non-Google account)",
+  engine: "Gmail sanitizer for IMAP and Exchange accounts, Android WebView (Blink)",
+  profile: "gmail-app-non-google",
+  caniemail: ["gmail.android"],
+  darkMode: "partial-invert",
+  extraCredits: false,
+};
+const OUTLOOK_NEW_WINDOWS: Base = {
+  id: "outlook-new-windows",
+  name: "new Outlook for Windows",
+  engine: "Outlook on the web in WebView2 (Edge, Blink)",
+  profile: "outlook-new-windows",
+  caniemail: ["outlook.outlook-com"],
+  darkMode: "partial-invert",
+  extraCredits: false,
+};
 const SAMSUNG_MAIL: Base = {
   id: "samsung-mail",
   name: "Samsung Email (Android)",
@@ -161,6 +186,7 @@ export const EMAIL_CLIENTS: Record<CaptureSize, EmailClient[]> = {
     [GMAIL_IOS, { width: 375, dark: true }],
     [GMAIL_ANDROID, { width: 375, dark: true }],
     [OUTLOOK_IOS, { width: 375, dark: true }],
+    [GMAIL_ANDROID_NON_GOOGLE, { width: 375 }],
     [SAMSUNG_MAIL, { width: 375 }],
   ]),
   "tablet-portrait": entries("tablet-portrait", [
@@ -172,6 +198,7 @@ export const EMAIL_CLIENTS: Record<CaptureSize, EmailClient[]> = {
     [GMAIL_WEB, { width: 940 }],
     [OUTLOOK_WEB, { width: 760, dark: true }],
     [OUTLOOK_WINDOWS, { width: 720 }],
+    [OUTLOOK_NEW_WINDOWS, { width: 760 }],
     [YAHOO_WEB, { width: 860 }],
     [THUNDERBIRD, { width: 840 }],
   ]),
@@ -244,6 +271,7 @@ export function emailClientCatalogView(
                 creditsPerRender: renderPrice(c),
                 colorScheme: c.colorScheme,
                 darkMode: c.darkMode,
+                darkMethod: DARK_METHODS[c.darkMode],
                 ...(c.darkVariant ? { darkVariant: c.darkVariant } : {}),
                 ...(c.lightVariant ? { lightVariant: c.lightVariant } : {}),
                 renderWidth: c.width,

@@ -55,6 +55,7 @@ import { emailFromDisplayName } from "../validations/email/email-from-display-na
 import { emailReplyToValid } from "../validations/email/email-reply-to-valid";
 import { emailHeadersValid } from "../validations/email/email-headers-valid";
 import { emailAuthentication } from "../validations/email/email-authentication";
+import { emailProviderRequirements } from "../validations/email/email-provider-requirements";
 import { emailSenderDomain } from "../validations/email/email-sender-domain";
 import { emailLayoutNotBroken } from "../validations/email/email-layout-not-broken";
 import { emailMobileResponsive } from "../validations/email/email-mobile-responsive";
@@ -120,6 +121,7 @@ export const validationModules: readonly ValidationModule[] = [
   emailReplyToValid,
   emailHeadersValid,
   emailAuthentication,
+  emailProviderRequirements,
   emailSenderDomain,
   emailLayoutNotBroken,
   emailMobileResponsive,

@@ -161,10 +161,11 @@ const definitions: ValidationSet[] = [
     id: "deliverability",
     name: "Email deliverability",
     description:
-      "What mailbox providers and spam filters look at: SPF, DKIM and DMARC, well-formed headers, the From name and Reply-To, List-Unsubscribe with RFC 8058 one-click, an unsubscribe link and postal address in the body, the plain-text alternative, https links, the subject length, unrendered merge tags and Gmail clipping.",
+      "What mailbox providers and spam filters look at: SPF, DKIM and DMARC, what Gmail, Yahoo and Outlook.com require of bulk senders, well-formed headers, the From name and Reply-To, List-Unsubscribe with RFC 8058 one-click, an unsubscribe link and postal address in the body, the plain-text alternative, https links, the subject length, unrendered merge tags and Gmail clipping.",
     subjectType: "email",
     validationIds: [
       "email-authentication",
+      "email-provider-requirements",
       "email-headers-valid",
       "email-from-display-name",
       "email-reply-to-valid",

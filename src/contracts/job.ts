@@ -51,6 +51,47 @@ export const Quote = Obj(
   "A price quote.",
 );
 
+const RenderView = Obj(
+  {
+    clientId: Str(),
+    formFactor: Str(),
+    screenshotUrl: Type.String({ description: "The render's screenshot; fetch with the same Bearer key." }),
+    darkMode: Opt(
+      Obj(
+        {
+          method: literals(["forced-inversion", "prefers-color-scheme", "none"] as const),
+          extent: Opt(literals(["full", "partial"] as const)),
+          darkened: Bool(),
+          how: Str(),
+        },
+        "How the client darkened the message: a forced inversion of its colours (full or partial), or the message's own prefers-color-scheme styles.",
+      ),
+    ),
+    changes: Type.Array(
+      Obj(
+        {
+          action: Str(),
+          target: Type.String({
+            description: "What was removed or rewritten (a declaration, an at-rule, an element).",
+          }),
+          selector: Opt(Type.String({ description: "The rule's selector, or the element as the message wrote it." })),
+          line: Opt(Type.Integer({ description: "The line in the message's HTML part." })),
+          rule: Type.String({ description: "The client's rule that caused it, as its source states it." }),
+          source: Type.String({ description: "The id of the rule's source, in sources." }),
+          count: Int(),
+        },
+        "One change the client's profile made to the message (identical ones counted together).",
+      ),
+    ),
+    changesOmitted: Type.Integer({ description: "Distinct changes past the listed ones, counted only." }),
+    sources: Type.Record(
+      Str(),
+      Obj({ title: Str(), url: Str(), checked: Str() }, "Where a rule comes from, and the day it was last checked."),
+    ),
+  },
+  "An email render the result read (verbose), with what the mail client's profile did to the message.",
+);
+
 const Result = Obj(
   {
     validationId: Str(),
@@ -77,6 +118,7 @@ const Result = Obj(
     captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),
     references: Opt(Type.Array(Reference)),
     note: Opt(Str()),
+    renders: Opt(Type.Array(RenderView)),
     status: literals(["pass", "fail", "error"] as const),
     policySeverity: PolicySeverity,
     captureSizeId: Opt(

@@ -7,6 +7,8 @@ import { EMAIL_CLIENTS, findEmailClient, nativeDefault, renderTargets } from "..
 import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER } from "../catalog/render-pricing";
 import { priceJob } from "../domain/pricing";
 import { profileOf } from "../capture/mail-clients/profiles";
+import { RULE_SOURCES } from "../capture/mail-clients/rule-sources";
+import { MAX_CHANGES } from "../capture/mail-clients/sanitize-record";
 import { DEFAULT_RENDER_LIMITS } from "../capture/mail-clients/render";
 import { configurationMarkdown } from "./configuration-md";
 import { apiMarkdown } from "./api-md";
@@ -128,12 +130,24 @@ function emailClientsMarkdown(): string {
     gmailStyleBlockKb: kilobytes(gmail.rules.styleBlockMaxBytes!),
     screenshotMaxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight.toLocaleString("en-US"),
     renderTimeoutS: String(DEFAULT_RENDER_LIMITS.timeoutMs / 1000),
+    ruleSources: [
+      "| Source id | What it is | Checked |",
+      "|---|---|---|",
+      ...Object.entries(RULE_SOURCES).map(
+        ([id, src]) =>
+          `| ${code(id)} | ${/^https:/.test(src.url) ? `[${src.title}](${src.url})` : `${src.title} (${code(src.url)})`} | ${src.checked} |`,
+      ),
+    ].join("\n"),
+    maxChanges: String(MAX_CHANGES),
   };
   const template = readFileSync(join(import.meta.dir, "email-clients.template.md"), "utf8");
   return template.replace(/\{\{(\w+)(?::([\w-]+))?\}\}/g, (placeholder, name: string, profile?: string) => {
     if (name === "clientsOf" && profile) {
       const ids = clients.filter((c) => c.profile === profile).map((c) => code(c.id));
       if (ids.length) return [...new Set(ids)].join(", ");
+    } else if (name === "sourcesOf" && profile) {
+      const user = clients.find((c) => c.profile === profile);
+      if (user) return profileOf(user).sources.map(code).join(", ");
     } else if (name in facts) return facts[name]!;
     throw new Error(`email-clients.template.md: ${placeholder} names no fact`);
   });

@@ -13,6 +13,7 @@ import type {
   jobEvents,
 } from "../../events/jobs";
 import type { EventUnion } from "../../events/shared";
+import type { RenderRecordData } from "../../events/jobs";
 
 /**
  * The job as a decider: decide(command, state) -> writes; evolve(state, event) -> state over the job's own
@@ -93,6 +94,8 @@ export interface RecordedResult {
   credits: number;
   outcome: Outcome;
   captureKeys: string[];
+  /** Email renders the row read, with what each client's profile did to the message. */
+  renders?: RenderRecordData[];
   durationMs: number;
   /** Parts of a delivered row that were not delivered (an email client that could not be rendered) and their price. */
   undelivered?: { credits: number; reason: string };
@@ -261,6 +264,7 @@ function resultRecorded(jobId: string, r: RecordedResult): NewEvent {
     reasoning: r.outcome.reasoning,
     findings: r.outcome.findings.map(cleanFinding),
     captureKeys: r.captureKeys,
+    ...(r.renders?.length ? { renders: r.renders } : {}),
     durationMs: Math.round(r.durationMs * 10) / 10,
     ...(r.outcome.reasonCode ? { reasonCode: r.outcome.reasonCode } : {}),
     ...(r.outcome.judge

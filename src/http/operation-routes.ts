@@ -33,15 +33,21 @@ function formFields(schema: TObject, body: unknown): Record<string, unknown> {
   return Value.Convert(schema, fields) as Record<string, unknown>;
 }
 
-/** The input of an HTTP call: path, then query, then body, each read with its schema (a raw body is only parsed). */
+/**
+ * The input of an HTTP call: path, then query, then body, each read with its schema (a raw body is only parsed).
+ * A form is read from a browser (a page's form, signed in or not), never from a key's caller: it sends JSON, and a
+ * form sent with a key is the wrong content type, as the spec has it.
+ */
 function readHttpInput(
   op: Operation,
   request: Request,
   params: Record<string, string>,
   query: Query,
   body: unknown,
+  byKey: boolean,
 ): unknown {
-  const { path, query: querySchema, body: bodySchema, rawBody, form } = op.input;
+  const { path, query: querySchema, body: bodySchema, rawBody } = op.input;
+  const form = byKey ? undefined : op.input.form;
   /** A form mapped by the operation's own function (its _csrf field is a credential, not input). */
   const mapped = (map: (fields: URLSearchParams) => Record<string, unknown>) => {
     const sent = new URLSearchParams(typeof body === "string" ? body : "");
@@ -112,7 +118,7 @@ export async function invokeOperation(
     clientAddress: clientAddressOf(request),
     ...(bySession ? { session: sessionCredentials(op, request, body) } : {}),
   });
-  const read = () => readHttpInput(op, request, params, query, body);
+  const read = () => readHttpInput(op, request, params, query, body, op.auth.kind === "key" && !bySession);
   let input: unknown;
   if (op.auth.kind === "key" && !bySession) call.authorize(() => customerIdOf((input = read()), query));
   else {

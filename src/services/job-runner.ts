@@ -6,7 +6,8 @@ import type { CaptureSize } from "../capture/vocabulary";
 import type { ArtifactKind } from "../capture/artifacts";
 import type { Screenshot } from "../capture/artifacts";
 import type { EmailCapturePlan } from "../capture/email/email-capture";
-import type { RenderOutcome } from "../capture/mail-clients/render";
+import type { EmailRender, RenderOutcome } from "../capture/mail-clients/render";
+import type { RenderRecordData } from "../../events/jobs";
 import { UrlProbe } from "../capture/url-probe";
 import { UnparseableMessage, type EmailArtifacts } from "../capture/email/email-artifacts";
 import { renderTargets } from "../catalog/email-clients";
@@ -51,6 +52,8 @@ interface Evidence {
   screenshots: Screenshot[];
   keys: string[];
   undelivered: UndeliveredPart[];
+  /** Email renders: what each client did to the message, beside its capture. */
+  renders?: RenderRecordData[];
 }
 
 /** A captured subject, as the checks and the judge see it. */
@@ -169,6 +172,7 @@ export class JobRunner {
         return {
           screenshots: ok.map((o) => o.render.screenshot),
           keys: ok.map((o) => keys.get(o.render.label)!),
+          renders: ok.map((o) => renderRecord(o.render, keys.get(o.render.label)!)),
           undelivered: failed.map((f) => ({
             name: `${f.client.name} at ${f.formFactor}`,
             credits: renderPrice(f.client),
@@ -192,6 +196,7 @@ export class JobRunner {
         if (v.module.meta.kind !== "visual") return result;
         const evidence = captured.evidence(v);
         result.captureKeys = evidence.keys;
+        if (evidence.renders) result.renders = evidence.renders;
         if (result.outcome.verdict !== "error" && evidence.screenshots.length) {
           const started = performance.now();
           result.outcome = await timed("judge", () =>
@@ -209,6 +214,18 @@ export class JobRunner {
       }),
     );
   }
+}
+
+/** One render as its result records it: the client, how it was darkened, and what its profile changed. */
+function renderRecord(r: EmailRender, captureKey: string): RenderRecordData {
+  return {
+    captureKey,
+    clientId: r.client.id,
+    formFactor: r.formFactor,
+    ...(r.darkMode ? { darkMode: r.darkMode } : {}),
+    changes: r.changes,
+    changesOmitted: r.changesOmitted,
+  };
 }
 
 /** A delivered row that could not cover some parts: says which, and carries their price for the refund rule. */

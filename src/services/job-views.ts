@@ -7,6 +7,8 @@ import type { Job } from "../contracts/job";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
 import { passPolicy, policySeverity, type PolicyRow, type PolicySeverity } from "../domain/pass-policy";
 import type { SkippedValidation } from "../domain/planned-job";
+import { RULE_SOURCES } from "../capture/mail-clients/rule-sources";
+import type { RuleSourceId } from "../capture/mail-clients/sanitize-record";
 
 /** A job as every surface shows it; its schema is the operations' output, checked on every body the tests receive. */
 export type JobView = Static<typeof Job>;
@@ -66,6 +68,17 @@ function resultView(
       : {}),
     ...(detail === "verbose"
       ? { references: module?.meta.references ?? [], note: r.reasonCode ? NOTES[r.reasonCode] : NOTES[r.verdict] }
+      : {}),
+    ...(detail === "verbose" && r.renders?.length
+      ? {
+          renders: r.renders.map(({ captureKey, ...render }) => ({
+            ...render,
+            screenshotUrl: captures.url(captureKey),
+            sources: Object.fromEntries(
+              [...new Set(render.changes.map((c) => c.source))].map((id) => [id, RULE_SOURCES[id as RuleSourceId]]),
+            ),
+          })),
+        }
       : {}),
     status: r.verdict,
     policySeverity: policy,

@@ -87,6 +87,86 @@ describe("visual email checks: fixtures delivered over SMTP, rendered in the nat
   });
 });
 
+test("each dark render says how it was made, and the reason tells the sender which to fix: the colour, or colours that survive a forced inversion", async () => {
+  // Black on yellow reads in light mode; the Gmail iPhone app's full inversion turns the text white on the same
+  // yellow. The grey footer is as faint in light mode as in dark: its colour is what to fix.
+  const done = await runEmailMessage(
+    server,
+    apiKey,
+    readFileSync(join(FIXTURES, "dark-mode-causes", "yellow-banner.eml")),
+    [{ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-ios", "apple-mail-ios"] } }],
+  );
+  const result = done.results[0];
+  expect(result.verdict).toBe("fail");
+  const at = (client: string, text: string) =>
+    result.findings.find((f: any) => f.measured?.client === client && f.text.startsWith(text))?.measured;
+  expect(at("gmail-ios-dark", "The sale ends")).toMatchObject({
+    darkMode: "forced-inversion",
+    extent: "full",
+    cause: "forced-inversion",
+  });
+  expect(at("gmail-ios-dark", "The sale ends").lightContrast).toBeGreaterThan(10);
+  expect(at("gmail-ios-dark", "Trailhead Outdoor")).toMatchObject({ cause: "colour" });
+  expect(at("apple-mail-ios-dark", "Trailhead Outdoor")).toMatchObject({
+    darkMode: "prefers-color-scheme",
+    cause: "colour",
+  });
+  // Apple Mail leaves a message with its own colours and no dark declaration light: the headline reads there.
+  expect(at("apple-mail-ios-dark", "The sale ends")).toBeUndefined();
+  expect(result.reason).toContain("as unreadable in light mode as in dark");
+  expect(result.reason).toContain("Gmail (iPhone app), dark mode's forced colour inversion");
+  expect(result.reason).not.toContain("prefers-color-scheme: dark) block");
+  expect(result.reasoning).toContain("(forced inversion, full)");
+  expect(result.reasoning).toContain("(its prefers-color-scheme styles, shown light)");
+});
+
+test("the verbose result lists beside each render what its client did, with the rule, its source and the line", async () => {
+  const html = [
+    "<!DOCTYPE html>",
+    '<html lang="en"><head><style>.card { border-radius: 8px; }</style></head><body>',
+    '<table role="presentation"><tr><td class="card">',
+    '<a class="cta" href="https://shop.example/sale" style="display:inline-block; padding:12px 24px; background:#0a7; color:#fff;">Shop the sale</a>',
+    "</td></tr></table></body></html>",
+  ].join("\n");
+  const raw = Buffer.from(
+    [
+      'From: "Trailhead" <offers@trailhead.example>',
+      "To: <qa@inbox.assay.localhost>",
+      "Subject: Spring sale",
+      "Message-ID: <render-changes@trailhead.example>",
+      "MIME-Version: 1.0",
+      "Content-Type: text/html; charset=utf-8",
+      "",
+      html,
+    ].join("\r\n"),
+  );
+  const done = await runEmailMessage(server, apiKey, raw, [
+    { id: "email-cta-visible", clients: { "desktop-md": ["outlook-windows", "apple-mail"] } },
+  ]);
+  const result = done.results[0];
+  const word = result.renders.find((r: any) => r.clientId === "outlook-windows");
+  expect(word).toMatchObject({ formFactor: "desktop-md", changesOmitted: 0 });
+  expect(word.screenshotUrl).toEndWith(`${done.jobId}-outlook-windows-desktop-md.jpg`);
+  expect(word.changes).toContainEqual(
+    expect.objectContaining({
+      action: "declaration-removed",
+      target: "padding: 12px 24px",
+      selector: "a.cta",
+      line: 4,
+      source: "word-engine",
+    }),
+  );
+  expect(word.changes).toContainEqual(
+    expect.objectContaining({ target: "border-radius: 8px", selector: ".card", line: 2, source: "caniemail" }),
+  );
+  expect(word.sources["word-engine"].url).toContain("learn.microsoft.com");
+  expect(word.sources.caniemail.checked).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  const apple = result.renders.find((r: any) => r.clientId === "apple-mail");
+  expect(apple.changes).toEqual([]);
+  const brief = await server.api("GET", `/api/jobs?jobId=${done.jobId}`, { key: apiKey });
+  expect(brief.body.jobs[0].results[0].renders).toBeUndefined();
+});
+
 describe("clients on a visual email check", () => {
   test("named clients are rendered and priced per render; an extra-credit client costs one more", async () => {
     const clients = { "mobile-sm": ["gmail-android", "samsung-mail"], "desktop-md": [] as string[] };
@@ -221,6 +301,7 @@ describe("GET /api/email-clients", () => {
     expect(ff["mobile-sm"].clients["gmail-android-dark"]).toMatchObject({
       colorScheme: "dark",
       darkMode: "partial-invert",
+      darkMethod: { method: "forced-inversion", extent: "partial" },
       lightVariant: "gmail-android",
     });
   });

@@ -26,6 +26,9 @@ interface Feature {
 
 const DATA = caniemail as unknown as { last_update_date: string; data: Feature[] };
 
+/** When caniemail's data was last updated (the package's own date): the date its rules were checked. */
+export const CANIEMAIL_UPDATED = DATA.last_update_date.slice(0, 10);
+
 export type SupportLevel = "y" | "a" | "n" | "u";
 
 export interface FeatureSupport {

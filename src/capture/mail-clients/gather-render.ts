@@ -12,6 +12,7 @@ import {
   type EmailRenderSnapshot,
   type MeasuredEmailRender,
   type RGB,
+  type TextColours,
 } from "./snapshot-email-render";
 
 export type { EmailRenderSnapshot, MeasuredEmailRender } from "./snapshot-email-render";
@@ -61,13 +62,27 @@ const screenshotGatherer = defineRenderGatherer({
 /** What a render gathers once the client has shown the message: every one of them, each render. */
 export const RENDER_GATHERERS = gathererTable([layoutGatherer, snapshotGatherer, screenshotGatherer]);
 
+/** WCAG 2.x contrast, to two decimals. */
+const ratio = (fg: RGB, bg: RGB) => Math.round(wcagContrast(rgbColour(fg), rgbColour(bg)) * 100) / 100;
+
 /** WCAG 2.x contrast of each text block and each link's own text, to two decimals. */
 export function withContrast(measured: MeasuredEmailRender): EmailRenderSnapshot {
-  const ratio = (fg: RGB, bg: RGB) => Math.round(wcagContrast(rgbColour(fg), rgbColour(bg)) * 100) / 100;
   return {
     ...measured,
     textBlocks: measured.textBlocks.map((t) => ({ ...t, contrast: ratio(t.color, t.background) })),
     links: measured.links.map((l) => ({ ...l, contrast: l.color ? ratio(l.color, l.background) : null })),
   };
 }
+/** A dark render's text blocks with the contrast the same text had in light mode (matched by selector). */
+export function withLightContrast(snapshot: EmailRenderSnapshot, light: TextColours): EmailRenderSnapshot {
+  const bySelector = new Map(light.map((t) => [t.selector, ratio(t.color, t.background)]));
+  return {
+    ...snapshot,
+    textBlocks: snapshot.textBlocks.map((t) => {
+      const lightContrast = bySelector.get(t.selector);
+      return lightContrast === undefined ? t : { ...t, lightContrast };
+    }),
+  };
+}
+
 const rgbColour = ([r, g, b]: RGB): Rgb => ({ mode: "rgb", r: r / 255, g: g / 255, b: b / 255 });

@@ -1,6 +1,7 @@
 import type { EmailClient, EmulationProfileId } from "../vocabulary";
 import { unsupportedFor } from "./caniemail-support";
 import type { SanitizerRules } from "./sanitize-css";
+import type { RuleSourceId } from "./sanitize-record";
 
 /**
  * Emulation profiles: what each client's sanitizer keeps, strips or rewrites, and how it shows the message.
@@ -22,6 +23,8 @@ export interface RenderProfile {
   dark: { canvas: string; text: string };
   /** One line for the docs and the catalog. */
   fidelity: string;
+  /** Where its rules come from (rule-sources.ts: each with its address and the day it was checked). */
+  sources: RuleSourceId[];
 }
 
 const SANS = "-apple-system, 'Helvetica Neue', Helvetica, Arial, sans-serif";
@@ -38,6 +41,8 @@ const KEEP: RenderProfile["rules"] = {
   rewriteProperties: {},
   noNegativeMargins: false,
   word: false,
+  styleBlocks: true,
+  backgroundImages: true,
 };
 const GMAIL_RULES: RenderProfile["rules"] = {
   ...KEEP,
@@ -47,6 +52,15 @@ const GMAIL_RULES: RenderProfile["rules"] = {
   mediaNoHeight: true,
   classPrefix: "m_",
   idPrefix: "m_",
+  bodyToDiv: true,
+  noNegativeMargins: true,
+};
+
+const OUTLOOK_WEB_RULES: RenderProfile["rules"] = {
+  ...KEEP,
+  dropNestedMedia: true,
+  classPrefix: "x_",
+  idPrefix: "x_",
   bodyToDiv: true,
   noNegativeMargins: true,
 };
@@ -62,6 +76,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#1e1e1e", text: "#ffffff" },
     fidelity:
       "High: WebKit keeps nearly all HTML and CSS, as Chromium does; differences are font metrics and WebKit-only behaviour.",
+    sources: ["caniemail", "assay"],
   },
   "apple-mail-ios": {
     rules: KEEP,
@@ -73,6 +88,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#000000", text: "#ffffff" },
     fidelity:
       "High for layout at 375px; iOS Mail's shrink-to-fit of wide messages and its data detectors are not emulated.",
+    sources: ["caniemail", "assay"],
   },
   "gmail-web": {
     rules: GMAIL_RULES,
@@ -84,6 +100,19 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#222222" },
     fidelity:
       "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
+  },
+  "gmail-app-non-google": {
+    rules: { ...GMAIL_RULES, styleBlocks: false, backgroundImages: false },
+    conditionalComments: "none",
+    clipBytes: 102 * 1024,
+    fontFamily: "Roboto, Arial, sans-serif",
+    fontSize: "14px",
+    light: { canvas: "#ffffff", text: "#222222" },
+    dark: { canvas: "#121212", text: "#e8eaed" },
+    fidelity:
+      "Good for what it removes: the Gmail app showing a non-Google (IMAP, Exchange, Outlook.com) account's mail drops every <style> block and every background image (caniemail html-style note 2, css-background-image note 1), on top of Gmail's rules; only inline styles remain.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
   "gmail-app": {
     rules: GMAIL_RULES,
@@ -94,17 +123,11 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     light: { canvas: "#ffffff", text: "#222222" },
     dark: { canvas: "#121212", text: "#e8eaed" },
     fidelity:
-      "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); non-Google accounts (GANGA), which lose style blocks, are not emulated. Dark mode is an approximation of Gmail's colour inversion.",
+      "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); a non-Google account's mail is the gmail-app-non-google profile. Dark mode is an approximation of Gmail's colour inversion.",
+    sources: ["gmail-css", "caniemail", "observed", "assay"],
   },
   "outlook-web": {
-    rules: {
-      ...KEEP,
-      dropNestedMedia: true,
-      classPrefix: "x_",
-      idPrefix: "x_",
-      bodyToDiv: true,
-      noNegativeMargins: true,
-    },
+    rules: OUTLOOK_WEB_RULES,
     conditionalComments: "none",
     clipBytes: null,
     fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
@@ -113,6 +136,19 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#292929", text: "#ffffff" },
     fidelity:
       "Good: Outlook.com's x_ prefixes (attribute selectors left unprefixed, as the real one does), body to div, no nested media queries, and caniemail's CSS data. Dark mode approximates its partial inversion (data-ogsc/ogsb).",
+    sources: ["caniemail", "observed", "assay"],
+  },
+  "outlook-new-windows": {
+    rules: OUTLOOK_WEB_RULES,
+    conditionalComments: "none",
+    clipBytes: null,
+    fontFamily: "'Segoe UI', 'Helvetica Neue', Arial, sans-serif",
+    fontSize: "15px",
+    light: { canvas: "#ffffff", text: "#242424" },
+    dark: { canvas: "#292929", text: "#ffffff" },
+    fidelity:
+      "Good: the new Outlook for Windows is Outlook on the web in WebView2 (Edge, Blink, as Chromium), so Outlook.com's sanitizer rules and caniemail's Outlook.com data apply; no Word engine, no conditional comments.",
+    sources: ["caniemail", "observed", "assay"],
   },
   "outlook-windows": {
     rules: { ...KEEP, word: true, noNegativeMargins: true },
@@ -124,6 +160,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#262626", text: "#ffffff" },
     fidelity:
       "An approximation of the Word engine, not Word: mso conditional comments are rendered, VML shapes drawn as plain boxes, and Word's CSS limits (caniemail data plus its notes: no max-width outside tables, no width/height on div/p/span/img, padding only on table cells, margin auto as 0, display only none, no background images, no border-radius, web fonts to Times New Roman) are applied to a Chromium render. Word's own table layout and line-height quirks are not reproduced.",
+    sources: ["word-engine", "caniemail", "assay"],
   },
   "outlook-app": {
     rules: { ...KEEP, classPrefix: "x_", idPrefix: "x_" },
@@ -135,6 +172,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#1f1f1f", text: "#ffffff" },
     fidelity:
       "Fair: caniemail's data for the Outlook iOS app and its x_ prefixes; the app's own reformatting of wide messages is not emulated.",
+    sources: ["caniemail", "assay"],
   },
   "yahoo-web": {
     rules: {
@@ -154,6 +192,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#1d2228" },
     fidelity:
       "Fair: caniemail's data, Yahoo's media-query feature filter, height turned into min-height, class prefixes and body to div.",
+    sources: ["caniemail", "observed", "assay"],
   },
   thunderbird: {
     rules: KEEP,
@@ -165,6 +204,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#ffffff", text: "#000000" },
     fidelity:
       "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
+    sources: ["caniemail", "assay"],
   },
   "samsung-mail": {
     rules: KEEP,
@@ -176,6 +216,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#000000", text: "#fafafa" },
     fidelity:
       "Good for layout: an Android WebView (Blink, as Chromium) under caniemail's Samsung Email data; its dark mode is approximated as a full inversion.",
+    sources: ["caniemail", "assay"],
   },
 };
 

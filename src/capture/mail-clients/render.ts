@@ -4,12 +4,14 @@ import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
 import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import { helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
-import type { CaptureSize, EmailClient, RenderTarget } from "../vocabulary";
+import { DARK_METHODS, type CaptureSize, type DarkRendering, type EmailClient, type RenderTarget } from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
 import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
-import { RENDER_GATHERERS, type EmailRenderSnapshot } from "./gather-render";
+import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
+import { snapshotTextColours } from "./snapshot-email-render";
+import { MAX_CHANGES, MAX_LINE_SEARCHES, type RenderChange } from "./sanitize-record";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -17,13 +19,19 @@ export interface EmailRender {
   client: EmailClient;
   formFactor: CaptureSize;
   dark: boolean;
+  /** Dark renders: how the client darkened the message (forced inversion, or its own prefers-color-scheme styles). */
+  darkMode: DarkRendering | null;
   /** Capture key suffix: `<clientId>-<formFactor>`. */
   label: string;
   screenshot: Screenshot;
   layout: LayoutSnapshot;
   snapshot: EmailRenderSnapshot;
-  /** What the client's sanitizer changed, and how dark mode was applied. */
+  /** What the client's sanitizer changed, one line per kind with counts, and how dark mode was applied. */
   notes: string[];
+  /** Each change the client's profile made, with the rule that caused it, its source and where it is in the message. */
+  changes: RenderChange[];
+  /** Distinct changes past the first MAX_CHANGES, counted only. */
+  changesOmitted: number;
   /** Requests the message made, all refused: remote images, fonts, stylesheets. */
   blocked: string[];
 }
@@ -111,10 +119,11 @@ export class EmailRenderEngine {
     const blocked = lane.startRender();
     await timed("render viewport", async () => {
       await page.setViewportSize({ width: client.width, height: client.height });
-      await page.emulateMedia({ colorScheme: dark ? "dark" : "light" });
+      await page.emulateMedia({ colorScheme: "light" });
     });
 
     const notes: string[] = [];
+    const changes: RenderChange[] = [];
     let html =
       message.html ??
       `<!DOCTYPE html><html><body><div style="white-space: pre-wrap">${escapeHtml(message.text ?? "")}</div></body></html>`;
@@ -122,19 +131,43 @@ export class EmailRenderEngine {
     if (profile.clipBytes !== null) {
       const clip = clipHtml(html, profile.clipBytes);
       html = clip.html;
-      if (clip.clipped)
+      if (clip.clipped) {
         notes.push(`clipped after ${Math.round(profile.clipBytes / 1024)} KB of HTML ("[Message clipped]")`);
+        changes.push({
+          action: "clipped",
+          target: `the HTML after its first ${Math.round(profile.clipBytes / 1024)} KB, behind "[Message clipped] View entire message"`,
+          rule: `Gmail shows the first ${Math.round(profile.clipBytes / 1024)} KB of a message's HTML and links to the rest`,
+          source: "observed",
+          count: 1,
+        });
+      }
     }
     if (profile.conditionalComments === "mso") {
       const cc = applyConditionalComments(html);
       html = cc.html;
-      if (cc.applied) notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
+      if (cc.applied) {
+        notes.push(`${cc.applied} conditional comment block(s) evaluated for Outlook (mso 16)`);
+        changes.push({
+          action: "conditional-comments",
+          target: "<!--[if mso]> … <![endif]--> blocks",
+          rule: "Word reads conditional comments for mso (version 16): [if mso] blocks are shown, [if !mso] blocks dropped",
+          source: "word-engine",
+          count: cc.applied,
+        });
+      }
     }
     const sanitized = await timed("render sanitize", async () => {
       await page.evaluate(helpersScript([SANITIZE_HELPERS]));
-      return page.evaluate(sanitizeInPage, { html, rules: sanitizerRulesFor(client), helpersKey: PAGE_HELPERS_KEY });
+      return page.evaluate(sanitizeInPage, {
+        html,
+        source: message.html ?? html,
+        rules: sanitizerRulesFor(client),
+        limits: { changes: MAX_CHANGES, searches: MAX_LINE_SEARCHES },
+        helpersKey: PAGE_HELPERS_KEY,
+      });
     });
     notes.push(...sanitized.notes);
+    changes.push(...sanitized.changes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
     // Everything is laid out light first: Apple Mail decides from the message alone (below) whether to show it
@@ -157,44 +190,71 @@ export class EmailRenderEngine {
       });
     });
 
+    // The render's artifacts, as a webpage's: its gatherers (gather-render.ts), every one, the first failure the render's.
+    await timed("render helpers", () => page.evaluate(helpersScript(helpersOf(RENDER_SCHEDULE))));
+    // A dark render reads its text in light mode first, so a check can tell text that is unreadable in both from
+    // text that dark mode made unreadable; then the reader's device turns dark.
+    const lightText = dark
+      ? await page.evaluate(snapshotTextColours, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })
+      : null;
+    if (dark) await page.emulateMedia({ colorScheme: "dark" });
+
     if (profile.rules.word) {
       const n = await page.evaluate(applyWordLimitsInPage);
-      if (n) notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
+      if (n) {
+        notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
+        changes.push({
+          action: "layout-limited",
+          target: "width, height, max-width and padding set from style blocks",
+          rule: "Word engine: no width or height on div, p or span, max-width only on tables, padding only on table cells (caniemail css-width, css-max-width and css-padding notes)",
+          source: "word-engine",
+          count: n,
+        });
+      }
     }
+    let darkMode: DarkRendering | null = null;
     if (dark) {
-      if (client.darkMode === "color-scheme") {
+      const method = DARK_METHODS[client.darkMode];
+      if (method.method === "prefers-color-scheme") {
         const decision = await page.evaluate(
           appleDarkDecisionInPage,
           await page.evaluate(() => getComputedStyle(document.documentElement).color),
         );
-        if (decision.declared || !decision.coloured) {
-          notes.push(
-            decision.declared
-              ? "dark mode: the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own dark styles"
-              : "dark mode: the message sets no colours, so it is darkened",
-          );
+        const darkened = decision.declared || !decision.coloured;
+        darkMode = {
+          ...method,
+          darkened,
+          how: decision.declared
+            ? "the message declares dark support (color-scheme), so it gets the dark canvas, light default text and its own prefers-color-scheme styles"
+            : !decision.coloured
+              ? "the message sets no colours, so the client darkens it (dark canvas, light default text)"
+              : "the message sets its own colours and does not declare dark support, so it is shown light; its prefers-color-scheme styles still apply",
+        };
+        if (darkened) {
           scheme = profile.dark;
           await setCanvas(scheme.canvas);
           await page.evaluate((css) => {
             const style = document.getElementById("assay-client");
             if (style) style.textContent = css;
           }, clientCss(scheme));
-        } else {
-          notes.push(
-            "dark mode: the message sets its own colours and does not declare dark support, so it is shown light (its prefers-color-scheme styles still apply)",
-          );
         }
-      } else if (client.darkMode === "partial-invert" || client.darkMode === "full-invert") {
-        const n = await invertColours(page, client.darkMode);
+      } else if (method.method === "forced-inversion") {
+        const n = await invertColours(page, client.darkMode as "partial-invert" | "full-invert");
         scheme = profile.dark;
         await setCanvas(scheme.canvas);
-        notes.push(`dark mode: ${client.darkMode} of ${n} element(s)`);
+        darkMode = {
+          ...method,
+          darkened: true,
+          how:
+            method.extent === "full"
+              ? `the client inverts the lightness of every text, background and border colour (${n} element(s) recoloured), whatever the message's styles say`
+              : `the client darkens light backgrounds and lightens dark text (${n} element(s) recoloured); the message's prefers-color-scheme styles apply first where the client keeps them`,
+        };
       } else {
-        notes.push("dark mode: this client shows the message as sent");
+        darkMode = { ...method, darkened: false, how: "the client shows the message as sent" };
       }
+      notes.push(`dark mode (${method.method}${"extent" in method ? `, ${method.extent}` : ""}): ${darkMode.how}`);
     }
-    // The render's artifacts, as a webpage's: its gatherers (gather-render.ts), every one, the first failure the render's.
-    await timed("render helpers", () => page.evaluate(helpersScript(helpersOf(RENDER_SCHEDULE))));
     const rendered = {
       page,
       formFactor,
@@ -207,10 +267,32 @@ export class EmailRenderEngine {
       phase: "render",
       onFailure: "throw",
     });
-    const { layout, snapshot, screenshot } = artifacts as Required<typeof artifacts>;
-    if (blocked.length)
+    const { layout, screenshot } = artifacts as Required<typeof artifacts>;
+    const snapshot = lightText ? withLightContrast(artifacts.snapshot!, lightText) : artifacts.snapshot!;
+    if (blocked.length) {
       notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
-    return { client, formFactor, dark, label, screenshot, layout, snapshot, notes, blocked };
+      changes.push({
+        action: "images-blocked",
+        target: `${blocked.length} remote request(s), first ${blocked[0]!.slice(0, 100)}`,
+        rule: "every render is an images-off render: nothing remote is fetched, an image shows as its alt text or an empty box",
+        source: "assay",
+        count: blocked.length,
+      });
+    }
+    return {
+      client,
+      formFactor,
+      dark,
+      darkMode,
+      label,
+      screenshot,
+      layout,
+      snapshot,
+      notes,
+      changes,
+      changesOmitted: sanitized.omitted,
+      blocked,
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { UnsupportedCss } from "./caniemail-support";
+import { caniemailRule, sanitizeNote, type ChangeAt, type ChangeLog, type RecordLimits } from "./sanitize-record";
 
 /** A mail client's sanitizer, as data the in-page functions read (see profiles.ts for who sets what). */
 export interface SanitizerRules {
@@ -28,13 +29,18 @@ export interface SanitizerRules {
   noNegativeMargins: boolean;
   /** Outlook for Windows: the Word engine's limits, applied by hand (see profiles.ts). */
   word: boolean;
+  /** <style> blocks are kept at all (the Gmail app removes every one for a non-Google account: caniemail html-style note 2). */
+  styleBlocks: boolean;
+  /** Background images are kept (the Gmail app drops them for a non-Google account: caniemail css-background-image note 1). */
+  backgroundImages: boolean;
 }
 
 /** One sanitizing of a message, in the page: the rules, what was changed so far (counted by kind), and what the style blocks declared. */
-export interface SanitizeState {
+export interface SanitizeState extends ChangeLog {
   rules: SanitizerRules;
-  /** One line per kind of change, in the order first made, with its count. */
-  counts: Map<string, number>;
+  /** Where the style block being written starts in the source, and its line (undefined when not found as written). */
+  blockStart: number;
+  blockLine: number | undefined;
   /** @font-face families the style blocks declared (the Word engine replaces them). */
   fontFaceFamilies: Set<string>;
   /** The style block being written holds an at-rule nested in another. */
@@ -50,11 +56,20 @@ export interface SanitizeState {
  */
 
 /** A new sanitizing of a message under `rules`. */
-export function sanitizeState(rules: SanitizerRules): SanitizeState {
+export function sanitizeState(rules: SanitizerRules, source: string, limits: RecordLimits): SanitizeState {
   const u = rules.unsupported;
   return {
     rules,
     counts: new Map(),
+    changes: new Map(),
+    omitted: 0,
+    source,
+    cursors: new Map(),
+    lineStarts: null,
+    searches: 0,
+    limits,
+    blockStart: 0,
+    blockLine: undefined,
     fontFaceFamilies: new Set(),
     nestedAtRule: false,
     valueFeatures: u.values.map((v) => ({
@@ -64,11 +79,6 @@ export function sanitizeState(rules: SanitizerRules): SanitizeState {
     })),
     selectorFeatures: u.selectors.map((s) => ({ pattern: new RegExp(s.pattern, s.flags), why: s.why })),
   };
-}
-
-/** Counts one change of a kind. */
-export function sanitizeNote(s: SanitizeState, what: string): void {
-  s.counts.set(what, (s.counts.get(what) ?? 0) + 1);
 }
 
 /** Splits CSS text at `sep` outside quotes, parentheses and brackets. */
@@ -98,32 +108,64 @@ export function splitTopLevel(text: string, sep: string): string[] {
  * One declaration as the Word engine reads it on an element of `tag` (null in a style block): the value it keeps,
  * or null when it drops the declaration.
  */
-export function wordDeclaration(s: SanitizeState, prop: string, value: string, tag: string | null): string | null {
+export function wordDeclaration(
+  s: SanitizeState,
+  prop: string,
+  value: string,
+  tag: string | null,
+  at: ChangeAt = {},
+): string | null {
+  const removed = (what: string, rule: string) =>
+    sanitizeNote(s, what, {
+      action: "declaration-removed",
+      rule,
+      source: "word-engine",
+      ...at,
+      target: `${prop}: ${value}`,
+    });
   if (prop === "display" && !/^none$/i.test(value)) {
-    sanitizeNote(
-      s,
+    removed(
       "removed display values other than none (Word engine: only display:none; caniemail css-display note 5)",
+      "Word engine: display is read only as none (caniemail css-display note 5)",
     );
     return null;
   }
   if (/^margin/.test(prop) && /\bauto\b/i.test(value)) {
+    sanitizeNote(s, "margin auto read as 0 (Word engine: caniemail css-margin note 4)", {
+      action: "declaration-rewritten",
+      rule: "Word engine: margin auto is read as 0, so centred blocks sit left (caniemail css-margin note 4)",
+      source: "word-engine",
+      ...at,
+      target: `${prop}: ${value}`,
+    });
     value = value.replace(/\bauto\b/gi, "0");
-    sanitizeNote(s, "margin auto read as 0 (Word engine: caniemail css-margin note 4)");
   }
   if (/^margin/.test(prop) && tag && ["span", "body"].includes(tag)) {
-    sanitizeNote(s, "removed margin on span/body (Word engine: caniemail css-margin note 2)");
+    removed(
+      "removed margin on span/body (Word engine: caniemail css-margin note 2)",
+      "Word engine: no margin on <span> or <body> (caniemail css-margin note 2)",
+    );
     return null;
   }
   if (/^padding/.test(prop) && tag && !["td", "th"].includes(tag)) {
-    sanitizeNote(s, "removed padding outside table cells (Word engine: caniemail css-padding note 1)");
+    removed(
+      "removed padding outside table cells (Word engine: caniemail css-padding note 1)",
+      "Word engine: padding only on table cells, so a <a> or <div> loses its padding (caniemail css-padding note 1)",
+    );
     return null;
   }
   if (/^(width|height)$/.test(prop) && tag && ["div", "p", "span", "body", "img"].includes(tag)) {
-    sanitizeNote(s, `removed ${prop} on div/p/span/img (Word engine: caniemail css-width/css-height notes)`);
+    removed(
+      `removed ${prop} on div/p/span/img (Word engine: caniemail css-width/css-height notes)`,
+      `Word engine: no ${prop} on div, p, span or img (caniemail css-${prop} notes)`,
+    );
     return null;
   }
   if (prop === "max-width" && tag && tag !== "table") {
-    sanitizeNote(s, "removed max-width outside tables (Word engine: caniemail css-max-width note 1)");
+    removed(
+      "removed max-width outside tables (Word engine: caniemail css-max-width note 1)",
+      "Word engine: max-width only on tables (caniemail css-max-width note 1)",
+    );
     return null;
   }
   if (prop === "font-family") {
@@ -133,7 +175,13 @@ export function wordDeclaration(s: SanitizeState, prop: string, value: string, t
       .replace(/^["']|["']$/g, "")
       .toLowerCase();
     if (s.fontFaceFamilies.has(first)) {
-      sanitizeNote(s, "web font replaced by Times New Roman (Word engine: caniemail css-at-font-face note 5)");
+      sanitizeNote(s, "web font replaced by Times New Roman (Word engine: caniemail css-at-font-face note 5)", {
+        action: "declaration-rewritten",
+        rule: "Word engine: a web font falls back to Times New Roman, not to the next font listed (caniemail css-at-font-face note 5)",
+        source: "word-engine",
+        ...at,
+        target: `${prop}: ${value}`,
+      });
       return '"Times New Roman", serif';
     }
   }
@@ -141,7 +189,7 @@ export function wordDeclaration(s: SanitizeState, prop: string, value: string, t
 }
 
 /** A declaration list (a style attribute on an element of `tag`, or a rule's body when `tag` is null) as the client keeps it. */
-export function filterDeclarations(s: SanitizeState, text: string, tag: string | null): string {
+export function filterDeclarations(s: SanitizeState, text: string, tag: string | null, at: ChangeAt = {}): string {
   const { rules } = s;
   const u = rules.unsupported;
   const kept: string[] = [];
@@ -157,30 +205,63 @@ export function filterDeclarations(s: SanitizeState, text: string, tag: string |
       important = true;
       value = value.slice(0, imp.index).trim();
     }
+    const declared = { ...at, target: `${prop}: ${value}` };
     if (rules.word && prop === "mso-hide" && /^all$/i.test(value)) {
       kept.push("display: none !important");
-      sanitizeNote(s, "mso-hide:all hides the element in Outlook for Windows");
+      sanitizeNote(s, "mso-hide:all hides the element in Outlook for Windows", {
+        action: "declaration-rewritten",
+        rule: "Word engine: mso-hide: all hides the element",
+        source: "word-engine",
+        ...declared,
+      });
       continue;
     }
     if (rules.rewriteProperties[prop]) {
-      sanitizeNote(s, `${prop} rewritten to ${rules.rewriteProperties[prop]}`);
+      sanitizeNote(s, `${prop} rewritten to ${rules.rewriteProperties[prop]}`, {
+        action: "declaration-rewritten",
+        rule: `${prop} is rewritten to ${rules.rewriteProperties[prop]} (caniemail css-${prop} note 1)`,
+        source: "caniemail",
+        ...declared,
+      });
       prop = rules.rewriteProperties[prop]!;
+    }
+    if (!rules.backgroundImages && (prop === "background-image" || (prop === "background" && /url\(/i.test(value)))) {
+      sanitizeNote(s, "removed background images (non-Google account: caniemail css-background-image note 1)", {
+        action: "declaration-removed",
+        rule: "background images are not supported with non-Google accounts in the Gmail app (caniemail css-background-image note 1)",
+        source: "caniemail",
+        ...declared,
+      });
+      continue;
     }
     const unsupportedProp = u.properties[prop];
     if (unsupportedProp) {
-      sanitizeNote(s, `removed ${prop} (${unsupportedProp})`);
+      sanitizeNote(s, `removed ${prop} (${unsupportedProp})`, {
+        action: "declaration-removed",
+        ...caniemailRule(unsupportedProp),
+        ...declared,
+      });
       continue;
     }
     if (rules.noNegativeMargins && /^margin/.test(prop) && /(^|\s)-\d/.test(value)) {
-      sanitizeNote(s, "removed negative margins (not supported: caniemail css-margin note 1)");
+      sanitizeNote(s, "removed negative margins (not supported: caniemail css-margin note 1)", {
+        action: "declaration-removed",
+        rule: "negative margins are not supported (caniemail css-margin note 1)",
+        source: "caniemail",
+        ...declared,
+      });
       continue;
     }
     const vf = s.valueFeatures.find((f) => (!f.property || f.property.test(prop)) && f.value.test(value!));
     if (vf) {
-      sanitizeNote(s, `removed ${prop}: ${value.slice(0, 40)} (${vf.why})`);
+      sanitizeNote(s, `removed ${prop}: ${value.slice(0, 40)} (${vf.why})`, {
+        action: "declaration-removed",
+        ...caniemailRule(vf.why),
+        ...declared,
+      });
       continue;
     }
-    if (rules.word) value = wordDeclaration(s, prop, value, tag);
+    if (rules.word) value = wordDeclaration(s, prop, value, tag, at);
     if (value !== null) kept.push(`${prop}: ${value}${important ? " !important" : ""}`);
   }
   return kept.join("; ");
@@ -212,17 +293,27 @@ export function prefixNames(s: SanitizeState, selector: string): string {
 }
 
 /** A selector as the client keeps it (rewritten for its body-to-div and prefixes), or null when it drops it. */
-export function filterSelector(s: SanitizeState, selector: string): string | null {
+export function filterSelector(s: SanitizeState, selector: string, line?: number): string | null {
   let kept = selector.trim();
   if (!kept) return null;
+  const at = { target: kept, selector: kept, ...(line ? { line } : {}) };
   const feature = s.selectorFeatures.find((f) => f.pattern.test(kept));
   if (feature) {
-    sanitizeNote(s, `removed selectors using ${feature.why}`);
+    sanitizeNote(s, `removed selectors using ${feature.why}`, {
+      action: "selector-removed",
+      ...caniemailRule(feature.why),
+      ...at,
+    });
     return null;
   }
   if (s.rules.bodyToDiv) {
     if (/(^|[\s>+~(])(html|:root)(?![\w-])/i.test(kept)) {
-      sanitizeNote(s, "removed html/:root selectors (the client's own page owns them)");
+      sanitizeNote(s, "removed html/:root selectors (the client's own page owns them)", {
+        action: "selector-removed",
+        rule: "the message's <body> becomes a <div> inside the client's own page, so html and :root selectors match nothing",
+        source: "observed",
+        ...at,
+      });
       return null;
     }
     kept = kept.replace(/(^|[\s>+~(])body(?![\w-])/gi, "$1div.assay-msg-body");
@@ -230,138 +321,11 @@ export function filterSelector(s: SanitizeState, selector: string): string | nul
   return s.rules.classPrefix || s.rules.idPrefix ? prefixNames(s, kept) : kept;
 }
 
-/** Whether the client keeps a media query with this condition (`nested` in another at-rule). */
-export function mediaAllowed(s: SanitizeState, condition: string, nested: boolean): boolean {
-  const { rules } = s;
-  const u = rules.unsupported;
-  if (u.atRules.media) {
-    sanitizeNote(s, `removed media queries (${u.atRules.media})`);
-    return false;
-  }
-  if (nested && rules.dropNestedMedia) {
-    sanitizeNote(s, "removed nested media queries");
-    return false;
-  }
-  for (const m of u.mediaFeatures) {
-    if (new RegExp(m.pattern, m.flags).test(condition)) {
-      sanitizeNote(s, `removed media queries on ${m.why}`);
-      return false;
-    }
-  }
-  if (rules.mediaNoHeight && /height/i.test(condition)) {
-    sanitizeNote(s, "removed height-based media queries (not supported: caniemail css-at-media note 7)");
-    return false;
-  }
-  if (rules.mediaFeaturesAllowed) {
-    const features = [...condition.matchAll(/\(\s*([a-z-]+)/gi)].map((m) => m[1]!.toLowerCase());
-    if (features.some((f) => !rules.mediaFeaturesAllowed!.includes(f))) {
-      sanitizeNote(
-        s,
-        `removed media queries on features other than ${rules.mediaFeaturesAllowed.join(", ")} (caniemail css-at-media note 2)`,
-      );
-      return false;
-    }
-  }
-  return true;
-}
-
-/** A list of CSS rules written back as the client keeps them (`depth`: how deep in at-rules they are). */
-export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): string {
-  const u = s.rules.unsupported;
-  const out: string[] = [];
-  for (const rule of Array.from(list)) {
-    if (rule instanceof CSSStyleRule) {
-      const selectors = splitTopLevel(rule.selectorText, ",")
-        .map((sel) => filterSelector(s, sel))
-        .filter((sel): sel is string => !!sel);
-      if (!selectors.length) continue;
-      const body = filterDeclarations(s, rule.style.cssText, null);
-      let nested = "";
-      if (rule.cssRules?.length) {
-        if (u.nesting) sanitizeNote(s, `removed nested rules (${u.nesting})`);
-        else
-          nested = Array.from(rule.cssRules)
-            .map((r) => r.cssText)
-            .join(" ");
-      }
-      if (body || nested) out.push(`${selectors.join(", ")} { ${body}${body && nested ? "; " : ""}${nested} }`);
-    } else if (rule instanceof CSSMediaRule) {
-      if (depth > 0) s.nestedAtRule = true;
-      const condition = rule.conditionText ?? rule.media.mediaText;
-      if (!mediaAllowed(s, condition, depth > 0)) continue;
-      const inner = writeRules(s, rule.cssRules, depth + 1);
-      if (inner) out.push(`@media ${condition} { ${inner} }`);
-    } else if (rule instanceof CSSSupportsRule) {
-      if (depth > 0) s.nestedAtRule = true;
-      if (u.atRules.supports) {
-        sanitizeNote(s, `removed @supports (${u.atRules.supports})`);
-        continue;
-      }
-      const inner = writeRules(s, rule.cssRules, depth + 1);
-      if (inner) out.push(`@supports ${rule.conditionText} { ${inner} }`);
-    } else if (rule instanceof CSSFontFaceRule) {
-      if (u.atRules["font-face"]) {
-        sanitizeNote(s, `removed @font-face (${u.atRules["font-face"]})`);
-        continue;
-      }
-      const family = rule.style
-        .getPropertyValue("font-family")
-        .trim()
-        .replace(/^["']|["']$/g, "")
-        .toLowerCase();
-      if (family) s.fontFaceFamilies.add(family);
-      out.push(rule.cssText);
-    } else if (rule instanceof CSSKeyframesRule) {
-      if (u.atRules.keyframes) {
-        sanitizeNote(s, `removed @keyframes (${u.atRules.keyframes})`);
-        continue;
-      }
-      out.push(rule.cssText);
-    } else {
-      out.push(rule.cssText);
-    }
-  }
-  return out.join("\n");
-}
-
-/** A <style> block's text as the client keeps it, or null when it removes the block whole. */
-export function sanitizeStyleText(s: SanitizeState, text: string): string | null {
-  const { rules } = s;
-  const u = rules.unsupported;
-  if (rules.styleBlockMaxBytes !== null && new TextEncoder().encode(text).length > rules.styleBlockMaxBytes) {
-    sanitizeNote(s, `removed a <style> block over ${Math.round(rules.styleBlockMaxBytes / 1024)} KB`);
-    return null;
-  }
-  if (/@import\b/i.test(text))
-    sanitizeNote(
-      s,
-      u.atRules.import ? `removed @import (${u.atRules.import})` : "@import not loaded (remote content is blocked)",
-    );
-  const sheet = new CSSStyleSheet();
-  try {
-    sheet.replaceSync(text);
-  } catch {
-    sanitizeNote(s, "removed a <style> block the CSS parser refused");
-    return null;
-  }
-  s.nestedAtRule = false;
-  const out = writeRules(s, sheet.cssRules, 0);
-  if (s.nestedAtRule && rules.dropBlockOnNestedAtRule) {
-    sanitizeNote(s, "removed a <style> block holding a nested at-rule");
-    return null;
-  }
-  return out;
-}
-
 export const SANITIZE_CSS_HELPERS = {
   sanitizeState,
-  sanitizeNote,
   splitTopLevel,
   wordDeclaration,
   filterDeclarations,
   prefixNames,
   filterSelector,
-  mediaAllowed,
-  writeRules,
-  sanitizeStyleText,
 };

@@ -1,10 +1,14 @@
+import { filterDeclarations, SANITIZE_CSS_HELPERS, type SanitizeState } from "./sanitize-css";
 import {
-  filterDeclarations,
-  SANITIZE_CSS_HELPERS,
+  caniemailRule,
+  describeElement,
+  lineAt,
+  SANITIZE_RECORD_HELPERS,
   sanitizeNote,
-  sanitizeStyleText,
-  type SanitizeState,
-} from "./sanitize-css";
+  sourceIndex,
+  sourceLine,
+} from "./sanitize-record";
+import { SANITIZE_STYLESHEET_HELPERS, sanitizeStyleText } from "./sanitize-stylesheet";
 
 /**
  * The sanitizer's markup: what a client removes or rewrites in the message's document (a DOMParser document:
@@ -40,7 +44,12 @@ export function drawVml(s: SanitizeState, doc: Document): void {
       box.setAttribute("data-assay-vml", tag);
       while (el.firstChild) box.appendChild(el.firstChild);
       el.replaceWith(box);
-      sanitizeNote(s, "VML shapes drawn as boxes (Word engine)");
+      sanitizeNote(s, "VML shapes drawn as boxes (Word engine)", {
+        action: "element-rewritten",
+        target: `<${tag}>`,
+        rule: "Word draws VML shapes; here they are drawn as plain boxes with their fill and stroke colours",
+        source: "word-engine",
+      });
     } else if (tag === "v:image") {
       const img = doc.createElement("img");
       img.setAttribute("src", el.getAttribute("src") ?? "");
@@ -68,7 +77,14 @@ export function removeUnsafeMarkup(s: SanitizeState, doc: Document): void {
   )) {
     const tag = el.tagName.toLowerCase();
     if (tag === "meta" && !/refresh|content-security/i.test(el.getAttribute("http-equiv") ?? "")) continue;
-    sanitizeNote(s, `removed <${tag}>`);
+    const line = sourceLine(s, `<${tag}`, tag);
+    sanitizeNote(s, `removed <${tag}>`, {
+      action: "element-removed",
+      target: `<${tag}>`,
+      rule: "no mail client runs scripts or loads frames, embeds, linked style sheets, <base> or refreshes",
+      source: "assay",
+      ...(line ? { line } : {}),
+    });
     el.remove();
   }
 }
@@ -77,7 +93,14 @@ export function removeUnsafeMarkup(s: SanitizeState, doc: Document): void {
 export function removeUnsupportedElements(s: SanitizeState, doc: Document): void {
   for (const e of s.rules.unsupported.elements) {
     for (const el of Array.from(doc.querySelectorAll(e.selector))) {
-      sanitizeNote(s, `removed <${e.selector}> (${e.why})`);
+      const line = sourceLine(s, `<${e.selector}`, e.selector);
+      sanitizeNote(s, `removed <${e.selector}> (${e.why})`, {
+        action: "element-removed",
+        target: `<${e.selector}>${e.fallback ? " (its fallback content kept)" : ""}`,
+        selector: describeElement(el),
+        ...caniemailRule(e.why),
+        ...(line ? { line } : {}),
+      });
       if (e.fallback)
         el.replaceWith(
           ...Array.from(el.childNodes).filter(
@@ -94,15 +117,23 @@ export function removeScriptAttributes(s: SanitizeState, doc: Document): void {
   for (const el of Array.from(doc.querySelectorAll("*"))) {
     for (const attr of Array.from(el.attributes)) {
       const name = attr.name.toLowerCase();
+      const removed = (what: string) =>
+        sanitizeNote(s, what, {
+          action: "attribute-removed",
+          target: `${attr.name}="${attr.value.slice(0, 60)}"`,
+          selector: describeElement(el),
+          rule: "no mail client runs scripts: event handlers and javascript: links are removed",
+          source: "assay",
+        });
       if (name.startsWith("on")) {
+        removed("removed event handler attributes");
         el.removeAttribute(attr.name);
-        sanitizeNote(s, "removed event handler attributes");
       } else if (
         ["href", "src", "action", "formaction", "xlink:href"].includes(name) &&
         /^\s*javascript:/i.test(attr.value)
       ) {
+        removed("removed javascript: URLs");
         el.removeAttribute(attr.name);
-        sanitizeNote(s, "removed javascript: URLs");
       }
     }
   }
@@ -111,17 +142,45 @@ export function removeScriptAttributes(s: SanitizeState, doc: Document): void {
 /** Images whose source is a data: URL lose it, for a client that does not show them. */
 export function removeBase64Images(s: SanitizeState, doc: Document): void {
   for (const img of Array.from(doc.querySelectorAll('img[src^="data:" i]'))) {
+    const line = sourceLine(s, (img.getAttribute("src") ?? "").slice(0, 60), "data-image");
+    sanitizeNote(s, `removed data: image sources (${s.rules.unsupported.base64Images})`, {
+      action: "attribute-removed",
+      target: `src="${(img.getAttribute("src") ?? "").slice(0, 40)}…"`,
+      selector: describeElement(img),
+      ...caniemailRule(s.rules.unsupported.base64Images ?? "image-base64"),
+      ...(line ? { line } : {}),
+    });
     img.removeAttribute("src");
     img.setAttribute("data-assay-nosrc", "base64");
-    sanitizeNote(s, `removed data: image sources (${s.rules.unsupported.base64Images})`);
   }
 }
 
 /** Style blocks, rewritten (and the @font-face families they declare collected: Word's font fallback reads them), or removed. */
 export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
   for (const style of Array.from(doc.querySelectorAll("style"))) {
+    const at = sourceIndex(s, "<style", "style");
+    s.blockStart = Math.max(0, at);
+    s.blockLine = at < 0 ? undefined : lineAt(s, at);
+    s.cursors.set("rule", s.blockStart);
+    if (!s.rules.styleBlocks) {
+      sanitizeNote(s, "removed every <style> block (non-Google account: caniemail html-style note 2)", {
+        action: "style-block-removed",
+        target: "<style>",
+        rule: "<style> is not supported with non-Google accounts in the Gmail app (caniemail html-style note 2)",
+        source: "caniemail",
+        ...(s.blockLine ? { line: s.blockLine } : {}),
+      });
+      style.remove();
+      continue;
+    }
     if (!s.rules.styleInBody && doc.body?.contains(style)) {
-      sanitizeNote(s, "removed <style> blocks inside <body>");
+      sanitizeNote(s, "removed <style> blocks inside <body>", {
+        action: "style-block-removed",
+        target: "<style>",
+        rule: "<style> is supported in the <head> only (caniemail html-style: not supported inside the <body>)",
+        source: "caniemail",
+        ...(s.blockLine ? { line: s.blockLine } : {}),
+      });
       style.remove();
       continue;
     }
@@ -131,11 +190,33 @@ export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
   }
 }
 
+/** The background attribute of tables and cells, for a client that shows no background images. */
+export function removeBackgroundAttributes(s: SanitizeState, doc: Document): void {
+  for (const el of Array.from(doc.querySelectorAll("[background]"))) {
+    const value = el.getAttribute("background") ?? "";
+    const line = sourceLine(s, `background="${value}`, "background-attribute");
+    sanitizeNote(s, "removed background images (non-Google account: caniemail css-background-image note 1)", {
+      action: "attribute-removed",
+      target: `background="${value.slice(0, 80)}"`,
+      selector: describeElement(el),
+      rule: "background images are not supported with non-Google accounts in the Gmail app (caniemail css-background-image note 1)",
+      source: "caniemail",
+      ...(line ? { line } : {}),
+    });
+    el.removeAttribute("background");
+  }
+}
+
 /** Inline styles, rewritten (VML boxes drawn by drawVml are left as drawn). */
 export function sanitizeInlineStyles(s: SanitizeState, doc: Document): void {
   for (const el of Array.from(doc.querySelectorAll("[style]"))) {
     if (el.hasAttribute("data-assay-vml")) continue;
-    const text = filterDeclarations(s, el.getAttribute("style") ?? "", el.tagName.toLowerCase());
+    const written = el.getAttribute("style") ?? "";
+    const line = sourceLine(s, written, "style-attribute");
+    const text = filterDeclarations(s, written, el.tagName.toLowerCase(), {
+      selector: describeElement(el),
+      ...(line ? { line } : {}),
+    });
     if (text) el.setAttribute("style", text);
     else el.removeAttribute("style");
   }
@@ -165,7 +246,12 @@ export function prefixClassesAndIds(s: SanitizeState, doc: Document): void {
           .join(" "),
       );
     }
-    sanitizeNote(s, `class names prefixed with ${classPrefix}`);
+    sanitizeNote(s, `class names prefixed with ${classPrefix}`, {
+      action: "names-prefixed",
+      target: `class and id names prefixed with ${classPrefix}`,
+      rule: `class names and ids are prefixed with ${classPrefix} in the markup and the style blocks; attribute selectors ([class=…]) are not, so they stop matching (caniemail css-selector-attribute notes)`,
+      source: "caniemail",
+    });
   }
   if (idPrefix) {
     for (const el of Array.from(doc.querySelectorAll("[id]"))) el.setAttribute("id", idPrefix + el.getAttribute("id"));
@@ -187,11 +273,18 @@ export function bodyToDiv(s: SanitizeState, doc: Document): void {
   // The client's own page holds the head: only the message's styles survive from it.
   for (const el of Array.from(doc.head.children))
     if (el.tagName.toLowerCase() !== "style" && el.tagName.toLowerCase() !== "meta") el.remove();
-  sanitizeNote(s, "<body> replaced by a <div>");
+  sanitizeNote(s, "<body> replaced by a <div>", {
+    action: "element-rewritten",
+    target: "<body>",
+    rule: "the client shows the message inside its own page: <body> becomes a <div> that keeps its attributes",
+    source: "observed",
+  });
 }
 
 export const SANITIZE_HELPERS = {
+  ...SANITIZE_RECORD_HELPERS,
   ...SANITIZE_CSS_HELPERS,
+  ...SANITIZE_STYLESHEET_HELPERS,
   drawVml,
   removeUnsafeMarkup,
   removeUnsupportedElements,
@@ -199,6 +292,7 @@ export const SANITIZE_HELPERS = {
   removeBase64Images,
   sanitizeStyleBlocks,
   sanitizeInlineStyles,
+  removeBackgroundAttributes,
   wordImageSizes,
   prefixClassesAndIds,
   bodyToDiv,

@@ -16,6 +16,8 @@ export interface EmailRenderSnapshot {
     color: RGB;
     background: RGB;
     contrast: number;
+    /** Dark renders: the same text's contrast in light mode, before the client darkened the message. */
+    lightContrast?: number;
   }>;
   images: Array<{
     selector: string;
@@ -262,3 +264,15 @@ export function snapshotEmailRender(args: { helpersKey: string; canvas: RGB }): 
     viewportWidth: document.documentElement.clientWidth,
   };
 }
+
+/** Runs in the rendered message, with EMAIL_RENDER_HELPERS installed: each visible text's colour and background. */
+export function snapshotTextColours(args: { helpersKey: string; canvas: RGB }): TextColours {
+  const h = (globalThis as unknown as Record<symbol, typeof EMAIL_RENDER_HELPERS>)[Symbol.for(args.helpersKey)]!;
+  return h.renderTextBlocks(h.textOwners().owners, args.canvas).map((t) => ({
+    selector: t.selector,
+    color: t.color,
+    background: t.background,
+  }));
+}
+
+export type TextColours = Array<{ selector: string; color: RGB; background: RGB }>;

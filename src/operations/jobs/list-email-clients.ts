@@ -14,6 +14,13 @@ const EmailClientView = Obj({
   creditsPerRender: Int(),
   colorScheme: literals(["light", "dark"] as const),
   darkMode: literals(["none", "color-scheme", "partial-invert", "full-invert"] as const),
+  darkMethod: Obj(
+    {
+      method: literals(["forced-inversion", "prefers-color-scheme", "none"] as const),
+      extent: Opt(literals(["full", "partial"] as const)),
+    },
+    "How the client darkens mail: a forced inversion of the message's colours (full or partial), or the message's own prefers-color-scheme styles.",
+  ),
   darkVariant: Opt(Str()),
   lightVariant: Opt(Str()),
   renderWidth: Int(),

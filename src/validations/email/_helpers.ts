@@ -2,6 +2,7 @@ import { getDomain } from "tldts";
 import { pass, type Outcome, type ValidationMeta } from "../types";
 import type { EmailArtifacts } from "../../capture/email/email-artifacts";
 import type { EmailHtmlSnapshot } from "../../capture/email/snapshot-email-html";
+import { headerValues } from "../../capture/email/email-artifacts";
 
 /** Defaults shared by the functional email checks: they read the MIME, render nothing, one credit. */
 export function mimeCheck(
@@ -224,4 +225,21 @@ export function addrSpecProblem(addrSpec: string): string | null {
 /** The first few items joined for a reason ("a; b; c; +4 more"). */
 export function listed(items: string[], max = 3): string {
   return items.slice(0, max).join("; ") + (items.length > max ? `; +${items.length - max} more` : "");
+}
+
+/** The List-Unsubscribe and List-Unsubscribe-Post headers as RFC 8058 reads them. */
+export function unsubscribeHeaders(email: EmailArtifacts): {
+  lists: string[];
+  posts: string[];
+  /** The <https://…> URIs of List-Unsubscribe, where a one-click POST can go. */
+  https: string[];
+  /** A List-Unsubscribe-Post header is exactly "List-Unsubscribe=One-Click". */
+  oneClick: boolean;
+} {
+  const lists = headerValues(email, "list-unsubscribe");
+  const posts = headerValues(email, "list-unsubscribe-post").map((v) => v.trim());
+  const https = lists
+    .flatMap((v) => [...v.matchAll(/<\s*([^>]+?)\s*>/g)].map((m) => m[1]!))
+    .filter((u) => /^https:\/\//i.test(u));
+  return { lists, posts, https, oneClick: posts.some((v) => v === "List-Unsubscribe=One-Click") };
 }

@@ -1,6 +1,5 @@
 import { pass, type EmailValidation } from "../types";
-import { headerValues } from "../../capture/email/email-artifacts";
-import { mimeCheck } from "./_helpers";
+import { mimeCheck, unsubscribeHeaders } from "./_helpers";
 
 export const emailOneClickUnsubscribe: EmailValidation = {
   meta: mimeCheck({
@@ -21,16 +20,11 @@ export const emailOneClickUnsubscribe: EmailValidation = {
     ],
   }),
   evaluate(email) {
-    const lists = headerValues(email, "list-unsubscribe");
-    const posts = headerValues(email, "list-unsubscribe-post").map((v) => v.trim());
+    const { lists, posts, https, oneClick } = unsubscribeHeaders(email);
     if (lists.length === 0)
       return pass(
         "No List-Unsubscribe header, so one-click unsubscribe is not evaluated (email-list-unsubscribe-header covers the missing header).",
       );
-    const https = lists
-      .flatMap((v) => [...v.matchAll(/<\s*([^>]+?)\s*>/g)].map((m) => m[1]!))
-      .filter((u) => /^https:\/\//i.test(u));
-    const oneClick = posts.some((v) => v === "List-Unsubscribe=One-Click");
     if (https.length === 0) {
       if (posts.length === 0)
         return pass(

@@ -12,7 +12,7 @@ import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gath
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";
 import { findEmailClient } from "../../../src/catalog/email-clients";
 import type { EmailValidation, Outcome } from "../../../src/validations/types";
-import type { CaptureSize } from "../../../src/capture/vocabulary";
+import { DARK_METHODS, type CaptureSize, type DarkRendering } from "../../../src/capture/vocabulary";
 
 /**
  * Hand-built EmailArtifacts for the email checks' unit tests, typed against the real interfaces so a change of
@@ -236,6 +236,8 @@ export function client(formFactor: CaptureSize, id: string) {
 export interface RenderFields {
   layout?: Partial<LayoutSnapshot>;
   snapshot?: Partial<EmailRenderSnapshot>;
+  /** Dark renders: how the client darkened it (by default its catalog method, darkened). */
+  darkMode?: DarkRendering | null;
 }
 
 /** One render in a catalog client: a layout that fits its width and an empty snapshot, with the given fields. */
@@ -245,6 +247,12 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
     client: c,
     formFactor,
     dark: c.colorScheme === "dark",
+    darkMode:
+      over.darkMode !== undefined
+        ? over.darkMode
+        : c.colorScheme === "dark"
+          ? { ...DARK_METHODS[c.darkMode], darkened: c.darkMode !== "none", how: `${c.darkMode} (test)` }
+          : null,
     label: `${c.id}-${formFactor}`,
     screenshot: {
       viewport: formFactor,
@@ -278,6 +286,8 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
       ...over.snapshot,
     },
     notes: [],
+    changes: [],
+    changesOmitted: 0,
     blocked: [],
   };
   return { ok: true, render: rendered };
