@@ -57,7 +57,7 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   afw4f7: { procedures: [axe("color-contrast")] },
   "4e8ab6": { procedures: [axe("aria-required-attr")] },
   ff89c9: { procedures: [axe("aria-required-parent", "aria-required-children")] },
-  bc4a75: { procedures: [axe("aria-required-children")] },
+  bc4a75: { procedures: [axe("aria-required-children", "list")] },
   "5c01ea": { procedures: [axe("aria-allowed-attr", "aria-conditional-attr", "aria-prohibited-attr")] },
   cf77f2: { procedures: [axe("bypass")] },
   "047fe0": { procedures: [axe("bypass")] },
@@ -66,7 +66,7 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   "3e12e1": { procedures: [axe("bypass")] },
   "4b1c6c": { procedures: [axe("frame-title-unique")] },
   cae760: { procedures: [axe("frame-title")] },
-  d0f69e: { procedures: [axe("th-has-data-cells")] },
+  d0f69e: { procedures: [axe("th-has-data-cells", "header-assigned-cells")] },
 };
 
 /** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */

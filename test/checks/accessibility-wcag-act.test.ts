@@ -7,7 +7,7 @@ import { htmlJob, startServer, type TestServer } from "../support/harness";
  * The axe-core rules accessibility-wcag runs for W3C ACT rules that a WCAG tag run leaves out (scripts/act/mapping.ts,
  * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
  * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
- * frame-tab-order (ACT akn7bn, WCAG 2.1.1). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1). Fixtures: test/fixtures/web/accessibility-wcag/act/.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
 
@@ -34,7 +34,9 @@ async function run(page: string) {
   };
 }
 
-const rulesOf = (r: Awaited<ReturnType<typeof run>>) => r.findings.map((f) => `${f.measured?.rule} ${f.selector}`);
+/** The violations (axe's "needs review" findings left aside), as "rule selector". */
+const rulesOf = (r: Awaited<ReturnType<typeof run>>) =>
+  r.findings.filter((f) => f.measured?.outcome !== "needs review").map((f) => `${f.measured?.rule} ${f.selector}`);
 
 test("a page turned a quarter in one orientation by CSS fails WCAG 1.3.4 (css-orientation-lock), at the element turned", async () => {
   const r = await run("orientation-locked.html");
@@ -60,4 +62,10 @@ test("an iframe out of the tab order whose content has a link fails WCAG 2.1.1 (
   expect(r.verdict).toBe("fail");
   expect(rulesOf(r)).toEqual(['frame-tab-order iframe[title="Holidays"]']);
   expect(r.findings[0]!.message).toContain("An iframe with focusable content must not have a negative tabindex");
+});
+
+test("a table header no cell is assigned to fails WCAG 1.3.1 (header-assigned-cells); row headers, spans, headers attributes and an empty body do not", async () => {
+  const r = await run("table-header-without-cells.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["header-assigned-cells #rates > thead > tr > th:nth-child(2)"]);
 });

@@ -1,4 +1,5 @@
 import { frameTabOrder } from "./frame-tab-order";
+import { headerAssignedCells } from "./header-assigned-cells";
 import type { AssayAxeRule } from "./rule";
 
 /**
@@ -6,7 +7,7 @@ import type { AssayAxeRule } from "./rule";
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained.
  */
-export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder];
+export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells];
 
 const actPage = (id: string) => `https://www.w3.org/WAI/standards-guidelines/act/rules/${id}/`;
 
