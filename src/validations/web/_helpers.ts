@@ -63,3 +63,13 @@ export function layoutAt(artifacts: WebArtifacts, size: CaptureSize): LayoutSnap
   if (!layout) throw new Error(`no layout gathered at ${size}`);
   return layout;
 }
+
+/**
+ * A sentence for the reasoning when the page still moved at some size after the capture's wait for stillness (its
+ * transitions or animations outlasted the cap): the geometry read there may be mid-motion. Empty otherwise.
+ */
+export function stillnessNote(artifacts: WebArtifacts): string {
+  const moving = Object.entries(artifacts.stillMoving ?? {});
+  if (!moving.length) return "";
+  return ` Still moving when read (transitions or animations outlasted the wait after the resize): ${moving.map(([size, ms]) => `${size} after ${ms} ms`).join(", ")}.`;
+}

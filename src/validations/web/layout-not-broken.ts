@@ -1,5 +1,5 @@
 import { pass, type WebValidation, type Finding } from "../types";
-import { layoutAt, quote, visualCheck } from "./_helpers";
+import { layoutAt, quote, stillnessNote, visualCheck } from "./_helpers";
 import type { CaptureSize } from "../../capture/vocabulary";
 
 export const layoutNotBroken: WebValidation = {
@@ -11,7 +11,7 @@ export const layoutNotBroken: WebValidation = {
     standard: ["desktop-md"],
     summary: "No text overlaps other text, and no visible image is broken.",
     judgment:
-      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes.",
+      "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height, or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, passes. After a resize, the page is read once the transitions and animations the resize started have ended (a sidebar sliding away), at most 1.5 s later; the reasoning says where something still moved.",
     references: [
       { title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" },
     ],
@@ -32,12 +32,14 @@ export const layoutNotBroken: WebValidation = {
       for (const img of layout.brokenImages)
         findings.push({ message: "visible image did not load", selector: img.selector, url: img.src, viewport: size });
     }
-    if (findings.length === 0) return pass(`At ${sizes.join(", ")}: no overlapping text and no broken visible image.`);
+    const still = stillnessNote(artifacts);
+    if (findings.length === 0)
+      return pass(`At ${sizes.join(", ")}: no overlapping text and no broken visible image.${still}`);
     const first = findings[0]!;
     return {
       verdict: "fail",
       reason: `Fix ${findings.length} layout fault(s); first at ${first.viewport}: ${first.message} (${first.selector})`,
-      reasoning: `Measured text rects and images at ${sizes.join(", ")}: ${findings.length} fault(s).`,
+      reasoning: `Measured text rects and images at ${sizes.join(", ")}: ${findings.length} fault(s).${still}`,
       findings,
     };
   },

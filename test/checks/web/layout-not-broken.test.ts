@@ -43,3 +43,14 @@ test("overlapping text and a broken image fail, each at its size", async () => {
     },
   ]);
 });
+
+test("where the page still moved when its geometry was read (the wait after a resize hit its cap), the reasoning says so", async () => {
+  const page = { ...withLayouts({ "desktop-md": {}, "mobile-sm": {} }), stillMoving: { "mobile-sm": 1500 } };
+  const out = await evaluate(layoutNotBroken, page);
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain(
+    "Still moving when read (transitions or animations outlasted the wait after the resize): mobile-sm after 1500 ms.",
+  );
+  const still = await evaluate(layoutNotBroken, withLayouts({ "desktop-md": {}, "mobile-sm": {} }));
+  expect(still.reasoning).not.toContain("Still moving");
+});
