@@ -286,8 +286,12 @@ export class WebCaptureEngine {
  * capMs. Whether the page was still at the end.
  */
 async function untilStill(page: WebPage, capMs: number): Promise<boolean> {
-  return page.world.run(async (cap: number) => {
-    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  const waiting = page.world.run(async (cap: number) => {
+    // Frames may not come (a page busy in a loop the watchdog has yet to stop): a tenth of a second at most.
+    await Promise.race([
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+      new Promise((r) => setTimeout(r, 100)),
+    ]);
     const deadline = performance.now() + cap;
     const moving = () =>
       document
@@ -303,6 +307,8 @@ async function untilStill(page: WebPage, capMs: number): Promise<boolean> {
     }
     return true;
   }, capMs);
+  // A page that took the world with it (it navigated) has nothing left moving to wait for.
+  return waiting.catch(() => true);
 }
 
 /**
