@@ -55,7 +55,7 @@ export const frameTabOrder: AssayAxeRule = {
         h.matches("audio[controls], video[controls]");
       if (!focusable) return false;
       const style = view?.getComputedStyle(h);
-      if (!style || style.visibility !== "visible") return false;
+      if (style?.visibility !== "visible") return false;
       return [...h.getClientRects()].some(
         (r) => r.width > 0 && r.height > 0 && r.right > 0 && r.bottom > 0 && r.left < width && r.top < height,
       );
