@@ -227,6 +227,8 @@ export interface AxeSummary {
   /** Rules that passed, and rules that found nothing to test: with the others, every rule that ran. */
   passes: Array<{ id: string; tags: string[] }>;
   inapplicable: Array<{ id: string; tags: string[] }>;
+  /** Why axe did not run on the page (the rule lists are then empty). */
+  notRun?: string;
 }
 
 /** Lab timings from the page's own performance entries (no throttling). */

@@ -1,7 +1,7 @@
 import type { ArtifactsOfAll } from "./gatherers/gatherer";
 import type { WEB_GATHERERS } from "./gatherers";
 import type { BlockedRequest, ConsoleEntry, DialogEntry, NetworkEntry } from "./artifact-shapes";
-import type { EmailArtifactKind } from "./vocabulary";
+import type { CaptureSize, EmailArtifactKind } from "./vocabulary";
 
 export type * from "./artifact-shapes";
 
@@ -39,5 +39,10 @@ export type WebArtifacts = {
   finalUrl: string;
   /** Artifacts a gatherer could not read, with why: the checks that read them get an error row, the rest verdicts. */
   gatherFailures?: Partial<Record<ArtifactKind, string>>;
+  /**
+   * Sizes where transitions or animations were still running when geometry was read, the wait after the resize
+   * (web-capture.ts, resizeStillCapMs) having reached its cap: the value is the cap, in ms.
+   */
+  stillMoving?: Partial<Record<CaptureSize, number>>;
 } & Partial<PageRecords> &
   ArtifactsOfAll<(typeof WEB_GATHERERS)[number]>;

@@ -23,6 +23,11 @@ export interface CaptureLimits extends GatherLimits {
   settleCapMs: number;
   /** A script that holds the page's main thread this long without yielding is stopped (ScriptWatchdog). */
   scriptStallMs: number;
+  /**
+   * After a resize, geometry is read once the transitions and animations running then have ended (a sidebar
+   * sliding away), but never later than this; the sizes where something still moved at the cap are reported.
+   */
+  resizeStillCapMs: number;
 }
 
 const DEFAULT_LIMITS: CaptureLimits = {
@@ -34,6 +39,7 @@ const DEFAULT_LIMITS: CaptureLimits = {
   vitalsQuietMs: 1_000,
   vitalsCapMs: 15_000,
   scriptStallMs: SCRIPT_STALL_MS,
+  resizeStillCapMs: 1_500,
 };
 
 /** Pages load at desktop size (the size the DOM checks are defined at), then resize through the rest. */
@@ -234,6 +240,7 @@ export class WebCaptureEngine {
     plan: CapturePlan,
     fatal: () => boolean,
   ): Promise<Omit<WebArtifacts, "finalUrl">> {
+    const stillMoving: Partial<Record<CaptureSize, number>> = {};
     const { artifacts, failures } = await runGatherers(schedule, page, {
       sizes: SIZE_ORDER.filter((s) => plan.viewports.includes(s)),
       resize: (size) =>
@@ -245,12 +252,18 @@ export class WebCaptureEngine {
               enabled: v.mobile,
               maxTouchPoints: v.mobile ? 5 : 1,
             });
+          // The page loaded at desktop-md and was read still there (the settle); a resize starts it moving again.
+          if (size !== "desktop-md" && !(await untilStill(page, this.limits.resizeStillCapMs)))
+            stillMoving[size] = this.limits.resizeStillCapMs;
         }),
       phase: "gather",
       onFailure: "record",
       fatal,
     });
-    const gathered: Omit<WebArtifacts, "finalUrl"> = artifacts;
+    const gathered: Omit<WebArtifacts, "finalUrl"> = {
+      ...artifacts,
+      ...(Object.keys(stillMoving).length ? { stillMoving } : {}),
+    };
     return Object.keys(failures).length ? { ...gathered, gatherFailures: failures } : gathered;
   }
 
@@ -268,6 +281,37 @@ export class WebCaptureEngine {
       await Bun.sleep(25);
     }
   }
+}
+
+/**
+ * Waits until the transitions and animations running after a resize have ended (those with an end: a spinner that
+ * turns forever is not waited for), two frames first so that the resize's new styles have started theirs; at most
+ * capMs. Whether the page was still at the end.
+ */
+async function untilStill(page: WebPage, capMs: number): Promise<boolean> {
+  const waiting = page.world.run(async (cap: number) => {
+    // Frames may not come (a page busy in a loop the watchdog has yet to stop): a tenth of a second at most.
+    await Promise.race([
+      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
+      new Promise((r) => setTimeout(r, 100)),
+    ]);
+    const deadline = performance.now() + cap;
+    const moving = () =>
+      document
+        .getAnimations()
+        .filter((a) => a.playState === "running" && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+    for (let now = moving(); now.length; now = moving()) {
+      const left = deadline - performance.now();
+      if (left <= 0) return false;
+      await Promise.race([
+        Promise.all(now.map((a) => a.finished.catch(() => undefined))),
+        new Promise((r) => setTimeout(r, left)),
+      ]);
+    }
+    return true;
+  }, capMs);
+  // A page that took the world with it (it navigated) has nothing left moving to wait for.
+  return waiting.catch(() => true);
 }
 
 /**

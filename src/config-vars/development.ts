@@ -26,6 +26,13 @@ export const DEVELOPMENT_VARS = {
     defaultText: "every case",
     doc: "Narrows `npm run accuracy` to these case ids.",
   },
+  ASSAY_ACT_WIDTH: {
+    section: "development",
+    kind: "integer",
+    min: 1,
+    default: 2,
+    doc: "How many W3C ACT test cases `npm run act` runs at a time.",
+  },
   ASSAY_SELF_CHECK_SEED: {
     section: "development",
     kind: "text",

@@ -162,3 +162,19 @@ test("layout-not-broken: a table column squeezed to a letter by overflow-wrap: a
   expect(broken.length).toBeGreaterThan(0);
   expect(broken.every((f) => (f as { viewport?: string }).viewport === "mobile-sm")).toBe(true);
 });
+
+test("layout-not-broken: an off-canvas sidebar that slides away when the page narrows is read once it has gone, not mid-slide", async () => {
+  const html = readFileSync(
+    join(FIXTURES, "layout-not-broken", "regressions", "off-canvas-sidebar-slides-away.html"),
+    "utf8",
+  );
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, ["layout-not-broken"], { captureSizes: ["desktop-md", "mobile-sm"] }),
+  });
+  expect(res.status).toBe(200);
+  const [result] = res.body.results;
+  expect({ verdict: result.verdict, reason: result.reason }).toMatchObject({ verdict: "pass" });
+  expect(result.reasoning).toContain("desktop-md, mobile-sm");
+  expect(result.reasoning).not.toContain("Still moving");
+});

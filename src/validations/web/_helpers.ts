@@ -71,3 +71,13 @@ export const boxMeasure = (b: { x: number; y: number; width: number; height: num
   width: Math.round(b.width),
   height: Math.round(b.height),
 });
+
+/**
+ * A sentence for the reasoning when the page still moved at some size after the capture's wait for stillness (its
+ * transitions or animations outlasted the cap): the geometry read there may be mid-motion. Empty otherwise.
+ */
+export function stillnessNote(artifacts: WebArtifacts): string {
+  const moving = Object.entries(artifacts.stillMoving ?? {});
+  if (!moving.length) return "";
+  return ` Still moving when read (transitions or animations outlasted the wait after the resize): ${moving.map(([size, ms]) => `${size} after ${ms} ms`).join(", ")}.`;
+}

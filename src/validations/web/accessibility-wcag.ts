@@ -44,7 +44,7 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
     needs: ["axe"],
     parameters: [
       {
@@ -68,6 +68,7 @@ export const accessibilityWcag: WebValidation = {
   evaluate(artifacts, params) {
     const axe = artifacts.axe;
     if (!axe) throw new Error("no axe-core results gathered");
+    if (axe.notRun) return pass(`axe-core ${axe.version} did not run: ${axe.notRun}.`);
     const standard = params.standard as Standard;
     const tags = standardTags(standard);
     const inStandard = (r: { tags: string[] }) => r.tags.some((t) => tags.includes(t));

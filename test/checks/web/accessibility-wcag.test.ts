@@ -98,3 +98,9 @@ test("level AA rules do not fail a level A standard, and best-practice rules nev
   expect(aa.verdict).toBe("fail");
   expect(selectors(aa)).toEqual(["#faint"]);
 });
+
+test("a page axe did not run on (an XML document in Chromium's viewer) passes, saying why", async () => {
+  const notRun = "the document is application/xml without a stylesheet, shown in Chromium's XML viewer";
+  const out = await evaluate(accessibilityWcag, artifacts({ axe: axeSummary({ notRun }) }));
+  expect(out).toEqual({ verdict: "pass", reasoning: `axe-core 4.14.1 did not run: ${notRun}.`, findings: [] });
+});

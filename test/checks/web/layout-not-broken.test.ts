@@ -70,3 +70,14 @@ test("near miss: no word broken letter by letter at any size passes (what the pa
   expect(out.verdict).toBe("pass");
   expect(out.reasoning).toContain("no word broken letter by letter");
 });
+
+test("where the page still moved when its geometry was read (the wait after a resize hit its cap), the reasoning says so", async () => {
+  const page = { ...withLayouts({ "desktop-md": {}, "mobile-sm": {} }), stillMoving: { "mobile-sm": 1500 } };
+  const out = await evaluate(layoutNotBroken, page);
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain(
+    "Still moving when read (transitions or animations outlasted the wait after the resize): mobile-sm after 1500 ms.",
+  );
+  const still = await evaluate(layoutNotBroken, withLayouts({ "desktop-md": {}, "mobile-sm": {} }));
+  expect(still.reasoning).not.toContain("Still moving");
+});

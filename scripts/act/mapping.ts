@@ -1,0 +1,87 @@
+/**
+ * Which of Assay's reports decides each W3C ACT rule: the data `npm run act` runs by (docs/act.md).
+ *
+ * A procedure is one Assay check, and for accessibility-wcag the axe-core rules inside it whose findings count
+ * (a finding names its rule in `measured.rule`). The axe rules are the ones axe-core itself maps to the ACT rule
+ * (each axe rule's `actIds`), limited to those Assay runs (WCAG 2.0-2.2 A and AA; AAA, best-practice, experimental
+ * and deprecated rules do not run). An ACT rule with no entry here is untested: Assay reports nothing that decides
+ * it; LEFT_OUT says why for the rules axe maps that are left out.
+ */
+export interface Procedure {
+  check: string;
+  /** The axe-core rules whose findings decide, when the check is accessibility-wcag. */
+  axe?: string[];
+  parameters?: Record<string, unknown>;
+}
+
+export interface RuleMapping {
+  procedures: Procedure[];
+}
+
+/** accessibility-wcag held to WCAG 2.2 AA, so that every A and AA rule axe has runs. */
+const axe = (...rules: string[]): Procedure => ({
+  check: "accessibility-wcag",
+  axe: rules,
+  parameters: { standard: "wcag22aa" },
+});
+
+export const ACT_MAPPING: Record<string, RuleMapping> = {
+  "674b10": { procedures: [axe("aria-roles", "aria-deprecated-role")] },
+  "6a7281": { procedures: [axe("aria-valid-attr-value")] },
+  "5f99a7": { procedures: [axe("aria-valid-attr")] },
+  de46e4: { procedures: [axe("valid-lang")] },
+  m6b1q3: { procedures: [axe("button-name", "aria-command-name")] },
+  akn7bn: { procedures: [axe("frame-focusable-content", "frame-tab-order")] },
+  "24afc2": { procedures: [axe("avoid-inline-spacing")] },
+  "9e45ec": { procedures: [axe("avoid-inline-spacing")] },
+  "78fd32": { procedures: [axe("avoid-inline-spacing")] },
+  "73f2c2": { procedures: [axe("autocomplete-valid")] },
+  "97a4e1": { procedures: [axe("button-name", "input-button-name", "aria-command-name")] },
+  e086e5: { procedures: [axe("label", "select-name", "aria-input-field-name", "aria-toggle-field-name")] },
+  bf051a: { procedures: [axe("html-lang-valid")] },
+  "2779a5": { procedures: [axe("document-title")] },
+  "59796f": { procedures: [axe("input-image-alt")] },
+  "23a2a8": { procedures: [axe("image-alt", "role-img-alt")] },
+  c487ae: { procedures: [axe("link-name", "area-alt")] },
+  "7d6734": { procedures: [axe("svg-img-alt")] },
+  "307n5z": { procedures: [axe("nested-interactive")] },
+  a25f45: { procedures: [axe("td-headers-attr")] },
+  "6cfa84": { procedures: [axe("aria-hidden-focus")] },
+  b4f0c3: { procedures: [axe("meta-viewport")] },
+  "8fc3b6": { procedures: [axe("object-alt")] },
+  b5c3f8: { procedures: [axe("html-has-lang")] },
+  "0ssw9k": { procedures: [axe("scrollable-region-focusable")] },
+  // Rules axe-core has no actIds for, or runs only by name (src/capture/gatherers/axe.ts).
+  "2t702h": { procedures: [axe("summary-name")] },
+  b33eff: { procedures: [axe("css-orientation-lock")] },
+  afw4f7: { procedures: [axe("color-contrast")] },
+  "4e8ab6": { procedures: [axe("aria-required-attr")] },
+  ff89c9: { procedures: [axe("aria-required-parent", "aria-required-children")] },
+  bc4a75: { procedures: [axe("aria-required-children", "list")] },
+  "5c01ea": { procedures: [axe("aria-allowed-attr", "aria-conditional-attr", "aria-prohibited-attr")] },
+  cf77f2: { procedures: [axe("bypass")] },
+  "047fe0": { procedures: [axe("bypass")] },
+  ye5d6e: { procedures: [axe("bypass")] },
+  b40fd1: { procedures: [axe("bypass")] },
+  "3e12e1": { procedures: [axe("bypass")] },
+  "4b1c6c": { procedures: [axe("frame-title-unique")] },
+  cae760: { procedures: [axe("frame-title")] },
+  d0f69e: { procedures: [axe("th-has-data-cells", "header-assigned-cells")] },
+};
+
+/** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */
+export const LEFT_OUT: Record<string, Record<string, string>> = {
+  bc659a: {
+    "meta-refresh":
+      "fails Passed Example 2, a page whose first meta refresh redirects at once: axe judges the second one, which never runs",
+  },
+  "80f0bf": {
+    "no-autoplay-audio":
+      "reads the media's duration and sound: the cases' audio and video are not vendored (corpus/act/README.md)",
+  },
+  eac66b: { "video-caption": "the cases' videos are not vendored, and axe asks for review on every video it sees" },
+  "2ee8b8": {
+    "label-content-name-mismatch":
+      "fails Passed Example 6 and Inapplicable Examples 5 and 6 (text that is not its element's label, such as symbols and icon fonts)",
+  },
+};

@@ -1,0 +1,34 @@
+import { frameTabOrder } from "./frame-tab-order";
+import { headerAssignedCells } from "./header-assigned-cells";
+import type { AssayAxeRule } from "./rule";
+
+/**
+ * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
+ * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
+ * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained.
+ */
+export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells];
+
+const actPage = (id: string) => `https://www.w3.org/WAI/standards-guidelines/act/rules/${id}/`;
+
+/** The script that adds Assay's rules to the axe-core loaded in a page. */
+export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_RULES): string {
+  const checks = rules.map(
+    (r) =>
+      `{ id: ${JSON.stringify(`${r.id}-check`)}, evaluate: ${r.evaluate.toString()}, metadata: ${JSON.stringify({
+        impact: r.impact,
+        messages: r.messages,
+      })} }`,
+  );
+  const configured = rules.map(
+    (r) =>
+      `{ id: ${JSON.stringify(r.id)}, selector: ${JSON.stringify(r.selector)}, matches: ${r.matches.toString()}, ` +
+      `tags: ${JSON.stringify(r.tags)}, impact: ${JSON.stringify(r.impact)}, all: [${JSON.stringify(`${r.id}-check`)}], ` +
+      `any: [], none: [], actIds: ${JSON.stringify([r.actId])}, metadata: ${JSON.stringify({
+        description: r.description,
+        help: r.help,
+        helpUrl: actPage(r.actId),
+      })} }`,
+  );
+  return `axe.configure({ checks: [${checks.join(", ")}], rules: [${configured.join(", ")}] });`;
+}

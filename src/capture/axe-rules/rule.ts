@@ -1,0 +1,16 @@
+/** One of Assay's own axe-core rules (index.ts adds them to axe); its functions run in the page, serialised. */
+export interface AssayAxeRule {
+  id: string;
+  selector: string;
+  tags: string[];
+  impact: "minor" | "moderate" | "serious" | "critical";
+  /** The W3C ACT rule it implements. */
+  actId: string;
+  description: string;
+  help: string;
+  messages: { pass: string; fail: string; incomplete: string };
+  /** Whether the rule applies to an element the selector found. */
+  matches(node: Element): boolean;
+  /** true: passes; false: fails; undefined: needs review. */
+  evaluate(node: Element): boolean | undefined;
+}

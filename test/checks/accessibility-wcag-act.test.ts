@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { htmlJob, startServer, type TestServer } from "../support/harness";
+
+/**
+ * The axe-core rules accessibility-wcag runs for W3C ACT rules that a WCAG tag run leaves out (scripts/act/mapping.ts,
+ * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
+ * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
+ * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ */
+const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
+
+let server: TestServer;
+let apiKey: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  apiKey = (await server.signup()).apiKey;
+});
+afterAll(() => server.stop());
+
+async function run(page: string) {
+  const html = readFileSync(join(FIXTURES, page), "utf8");
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard: "wcag21aa" } }]),
+  });
+  expect(res.status).toBe(200);
+  return res.body.results[0] as {
+    verdict: string;
+    reasoning: string;
+    findings: Array<{ selector?: string; message: string; measured?: Record<string, unknown> }>;
+  };
+}
+
+/** The violations (axe's "needs review" findings left aside), as "rule selector". */
+const rulesOf = (r: Awaited<ReturnType<typeof run>>) =>
+  r.findings.filter((f) => f.measured?.outcome !== "needs review").map((f) => `${f.measured?.rule} ${f.selector}`);
+
+test("a page turned a quarter in one orientation by CSS fails WCAG 1.3.4 (css-orientation-lock), at the element turned", async () => {
+  const r = await run("orientation-locked.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["css-orientation-lock html"]);
+});
+
+test("a page that adapts to portrait without turning, with a named summary, passes; a stylesheet axe reads nothing in is not listed as needing review", async () => {
+  const r = await run("orientation-free.html");
+  expect({ verdict: r.verdict, findings: rulesOf(r) }).toEqual({ verdict: "pass", findings: [] });
+  expect(r.reasoning).toContain("css-orientation-lock");
+  expect(r.reasoning).toContain("summary-name");
+});
+
+test("an empty summary of a details element fails WCAG 4.1.2 (summary-name)", async () => {
+  const r = await run("summary-unnamed.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["summary-name summary"]);
+});
+
+test("an iframe out of the tab order whose content has a link fails WCAG 2.1.1 (frame-tab-order); one with nothing to focus, a hidden one and one in the tab order do not", async () => {
+  const r = await run("frame-out-of-tab-order.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(['frame-tab-order iframe[title="Holidays"]']);
+  expect(r.findings[0]!.message).toContain("An iframe with focusable content must not have a negative tabindex");
+});
+
+test("a table header no cell is assigned to fails WCAG 1.3.1 (header-assigned-cells); row headers, spans, headers attributes and an empty body do not", async () => {
+  const r = await run("table-header-without-cells.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["header-assigned-cells #rates > thead > tr > th:nth-child(2)"]);
+});
