@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { BASE_CHROMIUM_ARGS, findChromium } from "../src/capture/chromium-launch";
+import { WebKitEngine } from "../src/capture/engines/webkit";
 import { NetworkGuard } from "../src/capture/network-guard";
 
 const PAGE_HOST = "probe.example.com";
@@ -27,6 +28,7 @@ const direct = createServer((req, res) => {
   res.end("direct");
 });
 const directPort = await listen(direct);
+direct.on("connection", () => log.push("DIRECT connection"));
 
 const pageHtml = `<!doctype html><html><body style="margin:0;background:#fff">
 <h1 style="color:#c00;font:bold 32px sans-serif;margin:16px">Assay engines probe</h1>
@@ -36,6 +38,8 @@ const pageHtml = `<!doctype html><html><body style="margin:0;background:#fff">
 <img src="http://169.254.169.254/latest/meta-data/" width=1 height=1>
 <img src="http://127.0.0.1:${directPort}/loopback-literal.png" width=1 height=1>
 <img src="http://localhost:${directPort}/loopback-name.png" width=1 height=1>
+<img src="https://10.0.0.5/private-tls.png" width=1 height=1>
+<img src="https://127.0.0.1:${directPort}/loopback-tls.png" width=1 height=1>
 </body></html>`;
 
 // The guarded proxy's decision: the probe host is answered by the proxy itself; everything else goes to the guard
@@ -103,24 +107,24 @@ async function webdriver(base: string, method: string, path: string, body?: unkn
 
 const results: Record<string, unknown> = {};
 
-async function probeWebKit() {
-  log.push("--- webkit");
+async function probeWebKit(proxyForm: "capability" | "minibrowser-arg") {
+  log.push(`--- webkit, proxy as ${proxyForm}`);
   const t0 = performance.now();
   const xvfb = start("Xvfb", [":97", "-screen", "0", "1600x1200x24", "-nolisten", "tcp"]);
   await waitFor("Xvfb", async () => (existsSync("/tmp/.X11-unix/X97") ? true : undefined));
   const xvfbMs = ms(t0);
   const port = 4000 + Math.floor(Math.random() * 1000);
-  start("WebKitWebDriver", [`--port=${port}`], { DISPLAY: ":97" });
+  const driver = start("WebKitWebDriver", [`--port=${port}`], { DISPLAY: ":97" });
   const base = `http://127.0.0.1:${port}`;
   await waitFor("WebKitWebDriver", async () => ((await fetch(`${base}/status`)).ok ? true : undefined));
   const driverMs = ms(t0);
   const session = (await webdriver(base, "POST", "/session", {
     capabilities: {
       alwaysMatch: {
-        proxy: manualProxy,
+        ...(proxyForm === "capability" ? { proxy: manualProxy } : {}),
         "webkitgtk:browserOptions": {
           binary: "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser",
-          args: ["--automation"],
+          args: ["--automation", ...(proxyForm === "minibrowser-arg" ? [`--proxy=http://127.0.0.1:${proxyPort}`] : [])],
         },
       },
     },
@@ -142,7 +146,7 @@ async function probeWebKit() {
     args: [],
   });
   await webdriver(base, "DELETE", s);
-  results.webkit = {
+  results[`webkit (${proxyForm})`] = {
     browser: `${session.capabilities.browserName} ${session.capabilities.browserVersion}`,
     xvfbMs,
     driverMs,
@@ -151,12 +155,17 @@ async function probeWebKit() {
     secondShotMs,
     viewport,
   };
-  xvfb.kill();
+  for (const child of [driver, xvfb]) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill();
+    await exited;
+  }
 }
 
-async function probeFirefox() {
-  log.push("--- firefox");
-  const profile = mkdtempSync(join(tmpdir(), "assay-ff-"));
+const firefoxProfile = mkdtempSync(join(tmpdir(), "assay-ff-"));
+async function probeFirefox(run: "fresh profile" | "same profile again") {
+  log.push(`--- firefox, ${run}`);
+  const profile = firefoxProfile;
   writeFileSync(
     join(profile, "user.js"),
     [
@@ -164,6 +173,13 @@ async function probeFirefox() {
       'user_pref("network.proxy.allow_hijacking_localhost", true);',
       'user_pref("browser.shell.checkDefaultBrowser", false);',
       'user_pref("app.update.enabled", false);',
+      // Background traffic seen at the proxy without these (remote settings, captive portal, telemetry).
+      'user_pref("services.settings.server", "http://remote-settings.invalid/");',
+      'user_pref("network.captive-portal-service.enabled", false);',
+      'user_pref("network.connectivity-service.enabled", false);',
+      'user_pref("toolkit.telemetry.enabled", false);',
+      'user_pref("datareporting.policy.dataSubmissionEnabled", false);',
+      'user_pref("browser.safebrowsing.update.enabled", false);',
     ].join("\n"),
   );
   const t0 = performance.now();
@@ -175,7 +191,9 @@ async function probeFirefox() {
     profile,
     `--remote-debugging-port=${port}`,
   ]);
+  const exited = new Promise((resolve) => ff.once("exit", resolve));
   await waitFor("Firefox's BiDi", async () => (ff.output.includes("WebDriver BiDi listening") ? true : undefined));
+  const listeningMs = ms(t0);
   const ws = new WebSocket(`ws://127.0.0.1:${port}/session`);
   await new Promise((r, j) => {
     ws.onopen = r;
@@ -215,14 +233,16 @@ async function probeFirefox() {
   writeFileSync("/tmp/engines-probe-firefox.png", Buffer.from(shot.data, "base64"));
   await send("session.end", {}).catch(() => {});
   ws.close();
-  results.firefox = {
+  results[`firefox (${run})`] = {
     browser: `${session.capabilities.browserName} ${session.capabilities.browserVersion}`,
     proxyEchoed: session.capabilities.proxy,
+    listeningMs,
     startMs,
     shotMs,
     secondShotMs,
   };
   ff.kill();
+  await exited;
 }
 
 async function probeChromium() {
@@ -248,10 +268,28 @@ async function probeChromium() {
   await browser.close();
 }
 
+/** The product's module (src/capture/engines/webkit.ts): a fresh WebKitWebDriver session per render. */
+async function probeWebKitModule() {
+  const t0 = performance.now();
+  const engine = await WebKitEngine.start();
+  const startMs = ms(t0);
+  const renderMs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    await engine.render(pageHtml, { width: 800, height: 600 }, guard);
+    renderMs.push(ms(t));
+  }
+  await engine.close();
+  results["webkit module (session per render)"] = { startMs, renderMs };
+}
+
 for (const [name, probe] of [
-  ["webkit", probeWebKit],
-  ["firefox", probeFirefox],
+  ["webkit (capability)", () => probeWebKit("capability")],
+  ["webkit (minibrowser-arg)", () => probeWebKit("minibrowser-arg")],
+  ["firefox (fresh profile)", () => probeFirefox("fresh profile")],
+  ["firefox (same profile again)", () => probeFirefox("same profile again")],
   ["chromium", probeChromium],
+  ["webkit module (session per render)", probeWebKitModule],
 ] as const) {
   try {
     await probe();
