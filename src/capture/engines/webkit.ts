@@ -15,6 +15,12 @@ import { type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
 export const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const START_TIMEOUT_MS = 20_000;
 const PAGE_LOAD_TIMEOUT_MS = 30_000;
+/**
+ * Cap on one WebDriver command. When WebKit cannot start (without Mesa's swrast_dri.so, package libgl1-mesa-dri,
+ * its web process aborts with "Could not create surfaceless EGL display"), WebKitWebDriver never answers the new
+ * session: the render fails here instead of hanging.
+ */
+const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
 
 export interface WebKitRender {
   png: Uint8Array;
@@ -134,6 +140,11 @@ export class WebKitEngine {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+    }).catch((e: Error) => {
+      throw new Error(
+        `WebKitWebDriver ${method} ${path}: ${e.name === "TimeoutError" ? "no answer in time" : e.message}`,
+      );
     });
     const answer = (await res.json()) as WebDriverAnswer;
     if (!res.ok) {
