@@ -25,6 +25,8 @@ beforeAll(async () => {
     async fetch(req) {
       const body = await req.text();
       hits.push(`${req.method} ${new URL(req.url).pathname}${body ? ` ${body}` : ""}`);
+      if (new URL(req.url).pathname === "/redirect")
+        return Response.redirect("http://10.0.0.1/after-redirect.gif", 302);
       return new Response(GIF, { headers: { "content-type": "image/gif" } });
     },
   });
@@ -44,10 +46,11 @@ afterAll(async () => {
 });
 
 describe("WebKit through WebKitWebDriver", () => {
-  test("renders a document at the viewport asked for, its subresources fetched through the guard", async () => {
+  test("renders a document at the viewport asked for, its subresources fetched through the guard, redirects re-checked", async () => {
     hits.length = 0;
     const html = `<!doctype html><body style="margin:0;background:rgb(0,102,204)">
       <img src="http://127.0.0.1:${target.port}/allowed.gif" width=10 height=10 style="position:absolute;left:600px">
+      <img src="http://127.0.0.1:${target.port}/redirect" width=10 height=10 style="position:absolute;left:620px">
       <script>
         const xhr = new XMLHttpRequest();
         xhr.open("POST", "http://127.0.0.1:${target.port}/form", false);
@@ -61,11 +64,17 @@ describe("WebKit through WebKitWebDriver", () => {
     ];
     expect(at(320, 240)).toEqual([0, 102, 204]);
     expect(render.browserVersion).toMatch(/^2\.\d+/);
-    expect(hits.sort()).toEqual(["GET /allowed.gif", "POST /form name=value"]);
+    expect(hits.sort()).toEqual(["GET /allowed.gif", "GET /redirect", "POST /form name=value"]);
     expect(render.requests).toContainEqual({
       method: "GET",
       url: `http://127.0.0.1:${target.port}/allowed.gif`,
       outcome: "allowed",
+    });
+    // A redirect goes back to the browser, whose next request the guard decides again.
+    expect(render.requests).toContainEqual({
+      method: "GET",
+      url: "http://10.0.0.1/after-redirect.gif",
+      outcome: "private",
     });
   });
 
