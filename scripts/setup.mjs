@@ -53,8 +53,11 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
-// For tests: an SMTP client and openssl for the inbox's tests, and PostgreSQL, which tests start as throwaway clusters.
-const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql"] : [];
+// For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters,
+// and WebKitGTK's WebDriver with a virtual X display for the WebKit engine's tests (docs/engines.md); WebKit's web
+// process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of WebKitGTK).
+const webkit = ["webkit2gtk-driver", "xvfb", "libgl1-mesa-dri"];
+const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql", ...webkit] : [];
 if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
 else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
 if (!findChromium()) {

@@ -1,0 +1,206 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import type { NetworkGuard } from "../network-guard";
+import { type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
+
+/**
+ * WebKit as Apple Mail and Safari use it, from Debian's WebKitGTK: WebKitWebDriver (package webkit2gtk-driver)
+ * drives MiniBrowser, which needs an X display, so each engine starts its own Xvfb (package xvfb). WebDriver
+ * has no request interception: every request goes through a guarded proxy (guarded-proxy.ts), given to
+ * MiniBrowser as its --proxy. WebKitWebDriver holds one session at a time, so renders of one engine run one after another;
+ * each render is a fresh session (a fresh MiniBrowser, nothing kept from the render before).
+ * docs/engines.md has the evidence and the figures.
+ */
+
+export const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+const START_TIMEOUT_MS = 20_000;
+const PAGE_LOAD_TIMEOUT_MS = 30_000;
+/**
+ * Cap on one WebDriver command. When WebKit cannot start (without Mesa's swrast_dri.so, package libgl1-mesa-dri,
+ * its web process aborts with "Could not create surfaceless EGL display"), WebKitWebDriver never answers the new
+ * session: the render fails here instead of hanging.
+ */
+const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
+
+export interface WebKitRender {
+  png: Uint8Array;
+  width: number;
+  height: number;
+  /** Every request the page made, as the guarded proxy decided it. */
+  requests: ProxiedRequest[];
+  browserVersion: string;
+}
+
+type WebDriverAnswer = { value: unknown };
+
+export class WebKitEngine {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly xvfb: ChildProcess,
+    private readonly driver: ChildProcess,
+    private readonly base: string,
+  ) {}
+
+  /** Starts Xvfb on a display it picks itself, then WebKitWebDriver on that display. */
+  static async start(): Promise<WebKitEngine> {
+    const xvfb = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    let driver: ChildProcess | undefined;
+    try {
+      const display = await firstLine(xvfb, "Xvfb");
+      const port = await freePort();
+      driver = spawn("WebKitWebDriver", [`--port=${port}`], {
+        env: { ...process.env, DISPLAY: `:${display}` },
+        stdio: "ignore",
+      });
+      const base = `http://127.0.0.1:${port}`;
+      await waitUntilReady(base, driver);
+      return new WebKitEngine(xvfb, driver, base);
+    } catch (e) {
+      driver?.kill();
+      xvfb.kill();
+      throw e;
+    }
+  }
+
+  /** Renders the document at width x height (the page's viewport) and returns the viewport's screenshot. */
+  render(html: string, viewport: { width: number; height: number }, guard: NetworkGuard): Promise<WebKitRender> {
+    const run = this.queue.then(() => this.renderNow(html, viewport, guard));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  async close(): Promise<void> {
+    for (const child of [this.driver, this.xvfb]) {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }
+    }
+  }
+
+  private async renderNow(
+    html: string,
+    viewport: { width: number; height: number },
+    guard: NetworkGuard,
+  ): Promise<WebKitRender> {
+    const proxy = await startGuardedProxy(guard, html);
+    let session: string | undefined;
+    try {
+      const created = (await this.command("POST", "/session", {
+        capabilities: {
+          alwaysMatch: {
+            timeouts: { pageLoad: PAGE_LOAD_TIMEOUT_MS },
+            // MiniBrowser's --proxy, not the W3C proxy capability: WebKitWebDriver turns the capability's sslProxy
+            // into an https:// proxy, so WebKit speaks TLS to the proxy itself; --proxy is the proxy for every
+            // scheme, https over CONNECT (docs/engines.md).
+            "webkitgtk:browserOptions": {
+              binary: MINIBROWSER,
+              args: ["--automation", `--proxy=http://${proxy.address}`],
+            },
+          },
+        },
+      })) as { sessionId: string; capabilities: { browserVersion: string } };
+      session = `/session/${created.sessionId}`;
+      await this.sizeViewport(session, viewport);
+      await this.command("POST", `${session}/url`, { url: proxy.documentUrl });
+      const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
+      return {
+        png: new Uint8Array(png),
+        width: png.readUInt32BE(16),
+        height: png.readUInt32BE(20),
+        requests: [...proxy.requests],
+        browserVersion: created.capabilities.browserVersion,
+      };
+    } finally {
+      if (session) await this.command("DELETE", session).catch(() => {});
+      await proxy.close();
+    }
+  }
+
+  /** MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the difference. */
+  private async sizeViewport(session: string, viewport: { width: number; height: number }): Promise<void> {
+    await this.command("POST", `${session}/window/rect`, viewport);
+    const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
+      script: "return [innerWidth, innerHeight]",
+      args: [],
+    })) as [number, number];
+    if (innerWidth === viewport.width && innerHeight === viewport.height) return;
+    await this.command("POST", `${session}/window/rect`, {
+      width: 2 * viewport.width - innerWidth,
+      height: 2 * viewport.height - innerHeight,
+    });
+  }
+
+  private async command(method: string, path: string, body?: unknown): Promise<unknown> {
+    const res = await fetch(`${this.base}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
+    }).catch((e: Error) => {
+      throw new Error(
+        `WebKitWebDriver ${method} ${path}: ${e.name === "TimeoutError" ? "no answer in time" : e.message}`,
+      );
+    });
+    const answer = (await res.json()) as WebDriverAnswer;
+    if (!res.ok) {
+      const error = answer.value as { error?: string; message?: string };
+      throw new Error(`WebKitWebDriver ${method} ${path}: ${error.error ?? res.status}: ${error.message ?? ""}`);
+    }
+    return answer.value;
+  }
+}
+
+/** The first line a child writes on its standard output (Xvfb's -displayfd writes its display number there). */
+function firstLine(child: ChildProcess, name: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(
+      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
+    );
+    child.once("error", (e) => reject(new Error(`${name} could not start: ${e.message}`)));
+    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
+    child.stdout?.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        resolve(out.trim());
+      }
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilReady(base: string, driver: ChildProcess): Promise<void> {
+  let failure: Error | undefined;
+  driver.once("error", (e) => {
+    failure = new Error(`WebKitWebDriver could not start: ${e.message}`);
+  });
+  const end = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < end) {
+    if (failure) throw failure;
+    if (driver.exitCode !== null) throw new Error(`WebKitWebDriver exited (${driver.exitCode}) before it was ready`);
+    const ready = await fetch(`${base}/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ready) return;
+    await Bun.sleep(25);
+  }
+  throw new Error(`WebKitWebDriver did not answer within ${START_TIMEOUT_MS} ms`);
+}
