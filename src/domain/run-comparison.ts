@@ -1,6 +1,7 @@
 import type { IgnoreData } from "../../events/runs";
 import type { Finding } from "../validations/types";
-import { parseThreshold, passPolicy, type AnySeverity, type PolicyRow, type Threshold } from "./pass-policy";
+import { passPolicy, type AnySeverity, type PolicyRow } from "./pass-policy";
+import { parseRunFailOn, type RunFailOn } from "./run-policy";
 
 /**
  * A run judged against its baseline: pure functions of the two runs' page results, the run's ignores and its
@@ -52,27 +53,6 @@ export interface VisualChange {
 }
 
 export type Decision = "pass" | "blocked" | "undecided";
-
-/** A run's failOn, read: the pass policy's threshold, and whether only new failures block and visual changes do. */
-export interface RunFailOn {
-  threshold: Threshold;
-  newOnly: boolean;
-  visual: boolean;
-}
-
-/** Parses a run's failOn (the pass policy's words plus `new` and `visual`); a RangeError names a word it does not know. */
-export function parseRunFailOn(text: string): RunFailOn {
-  const words = text
-    .split(",")
-    .map((w) => w.trim().toLowerCase())
-    .filter((w) => w !== "");
-  const rest = words.filter((w) => w !== "new" && w !== "visual");
-  return {
-    threshold: parseThreshold(rest.length ? rest.join(",") : "fail"),
-    newOnly: words.includes("new"),
-    visual: words.includes("visual"),
-  };
-}
 
 export interface JudgedFailure {
   validationId: string;

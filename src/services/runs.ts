@@ -5,7 +5,8 @@ import { RunEnvelope } from "../contracts/run-request";
 import { findValidation } from "../catalog/registry";
 import { ASSAY_SEVERITIES, POLICY_SEVERITIES } from "../contracts/job-request";
 import type { PlannedJob } from "../domain/planned-job";
-import { parseRunFailOn, type PageResults } from "../domain/run-comparison";
+import type { PageResults } from "../domain/run-comparison";
+import { parseRunFailOn } from "../domain/run-policy";
 import {
   decide as decideRun,
   decideProject,

@@ -1,11 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import {
-  acceptingIgnores,
-  judgeRun,
-  parseRunFailOn,
-  type PageResults,
-  type PageRow,
-} from "../../src/domain/run-comparison";
+import { acceptingIgnores, judgeRun, type PageResults, type PageRow } from "../../src/domain/run-comparison";
+import { parseRunFailOn } from "../../src/domain/run-policy";
 import type { IgnoreData } from "../../events/runs";
 
 /** The run's judgement as a pure function: the comparison, failOn (with new and visual), and ignores. No store, no browser. */

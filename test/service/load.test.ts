@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { htmlJob, runCli, startServer, type TestServer } from "../support/harness";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { htmlJob, runCli, startServer, tempDataDir, type TestServer } from "../support/harness";
 import { errorEntry } from "../../src/errors/catalog";
 
 /**
@@ -21,7 +23,11 @@ let server: TestServer;
 let orgs: Array<Awaited<ReturnType<TestServer["signup"]>>>;
 
 beforeAll(async () => {
-  server = await startServer({ ASSAY_SIGNUP_CREDITS: String(CREDITS) });
+  // The pages' baseUrl is checked by the network guard, DNS included: answered from fixtures (no such name), so a
+  // system resolver slowed by the load cannot turn a page into a retryable 503 the test does not measure.
+  const dns = join(tempDataDir(), "dns.json");
+  writeFileSync(dns, "{}");
+  server = await startServer({ ASSAY_SIGNUP_CREDITS: String(CREDITS), ASSAY_DNS_FIXTURES: dns });
   orgs = [];
   for (let i = 0; i < ORGS; i++) orgs.push(await server.signup());
 });
