@@ -274,5 +274,14 @@ describe("assay site against the server's runs", () => {
     writeFileSync(join(site, "docs", "index.html"), page("Docs", 1));
     const fixed = await site_(["--branch", "feature/titles", "--fail-on", "new"]);
     expect([fixed.code, fixed.stderr]).toEqual([0, ""]);
+
+    // The branch's run promoted by its id alone: the project is read from the run.
+    const promoted = await runClient(["baseline", "set", report.run.runId], env, work);
+    expect([promoted.code, promoted.stdout]).toEqual([0, `${report.run.runId} is the baseline of project docs-site\n`]);
+    const projects = (await server.api("GET", "/api/projects", { key: env.ASSAY_API_KEY })).body.projects;
+    expect(projects).toMatchObject([{ project: "docs-site", baselineRunId: report.run.runId }]);
+    const missing = await runClient(["baseline", "set", "run_missing"], env, work);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("RUN_NOT_FOUND");
   });
 });

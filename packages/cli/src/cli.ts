@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import pkg from "../package.json" with { type: "json" };
 import { registerAuthCommands } from "./commands/auth";
+import { registerBaselineCommand } from "./commands/baseline";
 import { registerInstallCommands } from "./commands/install";
 import { registerMcpCommand } from "./commands/mcp";
 import { registerRunCommands } from "./commands/run";
@@ -13,6 +14,7 @@ export function registerClientCommands(program: Command): void {
   registerInstallCommands(program);
   registerRunCommands(program);
   registerSiteCommand(program);
+  registerBaselineCommand(program);
   registerMcpCommand(program);
 }
 
