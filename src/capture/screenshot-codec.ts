@@ -1,8 +1,13 @@
 import { decode as decodeJpeg } from "jpeg-js";
 import { PNG } from "pngjs";
-import type { RgbaImage } from "../domain/visual-diff";
-
 /** Screenshots as pixels and back: a capture (JPEG, or PNG) decoded to RGBA, and an RGBA image written as a PNG. */
+
+/** Pixels as the codec reads and writes them: 4 bytes a pixel, row by row (what the pure diff takes, by shape). */
+interface RgbaImage {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
 
 /** A stored capture's pixels, by its content type: image/png through pngjs, anything else as JPEG through jpeg-js. */
 export function decodedScreenshot(image: { contentType: string; data: Uint8Array }): RgbaImage {

@@ -1,7 +1,7 @@
 import type { Static } from "@sinclair/typebox";
-import { crawlPages } from "../capture/discovery/crawl";
-import type { Discovered } from "../capture/discovery/found-pages";
-import { sitemapPages } from "../capture/discovery/sitemap";
+import { crawlPages } from "../discovery/crawl";
+import type { Discovered } from "../discovery/found-pages";
+import { sitemapPages } from "../discovery/sitemap";
 import { DISCOVERY_BOUNDS, type DiscoverPagesBody } from "../contracts/discovery";
 import { pathFilter } from "../domain/url-patterns";
 import { AppError } from "../errors/app-error";

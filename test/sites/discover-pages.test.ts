@@ -3,7 +3,7 @@ import { gzipSync } from "node:zlib";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { eventCount, expectError, startServer, type TestServer } from "../support/harness";
-import { MAX_SITEMAP_BYTES } from "../../src/capture/discovery/sitemap";
+import { MAX_SITEMAP_BYTES } from "../../src/discovery/sitemap";
 
 /**
  * Site discovery (POST /api/sites/discover, MCP discover_pages) against sites served on loopback by Bun.serve:

@@ -1,9 +1,9 @@
 import zlib from "node:zlib";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
-import type { SkipReason } from "../../contracts/discovery";
-import { AppError } from "../../errors/app-error";
-import { normalizePageUrl } from "../../domain/page-key";
-import type { NetworkGuard } from "../network-guard";
+import type { SkipReason } from "../contracts/discovery";
+import { AppError } from "../errors/app-error";
+import { normalizePageUrl } from "../domain/page-key";
+import type { NetworkGuard } from "../capture/network-guard";
 import { FoundPages, sourceFailure, sourceUrl, type Discovered } from "./found-pages";
 import { fetchForDiscovery } from "./site-fetch";
 

@@ -1,6 +1,6 @@
 import type { Static } from "@sinclair/typebox";
-import type { DiscoveredPages, SkipReason } from "../../contracts/discovery";
-import { AppError } from "../../errors/app-error";
+import type { DiscoveredPages, SkipReason } from "../contracts/discovery";
+import { AppError } from "../errors/app-error";
 import type { SiteFetch } from "./site-fetch";
 
 export type Discovered = Static<typeof DiscoveredPages>;

@@ -1,7 +1,7 @@
-import pkg from "../../../package.json" with { type: "json" };
-import { GuardedFetchError, guardedFetch } from "../guarded-fetch";
-import type { NetworkGuard } from "../network-guard";
-import type { SkipReason } from "../../contracts/discovery";
+import pkg from "../../package.json" with { type: "json" };
+import { GuardedFetchError, guardedFetch } from "../capture/guarded-fetch";
+import type { NetworkGuard } from "../capture/network-guard";
+import type { SkipReason } from "../contracts/discovery";
 
 /** The token robots.txt groups are matched against, and the start of the User-Agent discovery sends. */
 export const DISCOVERY_AGENT = "AssayBot";

@@ -1,6 +1,6 @@
 import robotsParser from "robots-parser";
-import { normalizePageUrl } from "../../domain/page-key";
-import type { NetworkGuard } from "../network-guard";
+import { normalizePageUrl } from "../domain/page-key";
+import type { NetworkGuard } from "../capture/network-guard";
 import { FoundPages, sourceFailure, sourceUrl, type Discovered } from "./found-pages";
 import { pageLinks } from "./page-links";
 import { DISCOVERY_AGENT, fetchForDiscovery } from "./site-fetch";
