@@ -118,7 +118,12 @@ export function runView(m: RunMaterial, detail: "brief" | "verbose", captures: C
 
 /** The run in a list: its head, totals and the recorded counts, without pages. */
 export function runBrief(m: RunMaterial, captures: CaptureService): RunBriefData {
-  const { pages: _pages, comparison: _comparison, ignored: _ignored, ...rest } = runView(m, "brief", captures);
+  return briefOf(m, runView(m, "brief", captures));
+}
+
+/** The brief form of a run view already made. */
+export function briefOf(m: RunMaterial, view: RunViewData): RunBriefData {
+  const { pages: _pages, comparison: _comparison, ignored: _ignored, ...rest } = view;
   return { ...rest, comparedWith: m.run.comparedWith, counts: m.run.counts };
 }
 

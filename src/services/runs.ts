@@ -40,7 +40,7 @@ import type { JobService } from "./jobs";
 import { appendDecided } from "./job-writes";
 import { decodeCursor, encodeCursor } from "./job-views";
 import { newJobId, newRunId } from "./ids";
-import { pageResults, projectBaseline, projectView, runBrief, runView, type RunMaterial } from "./run-views";
+import { briefOf, pageResults, projectBaseline, projectView, runBrief, runView, type RunMaterial } from "./run-views";
 import { asksVisual, checkMasks, compareVisually, pagePairs, visualCapture } from "./run-visual";
 import type { CaptureExtras } from "./job-runner";
 import type { RequestMeta, ServiceContext } from "./context";
@@ -153,9 +153,11 @@ export class RunService {
     return runView(this.material(this.row(customerId, runId)), detail, this.ctx.captures);
   }
 
-  /** One run as a list shows it: its head, totals and counts, without pages. */
-  brief(customerId: string, runId: string) {
-    return runBrief(this.material(this.row(customerId, runId)), this.ctx.captures);
+  /** One run as its webhooks announce it: as a list shows it, with its new failures (the first 20); one view made. */
+  announcement(customerId: string, runId: string) {
+    const m = this.material(this.row(customerId, runId));
+    const view = runView(m, "brief", this.ctx.captures);
+    return { ...briefOf(m, view), newFailures: view.comparison?.newFailures.slice(0, 20) ?? [] };
   }
 
   private row(customerId: string, runId: string) {

@@ -75,13 +75,8 @@ const PAYLOADS: { [T in WebhookEventName]?: (delivery: WebhookDeliveryRow, from:
 
 /** A run's webhook payload: its head, counts and decision, and the new failures that regressed it (the first 20). */
 function runPayload(runs: RunService, customerId: string, runId: string, publicBaseUrl: string) {
-  const { runId: _, ...run } = runs.brief(customerId, runId);
-  return {
-    runId,
-    ...run,
-    newFailures: runs.get(customerId, runId).comparison?.newFailures.slice(0, 20) ?? [],
-    url: `${publicBaseUrl}/api/runs/${runId}`,
-  };
+  const { runId: _, ...run } = runs.announcement(customerId, runId);
+  return { runId, ...run, url: `${publicBaseUrl}/api/runs/${runId}` };
 }
 
 const endpointView = (e: WebhookEndpointRow, deliveries: WebhookEndpointView["deliveries"]): WebhookEndpointView => ({
