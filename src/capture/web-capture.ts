@@ -55,6 +55,8 @@ export interface CapturePlan {
   referenceImages?: string[];
   /** CSS selectors whose elements' boxes are measured at each size when "mask-boxes" is needed (a run's visual masks). */
   maskSelectors?: string[];
+  /** Axe tags beyond WCAG A and AA the checks' parameters ask for (ParameterSpec.axeTags). */
+  axeTags?: string[];
   /** The pool's admission lane the capture waits in for its turn (BrowserPool.use): the job runner's organization. */
   admissionLane?: string;
 }
@@ -169,6 +171,7 @@ export class WebCaptureEngine {
         loadedAt,
         referenceImages,
         maskSelectors: plan.maskSelectors ?? [],
+        axeTags: plan.axeTags ?? [],
       } satisfies WebPage;
       const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.

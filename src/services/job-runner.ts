@@ -84,10 +84,15 @@ export class JobRunner {
     const referenceImages = job.run.flatMap((v) =>
       v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]),
     );
+    // Axe tags a parameter asks for (accessibility-wcag at AAA): axe runs their rules too, and only then.
+    const axeTags = job.run.flatMap((v) =>
+      v.module.meta.parameters.flatMap((p) => (p.axeTags ? p.axeTags(v.parameters[p.name]) : [])),
+    );
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...(extras.alsoNeeds ?? [])]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
+      ...(axeTags.length ? { axeTags: [...new Set(axeTags)] } : {}),
       ...(extras.maskSelectors?.length ? { maskSelectors: extras.maskSelectors } : {}),
       // Turns are shared fairly between organizations (the playground's visitors share one lane).
       admissionLane: customerId,
