@@ -9,8 +9,8 @@ import { runClient, startServer, type TestServer } from "../support/harness";
 /**
  * `assay site` as a subprocess against a real server: a config's pages, a sitemap found by the server's discovery
  * (a site served on loopback), and a built folder become one run request (shown by --dry-run, valid against the
- * runs contract); a bad config, project or threshold is bad usage naming what is wrong (exit 2); and a server
- * without runs is said to be one (exit 2), with the GitHub outputs saying undecided.
+ * runs contract); a bad config, project or threshold is bad usage naming what is wrong (exit 2). A server without
+ * runs: cli-site-older-server.test.ts.
  */
 setDefaultTimeout(60_000);
 

@@ -220,11 +220,16 @@ export interface ServerProcess extends Pick<TestServer, "baseUrl" | "smtpPort" |
 
 /**
  * Starts `assay serve` in a subprocess on dataDir (ports chosen by the system, one warm browser, private targets
- * allowed, `env` on top) and resolves once it says it listens; rejects with its log if it stops before that.
+ * allowed, `env` on top) and resolves once it says it listens; rejects with its log if it stops before that. `root`
+ * is the source tree it runs from: this repository's, or an earlier version's (older-server.ts).
  */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
-    cwd: ROOT,
+export async function spawnServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  root = ROOT,
+): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, join(root, "src", "main.ts"), "serve"], {
+    cwd: root,
     env: cliEnv({
       DATA_DIR: dataDir,
       PORT: "0",
