@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runClient, spawnServer, type ServerProcess } from "../support/harness";
+import { clientEnv, runClient, spawnServer, type ServerProcess } from "../support/harness";
 import { olderServerTree } from "../support/older-server";
 
 /**
@@ -27,15 +27,7 @@ beforeAll(async () => {
   server = await spawnServer(join(work, "data"), {}, tree.root);
   mkdirSync(join(work, "dist"), { recursive: true });
   writeFileSync(join(work, "dist", "index.html"), "<!doctype html><title>Home</title><h1>Home</h1>");
-  env = {
-    XDG_CONFIG_HOME: join(work, "config"),
-    ASSAY_API_KEY: (await server.signup()).apiKey,
-    ASSAY_BASE_URL: server.baseUrl,
-    GITHUB_STEP_SUMMARY: "",
-    GITHUB_HEAD_REF: "",
-    GITHUB_REF_NAME: "",
-    GITHUB_SHA: "",
-  };
+  env = clientEnv(server.baseUrl, (await server.signup()).apiKey, work);
 });
 afterAll(async () => {
   await server?.kill("SIGTERM");
@@ -69,7 +61,7 @@ describe("assay site: a server older than runs", () => {
       join(work, "assay.config.json"),
       JSON.stringify({ project: "docs", baseBranch: "trunk", dist: { dir: "dist", pageUrl: "https://docs.example/" } }),
     );
-    const r = await runClient(["site", "--set", "seo"], { ...env, GITHUB_OUTPUT: "" }, work);
+    const r = await runClient(["site", "--set", "seo"], env, work);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
       "assay: RUNS_NOT_SUPPORTED: This server does not support runs yet (PATCH /api/projects/docs answered 404 ROUTE_NOT_FOUND)",

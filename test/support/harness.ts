@@ -375,6 +375,21 @@ async function runCommand(
 export const runCli = (args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliEnd> =>
   runCommand([...SERVER_CLI, ...args], env, cwd);
 
+/**
+ * The client's environment for a test: the server and key, its config in `work`, and GitHub Actions' variables
+ * (which the client reads) empty whatever the machine running the test has.
+ */
+export const clientEnv = (baseUrl: string, apiKey: string, work: string): Record<string, string> => ({
+  XDG_CONFIG_HOME: join(work, "config"),
+  ASSAY_API_KEY: apiKey,
+  ASSAY_BASE_URL: baseUrl,
+  GITHUB_OUTPUT: "",
+  GITHUB_STEP_SUMMARY: "",
+  GITHUB_HEAD_REF: "",
+  GITHUB_REF_NAME: "",
+  GITHUB_SHA: "",
+});
+
 /** Runs the client as a subprocess, as a person or CI would (in `cwd`), `stdin` written to its standard input. */
 export const runClient = (args: string[], env: Record<string, string>, cwd = ROOT, stdin?: string): Promise<CliEnd> =>
   runCommand([...CLIENT_CLI, ...args], env, cwd, stdin);
