@@ -151,8 +151,9 @@ export const colorContrast: WebValidation = {
       return pass(`axe-core ${axe.version} color-contrast: ${measured}.${fromPixels}`, [...review, ...pixelPasses]);
     }
     const byAxe = violation ? ` ${violation.nodeCount} element(s) fall below the WCAG AA ratio.` : "";
+    const overImages = pixelFails.length ? " (or put a solid or darkened layer behind text over images)" : "";
     return failWith(
-      `Darken the text or lighten the background (or put a solid or darkened layer behind text over images) of ${failCount} element(s) to reach WCAG AA contrast`,
+      `Darken the text or lighten the background${overImages} of ${failCount} element(s) to reach WCAG AA contrast`,
       [...failing, ...pixelFails, ...review, ...pixelPasses],
       `axe-core ${axe.version} color-contrast:${byAxe || " no element falls below the WCAG AA ratio where axe could measure it."}${fromPixels}`,
     );
