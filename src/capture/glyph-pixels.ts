@@ -31,10 +31,12 @@ const CORE_DIFFERENCE = 242;
 const CLEAR_DIFFERENCE = 4;
 /** Renders that differ by more than this off the glyphs have moved between them. */
 const MOTION_DIFFERENCE = 24;
-/** Above this share of the clear pixels moving, the region is not still enough to measure. */
+/** Above this share of the pixels moving, the region is not still enough to measure. */
 const MOTION_SHARE = 0.01;
 /** Fewer fully covered pixels than this are too few to say anything (thin or tiny text, or text mostly hidden). */
 const MIN_CORE_PIXELS = 30;
+/** Below this median ratio the text as shown is its own background: it did not go when made transparent. */
+const MIN_MEDIAN_RATIO = 1.1;
 
 const rgbOf = (px: Uint8Array, i: number): Rgb => ({
   mode: "rgb",
@@ -50,6 +52,13 @@ const channelDifference = (p: Uint8Array, q: Uint8Array, i: number, most: boolea
   return most ? Math.max(r, g, b) : Math.min(r, g, b);
 };
 
+/** Whether the background (text transparent) is outside what black and white text over it can make, in a channel. */
+const outside = (black: Uint8Array, behind: Uint8Array, white: Uint8Array, i: number) => {
+  for (let c = i; c < i + 3; c++)
+    if (behind[c]! < black[c]! - MOTION_DIFFERENCE || behind[c]! > white[c]! + MOTION_DIFFERENCE) return true;
+  return false;
+};
+
 /**
  * Where the glyphs are, from the text rendered black and then white over the same background (their difference is
  * the glyphs' coverage, whatever is behind them); the contrast ratio (WCAG 2.x relative luminance) of each fully
@@ -63,7 +72,6 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
   if (!n || [asShown, transparent, black, white].some((px) => px.length !== n * 4))
     return { unmeasured: "the renders of the region did not match in size" };
   let glyphPixels = 0;
-  let clear = 0;
   let moved = 0;
   let haloPixels = 0;
   let fullest = 0;
@@ -73,8 +81,12 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
     fullest = Math.max(fullest, coverage);
     if (coverage >= GLYPH_DIFFERENCE) glyphPixels++;
     if (coverage >= CORE_DIFFERENCE) cores.push(i);
+    // Black text over a background is never lighter than it, white text never darker: else the background moved.
+    if (outside(black, transparent, white, i)) {
+      moved++;
+      continue;
+    }
     if (channelDifference(white, black, i, true) > CLEAR_DIFFERENCE) continue;
-    clear++;
     if (
       channelDifference(transparent, black, i, true) > MOTION_DIFFERENCE ||
       channelDifference(transparent, white, i, true) > MOTION_DIFFERENCE
@@ -82,7 +94,7 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
       moved++;
     else if (channelDifference(asShown, transparent, i, true) > MOTION_DIFFERENCE) haloPixels++;
   }
-  if (clear && moved / clear > MOTION_SHARE)
+  if (moved / n > MOTION_SHARE)
     return { unmeasured: "the background changed between renders (it moves: a video, an animation, a carousel)" };
   if (glyphPixels && fullest < CORE_DIFFERENCE)
     return {
@@ -103,6 +115,12 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   });
   const sorted = Float64Array.from(ratios).sort();
+  // Text made transparent that still shows is painted by something other than its colour (a mask, a canvas):
+  // what is "behind" it is then the text itself, and its ratio of about 1 measures nothing.
+  if (sorted[sorted.length >> 1]! < MIN_MEDIAN_RATIO)
+    return {
+      unmeasured: "the text did not disappear when made transparent: something other than its colour paints it",
+    };
   const percentiles = Array.from({ length: 101 }, (_, p) =>
     round2(sorted[Math.round((p / 100) * (sorted.length - 1))]!),
   );

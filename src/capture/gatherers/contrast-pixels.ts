@@ -214,6 +214,11 @@ function prepareTexts(args: { targets: string[]; maxArea: number }): Array<Prepa
     states.push(null);
     if (!el) return { unmeasured: "the element was not found" };
     if (running.some((t) => t.contains(el))) return { unmeasured: "the text or something around it is animating" };
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const clip = getComputedStyle(e);
+      if (`${clip.backgroundClip} ${clip.getPropertyValue("-webkit-background-clip")}`.includes("text"))
+        return { unmeasured: "the text is painted by a background (background-clip: text), not by its colour" };
+    }
     const range = document.createRange();
     range.selectNodeContents(el);
     const r = range.getBoundingClientRect();

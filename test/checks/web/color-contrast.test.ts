@@ -285,6 +285,18 @@ describe("through the API", () => {
     expect(finding!.message).toMatch(/^needs review: \d+(\.\d+)?–\d+(\.\d+)?:1 measured from pixels/);
   });
 
+  test("gradient text painted by its background (background-clip: text) is never failed from pixels", async () => {
+    const result = await run(
+      page(
+        `#shine{font-size:40px;font-weight:700;color:transparent;background:linear-gradient(90deg,#f0f0f0,#fafafa);-webkit-background-clip:text;background-clip:text}`,
+        `<h1 id="shine">Pale gradient heading</h1>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    for (const f of result.findings.filter((f) => f.selector === "#shine"))
+      expect(f.measured).toMatchObject({ outcome: "needs review" });
+  });
+
   test("where axe decides, it decides as before: grey on white fails by axe, and nothing is measured from pixels", async () => {
     const result = await run(
       page("#grey{color:#777;background:#fff}", `<p id="grey">Grey on white, just too light.</p>`),
