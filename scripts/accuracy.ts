@@ -253,7 +253,7 @@ async function syntheticWebAccuracy() {
   for (const c of webCases) {
     const results = await runWebJob(c.path, `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`, webChecks);
     if (results) card.score(c, results);
-    if (results) methods.add(results);
+    if (results) methods.add(c.path, results);
     if (results)
       scoreJudge(
         `synthetic/${c.path}`,
@@ -288,7 +288,7 @@ async function syntheticEmailAccuracy() {
     if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
     card.score(c, run.results);
-    methods.add(run.results);
+    methods.add(c.path, run.results);
     scoreJudge(
       `synthetic/${c.path}`,
       (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
@@ -323,7 +323,7 @@ async function realWorldWebAccuracy() {
     const results = await runWebJob(c.id, `http://127.0.0.1:${site.port}/${c.entry}`, checks);
     site.stop(true);
     if (results) agreement.score(c.id, c.labels, results);
-    if (results) methods.add(results);
+    if (results) methods.add(c.id, results);
     if (results) scoreJudge(`real-world/web/${c.id}`, (check) => c.labels[check]?.expect, results);
     else agreement.failedToRun(c.id, "the job was refused (see above)");
   }
@@ -343,7 +343,7 @@ async function realWorldEmailAccuracy() {
     if ("why" in run) agreement.failedToRun(c.id, run.why);
     else {
       agreement.score(c.id, c.labels, run.results);
-      methods.add(run.results);
+      methods.add(c.id, run.results);
       scoreJudge(`real-world/email/${c.id}`, (check) => c.labels[check]?.expect, run.results);
     }
   });

@@ -34,15 +34,18 @@ export function rowMethods(row: MethodRow): string[] {
 export class MethodTally {
   private readonly total = new Map<string, number>();
   private readonly perCheck = new Map<string, Map<string, number>>();
+  private readonly undecided: string[] = [];
   private rows = 0;
 
-  add(results: MethodRow[]): void {
+  add(caseId: string, results: MethodRow[]): void {
     for (const row of results) {
       if (row.verdict === "error") continue;
       this.rows++;
       const check = this.perCheck.get(row.validationId) ?? new Map<string, number>();
       this.perCheck.set(row.validationId, check);
-      for (const m of rowMethods(row)) {
+      const methods = rowMethods(row);
+      if (methods.includes(REVIEW)) this.undecided.push(`${caseId}: ${row.validationId}`);
+      for (const m of methods) {
         this.total.set(m, (this.total.get(m) ?? 0) + 1);
         check.set(m, (check.get(m) ?? 0) + 1);
       }
@@ -55,5 +58,7 @@ export class MethodTally {
     console.log(`\n${header}: ${this.rows} row(s) with a verdict; decided by ${line(this.total)}`);
     for (const [check, counts] of [...this.perCheck].sort(([a], [b]) => a.localeCompare(b)))
       if ([...counts.keys()].some((m) => m !== "dom")) console.log(`  ${check.padEnd(34)} ${line(counts)}`);
+    if (this.undecided.length) console.log(`Rows left needing review (${this.undecided.length}):`);
+    for (const row of this.undecided.sort()) console.log(`  ${row}`);
   }
 }
