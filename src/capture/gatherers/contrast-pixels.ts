@@ -4,9 +4,14 @@ import { measureGlyphs } from "../glyph-pixels";
 import { axeGatherer } from "./axe";
 import { defineWebGatherer, type WebPage } from "./web-page";
 
-/** Elements measured per page (axe keeps 20 per rule), and the time the measuring may take. */
+/**
+ * Elements measured per page (axe keeps 20 per rule), and the time the measuring may take: no batch starts after
+ * TIME_BUDGET_MS, nor once the page has been loaded for LATE_AFTER_LOAD_MS (axe on a long page took most of the
+ * capture's 45 s; a render past the viewport of a 16,000px page takes a second).
+ */
 const MAX_ELEMENTS = 20;
-const TIME_BUDGET_MS = 6000;
+const TIME_BUDGET_MS = 5000;
+const LATE_AFTER_LOAD_MS = 15_000;
 /** A region is cut (its top part measured) above this area, in CSS px², so four renders stay small… */
 const MAX_REGION_AREA = 160_000;
 /** …and elements near one another are rendered together while the region around them stays within this. */
@@ -46,8 +51,11 @@ export const contrastPixelsGatherer = defineWebGatherer({
     let capped: string | undefined;
     try {
       for (const batch of batches(found)) {
-        if (performance.now() - started > TIME_BUDGET_MS) {
-          capped = `${TIME_BUDGET_MS / 1000} s of measuring`;
+        const late = performance.now() - page.loadedAt > LATE_AFTER_LOAD_MS;
+        if (late || performance.now() - started > TIME_BUDGET_MS) {
+          capped = late
+            ? `${LATE_AFTER_LOAD_MS / 1000} s after the page loaded`
+            : `${TIME_BUDGET_MS / 1000} s of measuring`;
           for (const i of batch) elements[i] = { target: targets[i]!, unmeasured: "beyond the time cap" };
           continue;
         }

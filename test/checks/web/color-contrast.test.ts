@@ -285,6 +285,22 @@ describe("through the API", () => {
     expect(finding!.message).toMatch(/^needs review: \d+(\.\d+)?–\d+(\.\d+)?:1 measured from pixels/);
   });
 
+  test("measuring is capped per page, and the reasoning says so: axe keeps 20 of 25 undecided elements", async () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `<p>Line ${i + 1} of white copy</p>`).join("");
+    const result = await run(
+      page(
+        `.hero{background-image:${svg("#102030", "#203040")};padding:8px}.hero p{color:#fff;margin:2px 0}`,
+        `<section class="hero">${lines}</section>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    expect(result.findings.filter((f) => f.method === "pixels" && f.measured?.outcome === "pass")).toHaveLength(20);
+    expect(result.reasoning).toContain(
+      "Of 25 element(s) axe could not decide (bgImage), rendered pixels failed 0 and passed 20; 5 need review.",
+    );
+    expect(result.reasoning).toContain("Measuring stopped at the 20 elements axe reports of 25.");
+  });
+
   test("gradient text painted by its background (background-clip: text) is never failed from pixels", async () => {
     const result = await run(
       page(
