@@ -230,7 +230,6 @@ describe("through the API", () => {
     const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, ["color-contrast"]) });
     expect(res.status).toBe(200);
     const [result] = res.body.results;
-    if (process.env.DEBUG_CC) console.log(JSON.stringify(result.findings, null, 1), result.reasoning);
     return result as { verdict: string; reason?: string; reasoning: string; findings: Finding[] };
   }
 
