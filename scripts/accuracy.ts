@@ -12,6 +12,10 @@
  *
  * ASSAY_ACCURACY_CORPORA=synthetic or real-world (default both; the synthetic one is skipped when absent),
  * ASSAY_ACCURACY_SUBJECTS=web or email (default both), ASSAY_ACCURACY_CASES=<id>,<id> (case ids or synthetic paths).
+ * `--check ID` (repeatable) runs and scores only those checks (a subject none of them belongs to is skipped).
+ *
+ * Beside agreement, each corpus reports how many rows each method decided (dom, axe, pixels, ocr, model: the
+ * findings' `method`, else the check's) and how many stayed "needs review" (scripts/corpus/methods.ts).
  *
  * With a vision model configured (ASSAY_VISION_BASE_URL, …), it judges every visual check here (the verdicts above
  * are then the model's), and the report ends with the model's figures as `assay judge evaluate` reports them: per
@@ -19,16 +23,19 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import nodemailer from "nodemailer";
 import { startServer, tempDataDir } from "../test/support/harness";
 import { validationModules } from "../src/catalog/registry";
 import { Agreement } from "./corpus/agreement";
 import { labelledChecks, loadCases } from "./corpus/cases";
 import { composeEmailCase } from "./corpus/compose-email";
+import { MethodTally } from "./corpus/methods";
 import { serveFolder } from "./corpus/serve-folder";
 import { JudgeEvaluation, type JudgedRow } from "../src/judge/evaluation";
 import { VISUAL_CHECKS } from "../src/judge/enabled";
 import { syntheticExpectation } from "./corpus/taxonomy";
+import type { Finding } from "../src/validations/types";
 import {
   ALSO_COVERS,
   DEFECT_OWNERS,
@@ -42,6 +49,7 @@ interface ResultRow {
   verdict: "pass" | "fail" | "error";
   reason?: string;
   reasoning: string;
+  findings?: Finding[];
 }
 
 type Row = { path: string; check: string; reason: string; clean: boolean };
@@ -62,7 +70,7 @@ class Scorecard {
     const expectedFail = new Set(c.defects.map((d) => DEFECT_OWNERS[key(d)]).filter(Boolean));
     for (const [check, covered] of Object.entries(ALSO_COVERS))
       if (c.defects.some((d) => covered.includes(key(d)))) expectedFail.add(check);
-    for (const d of c.defects) {
+    for (const d of c.defects.filter((d) => chosen(DEFECT_OWNERS[key(d)] ?? ""))) {
       const owner = DEFECT_OWNERS[key(d)] ?? "(no owner)";
       const r = verdicts.get(owner);
       if (r?.verdict === "fail") this.caught.set(key(d), (this.caught.get(key(d)) ?? 0) + 1);
@@ -85,7 +93,8 @@ class Scorecard {
   report(cases: Case[], header: string): void {
     const counts = new Map<string, number>();
     for (const c of cases)
-      for (const d of c.defects) counts.set(`${this.subject}/${d}`, (counts.get(`${this.subject}/${d}`) ?? 0) + 1);
+      for (const d of c.defects.filter((d) => chosen(DEFECT_OWNERS[`${this.subject}/${d}`] ?? "")))
+        counts.set(`${this.subject}/${d}`, (counts.get(`${this.subject}/${d}`) ?? 0) + 1);
     const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
     const clean = (rows: Row[]) => rows.filter((r) => r.clean).length;
     const list = (title: string, rows: Row[]) => {
@@ -117,6 +126,11 @@ class Scorecard {
 
 const corpora = new Set((process.env.ASSAY_ACCURACY_CORPORA ?? "synthetic,real-world").split(",").map((x) => x.trim()));
 const subjects = new Set((process.env.ASSAY_ACCURACY_SUBJECTS ?? "web,email").split(",").map((x) => x.trim()));
+const { values: args } = parseArgs({ options: { check: { type: "string", multiple: true } } });
+/** The checks run and scored: every labelled one, or those named by --check. */
+const chosen = (check: string) => !args.check || args.check.includes(check);
+const checksOf = (subject: "web" | "email") => labelledChecks(subject).filter(chosen);
+for (const subject of ["web", "email"] as const) if (!checksOf(subject).length) subjects.delete(subject);
 const only = process.env.ASSAY_ACCURACY_CASES
   ? new Set(process.env.ASSAY_ACCURACY_CASES.split(",").map((x) => x.trim()))
   : null;
@@ -232,12 +246,14 @@ function printLatencies(what: string) {
 
 async function syntheticWebAccuracy() {
   const webCases = index.cases.filter((c) => c.subject === "web" && (!only || only.has(c.path)));
-  const webChecks = labelledChecks("web");
+  const webChecks = checksOf("web");
+  const methods = new MethodTally();
   const card = new Scorecard("web");
   const corpusServer = serveFolder(CORPUS);
   for (const c of webCases) {
     const results = await runWebJob(c.path, `http://127.0.0.1:${corpusServer.port}/${c.path}/page.html`, webChecks);
     if (results) card.score(c, results);
+    if (results) methods.add(c.path, results);
     if (results)
       scoreJudge(
         `synthetic/${c.path}`,
@@ -247,6 +263,7 @@ async function syntheticWebAccuracy() {
   }
   corpusServer.stop(true);
   card.report(webCases, `Synthetic web corpus: ${webCases.length} cases, checks run: ${webChecks.length}`);
+  methods.report("Synthetic web corpus, rows by deciding method");
 }
 
 /**
@@ -259,7 +276,8 @@ async function syntheticWebAccuracy() {
  */
 async function syntheticEmailAccuracy() {
   const emailCases = index.cases.filter((c) => c.subject === "email" && (!only || only.has(c.path)));
-  const emailChecks = labelledChecks("email");
+  const emailChecks = checksOf("email");
+  const methods = new MethodTally();
   const card = new Scorecard("email");
   let done = 0;
   await fewAtATime(emailCases, async (c) => {
@@ -270,6 +288,7 @@ async function syntheticEmailAccuracy() {
     if ("why" in run) return console.error(`${c.path}: ${run.why}`);
     done++;
     card.score(c, run.results);
+    methods.add(c.path, run.results);
     scoreJudge(
       `synthetic/${c.path}`,
       (check) => (SCORED.has(check) ? syntheticExpectation(c, check) : undefined),
@@ -280,6 +299,7 @@ async function syntheticEmailAccuracy() {
     emailCases,
     `Synthetic email corpus: ${emailCases.length} cases (${done} completed), checks run: ${emailChecks.length}; not run (replayed unsigned from loopback): email-authentication`,
   );
+  methods.report("Synthetic email corpus, rows by deciding method");
   printLatencies(`all ${emailChecks.length} checks`);
   const kindOf = (id: string) => validationModules.find((m) => m.meta.id === id)?.meta.kind ?? "functional";
   for (const kind of ["functional", "visual"] as const) {
@@ -295,35 +315,41 @@ async function syntheticEmailAccuracy() {
 /** The real-world webpages (corpus/web): each case's site/ served from its own loopback root. */
 async function realWorldWebAccuracy() {
   const cases = loadCases("web").filter((c) => !only || only.has(c.id));
-  const checks = labelledChecks("web");
+  const checks = checksOf("web");
   const agreement = new Agreement("web", checks);
+  const methods = new MethodTally();
   for (const c of cases) {
     const site = serveFolder(join(c.dir, "site"));
     const results = await runWebJob(c.id, `http://127.0.0.1:${site.port}/${c.entry}`, checks);
     site.stop(true);
     if (results) agreement.score(c.id, c.labels, results);
+    if (results) methods.add(c.id, results);
     if (results) scoreJudge(`real-world/web/${c.id}`, (check) => c.labels[check]?.expect, results);
     else agreement.failedToRun(c.id, "the job was refused (see above)");
   }
   agreement.report(`Real-world web corpus (corpus/web): ${cases.length} cases, ${checks.length} checks each`);
+  methods.report("Real-world web corpus, rows by deciding method");
 }
 
 /** The real-world emails (corpus/email): built, composed with their delivery headers, sent over SMTP. */
 async function realWorldEmailAccuracy() {
   const cases = loadCases("email").filter((c) => !only || only.has(c.id));
-  const checks = labelledChecks("email");
+  const checks = checksOf("email");
   const agreement = new Agreement("email", checks);
+  const methods = new MethodTally();
   await fewAtATime(cases, async (c) => {
     const { raw, envelopeFrom } = await composeEmailCase(c);
     const run = await runEmailJob(raw, envelopeFrom, checks);
     if ("why" in run) agreement.failedToRun(c.id, run.why);
     else {
       agreement.score(c.id, c.labels, run.results);
+      methods.add(c.id, run.results);
       scoreJudge(`real-world/email/${c.id}`, (check) => c.labels[check]?.expect, run.results);
     }
   });
   agreement.report(
     `Real-world email corpus (corpus/email): ${cases.length} cases, ${checks.length} checks each; not run (composed unsigned on loopback): email-authentication`,
   );
+  methods.report("Real-world email corpus, rows by deciding method");
   printLatencies(`all ${checks.length} checks`);
 }

@@ -231,6 +231,43 @@ export interface AxeSummary {
   notRun?: string;
 }
 
+/**
+ * One text element axe left undecided for color-contrast, measured from rendered pixels (gatherers/contrast-pixels.ts):
+ * the contrast of its fully covered glyph pixels against the pixels behind them, or why it was not measured.
+ */
+export interface GlyphContrast {
+  /** axe's selector for the element. */
+  target: string;
+  /** Why its pixels were not measured (not found, animating, seen through a translucent layer, too thin…). */
+  unmeasured?: string;
+  /** The region measured: the text's box, in page pixels. */
+  box?: Box;
+  /** The region was cut at the size cap: only its top part was measured. */
+  partial?: boolean;
+  fontSizePx?: number;
+  fontWeight?: number;
+  /** The text has a shadow or a stroke, which may carry its contrast (a halo over a busy image). */
+  shadow?: boolean;
+  /** Pixels the glyphs touch, and those they cover fully (the glyphs' core, without anti-aliased edges). */
+  glyphPixels?: number;
+  corePixels?: number;
+  /** The contrast ratio of each core pixel against the pixel behind it, at percentiles 0, 1, … 100. */
+  percentiles?: number[];
+  /** The text's colour as rendered (the median core pixel), and the darkest and lightest background under it. */
+  color?: string;
+  backgrounds?: [string, string];
+}
+
+/** The elements axe left undecided for color-contrast, measured from pixels at desktop-md, up to a cap. */
+export interface ContrastPixels {
+  viewport: "desktop-md";
+  elements: GlyphContrast[];
+  /** Elements axe left undecided (of which `elements` are the first measured). */
+  candidates: number;
+  /** The cap that stopped the measuring, when one did: how many elements, or how long. */
+  capped?: string;
+}
+
 /** Lab timings from the page's own performance entries (no throttling). */
 export interface LabVitals {
   lcpMs: number | null;

@@ -2,6 +2,7 @@ import type { TSchema } from "@sinclair/typebox";
 import type { Static } from "@sinclair/typebox";
 import type {
   Finding as FindingSchema,
+  FindingMethod as FindingMethodSchema,
   JudgeProvenance as JudgeProvenanceSchema,
   ResultReasonCode,
   Severity as SeveritySchema,
@@ -14,6 +15,7 @@ import type { ArtifactKind } from "../capture/artifacts";
 
 export type Severity = Static<typeof SeveritySchema>;
 export type Finding = Static<typeof FindingSchema>;
+export type FindingMethod = Static<typeof FindingMethodSchema>;
 export type Verdict = "pass" | "fail" | "error";
 export type JudgeProvenance = Static<typeof JudgeProvenanceSchema>;
 
@@ -53,6 +55,8 @@ export interface ValidationMeta {
   requiresConfiguration: boolean;
   capture: { offered: CaptureSize[]; standard: CaptureSize[] };
   needs: ArtifactKind[];
+  /** How its verdicts are decided where its findings do not say (a finding's `method`): scripts/accuracy.ts counts them. */
+  method: FindingMethod;
   references: Reference[];
 }
 

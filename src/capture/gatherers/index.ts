@@ -1,6 +1,7 @@
 import { gathererTable } from "./run";
 import { vitalsGatherer } from "./vitals";
 import { axeGatherer } from "./axe";
+import { contrastPixelsGatherer } from "./contrast-pixels";
 import { domGatherer } from "./dom";
 import { layoutGatherer } from "./layout";
 import { imagesGatherer } from "./images";
@@ -16,6 +17,7 @@ import { maskBoxesGatherer } from "./mask-boxes";
 export const WEB_GATHERERS = gathererTable([
   vitalsGatherer,
   axeGatherer,
+  contrastPixelsGatherer,
   domGatherer,
   layoutGatherer,
   imagesGatherer,

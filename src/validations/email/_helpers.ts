@@ -17,6 +17,7 @@ export function mimeCheck(
     requiresConfiguration: false,
     capture: { offered: [], standard: [] },
     needs: [],
+    method: "dom",
     ...meta,
     subjectType: "email",
   };

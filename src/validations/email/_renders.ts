@@ -21,6 +21,7 @@ export function renderCheck(
     requiresConfiguration: false,
     capture: { offered: ["mobile-sm", "tablet-portrait", "desktop-md"], standard },
     needs: dark ? ["render", "render-dark"] : ["render"],
+    method: "dom",
     ...rest,
     subjectType: "email",
   };

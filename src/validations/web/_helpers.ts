@@ -15,6 +15,7 @@ export function domCheck(
     requiresConfiguration: false,
     capture: { offered: ["desktop-md"], standard: ["desktop-md"] },
     needs: ["dom"],
+    method: "dom",
     ...meta,
     subjectType: "url",
   };
@@ -53,6 +54,7 @@ export function visualCheck(
     requiresConfiguration: false,
     capture: { offered: ["mobile-sm", "tablet-portrait", "desktop-md"], standard },
     needs: ["layout", "screenshot"],
+    method: "dom",
     ...rest,
     subjectType: "url",
   };

@@ -64,6 +64,7 @@ export const accessibilityWcag: WebValidation = {
     judgment:
       "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
     needs: ["axe"],
+    method: "axe",
     parameters: [
       {
         name: "standard",

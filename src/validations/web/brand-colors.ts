@@ -102,6 +102,7 @@ export const brandColors: WebValidation = {
       },
     ],
     needs: ["screenshot", "images", "palette"],
+    method: "pixels",
     references: [
       {
         title: "CIEDE2000 colour difference (Sharma, Wu, Dalal)",

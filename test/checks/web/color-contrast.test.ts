@@ -1,6 +1,8 @@
-import { expect, test } from "bun:test";
-import type { AxeContrast, AxeNode } from "../../../src/capture/artifacts";
-import { colorContrast } from "../../../src/validations/web/color-contrast";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { AxeContrast, AxeNode, GlyphContrast } from "../../../src/capture/artifacts";
+import type { Finding } from "../../../src/validations/types";
+import { colorContrast, pixelOutcome } from "../../../src/validations/web/color-contrast";
+import { htmlJob, startServer, type TestServer } from "../../support/harness";
 import { artifacts, axeRule, axeSummary, evaluate, selectors } from "../support/web-artifacts";
 
 const TAGS = ["cat.color", "wcag2aa", "wcag143"];
@@ -80,7 +82,7 @@ test("text axe could not decide (background image, gradient) needs review and do
   expect(selectors(out)).toEqual(["#hero h1", "#banner p"]);
   expect(out.findings.map((f) => f.measured?.why)).toEqual(["bgImage", "bgGradient"]);
   expect(out.findings[0]!.message).toStartWith("needs review: ");
-  expect(out.reasoning).toContain("2 element(s) need review");
+  expect(out.reasoning).toContain("rendered pixels failed 0 and passed 0; 2 need review");
 });
 
 test("a real violation still fails beside elements needing review, and other rules' results do not count", async () => {
@@ -112,4 +114,216 @@ test("a page where axe passed every text element passes", async () => {
   );
   expect(out.verdict).toBe("pass");
   expect(out.findings).toEqual([]);
+});
+
+/** A pixel measurement of one element, as the contrast-pixels gatherer records it. */
+const measured = (percentiles: (p: number) => number, over: Partial<GlyphContrast> = {}): GlyphContrast => ({
+  target: "#hero p",
+  box: { x: 0, y: 0, width: 200, height: 20 },
+  fontSizePx: 16,
+  fontWeight: 400,
+  glyphPixels: 900,
+  corePixels: 400,
+  percentiles: Array.from({ length: 101 }, (_, p) => percentiles(p)),
+  color: "#ffffff",
+  backgrounds: ["#101010", "#303030"],
+  ...over,
+});
+
+test("pixels decide only where 95% of the glyphs' core is on one side; a shadow never fails, a cut region never passes", () => {
+  expect(
+    pixelOutcome(
+      measured(() => 2),
+      4.5,
+    ),
+  ).toBe("fail");
+  expect(
+    pixelOutcome(
+      measured(() => 12),
+      4.5,
+    ),
+  ).toBe("pass");
+  // Crossing the threshold: 40% below.
+  expect(
+    pixelOutcome(
+      measured((p) => (p < 40 ? 3 : 6)),
+      4.5,
+    ),
+  ).toBe("needs review");
+  // 10% below is not "nearly all above".
+  expect(
+    pixelOutcome(
+      measured((p) => (p < 10 ? 3 : 6)),
+      4.5,
+    ),
+  ).toBe("needs review");
+  expect(
+    pixelOutcome(
+      measured(() => 2, { shadow: true }),
+      4.5,
+    ),
+  ).toBe("needs review");
+  expect(
+    pixelOutcome(
+      measured(() => 12, { partial: true }),
+      4.5,
+    ),
+  ).toBe("needs review");
+  // Large text needs 3:1.
+  expect(
+    pixelOutcome(
+      measured(() => 3.2),
+      3,
+    ),
+  ).toBe("pass");
+});
+
+test("an element axe could not decide fails by pixels with its measured range; one pixels could not read stays needing review", async () => {
+  const undecided = axeRule(
+    "color-contrast",
+    [
+      contrastNode("#hero p", { bgColor: null, contrastRatio: 0, messageKey: "bgImage" }),
+      contrastNode("#video p", { bgColor: null, contrastRatio: 0, messageKey: "bgOverlap" }),
+    ],
+    { tags: TAGS },
+  );
+  const out = await evaluate(
+    colorContrast,
+    artifacts({
+      axe: axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }),
+      contrastPixels: {
+        viewport: "desktop-md",
+        candidates: 2,
+        elements: [
+          measured(() => 1.8, { color: "#aaaaaa", backgrounds: ["#eeeeee", "#f4f4f4"] }),
+          { target: "#video p", unmeasured: "the background changed between renders" },
+        ],
+      },
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.selector, f.method, f.measured?.outcome])).toEqual([
+    ["#hero p", "pixels", undefined],
+    ["#video p", "axe", "needs review"],
+  ]);
+  expect(out.findings[0]!.measured).toMatchObject({ ratio: { p5: 1.8, p95: 1.8 }, required: 4.5, shareBelow: 1 });
+  expect(out.findings[1]!.measured?.pixels).toBe("the background changed between renders");
+  expect(out.reasoning).toContain("rendered pixels failed 1 and passed 0; 1 need review");
+});
+
+/** Rendered through the real interface: each page a static_html job selecting color-contrast. */
+describe("through the API", () => {
+  let server: TestServer;
+  let apiKey: string;
+  beforeAll(async () => {
+    server = await startServer();
+    apiKey = (await server.signup()).apiKey;
+  });
+  afterAll(() => server.stop());
+
+  const svg = (background: string, spots: string) =>
+    `url("data:image/svg+xml,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' width='60' height='60'><rect width='60' height='60' fill='${background}'/><circle cx='30' cy='30' r='18' fill='${spots}'/></svg>`)}")`;
+  const page = (style: string, body: string) =>
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contrast</title><style>body{margin:0;font-family:sans-serif}${style}</style></head><body><main>${body}</main></body></html>`;
+
+  async function run(html: string) {
+    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, ["color-contrast"]) });
+    expect(res.status).toBe(200);
+    const [result] = res.body.results;
+    return result as { verdict: string; reason?: string; reasoning: string; findings: Finding[] };
+  }
+
+  test("light grey text over a light background image fails by pixels, with the measured range", async () => {
+    const result = await run(
+      page(
+        `.hero{background-image:${svg("#f4f4f4", "#e6e6e6")};padding:40px}.hero p{color:#b0b0b0;font-size:18px}`,
+        `<section class="hero"><p id="faint">Pale words over a pale photograph are hard to read.</p></section>`,
+      ),
+    );
+    expect(result.verdict).toBe("fail");
+    const [finding] = result.findings;
+    expect(finding).toMatchObject({
+      selector: "#faint",
+      method: "pixels",
+      measured: { why: "bgImage", required: 4.5 },
+    });
+    const ratio = finding!.measured!.ratio as { p5: number; p95: number };
+    expect(ratio.p95).toBeLessThan(2.5);
+    expect(ratio.p5).toBeGreaterThan(1.3);
+    expect(result.reason).toContain("#faint");
+  });
+
+  test("white text over a dark background image passes by pixels", async () => {
+    const result = await run(
+      page(
+        `.hero{background-image:${svg("#102030", "#203040")};padding:40px}.hero h1,.hero p{color:#fff}`,
+        `<section class="hero"><h1 id="title">Spring collection</h1><p id="copy">New arrivals every week, shipped free.</p></section>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    const bySelector = new Map(result.findings.map((f) => [f.selector, f]));
+    for (const id of ["#title", "#copy"]) {
+      expect(bySelector.get(id)).toMatchObject({ method: "pixels", measured: { outcome: "pass" } });
+      expect((bySelector.get(id)!.measured!.ratio as { p5: number }).p5).toBeGreaterThan(10);
+    }
+  });
+
+  test("white text across a busy gradient that crosses the threshold needs review, with the range", async () => {
+    const result = await run(
+      page(
+        `#busy{display:inline-block;padding:10px;color:#fff;font-size:20px;background:repeating-radial-gradient(circle at 30% 40%,rgba(255,255,255,.15) 0 6px,transparent 6px 14px),linear-gradient(90deg,#000,#fff)}`,
+        `<p id="busy">Members save twenty percent on every single order placed this month</p>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    const [finding] = result.findings;
+    expect(finding).toMatchObject({ selector: "#busy", method: "pixels", measured: { outcome: "needs review" } });
+    const ratio = finding!.measured!.ratio as { p5: number; p95: number };
+    expect(ratio.p5).toBeLessThan(4.5);
+    expect(ratio.p95).toBeGreaterThan(4.5);
+    expect(finding!.message).toMatch(/^needs review: \d+(\.\d+)?–\d+(\.\d+)?:1 measured from pixels/);
+  });
+
+  test("measuring is capped per page, and the reasoning says so: axe keeps 20 of 25 undecided elements", async () => {
+    const lines = Array.from({ length: 25 }, (_, i) => `<p>Line ${i + 1} of white copy</p>`).join("");
+    const result = await run(
+      page(
+        `.hero{background-image:${svg("#102030", "#203040")};padding:8px}.hero p{color:#fff;margin:2px 0}`,
+        `<section class="hero">${lines}</section>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    expect(result.findings.filter((f) => f.method === "pixels" && f.measured?.outcome === "pass")).toHaveLength(20);
+    expect(result.reasoning).toContain(
+      "Of 25 element(s) axe could not decide (bgImage), rendered pixels failed 0 and passed 20; 5 need review.",
+    );
+    expect(result.reasoning).toContain("Measuring stopped at the 20 elements axe reports of 25.");
+  });
+
+  test("gradient text painted by its background (background-clip: text) is never failed from pixels", async () => {
+    const result = await run(
+      page(
+        `#shine{font-size:40px;font-weight:700;color:transparent;background:linear-gradient(90deg,#f0f0f0,#fafafa);-webkit-background-clip:text;background-clip:text}`,
+        `<h1 id="shine">Pale gradient heading</h1>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    for (const f of result.findings.filter((f) => f.selector === "#shine"))
+      expect(f.measured).toMatchObject({ outcome: "needs review" });
+  });
+
+  test("where axe decides, it decides as before: grey on white fails by axe, and nothing is measured from pixels", async () => {
+    const result = await run(
+      page("#grey{color:#777;background:#fff}", `<p id="grey">Grey on white, just too light.</p>`),
+    );
+    expect(result.verdict).toBe("fail");
+    expect(result.findings).toEqual([
+      expect.objectContaining({
+        selector: "#grey",
+        method: "axe",
+        measured: expect.objectContaining({ ratio: 4.47, required: 4.5 }),
+      }),
+    ]);
+    expect(result.reasoning).not.toContain("rendered pixels");
+  });
 });
