@@ -3,6 +3,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startServer, type TestServer } from "../support/harness";
 import { runEmailMessage } from "../support/fixture-runs";
+import { checkToolResult } from "../support/contracts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /**
  * Visual verdicts that cite what a client's profile did to the message, when that is what explains the fault: each
@@ -32,6 +36,10 @@ const RUNS: Record<string, [string, unknown[]]> = {
   layout: ["fixed-height-box", [{ id: "email-layout-not-broken", clients: NON_GOOGLE }]],
   responsive: ["fluid-in-head", [{ id: "email-mobile-responsive", clients: NON_GOOGLE }]],
   unrelated: ["fixed-width-unrelated-change", [{ id: "email-mobile-responsive", clients: NON_GOOGLE }]],
+  imagesOff: [
+    "embedded-image-button",
+    [{ id: "email-images-off-readable", clients: { "desktop-md": ["apple-mail", "gmail-web"] } }],
+  ],
   dark: ["dark-styles-in-head", [{ id: "email-dark-mode-legible", clients: { "mobile-sm": ["gmail-ios"] } }]],
   inverting: [
     "dark-styles-in-head",
@@ -110,6 +118,20 @@ describe("a visual verdict cites the client's change that explains its fault", (
     // The Gmail app did drop the style block: it styled an element inside the table, not its width.
     const render = result.renders.find((r: any) => r.clientId === "gmail-android-non-google");
     expect(render.changes).toContainEqual(expect.objectContaining({ action: "style-block-removed" }));
+  });
+
+  test("email-images-off-readable: an embedded (data:) image button shows in Apple Mail, and is a blank box where Gmail drops data: sources", async () => {
+    const result = await resultOf("imagesOff", "email-images-off-readable");
+    expect(result.verdict).toBe("fail");
+    expect(result.findings.map((f: any) => [f.measured.client, f.message])).toEqual([
+      ["gmail-web", "Gmail (web): a linked image without alt text is a blank box with images off"],
+    ]);
+    expect(explainedBy(result.findings[0])).toEqual([
+      expect.stringMatching(
+        /^Gmail \(web\) drops the attribute src="data:image\/png;base64,.*" on img \(line 6\): Base 64 image format: not supported in gmail\.desktop-webmail/,
+      ),
+    ]);
+    expect(result.reason).toContain(", because Gmail (web) drops the attribute src=");
   });
 
   test("email-dark-mode-legible: the Gmail app's inversion turns the headline white on yellow, and the dark styles it dropped for that text are cited", async () => {
@@ -198,4 +220,29 @@ describe("Gmail's link redirect", () => {
     expect(cta.findings.some((f: any) => f.measured.client === "gmail-web")).toBe(false);
     expect(cta.reasoning).toContain("https://trailhead.example/sale?utm_source=email");
   });
+});
+
+test("MCP's get_job gives the same: the reason's citation and each render's changes with their sources", async () => {
+  const job = await jobs.get("cta")!;
+  const client = new Client({ name: "assay-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+    }),
+  );
+  try {
+    const answer = (await client.callTool({
+      name: "get_job",
+      arguments: { jobId: job.jobId, detail: "verbose" },
+    })) as CallToolResult;
+    expect(answer.isError).toBeFalsy();
+    checkToolResult("get_job", answer);
+    const cta = (answer.structuredContent as any).results.find((r: any) => r.validationId === "email-cta-visible");
+    expect(cta.reason).toContain(", because Gmail (Android app, non-Google account) drops a <style> block (line 4)");
+    const gmail = cta.renders.find((r: any) => r.clientId === "gmail-web");
+    expect(gmail.changes).toContainEqual(expect.objectContaining({ action: "link-rewritten", source: "gmail-links" }));
+    expect(gmail.sources["gmail-links"].url).toStartWith("https://");
+  } finally {
+    await client.close();
+  }
 });
