@@ -141,24 +141,3 @@ export function applyWordLimitsInPage(mark: { attribute: string; value: string }
   }
   return changed.size;
 }
-
-/**
- * Inside the rendered message: for each selector a check may cite, the change marks (see CHANGE_MARK) on the element
- * it names and on that element's ancestors; selectors without any are left out.
- */
-export function changeMarksInPage(input: { selectors: string[]; attribute: string }): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const selector of input.selectors) {
-    let el: Element | null = null;
-    try {
-      el = document.querySelector(selector);
-    } catch {
-      continue;
-    }
-    const marks = new Set<string>();
-    for (let n = el; n; n = n.parentElement)
-      for (const m of (n.getAttribute(input.attribute) ?? "").split(" ")) if (m) marks.add(m);
-    if (marks.size) out[selector] = [...marks];
-  }
-  return out;
-}

@@ -8,17 +8,11 @@ import { DARK_METHODS, type CaptureSize, type DarkRendering, type EmailClient, t
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
 import { SANITIZE_HELPERS } from "./sanitize-markup";
-import { appleDarkDecisionInPage, applyWordLimitsInPage, changeMarksInPage, invertColours } from "./client-rendering";
+import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
+import { changesOf } from "./change-marks";
 import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
 import { snapshotTextColours } from "./snapshot-email-render";
-import {
-  CHANGE_MARK,
-  MARKS_PER_CHANGE,
-  MAX_CHANGES,
-  MAX_LINE_SEARCHES,
-  WORD_LIMITS_MARK,
-  type RenderChange,
-} from "./sanitize-record";
+import { CHANGE_MARK, RECORD_LIMITS, WORD_LIMITS_MARK, type RenderChange } from "./sanitize-record";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -174,12 +168,7 @@ export class EmailRenderEngine {
         html,
         source: message.html ?? html,
         rules: sanitizerRulesFor(client),
-        limits: {
-          changes: MAX_CHANGES,
-          searches: MAX_LINE_SEARCHES,
-          marks: MARKS_PER_CHANGE,
-          markAttribute: CHANGE_MARK,
-        },
+        limits: RECORD_LIMITS,
         dark,
         helpersKey: PAGE_HELPERS_KEY,
       });
@@ -317,33 +306,6 @@ export class EmailRenderEngine {
       blocked,
     };
   }
-}
-
-/**
- * The changes on each element the render's checks may name (its text blocks, links, images, overflowing and
- * overlapping elements), read from the marks the sanitizer and the Word engine's limits left in the page.
- */
-async function changesOf(
-  page: Page,
-  snapshot: EmailRenderSnapshot,
-  layout: LayoutSnapshot,
-  marked: Map<string, number>,
-): Promise<Record<string, number[]>> {
-  if (marked.size === 0) return {};
-  const selectors = new Set<string>([
-    ...snapshot.textBlocks.map((t) => t.selector),
-    ...snapshot.links.map((l) => l.selector),
-    ...snapshot.images.map((i) => i.selector),
-    ...layout.overflowing.map((o) => o.selector),
-    ...layout.textOverlaps.flatMap((o) => [o.a, o.b]),
-  ]);
-  const marks = await page.evaluate(changeMarksInPage, { selectors: [...selectors], attribute: CHANGE_MARK });
-  const out: Record<string, number[]> = {};
-  for (const [selector, names] of Object.entries(marks)) {
-    const indexes = names.map((m) => marked.get(m)).filter((i): i is number => i !== undefined);
-    if (indexes.length) out[selector] = indexes.sort((a, b) => a - b);
-  }
-  return out;
 }
 
 /**

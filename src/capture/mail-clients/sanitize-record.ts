@@ -90,6 +90,14 @@ export const MAX_LINE_SEARCHES = 2000;
 /** At most this many distinct changes are kept per render; the rest are counted. */
 export const MAX_CHANGES = 200;
 
+/** The bounds and the mark a render hands into the page with the message. */
+export const RECORD_LIMITS: RecordLimits = {
+  changes: MAX_CHANGES,
+  searches: MAX_LINE_SEARCHES,
+  marks: MARKS_PER_CHANGE,
+  markAttribute: CHANGE_MARK,
+};
+
 /**
  * Records one change: a summary line counted by kind (`what`), and the change itself with its rule; the elements it
  * applies to (`on`) are marked with it (CHANGE_MARK), so a check can tell which of its findings the change explains.
