@@ -4,6 +4,8 @@ import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-lau
 import { uniqueEmail, type TestServer } from "../support/harness";
 import { signIn, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { runEmailMessage } from "../support/fixture-runs";
+import { page } from "../support/pages";
+import { findSet } from "../../src/catalog/sets";
 
 /**
  * The job page of an email job, in Chromium at 375 and 1280 px: beside each render's screenshot, what the client's
@@ -16,6 +18,7 @@ let stopServer: () => Promise<void>;
 let browser: Browser;
 let who: SignedIn;
 let jobId: string;
+let apiKey: string;
 
 const HTML = [
   "<!DOCTYPE html>",
@@ -43,9 +46,10 @@ const RAW = Buffer.from(
 
 beforeAll(async () => {
   let relay;
-  ({ relay, server, stop: stopServer } = await startServerWithRelay());
+  // Loopback opened to the checks (as in the self-check), so the page's own screenshots load when it is checked.
+  ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
   const email = uniqueEmail("render-changes");
-  const { apiKey } = await server.signup(email);
+  ({ apiKey } = await server.signup(email));
   who = await signIn(server, relay, email);
   const job = await runEmailMessage(server, apiKey, RAW, [
     { id: "email-layout-not-broken", clients: { "desktop-md": ["apple-mail", "outlook-windows"] } },
@@ -120,3 +124,25 @@ for (const width of [375, 1280]) {
     }
   });
 }
+
+test("the page with its change lists passes the accessibility set at 375 and 1280 px, as the dashboard's self-check runs it", async () => {
+  // Only the accessibility set: the page links to the rule sources on the internet and to the raw message behind
+  // the session, which this machine's offline, keyless link check cannot follow.
+  const shown = await page(server, `/dashboard/jobs/${jobId}`, who.cookie);
+  expect(shown.status).toBe(200);
+  const job = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: {
+      type: "static_html",
+      html: shown.text,
+      baseUrl: `${server.baseUrl}/dashboard/jobs/${jobId}`,
+      validations: findSet("accessibility")!.validationIds,
+      captureSizes: ["mobile-sm", "desktop-md"],
+    },
+  });
+  expect({ status: job.status, body: job.status === 200 ? null : job.body }).toEqual({ status: 200, body: null });
+  const failing = job.body.results
+    .filter((r: { verdict: string }) => r.verdict !== "pass")
+    .map((r: { validationId: string; reason?: string }) => [r.validationId, r.reason]);
+  expect(failing).toEqual([]);
+});
