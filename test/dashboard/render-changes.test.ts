@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
+import type { Browser } from "playwright-core";
+import { launchChromium, signedInTab } from "../support/dashboard-browser";
 import { uniqueEmail, type TestServer } from "../support/harness";
-import { signIn, type SignedIn, startServerWithRelay } from "../support/mail-relay";
+import { type MailRelay, signIn, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { runEmailMessage } from "../support/fixture-runs";
 import { page } from "../support/pages";
 import { findSet } from "../../src/catalog/sets";
@@ -45,7 +45,7 @@ const RAW = Buffer.from(
 );
 
 beforeAll(async () => {
-  let relay;
+  let relay: MailRelay;
   // Loopback opened to the checks (as in the self-check), so the page's own screenshots load when it is checked.
   ({ relay, server, stop: stopServer } = await startServerWithRelay({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" }));
   const email = uniqueEmail("render-changes");
@@ -57,9 +57,7 @@ beforeAll(async () => {
   ]);
   expect(job.status).toBe("completed");
   jobId = job.jobId;
-  const executablePath = findChromium(process.env.CHROMIUM_PATH);
-  if (!executablePath) throw new Error("no Chromium found (set CHROMIUM_PATH)");
-  browser = await chromium.launch({ executablePath, headless: true, args: BASE_CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -68,10 +66,7 @@ afterAll(async () => {
 
 for (const width of [375, 1280]) {
   test(`at ${width} px each render's changes sit beside (or under) its screenshot, grouped, linked and collapsed`, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
-    const [name, value] = who.cookie.split("=") as [string, string];
-    await context.addCookies([{ name, value, url: server.baseUrl }]);
-    const tab = await context.newPage();
+    const { context, tab } = await signedInTab(browser, server.baseUrl, who.cookie, width);
     try {
       await tab.goto(`${server.baseUrl}/dashboard/jobs/${jobId}`);
       const seen = await tab.evaluate(() => {
