@@ -82,6 +82,7 @@ export function sanitizeState(
     cursors: new Map(),
     lineStarts: null,
     searches: 0,
+    markings: 0,
     limits,
     blockStart: 0,
     blockLine: undefined,

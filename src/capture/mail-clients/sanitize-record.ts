@@ -56,6 +56,8 @@ export const CHANGE_MARK = "data-assay-change";
 export const WORD_LIMITS_MARK = "w";
 /** At most this many elements are marked per change (a rule matching every cell of a long table). */
 export const MARKS_PER_CHANGE = 200;
+/** Each marking may match a selector over the whole message: a bound keeps a message of thousands of rules cheap. */
+export const MAX_MARKINGS = 2000;
 
 /** What a sanitizing records (SanitizeState in sanitize-css.ts holds it), and the message it finds lines in. */
 export interface ChangeLog {
@@ -72,6 +74,8 @@ export interface ChangeLog {
   lineStarts: number[] | null;
   /** Searches made for lines so far: past limits.searches a change is recorded without its line. */
   searches: number;
+  /** Changes whose elements were looked up and marked so far: past limits.markings a change marks none. */
+  markings: number;
   /** The bounds (MAX_CHANGES, MAX_LINE_SEARCHES), handed into the page with the message. */
   limits: RecordLimits;
 }
@@ -81,6 +85,8 @@ export interface RecordLimits {
   searches: number;
   /** Elements marked per change (MARKS_PER_CHANGE), with the attribute CHANGE_MARK. */
   marks: number;
+  /** Changes whose elements are looked up at most (MAX_MARKINGS). */
+  markings: number;
   markAttribute: string;
 }
 
@@ -95,6 +101,7 @@ export const RECORD_LIMITS: RecordLimits = {
   changes: MAX_CHANGES,
   searches: MAX_LINE_SEARCHES,
   marks: MARKS_PER_CHANGE,
+  markings: MAX_MARKINGS,
   markAttribute: CHANGE_MARK,
 };
 
@@ -125,7 +132,7 @@ export function sanitizeNote(
     });
   } else s.omitted++;
   const index = s.order.get(key);
-  if (index !== undefined && change.on) markElements(s, change.on(), String(index));
+  if (index !== undefined && change.on && s.markings++ < s.limits.markings) markElements(s, change.on(), String(index));
 }
 
 /** Adds a change's mark to elements (at most limits.marks of them). */
