@@ -66,17 +66,20 @@ export const emailDarkModeLegible: EmailValidation = {
         findings: [],
       };
     const byContrast = (a: Finding, b: Finding) => (a.measured!.contrast as number) - (b.measured!.contrast as number);
+    // The reason ends on the last cause's worst text: a change that explains it is cited right there.
+    let named: Finding | null = null;
     const fixes = CAUSES.flatMap((cause) => {
       const own = findings.filter((f) => f.measured!.cause === cause).sort(byContrast);
       if (own.length === 0) return [];
       const worst = own[0]!;
+      named = worst;
       const at = `${worst.message.split(": ").slice(1).join(": ")} (${worst.selector})`;
       return [`${FIX[cause](own.length, worst)}; worst ${at}`];
     });
     const worst = [...findings].sort(byContrast);
     return {
       verdict: "fail",
-      reason: `${findings.length} text(s) unreadable in dark mode. ${fixes.join(". ")}${because(worst, null)}`,
+      reason: `${findings.length} text(s) unreadable in dark mode. ${fixes.join(". ")}${because(worst, named)}`,
       reasoning: `Composited text and background colours of ${renders.ok.length} dark render(s) (${seen}): ${findings.length} text(s) below ${MIN_CONTRAST}:1.`,
       findings: findings.sort(byContrast).slice(0, 30),
     };
