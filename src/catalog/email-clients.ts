@@ -146,12 +146,11 @@ const SAMSUNG_MAIL: Base = {
   extraCredits: true,
 };
 
-function entries(
-  formFactor: CaptureSize,
-  list: Array<[Base, { width: number; native?: boolean; dark?: boolean }]>,
-): EmailClient[] {
+function entries(formFactor: CaptureSize, list: Array<[Base, { width: number; native?: boolean }]>): EmailClient[] {
   const out: EmailClient[] = [];
   for (const [base, o] of list) {
+    // Every client that darkens mail (its own dark styles, or a forced inversion) has a dark variant to render.
+    const dark = base.darkMode !== "none";
     const light: EmailClient = {
       ...base,
       formFactor,
@@ -159,10 +158,10 @@ function entries(
       colorScheme: "light",
       width: o.width,
       height: VIEWPORTS[formFactor].height,
-      ...(o.dark ? { darkVariant: `${base.id}-dark` } : {}),
+      ...(dark ? { darkVariant: `${base.id}-dark` } : {}),
     };
     out.push(light);
-    if (o.dark) {
+    if (dark) {
       out.push({
         ...light,
         id: `${base.id}-dark`,
@@ -182,21 +181,21 @@ function entries(
 /** Form factor → clients. Widths are the reading pane at that form factor (docs/email-clients.md). */
 export const EMAIL_CLIENTS: Record<CaptureSize, EmailClient[]> = {
   "mobile-sm": entries("mobile-sm", [
-    [APPLE_MAIL_IOS, { width: 375, native: true, dark: true }],
-    [GMAIL_IOS, { width: 375, dark: true }],
-    [GMAIL_ANDROID, { width: 375, dark: true }],
-    [OUTLOOK_IOS, { width: 375, dark: true }],
+    [APPLE_MAIL_IOS, { width: 375, native: true }],
+    [GMAIL_IOS, { width: 375 }],
+    [GMAIL_ANDROID, { width: 375 }],
+    [OUTLOOK_IOS, { width: 375 }],
     [GMAIL_ANDROID_NON_GOOGLE, { width: 375 }],
     [SAMSUNG_MAIL, { width: 375 }],
   ]),
   "tablet-portrait": entries("tablet-portrait", [
-    [APPLE_MAIL_IPADOS, { width: 768, native: true, dark: true }],
+    [APPLE_MAIL_IPADOS, { width: 768, native: true }],
     [GMAIL_IPADOS, { width: 768 }],
   ]),
   "desktop-md": entries("desktop-md", [
-    [APPLE_MAIL_MACOS, { width: 880, native: true, dark: true }],
+    [APPLE_MAIL_MACOS, { width: 880, native: true }],
     [GMAIL_WEB, { width: 940 }],
-    [OUTLOOK_WEB, { width: 760, dark: true }],
+    [OUTLOOK_WEB, { width: 760 }],
     [OUTLOOK_WINDOWS, { width: 720 }],
     [OUTLOOK_NEW_WINDOWS, { width: 760 }],
     [YAHOO_WEB, { width: 860 }],
@@ -216,7 +215,8 @@ export function nativeDefault(formFactor: CaptureSize): EmailClient {
  * The renders a visual email check reads: per form factor named in its `clients` entry, the clients named
  * (an empty array means that form factor's native default); with no `clients`, the native default of each
  * of the check's standard form factors. A check that reads dark renders (email-dark-mode-legible) gets each
- * client's dark variant where the catalog has one, and the client itself in dark mode otherwise.
+ * client's dark variant: every client that darkens mail has one; a client that does not (darkMode "none") is
+ * rendered as it shows mail, light.
  * Unknown ids are refused earlier (UNKNOWN_EMAIL_CLIENT), so every id here resolves.
  */
 export function renderTargets(module: ValidationModule, clients?: Record<string, string[]>): RenderTarget[] {

@@ -86,7 +86,10 @@ const RenderView = Obj(
     changesOmitted: Type.Integer({ description: "Distinct changes past the listed ones, counted only." }),
     sources: Type.Record(
       Str(),
-      Obj({ title: Str(), url: Str(), checked: Str() }, "Where a rule comes from, and the day it was last checked."),
+      Obj(
+        { name: Str(), title: Str(), url: Str(), checked: Str() },
+        "Where a rule comes from, and the day it was last checked.",
+      ),
     ),
   },
   "An email render the result read (verbose), with what the mail client's profile did to the message.",

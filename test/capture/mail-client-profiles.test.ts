@@ -261,3 +261,59 @@ describe("each profile records what it did to the message", () => {
     }
   });
 });
+
+describe("which elements each change applies to (what a visual verdict may cite)", () => {
+  async function rendered(clientId: string, html: string, formFactor: CaptureSize = "desktop-md") {
+    const client = findEmailClient(formFactor, clientId)!;
+    const out = await engine.render({ html, text: null }, { client, formFactor });
+    if (!out.ok) throw new Error(`${clientId}: ${out.error}`);
+    const { changes, changesAt, snapshot } = out.render;
+    /** The changes recorded on the element a link's text names, or on its ancestors. */
+    const at = (text: string) => {
+      const link = snapshot.links.find((l) => l.text === text) ?? snapshot.textBlocks.find((t) => t.text === text);
+      if (!link) throw new Error(`no ${text} in ${clientId}`);
+      return (changesAt[link.selector] ?? []).map((i) => changes[i]!);
+    };
+    return at;
+  }
+
+  test("Word: an inline padding on the link, a style block's padding on a div, nothing on an untouched paragraph", async () => {
+    const at = await rendered(
+      "outlook-windows",
+      [
+        "<!DOCTYPE html><html><head><style>.box { padding: 20px; }</style></head><body>",
+        '<a class="cta" href="https://shop.example/" style="padding:12px 24px; background:#0a7; color:#fff">Shop</a>',
+        '<div class="box"><p>Boxed</p></div>',
+        "<p>Plain</p>",
+        "</body></html>",
+      ].join("\n"),
+    );
+    expect(at("Shop")).toContainEqual(
+      expect.objectContaining({ action: "declaration-removed", target: "padding: 12px 24px", source: "word-engine" }),
+    );
+    expect(at("Boxed")).toContainEqual(expect.objectContaining({ action: "layout-limited", source: "word-engine" }));
+    expect(at("Plain")).toEqual([]);
+  });
+
+  test("a media query marks what it styles only where it would hold: a phone query at a 375px client, not at a desktop one", async () => {
+    const html = [
+      "<!DOCTYPE html><html><head><style>",
+      "@media (max-width: 600px) { .wrap { width: 100% !important; } }",
+      '</style></head><body><table class="wrap" width="600"><tr><td>Inside</td></tr></table><p>Outside</p></body></html>',
+    ].join("\n");
+    const phone = await rendered("gmail-android-non-google", html, "mobile-sm");
+    expect(phone("Inside")).toContainEqual(expect.objectContaining({ action: "style-block-removed", line: 1 }));
+    expect(phone("Outside")).toEqual([]);
+    const desktop = await rendered("thunderbird", html);
+    expect(desktop("Inside")).toEqual([]);
+  });
+
+  test("a message cannot claim a change: its own marks are removed before the sanitizer's", async () => {
+    const at = await rendered(
+      "outlook-windows",
+      '<!DOCTYPE html><html><body><p data-assay-change="0 1 2 w">Claims</p><p style="border-radius:4px">Radius</p></body></html>',
+    );
+    expect(at("Claims")).toEqual([]);
+    expect(at("Radius")).toContainEqual(expect.objectContaining({ target: "border-radius: 4px" }));
+  });
+});

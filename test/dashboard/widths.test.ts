@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
-import { BASE_CHROMIUM_ARGS, findChromium } from "../../src/capture/chromium-launch";
+import type { Browser } from "playwright-core";
+import { launchChromium, signedInTab } from "../support/dashboard-browser";
 import { htmlJob, uniqueEmail, type TestServer } from "../support/harness";
 import { inSession, signIn, type MailRelay, type SignedIn, startServerWithRelay } from "../support/mail-relay";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -46,9 +46,7 @@ beforeAll(async () => {
   });
   expect(job.status).toBe(200);
   jobId = job.body.jobId;
-  const executablePath = findChromium(process.env.CHROMIUM_PATH);
-  if (!executablePath) throw new Error("no Chromium found (set CHROMIUM_PATH)");
-  browser = await chromium.launch({ executablePath, headless: true, args: BASE_CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();
@@ -69,10 +67,7 @@ const PATHS = () => [
 
 for (const width of [375, 1280]) {
   test(`at ${width} px every dashboard page fits, its header is one row, and its tables read`, async () => {
-    const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
-    const [name, value] = who.cookie.split("=") as [string, string];
-    await context.addCookies([{ name, value, url: server.baseUrl }]);
-    const tab = await context.newPage();
+    const { context, tab } = await signedInTab(browser, server.baseUrl, who.cookie, width);
     try {
       for (const path of PATHS()) {
         await tab.goto(`${server.baseUrl}${path}`);

@@ -100,27 +100,44 @@ export function appleDarkDecisionInPage(defaultText: string): { declared: boolea
 /**
  * Outlook for Windows' Word engine, on what the style blocks set (the sanitizer already cleaned inline
  * styles): no width or height on div/p/span, no max-width outside tables, padding only on table cells.
- * VML boxes (drawn by the sanitizer) are left alone.
+ * VML boxes (drawn by the sanitizer) are left alone. Each element the limits changed (its padding or max-width
+ * dropped, or its box resized) is marked with `mark.value` in `mark.attribute`; returns how many.
  */
-export function applyWordLimitsInPage(): number {
-  let changed = 0;
-  for (const el of Array.from(document.querySelectorAll("body *")) as HTMLElement[]) {
-    if (el.hasAttribute("data-assay-vml")) continue;
+export function applyWordLimitsInPage(mark: { attribute: string; value: string }): number {
+  const elements = (Array.from(document.querySelectorAll("body *")) as HTMLElement[]).filter(
+    (el) => !el.hasAttribute("data-assay-vml"),
+  );
+  // Sizes are read for all before any is written, and again after: one layout each way.
+  const sized = elements.filter((el) => ["div", "p", "span"].includes(el.tagName.toLowerCase()));
+  const before = sized.map((el) => el.getBoundingClientRect());
+  const changed = new Set<HTMLElement>();
+  for (const el of elements) {
     const tag = el.tagName.toLowerCase();
     const cs = getComputedStyle(el);
     if (["div", "p", "span"].includes(tag)) {
       el.style.setProperty("width", "auto", "important");
       el.style.setProperty("height", "auto", "important");
-      changed++;
     }
-    if (tag !== "table" && cs.maxWidth !== "none") el.style.setProperty("max-width", "none", "important");
+    if (tag !== "table" && cs.maxWidth !== "none") {
+      el.style.setProperty("max-width", "none", "important");
+      changed.add(el);
+    }
     if (
       !["td", "th"].includes(tag) &&
       ["paddingTop", "paddingRight", "paddingBottom", "paddingLeft"].some((p) => parseFloat(cs[p as "paddingTop"]) > 0)
     ) {
       el.style.setProperty("padding", "0", "important");
-      changed++;
+      changed.add(el);
     }
   }
-  return changed;
+  sized.forEach((el, i) => {
+    const was = before[i]!;
+    const now = el.getBoundingClientRect();
+    if (Math.abs(was.width - now.width) >= 1 || Math.abs(was.height - now.height) >= 1) changed.add(el);
+  });
+  for (const el of changed) {
+    const marks = (el.getAttribute(mark.attribute) ?? "").split(" ").filter(Boolean);
+    if (!marks.includes(mark.value)) el.setAttribute(mark.attribute, [...marks, mark.value].join(" "));
+  }
+  return changed.size;
 }

@@ -43,6 +43,7 @@ const KEEP: RenderProfile["rules"] = {
   word: false,
   styleBlocks: true,
   backgroundImages: true,
+  linkRedirect: null,
 };
 const GMAIL_RULES: RenderProfile["rules"] = {
   ...KEEP,
@@ -54,6 +55,7 @@ const GMAIL_RULES: RenderProfile["rules"] = {
   idPrefix: "m_",
   bodyToDiv: true,
   noNegativeMargins: true,
+  linkRedirect: "https://www.google.com/url?q=",
 };
 
 const OUTLOOK_WEB_RULES: RenderProfile["rules"] = {
@@ -99,8 +101,8 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     light: { canvas: "#ffffff", text: "#222222" },
     dark: { canvas: "#ffffff", text: "#222222" },
     fidelity:
-      "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
-    sources: ["gmail-css", "caniemail", "observed", "assay"],
+      "Good: Gmail's published rules (head-only style blocks up to 16 KB, class prefixing, body to div, 102 KB clipping), its link redirect (google.com/url, the href kept) and caniemail's CSS data; Gmail's undocumented filters are not all known.",
+    sources: ["gmail-css", "caniemail", "gmail-links", "observed", "assay"],
   },
   "gmail-app-non-google": {
     rules: { ...GMAIL_RULES, styleBlocks: false, backgroundImages: false },
@@ -112,7 +114,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#121212", text: "#e8eaed" },
     fidelity:
       "Good for what it removes: the Gmail app showing a non-Google (IMAP, Exchange, Outlook.com) account's mail drops every <style> block and every background image (caniemail html-style note 2, css-background-image note 1), on top of Gmail's rules; only inline styles remain.",
-    sources: ["gmail-css", "caniemail", "observed", "assay"],
+    sources: ["gmail-css", "caniemail", "gmail-links", "observed", "assay"],
   },
   "gmail-app": {
     rules: GMAIL_RULES,
@@ -124,7 +126,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     dark: { canvas: "#121212", text: "#e8eaed" },
     fidelity:
       "Good for a Google account (Gmail's sanitizer as on the web, with the app's caniemail data); a non-Google account's mail is the gmail-app-non-google profile. Dark mode is an approximation of Gmail's colour inversion.",
-    sources: ["gmail-css", "caniemail", "observed", "assay"],
+    sources: ["gmail-css", "caniemail", "gmail-links", "observed", "assay"],
   },
   "outlook-web": {
     rules: OUTLOOK_WEB_RULES,

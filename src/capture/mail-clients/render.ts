@@ -9,9 +9,10 @@ import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from
 import { sanitizeInPage } from "./sanitize-in-page";
 import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
+import { changesOf } from "./change-marks";
 import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
 import { snapshotTextColours } from "./snapshot-email-render";
-import { MAX_CHANGES, MAX_LINE_SEARCHES, type RenderChange } from "./sanitize-record";
+import { CHANGE_MARK, RECORD_LIMITS, WORD_LIMITS_MARK, type RenderChange } from "./sanitize-record";
 import { timed } from "../../phases";
 
 /** One message rendered in one emulated client at one form factor. */
@@ -32,6 +33,11 @@ export interface EmailRender {
   changes: RenderChange[];
   /** Distinct changes past the first MAX_CHANGES, counted only. */
   changesOmitted: number;
+  /**
+   * The changes that apply to each element the render's snapshot and layout name (by that selector): indexes into
+   * `changes` of those recorded on the element itself or on an ancestor. Elements no change touched are left out.
+   */
+  changesAt: Record<string, number[]>;
   /** Requests the message made, all refused: remote images, fonts, stylesheets. */
   blocked: string[];
 }
@@ -162,11 +168,14 @@ export class EmailRenderEngine {
         html,
         source: message.html ?? html,
         rules: sanitizerRulesFor(client),
-        limits: { changes: MAX_CHANGES, searches: MAX_LINE_SEARCHES },
+        limits: RECORD_LIMITS,
+        dark,
         helpersKey: PAGE_HELPERS_KEY,
       });
     });
     notes.push(...sanitized.notes);
+    // An element's marks name the sanitizer's changes by their order there; here they follow what came before.
+    const marked = new Map(sanitized.changes.map((_, i) => [String(i), changes.length + i]));
     changes.push(...sanitized.changes);
 
     // The client's defaults: its font and text colour for unstyled text, its canvas behind the message.
@@ -200,8 +209,9 @@ export class EmailRenderEngine {
     if (dark) await page.emulateMedia({ colorScheme: "dark" });
 
     if (profile.rules.word) {
-      const n = await page.evaluate(applyWordLimitsInPage);
+      const n = await page.evaluate(applyWordLimitsInPage, { attribute: CHANGE_MARK, value: WORD_LIMITS_MARK });
       if (n) {
+        marked.set(WORD_LIMITS_MARK, changes.length);
         notes.push(`Word engine limits applied to ${n} element(s) styled from style blocks`);
         changes.push({
           action: "layout-limited",
@@ -269,6 +279,7 @@ export class EmailRenderEngine {
     });
     const { layout, screenshot } = artifacts as Required<typeof artifacts>;
     const snapshot = lightText ? withLightContrast(artifacts.snapshot!, lightText) : artifacts.snapshot!;
+    const changesAt = await timed("render change marks", () => changesOf(page, snapshot, layout, marked));
     if (blocked.length) {
       notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
       changes.push({
@@ -291,6 +302,7 @@ export class EmailRenderEngine {
       notes,
       changes,
       changesOmitted: sanitized.omitted,
+      changesAt,
       blocked,
     };
   }

@@ -33,11 +33,17 @@ export interface SanitizerRules {
   styleBlocks: boolean;
   /** Background images are kept (the Gmail app drops them for a non-Google account: caniemail css-background-image note 1). */
   backgroundImages: boolean;
+  /** Links are opened through this redirect (Gmail: https://www.google.com/url?q=…), in a new tab; the href is kept. */
+  linkRedirect: string | null;
 }
 
 /** One sanitizing of a message, in the page: the rules, what was changed so far (counted by kind), and what the style blocks declared. */
 export interface SanitizeState extends ChangeLog {
   rules: SanitizerRules;
+  /** The message's document, where the elements a change applies to are found and marked. */
+  doc: Document;
+  /** The render is in dark mode: a prefers-color-scheme: dark query would apply there. */
+  dark: boolean;
   /** Where the style block being written starts in the source, and its line (undefined when not found as written). */
   blockStart: number;
   blockLine: number | undefined;
@@ -56,17 +62,27 @@ export interface SanitizeState extends ChangeLog {
  */
 
 /** A new sanitizing of a message under `rules`. */
-export function sanitizeState(rules: SanitizerRules, source: string, limits: RecordLimits): SanitizeState {
+export function sanitizeState(
+  rules: SanitizerRules,
+  source: string,
+  limits: RecordLimits,
+  doc: Document,
+  dark: boolean,
+): SanitizeState {
   const u = rules.unsupported;
   return {
     rules,
+    doc,
+    dark,
     counts: new Map(),
     changes: new Map(),
+    order: new Map(),
     omitted: 0,
     source,
     cursors: new Map(),
     lineStarts: null,
     searches: 0,
+    markings: 0,
     limits,
     blockStart: 0,
     blockLine: undefined,
@@ -79,6 +95,19 @@ export function sanitizeState(rules: SanitizerRules, source: string, limits: Rec
     })),
     selectorFeatures: u.selectors.map((s) => ({ pattern: new RegExp(s.pattern, s.flags), why: s.why })),
   };
+}
+
+/**
+ * The elements of the message a style rule's selector matches, as written (before the client's prefixes), or none
+ * when the browser cannot match it (pseudo-elements, unknown pseudo-classes); a :hover or :focus rule matches nothing
+ * at rest, so a change to it explains nothing there.
+ */
+export function matchingElements(s: SanitizeState, selector: string): Element[] {
+  try {
+    return Array.from(s.doc.querySelectorAll(selector)).slice(0, s.limits.marks);
+  } catch {
+    return [];
+  }
 }
 
 /** Splits CSS text at `sep` outside quotes, parentheses and brackets. */
@@ -292,11 +321,20 @@ export function prefixNames(s: SanitizeState, selector: string): string {
   return out;
 }
 
-/** A selector as the client keeps it (rewritten for its body-to-div and prefixes), or null when it drops it. */
-export function filterSelector(s: SanitizeState, selector: string, line?: number): string | null {
+/**
+ * A selector as the client keeps it (rewritten for its body-to-div and prefixes), or null when it drops it; a dropped
+ * selector marks the elements it matches when its rule `applies` to this render (not inside a media query it fails).
+ */
+export function filterSelector(s: SanitizeState, selector: string, line?: number, applies = true): string | null {
   let kept = selector.trim();
   if (!kept) return null;
-  const at = { target: kept, selector: kept, ...(line ? { line } : {}) };
+  const written = kept;
+  const at = {
+    target: kept,
+    selector: kept,
+    ...(line ? { line } : {}),
+    ...(applies ? { on: () => matchingElements(s, written) } : {}),
+  };
   const feature = s.selectorFeatures.find((f) => f.pattern.test(kept));
   if (feature) {
     sanitizeNote(s, `removed selectors using ${feature.why}`, {
@@ -323,6 +361,7 @@ export function filterSelector(s: SanitizeState, selector: string, line?: number
 
 export const SANITIZE_CSS_HELPERS = {
   sanitizeState,
+  matchingElements,
   splitTopLevel,
   wordDeclaration,
   filterDeclarations,

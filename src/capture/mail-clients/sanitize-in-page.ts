@@ -22,12 +22,17 @@ export function sanitizeInPage(input: {
   source: string;
   rules: SanitizerRules;
   limits: RecordLimits;
+  /** The render is in dark mode (a prefers-color-scheme: dark query holds there). */
+  dark: boolean;
   helpersKey: string;
 }): SanitizeResult {
   const h = (globalThis as unknown as Record<symbol, typeof SANITIZE_HELPERS>)[Symbol.for(input.helpersKey)]!;
   const { rules } = input;
   const doc = new DOMParser().parseFromString(input.html, "text/html");
-  const s = h.sanitizeState(rules, input.source, input.limits);
+  // Only the sanitizer marks which changes apply where: a message's own marks are not kept.
+  for (const el of Array.from(doc.querySelectorAll(`[${input.limits.markAttribute}]`)))
+    el.removeAttribute(input.limits.markAttribute);
+  const s = h.sanitizeState(rules, input.source, input.limits, doc, input.dark);
   if (rules.word) h.drawVml(s, doc);
   h.removeUnsafeMarkup(s, doc);
   h.removeUnsupportedElements(s, doc);
@@ -36,6 +41,7 @@ export function sanitizeInPage(input: {
   h.sanitizeStyleBlocks(s, doc);
   h.sanitizeInlineStyles(s, doc);
   if (!rules.backgroundImages) h.removeBackgroundAttributes(s, doc);
+  h.rewriteLinks(s, doc);
   if (rules.word) h.wordImageSizes(doc);
   h.prefixClassesAndIds(s, doc);
   if (rules.bodyToDiv && doc.body) h.bodyToDiv(s, doc);

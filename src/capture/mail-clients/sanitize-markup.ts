@@ -8,7 +8,7 @@ import {
   sourceIndex,
   sourceLine,
 } from "./sanitize-record";
-import { SANITIZE_STYLESHEET_HELPERS, sanitizeStyleText } from "./sanitize-stylesheet";
+import { blockTargets, SANITIZE_STYLESHEET_HELPERS, sanitizeStyleText } from "./sanitize-stylesheet";
 
 /**
  * The sanitizer's markup: what a client removes or rewrites in the message's document (a DOMParser document:
@@ -149,6 +149,7 @@ export function removeBase64Images(s: SanitizeState, doc: Document): void {
       selector: describeElement(img),
       ...caniemailRule(s.rules.unsupported.base64Images ?? "image-base64"),
       ...(line ? { line } : {}),
+      on: () => [img],
     });
     img.removeAttribute("src");
     img.setAttribute("data-assay-nosrc", "base64");
@@ -169,6 +170,7 @@ export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
         rule: "<style> is not supported with non-Google accounts in the Gmail app (caniemail html-style note 2)",
         source: "caniemail",
         ...(s.blockLine ? { line: s.blockLine } : {}),
+        on: () => blockTargets(s, style.textContent ?? ""),
       });
       style.remove();
       continue;
@@ -180,6 +182,7 @@ export function sanitizeStyleBlocks(s: SanitizeState, doc: Document): void {
         rule: "<style> is supported in the <head> only (caniemail html-style: not supported inside the <body>)",
         source: "caniemail",
         ...(s.blockLine ? { line: s.blockLine } : {}),
+        on: () => blockTargets(s, style.textContent ?? ""),
       });
       style.remove();
       continue;
@@ -202,6 +205,7 @@ export function removeBackgroundAttributes(s: SanitizeState, doc: Document): voi
       rule: "background images are not supported with non-Google accounts in the Gmail app (caniemail css-background-image note 1)",
       source: "caniemail",
       ...(line ? { line } : {}),
+      on: () => [el],
     });
     el.removeAttribute("background");
   }
@@ -216,9 +220,32 @@ export function sanitizeInlineStyles(s: SanitizeState, doc: Document): void {
     const text = filterDeclarations(s, written, el.tagName.toLowerCase(), {
       selector: describeElement(el),
       ...(line ? { line } : {}),
+      on: () => [el],
     });
     if (text) el.setAttribute("style", text);
     else el.removeAttribute("style");
+  }
+}
+
+/**
+ * Gmail's links: the href is kept, and the reader's click goes through Google's redirect (data-saferedirecturl,
+ * https://www.google.com/url?q=<href>&source=gmail…) in a new tab (target="_blank"), as messages saved from Gmail
+ * show. Only web links: mailto: and the like open as they are. One change, counted per link.
+ */
+export function rewriteLinks(s: SanitizeState, doc: Document): void {
+  const redirect = s.rules.linkRedirect;
+  if (!redirect) return;
+  for (const a of Array.from(doc.querySelectorAll("a[href]"))) {
+    const href = (a.getAttribute("href") ?? "").trim();
+    if (!/^https?:\/\//i.test(href)) continue;
+    a.setAttribute("data-saferedirecturl", `${redirect}${encodeURIComponent(href)}&source=gmail`);
+    a.setAttribute("target", "_blank");
+    sanitizeNote(s, "links opened through Google's redirect", {
+      action: "link-rewritten",
+      target: `links open through ${redirect}<href>&source=gmail in a new tab (the href is kept)`,
+      rule: "Gmail opens a message's web links through its google.com/url redirect (data-saferedirecturl), in a new tab; the link's href stays the sender's",
+      source: "gmail-links",
+    });
   }
 }
 
@@ -293,6 +320,7 @@ export const SANITIZE_HELPERS = {
   sanitizeStyleBlocks,
   sanitizeInlineStyles,
   removeBackgroundAttributes,
+  rewriteLinks,
   wordImageSizes,
   prefixClassesAndIds,
   bodyToDiv,

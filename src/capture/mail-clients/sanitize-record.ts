@@ -4,7 +4,7 @@
  */
 
 /** Where a rule comes from (src/capture/mail-clients/rule-sources.ts has each one's title, address and date checked). */
-export type RuleSourceId = "caniemail" | "gmail-css" | "word-engine" | "observed" | "assay";
+export type RuleSourceId = "caniemail" | "gmail-css" | "gmail-links" | "word-engine" | "observed" | "assay";
 
 export type ChangeAction =
   | "declaration-removed"
@@ -20,7 +20,8 @@ export type ChangeAction =
   | "clipped"
   | "conditional-comments"
   | "layout-limited"
-  | "images-blocked";
+  | "images-blocked"
+  | "link-rewritten";
 
 /** One change (identical ones counted together). */
 export interface RenderChange {
@@ -41,7 +42,22 @@ export interface ChangeAt {
   target?: string;
   selector?: string;
   line?: number;
+  /** The message's elements the change applies to (read once, when the change is recorded): each is marked with it. */
+  on?: () => Iterable<Element>;
 }
+
+/**
+ * The attribute that marks, in the sanitized message, the elements a change applies to: the indexes of the changes
+ * (in the order recorded), space-separated; "w" for the Word engine's layout limits (applied after the sanitizer).
+ * A message's own attribute of this name is removed first (sanitizeInPage), so a message cannot claim a change.
+ */
+export const CHANGE_MARK = "data-assay-change";
+/** The Word engine's layout limits' mark (client-rendering.ts applies them after the sanitizer). */
+export const WORD_LIMITS_MARK = "w";
+/** At most this many elements are marked per change (a rule matching every cell of a long table). */
+export const MARKS_PER_CHANGE = 200;
+/** Each marking may match a selector over the whole message: a bound keeps a message of thousands of rules cheap. */
+export const MAX_MARKINGS = 2000;
 
 /** What a sanitizing records (SanitizeState in sanitize-css.ts holds it), and the message it finds lines in. */
 export interface ChangeLog {
@@ -49,6 +65,8 @@ export interface ChangeLog {
   counts: Map<string, number>;
   /** Each change, keyed by what it is and where; past MAX_CHANGES only counted, in omitted. */
   changes: Map<string, RenderChange>;
+  /** Each recorded change's index in `changes` (its order), by its key: what an element's mark names. */
+  order: Map<string, number>;
   omitted: number;
   /** The message's HTML as it arrived, to find the line of what is changed; searches go on from the last hit per stream. */
   source: string;
@@ -56,6 +74,8 @@ export interface ChangeLog {
   lineStarts: number[] | null;
   /** Searches made for lines so far: past limits.searches a change is recorded without its line. */
   searches: number;
+  /** Changes whose elements were looked up and marked so far: past limits.markings a change marks none. */
+  markings: number;
   /** The bounds (MAX_CHANGES, MAX_LINE_SEARCHES), handed into the page with the message. */
   limits: RecordLimits;
 }
@@ -63,6 +83,11 @@ export interface ChangeLog {
 export interface RecordLimits {
   changes: number;
   searches: number;
+  /** Elements marked per change (MARKS_PER_CHANGE), with the attribute CHANGE_MARK. */
+  marks: number;
+  /** Changes whose elements are looked up at most (MAX_MARKINGS). */
+  markings: number;
+  markAttribute: string;
 }
 
 /** Each search may scan the whole message: a bound keeps a huge message with thousands of styled elements cheap. */
@@ -71,7 +96,19 @@ export const MAX_LINE_SEARCHES = 2000;
 /** At most this many distinct changes are kept per render; the rest are counted. */
 export const MAX_CHANGES = 200;
 
-/** Records one change: a summary line counted by kind (`what`), and the change itself with its rule. */
+/** The bounds and the mark a render hands into the page with the message. */
+export const RECORD_LIMITS: RecordLimits = {
+  changes: MAX_CHANGES,
+  searches: MAX_LINE_SEARCHES,
+  marks: MARKS_PER_CHANGE,
+  markings: MAX_MARKINGS,
+  markAttribute: CHANGE_MARK,
+};
+
+/**
+ * Records one change: a summary line counted by kind (`what`), and the change itself with its rule; the elements it
+ * applies to (`on`) are marked with it (CHANGE_MARK), so a check can tell which of its findings the change explains.
+ */
 export function sanitizeNote(
   s: ChangeLog,
   what: string,
@@ -82,7 +119,8 @@ export function sanitizeNote(
   const key = [change.action, target, change.selector ?? "", change.line ?? "", change.rule].join("\u0000");
   const seen = s.changes.get(key);
   if (seen) seen.count++;
-  else if (s.changes.size < s.limits.changes)
+  else if (s.changes.size < s.limits.changes) {
+    s.order.set(key, s.changes.size);
     s.changes.set(key, {
       action: change.action,
       target,
@@ -92,7 +130,20 @@ export function sanitizeNote(
       source: change.source,
       count: 1,
     });
-  else s.omitted++;
+  } else s.omitted++;
+  const index = s.order.get(key);
+  if (index !== undefined && change.on && s.markings++ < s.limits.markings) markElements(s, change.on(), String(index));
+}
+
+/** Adds a change's mark to elements (at most limits.marks of them). */
+export function markElements(s: ChangeLog, elements: Iterable<Element>, mark: string): void {
+  let n = 0;
+  const attribute = s.limits.markAttribute;
+  for (const el of elements) {
+    if (n++ >= s.limits.marks) break;
+    const marks = (el.getAttribute(attribute) ?? "").split(" ").filter(Boolean);
+    if (!marks.includes(mark)) el.setAttribute(attribute, [...marks, mark].join(" "));
+  }
 }
 
 /**
@@ -156,6 +207,7 @@ export function caniemailRule(why: string): { rule: string; source: "caniemail" 
 
 export const SANITIZE_RECORD_HELPERS = {
   sanitizeNote,
+  markElements,
   sourceIndex,
   skipSourceBlock,
   lineAt,

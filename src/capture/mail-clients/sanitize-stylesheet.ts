@@ -1,4 +1,10 @@
-import { filterDeclarations, filterSelector, splitTopLevel, type SanitizeState } from "./sanitize-css";
+import {
+  filterDeclarations,
+  filterSelector,
+  matchingElements,
+  splitTopLevel,
+  type SanitizeState,
+} from "./sanitize-css";
 import { caniemailRule, sanitizeNote, skipSourceBlock, sourceLine, type RuleSourceId } from "./sanitize-record";
 
 /**
@@ -7,11 +13,68 @@ import { caniemailRule, sanitizeNote, skipSourceBlock, sourceLine, type RuleSour
  * parsed by the browser's own parser (a constructed stylesheet) and written back rule by rule.
  */
 
-/** Whether the client keeps a media query with this condition (`nested` in another at-rule). */
-export function mediaAllowed(s: SanitizeState, condition: string, nested: boolean, line?: number): boolean {
+/**
+ * Whether a media query would hold in this render: at the client's width (the sanitizer runs in the render's page,
+ * at its viewport, in light mode), and in its colour scheme (a dark render answers prefers-color-scheme as dark).
+ */
+export function mediaApplies(s: SanitizeState, condition: string): boolean {
+  const scheme = s.dark
+    ? condition.replace(/prefers-color-scheme\s*:\s*(dark|light)/gi, (_, v: string) =>
+        v.toLowerCase() === "dark" ? "prefers-color-scheme: light" : "prefers-color-scheme: dark",
+      )
+    : condition;
+  try {
+    return matchMedia(scheme).matches;
+  } catch {
+    return false;
+  }
+}
+
+/** The elements the style rules of a list match, in this render (inside media queries that hold here). */
+export function ruleTargets(s: SanitizeState, list: CSSRuleList): Element[] {
+  const out = new Set<Element>();
+  const walk = (rules: CSSRuleList) => {
+    for (const rule of Array.from(rules)) {
+      if (rule instanceof CSSStyleRule) for (const el of matchingElements(s, rule.selectorText)) out.add(el);
+      else if (rule instanceof CSSMediaRule) {
+        if (mediaApplies(s, rule.conditionText ?? rule.media.mediaText)) walk(rule.cssRules);
+      } else if (rule instanceof CSSSupportsRule) walk(rule.cssRules);
+    }
+  };
+  walk(list);
+  return [...out];
+}
+
+/** The elements a style block's rules match in this render (none when the CSS parser refuses it). */
+export function blockTargets(s: SanitizeState, text: string): Element[] {
+  const sheet = new CSSStyleSheet();
+  try {
+    sheet.replaceSync(text);
+  } catch {
+    return [];
+  }
+  return ruleTargets(s, sheet.cssRules);
+}
+
+/**
+ * Whether the client keeps a media query with this condition (`nested` in another at-rule); a query it drops marks
+ * the elements its rules would have styled here (`on`), when it would have held in this render.
+ */
+export function mediaAllowed(
+  s: SanitizeState,
+  condition: string,
+  nested: boolean,
+  line?: number,
+  on?: () => Iterable<Element>,
+): boolean {
   const { rules } = s;
   const u = rules.unsupported;
-  const at = { action: "media-query-removed" as const, target: `@media ${condition}`, ...(line ? { line } : {}) };
+  const at = {
+    action: "media-query-removed" as const,
+    target: `@media ${condition}`,
+    ...(line ? { line } : {}),
+    ...(on ? { on } : {}),
+  };
   if (u.atRules.media) {
     sanitizeNote(s, `removed media queries (${u.atRules.media})`, { ...at, ...caniemailRule(u.atRules.media) });
     return false;
@@ -56,18 +119,28 @@ export function mediaAllowed(s: SanitizeState, condition: string, nested: boolea
   return true;
 }
 
-/** A list of CSS rules written back as the client keeps them (`depth`: how deep in at-rules they are). */
-export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): string {
+/**
+ * A list of CSS rules written back as the client keeps them (`depth`: how deep in at-rules they are; `applies`: the
+ * at-rules around them hold in this render, so what is dropped from them marks the elements they match).
+ */
+export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number, applies = true): string {
   const u = s.rules.unsupported;
   const out: string[] = [];
   // A rule's line: where its first selector (or at-rule) is written, searched on from the block's start.
   const lineOf = (text: string) => sourceLine(s, text, "rule", s.blockStart);
-  const atRule = (name: string, why: string, line: number | undefined, target: string) => {
+  const atRule = (
+    name: string,
+    why: string,
+    line: number | undefined,
+    target: string,
+    on?: () => Iterable<Element>,
+  ) => {
     sanitizeNote(s, `removed ${name} (${why})`, {
       action: "at-rule-removed",
       ...caniemailRule(why),
       target,
       ...(line ? { line } : {}),
+      ...(applies && on ? { on } : {}),
     });
     skipSourceBlock(s, "rule");
   };
@@ -75,15 +148,20 @@ export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): 
     if (rule instanceof CSSStyleRule) {
       const written = splitTopLevel(rule.selectorText, ",");
       const line = lineOf(written[0]!.trim()) ?? s.blockLine;
-      const selectors = written.map((sel) => filterSelector(s, sel, line)).filter((sel): sel is string => !!sel);
+      const selectors = written
+        .map((sel) => filterSelector(s, sel, line, applies))
+        .filter((sel): sel is string => !!sel);
       if (!selectors.length) continue;
+      let matched: Element[] | undefined;
+      const on = () => (matched ??= matchingElements(s, rule.selectorText));
       const body = filterDeclarations(s, rule.style.cssText, null, {
         selector: rule.selectorText,
         ...(line ? { line } : {}),
+        ...(applies ? { on } : {}),
       });
       let nested = "";
       if (rule.cssRules?.length) {
-        if (u.nesting) atRule("nested rules", u.nesting, line, `${rule.selectorText} { … }`);
+        if (u.nesting) atRule("nested rules", u.nesting, line, `${rule.selectorText} { … }`, on);
         else
           nested = Array.from(rule.cssRules)
             .map((r) => r.cssText)
@@ -93,19 +171,27 @@ export function writeRules(s: SanitizeState, list: CSSRuleList, depth: number): 
     } else if (rule instanceof CSSMediaRule) {
       if (depth > 0) s.nestedAtRule = true;
       const condition = rule.conditionText ?? rule.media.mediaText;
-      if (!mediaAllowed(s, condition, depth > 0, lineOf("@media") ?? s.blockLine)) {
+      const holds = applies && mediaApplies(s, condition);
+      const on = holds ? () => ruleTargets(s, rule.cssRules) : undefined;
+      if (!mediaAllowed(s, condition, depth > 0, lineOf("@media") ?? s.blockLine, on)) {
         skipSourceBlock(s, "rule");
         continue;
       }
-      const inner = writeRules(s, rule.cssRules, depth + 1);
+      const inner = writeRules(s, rule.cssRules, depth + 1, holds);
       if (inner) out.push(`@media ${condition} { ${inner} }`);
     } else if (rule instanceof CSSSupportsRule) {
       if (depth > 0) s.nestedAtRule = true;
       if (u.atRules.supports) {
-        atRule("@supports", u.atRules.supports, lineOf("@supports") ?? s.blockLine, `@supports ${rule.conditionText}`);
+        atRule(
+          "@supports",
+          u.atRules.supports,
+          lineOf("@supports") ?? s.blockLine,
+          `@supports ${rule.conditionText}`,
+          () => ruleTargets(s, rule.cssRules),
+        );
         continue;
       }
-      const inner = writeRules(s, rule.cssRules, depth + 1);
+      const inner = writeRules(s, rule.cssRules, depth + 1, applies);
       if (inner) out.push(`@supports ${rule.conditionText} { ${inner} }`);
     } else if (rule instanceof CSSFontFaceRule) {
       if (u.atRules["font-face"]) {
@@ -143,6 +229,7 @@ export function sanitizeStyleText(s: SanitizeState, text: string): string | null
       rule,
       source,
       ...(s.blockLine ? { line: s.blockLine } : {}),
+      on: () => blockTargets(s, text),
     });
   if (rules.styleBlockMaxBytes !== null && new TextEncoder().encode(text).length > rules.styleBlockMaxBytes) {
     block(
@@ -185,4 +272,11 @@ export function sanitizeStyleText(s: SanitizeState, text: string): string | null
   return out;
 }
 
-export const SANITIZE_STYLESHEET_HELPERS = { mediaAllowed, writeRules, sanitizeStyleText };
+export const SANITIZE_STYLESHEET_HELPERS = {
+  mediaApplies,
+  ruleTargets,
+  blockTargets,
+  mediaAllowed,
+  writeRules,
+  sanitizeStyleText,
+};

@@ -46,6 +46,12 @@ const STYLE = `
   .pass { color: #166534; } .fail { color: #b91c1c; } .error { color: #92400e; }
   figure { margin: 1rem 0; } figure img { max-width: 100%; border: 1px solid #d1d5db; }
   .shots { display: flex; flex-wrap: wrap; gap: 0 1.5rem; } .shots figure img { width: 320px; height: auto; }
+  div.render { display: flex; flex-wrap: wrap; align-items: flex-start; gap: 0 1.5rem; border-top: 1px solid #d1d5db; }
+  div.render figure { flex: 0 1 auto; width: 322px; max-width: 100%; } div.render figure img { width: 320px; height: auto; }
+  .render-changes { flex: 1 1 18rem; min-width: 0; } .render-changes h3 { font-size: 1.125rem; }
+  .render-changes h4 { margin: .75rem 0 .25rem; font-size: 1rem; } .render-changes .checked { font-weight: 400; }
+  .render-changes ul { padding-left: 1.25rem; margin: .25rem 0; } .render-changes li { margin: .25rem 0; overflow-wrap: anywhere; }
+  .render-changes summary { cursor: pointer; padding: .25rem 0; }
   pre { white-space: pre-wrap; background: #f3f4f6; padding: .5rem; }
   .filters a { margin-left: .75rem; } .filters a[aria-current] { font-weight: 700; }
   .header-value { word-break: break-word; font: .875rem/1.4 ui-monospace, monospace; }

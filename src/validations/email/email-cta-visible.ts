@@ -1,7 +1,7 @@
 import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
 import { isSocialLink } from "../shared/social";
-import { findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, quote, renderCheck, rendersFor, where, type Aspect } from "./_renders";
 
 const MIN_CONTRAST = 3;
 
@@ -43,7 +43,7 @@ export const emailCtaVisible: EmailValidation = {
     standard: ["mobile-sm", "desktop-md"],
     summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
     judgment:
-      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes.",
+      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes. When what a client's profile did to the message (a declaration, rule, media query or style block it dropped, Word's layout limits) applied to the call to action or its ancestors and bears on the fault (its display, size, colours or image), the reason cites it with its rule and source.",
     references: [
       {
         title: "Litmus: bulletproof buttons",
@@ -76,25 +76,34 @@ export const emailCtaVisible: EmailValidation = {
         .filter((l) => l.href === cta!.href)
         .sort((a, b) => b.box.width * b.box.height - a.box.width * a.box.height);
       const same = sameHref.find((l) => l.text === cta!.text) ?? sameHref[0];
-      const why = !same
-        ? "it is gone"
+      const [why, aspect]: [string, Aspect | null] | [null, null] = !same
+        ? ["it is gone", null]
         : !same.shown
-          ? "it is hidden"
+          ? ["it is hidden", "visibility"]
           : same.visibleShare < 0.5
-            ? `only ${Math.round(same.visibleShare * 100)}% of it is within the ${r.client.width}px width`
+            ? [`only ${Math.round(same.visibleShare * 100)}% of it is within the ${r.client.width}px width`, "width"]
             : !same.text.trim()
-              ? "it shows no text: an image without alt text, and images are blocked"
+              ? ["it shows no text: an image without alt text, and images are blocked", "image"]
               : same.contrast !== null && same.contrast < MIN_CONTRAST
-                ? `its text ${quote(same.text, 30)} has ${same.contrast.toFixed(2)}:1 contrast against what is behind it`
-                : null;
+                ? [
+                    `its text ${quote(same.text, 30)} has ${same.contrast.toFixed(2)}:1 contrast against what is behind it`,
+                    "colour",
+                  ]
+                : [null, null];
       if (why)
         findings.push(
-          findingAt(r, {
-            message: `${r.client.name}: ${why}`,
-            selector: same?.selector ?? cta.selector,
-            url: cta.href,
-            measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {},
-          }),
+          explained(
+            r,
+            {
+              message: `${r.client.name}: ${why}`,
+              selector: same?.selector ?? cta.selector,
+              url: cta.href,
+              measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {},
+            },
+            // A call to action that is gone has no element here for a change to apply to.
+            aspect && same ? [same.selector] : [],
+            aspect ?? "visibility",
+          ),
         );
     }
     const label = quote(cta.text || cta.href, 40);
@@ -106,7 +115,7 @@ export const emailCtaVisible: EmailValidation = {
       };
     return {
       verdict: "fail",
-      reason: `Make the call to action ${label} visible in ${findings.map((f) => f.message.split(":")[0]).join(", ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,
+      reason: `Make the call to action ${label} visible in ${findings.map((f) => f.message.split(":")[0]).join(", ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}${because(findings)}`,
       reasoning: `Primary call to action in ${where(from)}: ${cta.selector} → ${cta.href}; not visible or readable in ${findings.length} render(s).`,
       findings,
     };

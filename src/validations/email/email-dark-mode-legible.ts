@@ -1,6 +1,6 @@
 import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
-import { findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, quote, renderCheck, rendersFor, where } from "./_renders";
 
 /** Below 3:1 text is hard to read for most readers (WCAG's floor for large text); color-contrast-style AA checks are separate. */
 const MIN_CONTRAST = 3;
@@ -15,7 +15,7 @@ export const emailDarkModeLegible: EmailValidation = {
     dark: true,
     summary: "In dark mode every line of text still stands out from what is behind it.",
     judgment:
-      "The message is rendered in dark mode in each selected client (by default Apple Mail on iPhone, dark; a client with a dark variant in the catalog is rendered as that variant), the way that client darkens messages: Apple Mail applies the message's prefers-color-scheme styles and, when the message declares dark support or sets no colours, its dark canvas and light default text; Gmail and Outlook invert colours partly or fully. Fails when visible text (6px or larger) has less than 3:1 contrast against the background composited under it (background images are blocked, so they do not count), naming each such text Each dark render says how it was produced: a forced inversion of the message's colours (full or partial: Gmail apps, Outlook.com and the Outlook apps, Outlook for Windows, Samsung Email), which the sender cannot switch off, or the message's own prefers-color-scheme styles (Apple Mail). The reason tells which the sender must fix: text below 3:1 in light mode too needs its colour fixed in both modes; otherwise the message's dark styles (prefers-color-scheme) or colours that survive inversion.",
+      "The message is rendered in dark mode in each selected client (by default Apple Mail on iPhone, dark; a client with a dark variant in the catalog is rendered as that variant), the way that client darkens messages: Apple Mail applies the message's prefers-color-scheme styles and, when the message declares dark support or sets no colours, its dark canvas and light default text; Gmail and Outlook invert colours partly or fully. Fails when visible text (6px or larger) has less than 3:1 contrast against the background composited under it (background images are blocked, so they do not count), naming each such text Each dark render says how it was produced: a forced inversion of the message's colours (full or partial: Gmail apps, Outlook.com and the Outlook apps, Outlook for Windows, Samsung Email), which the sender cannot switch off, or the message's own prefers-color-scheme styles (Apple Mail). The reason tells which the sender must fix: text below 3:1 in light mode too needs its colour fixed in both modes; otherwise the message's dark styles (prefers-color-scheme) or colours that survive inversion. When what the client's profile did to the message (a colour, a prefers-color-scheme query, a rule or style block it dropped) applied to that text or its ancestors, the reason cites it with its rule and source.",
     references: [
       {
         title: "caniemail: prefers-color-scheme",
@@ -36,20 +36,25 @@ export const emailDarkModeLegible: EmailValidation = {
         if (t.fontSizePx < 6 || t.contrast >= MIN_CONTRAST) continue;
         const cause = causeOf(r, t.lightContrast);
         findings.push(
-          findingAt(r, {
-            message: `${r.client.name}: ${t.contrast.toFixed(2)}:1 for ${quote(t.text, 50)} (rgb ${t.color.join(",")} on rgb ${t.background.join(",")})${t.lightContrast !== undefined ? `, ${t.lightContrast.toFixed(2)}:1 in light mode` : ""}`,
-            selector: t.selector,
-            text: t.text,
-            measured: {
-              contrast: t.contrast,
-              color: t.color,
-              background: t.background,
-              ...(t.lightContrast !== undefined ? { lightContrast: t.lightContrast } : {}),
-              darkMode: r.darkMode?.method ?? "none",
-              ...(r.darkMode && "extent" in r.darkMode ? { extent: r.darkMode.extent } : {}),
-              cause,
+          explained(
+            r,
+            {
+              message: `${r.client.name}: ${t.contrast.toFixed(2)}:1 for ${quote(t.text, 50)} (rgb ${t.color.join(",")} on rgb ${t.background.join(",")})${t.lightContrast !== undefined ? `, ${t.lightContrast.toFixed(2)}:1 in light mode` : ""}`,
+              selector: t.selector,
+              text: t.text,
+              measured: {
+                contrast: t.contrast,
+                color: t.color,
+                background: t.background,
+                ...(t.lightContrast !== undefined ? { lightContrast: t.lightContrast } : {}),
+                darkMode: r.darkMode?.method ?? "none",
+                ...(r.darkMode && "extent" in r.darkMode ? { extent: r.darkMode.extent } : {}),
+                cause,
+              },
             },
-          }),
+            [t.selector],
+            "colour",
+          ),
         );
       }
     }
@@ -61,16 +66,20 @@ export const emailDarkModeLegible: EmailValidation = {
         findings: [],
       };
     const byContrast = (a: Finding, b: Finding) => (a.measured!.contrast as number) - (b.measured!.contrast as number);
+    // The reason ends on the last cause's worst text: a change that explains it is cited right there.
+    let named: Finding | null = null;
     const fixes = CAUSES.flatMap((cause) => {
       const own = findings.filter((f) => f.measured!.cause === cause).sort(byContrast);
       if (own.length === 0) return [];
       const worst = own[0]!;
+      named = worst;
       const at = `${worst.message.split(": ").slice(1).join(": ")} (${worst.selector})`;
       return [`${FIX[cause](own.length, worst)}; worst ${at}`];
     });
+    const worst = [...findings].sort(byContrast);
     return {
       verdict: "fail",
-      reason: `${findings.length} text(s) unreadable in dark mode. ${fixes.join(". ")}`,
+      reason: `${findings.length} text(s) unreadable in dark mode. ${fixes.join(". ")}${because(worst, named)}`,
       reasoning: `Composited text and background colours of ${renders.ok.length} dark render(s) (${seen}): ${findings.length} text(s) below ${MIN_CONTRAST}:1.`,
       findings: findings.sort(byContrast).slice(0, 30),
     };

@@ -1,5 +1,5 @@
 import type { EmailValidation, Finding } from "../types";
-import { findingAt, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, findingAt, renderCheck, rendersFor, where } from "./_renders";
 
 /** Fewer live words than this, with images in the message, and the message is its images. */
 const MIN_WORDS = 20;
@@ -41,11 +41,16 @@ export const emailImagesOffReadable: EmailValidation = {
       for (const img of blocked) {
         if (img.link !== null && !(img.alt ?? "").trim() && !img.linkText) {
           findings.push(
-            findingAt(r, {
-              message: `${r.client.name}: a linked image without alt text is a blank box with images off`,
-              selector: img.selector,
-              url: img.link,
-            }),
+            explained(
+              r,
+              {
+                message: `${r.client.name}: a linked image without alt text is a blank box with images off`,
+                selector: img.selector,
+                url: img.link,
+              },
+              [img.selector],
+              "image",
+            ),
           );
         }
       }
@@ -71,7 +76,7 @@ export const emailImagesOffReadable: EmailValidation = {
       return { verdict: "pass", reasoning: `With images off the message still reads: ${seen}.`, findings: [] };
     return {
       verdict: "fail",
-      reason: `${findings[0]!.message}: put the message and its call to action in live text, and give every image that carries meaning alt text`,
+      reason: `${findings[0]!.message}: put the message and its call to action in live text, and give every image that carries meaning alt text${because(findings)}`,
       reasoning: `Rendered with images blocked (${seen}): ${findings.length} problem(s).`,
       findings,
     };

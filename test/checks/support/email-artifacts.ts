@@ -8,6 +8,7 @@ import type {
   SpfOutcome,
 } from "../../../src/capture/email/authentication";
 import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clients/render";
+import type { RenderChange } from "../../../src/capture/mail-clients/sanitize-record";
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
 import type { LayoutSnapshot } from "../../../src/capture/artifacts";
 import { findEmailClient } from "../../../src/catalog/email-clients";
@@ -238,6 +239,9 @@ export interface RenderFields {
   snapshot?: Partial<EmailRenderSnapshot>;
   /** Dark renders: how the client darkened it (by default its catalog method, darkened). */
   darkMode?: DarkRendering | null;
+  /** What the client's profile changed, and which of it applies where (by selector). */
+  changes?: RenderChange[];
+  changesAt?: Record<string, number[]>;
 }
 
 /** One render in a catalog client: a layout that fits its width and an empty snapshot, with the given fields. */
@@ -286,8 +290,9 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
       ...over.snapshot,
     },
     notes: [],
-    changes: [],
+    changes: over.changes ?? [],
     changesOmitted: 0,
+    changesAt: over.changesAt ?? {},
     blocked: [],
   };
   return { ok: true, render: rendered };

@@ -1,5 +1,6 @@
 import { DecisionBadge, SeverityBadge } from "./badges";
 import { EmailPreview } from "./email-preview-views";
+import { Screenshots } from "./job-renders-views";
 import { type JobItem, type ReceivedEmail, type ResultItem, Subject, Verdicts, when } from "./jobs-views";
 import { DashboardPage, type ShellProps } from "./shell";
 
@@ -345,32 +346,5 @@ export function JobPageView(props: JobPageProps) {
       )}
       <Screenshots job={job} />
     </DashboardPage>
-  );
-}
-
-/** Every screenshot once, in the order the results name them, captioned by size or by mail client and mode. */
-function Screenshots(props: { job: JobItem }) {
-  const shots = new Map<string, string>();
-  for (const r of props.job.results)
-    for (const c of r.captures ?? [])
-      if (!shots.has(c.screenshotUrl)) shots.set(c.screenshotUrl, c.caption ?? c.viewport);
-  if (shots.size === 0) return "";
-  return (
-    <section aria-labelledby="screenshots-heading">
-      <h2 id="screenshots-heading">Screenshots</h2>
-      <p>The image links are temporary share links: reload this page for fresh ones.</p>
-      <div class="shots">
-        {[...shots].map(([url, label]) => (
-          <figure class="shot">
-            <a href={url}>
-              <img src={url} alt={`Screenshot at ${label}`} width="320" loading="lazy" />
-            </a>
-            <figcaption>
-              <span safe>{label}</span>: <a href={url}>view large</a>
-            </figcaption>
-          </figure>
-        ))}
-      </div>
-    </section>
   );
 }

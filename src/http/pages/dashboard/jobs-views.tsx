@@ -51,9 +51,29 @@ export interface ResultItem {
   }[];
   /** caption: an email render's mail client and mode ("Apple Mail, iPhone, dark"). */
   captures?: { viewport: string; screenshotUrl: string; caption?: string }[];
+  /** Email renders (verbose): what each client's profile did to the message. */
+  renders?: RenderItem[];
   note?: string;
   reasonCode?: string;
   judge?: { model: string; promptVersion: string; images: unknown[]; usage?: { totalTokens: number } };
+}
+
+/** One email render as a verbose result lists it: the client, how it darkened the message, and its changes. */
+export interface RenderItem {
+  clientId: string;
+  formFactor: string;
+  darkMode?: { method: string; extent?: string; darkened: boolean; how: string };
+  changes: {
+    action: string;
+    target: string;
+    selector?: string;
+    line?: number;
+    rule: string;
+    source: string;
+    count: number;
+  }[];
+  changesOmitted: number;
+  sources: Record<string, { name: string; title: string; url: string; checked: string }>;
 }
 
 /** An email job's message as received: its headers in order, parts, attachments, links, and where to download it. */
