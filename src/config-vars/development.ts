@@ -50,6 +50,11 @@ export const DEVELOPMENT_VARS = {
     default: 60,
     doc: "How long `npm run bench`'s soak (and the remote-browsers bench) runs.",
   },
+  BENCH_CLUSTER_RUN_PAGES: {
+    section: "development",
+    kind: "integer",
+    doc: "Pages of the full-size site run on two nodes (PostgreSQL, remote browser workers) that `npm run bench` adds, up to 1,000; unset, the bench leaves it out (`bun bench/cluster-run-bench.ts` runs it alone, at 1,000 pages).",
+  },
   BENCH_CLI_ROUNDS: {
     section: "development",
     kind: "integer",
