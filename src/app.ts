@@ -17,6 +17,7 @@ import type { ReadModels } from "../projections/projection";
 import { NetworkGuard } from "./capture/network-guard";
 import { addressResolverFor } from "./capture/email/dns-resolver";
 import { BrowserPool } from "./capture/browser-pool";
+import { EngineCaptures } from "./capture/engines/engine-captures";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { AccountService } from "./services/accounts";
@@ -157,6 +158,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const pool = BrowserPool.fromConfig(config);
   const { log, readModels, keyUsage, coordinator } = await openEventLog(config);
   const webCapture = new WebCaptureEngine(pool, guard);
+  const engines = new EngineCaptures(pool, guard);
   const emailCapture = new EmailCaptureEngine(pool, config);
   const objects = objectStoreFor(config);
   const serverSecret = await shareLinkSecret(config, coordinator);
@@ -173,6 +175,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     guard,
     pool,
     webCapture,
+    engines,
     emailCapture,
     captures,
     judge,
@@ -210,6 +213,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     plans,
     pool,
     async close() {
+      await engines.close();
       await pool.close();
       await log.close();
     },

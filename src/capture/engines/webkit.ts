@@ -22,16 +22,32 @@ const PAGE_LOAD_TIMEOUT_MS = 30_000;
  */
 const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
 
-export interface WebKitRender {
+/** What a page is: a URL the browser loads through the proxy, or a document the proxy serves (at a name of its own). */
+export type WebKitTarget = { url: string } | { html: string };
+
+/** One viewport's screenshot (PNG) and what the reading script returned there. */
+export interface WebKitShot {
   png: Uint8Array;
   width: number;
   height: number;
+  reading: unknown;
+}
+
+export interface WebKitPageCapture {
+  /** One per viewport asked for, in their order. */
+  shots: WebKitShot[];
   /** Every request the page made, as the guarded proxy decided it. */
   requests: ProxiedRequest[];
   browserVersion: string;
 }
 
+export interface WebKitRender extends Omit<WebKitShot, "reading"> {
+  requests: ProxiedRequest[];
+  browserVersion: string;
+}
+
 type WebDriverAnswer = { value: unknown };
+type Viewport = { width: number; height: number };
 
 export class WebKitEngine {
   private queue: Promise<unknown> = Promise.resolve();
@@ -66,8 +82,19 @@ export class WebKitEngine {
   }
 
   /** Renders the document at width x height (the page's viewport) and returns the viewport's screenshot. */
-  render(html: string, viewport: { width: number; height: number }, guard: NetworkGuard): Promise<WebKitRender> {
-    const run = this.queue.then(() => this.renderNow(html, viewport, guard));
+  async render(html: string, viewport: Viewport, guard: NetworkGuard): Promise<WebKitRender> {
+    const { shots, requests, browserVersion } = await this.capture({ html }, [viewport], guard);
+    const { reading: _, ...shot } = shots[0]!;
+    return { ...shot, requests, browserVersion };
+  }
+
+  /**
+   * Loads the page once, then at each viewport in turn: sizes the viewport, runs `readScript` (the body of a
+   * WebDriver execute/sync script, in the page's own world: WebDriver has no isolated one) and takes the
+   * viewport's screenshot. Renders on one engine run one after another (one session per driver).
+   */
+  capture(target: WebKitTarget, viewports: Viewport[], guard: NetworkGuard, readScript?: string) {
+    const run = this.queue.then(() => this.captureNow(target, viewports, guard, readScript));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -82,12 +109,13 @@ export class WebKitEngine {
     }
   }
 
-  private async renderNow(
-    html: string,
-    viewport: { width: number; height: number },
+  private async captureNow(
+    target: WebKitTarget,
+    viewports: Viewport[],
     guard: NetworkGuard,
-  ): Promise<WebKitRender> {
-    const proxy = await startGuardedProxy(guard, html);
+    readScript?: string,
+  ): Promise<WebKitPageCapture> {
+    const proxy = await startGuardedProxy(guard, "html" in target ? target.html : undefined);
     let session: string | undefined;
     try {
       const created = (await this.command("POST", "/session", {
@@ -105,16 +133,21 @@ export class WebKitEngine {
         },
       })) as { sessionId: string; capabilities: { browserVersion: string } };
       session = `/session/${created.sessionId}`;
-      await this.sizeViewport(session, viewport);
-      await this.command("POST", `${session}/url`, { url: proxy.documentUrl });
-      const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
-      return {
-        png: new Uint8Array(png),
-        width: png.readUInt32BE(16),
-        height: png.readUInt32BE(20),
-        requests: [...proxy.requests],
-        browserVersion: created.capabilities.browserVersion,
-      };
+      await this.sizeViewport(session, viewports[0]!);
+      const url = "url" in target ? target.url : proxy.documentUrl;
+      await this.command("POST", `${session}/url`, { url });
+      const refused = proxy.requests.find((r) => r.url === url && r.outcome !== "allowed" && r.outcome !== "document");
+      if (refused) throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
+      const shots: WebKitShot[] = [];
+      for (const [i, viewport] of viewports.entries()) {
+        if (i > 0) await this.sizeViewport(session, viewport);
+        const reading = readScript
+          ? await this.command("POST", `${session}/execute/sync`, { script: readScript, args: [] })
+          : null;
+        const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
+        shots.push({ png: new Uint8Array(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20), reading });
+      }
+      return { shots, requests: [...proxy.requests], browserVersion: created.capabilities.browserVersion };
     } finally {
       if (session) await this.command("DELETE", session).catch(() => {});
       await proxy.close();
@@ -122,17 +155,21 @@ export class WebKitEngine {
   }
 
   /** MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the difference. */
-  private async sizeViewport(session: string, viewport: { width: number; height: number }): Promise<void> {
-    await this.command("POST", `${session}/window/rect`, viewport);
-    const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
-      script: "return [innerWidth, innerHeight]",
-      args: [],
-    })) as [number, number];
-    if (innerWidth === viewport.width && innerHeight === viewport.height) return;
-    await this.command("POST", `${session}/window/rect`, {
-      width: 2 * viewport.width - innerWidth,
-      height: 2 * viewport.height - innerHeight,
-    });
+  private async sizeViewport(session: string, viewport: Viewport): Promise<void> {
+    let window = { width: viewport.width, height: viewport.height };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.command("POST", `${session}/window/rect`, window);
+      const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
+        script: "return [innerWidth, innerHeight]",
+        args: [],
+      })) as [number, number];
+      if (innerWidth === viewport.width && innerHeight === viewport.height) return;
+      window = {
+        width: window.width + viewport.width - innerWidth,
+        height: window.height + viewport.height - innerHeight,
+      };
+    }
+    throw new Error(`MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height}`);
   }
 
   private async command(method: string, path: string, body?: unknown): Promise<unknown> {
