@@ -39,7 +39,7 @@ export const ValidationEntry = Type.Object(
       Type.Array(enumOf(RENDER_ENGINES, `A browser engine: ${RENDER_ENGINES.join(", ")}.`), {
         minItems: 1,
         description:
-          "Webpage checks that take engines (layout-not-broken, no-horizontal-overflow): the browser engines the page is rendered and judged in at each of the check's sizes; default [\"chromium\"]. Each engine beyond Chromium is priced and gated like an extra-credit mail client.",
+          'Webpage checks that take engines (layout-not-broken, no-horizontal-overflow): the browser engines the page is rendered and judged in at each of the check\'s sizes; default ["chromium"]. Each engine beyond Chromium is priced and gated like an extra-credit mail client.',
       }),
     ),
   },

@@ -115,7 +115,15 @@ const Result = Obj(
     ),
     screenshotUrl: Opt(Type.String({ description: "Fetch with the same Bearer key; does not expire." })),
     screenshotShareUrl: Opt(Type.String({ description: "Short-lived link usable without a key." })),
-    captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),
+    captures: Opt(
+      Type.Array(
+        Obj({
+          viewport: Str(),
+          engine: Type.String({ description: "The browser engine the capture was rendered in: chromium or webkit." }),
+          screenshotUrl: Str(),
+        }),
+      ),
+    ),
     references: Opt(Type.Array(Reference)),
     note: Opt(Str()),
     renders: Opt(Type.Array(RenderView)),

@@ -17,7 +17,9 @@ export function acrossEngines(outcomes: Array<{ engine: RenderEngine; outcome: O
   const because = failed.length ? failed : errored;
   return {
     verdict,
-    ...(because.length ? { reason: because.map(({ engine, outcome }) => named(engine, outcome.reason ?? "")).join(" ") } : {}),
+    ...(because.length
+      ? { reason: because.map(({ engine, outcome }) => named(engine, outcome.reason ?? "")).join(" ") }
+      : {}),
     reasoning,
     findings,
   };

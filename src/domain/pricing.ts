@@ -36,5 +36,7 @@ function creditsOf(v: Priced, captureSizes?: readonly CaptureSize[]): number {
   if (module.meta.needs.includes("render"))
     return renderTargets(module, clients).reduce((n, t) => n + renderPrice(t.client), 0);
   const extraEngines = enginesOf(v).filter((e) => e !== "chromium").length;
-  return module.meta.price.credits + extraEngines * sizesOf(module, captureSizes).length * EXTRA_ENGINE_CREDITS_PER_RENDER;
+  return (
+    module.meta.price.credits + extraEngines * sizesOf(module, captureSizes).length * EXTRA_ENGINE_CREDITS_PER_RENDER
+  );
 }

@@ -1,7 +1,7 @@
 import type { EngineCapture, EngineCaptures } from "../capture/engines/engine-captures";
 import type { WebArtifacts, Screenshot } from "../capture/artifacts";
 import type { WebSubject } from "../capture/web-capture";
-import { ENGINE_NAMES, type CaptureSize, type RenderEngine } from "../capture/vocabulary";
+import { ENGINE_NAMES, RENDER_ENGINES, type CaptureSize, type RenderEngine } from "../capture/vocabulary";
 import { EXTRA_ENGINE_CREDITS_PER_RENDER } from "../catalog/render-pricing";
 import { acrossEngines } from "../domain/engine-verdict";
 import { enginesOf, sizesOf, type PlannedJob, type PlannedValidation } from "../domain/planned-job";
@@ -26,6 +26,12 @@ export interface EngineEvidence {
 
 export const engineCaptureKey = (jobId: string, engine: RenderEngine, size: CaptureSize) =>
   `${jobId}-${engine}-${size}.jpg`;
+
+/** The engine a stored capture was rendered in, from its key (every other capture is Chromium's). */
+export function engineOfCaptureKey(key: string): RenderEngine {
+  const engine = /-([a-z]+)-[a-z]+-[a-z]+\.jpg$/.exec(key)?.[1];
+  return RENDER_ENGINES.find((e) => e === engine && e !== "chromium") ?? "chromium";
+}
 
 const extraEnginesOf = (v: PlannedValidation) => enginesOf(v).filter((e): e is ExtraEngine => e !== "chromium");
 
@@ -76,7 +82,9 @@ export async function evaluateAcrossEngines(
     outcomes.push({ engine, outcome: await evaluate({ finalUrl, layout }) });
   }
   if (!outcomes.length) {
-    const cause = `The page could not be rendered in ${extraEnginesOf(v).map((e) => ENGINE_NAMES[e]).join(", ")}, so this check has no verdict.`;
+    const cause = `The page could not be rendered in ${extraEnginesOf(v)
+      .map((e) => ENGINE_NAMES[e])
+      .join(", ")}, so this check has no verdict.`;
     return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
   }
   return acrossEngines(outcomes);

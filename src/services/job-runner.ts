@@ -1,3 +1,4 @@
+import { basename } from "node:path";
 import { AppError } from "../errors/app-error";
 import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
@@ -119,7 +120,8 @@ export class JobRunner {
     try {
       const rows = await this.check(job.run, {
         evaluate: (v) => {
-          const check = (artifacts: WebArtifacts) => (v.module as WebValidation).evaluate(artifacts, v.parameters, services);
+          const check = (artifacts: WebArtifacts) =>
+            (v.module as WebValidation).evaluate(artifacts, v.parameters, services);
           const inChromium = (): Outcome | Promise<Outcome> => {
             const failed = v.module.meta.needs.filter((kind) => capture.artifacts.gatherFailures?.[kind]);
             if (failed.length === 0) return check(capture.artifacts);
@@ -272,11 +274,12 @@ export async function browserReady(
   { rendersNow, run = [] }: { rendersNow: boolean; run?: PlannedValidation[] },
 ): Promise<void> {
   if (run.some((v) => enginesOf(v).includes("webkit"))) {
-    const missing = ctx.engines.webkitMissing();
+    // Programs by name only: where they would be is this machine's business, not the caller's.
+    const missing = ctx.engines.webkitMissing().map((m) => (m.startsWith("/") ? basename(m) : m));
     if (missing.length) {
       throw new AppError(
         "ENGINE_UNAVAILABLE",
-        `WebKit cannot run on this server (it lacks ${missing.join(", ")}); nothing was charged. Resubmit without "webkit" in engines, or ask the operator to install it.`,
+        `WebKit cannot render here (${missing.join(", ")}); nothing was charged. Resubmit without "webkit" in engines, or ask the operator to install it.`,
         { engine: "webkit", missing },
       );
     }

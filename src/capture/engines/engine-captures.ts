@@ -45,10 +45,13 @@ export class EngineCaptures {
   constructor(
     private readonly pool: Pick<BrowserPool, "admit">,
     private readonly guard: NetworkGuard,
+    /** ASSAY_WEBKIT_OFF: WebKit is not offered here, installed or not. */
+    private readonly webkitOff = false,
   ) {}
 
-  /** The programs this machine lacks to render in WebKit (empty: it can). */
+  /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
   webkitMissing(): string[] {
+    if (this.webkitOff) return ["ASSAY_WEBKIT_OFF is set"];
     const missing = WEBKIT_PROGRAMS.filter((p) => !Bun.which(p));
     return existsSync(MINIBROWSER) ? missing : [...missing, MINIBROWSER];
   }
@@ -58,7 +61,8 @@ export class EngineCaptures {
     try {
       return await this.pool.admit(async () => {
         const engine = await this.startedWebKit();
-        const target = subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
+        const target =
+          subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
         const viewports = sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
         const page = await engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT);
         const shots: Partial<Record<CaptureSize, EngineShot>> = {};

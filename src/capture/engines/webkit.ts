@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { NetworkGuard } from "../network-guard";
 import { type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
 
@@ -21,6 +24,12 @@ const PAGE_LOAD_TIMEOUT_MS = 30_000;
  * session: the render fails here instead of hanging.
  */
 const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
+/**
+ * GTK's user style sheet for MiniBrowser's own widgets (never the page's): its toolbar otherwise keeps the window at
+ * least 447px wide, too wide for a 375px phone viewport; with its widgets shrunk the window goes down to 290px.
+ */
+const MINIBROWSER_GTK_CSS =
+  "* { font-size: 1px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; -gtk-icon-transform: scale(0.01); }\n";
 
 /** What a page is: a URL the browser loads through the proxy, or a document the proxy serves (at a name of its own). */
 export type WebKitTarget = { url: string } | { html: string };
@@ -56,6 +65,8 @@ export class WebKitEngine {
     private readonly xvfb: ChildProcess,
     private readonly driver: ChildProcess,
     private readonly base: string,
+    /** The XDG_CONFIG_HOME holding MINIBROWSER_GTK_CSS, removed on close. */
+    private readonly configHome: string,
   ) {}
 
   /** Starts Xvfb on a display it picks itself, then WebKitWebDriver on that display. */
@@ -64,19 +75,23 @@ export class WebKitEngine {
       stdio: ["ignore", "pipe", "ignore"],
     });
     let driver: ChildProcess | undefined;
+    const configHome = mkdtempSync(join(tmpdir(), "assay-webkit-"));
     try {
+      mkdirSync(join(configHome, "gtk-3.0"));
+      writeFileSync(join(configHome, "gtk-3.0", "gtk.css"), MINIBROWSER_GTK_CSS);
       const display = await firstLine(xvfb, "Xvfb");
       const port = await freePort();
       driver = spawn("WebKitWebDriver", [`--port=${port}`], {
-        env: { ...process.env, DISPLAY: `:${display}` },
+        env: { ...process.env, DISPLAY: `:${display}`, XDG_CONFIG_HOME: configHome },
         stdio: "ignore",
       });
       const base = `http://127.0.0.1:${port}`;
       await waitUntilReady(base, driver);
-      return new WebKitEngine(xvfb, driver, base);
+      return new WebKitEngine(xvfb, driver, base, configHome);
     } catch (e) {
       driver?.kill();
       xvfb.kill();
+      rmSync(configHome, { recursive: true, force: true });
       throw e;
     }
   }
@@ -107,6 +122,7 @@ export class WebKitEngine {
         await exited;
       }
     }
+    rmSync(this.configHome, { recursive: true, force: true });
   }
 
   private async captureNow(
@@ -137,7 +153,8 @@ export class WebKitEngine {
       const url = "url" in target ? target.url : proxy.documentUrl;
       await this.command("POST", `${session}/url`, { url });
       const refused = proxy.requests.find((r) => r.url === url && r.outcome !== "allowed" && r.outcome !== "document");
-      if (refused) throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
+      if (refused)
+        throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
       const shots: WebKitShot[] = [];
       for (const [i, viewport] of viewports.entries()) {
         if (i > 0) await this.sizeViewport(session, viewport);
