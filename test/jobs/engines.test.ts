@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createServer, type Server } from "node:net";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import plans from "../../src/catalog/plans.json";
 import {
   eventCount,
@@ -178,6 +181,33 @@ describe("webpage checks in WebKit", () => {
     expect(row.findings.every((f: any) => f.engine === "webkit")).toBe(true);
     expect(hits).toEqual([]);
     expect(tcpConnections).toBe(0);
+  });
+});
+
+describe("through MCP", () => {
+  test("run_job and estimate_job take engines as POST /api/jobs does: the WebKit verdict, its price", async () => {
+    const { apiKey } = await server.signup();
+    const client = new Client({ name: "assay-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${apiKey}` } },
+      }),
+    );
+    try {
+      const body = htmlJob(BREAKS_IN_SAFARI, [{ id: "no-horizontal-overflow", engines: ["webkit"] }]);
+      const call = async (name: string) =>
+        ((await client.callTool({ name, arguments: body }, undefined, { timeout: 120_000 })) as CallToolResult)
+          .structuredContent as any;
+      expect((await call("estimate_job")).totalCredits).toBe(4);
+      const job = await call("run_job");
+      expect(job.credits).toEqual({ charged: 4, refunded: 0, net: 4 });
+      const [row] = job.results;
+      expect(row.verdict).toBe("fail");
+      expect(row.reason).toStartWith("In WebKit:");
+      expect(row.captures).toEqual([{ viewport: "mobile-sm", engine: "webkit", screenshotUrl: expect.any(String) }]);
+    } finally {
+      await client.close();
+    }
   });
 });
 
