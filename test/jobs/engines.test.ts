@@ -6,6 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import plans from "../../src/catalog/plans.json";
+import { signIn, startServerWithRelay } from "../support/mail-relay";
+import { page } from "../support/pages";
 import {
   eventCount,
   eventsOf,
@@ -13,6 +15,7 @@ import {
   htmlJob,
   startServer,
   tempDataDir,
+  uniqueEmail,
   type TestServer,
 } from "../support/harness";
 
@@ -293,6 +296,28 @@ describe("gating and availability", () => {
       expect((await off.api("POST", "/api/jobs/estimate", { key: apiKey, body })).body.totalCredits).toBe(8);
     } finally {
       await off.stop();
+    }
+  });
+});
+
+describe("the dashboard's job page", () => {
+  test("captions each screenshot of a check judged in two engines by size and engine, and each finding by its engine's", async () => {
+    const { server: withRelay, relay, stop } = await startServerWithRelay();
+    try {
+      const email = uniqueEmail("engines");
+      const { apiKey } = await withRelay.signup(email);
+      const who = await signIn(withRelay, relay, email);
+      const res = await withRelay.api("POST", "/api/jobs", {
+        key: apiKey,
+        body: htmlJob(BREAKS_IN_SAFARI, [{ id: "no-horizontal-overflow", engines: ["chromium", "webkit"] }]),
+      });
+      expect(res.status).toBe(200);
+      const html = (await page(withRelay, `/dashboard/jobs/${res.body.jobId}`, who.cookie)).text;
+      expect(html).toContain("<span>mobile-sm, Chromium</span>");
+      expect(html).toContain("<span>mobile-sm, WebKit</span>");
+      expect(html).toContain("At mobile-sm, WebKit");
+    } finally {
+      await stop();
     }
   });
 });
