@@ -26,7 +26,10 @@ const bodyIn = (engines: string[]) => ({
   validations: ["layout-not-broken", "no-horizontal-overflow"].map((id) => ({ id, engines })),
 });
 
-export async function benchEngines(app: BenchApp, rounds = 8): Promise<EngineBenchResult> {
+export async function benchEngines(
+  app: BenchApp,
+  rounds = Number(process.env.BENCH_ENGINE_ROUNDS) || 8,
+): Promise<EngineBenchResult> {
   const key = await app.newApiKey();
   const chromium = bodyIn(["chromium"]);
   const both = bodyIn(["chromium", "webkit"]);
@@ -69,7 +72,7 @@ export function engineRows(r: EngineBenchResult): Row[] {
 if (import.meta.main) {
   const app = await startBenchApp(1);
   try {
-    const r = await benchEngines(app, Number(process.env.BENCH_ENGINE_ROUNDS) || 8);
+    const r = await benchEngines(app);
     printTable(engineRows(r));
     console.log(`verdicts (with WebKit): ${r.verdicts}`);
   } finally {

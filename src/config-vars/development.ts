@@ -50,6 +50,12 @@ export const DEVELOPMENT_VARS = {
     default: 60,
     doc: "How long `npm run bench`'s soak (and the remote-browsers bench) runs.",
   },
+  BENCH_ENGINE_ROUNDS: {
+    section: "development",
+    kind: "integer",
+    default: 8,
+    doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit).",
+  },
   BENCH_CLI_ROUNDS: {
     section: "development",
     kind: "integer",
