@@ -143,6 +143,9 @@ export const RenderRecord = Type.Object(
     captureKey: Type.String(),
     clientId: Type.String(),
     formFactor: Type.String(),
+    /** The browser engine the render was laid out in, and why not the client's own where it is not. */
+    engine: Type.Optional(Type.String()),
+    engineNote: Type.Optional(Type.String()),
     darkMode: Type.Optional(
       Type.Object(
         {

@@ -90,6 +90,8 @@ export interface EmailClient {
   name: string;
   /** The engine the real client renders with. */
   engine: string;
+  /** The browser engine Assay renders it in where this server has it (the Chromium emulation otherwise); absent: Chromium. */
+  renderIn?: RenderEngine;
   formFactor: CaptureSize;
   /** The client a form factor renders in when a check names no client for it. */
   nativeDefault: boolean;

@@ -55,6 +55,15 @@ const RenderView = Obj(
   {
     clientId: Str(),
     formFactor: Str(),
+    engine: Opt(
+      Type.String({
+        description:
+          "The browser engine the render was laid out in: webkit for Apple Mail where this server has WebKit, else chromium.",
+      }),
+    ),
+    engineNote: Opt(
+      Type.String({ description: "Why the render is in Chromium though its client renders in another engine." }),
+    ),
     screenshotUrl: Type.String({ description: "The render's screenshot; fetch with the same Bearer key." }),
     darkMode: Opt(
       Obj(

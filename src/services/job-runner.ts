@@ -239,6 +239,8 @@ function renderRecord(r: EmailRender, captureKey: string): RenderRecordData {
     captureKey,
     clientId: r.client.id,
     formFactor: r.formFactor,
+    engine: r.engine,
+    ...(r.engineNote ? { engineNote: r.engineNote } : {}),
     ...(r.darkMode ? { darkMode: r.darkMode } : {}),
     changes: r.changes,
     changesOmitted: r.changesOmitted,

@@ -26,6 +26,11 @@ export type EngineCapture =
     }
   | { ok: false; error: string };
 
+/** A mail render fetches nothing: every request of its WebKit page is refused. */
+const REFUSE_ALL = {
+  check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
+} as unknown as NetworkGuard;
+
 /** The programs WebKit renders need (Debian's webkit2gtk-driver, its MiniBrowser, xvfb). */
 const WEBKIT_PROGRAMS = ["WebKitWebDriver", "Xvfb"];
 
@@ -87,6 +92,27 @@ export class EngineCaptures {
     } catch (e) {
       return { ok: false, error: (e as Error).message };
     }
+  }
+
+  /**
+   * A mail client's render (its final document: the profile's sanitizer, the client's CSS and dark-mode decision
+   * applied in Chromium) laid out again in WebKit at the client's viewport, JavaScript off, nothing fetched, dark
+   * when the client shows it dark (MiniBrowser's --dark-mode), on the client's canvas; its geometry and a full-page
+   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own.
+   */
+  async renderEmail(
+    document: string,
+    viewport: { width: number; height: number },
+    look: { dark: boolean; canvas: string; maxHeight: number },
+  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
+    const engine = await this.startedWebKit();
+    const args = ["--enable-javascript=false", `--bg-color=${look.canvas}`, ...(look.dark ? ["--dark-mode"] : [])];
+    const page = await engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
+      browserArgs: args,
+      fullPageUpTo: look.maxHeight,
+    });
+    const { reading, png, width, height } = page.shots[0]!;
+    return { layout: reading as LayoutSnapshot, png, width, height };
   }
 
   async close(): Promise<void> {

@@ -58,6 +58,13 @@ export interface WebKitRender extends Omit<WebKitShot, "reading"> {
 type WebDriverAnswer = { value: unknown };
 type Viewport = { width: number; height: number };
 
+export interface CaptureOptions {
+  /** More MiniBrowser arguments: `--dark-mode`, `--bg-color=#rrggbb`, `--enable-javascript=false`. */
+  browserArgs?: string[];
+  /** After the reading, grow the viewport to the document's height, at most this tall, for a full-page screenshot. */
+  fullPageUpTo?: number;
+}
+
 export class WebKitEngine {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -71,7 +78,8 @@ export class WebKitEngine {
 
   /** Starts Xvfb on a display it picks itself, then WebKitWebDriver on that display. */
   static async start(): Promise<WebKitEngine> {
-    const xvfb = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], {
+    // As tall as a full-page mail render may be (EmailRenderLimits.screenshotMaxHeight), with room for the toolbar.
+    const xvfb = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1920x8200x24", "-nolisten", "tcp"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
     let driver: ChildProcess | undefined;
@@ -108,8 +116,14 @@ export class WebKitEngine {
    * WebDriver execute/sync script, in the page's own world: WebDriver has no isolated one) and takes the
    * viewport's screenshot. Renders on one engine run one after another (one session per driver).
    */
-  capture(target: WebKitTarget, viewports: Viewport[], guard: NetworkGuard, readScript?: string) {
-    const run = this.queue.then(() => this.captureNow(target, viewports, guard, readScript));
+  capture(
+    target: WebKitTarget,
+    viewports: Viewport[],
+    guard: NetworkGuard,
+    readScript?: string,
+    options: CaptureOptions = {},
+  ) {
+    const run = this.queue.then(() => this.captureNow(target, viewports, guard, readScript, options));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -130,6 +144,7 @@ export class WebKitEngine {
     viewports: Viewport[],
     guard: NetworkGuard,
     readScript?: string,
+    options: CaptureOptions = {},
   ): Promise<WebKitPageCapture> {
     const proxy = await startGuardedProxy(guard, "html" in target ? target.html : undefined);
     let session: string | undefined;
@@ -143,7 +158,7 @@ export class WebKitEngine {
             // scheme, https over CONNECT (docs/engines.md).
             "webkitgtk:browserOptions": {
               binary: MINIBROWSER,
-              args: ["--automation", `--proxy=http://${proxy.address}`],
+              args: ["--automation", `--proxy=http://${proxy.address}`, ...(options.browserArgs ?? [])],
             },
           },
         },
@@ -161,6 +176,15 @@ export class WebKitEngine {
         const reading = readScript
           ? await this.command("POST", `${session}/execute/sync`, { script: readScript, args: [] })
           : null;
+        if (options.fullPageUpTo) {
+          // The window grown to the document's height (capped): the screenshot is the whole page, as Chromium's are.
+          const height = (await this.command("POST", `${session}/execute/sync`, {
+            script: "return document.documentElement.scrollHeight",
+            args: [],
+          })) as number;
+          if (height > viewport.height)
+            await this.sizeViewport(session, { width: viewport.width, height: Math.min(height, options.fullPageUpTo) });
+        }
         const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
         shots.push({ png: new Uint8Array(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20), reading });
       }
