@@ -23,7 +23,7 @@ export interface Config {
   catalogBaseUrl?: string;
   inboxDomain: string;
   allowPrivateTargets: boolean;
-  /** ASSAY_WEBKIT_OFF: jobs naming the webkit engine are refused even where WebKit is installed. */
+  /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
   webkitOff: boolean;
   chromiumPath?: string;
   /** Browsers in the capture pool: ASSAY_BROWSER_POOL_SIZE launched here, or one per browser worker when browserEndpoints names any. */

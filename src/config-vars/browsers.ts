@@ -17,7 +17,7 @@ export const BROWSERS_VARS = {
   ASSAY_WEBKIT_OFF: {
     section: "browsers",
     kind: "flag",
-    doc: "`1` refuses jobs that name the `webkit` engine (ENGINE_UNAVAILABLE, nothing charged) even where WebKitGTK's driver, MiniBrowser and Xvfb are installed; unset, they render in WebKit whenever those programs are found ([engines](engines.md)).",
+    doc: "`1` turns WebKit off even where WebKitGTK's driver, MiniBrowser and Xvfb are installed: webpage jobs that name the `webkit` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Apple Mail's renders stay in Chromium, saying so (`engineNote`). Unset, both use WebKit whenever those programs are found ([engines](engines.md)).",
   },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
