@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import nodemailer from "nodemailer";
 import { decodedScreenshot } from "../../src/capture/screenshot-codec";
 import { startServer, type TestServer } from "../support/harness";
+import { runEmailMessage } from "../support/fixture-runs";
 
 /**
  * Apple Mail's renders laid out in WebKit (WebKitGTK through WebKitWebDriver under Xvfb) for email jobs, and the
@@ -23,36 +23,13 @@ describe("Apple Mail renders in WebKit", () => {
 
   async function renderedMessage(s: TestServer) {
     const { apiKey } = await s.signup();
-    const created = await s.api("POST", "/api/jobs", {
-      key: apiKey,
-      body: {
-        type: "email",
-        detail: "verbose",
-        validations: [
-          { id: "email-layout-not-broken", clients: { "mobile-sm": ["apple-mail-ios"], "desktop-md": ["gmail-web"] } },
-        ],
-      },
-    });
-    expect(created.status).toBe(200);
-    const transport = nodemailer.createTransport({
-      host: "127.0.0.1",
-      port: s.smtpPort,
-      secure: false,
-      ignoreTLS: true,
-    });
-    await transport.sendMail({
-      from: "Trailhead <news@trailhead.example>",
-      to: created.body.testEmail,
-      subject: "Spring sale",
-      html: MESSAGE_HTML,
-      text: "Spring sale",
-    });
-    for (;;) {
-      const res = await s.api("GET", `/api/jobs?jobId=${created.body.jobId}&detail=verbose`, { key: apiKey });
-      const job = res.body.jobs[0];
-      if (job.status !== "pending") return { job, apiKey };
-      await Bun.sleep(100);
-    }
+    const raw = Buffer.from(
+      `From: Trailhead <news@trailhead.example>\r\nTo: reader@example.com\r\nSubject: Spring sale\r\nMIME-Version: 1.0\r\nContent-Type: text/html; charset=utf-8\r\n\r\n${MESSAGE_HTML}\r\n`,
+    );
+    const job = await runEmailMessage(s, apiKey, raw, [
+      { id: "email-layout-not-broken", clients: { "mobile-sm": ["apple-mail-ios"], "desktop-md": ["gmail-web"] } },
+    ]);
+    return { job, apiKey };
   }
 
   test("the Apple Mail profile's render is laid out in WebKit (its screenshot WebKit's); Gmail's stays in Chromium", async () => {
