@@ -28,8 +28,8 @@ export interface BenchApp {
   capacity: number;
   /** Signs up a fresh account (one per client) and returns its API key. */
   newApiKey(): Promise<string>;
-  /** POST /api/jobs with JOB_BODY, timed end to end; throws unless the job completed. */
-  runJob(apiKey: string): Promise<JobAnswer>;
+  /** POST /api/jobs with JOB_BODY (or `body`), timed end to end; throws unless the job completed. */
+  runJob(apiKey: string, body?: unknown): Promise<JobAnswer>;
   close(): Promise<void>;
 }
 
@@ -88,12 +88,12 @@ export async function startBenchApp(poolSize: number, extraEnv: Record<string, s
       if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
       return ((await res.json()) as { apiKey: string }).apiKey;
     },
-    async runJob(apiKey) {
+    async runJob(apiKey, request) {
       const started = nowMs();
       const res = await fetch(`${baseUrl}/api/jobs`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
-        body: payload,
+        body: request === undefined ? payload : JSON.stringify(request),
       });
       const text = await res.text();
       const ms = nowMs() - started;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: prints figures for the event log, replay, a static_html job (beside a bare
  * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
- * MCP and the command line beside HTTP, email jobs over SMTP, and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
+ * MCP and the command line beside HTTP, the layout checks in WebKit beside Chromium, email jobs over SMTP, and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  *
@@ -19,6 +19,7 @@ import { benchSoak } from "./soak-bench";
 import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
 import { benchCli, cliRows } from "./cli-run-bench";
+import { benchEngines, engineRows } from "./engine-bench";
 import { benchRemoteBrowsers, remoteBrowserRows } from "./remote-browsers-bench";
 import { startBenchApp } from "./bench-app";
 import { benchSiteRun, siteRunNotes, siteRunRows } from "./site-run-bench";
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
   let soak: Awaited<ReturnType<typeof benchSoak>>;
   let mcp: Awaited<ReturnType<typeof benchMcp>>;
   let cli: Awaited<ReturnType<typeof benchCli>>;
+  let engines: Awaited<ReturnType<typeof benchEngines>>;
   let webProfile: JobProfile;
   try {
     log(`static_html web-essentials job at ${sizes} over HTTP vs a bare playwright-core harness (rotating)`);
@@ -156,6 +158,10 @@ async function main(): Promise<void> {
     mcp = await benchMcp(app);
     log("the command line: assay run request.json vs the bare POST /api/jobs, and assay --version");
     cli = await benchCli(app);
+    log(
+      "the layout checks in Chromium alone, then in Chromium and WebKit (WebKitGTK under Xvfb), one job of each in turn",
+    );
+    engines = await benchEngines(app);
   } finally {
     await app.close();
   }
@@ -238,6 +244,7 @@ async function main(): Promise<void> {
 
   rows.push(...mcpRows(mcp));
   rows.push(...cliRows(cli));
+  rows.push(...engineRows(engines));
 
   log(
     "a 50-page site on loopback as one run vs 50 bare POST /api/jobs with the same concurrency (BENCH_SITE_RUN_ROUNDS)",

@@ -32,6 +32,8 @@ export const Finding = Type.Object(
     selector: Type.Optional(Type.String()),
     url: Type.Optional(Type.String()),
     viewport: Type.Optional(Type.String()),
+    /** A check judged in several browser engines: the engine this finding was measured in. */
+    engine: Type.Optional(Type.String()),
     text: Type.Optional(Type.String()),
     measured: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
     method: Type.Optional(FindingMethod),
@@ -50,6 +52,8 @@ export const SelectedValidation = Type.Object(
     fromSet: Type.Boolean(),
     /** Email visual checks: the mail clients named per form factor (an empty array: that form factor's native client). */
     clients: Type.Optional(Type.Record(Type.String(), Type.Array(Type.String()))),
+    /** Webpage checks: the browser engines named (absent: Chromium alone). */
+    engines: Type.Optional(Type.Array(Type.String())),
   },
   { additionalProperties: false },
 );
@@ -149,6 +153,9 @@ export const RenderRecord = Type.Object(
     captureKey: Type.String(),
     clientId: Type.String(),
     formFactor: Type.String(),
+    /** The browser engine the render was laid out in, and why not the client's own where it is not. */
+    engine: Type.Optional(Type.String()),
+    engineNote: Type.Optional(Type.String()),
     darkMode: Type.Optional(
       Type.Object(
         {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Installs what `npm start` and `npm test` need on a fresh Debian machine with only Node.js and npm:
-// the npm dependencies (Bun among them) and, when no browser is found, Debian's chromium and fonts; with --test
+// the npm dependencies (Bun among them), Debian's chromium and fonts when no browser is found, and WebKitGTK's
+// WebDriver with a virtual display (jobs that name the webkit engine); with --test
 // (npm test) also what the tests start themselves, PostgreSQL among it.
 // Plain Node with no dependencies, because it runs before any are installed.
 import { execSync, spawnSync } from "node:child_process";
@@ -53,13 +54,14 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
-// For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters,
-// and WebKitGTK's WebDriver with a virtual X display for the WebKit engine's tests (docs/engines.md); WebKit's web
-// process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of WebKitGTK).
+// The WebKit engine (webpage checks with engines: ["webkit"], docs/engines.md): WebKitGTK's WebDriver with a virtual
+// X display; WebKit's web process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of
+// WebKitGTK). Without them the server still runs, and refuses such jobs with ENGINE_UNAVAILABLE.
 const webkit = ["webkit2gtk-driver", "xvfb", "libgl1-mesa-dri"];
-const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql", ...webkit] : [];
-if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
-else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
+// For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters.
+const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql"] : [];
+if (!findChromium()) debianPackages(["chromium", ...fonts, ...webkit, ...forTests]);
+else if (has("dpkg")) debianPackages([...fonts, ...webkit, ...forTests]);
 if (!findChromium()) {
   log("no Chromium found after set-up; set CHROMIUM_PATH to a Chromium or Chrome binary");
   process.exit(1);

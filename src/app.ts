@@ -17,6 +17,7 @@ import type { ReadModels } from "../projections/projection";
 import { NetworkGuard } from "./capture/network-guard";
 import { addressResolverFor } from "./capture/email/dns-resolver";
 import { BrowserPool } from "./capture/browser-pool";
+import { EngineCaptures } from "./capture/engines/engine-captures";
 import { WebCaptureEngine } from "./capture/web-capture";
 import { EmailCaptureEngine } from "./capture/email/email-capture";
 import { AccountService } from "./services/accounts";
@@ -157,7 +158,8 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const pool = BrowserPool.fromConfig(config);
   const { log, readModels, keyUsage, coordinator } = await openEventLog(config);
   const webCapture = new WebCaptureEngine(pool, guard);
-  const emailCapture = new EmailCaptureEngine(pool, config);
+  const engines = new EngineCaptures(pool, guard, config.webkitOff);
+  const emailCapture = new EmailCaptureEngine(pool, config, engines);
   const objects = objectStoreFor(config);
   const serverSecret = await shareLinkSecret(config, coordinator);
   const captures = new CaptureService({ config, readModels }, objects, serverSecret);
@@ -173,6 +175,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     guard,
     pool,
     webCapture,
+    engines,
     emailCapture,
     captures,
     judge,
@@ -210,6 +213,7 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
     plans,
     pool,
     async close() {
+      await engines.close();
       await pool.close();
       await log.close();
     },

@@ -23,6 +23,8 @@ export interface Config {
   catalogBaseUrl?: string;
   inboxDomain: string;
   allowPrivateTargets: boolean;
+  /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
+  webkitOff: boolean;
   chromiumPath?: string;
   /** Browsers in the capture pool: ASSAY_BROWSER_POOL_SIZE launched here, or one per browser worker when browserEndpoints names any. */
   browserPoolSize: number;
@@ -181,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inboxDomain: read.text("ASSAY_INBOX_DOMAIN"),
     allowPrivateTargets: read.flag("ASSAY_ALLOW_PRIVATE_TARGETS"),
     chromiumPath: read.text("CHROMIUM_PATH"),
+    webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
     browserPoolSize,
     browserEndpoints,
     // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its

@@ -196,6 +196,19 @@ export class BrowserPool {
     }
   }
 
+  /**
+   * A turn on the same budget without a Chromium page: a render in another engine (WebKit, engines/) takes one, so
+   * the pages and renders running at once on this machine stay within what the pool admits, fairly across lanes.
+   */
+  async admit<T>(fn: () => Promise<T>, lane: string = SHARED_LANE): Promise<T> {
+    const slot = await timed("queue", () => this.acquire(lane));
+    try {
+      return await fn();
+    } finally {
+      this.release(slot, lane);
+    }
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const waiter of this.dropWaiters()) waiter.reject(new Error("The browser pool closed."));

@@ -1,4 +1,4 @@
-import { decode as decodeJpeg } from "jpeg-js";
+import { decode as decodeJpeg, encode as encodeJpeg } from "jpeg-js";
 import { PNG } from "pngjs";
 /** Screenshots as pixels and back: a capture (JPEG, or PNG) decoded to RGBA, and an RGBA image written as a PNG. */
 
@@ -23,4 +23,10 @@ export function encodedPng(image: RgbaImage): Uint8Array {
   const png = new PNG({ width: image.width, height: image.height });
   png.data = Buffer.from(image.data.buffer, image.data.byteOffset, image.data.byteLength);
   return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
+}
+
+/** A PNG (a WebDriver screenshot) as the JPEG every capture is stored as. */
+export function jpegOfPng(png: Uint8Array): Uint8Array {
+  const image = decodedScreenshot({ contentType: "image/png", data: png });
+  return new Uint8Array(encodeJpeg({ width: image.width, height: image.height, data: image.data }, 80).data);
 }

@@ -14,6 +14,14 @@ export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mob
   "desktop-md": { width: 1280, height: 800, mobile: false },
 };
 
+/**
+ * The browser engines a page can be rendered in: Chromium (playwright-core, every capture), and WebKit (WebKitGTK
+ * through WebKitWebDriver, src/capture/engines/webkit.ts), what Safari and Apple Mail render with.
+ */
+export const RENDER_ENGINES = ["chromium", "webkit"] as const;
+export type RenderEngine = (typeof RENDER_ENGINES)[number];
+export const ENGINE_NAMES: Record<RenderEngine, string> = { chromium: "Chromium", webkit: "WebKit" };
+
 /** What an email check reads beyond the parsed message; a webpage's artifact kinds are its gatherers' (artifacts.ts). */
 export type EmailArtifactKind =
   /** The text/html part parsed in Chromium (EmailArtifacts.htmlDom). */
@@ -82,6 +90,8 @@ export interface EmailClient {
   name: string;
   /** The engine the real client renders with. */
   engine: string;
+  /** The browser engine Assay renders it in where this server has it (the Chromium emulation otherwise); absent: Chromium. */
+  renderIn?: RenderEngine;
   formFactor: CaptureSize;
   /** The client a form factor renders in when a check names no client for it. */
   nativeDefault: boolean;

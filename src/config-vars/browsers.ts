@@ -14,6 +14,11 @@ export const BROWSERS_VARS = {
     defaultText: "the system's",
     doc: "Without `CHROMIUM_PATH`, its directories (colon-separated) are searched for `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`.",
   },
+  ASSAY_WEBKIT_OFF: {
+    section: "browsers",
+    kind: "flag",
+    doc: "`1` turns WebKit off even where WebKitGTK's driver, MiniBrowser and Xvfb are installed: webpage jobs that name the `webkit` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Apple Mail's renders stay in Chromium, saying so (`engineNote`). Unset, both use WebKit whenever those programs are found ([engines](engines.md)).",
+  },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
     kind: "integer",

@@ -55,6 +55,12 @@ export const DEVELOPMENT_VARS = {
     kind: "integer",
     doc: "Pages of the full-size site run on two nodes (PostgreSQL, remote browser workers) that `npm run bench` adds, up to 1,000; unset, the bench leaves it out (`bun bench/cluster-run-bench.ts` runs it alone, at 1,000 pages).",
   },
+  BENCH_ENGINE_ROUNDS: {
+    section: "development",
+    kind: "integer",
+    default: 8,
+    doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit).",
+  },
   BENCH_CLI_ROUNDS: {
     section: "development",
     kind: "integer",

@@ -1,5 +1,5 @@
 import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
-import { CAPTURE_SIZES } from "../capture/vocabulary";
+import { CAPTURE_SIZES, RENDER_ENGINES } from "../capture/vocabulary";
 
 export const JOB_TYPES = ["url", "static_html", "email"] as const;
 /** Assay's severities: how much a failure matters. */
@@ -35,6 +35,13 @@ export const ValidationEntry = Type.Object(
       Type.Record(Type.String(), Type.Unknown(), { description: "The validation's parameters, by name." }),
     ),
     clients: Type.Optional(ClientSelection),
+    engines: Type.Optional(
+      Type.Array(enumOf(RENDER_ENGINES, `A browser engine: ${RENDER_ENGINES.join(", ")}.`), {
+        minItems: 1,
+        description:
+          'Webpage checks that take engines (layout-not-broken, no-horizontal-overflow): the browser engines the page is rendered and judged in at each of the check\'s sizes; default ["chromium"]. Each engine beyond Chromium is priced and gated like an extra-credit mail client.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -55,6 +55,15 @@ const RenderView = Obj(
   {
     clientId: Str(),
     formFactor: Str(),
+    engine: Opt(
+      Type.String({
+        description:
+          "The browser engine the render was laid out in: webkit for Apple Mail where this server has WebKit, else chromium.",
+      }),
+    ),
+    engineNote: Opt(
+      Type.String({ description: "Why the render is in Chromium though its client renders in another engine." }),
+    ),
     screenshotUrl: Type.String({ description: "The render's screenshot; fetch with the same Bearer key." }),
     darkMode: Opt(
       Obj(
@@ -118,7 +127,15 @@ const Result = Obj(
     ),
     screenshotUrl: Opt(Type.String({ description: "Fetch with the same Bearer key; does not expire." })),
     screenshotShareUrl: Opt(Type.String({ description: "Short-lived link usable without a key." })),
-    captures: Opt(Type.Array(Obj({ viewport: Str(), screenshotUrl: Str() }))),
+    captures: Opt(
+      Type.Array(
+        Obj({
+          viewport: Str(),
+          engine: Type.String({ description: "The browser engine the capture was rendered in: chromium or webkit." }),
+          screenshotUrl: Str(),
+        }),
+      ),
+    ),
     references: Opt(Type.Array(Reference)),
     note: Opt(Str()),
     renders: Opt(Type.Array(RenderView)),

@@ -12,6 +12,7 @@ import { PlanDraft, type JobType, type PlannedJob } from "./planned-job";
 import { checkParameterValues, fieldErrors, normaliseEntries, parameterMap, uniqueEntries } from "./validation-entries";
 import { checkOneSubject, checkSubjectGiven, checkSubjectUrls } from "./job-subject";
 import { checkClientSelections } from "./client-selection";
+import { checkEngineSelections } from "./engine-selection";
 
 /**
  * The planner: a job request's validation as an ordered table of steps (PLAN_STEPS), then what runs and its price
@@ -329,6 +330,14 @@ const STEPS: Array<Omit<PlanStep, "step">> = [
     },
   },
   {
+    name: "engine-selections",
+    codes: ["ENGINE_SELECTION_UNSUPPORTED"],
+    rule: "engines, per entry: only on a webpage check that takes engines (its catalog record's capture.engines), each one of those.",
+    check(d) {
+      checkEngineSelections(d.unique);
+    },
+  },
+  {
     name: "public-url",
     codes: ["PLAYGROUND_INVALID_URL", "SERVICE_UNAVAILABLE"],
     rule: "url and baseUrl are public http(s) URLs, by the network guard with their host resolved; the only step that may use DNS. A baseUrl whose name does not exist is accepted (the HTML is given, and nothing is fetched from the base itself); one that resolves to any address that is not public is refused as a url job's would be. DNS that cannot answer now (EAI_AGAIN, a time-out) is SERVICE_UNAVAILABLE, retryable: the URL may be fine.",
@@ -350,7 +359,8 @@ export async function planJob(body: unknown, guard: NetworkGuard): Promise<Plann
   for (const step of PLAN_STEPS) await step.check(d);
   const { body: b, type, set } = d;
   const { run, skipped } = d.selection;
-  const { lines, totalCredits } = priceJob(run);
+  const captureSizes = b.captureSizes ? [...new Set(b.captureSizes as CaptureSize[])] : undefined;
+  const { lines, totalCredits } = priceJob(run, captureSizes);
   return {
     type,
     ...(type === "url" ? { url: b.url as string } : {}),
@@ -359,7 +369,7 @@ export async function planJob(body: unknown, guard: NetworkGuard): Promise<Plann
     ...(set ? { validationSetId: set.id } : {}),
     run: run.map((v, i) => ({ ...v, credits: lines[i]!.credits })),
     skipped,
-    ...(b.captureSizes ? { captureSizes: [...new Set(b.captureSizes as CaptureSize[])] } : {}),
+    ...(captureSizes ? { captureSizes } : {}),
     detail: (b.detail as "brief" | "verbose" | undefined) ?? "brief",
     totalCredits,
   };

@@ -224,6 +224,7 @@ function accept(
       credits: v.credits,
       fromSet: v.fromSet,
       ...(v.clients ? { clients: v.clients } : {}),
+      ...(v.engines ? { engines: v.engines } : {}),
     })),
     skipped: job.skipped,
     totalCredits: job.totalCredits,

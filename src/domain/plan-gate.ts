@@ -2,7 +2,8 @@ import { AppError } from "../errors/app-error";
 import { clientMissingFeatures, planIncludesClient, type MissingFeature, type Plan } from "../catalog/plans";
 import { findEmailClient, renderTargets } from "../catalog/email-clients";
 import { canonicalJson } from "../store/canonical";
-import type { PlannedJob, PlannedValidation } from "./planned-job";
+import { enginesOf, type PlannedJob, type PlannedValidation } from "./planned-job";
+import { ENGINE_NAMES } from "../capture/vocabulary";
 import type { ErrorCode } from "../errors/catalog";
 
 /** What gating may answer: the run and the estimate list these. */
@@ -10,6 +11,7 @@ export const PLAN_GATE_ERRORS: ErrorCode[] = [
   "PLAN_EXCLUDES_WEBSITE_CHECKS",
   "PLAN_EXCLUDES_EMAIL_CHECKS",
   "PLAN_EXCLUDES_REQUESTED_CLIENTS",
+  "PLAN_EXCLUDES_REQUESTED_ENGINES",
   "PLAN_EXCLUDES_SELECTED_CHECKS",
 ];
 
@@ -28,7 +30,10 @@ export function gateJob(job: PlannedJob, plan: Plan): PlannedJob {
       { feature, planCode: plan.code },
     );
   }
-  for (const v of job.run) refuseNamedClientsOutside(v, plan);
+  for (const v of job.run) {
+    refuseNamedClientsOutside(v, plan);
+    refuseExtraEnginesOutside(v, plan);
+  }
   const run: PlannedValidation[] = [];
   const gated: Array<{ validationId: string; missing: MissingFeature[] }> = [];
   for (const v of job.run) {
@@ -84,6 +89,22 @@ function refuseNamedClientsOutside(v: PlannedValidation, plan: Plan): void {
     "PLAN_EXCLUDES_REQUESTED_CLIENTS",
     `${v.module.meta.id} names mail clients the ${plan.name} plan does not include: ${refused.map((r) => `${r.clientId} (${r.formFactor})`).join(", ")}; nothing was charged.`,
     { validationId: v.module.meta.id, refusedClients: refused, missingFeatures, planCode: plan.code },
+  );
+}
+
+/** An engine beyond Chromium is an extra-credit render: named on a plan without them, it refuses the job (never narrowed). */
+function refuseExtraEnginesOutside(v: PlannedValidation, plan: Plan): void {
+  const refusedEngines = enginesOf(v).filter((e) => e !== "chromium");
+  if (!refusedEngines.length || plan.features.extra_credit_clients) return;
+  throw new AppError(
+    "PLAN_EXCLUDES_REQUESTED_ENGINES",
+    `${v.module.meta.id} names ${refusedEngines.map((e) => ENGINE_NAMES[e]).join(", ")}, an extra-credit render the ${plan.name} plan does not include; nothing was charged.`,
+    {
+      validationId: v.module.meta.id,
+      refusedEngines,
+      missingFeatures: ["extra_credit_clients"],
+      planCode: plan.code,
+    },
   );
 }
 

@@ -4,7 +4,7 @@ import type { JOB_TYPES } from "../contracts/job-request";
 import type { SortedFieldErrors } from "../contracts/field-errors";
 import { findValidation } from "../catalog/registry";
 import type { ValidationSet } from "../catalog/sets";
-import type { CaptureSize } from "../capture/vocabulary";
+import type { CaptureSize, RenderEngine } from "../capture/vocabulary";
 import type { Severity, ValidationModule } from "../validations/types";
 import type { NetworkGuard } from "../capture/network-guard";
 import { isPolicySeverity, storedSeverity, type PolicySeverity } from "./pass-policy";
@@ -26,6 +26,17 @@ export interface PlannedValidation {
   credits: number;
   fromSet: boolean;
   clients?: Record<string, string[]>;
+  /** Webpage checks that take engines: the engines it is judged in, as the request named them (absent: Chromium only). */
+  engines?: RenderEngine[];
+}
+
+/** The engines a webpage check is judged in: the ones its entry named, or Chromium alone. */
+export const enginesOf = (v: Pick<PlannedValidation, "engines">): RenderEngine[] =>
+  v.engines ? [...new Set(v.engines)] : ["chromium"];
+
+/** The sizes a webpage check is captured and judged at: its standard sizes, and those the request adds (captureSizes). */
+export function sizesOf(module: ValidationModule, captureSizes: readonly CaptureSize[] = []): CaptureSize[] {
+  return [...new Set([...module.meta.capture.standard, ...captureSizes])];
 }
 
 export type SkippedValidation = Static<typeof SkippedValidationSchema>;
@@ -109,6 +120,7 @@ function select({ set, unique, parameters: flat }: PlanDraft): Selection {
       parameters,
       fromSet,
       ...(entry?.config.clients ? { clients: entry.config.clients } : {}),
+      ...(entry?.config.engines ? { engines: [...new Set(entry.config.engines)] } : {}),
     });
   }
   return { run, skipped };

@@ -7,6 +7,7 @@ import { pointerToPath, type FieldError } from "../contracts/field-errors";
 import { findValidation } from "../catalog/registry";
 import { canonicalJson } from "../store/canonical";
 import type { AnySeverity } from "./pass-policy";
+import type { RenderEngine } from "../capture/vocabulary";
 
 /**
  * The job request's validations[] as the planner reads them (./job-request.ts): each entry, an id or an object, as
@@ -18,6 +19,7 @@ interface EntryConfig {
   severity?: AnySeverity;
   parameters?: Record<string, unknown>;
   clients?: Record<string, string[]>;
+  engines?: RenderEngine[];
 }
 export interface NormalisedEntry {
   id: string;

@@ -23,12 +23,13 @@ export const PLAN_RESOLUTION_ERRORS = [
 
 /**
  * What admitting a job may answer before anything is charged (its plan, the planner, the plan's gate, the mail clients
- * offered, the balance): a lone job's (run_job) and each page's of a run (run_site).
+ * offered, the engines this server can run, the balance): a lone job's (run_job) and each page's of a run (run_site).
  */
 export const JOB_ADMISSION_ERRORS: readonly ErrorCode[] = [
   ...PLAN_RESOLUTION_ERRORS,
   ...JOB_REQUEST_ERRORS,
   ...PLAN_GATE_ERRORS,
   "EMAIL_CLIENT_CATALOG_UNAVAILABLE",
+  "ENGINE_UNAVAILABLE",
   "INSUFFICIENT_CREDITS",
 ];

@@ -5,6 +5,7 @@ import type { ReadModels } from "../../projections/projection";
 import type { EventMetadata } from "../../events/metadata";
 import type { NetworkGuard } from "../capture/network-guard";
 import type { WebCaptureEngine } from "../capture/web-capture";
+import type { EngineCaptures } from "../capture/engines/engine-captures";
 import type { EmailCaptureEngine } from "../capture/email/email-capture";
 import type { BrowserPool } from "../capture/browser-pool";
 import type { CaptureService } from "./captures";
@@ -26,6 +27,8 @@ export interface ServiceContext {
   keyUsage: KeyUsage;
   guard: NetworkGuard;
   webCapture: WebCaptureEngine;
+  /** Webpages rendered in engines beyond Chromium (WebKit), for the checks a job judges in them. */
+  engines: EngineCaptures;
   /** Gathers a received message's artifacts (MIME, authentication, HTML structure, mail-client renders). */
   emailCapture: EmailCaptureEngine;
   /** The warm Chromium browsers; email jobs open their own contexts on it (the web capture engine shares it). */

@@ -50,7 +50,7 @@ export class JobQuotes {
     return {
       type: job.type,
       ...(job.validationSetId ? { validationSetId: job.validationSetId } : {}),
-      ...priceJob(job.run),
+      ...priceJob(job.run, job.captureSizes),
       skipped_validations: job.skipped.map(skippedView),
     };
   }

@@ -1,9 +1,12 @@
+import { basename } from "node:path";
 import { AppError } from "../errors/app-error";
 import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
 import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
 import type { CaptureSize } from "../capture/vocabulary";
-import type { ArtifactKind } from "../capture/artifacts";
+import type { ArtifactKind, WebArtifacts } from "../capture/artifacts";
+import { engineEvidence, engineScreenshots, evaluateAcrossEngines, renderInEngines } from "./engine-renders";
+import { enginesOf, sizesOf } from "../domain/planned-job";
 import type { Screenshot } from "../capture/artifacts";
 import type { EmailCapturePlan } from "../capture/email/email-capture";
 import type { EmailRender, RenderOutcome } from "../capture/mail-clients/render";
@@ -69,7 +72,7 @@ interface Captured {
  */
 export class JobRunner {
   constructor(
-    private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "emailCapture" | "judge"> & {
+    private readonly ctx: Pick<ServiceContext, "guard" | "webCapture" | "engines" | "emailCapture" | "judge"> & {
       captures: CaptureSink;
     },
   ) {}
@@ -88,6 +91,8 @@ export class JobRunner {
     const axeTags = job.run.flatMap((v) =>
       v.module.meta.parameters.flatMap((p) => (p.axeTags ? p.axeTags(v.parameters[p.name]) : [])),
     );
+    // Renders in other engines run beside the Chromium capture, each taking its own turn of the pool's admission.
+    const inEngines = renderInEngines(this.ctx.engines, job, subject, customerId);
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job, extras),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...(extras.alsoNeeds ?? [])]),
@@ -97,36 +102,48 @@ export class JobRunner {
       // Turns are shared fairly between organizations (the playground's visitors share one lane).
       admissionLane: customerId,
     });
+    const renders = await inEngines;
     if (!capture.ok)
       return { rows: errorRows(job.run, capture.interruption), captures: [], interruption: capture.interruption };
     const shots = Object.values(capture.artifacts.screenshots ?? {}) as Screenshot[];
     const keyOf = (s: Screenshot) => `${jobId}-${s.viewport}.jpg`;
     const boxes = capture.artifacts.maskBoxes;
     const captures = await timed("store captures", () =>
-      Promise.all(
-        shots.map(async (s) => {
+      Promise.all([
+        ...shots.map(async (s) => {
           const stored = await this.ctx.captures.store(customerId, jobId, keyOf(s), s);
           const maskBoxes = boxes?.[s.viewport];
           return maskBoxes?.length ? { ...stored, maskBoxes } : stored;
         }),
-      ),
+        ...engineScreenshots(jobId, renders).map(({ key, shot }) =>
+          this.ctx.captures.store(customerId, jobId, key, shot),
+        ),
+      ]),
     );
     // One probe per job: a URL two checks ask about (or one check twice) is fetched once; closed with the job.
     const services: CheckServices = { probe: new UrlProbe(this.ctx.guard) };
     try {
       const rows = await this.check(job.run, {
         evaluate: (v) => {
-          const failed = v.module.meta.needs.filter((kind) => capture.artifacts.gatherFailures?.[kind]);
-          if (failed.length === 0)
-            return (v.module as WebValidation).evaluate(capture.artifacts, v.parameters, services);
-          const cause = `The capture could not gather what this check reads (${failed.map((k) => `${k}: ${capture.artifacts.gatherFailures![k]}`).join("; ")}), so it has no verdict; the other checks were not affected.`;
-          return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
+          const check = (artifacts: WebArtifacts) =>
+            (v.module as WebValidation).evaluate(artifacts, v.parameters, services);
+          const inChromium = (): Outcome | Promise<Outcome> => {
+            const failed = v.module.meta.needs.filter((kind) => capture.artifacts.gatherFailures?.[kind]);
+            if (failed.length === 0) return check(capture.artifacts);
+            const cause = `The capture could not gather what this check reads (${failed.map((k) => `${k}: ${capture.artifacts.gatherFailures![k]}`).join("; ")}), so it has no verdict; the other checks were not affected.`;
+            return { verdict: "error", reason: cause, reasoning: cause, findings: [] };
+          };
+          return evaluateAcrossEngines(v, job, renders, capture.artifacts.finalUrl, inChromium, check);
         },
         evidence: (v) => {
-          const own = shots.filter(
-            (s) => v.module.meta.capture.standard.includes(s.viewport) || job.captureSizes?.includes(s.viewport),
-          );
-          return { screenshots: own, keys: own.map(keyOf), undelivered: [] };
+          const sizes = sizesOf(v.module, job.captureSizes);
+          const own = enginesOf(v).includes("chromium") ? shots.filter((s) => sizes.includes(s.viewport)) : [];
+          const other = engineEvidence(jobId, v, job, renders);
+          return {
+            screenshots: [...own, ...other.screenshots],
+            keys: [...own.map(keyOf), ...other.keys],
+            undelivered: other.undelivered,
+          };
         },
       });
       return { rows, captures };
@@ -227,6 +244,8 @@ function renderRecord(r: EmailRender, captureKey: string): RenderRecordData {
     captureKey,
     clientId: r.client.id,
     formFactor: r.formFactor,
+    engine: r.engine,
+    ...(r.engineNote ? { engineNote: r.engineNote } : {}),
     ...(r.darkMode ? { darkMode: r.darkMode } : {}),
     changes: r.changes,
     changesOmitted: r.changesOmitted,
@@ -254,12 +273,24 @@ function withUndelivered(result: RecordedResult, parts: UndeliveredPart[]): Reco
 /**
  * Both subjects are captured in Chromium: a run is refused before it is charged or counted when no browser can be
  * launched, and a page to render now (`rendersNow`: not an email job, whose message comes later) when more are
- * already waiting for a turn than ASSAY_BROWSER_QUEUE allows.
+ * already waiting for a turn than ASSAY_BROWSER_QUEUE allows; and when a check of `run` names an engine this machine
+ * lacks the programs for (ENGINE_UNAVAILABLE).
  */
 export async function browserReady(
-  ctx: Pick<ServiceContext, "pool" | "config">,
-  { rendersNow }: { rendersNow: boolean },
+  ctx: Pick<ServiceContext, "pool" | "config" | "engines">,
+  { rendersNow, run = [] }: { rendersNow: boolean; run?: PlannedValidation[] },
 ): Promise<void> {
+  if (run.some((v) => enginesOf(v).includes("webkit"))) {
+    // Programs by name only: where they would be is this machine's business, not the caller's.
+    const missing = ctx.engines.webkitMissing().map((m) => (m.startsWith("/") ? basename(m) : m));
+    if (missing.length) {
+      throw new AppError(
+        "ENGINE_UNAVAILABLE",
+        `WebKit cannot render here (${missing.join(", ")}); nothing was charged. Resubmit without "webkit" in engines, or ask the operator to install it.`,
+        { engine: "webkit", missing },
+      );
+    }
+  }
   if (rendersNow && ctx.pool.waiting >= ctx.config.browserQueueLimit) {
     throw new AppError(
       "SERVICE_UNAVAILABLE",

@@ -2,6 +2,7 @@ import { AppError } from "../errors/app-error";
 import { findValidation } from "../catalog/registry";
 import type { JobRow, ResultRow } from "../../projections/jobs";
 import type { CaptureService } from "./captures";
+import { engineOfCaptureKey } from "./engine-renders";
 import type { Static } from "@sinclair/typebox";
 import type { Job } from "../contracts/job";
 import { CAPTURE_SIZES } from "../capture/vocabulary";
@@ -62,6 +63,7 @@ function resultView(
           screenshotShareUrl: captures.shareUrl(r.captureKeys[0]!),
           captures: r.captureKeys.map((key) => ({
             viewport: key.replace(/^.*-([a-z]+-[a-z]+)\.jpg$/, "$1"),
+            engine: engineOfCaptureKey(key),
             screenshotUrl: captures.url(key),
           })),
         }

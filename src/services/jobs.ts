@@ -59,7 +59,7 @@ export class JobService {
     const job = await timed("plan", async () =>
       this.quotes.planned(body, (await this.ctx.plans.entitle(customerId)).plan),
     );
-    await browserReady(this.ctx, { rendersNow: job.type !== "email" });
+    await browserReady(this.ctx, { rendersNow: job.type !== "email", run: job.run });
     const jobId = newJobId();
     if (job.type === "email") {
       await this.writes.apply(

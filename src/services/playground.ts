@@ -51,7 +51,7 @@ export class PlaygroundService {
   constructor(
     private readonly ctx: Pick<
       ServiceContext,
-      "config" | "guard" | "pool" | "webCapture" | "emailCapture" | "judge" | "sharedCounts"
+      "config" | "guard" | "pool" | "webCapture" | "engines" | "emailCapture" | "judge" | "sharedCounts"
     >,
     offer: PlaygroundOffer,
   ) {

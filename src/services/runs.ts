@@ -110,7 +110,10 @@ export class RunService {
     });
     checkMasks(request.visual);
     const planned = await this.plan(customerId, request.pages);
-    await browserReady(this.ctx, { rendersNow: planned.some((p) => p.job.type !== "email") });
+    await browserReady(this.ctx, {
+      rendersNow: planned.some((p) => p.job.type !== "email"),
+      run: planned.flatMap((p) => p.job.run),
+    });
 
     const runId = newRunId();
     const web = planned.filter((p) => p.job.type !== "email");

@@ -10,7 +10,7 @@ import type {
 import type { WebArtifacts } from "../capture/artifacts";
 import type { EmailArtifacts } from "../capture/email/email-artifacts";
 import type { UrlProbe } from "../capture/url-probe";
-import type { CaptureSize } from "../capture/vocabulary";
+import type { CaptureSize, RenderEngine } from "../capture/vocabulary";
 import type { ArtifactKind } from "../capture/artifacts";
 
 export type Severity = Static<typeof SeveritySchema>;
@@ -53,7 +53,8 @@ export interface ValidationMeta {
   judgment: string;
   parameters: ParameterSpec[];
   requiresConfiguration: boolean;
-  capture: { offered: CaptureSize[]; standard: CaptureSize[] };
+  /** Sizes offered and captured by default; `engines`: the browser engines a job may judge it in (absent: Chromium only). */
+  capture: { offered: CaptureSize[]; standard: CaptureSize[]; engines?: RenderEngine[] };
   needs: ArtifactKind[];
   /** How its verdicts are decided where its findings do not say (a finding's `method`): scripts/accuracy.ts counts them. */
   method: FindingMethod;

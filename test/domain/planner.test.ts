@@ -56,6 +56,7 @@ const REFUSED_AT: Record<string, [unknown, ErrorCode]> = {
     { type: "email", validations: [{ id: "email-mobile-responsive", clients: { "mobile-sm": ["nope"] } }] },
     "UNKNOWN_EMAIL_CLIENT",
   ],
+  "engine-selections": [htmlJob(PAGE, [{ id: "page-title", engines: ["webkit"] }]), "ENGINE_SELECTION_UNSUPPORTED"],
   "public-url": [{ type: "url", url: "http://127.0.0.1/", validations: ["page-title"] }, "PLAYGROUND_INVALID_URL"],
 };
 

@@ -11,6 +11,7 @@ function runnerOver(outcome: CaptureOutcome) {
   return new JobRunner({
     guard: new NetworkGuard(false),
     webCapture: { capture: async () => outcome } as never,
+    engines: {} as never,
     emailCapture: {} as never,
     captures: {
       store: () => {

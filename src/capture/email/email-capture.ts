@@ -6,7 +6,16 @@ import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml, readEmailHtml } from "./email-html";
 import { timed } from "../../phases";
-import { EmailRenderEngine, withRenderLane, type RenderOutcome } from "../mail-clients/render";
+import {
+  DEFAULT_RENDER_LIMITS,
+  EmailRenderEngine,
+  withRenderLane,
+  type EmailRender,
+  type RenderOutcome,
+} from "../mail-clients/render";
+import { profileOf } from "../mail-clients/profiles";
+import type { EngineCaptures } from "../engines/engine-captures";
+import { jpegOfPng } from "../screenshot-codec";
 
 /** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most (fewer on a smaller pool). */
 const RENDER_CONCURRENCY = 3;
@@ -39,6 +48,8 @@ export class EmailCaptureEngine {
   constructor(
     private readonly pool: BrowserPool,
     private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain">,
+    /** Where clients whose profile names another engine (Apple Mail: WebKit) are laid out again; absent: Chromium only. */
+    private readonly engines?: Pick<EngineCaptures, "renderEmail" | "webkitMissing">,
   ) {
     this.renderer = new EmailRenderEngine(pool);
   }
@@ -80,6 +91,51 @@ export class EmailCaptureEngine {
   }
 
   /**
+   * A render whose client Assay renders in another engine (client.renderIn: Apple Mail in WebKit): its final document
+   * laid out again there, the screenshot and geometry then WebKit's. Where WebKit is not available or its render
+   * fails, the Chromium emulation stays, and the render says so (engineNote).
+   */
+  private async inOwnEngine(outcome: RenderOutcome): Promise<RenderOutcome> {
+    if (!outcome.ok || outcome.render.document === undefined) return outcome;
+    const { document, ...render } = outcome.render;
+    const chromium = (why: string): RenderOutcome => {
+      const engineNote = `rendered in Chromium, emulating ${render.client.engine}: ${why}`;
+      return { ok: true, render: { ...render, engineNote, notes: [...render.notes, engineNote] } };
+    };
+    const missing = this.engines ? this.engines.webkitMissing() : ["no WebKit engine in this process"];
+    if (missing.length)
+      return chromium(`WebKit is not available here (${missing.map((m) => m.split("/").pop()).join(", ")})`);
+    const { client, formFactor } = render;
+    const profile = profileOf(client);
+    const darkened = render.darkMode?.darkened ?? false;
+    try {
+      const w = await timed("render in webkit", () =>
+        this.engines!.renderEmail(
+          document,
+          { width: client.width, height: client.height },
+          {
+            dark: render.dark,
+            canvas: (darkened ? profile.dark : profile.light).canvas,
+            maxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight,
+          },
+        ),
+      );
+      const screenshot: EmailRender["screenshot"] = {
+        viewport: formFactor,
+        contentType: "image/jpeg",
+        width: w.width,
+        height: w.height,
+        pageHeight: Math.max(w.height, w.layout.documentHeight),
+        cut: w.layout.documentHeight > w.height,
+        data: jpegOfPng(w.png),
+      };
+      return { ok: true, render: { ...render, engine: "webkit", screenshot, layout: w.layout } };
+    } catch (e) {
+      return chromium(`the WebKit render failed (${(e as Error).message.split("\n")[0]})`);
+    }
+  }
+
+  /**
    * Every wanted render once, and the HTML read when `html` is given, on at most RENDER_CONCURRENCY lanes: each lane
    * is a turn of the pool with one context and page, and takes the next piece of work when it is done with one.
    */
@@ -117,7 +173,7 @@ export class EmailCaptureEngine {
               outcomes.set(
                 label,
                 hasBody
-                  ? await this.renderer.render(message, target, lane)
+                  ? await this.inOwnEngine(await this.renderer.render(message, target, lane))
                   : {
                       ok: false,
                       client: target.client,

@@ -32,7 +32,8 @@ export interface GuardedProxy {
 const MAX_REQUEST_BODY = 10 * 1024 * 1024;
 const RESPONSE_HEADERS_RECOMPUTED = new Set(["content-length", "content-encoding"]);
 
-export async function startGuardedProxy(guard: NetworkGuard, document: string): Promise<GuardedProxy> {
+/** A proxy for one render; `document`, when given, is served at `documentUrl` (a page loaded by URL has none). */
+export async function startGuardedProxy(guard: NetworkGuard, document?: string): Promise<GuardedProxy> {
   const documentUrl = `http://render-${crypto.randomUUID()}.assay.invalid/`;
   const requests: ProxiedRequest[] = [];
   const tunnels = new Set<Socket>();
@@ -40,7 +41,7 @@ export async function startGuardedProxy(guard: NetworkGuard, document: string): 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? "";
     const method = req.method ?? "GET";
-    if (url === documentUrl) {
+    if (document !== undefined && url === documentUrl) {
       requests.push({ method, url, outcome: "document" });
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(document);
       return;

@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { NetworkGuard } from "../network-guard";
 import { type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
 
@@ -21,17 +24,46 @@ const PAGE_LOAD_TIMEOUT_MS = 30_000;
  * session: the render fails here instead of hanging.
  */
 const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
+/**
+ * GTK's user style sheet for MiniBrowser's own widgets (never the page's): its toolbar otherwise keeps the window at
+ * least 447px wide, too wide for a 375px phone viewport; with its widgets shrunk the window goes down to 290px.
+ */
+const MINIBROWSER_GTK_CSS =
+  "* { font-size: 1px; padding: 0; margin: 0; min-width: 0; min-height: 0; border-width: 0; -gtk-icon-transform: scale(0.01); }\n";
 
-export interface WebKitRender {
+/** What a page is: a URL the browser loads through the proxy, or a document the proxy serves (at a name of its own). */
+export type WebKitTarget = { url: string } | { html: string };
+
+/** One viewport's screenshot (PNG) and what the reading script returned there. */
+export interface WebKitShot {
   png: Uint8Array;
   width: number;
   height: number;
+  reading: unknown;
+}
+
+export interface WebKitPageCapture {
+  /** One per viewport asked for, in their order. */
+  shots: WebKitShot[];
   /** Every request the page made, as the guarded proxy decided it. */
   requests: ProxiedRequest[];
   browserVersion: string;
 }
 
+export interface WebKitRender extends Omit<WebKitShot, "reading"> {
+  requests: ProxiedRequest[];
+  browserVersion: string;
+}
+
 type WebDriverAnswer = { value: unknown };
+type Viewport = { width: number; height: number };
+
+export interface CaptureOptions {
+  /** More MiniBrowser arguments: `--dark-mode`, `--bg-color=#rrggbb`, `--enable-javascript=false`. */
+  browserArgs?: string[];
+  /** After the reading, grow the viewport to the document's height, at most this tall, for a full-page screenshot. */
+  fullPageUpTo?: number;
+}
 
 export class WebKitEngine {
   private queue: Promise<unknown> = Promise.resolve();
@@ -40,34 +72,58 @@ export class WebKitEngine {
     private readonly xvfb: ChildProcess,
     private readonly driver: ChildProcess,
     private readonly base: string,
+    /** The XDG_CONFIG_HOME holding MINIBROWSER_GTK_CSS, removed on close. */
+    private readonly configHome: string,
   ) {}
 
   /** Starts Xvfb on a display it picks itself, then WebKitWebDriver on that display. */
   static async start(): Promise<WebKitEngine> {
-    const xvfb = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1920x1080x24", "-nolisten", "tcp"], {
+    // As tall as a full-page mail render may be (EmailRenderLimits.screenshotMaxHeight), with room for the toolbar.
+    const xvfb = spawn("Xvfb", ["-displayfd", "1", "-screen", "0", "1920x8200x24", "-nolisten", "tcp"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
     let driver: ChildProcess | undefined;
+    const configHome = mkdtempSync(join(tmpdir(), "assay-webkit-"));
     try {
+      mkdirSync(join(configHome, "gtk-3.0"));
+      writeFileSync(join(configHome, "gtk-3.0", "gtk.css"), MINIBROWSER_GTK_CSS);
       const display = await firstLine(xvfb, "Xvfb");
       const port = await freePort();
       driver = spawn("WebKitWebDriver", [`--port=${port}`], {
-        env: { ...process.env, DISPLAY: `:${display}` },
+        env: { ...process.env, DISPLAY: `:${display}`, XDG_CONFIG_HOME: configHome },
         stdio: "ignore",
       });
       const base = `http://127.0.0.1:${port}`;
       await waitUntilReady(base, driver);
-      return new WebKitEngine(xvfb, driver, base);
+      return new WebKitEngine(xvfb, driver, base, configHome);
     } catch (e) {
       driver?.kill();
       xvfb.kill();
+      rmSync(configHome, { recursive: true, force: true });
       throw e;
     }
   }
 
   /** Renders the document at width x height (the page's viewport) and returns the viewport's screenshot. */
-  render(html: string, viewport: { width: number; height: number }, guard: NetworkGuard): Promise<WebKitRender> {
-    const run = this.queue.then(() => this.renderNow(html, viewport, guard));
+  async render(html: string, viewport: Viewport, guard: NetworkGuard): Promise<WebKitRender> {
+    const { shots, requests, browserVersion } = await this.capture({ html }, [viewport], guard);
+    const { reading: _, ...shot } = shots[0]!;
+    return { ...shot, requests, browserVersion };
+  }
+
+  /**
+   * Loads the page once, then at each viewport in turn: sizes the viewport, runs `readScript` (the body of a
+   * WebDriver execute/sync script, in the page's own world: WebDriver has no isolated one) and takes the
+   * viewport's screenshot. Renders on one engine run one after another (one session per driver).
+   */
+  capture(
+    target: WebKitTarget,
+    viewports: Viewport[],
+    guard: NetworkGuard,
+    readScript?: string,
+    options: CaptureOptions = {},
+  ) {
+    const run = this.queue.then(() => this.captureNow(target, viewports, guard, readScript, options));
     this.queue = run.catch(() => {});
     return run;
   }
@@ -80,14 +136,17 @@ export class WebKitEngine {
         await exited;
       }
     }
+    rmSync(this.configHome, { recursive: true, force: true });
   }
 
-  private async renderNow(
-    html: string,
-    viewport: { width: number; height: number },
+  private async captureNow(
+    target: WebKitTarget,
+    viewports: Viewport[],
     guard: NetworkGuard,
-  ): Promise<WebKitRender> {
-    const proxy = await startGuardedProxy(guard, html);
+    readScript?: string,
+    options: CaptureOptions = {},
+  ): Promise<WebKitPageCapture> {
+    const proxy = await startGuardedProxy(guard, "html" in target ? target.html : undefined);
     let session: string | undefined;
     try {
       const created = (await this.command("POST", "/session", {
@@ -99,22 +158,37 @@ export class WebKitEngine {
             // scheme, https over CONNECT (docs/engines.md).
             "webkitgtk:browserOptions": {
               binary: MINIBROWSER,
-              args: ["--automation", `--proxy=http://${proxy.address}`],
+              args: ["--automation", `--proxy=http://${proxy.address}`, ...(options.browserArgs ?? [])],
             },
           },
         },
       })) as { sessionId: string; capabilities: { browserVersion: string } };
       session = `/session/${created.sessionId}`;
-      await this.sizeViewport(session, viewport);
-      await this.command("POST", `${session}/url`, { url: proxy.documentUrl });
-      const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
-      return {
-        png: new Uint8Array(png),
-        width: png.readUInt32BE(16),
-        height: png.readUInt32BE(20),
-        requests: [...proxy.requests],
-        browserVersion: created.capabilities.browserVersion,
-      };
+      await this.sizeViewport(session, viewports[0]!);
+      const url = "url" in target ? target.url : proxy.documentUrl;
+      await this.command("POST", `${session}/url`, { url });
+      const refused = proxy.requests.find((r) => r.url === url && r.outcome !== "allowed" && r.outcome !== "document");
+      if (refused)
+        throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
+      const shots: WebKitShot[] = [];
+      for (const [i, viewport] of viewports.entries()) {
+        if (i > 0) await this.sizeViewport(session, viewport);
+        const reading = readScript
+          ? await this.command("POST", `${session}/execute/sync`, { script: readScript, args: [] })
+          : null;
+        if (options.fullPageUpTo) {
+          // The window grown to the document's height (capped): the screenshot is the whole page, as Chromium's are.
+          const height = (await this.command("POST", `${session}/execute/sync`, {
+            script: "return document.documentElement.scrollHeight",
+            args: [],
+          })) as number;
+          if (height > viewport.height)
+            await this.sizeViewport(session, { width: viewport.width, height: Math.min(height, options.fullPageUpTo) });
+        }
+        const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
+        shots.push({ png: new Uint8Array(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20), reading });
+      }
+      return { shots, requests: [...proxy.requests], browserVersion: created.capabilities.browserVersion };
     } finally {
       if (session) await this.command("DELETE", session).catch(() => {});
       await proxy.close();
@@ -122,17 +196,21 @@ export class WebKitEngine {
   }
 
   /** MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the difference. */
-  private async sizeViewport(session: string, viewport: { width: number; height: number }): Promise<void> {
-    await this.command("POST", `${session}/window/rect`, viewport);
-    const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
-      script: "return [innerWidth, innerHeight]",
-      args: [],
-    })) as [number, number];
-    if (innerWidth === viewport.width && innerHeight === viewport.height) return;
-    await this.command("POST", `${session}/window/rect`, {
-      width: 2 * viewport.width - innerWidth,
-      height: 2 * viewport.height - innerHeight,
-    });
+  private async sizeViewport(session: string, viewport: Viewport): Promise<void> {
+    let window = { width: viewport.width, height: viewport.height };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      await this.command("POST", `${session}/window/rect`, window);
+      const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
+        script: "return [innerWidth, innerHeight]",
+        args: [],
+      })) as [number, number];
+      if (innerWidth === viewport.width && innerHeight === viewport.height) return;
+      window = {
+        width: window.width + viewport.width - innerWidth,
+        height: window.height + viewport.height - innerHeight,
+      };
+    }
+    throw new Error(`MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height}`);
   }
 
   private async command(method: string, path: string, body?: unknown): Promise<unknown> {

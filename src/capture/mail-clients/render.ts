@@ -4,7 +4,14 @@ import type { BrowserPool } from "../browser-pool";
 import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
 import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import { helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
-import { DARK_METHODS, type CaptureSize, type DarkRendering, type EmailClient, type RenderTarget } from "../vocabulary";
+import {
+  DARK_METHODS,
+  type CaptureSize,
+  type DarkRendering,
+  type EmailClient,
+  type RenderEngine,
+  type RenderTarget,
+} from "../vocabulary";
 import { applyConditionalComments, clipHtml, profileOf, sanitizerRulesFor } from "./profiles";
 import { sanitizeInPage } from "./sanitize-in-page";
 import { SANITIZE_HELPERS } from "./sanitize-markup";
@@ -40,6 +47,11 @@ export interface EmailRender {
   changesAt: Record<string, number[]>;
   /** Requests the message made, all refused: remote images, fonts, stylesheets. */
   blocked: string[];
+  /** The engine its screenshot and layout come from; `engineNote` says why not the client's own (`client.renderIn`). */
+  engine: RenderEngine;
+  engineNote?: string;
+  /** A client rendered in another engine: the final document (sanitized, the client's CSS, dark decided) to lay out there. */
+  document?: string;
 }
 
 export type RenderOutcome =
@@ -304,6 +316,8 @@ export class EmailRenderEngine {
       changesOmitted: sanitized.omitted,
       changesAt,
       blocked,
+      engine: "chromium",
+      ...(client.renderIn && client.renderIn !== "chromium" ? { document: await page.content() } : {}),
     };
   }
 }

@@ -66,6 +66,14 @@ export const forbidden = [
       "An explicitly named (formFactor, clientId) pair is outside the plan; it is never silently narrowed (details.validationId, details.refusedClients, details.missingFeatures).",
   },
   {
+    code: "PLAN_EXCLUDES_REQUESTED_ENGINES",
+    status: 403,
+    title: "Plan excludes requested engines",
+    guidance:
+      "A validation names a browser engine beyond Chromium (details.validationId, details.refusedEngines) and the plan has no extra-credit renders (details.missingFeatures: extra_credit_clients); an extra engine is gated and priced like an extra-credit mail client. Nothing was charged; remove the engine or change plans.",
+    addedBySpecGap: true,
+  },
+  {
     code: "PLAN_EXCLUDES_WEBSITE_CHECKS",
     status: 403,
     title: "Plan excludes website checks",

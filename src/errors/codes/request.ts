@@ -79,6 +79,14 @@ export const badRequest = [
       "clients is an empty object (details.validationId). Omit clients, or key it by form factor with arrays of client ids; an empty array means the native default client.",
   },
   {
+    code: "ENGINE_SELECTION_UNSUPPORTED",
+    status: 400,
+    title: "Engine selection on a check that takes none",
+    guidance:
+      "engines was given for a validation that is not judged in engines of your choice, or names an engine it does not offer (details.validationId, details.refusedEngines, details.offeredEngines). Only webpage checks whose catalog record lists capture.engines take it (layout-not-broken, no-horizontal-overflow); remove engines from that entry, or name engines from details.offeredEngines.",
+    addedBySpecGap: true,
+  },
+  {
     code: "FEEDBACK_ANCHOR_REQUIRED",
     status: 400,
     title: "Feedback anchors required",

@@ -38,6 +38,14 @@ export const serverErrors = [
       "The render catalog is unreachable and uncached; retry or resubmit without per-validation clients. Nothing was charged.",
   },
   {
+    code: "ENGINE_UNAVAILABLE",
+    status: 503,
+    title: "Browser engine unavailable",
+    guidance:
+      "A validation names a browser engine this server cannot run now (details.engine, details.missing: the programs it lacks, or why it would not start). Nothing was charged; resubmit without that engine, or ask the operator to install it (scripts/setup.mjs installs WebKitGTK's driver, Xvfb and Mesa).",
+    addedBySpecGap: true,
+  },
+  {
     code: "PLAN_NOT_PUBLISHED",
     status: 503,
     title: "Plan not published",

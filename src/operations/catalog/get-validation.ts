@@ -15,7 +15,16 @@ const ValidationDetail = Obj(
     judgment: Str(),
     validationSets: Type.Array(Str()),
     references: Type.Array(Reference),
-    capture: Obj({ offered: Type.Array(CaptureSize), standard: Type.Array(CaptureSize) }),
+    capture: Obj({
+      offered: Type.Array(CaptureSize),
+      standard: Type.Array(CaptureSize),
+      engines: Opt(
+        Type.Array(Str(), {
+          description:
+            "The browser engines a job may render this check in (a validation entry's engines); absent: Chromium only.",
+        }),
+      ),
+    }),
     agentJobSnippet: JobBody,
     links: Obj({ self: Str(), standard: Str(), custom: Opt(Str()) }),
   },

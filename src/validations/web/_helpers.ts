@@ -1,4 +1,4 @@
-import type { CaptureSize } from "../../capture/vocabulary";
+import type { CaptureSize, RenderEngine } from "../../capture/vocabulary";
 import type { ValidationMeta } from "../types";
 import type { DomSnapshot, LayoutSnapshot, WebArtifacts } from "../../capture/artifacts";
 
@@ -43,16 +43,16 @@ export const normaliseText = (s: string) => s.replace(/\s+/g, " ").trim().toLowe
 /** Defaults shared by the visual checks: measured on layout snapshots at the given sizes, judged on screenshots. */
 export function visualCheck(
   meta: Pick<ValidationMeta, "id" | "name" | "category" | "severity" | "summary" | "judgment" | "references"> &
-    Partial<ValidationMeta> & { standard: CaptureSize[] },
+    Partial<ValidationMeta> & { standard: CaptureSize[]; engines?: RenderEngine[] },
 ): ValidationMeta & { subjectType: "url" } {
-  const { standard, ...rest } = meta;
+  const { standard, engines, ...rest } = meta;
   return {
     slug: meta.id,
     kind: "visual",
     price: { credits: 2 },
     parameters: [],
     requiresConfiguration: false,
-    capture: { offered: ["mobile-sm", "tablet-portrait", "desktop-md"], standard },
+    capture: { offered: ["mobile-sm", "tablet-portrait", "desktop-md"], standard, ...(engines ? { engines } : {}) },
     needs: ["layout", "screenshot"],
     method: "dom",
     ...rest,

@@ -249,6 +249,7 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
   const c = client(formFactor, clientId);
   const rendered: EmailRender = {
     client: c,
+    engine: "chromium",
     formFactor,
     dark: c.colorScheme === "dark",
     darkMode:

@@ -111,13 +111,16 @@ function FindingShot(props: { capture: Capture; label: string; measured?: Record
   );
 }
 
-/** The capture a finding was seen in: its size's, else the result's first. */
-const captureFor = (r: ResultItem, viewport?: string) =>
-  r.captures?.find((c) => c.viewport === viewport) ?? r.captures?.[0];
+/** The capture a finding was seen in: its size's (in its engine, when it names one), else the result's first. */
+const captureFor = (r: ResultItem, viewport?: string, engine = "chromium") =>
+  r.captures?.find((c) => c.viewport === viewport && c.engine === engine) ??
+  r.captures?.find((c) => c.viewport === viewport) ??
+  r.captures?.[0];
 
 function Finding(props: { result: ResultItem; finding: ResultItem["findings"][number]; shot: boolean }) {
   const f = props.finding;
-  const capture = props.shot ? captureFor(props.result, f.viewport) : undefined;
+  const seenIn = captureFor(props.result, f.viewport, f.engine);
+  const capture = props.shot ? seenIn : undefined;
   return (
     <li class="finding">
       <div class="finding-text">
@@ -139,7 +142,7 @@ function Finding(props: { result: ResultItem; finding: ResultItem["findings"][nu
         )}
         {f.url || f.viewport ? (
           <p class="long">
-            {f.viewport ? <>At {captionOf(props.result, f.viewport)}</> : ""}
+            {f.viewport ? <>At {seenIn?.caption ?? captionOf(props.result, f.viewport)}</> : ""}
             {f.url && f.viewport ? ", " : ""}
             {f.url ? <span safe>{f.url}</span> : ""}
           </p>
@@ -149,7 +152,11 @@ function Finding(props: { result: ResultItem; finding: ResultItem["findings"][nu
         <Measured measured={f.measured} />
       </div>
       {capture ? (
-        <FindingShot capture={capture} label={captionOf(props.result, capture.viewport)} measured={f.measured} />
+        <FindingShot
+          capture={capture}
+          label={capture.caption ?? captionOf(props.result, capture.viewport)}
+          measured={f.measured}
+        />
       ) : (
         ""
       )}

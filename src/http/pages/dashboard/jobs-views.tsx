@@ -46,11 +46,13 @@ export interface ResultItem {
     selector?: string;
     url?: string;
     viewport?: string;
+    /** A check judged in several engines: the one the finding was measured in. */
+    engine?: string;
     text?: string;
     measured?: Record<string, unknown>;
   }[];
-  /** caption: an email render's mail client and mode ("Apple Mail, iPhone, dark"). */
-  captures?: { viewport: string; screenshotUrl: string; caption?: string }[];
+  /** caption: an email render's mail client and mode ("Apple Mail, iPhone, dark"), or a size and its engine. */
+  captures?: { viewport: string; engine: string; screenshotUrl: string; caption?: string }[];
   /** Email renders (verbose): what each client's profile did to the message. */
   renders?: RenderItem[];
   note?: string;

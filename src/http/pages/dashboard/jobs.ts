@@ -3,6 +3,7 @@ import PostalMime from "postal-mime";
 import { findEmailClient } from "../../../catalog/email-clients";
 import { validationSets } from "../../../catalog/sets";
 import { JOB_STATUSES } from "../../../contracts/job";
+import { ENGINE_NAMES, type RenderEngine } from "../../../capture/vocabulary";
 import { AppError } from "../../../errors/app-error";
 import type { JobView } from "../../../services/job-views";
 import { callOperation, htmlPage, seeOther, type PageContext } from "../page-kit";
@@ -61,7 +62,7 @@ function localJob(job: JobView, share: (key: string) => string): JobView {
       ...(r.captures
         ? {
             captures: r.captures.map((c) => {
-              const caption = renderCaption(job.jobId, c.screenshotUrl);
+              const caption = renderCaption(job.jobId, c.screenshotUrl) ?? engineCaption(c, r.captures!);
               return { ...c, screenshotUrl: shared(c.screenshotUrl), ...(caption ? { caption } : {}) };
             }),
           }
@@ -81,6 +82,15 @@ export function renderCaption(jobId: string, url: string): string | undefined {
   if (!client) return undefined;
   const name = client.name.replace(/, (dark|light) mode$/, "").replace(/ \((.+)\)$/, ", $1");
   return `${name}, ${client.colorScheme}`;
+}
+
+/** A webpage's screenshot in a result judged in several engines: its size and engine, "mobile-sm, WebKit". */
+function engineCaption(
+  capture: { viewport: string; engine: string },
+  all: Array<{ engine: string }>,
+): string | undefined {
+  if (all.every((c) => c.engine === "chromium")) return undefined;
+  return `${capture.viewport}, ${ENGINE_NAMES[capture.engine as RenderEngine] ?? capture.engine}`;
 }
 
 /** A capture's URL as a share link on this site (path and query): loads wherever the page is opened. */

@@ -1,0 +1,147 @@
+import { existsSync } from "node:fs";
+import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
+import type { BrowserPool } from "../browser-pool";
+import type { NetworkGuard } from "../network-guard";
+import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
+import { LAYOUT_HELPERS, snapshotLayout } from "../page-functions/layout";
+import { jpegOfPng } from "../screenshot-codec";
+import { VIEWPORTS, type CaptureSize } from "../vocabulary";
+import type { WebSubject } from "../web-capture";
+import type { ProxiedRequest } from "./guarded-proxy";
+import { MINIBROWSER, WebKitEngine } from "./webkit";
+
+/** What a page rendered in an engine other than Chromium gives the checks at one size: its geometry and screenshot. */
+export interface EngineShot {
+  layout: LayoutSnapshot;
+  screenshot: Screenshot;
+}
+
+export type EngineCapture =
+  | {
+      ok: true;
+      shots: Partial<Record<CaptureSize, EngineShot>>;
+      /** Every request the page made in that engine, as the guarded proxy decided it. */
+      requests: ProxiedRequest[];
+      browserVersion: string;
+    }
+  | { ok: false; error: string };
+
+/** A mail render fetches nothing: every request of its WebKit page is refused. */
+const REFUSE_ALL = {
+  check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
+} as unknown as NetworkGuard;
+
+/** The programs WebKit renders need (Debian's webkit2gtk-driver, its MiniBrowser, xvfb). */
+const WEBKIT_PROGRAMS = ["WebKitWebDriver", "Xvfb"];
+
+/** The layout page function (the "layout" gatherer's), as a WebDriver execute/sync body: helpers, then the reading. */
+const LAYOUT_SCRIPT = `${helpersScript([LAYOUT_HELPERS])};\nreturn (${snapshotLayout.toString()})(${JSON.stringify(PAGE_HELPERS_KEY)});`;
+
+/**
+ * Webpages rendered in WebKit for the checks that are judged in it: the page loaded once through the guarded proxy,
+ * then at each size its geometry read by the same page function as Chromium's "layout" gatherer and its viewport
+ * screenshot taken. One WebKitEngine per process, started on first use (a second one bought nothing on 2 cores:
+ * docs/engines.md); each render takes a turn of the browser pool's admission, so Chromium pages and WebKit renders
+ * share one budget.
+ */
+export class EngineCaptures {
+  private webkit: Promise<WebKitEngine> | null = null;
+
+  constructor(
+    private readonly pool: Pick<BrowserPool, "admit">,
+    private readonly guard: NetworkGuard,
+    /** ASSAY_WEBKIT_OFF: WebKit is not offered here, installed or not. */
+    private readonly webkitOff = false,
+  ) {}
+
+  /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
+  webkitMissing(): string[] {
+    if (this.webkitOff) return ["ASSAY_WEBKIT_OFF is set"];
+    const missing = WEBKIT_PROGRAMS.filter((p) => !Bun.which(p));
+    return existsSync(MINIBROWSER) ? missing : [...missing, MINIBROWSER];
+  }
+
+  /** The page at each size in WebKit; a failure is an outcome (the checks judged in WebKit lose that part), never a throw. */
+  async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    try {
+      return await this.pool.admit(async () => {
+        const engine = await this.startedWebKit();
+        const target =
+          subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
+        const viewports = sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
+        const page = await engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT);
+        const shots: Partial<Record<CaptureSize, EngineShot>> = {};
+        for (const [i, size] of sizes.entries()) {
+          const { png, width, height, reading } = page.shots[i]!;
+          const layout = reading as LayoutSnapshot;
+          shots[size] = {
+            layout,
+            screenshot: {
+              viewport: size,
+              contentType: "image/jpeg",
+              width,
+              height,
+              pageHeight: Math.max(height, layout.documentHeight),
+              cut: layout.documentHeight > height,
+              data: jpegOfPng(png),
+            },
+          };
+        }
+        return { ok: true as const, shots, requests: page.requests, browserVersion: page.browserVersion };
+      }, lane);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+
+  /**
+   * A mail client's render (its final document: the profile's sanitizer, the client's CSS and dark-mode decision
+   * applied in Chromium) laid out again in WebKit at the client's viewport, JavaScript off, nothing fetched, dark
+   * when the client shows it dark (MiniBrowser's --dark-mode), on the client's canvas; its geometry and a full-page
+   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own.
+   */
+  async renderEmail(
+    document: string,
+    viewport: { width: number; height: number },
+    look: { dark: boolean; canvas: string; maxHeight: number },
+  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
+    const engine = await this.startedWebKit();
+    const args = ["--enable-javascript=false", `--bg-color=${look.canvas}`, ...(look.dark ? ["--dark-mode"] : [])];
+    const page = await engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
+      browserArgs: args,
+      fullPageUpTo: look.maxHeight,
+    });
+    const { reading, png, width, height } = page.shots[0]!;
+    return { layout: reading as LayoutSnapshot, png, width, height };
+  }
+
+  async close(): Promise<void> {
+    const started = this.webkit;
+    this.webkit = null;
+    await (await started?.catch(() => null))?.close();
+  }
+
+  /** The engine, started once; a start that failed is tried again by the next render. */
+  private startedWebKit(): Promise<WebKitEngine> {
+    if (!this.webkit) {
+      this.webkit = WebKitEngine.start();
+      this.webkit.catch(() => {
+        this.webkit = null;
+      });
+    }
+    return this.webkit;
+  }
+}
+
+/**
+ * A static_html subject as WebKit loads it: the proxy serves it at a name of its own (an https base URL cannot be
+ * answered inside a CONNECT tunnel), so a <base> element makes its relative links resolve against the base URL.
+ */
+function withBase(html: string, baseUrl: string): string {
+  if (/<base\s[^>]*href/i.test(html)) return html;
+  const base = `<base href="${baseUrl.replaceAll("&", "&amp;").replaceAll('"', "&quot;")}">`;
+  const head = /<head(\s[^>]*)?>/i.exec(html);
+  if (head) return html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length);
+  const doctype = /^\s*<!doctype[^>]*>/i.exec(html);
+  return doctype ? doctype[0] + base + html.slice(doctype[0].length) : base + html;
+}
