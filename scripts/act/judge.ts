@@ -41,8 +41,8 @@ export const mappingName = (m: RuleMapping) => m.procedures.map(procedureName).j
 
 /**
  * One case's outcome from its job's results: failed when a procedure reports a finding (for accessibility-wcag, a
- * violation of one of the procedure's axe rules; for another check, a fail), cantTell when the only findings are
- * axe's "needs review" or a procedure's check errored, passed otherwise. Assay does not say that a rule did not
+ * violation of one of the procedure's axe rules; for another check, a fail), cantTell when the only findings need
+ * review (axe's, or a check's `measured.outcome`) or a procedure's check errored, passed otherwise. Assay does not say that a rule did not
  * apply, so an inapplicable case reads as passed (the W3C counts both alike).
  */
 export function decide(mapping: RuleMapping, results: CheckResult[] | null, why = "the job failed"): Decision {
@@ -64,6 +64,9 @@ export function decide(mapping: RuleMapping, results: CheckResult[] | null, why 
     } else if (r.verdict === "fail") {
       const f = r.findings[0];
       return { outcome: "failed", decidedBy: `${p.check}: ${f ? `${f.message} at ${f.selector}` : r.reason}` };
+    } else {
+      const review = r.findings.find((f) => f.measured?.outcome === "needs review");
+      if (review) unsure.push(`${p.check}: ${review.message} at ${review.selector}`);
     }
   }
   if (unsure.length) return { outcome: "cantTell", decidedBy: unsure.join("; ") };

@@ -61,7 +61,8 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // Rules axe-core has no actIds for, or runs only by name (src/capture/gatherers/axe.ts).
   "2t702h": { procedures: [axe("summary-name")] },
   b33eff: { procedures: [axe("css-orientation-lock")] },
-  afw4f7: { procedures: [axe("color-contrast")] },
+  // The color-contrast check: axe's contrast rule, then rendered pixels where axe cannot decide.
+  afw4f7: { procedures: [{ check: "color-contrast" }] },
   "4e8ab6": { procedures: [axe("aria-required-attr")] },
   ff89c9: { procedures: [axe("aria-required-parent", "aria-required-children")] },
   bc4a75: { procedures: [axe("aria-required-children", "list")] },

@@ -19,6 +19,9 @@ const MAX_BATCH_AREA = 120_000;
 /** Renders are taken at twice the page's scale: the glyphs' cores are then wide enough to find. */
 const RENDER_SCALE = 2;
 
+/** axe's reasons for leaving contrast undecided that are about whether the text is text, not about its colours. */
+const NOT_A_COLOUR_QUESTION = new Set(["shortTextContent", "nonBmp", "equalRatio"]);
+
 /** The text variants rendered besides the page as shown: transparent shows what is behind the glyphs. */
 type Variant = "transparent" | "black" | "white";
 const VARIANTS: Variant[] = ["transparent", "black", "white"];
@@ -38,7 +41,10 @@ export const contrastPixelsGatherer = defineWebGatherer({
     const undecided = axe?.incomplete.find((r) => r.id === "color-contrast");
     if (!undecided) return {};
     const started = performance.now();
-    const targets = undecided.nodes.slice(0, MAX_ELEMENTS).map((n) => n.target);
+    // Where axe doubts the text is text (one character that may be an icon, a symbol outside the basic plane, text
+    // as light as its background and so maybe meant unseen), the colours are not the question: pixels do not decide.
+    const measurable = undecided.nodes.filter((n) => !NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? ""));
+    const targets = measurable.slice(0, MAX_ELEMENTS).map((n) => n.target);
     const found = await page.world
       .run(prepareTexts, { targets, maxArea: MAX_REGION_AREA })
       .catch((e: Error) =>
@@ -69,7 +75,7 @@ export const contrastPixelsGatherer = defineWebGatherer({
     } finally {
       await page.world.run(forgetTexts).catch(() => undefined);
     }
-    if (undecided.nodeCount > targets.length)
+    if (measurable.length > targets.length)
       capped ??= `the ${targets.length} elements axe reports of ${undecided.nodeCount}`;
     return {
       contrastPixels: {

@@ -67,11 +67,21 @@ function pixelFinding(n: AxeNode, m: GlyphContrast): Finding {
   };
 }
 
+/** Why an element axe left undecided is not measured from pixels (contrast-pixels' NOT_A_COLOUR_QUESTION). */
+const NOT_MEASURED_WHY: Record<string, string> = {
+  shortTextContent: "not measured: one character may be an icon rather than text",
+  nonBmp: "not measured: a symbol outside the basic plane may be an icon rather than text",
+  equalRatio: "not measured: text as light as its background may be meant unseen",
+};
+
 /** An element axe could not decide: measured from pixels when it could be, else left needing review with why. */
 function undecidedFinding(n: AxeNode, pixels: ContrastPixels | undefined): Finding {
   const m = pixels?.elements.find((e) => e.target === n.target);
   if (m?.percentiles) return pixelFinding(n, m);
-  const notMeasured = m?.unmeasured ?? (pixels ? "beyond the measuring cap" : "no pixels were measured");
+  const notMeasured =
+    m?.unmeasured ??
+    NOT_MEASURED_WHY[n.contrast?.messageKey ?? ""] ??
+    (pixels ? "beyond the measuring cap" : "no pixels were measured");
   return {
     message: `needs review: ${n.failureSummary || "axe could not determine the contrast"} (pixels: ${notMeasured})`,
     selector: n.target,
@@ -96,7 +106,7 @@ export const colorContrast: WebValidation = {
     summary:
       "Visible text meets WCAG AA contrast: 4.5:1, or 3:1 for large text (axe-core's color-contrast rule, and rendered pixels where axe cannot decide).",
     judgment:
-      "Reads axe-core's color-contrast rule, run once on the loaded page at desktop-md: axe composites the real backgrounds behind each text element (stacked, translucent, positioned) and applies WCAG 2.x relative luminance, 4.5:1, or 3:1 for large text (24px and up, or 18.66px and up when bold), with no rounding. Fails when axe reports a violation; each is a finding with its element, ratio, required ratio and colours (method axe). Text whose background axe cannot determine (a background image, a gradient, overlapping elements, translucent text) is measured from rendered pixels at desktop-md: the text's box rendered as shown and with its text made transparent, black and white; the pixels the glyphs cover fully (their anti-aliased edges left out) are compared with the pixels behind them, giving a distribution of contrast ratios. When 95% of those pixels are below the required ratio the element fails, when 95% are at or above it passes (method pixels); otherwise, or when the text has a shadow or stroke that may carry its contrast (never failed), is cut at the size cap (never passed), animates, sits on a moving background or is seen through a translucent layer, it is listed as needing review with the measured range and does not fail the page. At most 20 elements and 5 s of measuring per page, none started 15 s after the page loaded; the reasoning says when a cap was hit.",
+      "Reads axe-core's color-contrast rule, run once on the loaded page at desktop-md: axe composites the real backgrounds behind each text element (stacked, translucent, positioned) and applies WCAG 2.x relative luminance, 4.5:1, or 3:1 for large text (24px and up, or 18.66px and up when bold), with no rounding. Fails when axe reports a violation; each is a finding with its element, ratio, required ratio and colours (method axe). Text whose background axe cannot determine (a background image, a gradient, overlapping elements, translucent text) is measured from rendered pixels (not where axe doubts it is text at all: a single character that may be an icon, a symbol outside the basic plane, text the colour of its background) at desktop-md: the text's box rendered as shown and with its text made transparent, black and white; the pixels the glyphs cover fully (their anti-aliased edges left out) are compared with the pixels behind them, giving a distribution of contrast ratios. When 95% of those pixels are below the required ratio the element fails, when 95% are at or above it passes (method pixels); otherwise, or when the text has a shadow or stroke that may carry its contrast (never failed), is cut at the size cap (never passed), animates, sits on a moving background or is seen through a translucent layer, it is listed as needing review with the measured range and does not fail the page. At most 20 elements and 5 s of measuring per page, none started 15 s after the page loaded; the reasoning says when a cap was hit.",
     needs: ["axe", "contrast-pixels"],
     method: "axe",
     references: [
