@@ -17,6 +17,15 @@ export const PolicySeverity = Type.Union([
   Type.Literal("prohibited"),
 ]);
 
+/** How a finding was decided: from the DOM, by axe-core, from rendered pixels, by reading text in images, by a model. */
+export const FindingMethod = Type.Union([
+  Type.Literal("dom"),
+  Type.Literal("axe"),
+  Type.Literal("pixels"),
+  Type.Literal("ocr"),
+  Type.Literal("model"),
+]);
+
 export const Finding = Type.Object(
   {
     message: Type.String(),
@@ -25,6 +34,7 @@ export const Finding = Type.Object(
     viewport: Type.Optional(Type.String()),
     text: Type.Optional(Type.String()),
     measured: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    method: Type.Optional(FindingMethod),
   },
   { additionalProperties: false },
 );

@@ -53,13 +53,15 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
+// Text in images is read by Tesseract (src/capture/ocr.ts) at run time, offline, with its English data.
+const ocr = ["tesseract-ocr", "tesseract-ocr-eng"];
 // For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters,
 // and WebKitGTK's WebDriver with a virtual X display for the WebKit engine's tests (docs/engines.md); WebKit's web
 // process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of WebKitGTK).
 const webkit = ["webkit2gtk-driver", "xvfb", "libgl1-mesa-dri"];
 const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql", ...webkit] : [];
-if (!findChromium()) debianPackages(["chromium", ...fonts, ...forTests]);
-else if (has("dpkg")) debianPackages([...fonts, ...forTests]);
+if (!findChromium()) debianPackages(["chromium", ...fonts, ...ocr, ...forTests]);
+else if (has("dpkg")) debianPackages([...fonts, ...ocr, ...forTests]);
 if (!findChromium()) {
   log("no Chromium found after set-up; set CHROMIUM_PATH to a Chromium or Chrome binary");
   process.exit(1);

@@ -24,6 +24,8 @@ export interface Config {
   inboxDomain: string;
   allowPrivateTargets: boolean;
   chromiumPath?: string;
+  /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
+  tesseractPath: string;
   /** Browsers in the capture pool: ASSAY_BROWSER_POOL_SIZE launched here, or one per browser worker when browserEndpoints names any. */
   browserPoolSize: number;
   /**
@@ -181,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     inboxDomain: read.text("ASSAY_INBOX_DOMAIN"),
     allowPrivateTargets: read.flag("ASSAY_ALLOW_PRIVATE_TARGETS"),
     chromiumPath: read.text("CHROMIUM_PATH"),
+    tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,
     // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its

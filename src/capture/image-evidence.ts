@@ -50,7 +50,8 @@ function withDigests(measured: Record<string, ImageSourceInfo>, sources: Array<{
   return measured;
 }
 
-const dataUrl = (contentType: string, body: Uint8Array) =>
+/** Bytes as a data: URL of their image type (application/octet-stream when the type is not an image). */
+export const dataUrl = (contentType: string, body: Uint8Array) =>
   `data:${/^image\//i.test(contentType) ? contentType.split(";")[0]!.trim() : "application/octet-stream"};base64,${Buffer.from(body).toString("base64")}`;
 
 /**
@@ -108,8 +109,8 @@ export async function inBlankPage<T>(context: BrowserContext, fn: (page: Page) =
   }
 }
 
-/** A reference image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
-async function loadReference(
+/** An image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
+export async function loadReference(
   url: string,
   opts: { guard: NetworkGuard; signal: AbortSignal; kept: ImageBodies },
 ): Promise<{ src: string } | { error: string }> {

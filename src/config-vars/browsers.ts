@@ -14,6 +14,12 @@ export const BROWSERS_VARS = {
     defaultText: "the system's",
     doc: "Without `CHROMIUM_PATH`, its directories (colon-separated) are searched for `chromium`, `chromium-browser`, `google-chrome` or `google-chrome-stable`.",
   },
+  ASSAY_TESSERACT_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "`tesseract` on `PATH`",
+    doc: "The Tesseract OCR binary with its English data (Debian's `tesseract-ocr` and `tesseract-ocr-eng`, installed by `scripts/setup.mjs`), run offline to read text painted in images (`image-alt-text`, `cta-visible` and their email counterparts). When it cannot be started, those checks say so: a verdict the DOM alone decides stands, one that needed the text in an image is an error.",
+  },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
     kind: "integer",

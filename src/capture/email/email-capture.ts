@@ -7,6 +7,9 @@ import { authenticateEmail, type AuthenticationInput } from "./authentication";
 import { gatherEmailHtml, readEmailHtml } from "./email-html";
 import { timed } from "../../phases";
 import { EmailRenderEngine, withRenderLane, type RenderOutcome } from "../mail-clients/render";
+import type { NetworkGuard } from "../network-guard";
+import type { TextReader } from "../ocr";
+import { readEmailPictures } from "./email-image-text";
 
 /** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most (fewer on a smaller pool). */
 const RENDER_CONCURRENCY = 3;
@@ -39,6 +42,8 @@ export class EmailCaptureEngine {
   constructor(
     private readonly pool: BrowserPool,
     private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain">,
+    private readonly guard: NetworkGuard,
+    private readonly textReader: TextReader,
   ) {
     this.renderer = new EmailRenderEngine(pool);
   }
@@ -58,11 +63,26 @@ export class EmailCaptureEngine {
         : this.readHtmlAlone(html, plan.admissionLane),
     ]);
     const { htmlDom, renders } = browsed;
+    // The text in the HTML part's pictures, once its structure names them.
+    const imageText =
+      plan.needs.has("image-text") && htmlDom && !("error" in htmlDom)
+        ? await timed("email image text", () =>
+            readEmailPictures({
+              raw,
+              images: htmlDom.images,
+              pool: this.pool,
+              guard: this.guard,
+              reader: this.textReader,
+              admissionLane: plan.admissionLane,
+            }),
+          )
+        : undefined;
     return {
       ...email,
       ...(authentication ? { authentication } : {}),
       ...(htmlDom ? { htmlDom } : {}),
       ...(renders ? { renders } : {}),
+      ...(imageText ? { imageText } : {}),
     };
   }
 

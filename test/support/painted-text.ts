@@ -1,0 +1,18 @@
+/**
+ * Images of text for the OCR tests: SVG pictures whose words are painted (Chromium rasterizes them as it would any
+ * image; nothing of their text is in the page's DOM), as data: URLs or raw bytes.
+ */
+export function svgOfText(
+  lines: string[],
+  { width = 640, height = 70 * lines.length + 30, background = "#1a56db", colour = "#ffffff", size = 40 } = {},
+): string {
+  const text = lines
+    .map(
+      (line, i) =>
+        `<text x="24" y="${60 + i * 70}" font-family="Liberation Sans, Arial, sans-serif" font-weight="bold" font-size="${size}" fill="${colour}">${line}</text>`,
+    )
+    .join("");
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><rect width="100%" height="100%" fill="${background}"/>${text}</svg>`;
+}
+
+export const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
