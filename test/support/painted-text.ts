@@ -16,3 +16,35 @@ export function svgOfText(
 }
 
 export const svgDataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+
+/** A message whose HTML part shows pictures from its own parts (multipart/related, `cid:<id>` in the HTML). */
+export function relatedMessage(subject: string, html: string, parts: Array<{ cid: string; svg: string }>): Buffer {
+  const boundary = "assay-related-boundary";
+  const lines = [
+    "From: Trailhead <news@trailhead.example>",
+    "To: reader@example.com",
+    `Subject: ${subject}`,
+    "Date: Fri, 27 Nov 2026 12:00:00 +0000",
+    "Message-ID: <ocr-test@trailhead.example>",
+    "MIME-Version: 1.0",
+    `Content-Type: multipart/related; boundary="${boundary}"`,
+    "",
+    `--${boundary}`,
+    "Content-Type: text/html; charset=utf-8",
+    "Content-Transfer-Encoding: base64",
+    "",
+    Buffer.from(html).toString("base64"),
+    ...parts.flatMap((p) => [
+      `--${boundary}`,
+      "Content-Type: image/svg+xml",
+      "Content-Transfer-Encoding: base64",
+      `Content-ID: <${p.cid}>`,
+      "Content-Disposition: inline",
+      "",
+      Buffer.from(p.svg).toString("base64"),
+    ]),
+    `--${boundary}--`,
+    "",
+  ];
+  return Buffer.from(lines.join("\r\n"));
+}

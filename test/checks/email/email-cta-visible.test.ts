@@ -1,4 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { startServer } from "../../support/harness";
+import { runEmailMessage } from "../../support/fixture-runs";
+import { relatedMessage, svgOfText } from "../../support/painted-text";
 import { emailCtaVisible } from "../../../src/validations/email/email-cta-visible";
 import { evaluate, render, renderImage, renderLink, withRenders, type RenderFields } from "../support/email-artifacts";
 
@@ -182,4 +185,26 @@ test('among links sharing its href (#), the call to action is followed by its te
     'Apple Mail (iPhone): its text "My account" has 1.90:1 contrast against what is behind it',
     'Apple Mail (macOS): its text "My account" has 1.90:1 contrast against what is behind it',
   ]);
+});
+
+describe("a call to action painted in an image, read by OCR, in a message delivered over SMTP", () => {
+  test("a linked image without alt whose label is painted in it is the call to action, and shows no text with images off", async () => {
+    const server = await startServer();
+    try {
+      const key = (await server.signup()).apiKey;
+      const button = svgOfText(["Shop now"], { width: 260, height: 80, size: 36 });
+      const raw = relatedMessage(
+        "Spring sale",
+        `<html><body><p>Our spring catalogue is out.</p><a id="shop" href="https://trailhead.example/shop"><img src="cid:shop@trailhead" width="260" height="80"></a><p><a href="https://trailhead.example/more" style="background:#eee">Read more</a></p></body></html>`,
+        [{ cid: "shop@trailhead", svg: button }],
+      );
+      const out = (await runEmailMessage(server, key, raw, [emailCtaVisible.meta.id])).results[0];
+      expect(out.verdict).toBe("fail");
+      expect(out.reason).toContain('"Shop now"');
+      expect(out.findings[0].method).toBe("ocr");
+      expect(out.findings[0].message).toContain('its label "Shop now" is painted in an image without alt text');
+    } finally {
+      await server.stop();
+    }
+  });
 });
