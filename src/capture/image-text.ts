@@ -8,9 +8,11 @@ export const IMAGE_TEXT_LIMITS = {
   /** Pictures painted smaller than this (CSS pixels) are not read: icons, spacers, tracking pixels. */
   minWidth: 40,
   minHeight: 14,
-  /** The picture as Tesseract gets it: at most this many pixels, and this long a side. */
-  maxPixels: 6_000_000,
-  maxSide: 4000,
+  /** The picture as Tesseract gets it: at most this many pixels, and this long a side (its time grows with them). */
+  maxPixels: 2_000_000,
+  maxSide: 2500,
+  /** Reading stops starting new pictures once a job's reading has taken this long; the rest are counted as skipped. */
+  budgetMs: 6000,
   /** Small pictures are enlarged until their longer side reaches this (at most 3×): Tesseract reads 20 px+ glyphs best. */
   targetSide: 1000,
 };
@@ -27,7 +29,7 @@ export interface ImageTexts {
   read: Record<string, PictureText | { error: string }>;
   /** Set when the OCR engine could not be run at all (no picture was read): why. */
   unavailable?: string;
-  /** Pictures not read because of the cap (IMAGE_TEXT_LIMITS.maxPictures). */
+  /** Pictures not read because of the caps (IMAGE_TEXT_LIMITS.maxPictures, budgetMs). */
   skipped: number;
   /** Time spent rasterizing and reading, in ms (0 when there was nothing to read). */
   ms: number;
@@ -63,13 +65,24 @@ export async function readPictures(
       )
     : [];
   let unavailable: string | undefined;
+  let overBudget = 0;
   await Promise.all(
     rasters.map(async (r) => {
       if ("error" in r) {
         read[r.key] = { error: r.error };
         return;
       }
-      const outcome = await reader.read(Buffer.from(r.png, "base64"));
+      const outcome = await reader.read(Buffer.from(r.png, "base64"), () => {
+        const over = performance.now() - started > IMAGE_TEXT_LIMITS.budgetMs;
+        if (over) overBudget++;
+        return !over;
+      });
+      if (outcome === null) {
+        read[r.key] = {
+          error: `not read: the job's ${IMAGE_TEXT_LIMITS.budgetMs / 1000} s for reading images was spent`,
+        };
+        return;
+      }
       if (!outcome.ok) {
         if (outcome.unavailable) unavailable = outcome.error;
         read[r.key] = { error: outcome.error };
@@ -90,7 +103,12 @@ export async function readPictures(
       };
     }),
   );
-  return { read, skipped, ms: Math.round(performance.now() - started), ...(unavailable ? { unavailable } : {}) };
+  return {
+    read,
+    skipped: skipped + overBudget,
+    ms: Math.round(performance.now() - started),
+    ...(unavailable ? { unavailable } : {}),
+  };
 }
 
 /**

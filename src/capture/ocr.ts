@@ -21,7 +21,7 @@ export interface TextReaderOptions {
   concurrency: number;
 }
 
-export const DEFAULT_OCR_OPTIONS: TextReaderOptions = { command: "tesseract", timeoutMs: 10_000, concurrency: 2 };
+export const DEFAULT_OCR_OPTIONS: TextReaderOptions = { command: "tesseract", timeoutMs: 5000, concurrency: 2 };
 
 /**
  * Reads the text in pictures with Tesseract (Debian's tesseract-ocr and its English data, installed by
@@ -35,9 +35,13 @@ export class TextReader {
 
   constructor(readonly options: TextReaderOptions = DEFAULT_OCR_OPTIONS) {}
 
-  async read(png: Uint8Array): Promise<OcrOutcome> {
+  /** Reads one PNG; `stillWanted`, asked once its turn comes, may decline (null): a job's time for reading is spent. */
+  async read(png: Uint8Array): Promise<OcrOutcome>;
+  async read(png: Uint8Array, stillWanted: () => boolean): Promise<OcrOutcome | null>;
+  async read(png: Uint8Array, stillWanted: () => boolean = () => true): Promise<OcrOutcome | null> {
     await this.turn();
     try {
+      if (!stillWanted()) return null;
       return await this.run(png);
     } finally {
       this.running--;

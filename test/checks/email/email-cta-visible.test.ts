@@ -207,4 +207,21 @@ describe("a call to action painted in an image, read by OCR, in a message delive
       await server.stop();
     }
   });
+
+  test("a link whose button is painted on a span inside it is the call to action; an empty coloured link is none", async () => {
+    const server = await startServer();
+    try {
+      const key = (await server.signup()).apiKey;
+      const raw = relatedMessage(
+        "Book a table",
+        `<html><body><p>Our spring menu is here.</p><a href="https://bistro.example/empty" style="display:block;width:400px;height:80px;background:#c00"></a><a href="https://bistro.example/book"><span style="display:inline-block;padding:14px 28px;background:#1a56db;color:#ffffff">Book a table</span></a></body></html>`,
+        [],
+      );
+      const out = (await runEmailMessage(server, key, raw, [emailCtaVisible.meta.id])).results[0];
+      expect(out.verdict).toBe("pass");
+      expect(out.reasoning).toContain('The call to action "Book a table" (https://bistro.example/book)');
+    } finally {
+      await server.stop();
+    }
+  });
 });
