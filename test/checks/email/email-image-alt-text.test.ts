@@ -76,4 +76,33 @@ describe("images of text, read by OCR, in a message delivered over SMTP", () => 
       await server.stop();
     }
   });
+
+  test("a remote picture is fetched through the network guard and read; a tracking pixel (declared 1×1) is never requested", async () => {
+    const asked: string[] = [];
+    const remote = Bun.serve({
+      port: 0,
+      hostname: "127.0.0.1",
+      fetch: (req) => {
+        asked.push(new URL(req.url).pathname);
+        return new Response(banner, { headers: { "content-type": "image/svg+xml" } });
+      },
+    });
+    const server = await startServer({ ASSAY_ALLOW_PRIVATE_TARGETS: "1" });
+    try {
+      const key = (await server.signup()).apiKey;
+      const at = `http://127.0.0.1:${remote.port}`;
+      const raw = relatedMessage(
+        "Spring sale",
+        `<html><body><img id="banner" src="${at}/banner.svg" alt="Sale" width="640" height="170"><img src="${at}/open.gif" width="1" height="1" alt=""><p>Hello</p></body></html>`,
+        [],
+      );
+      const out = (await runEmailMessage(server, key, raw, [emailImageAltText.meta.id])).results[0];
+      expect(out.verdict).toBe("fail");
+      expect(out.findings[0]).toMatchObject({ selector: "#banner", url: `${at}/banner.svg`, method: "ocr" });
+      expect(asked).toEqual(["/banner.svg"]);
+    } finally {
+      await server.stop();
+      remote.stop(true);
+    }
+  });
 });
