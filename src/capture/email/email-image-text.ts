@@ -6,7 +6,7 @@ import { dataUrl, inBlankPage, loadReference } from "../image-evidence";
 import { IMAGE_TEXT_LIMITS, readPictures, type ImageTexts, type PictureSource } from "../image-text";
 import type { EmailHtmlSnapshot } from "./snapshot-email-html";
 
-/** A remote picture of a message is fetched for at most this long. */
+/** A message's remote pictures are fetched (side by side) for at most this long in all. */
 const REMOTE_PICTURE_TIMEOUT_MS = 5000;
 
 /**
@@ -39,7 +39,7 @@ export async function readEmailPictures(opts: {
   ];
   const read = candidates.slice(0, IMAGE_TEXT_LIMITS.maxPictures);
   const parts = read.some((src) => /^cid:/i.test(src)) ? await inlineParts(opts.raw) : new Map();
-  const signal = AbortSignal.timeout(REMOTE_PICTURE_TIMEOUT_MS * 2);
+  const signal = AbortSignal.timeout(REMOTE_PICTURE_TIMEOUT_MS);
   const sources: PictureSource[] = await Promise.all(
     read.map(async (src): Promise<PictureSource> => {
       if (/^data:/i.test(src)) return { key: src, dataUrl: src };
