@@ -4,6 +4,10 @@
  * MCP and the command line beside HTTP, email jobs over SMTP, and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
+ *
+ * Options (environment): BENCH_SOAK_SECONDS (60), BENCH_SITE_RUN_ROUNDS (3), and BENCH_CLUSTER_RUN_PAGES: the
+ * full-size site run (a sitemap of that many pages, up to 1,000, on two nodes on PostgreSQL with two browser workers,
+ * every page's charge and settlement audited: bench/cluster-run-bench.ts), left out unless set, since it takes minutes.
  */
 import { cpus, loadavg } from "node:os";
 import { benchAppends } from "./store-bench";
@@ -18,6 +22,7 @@ import { benchCli, cliRows } from "./cli-run-bench";
 import { benchRemoteBrowsers, remoteBrowserRows } from "./remote-browsers-bench";
 import { startBenchApp } from "./bench-app";
 import { benchSiteRun, siteRunNotes, siteRunRows } from "./site-run-bench";
+import { benchClusterRun, CLUSTER_RUN_PAGES, clusterRunNotes, clusterRunRows } from "./cluster-run-bench";
 import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { fmtInt, fmtMb, fmtMs, fmtRatio, nowMs, printTable, removeTempDirs, RssSampler, type Row } from "./support";
@@ -26,6 +31,7 @@ const started = nowMs();
 const loadAtStart = loadavg()[0]!;
 const rss = new RssSampler();
 const soakSeconds = Math.max(1, Number(process.env.BENCH_SOAK_SECONDS) || 60);
+const clusterRunPages = Math.min(CLUSTER_RUN_PAGES, Math.max(0, Number(process.env.BENCH_CLUSTER_RUN_PAGES) || 0));
 const SOAK_CLIENTS = 4;
 const SOAK_POOL_SIZE = 2;
 const PROFILE_JOBS = 20;
@@ -239,6 +245,9 @@ async function main(): Promise<void> {
   const siteRun = await benchSiteRun(log);
   rows.push(...siteRunRows(siteRun));
 
+  const clusterRun = clusterRunPages ? await benchClusterRun(clusterRunPages, log) : undefined;
+  if (clusterRun) rows.push(...clusterRunRows(clusterRun));
+
   rss.stop();
   rows.push(
     {
@@ -269,7 +278,7 @@ async function main(): Promise<void> {
     "Where the time goes (phases published on the assay.phase channel, src/phases.ts; parallel phases overlap):",
   );
   console.log("");
-  printTable([...profileRows(webProfile!), ...profileRows(email.profile)]);
+  printTable([...profileRows(webProfile!), ...profileRows(siteRun.profile), ...profileRows(email.profile)]);
   console.log("");
   console.log("Notes:");
   console.log(
@@ -319,6 +328,11 @@ async function main(): Promise<void> {
   for (const line of email.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);
   for (const line of siteRunNotes(siteRun)) console.log(line);
+  if (clusterRun) for (const line of clusterRunNotes(clusterRun)) console.log(line);
+  else
+    console.log(
+      `- cluster run: left out; BENCH_CLUSTER_RUN_PAGES=${CLUSTER_RUN_PAGES} runs a ${CLUSTER_RUN_PAGES}-page sitemap on two nodes on PostgreSQL with remote browser workers (minutes), or \`bun bench/cluster-run-bench.ts\` alone.`,
+    );
   console.log(
     `- memory rows: peak RSS of this Bun process, and peak PSS of it plus the app's Chromium processes over the whole run (the harness's Chromium and Lighthouse excluded).`,
   );

@@ -1,19 +1,24 @@
 /**
  * A run is not slower than its jobs: a 50-page static site served on loopback (Bun.serve), each page web-essentials
- * at the three capture sizes, checked once as one run (POST /api/runs with wait: true, timed to its answer) and once
- * as 50 bare POST /api/jobs from one client keeping as many in flight as the pool renders at once (the run feeds its
- * pages with that concurrency too), timed to the last answer. Rounds alternate which goes first, so both see the same
- * warm pool and the same machine. Part of `npm run bench`; `bun bench/site-run-bench.ts` runs it alone.
+ * with captureSizes all three (its checks read desktop-md alone, so that size alone is rendered), checked once as one
+ * run (POST /api/runs with wait: true, timed to its answer) and once as 50 bare POST /api/jobs from one client keeping
+ * as many in flight as the pool renders at once (the run feeds its pages with that concurrency too), timed to the
+ * last answer. Rounds alternate which goes first, so both see the same warm pool and the same machine. Before the
+ * rounds, a few pages as lone jobs one at a time are profiled (phases, CPU by process). Part of `npm run bench`;
+ * `bun bench/site-run-bench.ts` runs it alone.
  */
 import { cpus, loadavg } from "node:os";
 import { CAPTURE_SIZES } from "../src/capture/vocabulary";
 import { startBenchApp, type BenchApp } from "./bench-app";
 import { LANDING_PAGE_HTML } from "./landing-page";
+import { profileJobs, profileRows, type JobProfile } from "./profile";
 import { fmtRatio, nowMs, printTable, removeTempDirs, summary, type Row } from "./support";
 
 export const SITE_PAGES = 50;
 /** Browsers in the pool, as the soak's: pages per browser follow from the cores. */
 const POOL_SIZE = 2;
+/** Pages profiled one at a time before the rounds (where a page's time and CPU go). */
+const PROFILED_PAGES = 10;
 
 export interface SiteRunBenchResult {
   pages: number;
@@ -24,16 +29,29 @@ export interface SiteRunBenchResult {
   jobs: ReturnType<typeof summary>;
   decision: string;
   creditsPerRun: number;
+  /** One page's job, one at a time: its phases and its CPU by process. */
+  profile: JobProfile;
   load: { start: number; end: number };
 }
 
-/** The site: page i at /p/i/, the landing page with a title of its own, linking to the next page. */
-function serveSite() {
+/**
+ * The site: page i at /p/i/, the landing page with a title of its own, linking to the next page; /sitemap.xml lists
+ * `pages` of them (the cluster run's sitemap).
+ */
+export function serveSite(pages = SITE_PAGES) {
   return Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
     fetch(req) {
-      const m = /^\/p\/(\d+)\/$/.exec(new URL(req.url).pathname);
+      const { pathname, origin } = new URL(req.url);
+      if (pathname === "/sitemap.xml") {
+        const urls = Array.from({ length: pages }, (_, i) => `<url><loc>${origin}/p/${i}/</loc></url>`);
+        return new Response(
+          `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.join("")}</urlset>`,
+          { headers: { "content-type": "application/xml" } },
+        );
+      }
+      const m = /^\/p\/(\d+)\/$/.exec(pathname);
       if (!m) return new Response("not found", { status: 404 });
       const html = LANDING_PAGE_HTML.replace(/<title>[^<]*<\/title>/, `<title>Page ${m[1]} | Tidewater</title>`);
       return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
@@ -71,6 +89,16 @@ export async function benchSiteRun(
     // One page of each kind first: the pool, the guard and the app warm.
     await post(app, apiKey, "/api/jobs", pages[0]);
     await post(app, apiKey, "/api/runs", { project: "warm-up", pages: pages.slice(0, 2), wait: true });
+    let profiled = 0;
+    const profile = await profileJobs(
+      "a site's url page as a lone job, web-essentials, captureSizes all three",
+      PROFILED_PAGES,
+      async () => {
+        const started = nowMs();
+        await post(app, apiKey, "/api/jobs", pages[profiled++ % pages.length]);
+        return nowMs() - started;
+      },
+    );
 
     const asJobs = async () => {
       const queue = [...pages];
@@ -124,6 +152,7 @@ export async function benchSiteRun(
       jobs: summary(jobsMs),
       decision,
       creditsPerRun,
+      profile,
       load: { start, end: loadavg()[0]! },
     };
   } finally {
@@ -139,7 +168,7 @@ export function siteRunRows(r: SiteRunBenchResult): Row[] {
   const rate = perMinute(r.pages, r.run.p50);
   return [
     {
-      name: `site run: ${r.pages} url pages on loopback, web-essentials at 3 sizes, one run, p50 of ${r.rounds}`,
+      name: `site run: ${r.pages} url pages on loopback, web-essentials with captureSizes all three, one run, p50 of ${r.rounds}`,
       value: `${(r.run.p50 / 1000).toFixed(2)} s, ${rate.toFixed(0)} pages/min`,
       baseline: `${(r.jobs.p50 / 1000).toFixed(2)} s as ${r.pages} bare POST /api/jobs, ${r.concurrency} at once (${perMinute(r.pages, r.jobs.p50).toFixed(0)}/min)`,
       ratio: fmtRatio(ratio),
@@ -150,7 +179,7 @@ export function siteRunRows(r: SiteRunBenchResult): Row[] {
 
 export function siteRunNotes(r: SiteRunBenchResult): string[] {
   return [
-    `- site run: ${r.pages} copies of the landing page served by Bun.serve on 127.0.0.1 (ASSAY_ALLOW_PRIVATE_TARGETS=1), each a url page with web-essentials at ${CAPTURE_SIZES.join(", ")}; ` +
+    `- site run: ${r.pages} copies of the landing page served by Bun.serve on 127.0.0.1 (ASSAY_ALLOW_PRIVATE_TARGETS=1), each a url page with web-essentials and captureSizes ${CAPTURE_SIZES.join(", ")} (rendered at desktop-md alone: the set's checks are offered at no other size, docs/jobs.md); ` +
       `as one POST /api/runs (wait: true; the run feeds ${r.concurrency} pages at once, the pool's capacity) and as ${r.pages} POST /api/jobs from one client with ${r.concurrency} in flight, rounds alternating which goes first; ` +
       `run min ${(r.run.min / 1000).toFixed(2)} s, max ${(r.run.max / 1000).toFixed(2)} s; jobs min ${(r.jobs.min / 1000).toFixed(2)} s, max ${(r.jobs.max / 1000).toFixed(2)} s; ` +
       `each run ${r.decision}, ${r.creditsPerRun} credits net; 1-min load average ${r.load.start.toFixed(1)} before, ${r.load.end.toFixed(1)} after.`,
@@ -163,7 +192,7 @@ if (import.meta.main) {
     console.log(
       `Assay site-run bench: bun ${Bun.version}, ${cpus().length} cores, ${new Date().toISOString()}, 1-min load average ${result.load.start.toFixed(1)} at start, ${result.load.end.toFixed(1)} at end`,
     );
-    printTable(siteRunRows(result));
+    printTable([...siteRunRows(result), ...profileRows(result.profile)]);
     for (const line of siteRunNotes(result)) console.log(line);
   } finally {
     removeTempDirs();

@@ -3,8 +3,8 @@
  *
  * A procedure is one Assay check, and for accessibility-wcag the axe-core rules inside it whose findings count
  * (a finding names its rule in `measured.rule`). The axe rules are the ones axe-core itself maps to the ACT rule
- * (each axe rule's `actIds`), limited to those Assay runs (WCAG 2.0-2.2 A and AA; AAA, best-practice, experimental
- * and deprecated rules do not run). An ACT rule with no entry here is untested: Assay reports nothing that decides
+ * (each axe rule's `actIds`), limited to those Assay runs (WCAG 2.0-2.2 A, AA and, when a AAA standard is asked for,
+ * AAA; best-practice, experimental and deprecated rules do not run). An ACT rule with no entry here is untested: Assay reports nothing that decides
  * it; LEFT_OUT says why for the rules axe maps that are left out.
  */
 export interface Procedure {
@@ -23,6 +23,13 @@ const axe = (...rules: string[]): Procedure => ({
   check: "accessibility-wcag",
   axe: rules,
   parameters: { standard: "wcag22aa" },
+});
+
+/** accessibility-wcag held to WCAG 2.2 AAA: for the ACT rules of AAA success criteria. */
+const axeAAA = (...rules: string[]): Procedure => ({
+  check: "accessibility-wcag",
+  axe: rules,
+  parameters: { standard: "wcag22aaa" },
 });
 
 export const ACT_MAPPING: Record<string, RuleMapping> = {
@@ -67,14 +74,13 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   "4b1c6c": { procedures: [axe("frame-title-unique")] },
   cae760: { procedures: [axe("frame-title")] },
   d0f69e: { procedures: [axe("th-has-data-cells", "header-assigned-cells")] },
+  bc659a: { procedures: [axe("meta-refresh")] },
+  "09o5cg": { procedures: [axeAAA("color-contrast", "color-contrast-enhanced")] },
+  bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
 };
 
 /** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */
 export const LEFT_OUT: Record<string, Record<string, string>> = {
-  bc659a: {
-    "meta-refresh":
-      "fails Passed Example 2, a page whose first meta refresh redirects at once: axe judges the second one, which never runs",
-  },
   "80f0bf": {
     "no-autoplay-audio":
       "reads the media's duration and sound: the cases' audio and video are not vendored (corpus/act/README.md)",

@@ -6,7 +6,12 @@ declare module "mjml" {
   }
   export default function mjml2html(
     source: string,
-    options?: { validationLevel?: "strict" | "soft" | "skip"; filePath?: string },
+    options?: {
+      validationLevel?: "strict" | "soft" | "skip";
+      filePath?: string;
+      ignoreIncludes?: boolean;
+      includePath?: string | string[];
+    },
   ): Promise<MjmlResult>;
 }
 declare module "inky" {

@@ -17,7 +17,13 @@ export async function buildEmailHtml(c: EmailCase): Promise<string> {
     case "none":
       return source;
     case "mjml": {
-      const built = await mjml2html(source, { validationLevel: "soft", filePath: join(c.dir, c.template) });
+      // MJML 5 skips <mj-include> unless told otherwise; a case's partials and stylesheets live in its own folder.
+      const built = await mjml2html(source, {
+        validationLevel: "soft",
+        filePath: join(c.dir, c.template),
+        ignoreIncludes: false,
+        includePath: c.dir,
+      });
       if (built.errors.length)
         throw new Error(`${c.id}: mjml: ${built.errors.map((e) => e.formattedMessage).join("; ")}`);
       return built.html;

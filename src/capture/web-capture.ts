@@ -56,6 +56,8 @@ export interface CapturePlan {
   referenceImages?: string[];
   /** CSS selectors whose elements' boxes are measured at each size when "mask-boxes" is needed (a run's visual masks). */
   maskSelectors?: string[];
+  /** Axe tags beyond WCAG A and AA the checks' parameters ask for (ParameterSpec.axeTags). */
+  axeTags?: string[];
   /** The pool's admission lane the capture waits in for its turn (BrowserPool.use): the job runner's organization. */
   admissionLane?: string;
 }
@@ -171,6 +173,7 @@ export class WebCaptureEngine {
         loadedAt,
         referenceImages,
         maskSelectors: plan.maskSelectors ?? [],
+        axeTags: plan.axeTags ?? [],
         textReader: this.textReader,
       } satisfies WebPage;
       const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);

@@ -42,7 +42,7 @@ export const DEVELOPMENT_VARS = {
   ASSAY_SELF_CHECK_PAGES: {
     section: "development",
     kind: "text",
-    doc: "`all`: the self-check runs every catalog page (what `npm run self-check` sets).",
+    doc: "`all`: the slow tests run in full: the self-check on every catalog page, Lighthouse on each of its three pages, the hostile pages' DOM at 200,000 nodes (what `npm run self-check` sets; `npm test` runs a sample of each).",
   },
   BENCH_SOAK_SECONDS: {
     section: "development",

@@ -84,10 +84,15 @@ export class JobRunner {
     const referenceImages = job.run.flatMap((v) =>
       v.module.meta.parameters.filter((p) => p.referenceImage).map((p) => v.parameters[p.name]),
     );
+    // Axe tags a parameter asks for (accessibility-wcag at AAA): axe runs their rules too, and only then.
+    const axeTags = job.run.flatMap((v) =>
+      v.module.meta.parameters.flatMap((p) => (p.axeTags ? p.axeTags(v.parameters[p.name]) : [])),
+    );
     const capture = await this.ctx.webCapture.capture(subject, {
-      viewports: captureViewports(job),
+      viewports: captureViewports(job, extras),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...(extras.alsoNeeds ?? [])]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
+      ...(axeTags.length ? { axeTags: [...new Set(axeTags)] } : {}),
       ...(extras.maskSelectors?.length ? { maskSelectors: extras.maskSelectors } : {}),
       // Turns are shared fairly between organizations (the playground's visitors share one lane).
       admissionLane: customerId,
@@ -281,14 +286,23 @@ export async function browserReady(
   }
 }
 
-/** Every selected check's standard sizes, plus any the request adds with captureSizes. */
-function captureViewports(job: PlannedJob): CaptureSize[] {
-  const wanted = new Set<CaptureSize>([
-    ...(job.captureSizes ?? []),
-    ...job.run.flatMap((v) => v.module.meta.capture.standard),
-  ]);
+/** The page's records of its whole life (artifacts.ts, PageRecords): a resize may add to them (an image loaded, an error thrown). */
+const WHOLE_LIFE: readonly ArtifactKind[] = ["network", "console"];
+
+/**
+ * The sizes a page is rendered at: every selected check's standard sizes, and those captureSizes adds where something
+ * is read or kept there: a check offered at that size, the screenshots a run's visual comparison or the playground
+ * keeps (`extras.alsoNeeds`), or the page's whole-life records. A size no selected check offers is not rendered for
+ * the DOM alone: the DOM checks read desktop-md, their only size, so a resize there would be read by nothing.
+ */
+function captureViewports(job: PlannedJob, extras: CaptureExtras): CaptureSize[] {
+  const wanted = new Set<CaptureSize>(job.run.flatMap((v) => v.module.meta.capture.standard));
+  const needs = job.run.flatMap((v) => v.module.meta.needs);
+  const keptAtEverySize = !!extras.alsoNeeds?.length || needs.some((kind) => WHOLE_LIFE.includes(kind));
+  for (const size of job.captureSizes ?? [])
+    if (keptAtEverySize || job.run.some((v) => v.module.meta.capture.offered.includes(size))) wanted.add(size);
   // DOM checks read desktop-md; it is always gathered for them.
-  if (job.run.some((v) => v.module.meta.needs.includes("dom"))) wanted.add("desktop-md");
+  if (needs.includes("dom")) wanted.add("desktop-md");
   return [...wanted];
 }
 

@@ -27,6 +27,8 @@ export interface ParameterSpec {
   example: unknown;
   /** The value is an image URL (http(s) or data:) the capture engine loads, through the network guard, and measures as a reference. */
   referenceImage?: boolean;
+  /** The axe-core tags the value asks for beyond WCAG A and AA (AAA's), which the capture's axe run then takes in. */
+  axeTags?: (value: unknown) => string[];
 }
 
 export interface Reference {

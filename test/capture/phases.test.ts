@@ -55,3 +55,34 @@ test("a webpage job publishes each phase it went through, from its plan to its s
   // Nothing of a screenshot or axe was gathered: neither check reads one.
   expect([...names].filter((n) => /screenshot|axe/.test(n))).toEqual([]);
 });
+
+/** The phases one job went through, its context closed. */
+async function phasesOf(body: unknown): Promise<{ job: any; phases: string[] }> {
+  const seen: string[] = [];
+  const onPhase = (m: unknown) => void seen.push((m as PhaseTiming).phase);
+  subscribe(PHASE_CHANNEL, onPhase);
+  try {
+    const res = await server.api("POST", "/api/jobs", { key: apiKey, body });
+    expect(res.status).toBe(200);
+    for (let i = 0; i < 100 && !seen.includes("context close"); i++) await Bun.sleep(20);
+    return { job: res.body, phases: seen };
+  } finally {
+    unsubscribe(PHASE_CHANNEL, onPhase);
+  }
+}
+
+const count = (phases: string[], name: string) => phases.filter((p) => p === name).length;
+
+test("captureSizes renders a size only where something reads or keeps it: not for the DOM checks, offered at desktop-md alone", async () => {
+  const html = '<html lang="en"><head><title>Sizes</title></head><body><h1>Sizes</h1></body></html>';
+  const all = { captureSizes: ["mobile-sm", "tablet-portrait", "desktop-md"] };
+  const dom = await phasesOf(htmlJob(html, ["page-title", "single-h1", "html-lang"], all));
+  expect(dom.job.results.map((r: any) => r.verdict)).toEqual(["pass", "pass", "pass"]);
+  expect([count(dom.phases, "resize"), count(dom.phases, "gather dom")]).toEqual([1, 1]);
+  // A check offered at every size (layout-not-broken) is read at the sizes asked.
+  const visual = await phasesOf(htmlJob(html, ["page-title", "layout-not-broken"], { captureSizes: ["mobile-sm"] }));
+  expect([count(visual.phases, "resize"), count(visual.phases, "gather layout")]).toEqual([2, 2]);
+  // The network is recorded through the page's whole life: a resize may load what the other sizes did not.
+  const network = await phasesOf(htmlJob(html, ["page-title", "page-weight"], all));
+  expect(count(network.phases, "resize")).toBe(3);
+});

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { validationModules } from "../../src/catalog/registry";
 import { findSet } from "../../src/catalog/sets";
 import { startServer, type TestServer } from "../support/harness";
+import { dailySample, SELF_CHECK_IN_FULL, SELF_CHECK_SEED } from "../support/self-check";
 import { sitemapPaths } from "./support";
 
 /**
@@ -25,8 +26,6 @@ import { sitemapPaths } from "./support";
 setDefaultTimeout(900_000);
 /** How many pages of each kind one run checks; the index is always checked. */
 const SAMPLE_PER_RUN = { check: 6, custom: 3, set: 3 };
-const ALL_PAGES = process.env.ASSAY_SELF_CHECK_PAGES === "all";
-const SEED = process.env.ASSAY_SELF_CHECK_SEED ?? new Date().toISOString().slice(0, 10);
 
 const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
   path.endsWith("/standard")
@@ -39,14 +38,12 @@ const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
 
 /** The pages this run checks: all of them, or the index and a seeded sample of each kind. */
 function pagesToCheck(paths: string[]): string[] {
-  if (ALL_PAGES) return paths;
-  const rank = (p: string) => Bun.hash(`${SEED} ${p}`);
   const sample = new Set(
     Object.entries(SAMPLE_PER_RUN).flatMap(([kind, n]) =>
-      paths
-        .filter((p) => kindOf(p) === kind)
-        .sort((a, b) => (rank(a) < rank(b) ? -1 : 1))
-        .slice(0, n),
+      dailySample(
+        paths.filter((p) => kindOf(p) === kind),
+        n,
+      ),
     ),
   );
   return paths.filter((p) => kindOf(p) === null || sample.has(p));
@@ -81,7 +78,7 @@ test("every catalog page passes seo, accessibility and launch-readiness (broken-
   );
   expect({ index: paths.includes("/validations"), drawn }).toEqual({
     index: true,
-    drawn: ALL_PAGES ? drawn : SAMPLE_PER_RUN,
+    drawn: SELF_CHECK_IN_FULL ? drawn : SAMPLE_PER_RUN,
   });
   const queue = [...paths];
   const failing: unknown[] = [];
@@ -113,7 +110,7 @@ test("every catalog page passes seo, accessibility and launch-readiness (broken-
     }),
   );
   console.log(
-    `catalog self-check: ${paths.length} of ${all.length} pages${ALL_PAGES ? "" : ` (drawn with seed ${SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`,
+    `catalog self-check: ${paths.length} of ${all.length} pages${SELF_CHECK_IN_FULL ? "" : ` (drawn with seed ${SELF_CHECK_SEED})`}, ${checked} verdicts in ${Math.round((performance.now() - started) / 1000)} s`,
   );
   expect(failing).toEqual([]);
 });

@@ -20,11 +20,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function run(page: string) {
+async function run(page: string, standard = "wcag21aa") {
   const html = readFileSync(join(FIXTURES, page), "utf8");
   const res = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard: "wcag21aa" } }]),
+    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard } }]),
   });
   expect(res.status).toBe(200);
   return res.body.results[0] as {
@@ -68,4 +68,23 @@ test("a table header no cell is assigned to fails WCAG 1.3.1 (header-assigned-ce
   const r = await run("table-header-without-cells.html");
   expect(r.verdict).toBe("fail");
   expect(rulesOf(r)).toEqual(["header-assigned-cells #rates > thead > tr > th:nth-child(2)"]);
+});
+
+test("AAA's rules run only when a AAA standard is asked for: text at 5:1 passes WCAG 2.1 AA and fails 2.1 AAA (color-contrast-enhanced, ACT 09o5cg), and so does a timed meta refresh (meta-refresh-no-exceptions, ACT bisz58)", async () => {
+  const aa = await run("contrast-five-to-one.html");
+  expect({ verdict: aa.verdict, findings: rulesOf(aa) }).toEqual({ verdict: "pass", findings: [] });
+  expect(aa.reasoning).not.toContain("color-contrast-enhanced");
+  const aaa = await run("contrast-five-to-one.html", "wcag21aaa");
+  expect(aaa.verdict).toBe("fail");
+  expect(rulesOf(aaa)).toEqual(["color-contrast-enhanced p", 'meta-refresh-no-exceptions meta[http-equiv="refresh"]']);
+  expect(aaa.reasoning).toContain("WCAG 2.1 AAA");
+});
+
+test("only the meta refresh a browser follows is judged (ACT bc659a): a redirect at once before a delayed refresh passes, a delayed refresh after one that cannot be parsed fails", async () => {
+  const atOnce = await run("refresh-at-once-then-delayed.html");
+  expect({ verdict: atOnce.verdict, findings: rulesOf(atOnce) }).toEqual({ verdict: "pass", findings: [] });
+  expect(atOnce.reasoning).toContain("meta-refresh");
+  const unparsable = await run("refresh-unparsable-then-delayed.html");
+  expect(unparsable.verdict).toBe("fail");
+  expect(unparsable.findings.map((f) => f.selector)).toEqual(['meta[content="30; https://example.com/later"]']);
 });

@@ -4,13 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Value } from "@sinclair/typebox/value";
 import { RunRequest } from "../../src/contracts/run-request";
-import { runClient, startServer, type TestServer } from "../support/harness";
+import { clientEnv, runClient, startServer, type TestServer } from "../support/harness";
 
 /**
  * `assay site` as a subprocess against a real server: a config's pages, a sitemap found by the server's discovery
  * (a site served on loopback), and a built folder become one run request (shown by --dry-run, valid against the
- * runs contract); a bad config, project or threshold is bad usage naming what is wrong (exit 2); and a server
- * without runs is said to be one (exit 2), with the GitHub outputs saying undecided.
+ * runs contract); a bad config, project or threshold is bad usage naming what is wrong (exit 2). A server without
+ * runs: cli-site-older-server.test.ts.
  */
 setDefaultTimeout(60_000);
 
@@ -38,16 +38,7 @@ beforeAll(async () => {
   writeFileSync(join(work, "dist", "index.html"), "<!doctype html><title>Home</title><h1>Home</h1>");
   writeFileSync(join(work, "dist", "blog", "index.html"), "<!doctype html><title>Blog</title><h1>Blog</h1>");
   writeFileSync(join(work, "landing.html"), "<!doctype html><title>Landing</title><h1>Landing</h1>");
-  env = {
-    XDG_CONFIG_HOME: join(work, "config"),
-    ASSAY_API_KEY: (await server.signup()).apiKey,
-    ASSAY_BASE_URL: server.baseUrl,
-    GITHUB_OUTPUT: "",
-    GITHUB_STEP_SUMMARY: "",
-    GITHUB_HEAD_REF: "",
-    GITHUB_REF_NAME: "",
-    GITHUB_SHA: "",
-  };
+  env = clientEnv(server.baseUrl, (await server.signup()).apiKey, work);
 });
 afterAll(async () => {
   site?.stop(true);

@@ -19,7 +19,7 @@ const earl = JSON.parse(readFileSync(join(ROOT, "reports", "act", "earl.json"), 
 const assertions = earl["@graph"].filter((n) => n["@type"] === "Assertion");
 
 /** The floor: what the committed report reached when this test was written. */
-const FLOOR = { complete: 34, completeFullyAutomated: 31 };
+const FLOOR = { complete: 37, completeFullyAutomated: 33 };
 
 const tc = (expected: TestCase["expected"], approved = true): TestCase => ({
   ruleId: "abc123",

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { CORPUS_ROOT, labelledChecks, loadCases, type EmailCase, type WebCase } from "../../scripts/corpus/cases";
-import { composeEmailCase } from "../../scripts/corpus/compose-email";
+import { buildEmailHtml, composeEmailCase } from "../../scripts/corpus/compose-email";
 
 /**
  * The real-world corpus is a yardstick only while every case says where it came from, under which licence,
@@ -59,4 +59,12 @@ describe("the real-world email corpus", () => {
       if (c.delivery.listUnsubscribe) expect(text).toMatch(/^List-Unsubscribe:\s/m);
     },
   );
+});
+
+test("an MJML case is built with the stylesheets and partials it includes (MJML 5 skips <mj-include> by default)", async () => {
+  const c = email.find((x) => x.id === "pagopa-io-mail-validation");
+  if (!c) throw new Error("the case pagopa-io-mail-validation is missing");
+  const html = await buildEmailHtml(c);
+  expect(html).toContain("prefers-color-scheme: dark"); // ../style.css, <mj-include type="css">
+  expect(html).toContain("Ricevi questa comunicazione"); // ../partials/footer-mail-validation.mjml
 });

@@ -220,11 +220,16 @@ export interface ServerProcess extends Pick<TestServer, "baseUrl" | "smtpPort" |
 
 /**
  * Starts `assay serve` in a subprocess on dataDir (ports chosen by the system, one warm browser, private targets
- * allowed, `env` on top) and resolves once it says it listens; rejects with its log if it stops before that.
+ * allowed, `env` on top) and resolves once it says it listens; rejects with its log if it stops before that. `root`
+ * is the source tree it runs from: this repository's, or an earlier version's (older-server.ts).
  */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = Bun.spawn([process.execPath, join(ROOT, "src", "main.ts"), "serve"], {
-    cwd: ROOT,
+export async function spawnServer(
+  dataDir: string,
+  env: Record<string, string> = {},
+  root = ROOT,
+): Promise<ServerProcess> {
+  const proc = Bun.spawn([process.execPath, join(root, "src", "main.ts"), "serve"], {
+    cwd: root,
     env: cliEnv({
       DATA_DIR: dataDir,
       PORT: "0",
@@ -369,6 +374,21 @@ async function runCommand(
 /** Runs the server's binary as a subprocess, as an operator would (in `cwd`, the repository by default). */
 export const runCli = (args: string[], env: Record<string, string>, cwd = ROOT): Promise<CliEnd> =>
   runCommand([...SERVER_CLI, ...args], env, cwd);
+
+/**
+ * The client's environment for a test: the server and key, its config in `work`, and GitHub Actions' variables
+ * (which the client reads) empty whatever the machine running the test has.
+ */
+export const clientEnv = (baseUrl: string, apiKey: string, work: string): Record<string, string> => ({
+  XDG_CONFIG_HOME: join(work, "config"),
+  ASSAY_API_KEY: apiKey,
+  ASSAY_BASE_URL: baseUrl,
+  GITHUB_OUTPUT: "",
+  GITHUB_STEP_SUMMARY: "",
+  GITHUB_HEAD_REF: "",
+  GITHUB_REF_NAME: "",
+  GITHUB_SHA: "",
+});
 
 /** Runs the client as a subprocess, as a person or CI would (in `cwd`), `stdin` written to its standard input. */
 export const runClient = (args: string[], env: Record<string, string>, cwd = ROOT, stdin?: string): Promise<CliEnd> =>

@@ -1,3 +1,4 @@
+import { FIRST_REFRESH_RULES, isFirstValidRefresh } from "./first-refresh";
 import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
 import type { AssayAxeRule } from "./rule";
@@ -5,7 +6,8 @@ import type { AssayAxeRule } from "./rule";
 /**
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
- * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained.
+ * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
+ * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts).
  */
 export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells];
 
@@ -30,5 +32,8 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
         helpUrl: actPage(r.actId),
       })} }`,
   );
-  return `axe.configure({ checks: [${checks.join(", ")}], rules: [${configured.join(", ")}] });`;
+  const narrowed = FIRST_REFRESH_RULES.map(
+    (id) => `{ id: ${JSON.stringify(id)}, matches: ${isFirstValidRefresh.toString()} }`,
+  );
+  return `axe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });`;
 }

@@ -8,7 +8,8 @@ import axeSource from "../../../node_modules/axe-core/axe.min.js" with { type: "
 
 /**
  * Every WCAG level A and AA tag axe-core knows (2.0, 2.1, 2.2): axe runs once with all of them, and each check
- * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`).
+ * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`). AAA's rules run only when a
+ * check's parameter asks for them (WebPage.axeTags): color-contrast-enhanced costs as much as color-contrast.
  */
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 
@@ -30,10 +31,10 @@ export const axeGatherer = defineWebGatherer({
   kind: "axe",
   sizes: "once",
   dependsOn: [],
-  gather: async ({ world }) => ({ axe: await runAxe(world) }),
+  gather: async ({ world, axeTags }) => ({ axe: await runAxe(world, [...new Set([...AXE_TAGS, ...axeTags])]) }),
 });
 
-async function runAxe(world: WebPage["world"]): Promise<AxeSummary> {
+async function runAxe(world: WebPage["world"], tags: string[]): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
   return world.run(
     async ({ tags, also, nodesPerRule }: { tags: string[]; also: string[]; nodesPerRule: number }) => {
@@ -99,6 +100,6 @@ async function runAxe(world: WebPage["world"]): Promise<AxeSummary> {
         inapplicable: r.inapplicable.map(ran),
       };
     },
-    { tags: AXE_TAGS, also: ALSO_RUN, nodesPerRule: NODES_PER_RULE },
+    { tags, also: ALSO_RUN, nodesPerRule: NODES_PER_RULE },
   );
 }

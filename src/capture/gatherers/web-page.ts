@@ -35,6 +35,8 @@ export interface WebPage {
   referenceImages: readonly string[];
   /** CSS selectors whose elements' boxes are measured at each size ("mask-boxes": a run's visual masks). */
   maskSelectors: readonly string[];
+  /** Axe tags beyond WCAG A and AA that the checks' parameters ask for (AAA's wcag2aaa). */
+  axeTags: readonly string[];
   /** Reads the text in pictures ("image-text"): Tesseract, shared by the process. */
   textReader: TextReader;
 }

@@ -6,19 +6,37 @@ import { domCheck } from "./_helpers";
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
 
-const STANDARDS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"] as const;
+const STANDARDS = [
+  "wcag2a",
+  "wcag2aa",
+  "wcag2aaa",
+  "wcag21a",
+  "wcag21aa",
+  "wcag21aaa",
+  "wcag22a",
+  "wcag22aa",
+  "wcag22aaa",
+] as const;
 type Standard = (typeof STANDARDS)[number];
 const VERSIONS = ["wcag2", "wcag21", "wcag22"];
 
-/** The axe tags a standard takes in: every earlier version's rules, and level A's under AA (wcag21aa: wcag2a, wcag2aa, wcag21a, wcag21aa). */
+/**
+ * The axe tags a standard takes in: every earlier version's rules, and the lower levels' (wcag21aa: wcag2a, wcag2aa,
+ * wcag21a, wcag21aa). axe tags its AAA rules wcag2aaa alone, whatever the version.
+ */
 export function standardTags(standard: Standard): string[] {
-  const [, version, level] = /^(wcag2\d?)(aa?)$/.exec(standard)!;
-  const levels = level === "aa" ? ["a", "aa"] : ["a"];
-  return VERSIONS.slice(0, VERSIONS.indexOf(version!) + 1).flatMap((v) => levels.map((l) => `${v}${l}`));
+  const [, version, level] = /^(wcag2\d?)(a{1,3})$/.exec(standard)!;
+  const levels = ["a", "aa"].filter((l) => l.length <= level!.length);
+  const tags = VERSIONS.slice(0, VERSIONS.indexOf(version!) + 1).flatMap((v) => levels.map((l) => `${v}${l}`));
+  return level === "aaa" ? [...tags, "wcag2aaa"] : tags;
 }
 
+/** The tags beyond A and AA that axe must run for a standard (ParameterSpec.axeTags): AAA's. */
+const extraAxeTags = (standard: unknown) =>
+  typeof standard === "string" && standard.endsWith("aaa") ? ["wcag2aaa"] : [];
+
 const label = (standard: Standard) => {
-  const [, version, level] = /^wcag(2\d?)(aa?)$/.exec(standard)!;
+  const [, version, level] = /^wcag(2\d?)(a{1,3})$/.exec(standard)!;
   return `WCAG ${version === "2" ? "2.0" : `${version![0]}.${version![1]}`} ${level!.toUpperCase()}`;
 };
 
@@ -44,17 +62,18 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
     needs: ["axe"],
     parameters: [
       {
         name: "standard",
         description:
-          "The WCAG version and level the page is held to: wcag2a, wcag2aa (WCAG 2.0), wcag21a, wcag21aa (WCAG 2.1), wcag22a or wcag22aa (WCAG 2.2). Each takes in the earlier versions' rules, and AA takes in level A. WCAG 2.1 AA is the level most contracts and laws name (EN 301 549, the ADA's rule for public bodies).",
+          "The WCAG version and level the page is held to: wcag2a, wcag2aa, wcag2aaa (WCAG 2.0), wcag21a, wcag21aa, wcag21aaa (WCAG 2.1), wcag22a, wcag22aa or wcag22aaa (WCAG 2.2). Each takes in the earlier versions' rules and the lower levels'. WCAG 2.1 AA is the level most contracts and laws name (EN 301 549, the ADA's rule for public bodies); AAA adds the few AAA success criteria axe-core can test (1.4.6 enhanced contrast, 2.2.4 and 3.2.5 a meta refresh, 2.4.9 links).",
         format: STANDARDS.join(" | "),
         schema: Type.Union(STANDARDS.map((s) => Type.Literal(s))),
         default: "wcag21aa",
         example: "wcag22aa",
+        axeTags: extraAxeTags,
       },
     ],
     references: [

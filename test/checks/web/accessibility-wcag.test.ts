@@ -12,6 +12,8 @@ test("each standard takes in the earlier versions, and AA takes in level A", () 
   expect(standardTags("wcag21aa")).toEqual(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   expect(standardTags("wcag22a")).toEqual(["wcag2a", "wcag21a", "wcag22a"]);
   expect(standardTags("wcag22aa")).toEqual(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]);
+  expect(standardTags("wcag2aaa")).toEqual(["wcag2a", "wcag2aa", "wcag2aaa"]);
+  expect(standardTags("wcag21aaa")).toEqual(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag2aaa"]);
 });
 
 test("no violation passes; what axe could not decide is listed as needing review, with the rules that ran", async () => {
