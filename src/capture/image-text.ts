@@ -1,5 +1,7 @@
 import type { Page } from "playwright-core";
 import type { OcrWord, TextReader } from "./ocr";
+import { helpersScript, PAGE_HELPERS_KEY } from "./page-helpers";
+import { PICTURE_HELPERS } from "./page-functions/pictures";
 
 /** Limits on reading text in a job's pictures. */
 export const IMAGE_TEXT_LIMITS = {
@@ -57,12 +59,14 @@ export async function readPictures(
   const decodable = sources.filter((s): s is { key: string; dataUrl: string } => "dataUrl" in s);
   for (const s of sources) if ("error" in s) read[s.key] = { error: s.error };
   const rasters = decodable.length
-    ? await inPage((page) =>
-        page.evaluate(rasterizeForOcr, {
+    ? await inPage(async (page) => {
+        await page.evaluate(helpersScript([PICTURE_HELPERS]));
+        return page.evaluate(rasterizeForOcr, {
           sources: decodable.map((s) => ({ key: s.key, src: s.dataUrl })),
           limits: IMAGE_TEXT_LIMITS,
-        }),
-      )
+          helpersKey: PAGE_HELPERS_KEY,
+        });
+      })
     : [];
   let unavailable: string | undefined;
   let overBudget = 0;
@@ -114,11 +118,12 @@ export async function readPictures(
 /**
  * Runs in a page where no subject script runs: decodes each data: URL and paints it over white on a canvas, enlarged
  * (at most 3×) until its longer side reaches `targetSide` and shrunk to the size limits, as a PNG (base64) with the
- * scale applied. Self-contained.
+ * scale applied. Decodes with PICTURE_HELPERS (installed before it runs).
  */
 export async function rasterizeForOcr(args: {
   sources: Array<{ key: string; src: string }>;
   limits: typeof IMAGE_TEXT_LIMITS;
+  helpersKey: string;
 }): Promise<
   Array<
     | { key: string; png: string; scale: number; naturalWidth: number; naturalHeight: number }
@@ -130,22 +135,15 @@ export async function rasterizeForOcr(args: {
     | { key: string; png: string; scale: number; naturalWidth: number; naturalHeight: number }
     | { key: string; error: string }
   > = [];
+  const helpers = (globalThis as unknown as Record<symbol, typeof PICTURE_HELPERS>)[Symbol.for(args.helpersKey)]!;
   for (const { key, src } of args.sources) {
-    const im = new Image();
-    im.src = src;
-    const decoded = await Promise.race([
-      im.decode().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
-    ]);
-    const w = im.naturalWidth;
-    const h = im.naturalHeight;
-    if (!decoded || !w || !h) {
+    const im = await helpers.decodedPicture(src);
+    if (!im) {
       out.push({ key, error: "it could not be decoded as an image" });
       continue;
     }
+    const w = im.naturalWidth;
+    const h = im.naturalHeight;
     const longer = Math.max(w, h);
     const scale = Math.min(
       Math.max(1, Math.min(3, limits.targetSide / longer)),
