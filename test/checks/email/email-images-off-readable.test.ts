@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { startServer, type TestServer } from "../../support/harness";
+import { describe, expect, test } from "bun:test";
+import { sharedServer } from "../../support/shared-server";
 import { runEmailMessage } from "../../support/fixture-runs";
 import { relatedMessage, svgOfText } from "../../support/painted-text";
 import { emailImagesOffReadable } from "../../../src/validations/email/email-images-off-readable";
@@ -101,21 +101,15 @@ test("among links sharing an href (#), a linked image is judged by its own link 
 });
 
 describe("text painted in blocked images, read by OCR, in a message delivered over SMTP", () => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startServer();
-    apiKey = (await server.signup()).apiKey;
-  }, 120_000);
-  afterAll(() => server.stop(), 120_000);
+  const shared = sharedServer();
 
   const copy =
     "<p>Our spring catalogue is out, with new walking boots, trail shoes, rain shells and packs for every season. Read about them below and find your size in our stores.</p>";
   const headline = svgOfText(["Spring sale: 25% off", "all walking boots"]);
   const run = async (html: string) => {
     const done = await runEmailMessage(
-      server,
-      apiKey,
+      shared.server,
+      shared.apiKey,
       relatedMessage("Spring sale", html, [{ cid: "headline@trailhead", svg: headline }]),
       [ID],
     );

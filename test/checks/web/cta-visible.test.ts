@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ctaVisible } from "../../../src/validations/web/cta-visible";
-import { htmlJob, startServer, type TestServer } from "../../support/harness";
+import { htmlJob } from "../../support/harness";
+import { sharedServer } from "../../support/shared-server";
 import { svgDataUrl, svgOfText } from "../../support/painted-text";
 import { control, evaluate, withLayouts } from "../support/web-artifacts";
 
@@ -81,18 +82,12 @@ test("social icons rank below a real button, however large they are", async () =
 });
 
 describe("a call to action is what a reader sees as one, through a real job", () => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startServer();
-    apiKey = (await server.signup()).apiKey;
-  }, 120_000);
-  afterAll(() => server.stop(), 120_000);
+  const shared = sharedServer();
 
   /** The page at mobile-sm and desktop-md; `.desk` is hidden on phones. */
   const run = async (body: string) => {
-    const res = await server.api("POST", "/api/jobs", {
-      key: apiKey,
+    const res = await shared.server.api("POST", "/api/jobs", {
+      key: shared.apiKey,
       body: htmlJob(
         `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><style>@media (max-width: 600px) { .desk { display: none } }</style></head><body><h1>Trailhead</h1>${body}</body></html>`,
         [ctaVisible.meta.id],

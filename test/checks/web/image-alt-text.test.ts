@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { imageAltText } from "../../../src/validations/web/image-alt-text";
 import { htmlJob, startServer, type TestServer } from "../../support/harness";
+import { sharedServer } from "../../support/shared-server";
 import { svgDataUrl, svgOfText } from "../../support/painted-text";
 import { evaluate, img, withDom } from "../support/web-artifacts";
 
@@ -31,13 +32,7 @@ test("an <img> and an <input type=image> without alt fail, by selector", async (
 });
 
 describe("images of text, read by OCR, through a real job", () => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startServer();
-    apiKey = (await server.signup()).apiKey;
-  }, 120_000);
-  afterAll(() => server.stop(), 120_000);
+  const shared = sharedServer();
 
   const banner = svgDataUrl(svgOfText(["Spring sale: 25% off", "all walking boots"]));
   const run = async (s: TestServer, key: string, body: string) => {
@@ -52,7 +47,7 @@ describe("images of text, read by OCR, through a real job", () => {
   };
 
   test("an image of text whose alt leaves out its words fails, by OCR; one whose alt says them passes", async () => {
-    const failed = await run(server, apiKey, `<img id="hero" alt="" src="${banner}">`);
+    const failed = await run(shared.server, shared.apiKey, `<img id="hero" alt="" src="${banner}">`);
     expect(failed.verdict).toBe("fail");
     expect(failed.findings).toHaveLength(1);
     expect(failed.findings[0]).toMatchObject({ selector: "#hero", method: "ocr" });
@@ -60,8 +55,8 @@ describe("images of text, read by OCR, through a real job", () => {
     expect(failed.reason).toContain("Put the words painted in 1 image(s) of text in their alt");
 
     const described = await run(
-      server,
-      apiKey,
+      shared.server,
+      shared.apiKey,
       `<img id="hero" alt="Spring sale: 25% off all walking boots" src="${banner}">`,
     );
     expect(described.verdict).toBe("pass");
@@ -72,8 +67,8 @@ describe("images of text, read by OCR, through a real job", () => {
     const stray = svgDataUrl(svgOfText(["A"], { width: 400, height: 300, background: "#6b8e23" }));
     const logo = svgDataUrl(svgOfText(["Trailhead Outfitters"], { width: 500, height: 90 }));
     const out = await run(
-      server,
-      apiKey,
+      shared.server,
+      shared.apiKey,
       `<img alt="A field" src="${stray}"><img alt="" src="${logo}"><img id="bare" src="${stray}">`,
     );
     expect(out.verdict).toBe("fail");
