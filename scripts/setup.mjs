@@ -54,14 +54,16 @@ function debianPackages(packages) {
 
 npmDependencies();
 const fonts = ["fonts-liberation", "fonts-noto-color-emoji"];
+// Text in images is read by Tesseract (src/capture/ocr.ts) at run time, offline, with its English data.
+const ocr = ["tesseract-ocr", "tesseract-ocr-eng"];
 // The WebKit engine (webpage checks with engines: ["webkit"], docs/engines.md): WebKitGTK's WebDriver with a virtual
 // X display; WebKit's web process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of
 // WebKitGTK). Without them the server still runs, and refuses such jobs with ENGINE_UNAVAILABLE.
 const webkit = ["webkit2gtk-driver", "xvfb", "libgl1-mesa-dri"];
 // For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters.
 const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql"] : [];
-if (!findChromium()) debianPackages(["chromium", ...fonts, ...webkit, ...forTests]);
-else if (has("dpkg")) debianPackages([...fonts, ...webkit, ...forTests]);
+if (!findChromium()) debianPackages(["chromium", ...fonts, ...ocr, ...webkit, ...forTests]);
+else if (has("dpkg")) debianPackages([...fonts, ...ocr, ...webkit, ...forTests]);
 if (!findChromium()) {
   log("no Chromium found after set-up; set CHROMIUM_PATH to a Chromium or Chrome binary");
   process.exit(1);

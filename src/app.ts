@@ -1,3 +1,4 @@
+import { DEFAULT_OCR_OPTIONS, TextReader } from "./capture/ocr";
 import { mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfig, type Config } from "./config";
@@ -157,9 +158,10 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const guard = new NetworkGuard(config.allowPrivateTargets, addressResolverFor(config));
   const pool = BrowserPool.fromConfig(config);
   const { log, readModels, keyUsage, coordinator } = await openEventLog(config);
-  const webCapture = new WebCaptureEngine(pool, guard);
+  const textReader = new TextReader({ ...DEFAULT_OCR_OPTIONS, command: config.tesseractPath });
+  const webCapture = new WebCaptureEngine(pool, guard, textReader);
   const engines = new EngineCaptures(pool, guard, config.webkitOff);
-  const emailCapture = new EmailCaptureEngine(pool, config, engines);
+  const emailCapture = new EmailCaptureEngine(pool, config, guard, textReader, engines);
   const objects = objectStoreFor(config);
   const serverSecret = await shareLinkSecret(config, coordinator);
   const captures = new CaptureService({ config, readModels }, objects, serverSecret);

@@ -26,6 +26,8 @@ export interface Config {
   /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
   webkitOff: boolean;
   chromiumPath?: string;
+  /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
+  tesseractPath: string;
   /** Browsers in the capture pool: ASSAY_BROWSER_POOL_SIZE launched here, or one per browser worker when browserEndpoints names any. */
   browserPoolSize: number;
   /**
@@ -184,6 +186,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: read.flag("ASSAY_ALLOW_PRIVATE_TARGETS"),
     chromiumPath: read.text("CHROMIUM_PATH"),
     webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
+    tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,
     // A render keeps about one core busy (the renderer's main thread), so this machine's cores are shared out among its

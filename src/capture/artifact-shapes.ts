@@ -109,6 +109,18 @@ export interface Box {
   height: number;
 }
 
+/** A picture whose text may be read (the "image-text" gatherer): a shown <img> or <input type=image>. */
+export interface PagePicture {
+  selector: string;
+  /** Its source URL (currentSrc first). */
+  src: string;
+  alt: string | null;
+  /** Page coordinates, at the size the page loaded at (desktop-md). */
+  box: Box;
+  /** The selector of the link or button around it, if any. */
+  control: string | null;
+}
+
 export interface ControlInfo {
   selector: string;
   tag: string;

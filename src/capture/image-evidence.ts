@@ -3,6 +3,8 @@ import type { NetworkGuard } from "./network-guard";
 import { guardedFetch } from "./guarded-fetch";
 import type { ImageSourceInfo, ImagesSnapshot } from "./artifact-shapes";
 import type { CaptureSize } from "./vocabulary";
+import { helpersScript, PAGE_HELPERS_KEY } from "./page-helpers";
+import { PICTURE_HELPERS } from "./page-functions/pictures";
 
 /** Image responses the page received, kept (only when a check compares images) so their pictures can be decoded again. */
 export interface ImageBodies {
@@ -50,7 +52,8 @@ function withDigests(measured: Record<string, ImageSourceInfo>, sources: Array<{
   return measured;
 }
 
-const dataUrl = (contentType: string, body: Uint8Array) =>
+/** Bytes as a data: URL of their image type (application/octet-stream when the type is not an image). */
+export const dataUrl = (contentType: string, body: Uint8Array) =>
   `data:${/^image\//i.test(contentType) ? contentType.split(";")[0]!.trim() : "application/octet-stream"};base64,${Buffer.from(body).toString("base64")}`;
 
 /**
@@ -77,7 +80,7 @@ export async function decodeImageSources(opts: {
       else refSources.push({ key: url, src: loaded.src });
     }
     const referenceImages = {
-      ...withDigests(await lab.evaluate(measureImageSources, refSources), refSources),
+      ...withDigests(await measureIn(lab, refSources), refSources),
       ...failed,
     };
     const pageSources: Array<{ key: string; src: string }> = [];
@@ -93,9 +96,15 @@ export async function decodeImageSources(opts: {
     }
     return {
       referenceImages,
-      imageSources: withDigests(await lab.evaluate(measureImageSources, pageSources), pageSources),
+      imageSources: withDigests(await measureIn(lab, pageSources), pageSources),
     };
   });
+}
+
+/** measureImageSources in a blank page, its helpers installed. */
+async function measureIn(lab: Page, sources: Array<{ key: string; src: string }>) {
+  await lab.evaluate(helpersScript([PICTURE_HELPERS]));
+  return lab.evaluate(measureImageSources, { sources, helpersKey: PAGE_HELPERS_KEY });
 }
 
 /** Runs `fn` in a blank page of the job's browser context (no subject script can reach it), closed after. */
@@ -108,8 +117,8 @@ export async function inBlankPage<T>(context: BrowserContext, fn: (page: Page) =
   }
 }
 
-/** A reference image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
-async function loadReference(
+/** An image as a data: URL: as given, from what the page already loaded, or fetched through the guard. */
+export async function loadReference(
   url: string,
   opts: { guard: NetworkGuard; signal: AbortSignal; kept: ImageBodies },
 ): Promise<{ src: string } | { error: string }> {
@@ -142,11 +151,15 @@ async function loadReference(
 /**
  * Runs in a blank page of the job's browser context (no subject script can reach it): decodes each source
  * (a data: URL) and measures its natural size, a 128-bit difference hash of its luminance over white (9×8
- * horizontal and 8×9 vertical gradients) and a 16×16 colour thumbnail. Self-contained.
+ * horizontal and 8×9 vertical gradients) and a 16×16 colour thumbnail. Decodes with PICTURE_HELPERS (installed before it runs).
  */
-export async function measureImageSources(
-  sources: Array<{ key: string; src: string }>,
-): Promise<Record<string, ImageSourceInfo>> {
+export async function measureImageSources({
+  sources,
+  helpersKey,
+}: {
+  sources: Array<{ key: string; src: string }>;
+  helpersKey: string;
+}): Promise<Record<string, ImageSourceInfo>> {
   const out: Record<string, ImageSourceInfo> = {};
   // Every picture is first painted over white at one fixed size, so a vector and a raster copy of the same
   // logo are reduced the same way from there.
@@ -164,17 +177,10 @@ export async function measureImageSources(
     return g.getImageData(0, 0, w, h).data;
   };
   const luma = (d: Uint8ClampedArray, i: number) => 0.299 * d[i * 4]! + 0.587 * d[i * 4 + 1]! + 0.114 * d[i * 4 + 2]!;
+  const h = (globalThis as unknown as Record<symbol, typeof PICTURE_HELPERS>)[Symbol.for(helpersKey)]!;
   for (const { key, src } of sources) {
-    const im = new Image();
-    im.src = src;
-    const decoded = await Promise.race([
-      im.decode().then(
-        () => true,
-        () => false,
-      ),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 3000)),
-    ]);
-    if (!decoded || !im.naturalWidth || !im.naturalHeight) {
+    const im = await h.decodedPicture(src);
+    if (!im) {
       out[key] = {
         naturalWidth: 0,
         naturalHeight: 0,

@@ -31,7 +31,9 @@ export type EmailArtifactKind =
   /** Renders in emulated mail clients (EmailArtifacts.renders, src/capture/mail-clients). */
   | "render"
   /** The renders are in dark mode (each client's dark variant). */
-  | "render-dark";
+  | "render-dark"
+  /** The text painted in the HTML part's pictures, read by OCR (EmailArtifacts.imageText; needs "email-html" too). */
+  | "image-text";
 
 // ------------------------------------------------------------------ mail clients
 

@@ -1,3 +1,4 @@
+import { TextReader } from "./ocr";
 import type { BrowserContext, Page } from "playwright-core";
 import type { BrowserPool } from "./browser-pool";
 import type { NetworkGuard } from "./network-guard";
@@ -68,6 +69,7 @@ export class WebCaptureEngine {
   constructor(
     private readonly pool: BrowserPool,
     private readonly guard: NetworkGuard,
+    private readonly textReader: TextReader = new TextReader(),
     private readonly limits: CaptureLimits = DEFAULT_LIMITS,
   ) {}
 
@@ -172,6 +174,7 @@ export class WebCaptureEngine {
         referenceImages,
         maskSelectors: plan.maskSelectors ?? [],
         axeTags: plan.axeTags ?? [],
+        textReader: this.textReader,
       } satisfies WebPage;
       const artifacts = await this.gather(gathering, schedule, plan, () => page.isClosed() || crashed);
       // Checked again once everything is gathered: a document that replaced the subject meanwhile was (partly) read instead.

@@ -19,6 +19,12 @@ export const BROWSERS_VARS = {
     kind: "flag",
     doc: "`1` turns WebKit off even where WebKitGTK's driver, MiniBrowser and Xvfb are installed: webpage jobs that name the `webkit` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Apple Mail's renders stay in Chromium, saying so (`engineNote`). Unset, both use WebKit whenever those programs are found ([engines](engines.md)).",
   },
+  ASSAY_TESSERACT_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "`tesseract` on `PATH`",
+    doc: "The Tesseract OCR binary with its English data (Debian's `tesseract-ocr` and `tesseract-ocr-eng`, installed by `scripts/setup.mjs`), run offline to read text painted in images (`image-alt-text`, `cta-visible` and their email counterparts). When it cannot be started, those checks say so: a verdict the DOM alone decides stands, one that needed the text in an image is an error.",
+  },
   ASSAY_BROWSER_POOL_SIZE: {
     section: "browsers",
     kind: "integer",

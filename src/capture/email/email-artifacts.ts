@@ -2,6 +2,7 @@ import PostalMime from "postal-mime";
 import type { EmailAuthentication } from "./authentication";
 import type { EmailHtmlSnapshot } from "./snapshot-email-html";
 import type { RenderOutcome } from "../mail-clients/render";
+import type { ImageTexts } from "../image-text";
 
 export interface Mailbox {
   name: string;
@@ -46,6 +47,11 @@ export interface EmailArtifacts {
    * when a selected check needs "render" (src/capture/email/email-capture.ts); a failed render says why.
    */
   renders?: Record<string, RenderOutcome[]>;
+  /**
+   * The text painted in the HTML part's pictures, read by OCR (src/capture/email/email-image-text.ts), by source as
+   * the HTML writes it; gathered once per job only when a selected check needs "image-text" (with "email-html").
+   */
+  imageText?: ImageTexts;
 }
 
 export class UnparseableMessage extends Error {}

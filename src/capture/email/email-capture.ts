@@ -16,6 +16,9 @@ import {
 import { profileOf } from "../mail-clients/profiles";
 import type { EngineCaptures } from "../engines/engine-captures";
 import { jpegOfPng } from "../screenshot-codec";
+import type { NetworkGuard } from "../network-guard";
+import type { TextReader } from "../ocr";
+import { readEmailPictures } from "./email-image-text";
 
 /** How many lanes (a turn of the pool, a context) one message's renders and HTML read use at most (fewer on a smaller pool). */
 const RENDER_CONCURRENCY = 3;
@@ -48,6 +51,8 @@ export class EmailCaptureEngine {
   constructor(
     private readonly pool: BrowserPool,
     private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain">,
+    private readonly guard: NetworkGuard,
+    private readonly textReader: TextReader,
     /** Where clients whose profile names another engine (Apple Mail: WebKit) are laid out again; absent: Chromium only. */
     private readonly engines?: Pick<EngineCaptures, "renderEmail" | "webkitMissing">,
   ) {
@@ -69,11 +74,26 @@ export class EmailCaptureEngine {
         : this.readHtmlAlone(html, plan.admissionLane),
     ]);
     const { htmlDom, renders } = browsed;
+    // The text in the HTML part's pictures, once its structure names them.
+    const imageText =
+      plan.needs.has("image-text") && htmlDom && !("error" in htmlDom)
+        ? await timed("email image text", () =>
+            readEmailPictures({
+              raw,
+              images: htmlDom.images,
+              pool: this.pool,
+              guard: this.guard,
+              reader: this.textReader,
+              admissionLane: plan.admissionLane,
+            }),
+          )
+        : undefined;
     return {
       ...email,
       ...(authentication ? { authentication } : {}),
       ...(htmlDom ? { htmlDom } : {}),
       ...(renders ? { renders } : {}),
+      ...(imageText ? { imageText } : {}),
     };
   }
 

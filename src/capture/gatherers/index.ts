@@ -8,6 +8,7 @@ import { imagesGatherer } from "./images";
 import { screenshotGatherer } from "./screenshot";
 import { paletteGatherer } from "./palette";
 import { maskBoxesGatherer } from "./mask-boxes";
+import { imageTextGatherer } from "./image-text";
 
 /**
  * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
@@ -24,4 +25,5 @@ export const WEB_GATHERERS = gathererTable([
   screenshotGatherer,
   paletteGatherer,
   maskBoxesGatherer,
+  imageTextGatherer,
 ]);

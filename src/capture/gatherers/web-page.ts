@@ -2,6 +2,7 @@ import type { BrowserContext, CDPSession, Page } from "playwright-core";
 import type { IsolatedWorld } from "../isolated-world";
 import type { NetworkGuard } from "../network-guard";
 import type { PageNetwork } from "../page-network";
+import type { TextReader } from "../ocr";
 import { gathererFor } from "./gatherer";
 
 /** The limits the web gatherers keep to (part of the capture's limits, web-capture.ts). */
@@ -36,6 +37,8 @@ export interface WebPage {
   maskSelectors: readonly string[];
   /** Axe tags beyond WCAG A and AA that the checks' parameters ask for (AAA's wcag2aaa). */
   axeTags: readonly string[];
+  /** Reads the text in pictures ("image-text"): Tesseract, shared by the process. */
+  textReader: TextReader;
 }
 
 /** What a webpage offers its gatherers before it loads. */

@@ -1,5 +1,13 @@
 import type { Box } from "../artifact-shapes";
-import { COMMON_HELPERS, cssPath, inColouredContainer, pageBox, rgbaOf, shownWithArea } from "../page-functions/common";
+import {
+  COMMON_HELPERS,
+  cssPath,
+  inColouredContainer,
+  pageBox,
+  paintedInside,
+  rgbaOf,
+  shownWithArea,
+} from "../page-functions/common";
 
 export type RGB = [number, number, number];
 
@@ -213,7 +221,9 @@ export function renderLinks(owners: Map<Element, string>, canvas: RGB): Measured
       (bg[3] > 0 && blendOver(bg, parentBg).join() !== parentBg.join()) ||
       (border >= 1 && cs.borderTopStyle !== "none") ||
       // A "bulletproof" button: the coloured cell, table or wrapper around a lone link.
-      inColouredContainer(a);
+      inColouredContainer(a) ||
+      // The button drawn on an element inside the link (a coloured span or table).
+      paintedInside(a);
     // The text is drawn in the colour of the element that holds it, which for a link around a table or a
     // <span> is not the link itself: the first element inside it that owns visible text.
     const textHolder = [...owners.keys()].find((el) => a === el || a.contains(el)) ?? a;

@@ -149,6 +149,27 @@ export function inColouredContainer(el: Element): boolean {
   return false;
 }
 
+/**
+ * Whether a control's button is painted on an element inside it: an element holding all of its text (a span, div or
+ * table inside a link) paints a background unlike what is behind the control, or a border around it.
+ */
+export function paintedInside(el: Element): boolean {
+  const own = squashed(el.textContent);
+  if (!own || own.length >= 60) return false;
+  const behind = backdropOf(el);
+  for (const d of Array.from(el.querySelectorAll("*"))) {
+    if (squashed(d.textContent) !== own) continue;
+    const r = d.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) continue;
+    const cs = getComputedStyle(d);
+    const bg = paintedBackground(d);
+    if (bg && bg !== behind) return true;
+    const border = Math.min(parseFloat(cs.borderTopWidth) || 0, parseFloat(cs.borderLeftWidth) || 0);
+    if (border >= 1 && cs.borderTopStyle !== "none" && cs.borderLeftStyle !== "none") return true;
+  }
+  return false;
+}
+
 export const COMMON_HELPERS = {
   runCache,
   nthOfTypeStep,
@@ -163,4 +184,5 @@ export const COMMON_HELPERS = {
   paintedBackground,
   backdropOf,
   inColouredContainer,
+  paintedInside,
 };

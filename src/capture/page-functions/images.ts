@@ -1,4 +1,4 @@
-import type { Box, ImagesSnapshot, PageImage } from "../artifact-shapes";
+import type { Box, ImagesSnapshot, PageImage, PagePicture } from "../artifact-shapes";
 import { COMMON_HELPERS, cssPath, imageSource, pageBox, resolvedUrl, shownWithArea } from "./common";
 
 /**
@@ -265,4 +265,28 @@ export async function snapshotImages(helpersKey: string): Promise<ImagesSnapshot
     images: [...pictures.images, ...backgrounds.images],
     mediaBoxes: [...pictures.mediaBoxes, ...embedded, ...backgrounds.mediaBoxes],
   };
+}
+
+/**
+ * Runs in the page, with IMAGES_HELPERS installed: the pictures whose text may be read (image-text), every shown <img>
+ * and <input type=image> painted at least `min` large, in document order, with its alt and the link or button around it.
+ */
+export function snapshotPictures(args: { helpersKey: string; min: { width: number; height: number } }): PagePicture[] {
+  const h = (globalThis as unknown as Record<symbol, typeof IMAGES_HELPERS>)[Symbol.for(args.helpersKey)]!;
+  const pictures: PagePicture[] = [];
+  for (const el of Array.from(document.querySelectorAll<HTMLImageElement>('img, input[type="image" i]'))) {
+    const cs = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    const src = h.imageSource(el);
+    if (!src || !h.shownWithArea(el, cs, r) || r.width < args.min.width || r.height < args.min.height) continue;
+    const control = el.parentElement?.closest("a[href], button, [role=button], [role=link]") ?? null;
+    pictures.push({
+      selector: h.cssPath(el),
+      src,
+      alt: el.getAttribute("alt"),
+      box: h.pageBox(r),
+      control: control ? h.cssPath(control) : null,
+    });
+  }
+  return pictures;
 }

@@ -4,6 +4,7 @@ import {
   cssPath,
   imageSource,
   inColouredContainer,
+  paintedInside,
   pageBox,
   rgbaOf,
   runCache,
@@ -183,7 +184,8 @@ export function layoutControls(): LayoutSnapshot["controls"] {
     const buttonStyled =
       (bg[3] > 0 && cs.backgroundColor !== parentBg) ||
       (border >= 1 && cs.borderTopStyle !== "none") ||
-      inColouredContainer(el);
+      inColouredContainer(el) ||
+      paintedInside(el);
     const block = el.parentElement;
     // WCAG 2.5.8 exempts targets inside a sentence: a link whose parent block holds text of its own, not only
     // the text of other targets (a row of links separated by spaces is not a sentence).

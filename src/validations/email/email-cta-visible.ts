@@ -2,20 +2,25 @@ import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
 import { isSocialLink } from "../shared/social";
 import { because, explained, quote, renderCheck, rendersFor, where, type Aspect } from "./_renders";
+import type { ImageTexts } from "../../capture/image-text";
+import { paintedLabel, pictureText } from "../shared/painted-text";
 
 const MIN_CONTRAST = 3;
 
 type Link = EmailRender["snapshot"]["links"][number];
+/** The primary call to action: a link, its label as a reader sees it (its text, or the words painted in its image). */
+type Cta = Link & { label: string; painted: boolean };
 
 /**
- * The primary call to action of a render: the largest button-styled link, else the largest linked image of at
- * least 40×20px; links to social networks ("follow us" icons) only when nothing else qualifies.
+ * The primary call to action of a render: the largest button-styled link or link around an image with a label
+ * painted in it (read by OCR), else the largest linked image of at least 40×20px; links to social networks ("follow
+ * us" icons) only when nothing else qualifies. A link that shows nothing (no text, no image) is none.
  */
-function primary(r: EmailRender): Link | undefined {
+function primary(r: EmailRender, texts: ImageTexts | undefined): Cta | undefined {
   const bigImages = r.snapshot.images.filter((i) => i.link !== null && i.box.width >= 40 && i.box.height >= 20);
   // An image belongs to the link it lies in: by href and box, since many links may share href="#".
-  const holdsImage = (l: Link) =>
-    bigImages.some(
+  const imageOf = (l: Link) =>
+    bigImages.find(
       (i) =>
         i.link === l.href &&
         i.box.x >= l.box.x - 1 &&
@@ -23,13 +28,20 @@ function primary(r: EmailRender): Link | undefined {
         i.box.x + i.box.width <= l.box.x + l.box.width + 1 &&
         i.box.y + i.box.height <= l.box.y + l.box.height + 1,
     );
-  const rank = (l: Link) => (isSocialLink(l.href, l.text) ? 0 : l.buttonStyled ? 2 : 1);
-  let best: Link | undefined;
+  let best: Cta | undefined;
+  let bestRank = -1;
   for (const l of r.snapshot.links) {
-    if (!l.buttonStyled && !holdsImage(l)) continue;
+    const image = imageOf(l);
+    const painted = image ? paintedLabel(pictureText(texts, image.url)) : null;
+    if (!l.buttonStyled && !image) continue;
+    if (!l.text.trim() && !image) continue;
     if (/unsubscribe|preferences|view (it )?in (your )?browser/i.test(l.text)) continue;
+    const rank = isSocialLink(l.href, l.text) ? 0 : l.buttonStyled || painted ? 2 : 1;
     const area = (x: Link) => x.box.width * x.box.height;
-    if (!best || rank(l) > rank(best) || (rank(l) === rank(best) && area(l) > area(best))) best = l;
+    if (!best || rank > bestRank || (rank === bestRank && area(l) > area(best))) {
+      best = { ...l, label: l.text.trim() || painted || "", painted: !!painted && !l.text.trim() };
+      bestRank = rank;
+    }
   }
   return best;
 }
@@ -43,7 +55,8 @@ export const emailCtaVisible: EmailValidation = {
     standard: ["mobile-sm", "desktop-md"],
     summary: "The main button is there, on screen and readable in every mail client rendered, images off included.",
     judgment:
-      "The primary call to action is the largest button-styled link (a background colour or image, a border, or a coloured cell, table or wrapper around it alone, whatever its href, # included), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes. When what a client's profile did to the message (a declaration, rule, media query or style block it dropped, Word's layout limits) applied to the call to action or its ancestors and bears on the fault (its display, size, colours or image), the reason cites it with its rule and source.",
+      "The primary call to action is the largest button-styled link (a background colour or image, a border, a coloured cell, table or wrapper around it alone, or an element inside it holding its text that paints a background or border; whatever its href, # included) or link around an image whose label is painted in it (one to six words read by OCR with high confidence), else the largest linked image of at least 40×20px; links to social networks (by their site, or text or alt that is only a network's name) rank below both, and a link that shows nothing (no text, no image) is none. It is found in the first render (by default Apple Mail at mobile-sm, then desktop-md) and followed by its href through every render (among links sharing the href, such as #, the one with its text). Its contrast is that of the element holding its text (a span or cell inside the link) against what is behind that text. Fails when, in a render, it is gone or hidden, less than half of it lies within the client's width, it shows no text (an image button without alt text, with images blocked: the finding names the label painted in it), or its text has less than 3:1 contrast against what is behind it (white text on a background image that is blocked). A message with no such link passes. When what a client's profile did to the message (a declaration, rule, media query or style block it dropped, Word's layout limits) applied to the call to action or its ancestors and bears on the fault (its display, size, colours or image), the reason cites it with its rule and source.",
+    needs: ["render", "email-html", "image-text"],
     references: [
       {
         title: "Litmus: bulletproof buttons",
@@ -54,10 +67,10 @@ export const emailCtaVisible: EmailValidation = {
   evaluate(email) {
     const renders = rendersFor(email, this.meta.id);
     if ("verdict" in renders) return renders;
-    let cta: Link | undefined;
+    let cta: Cta | undefined;
     let from: EmailRender | undefined;
     for (const r of renders.ok) {
-      cta = primary(r);
+      cta = primary(r, email.imageText);
       if (cta) {
         from = r;
         break;
@@ -83,7 +96,12 @@ export const emailCtaVisible: EmailValidation = {
           : same.visibleShare < 0.5
             ? [`only ${Math.round(same.visibleShare * 100)}% of it is within the ${r.client.width}px width`, "width"]
             : !same.text.trim()
-              ? ["it shows no text: an image without alt text, and images are blocked", "image"]
+              ? [
+                  cta.painted
+                    ? `it shows no text: its label ${quote(cta.label, 30)} is painted in an image without alt text, and images are blocked`
+                    : "it shows no text: an image without alt text, and images are blocked",
+                  "image",
+                ]
               : same.contrast !== null && same.contrast < MIN_CONTRAST
                 ? [
                     `its text ${quote(same.text, 30)} has ${same.contrast.toFixed(2)}:1 contrast against what is behind it`,
@@ -99,6 +117,7 @@ export const emailCtaVisible: EmailValidation = {
               selector: same?.selector ?? cta.selector,
               url: cta.href,
               measured: same ? { visibleShare: same.visibleShare, contrast: same.contrast } : {},
+              method: cta.painted ? "ocr" : "dom",
             },
             // A call to action that is gone has no element here for a change to apply to.
             aspect && same ? [same.selector] : [],
@@ -106,7 +125,7 @@ export const emailCtaVisible: EmailValidation = {
           ),
         );
     }
-    const label = quote(cta.text || cta.href, 40);
+    const label = quote(cta.label || cta.href, 40);
     if (findings.length === 0)
       return {
         verdict: "pass",

@@ -1,5 +1,6 @@
 import type { EmailValidation, Finding } from "../types";
-import { because, explained, findingAt, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
+import { ocrUnavailable, paintedLabel, paintedWords, pictureText, textLost } from "../shared/painted-text";
 
 /** Fewer live words than this, with images in the message, and the message is its images. */
 const MIN_WORDS = 20;
@@ -14,7 +15,8 @@ export const emailImagesOffReadable: EmailValidation = {
     summary:
       "With images blocked, as many clients do by default, the message still says what it is about and where to click.",
     judgment:
-      "Every render blocks remote and embedded (cid:) images, as Outlook and many corporate clients do until the reader allows them; a blocked image shows as its alt text or an empty box. Per selected client (by default Apple Mail at desktop-md), fails when: the message shows fewer than 20 words of live text while it holds images (the message is its pictures); or a linked image has no alt text and its link no text (the link is an invisible blank box; its own link, whatever other links share its href, such as #); or blocked images cover more than half of the message while it shows fewer than 50 words.",
+      "Every render blocks remote and embedded (cid:) images, as Outlook and many corporate clients do until the reader allows them; a blocked image shows as its alt text or an empty box. The text painted in the images is read by OCR (as for email-image-alt-text). Per selected client (by default Apple Mail at desktop-md), fails when: the message shows fewer than 20 words of live text while it holds images (the message is its pictures); or a linked image has no alt text and its link no text (the link is an invisible blank box; its own link, whatever other links share its href, such as #; the finding names the label painted in it, when one is read); or a blocked image holds text (a headline, an offer: at least 3 words read with high confidence) of which its alt and its link's text leave out 3 or more words and at least half (the images-off view loses it); or blocked images cover more than half of the message while it shows fewer than 50 words. When the OCR engine cannot run, a message that passes otherwise while images are blocked is an error, not a pass.",
+    needs: ["render", "email-html", "image-text"],
     references: [
       {
         title: "Litmus: images off in email",
@@ -35,24 +37,42 @@ export const emailImagesOffReadable: EmailValidation = {
           findingAt(r, {
             message: `${r.client.name}: with images off the message shows ${words} word(s) of text (${blocked.length} image(s) blocked)`,
             measured: { words, blockedImages: blocked.length, altWords: r.snapshot.altWords },
+            method: "dom",
           }),
         );
       }
       for (const img of blocked) {
+        const read = pictureText(email.imageText, img.url);
         if (img.link !== null && !(img.alt ?? "").trim() && !img.linkText) {
+          const label = paintedLabel(read) ?? paintedWords(read)?.join(" ");
           findings.push(
             explained(
               r,
               {
-                message: `${r.client.name}: a linked image without alt text is a blank box with images off`,
+                message: `${r.client.name}: a linked image without alt text is a blank box with images off${label ? `, its painted label ${quote(label, 40)} lost` : ""}`,
                 selector: img.selector,
                 url: img.link,
+                ...(label ? { text: label, method: "ocr" as const } : { method: "dom" as const }),
               },
               [img.selector],
               "image",
             ),
           );
+          continue;
         }
+        const painted = paintedWords(read);
+        const lost = textLost(painted, `${img.alt ?? ""} ${img.linkText}`);
+        if (painted && lost)
+          findings.push(
+            findingAt(r, {
+              message: `${r.client.name}: with images off, the text painted in an image is lost: ${quote(painted.join(" "), 80)} (its alt ${quote(img.alt ?? "", 40)} shows instead)`,
+              selector: img.selector,
+              ...(img.source === "remote" ? { url: img.url } : {}),
+              text: painted.join(" "),
+              method: "ocr",
+              measured: { wordsRead: painted.length, wordsMissing: lost.length },
+            }),
+          );
       }
       const area = (b: { width: number; height: number }) => b.width * b.height;
       const imageArea = blocked.filter((i) => i.shown).reduce((n, i) => n + area(i.box), 0);
@@ -62,6 +82,7 @@ export const emailImagesOffReadable: EmailValidation = {
           findingAt(r, {
             message: `${r.client.name}: blocked images cover ${Math.round((imageArea / docArea) * 100)}% of the message, which shows ${words} words`,
             measured: { imageShare: Math.round((imageArea / docArea) * 100) / 100, words },
+            method: "dom",
           }),
         );
       }
@@ -72,6 +93,15 @@ export const emailImagesOffReadable: EmailValidation = {
           `${where(r)}: ${r.snapshot.words} words, ${r.snapshot.images.filter((i) => !i.loaded).length} image(s) blocked`,
       )
       .join("; ");
+    const unread = ocrUnavailable(email.imageText);
+    const anyBlocked = renders.ok.some((r) => r.snapshot.images.some((i) => !i.loaded && i.source !== "data"));
+    if (findings.length === 0 && unread && anyBlocked)
+      return {
+        verdict: "error",
+        reason: `Whether the blocked images hold text the images-off view loses is unknown: ${unread}`,
+        reasoning: `With images off: ${seen}; ${unread}.`,
+        findings: [],
+      };
     if (findings.length === 0)
       return { verdict: "pass", reasoning: `With images off the message still reads: ${seen}.`, findings: [] };
     return {

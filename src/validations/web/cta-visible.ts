@@ -1,21 +1,33 @@
 import { pass, type WebValidation } from "../types";
-import type { ControlInfo, LayoutSnapshot } from "../../capture/artifacts";
+import type { ControlInfo, LayoutSnapshot, WebArtifacts } from "../../capture/artifacts";
+import { paintedLabel, pictureText } from "../shared/painted-text";
 import { isSocialLink } from "../shared/social";
 import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
 
+/** A call to action: a control, and its label as a reader sees it (its text, or the words painted in its picture). */
+export type Cta = ControlInfo & { label: string; painted: boolean };
+
 /**
- * The primary call to action: the largest button-styled control whose top is above the desktop fold; links to
- * social networks ("follow us" icons) only when nothing else qualifies.
+ * The primary call to action: the largest button-styled control, or link or button around a picture with a label
+ * painted in it (read by OCR: image-text), whose top is above the desktop fold and which shows a label (an empty
+ * `<button></button>` is no call to action); links to social networks ("follow us" icons) only when nothing else
+ * qualifies.
  */
-export function primaryCta(desktop: LayoutSnapshot): ControlInfo | undefined {
+export function primaryCta(desktop: LayoutSnapshot, imageText?: WebArtifacts["imageText"]): Cta | undefined {
   const fold = desktop.viewport.height;
   const rank = (c: ControlInfo) => (isSocialLink(c.href, c.text) ? 0 : 1);
   const area = (c: ControlInfo) => c.box.width * c.box.height;
-  let best: ControlInfo | undefined;
+  let best: Cta | undefined;
   for (const c of desktop.controls) {
-    if (!c.shown || !c.buttonStyled || c.box.y >= fold) continue;
+    if (!c.shown || c.box.y >= fold) continue;
     if (!["a", "button"].includes(c.tag) && !(c.tag === "input" && c.type === "submit")) continue;
-    if (!best || rank(c) > rank(best) || (rank(c) === rank(best) && area(c) > area(best))) best = c;
+    const picture = imageText?.pictures.find((p) => p.control === c.selector);
+    const painted = picture ? paintedLabel(pictureText(imageText?.texts, picture.src)) : null;
+    if (!c.buttonStyled && !painted) continue;
+    const label = c.text.trim() || painted;
+    if (!label) continue;
+    if (!best || rank(c) > rank(best) || (rank(c) === rank(best) && area(c) > area(best)))
+      best = { ...c, label, painted: !c.text.trim() };
   }
   return best;
 }
@@ -29,14 +41,15 @@ export const ctaVisible: WebValidation = {
     standard: ["mobile-sm", "tablet-portrait", "desktop-md"],
     summary: "The primary call to action, found above the fold at desktop width, is on screen at every size.",
     judgment:
-      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, or a coloured cell, table or wrapper around it alone; whatever its href, # included) whose top is above the fold at 1280×800; links to social networks (by their site, or text that is only a network's name) rank below the others. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
+      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, a coloured cell, table or wrapper around it alone, or an element inside it holding its text that paints a background or border: the button drawn on a span in a link; whatever its href, # included), or link or button around a picture whose label is painted in it (one to six words read by OCR with high confidence), whose top is above the fold at 1280×800 and which shows a label: an empty `<button></button>` (no text, no accessible name, no painted label) is none. Links to social networks (by their site, or text that is only a network's name) rank below the others. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no such control above the fold pass.",
+    needs: ["layout", "screenshot", "image-text"],
     references: [
       { title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" },
     ],
   }),
   evaluate(artifacts) {
     const desktop = layoutAt(artifacts, "desktop-md");
-    const cta = primaryCta(desktop);
+    const cta = primaryCta(desktop, artifacts.imageText);
     if (!cta)
       return pass(
         "No button-styled call to action above the fold at desktop-md, so there is nothing to follow across sizes.",
@@ -55,9 +68,10 @@ export const ctaVisible: WebValidation = {
             ? `it is hidden (display:${same.display}, visibility:${same.visibility}, opacity ${same.opacity})`
             : `only ${Math.round(share * 100)}% of it is within the ${width}px width`;
         findings.push({
-          message: `${quote(cta.text, 40)} at ${size}: ${why}`,
+          message: `${quote(cta.label, 40)} at ${size}: ${why}`,
           selector: cta.selector,
           viewport: size,
+          method: cta.painted ? ("ocr" as const) : ("dom" as const),
           measured: {
             visibleShare: Math.round(share * 100) / 100,
             ...(same?.shown ? { box: boxMeasure(same.box) } : {}),
@@ -67,11 +81,11 @@ export const ctaVisible: WebValidation = {
     }
     if (findings.length === 0)
       return pass(
-        `The primary call to action ${quote(cta.text, 40)} (${cta.selector}) is visible at every captured size.`,
+        `The primary call to action ${quote(cta.label, 40)} (${cta.selector}) is visible at every captured size.`,
       );
     return {
       verdict: "fail",
-      reason: `Show the primary call to action ${quote(cta.text, 40)} (${cta.selector}) at ${findings.map((f) => f.viewport).join(" and ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,
+      reason: `Show the primary call to action ${quote(cta.label, 40)} (${cta.selector}) at ${findings.map((f) => f.viewport).join(" and ")}: ${findings[0]!.message.split(": ").slice(1).join(": ")}`,
       reasoning: `Primary CTA at desktop-md: ${cta.selector}, ${Math.round(cta.box.width)}×${Math.round(cta.box.height)}px at y=${Math.round(cta.box.y)}; not visible at ${findings.length} other size(s).`,
       findings,
     };

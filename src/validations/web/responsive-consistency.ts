@@ -34,7 +34,7 @@ export const responsiveConsistency: WebValidation = {
         });
       if (cta && !layout.controls.find((c) => c.selector === cta.selector)?.shown)
         findings.push({
-          message: `the call to action ${quote(cta.text, 40)} is hidden`,
+          message: `the call to action ${quote(cta.label, 40)} is hidden`,
           viewport: size,
           selector: cta.selector,
         });

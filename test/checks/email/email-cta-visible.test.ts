@@ -1,4 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { startServer } from "../../support/harness";
+import { runEmailMessage } from "../../support/fixture-runs";
+import { relatedMessage, svgOfText } from "../../support/painted-text";
 import { emailCtaVisible } from "../../../src/validations/email/email-cta-visible";
 import { evaluate, render, renderImage, renderLink, withRenders, type RenderFields } from "../support/email-artifacts";
 
@@ -182,4 +185,43 @@ test('among links sharing its href (#), the call to action is followed by its te
     'Apple Mail (iPhone): its text "My account" has 1.90:1 contrast against what is behind it',
     'Apple Mail (macOS): its text "My account" has 1.90:1 contrast against what is behind it',
   ]);
+});
+
+describe("a call to action painted in an image, read by OCR, in a message delivered over SMTP", () => {
+  test("a linked image without alt whose label is painted in it is the call to action, and shows no text with images off", async () => {
+    const server = await startServer();
+    try {
+      const key = (await server.signup()).apiKey;
+      const button = svgOfText(["Shop now"], { width: 260, height: 80, size: 36 });
+      const raw = relatedMessage(
+        "Spring sale",
+        `<html><body><p>Our spring catalogue is out.</p><a id="shop" href="https://trailhead.example/shop"><img src="cid:shop@trailhead" width="260" height="80"></a><p><a href="https://trailhead.example/more" style="background:#eee">Read more</a></p></body></html>`,
+        [{ cid: "shop@trailhead", svg: button }],
+      );
+      const out = (await runEmailMessage(server, key, raw, [emailCtaVisible.meta.id])).results[0];
+      expect(out.verdict).toBe("fail");
+      expect(out.reason).toContain('"Shop now"');
+      expect(out.findings[0].method).toBe("ocr");
+      expect(out.findings[0].message).toContain('its label "Shop now" is painted in an image without alt text');
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("a link whose button is painted on a span inside it is the call to action; an empty coloured link is none", async () => {
+    const server = await startServer();
+    try {
+      const key = (await server.signup()).apiKey;
+      const raw = relatedMessage(
+        "Book a table",
+        `<html><body><p>Our spring menu is here.</p><a href="https://bistro.example/empty" style="display:block;width:400px;height:80px;background:#c00"></a><a href="https://bistro.example/book"><span style="display:inline-block;padding:14px 28px;background:#1a56db;color:#ffffff">Book a table</span></a></body></html>`,
+        [],
+      );
+      const out = (await runEmailMessage(server, key, raw, [emailCtaVisible.meta.id])).results[0];
+      expect(out.verdict).toBe("pass");
+      expect(out.reasoning).toContain('The call to action "Book a table" (https://bistro.example/book)');
+    } finally {
+      await server.stop();
+    }
+  });
 });

@@ -1,4 +1,7 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { sharedServer } from "../../support/shared-server";
+import { runEmailMessage } from "../../support/fixture-runs";
+import { relatedMessage, svgOfText } from "../../support/painted-text";
 import { emailImagesOffReadable } from "../../../src/validations/email/email-images-off-readable";
 import { evaluate, render, renderImage, renderLink, withRenders, type RenderFields } from "../support/email-artifacts";
 
@@ -95,4 +98,38 @@ test("among links sharing an href (#), a linked image is judged by its own link 
     (await evaluate(emailImagesOffReadable, await desktop({ images: [labelled], links: [button], words: 400 })))
       .verdict,
   ).toBe("pass");
+});
+
+describe("text painted in blocked images, read by OCR, in a message delivered over SMTP", () => {
+  const shared = sharedServer();
+
+  const copy =
+    "<p>Our spring catalogue is out, with new walking boots, trail shoes, rain shells and packs for every season. Read about them below and find your size in our stores.</p>";
+  const headline = svgOfText(["Spring sale: 25% off", "all walking boots"]);
+  const run = async (html: string) => {
+    const done = await runEmailMessage(
+      shared.server,
+      shared.apiKey,
+      relatedMessage("Spring sale", html, [{ cid: "headline@trailhead", svg: headline }]),
+      [ID],
+    );
+    expect(done.status).toBe("completed");
+    return done.results[0];
+  };
+
+  test("a headline painted in an image whose alt leaves it out is lost with images off; said in its alt, it is not", async () => {
+    const lost = await run(
+      `<html><body><img id="headline" src="cid:headline@trailhead" alt="Trailhead" width="640" height="170">${copy}</body></html>`,
+    );
+    expect(lost.verdict).toBe("fail");
+    const finding = lost.findings.find((f: any) => f.method === "ocr");
+    expect(finding).toMatchObject({ selector: "#headline", method: "ocr" });
+    expect(finding.text.toLowerCase()).toContain("walking boots");
+    expect(finding.message).toContain('(its alt "Trailhead" shows instead)');
+
+    const said = await run(
+      `<html><body><img src="cid:headline@trailhead" alt="Spring sale: 25% off all walking boots" width="640" height="170">${copy}</body></html>`,
+    );
+    expect(said.verdict).toBe("pass");
+  });
 });

@@ -91,7 +91,7 @@ export function mime(spec: MessageSpec): string {
 /** The message a spec describes, parsed by the real parseEmail, with the hand-built artifacts laid over it. */
 export async function email(
   spec: MessageSpec = {},
-  gathered: Pick<EmailArtifacts, "htmlDom" | "authentication" | "renders"> = {},
+  gathered: Pick<EmailArtifacts, "htmlDom" | "authentication" | "renders" | "imageText"> = {},
 ): Promise<EmailArtifacts> {
   const raw = new TextEncoder().encode(mime(spec));
   const parsed = await parseEmail(
@@ -106,7 +106,7 @@ export async function email(
 export const withDom = (over: Partial<EmailHtmlSnapshot>, spec: MessageSpec = {}): Promise<EmailArtifacts> =>
   email(
     { html: "<!DOCTYPE html><html><body><p>Hand-built structure</p></body></html>", ...spec },
-    { htmlDom: htmlDom(over) },
+    { htmlDom: htmlDom(over), imageText: { read: {}, skipped: 0, ms: 0 } },
   );
 
 /** The structure of a clean HTML part: language, dark-mode declarations and preheader present, no links, images or tables. */
@@ -308,7 +308,8 @@ export function failedRender(formFactor: CaptureSize, clientId: string, error: s
 export const withRenders = (validationId: string, outcomes: RenderOutcome[]): Promise<EmailArtifacts> =>
   email(
     { html: "<!DOCTYPE html><html><body><p>Rendered by hand</p></body></html>" },
-    { renders: { [validationId]: outcomes } },
+    // The renders' pictures were read and held no text, unless a test says otherwise.
+    { renders: { [validationId]: outcomes }, imageText: { read: {}, skipped: 0, ms: 0 } },
   );
 
 type TextBlock = EmailRenderSnapshot["textBlocks"][number];

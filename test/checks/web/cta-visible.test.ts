@@ -1,5 +1,8 @@
-import { expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { ctaVisible } from "../../../src/validations/web/cta-visible";
+import { htmlJob } from "../../support/harness";
+import { sharedServer } from "../../support/shared-server";
+import { svgDataUrl, svgOfText } from "../../support/painted-text";
 import { control, evaluate, withLayouts } from "../support/web-artifacts";
 
 const box = (x: number, y: number, width = 200, height = 48) => ({ x, y, width, height });
@@ -76,4 +79,47 @@ test("social icons rank below a real button, however large they are", async () =
   );
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => f.selector)).toEqual(["#trial"]);
+});
+
+describe("a call to action is what a reader sees as one, through a real job", () => {
+  const shared = sharedServer();
+
+  /** The page at mobile-sm and desktop-md; `.desk` is hidden on phones. */
+  const run = async (body: string) => {
+    const res = await shared.server.api("POST", "/api/jobs", {
+      key: shared.apiKey,
+      body: htmlJob(
+        `<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width"><style>@media (max-width: 600px) { .desk { display: none } }</style></head><body><h1>Trailhead</h1>${body}</body></html>`,
+        [ctaVisible.meta.id],
+        { captureSizes: ["mobile-sm", "desktop-md"] },
+      ),
+    });
+    expect(res.status).toBe(200);
+    return res.body.results[0];
+  };
+
+  test("an empty <button></button>, however large and coloured, is no call to action", async () => {
+    const out = await run(
+      `<button class="desk" style="width:400px;height:80px;background:#c00;border:0"></button><a href="/trial" style="display:inline-block;padding:12px;background:#1a56db;color:#fff">Start free trial</a>`,
+    );
+    expect(out.verdict).toBe("pass");
+    expect(out.reasoning).toContain('"Start free trial"');
+  });
+
+  test("a link whose button is painted on a span inside it is the call to action, followed across sizes", async () => {
+    const out = await run(
+      `<a id="buy" class="desk" href="/buy"><span style="display:inline-block;padding:14px 28px;background:#1a56db;color:#fff">Buy the boots</span></a>`,
+    );
+    expect(out.verdict).toBe("fail");
+    expect(out.findings.map((f: any) => [f.selector, f.viewport, f.method])).toEqual([["#buy", "mobile-sm", "dom"]]);
+    expect(out.reason).toContain('"Buy the boots"');
+  });
+
+  test("a link around an image whose label is painted in it is a call to action with that label, read by OCR", async () => {
+    const button = svgDataUrl(svgOfText(["Shop now"], { width: 260, height: 80, size: 36 }));
+    const out = await run(`<a id="shop" class="desk" href="/shop"><img src="${button}" alt=""></a>`);
+    expect(out.verdict).toBe("fail");
+    expect(out.findings.map((f: any) => [f.selector, f.viewport, f.method])).toEqual([["#shop", "mobile-sm", "ocr"]]);
+    expect(out.reason).toContain('"Shop now"');
+  });
 });
