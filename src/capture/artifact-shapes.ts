@@ -127,6 +127,8 @@ export interface ControlInfo {
   buttonStyled: boolean;
   /** A link inside a sentence, exempt from target-size rules. */
   inline: boolean;
+  /** Inside a navigation landmark (<nav>, role=navigation) or marked as the current item (aria-current). */
+  navigation: boolean;
 }
 
 /** Geometry at one viewport, for the visual checks and the inspector judge. */

@@ -136,6 +136,12 @@ test('cta-visible: a button coloured on its table with href="#" is the call to a
   ]);
 });
 
+test("cta-visible: a sidebar's highlighted link to the current page, off-canvas on phones, is navigation, not a call to action (AdminLTE's docs)", async () => {
+  const result = await run("cta-visible", "sidebar-current-link-off-canvas.html");
+  expect({ verdict: result.verdict, reason: result.reason }).toEqual({ verdict: "pass", reason: undefined });
+  expect(result.reasoning).toContain("No button-styled call to action above the fold");
+});
+
 test("tap-targets: a row of one-letter links a space apart is judged (not a sentence); a link inside a sentence stays exempt", async () => {
   const result = await run("tap-targets", "row-of-letter-links.html");
   expect(result.verdict).toBe("fail");

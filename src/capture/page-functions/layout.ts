@@ -225,6 +225,10 @@ export function layoutControls(): LayoutSnapshot["controls"] {
     // the text of other targets (a row of links separated by spaces is not a sentence).
     const inline =
       el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block, targets).length > 10;
+    // A menu's current item is highlighted like a button; it is where the reader is, not what to do next.
+    const navigation = !!el.closest(
+      'nav, [role=navigation], [aria-current]:not([aria-current=""]):not([aria-current="false"])',
+    );
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),
@@ -238,6 +242,7 @@ export function layoutControls(): LayoutSnapshot["controls"] {
       box: pageBox(r),
       buttonStyled,
       inline,
+      navigation,
     });
   }
   return controls;
