@@ -226,9 +226,11 @@ export function layoutControls(): LayoutSnapshot["controls"] {
     const inline =
       el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block, targets).length > 10;
     // A menu's current item is highlighted like a button; it is where the reader is, not what to do next.
-    const navigation = !!el.closest(
-      'nav, [role=navigation], [aria-current]:not([aria-current=""]):not([aria-current="false"])',
-    );
+    const currentNavItem =
+      !!el.closest('[aria-current]:not([aria-current=""]):not([aria-current="false"])') ||
+      (el.tagName === "A" &&
+        !!el.closest("nav, [role=navigation]") &&
+        (el.classList.contains("active") || (el as HTMLAnchorElement).href === location.href.split("#")[0]));
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),
@@ -242,7 +244,7 @@ export function layoutControls(): LayoutSnapshot["controls"] {
       box: pageBox(r),
       buttonStyled,
       inline,
-      navigation,
+      currentNavItem,
     });
   }
   return controls;

@@ -9,9 +9,9 @@ import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
  */
 export function primaryCta(desktop: LayoutSnapshot): ControlInfo | undefined {
   const fold = desktop.viewport.height;
-  // Navigation (a link in a nav landmark, a menu's highlighted current item) is never the call to action: it ranks
-  // below every other control, and when it is the best there is, there is none (the return below).
-  const rank = (c: ControlInfo) => (c.navigation ? -1 : isSocialLink(c.href, c.text) ? 0 : 1);
+  // A navigation's current item (highlighted where the reader is) is never the call to action: it ranks below
+  // every other control, and when it is the best there is, there is none (the return below).
+  const rank = (c: ControlInfo) => (c.currentNavItem ? -1 : isSocialLink(c.href, c.text) ? 0 : 1);
   const area = (c: ControlInfo) => c.box.width * c.box.height;
   let best: ControlInfo | undefined;
   for (const c of desktop.controls) {
@@ -19,7 +19,7 @@ export function primaryCta(desktop: LayoutSnapshot): ControlInfo | undefined {
     if (!["a", "button"].includes(c.tag) && !(c.tag === "input" && c.type === "submit")) continue;
     if (!best || rank(c) > rank(best) || (rank(c) === rank(best) && area(c) > area(best))) best = c;
   }
-  return best?.navigation ? undefined : best;
+  return best?.currentNavItem ? undefined : best;
 }
 
 export const ctaVisible: WebValidation = {
@@ -31,7 +31,7 @@ export const ctaVisible: WebValidation = {
     standard: ["mobile-sm", "tablet-portrait", "desktop-md"],
     summary: "The primary call to action, found above the fold at desktop width, is on screen at every size.",
     judgment:
-      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, or a coloured cell, table or wrapper around it alone; whatever its href, # included) whose top is above the fold at 1280×800; links to social networks (by their site, or text that is only a network's name) rank below the others. Navigation is never the call to action, however it is styled: a link or button inside a navigation landmark (<nav>, role=navigation) or marked as the current item (aria-current), such as a sidebar's highlighted link to the page itself. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
+      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, or a coloured cell, table or wrapper around it alone; whatever its href, # included) whose top is above the fold at 1280×800; links to social networks (by their site, or text that is only a network's name) rank below the others. A navigation's current item is never the call to action, however it is highlighted: a control marked aria-current, or a link in a navigation landmark (<nav>, role=navigation) to the page itself or marked active (class \"active\"), such as a sidebar's highlighted link to the current page; a button in a navbar still counts. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no button-styled control above the fold pass.",
     references: [
       { title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" },
     ],

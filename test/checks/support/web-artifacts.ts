@@ -145,7 +145,7 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
     box,
     buttonStyled: false,
     inline: false,
-    navigation: false,
+    currentNavItem: false,
     ...over,
   };
 }

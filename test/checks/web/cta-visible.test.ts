@@ -35,11 +35,11 @@ test("a page with no button-styled control above the fold passes", async () => {
   expect(out.verdict).toBe("pass");
 });
 
-test("navigation is no call to action: a highlighted current link in a nav, off-canvas at other sizes, passes; a real button beside it is followed", async () => {
+test("a navigation's current item is no call to action: a highlighted link to the current page, off-canvas at other sizes, passes; a real button beside it is followed", async () => {
   const current = control("#docs-navigation > li > a", box(8, 120, 234, 40), {
     text: "Installation",
     buttonStyled: true,
-    navigation: true,
+    currentNavItem: true,
   });
   const offCanvas = { controls: [{ ...current, box: box(-242, 120, 234, 40) }] };
   const onlyNavigation = await evaluate(
