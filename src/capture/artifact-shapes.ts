@@ -139,6 +139,11 @@ export interface ControlInfo {
   buttonStyled: boolean;
   /** A link inside a sentence, exempt from target-size rules. */
   inline: boolean;
+  /**
+   * The current item of a navigation: marked aria-current, or a link in a navigation landmark (<nav>,
+   * role=navigation) to the page itself or marked active (class "active").
+   */
+  currentNavItem: boolean;
 }
 
 /** Geometry at one viewport, for the visual checks and the inspector judge. */

@@ -137,6 +137,21 @@ test('cta-visible: a button coloured on its table with href="#" is the call to a
   ]);
 });
 
+test("cta-visible: a navigation's current item is no call to action: a sidebar's highlighted link to the page itself, off-canvas on phones (AdminLTE's docs), a navbar's active section, a breadcrumb's aria-current", async () => {
+  const result = await run("cta-visible", "sidebar-current-link-off-canvas.html");
+  expect({ verdict: result.verdict, reason: result.reason }).toEqual({ verdict: "pass", reason: undefined });
+  expect(result.reasoning).toContain("No button-styled call to action above the fold");
+});
+
+test("cta-visible: a button in a navbar is still a call to action, followed into the collapsed menu (Start Bootstrap New Age)", async () => {
+  const result = await run("cta-visible", "navbar-button-in-collapsed-menu.html");
+  expect(result.verdict).toBe("fail");
+  expect(result.findings.map((f) => [f.selector, (f as { viewport?: string }).viewport])).toEqual([
+    ["#feedback", "tablet-portrait"],
+    ["#feedback", "mobile-sm"],
+  ]);
+});
+
 test("tap-targets: a row of one-letter links a space apart is judged (not a sentence); a link inside a sentence stays exempt", async () => {
   const result = await run("tap-targets", "row-of-letter-links.html");
   expect(result.verdict).toBe("fail");

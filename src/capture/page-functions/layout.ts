@@ -40,15 +40,50 @@ export function opaqueBackground(el: Element | null): string {
 }
 
 /**
- * What of an element's text can show: the viewport rectangle left by every ancestor that clips its overflow or
- * has a clip (the visually-hidden pattern: a 1px box with overflow hidden and clip).
+ * The part of the page anyone can see or scroll to, in viewport coordinates: the root scroller's scrollable
+ * area, from the page's origin (from its far left, right to left). What lies beyond it, a skip link at top:-40px
+ * until it is focused or a label at left:-9999px, is on no screen.
+ */
+export function reachableArea(): { l: number; t: number; r: number; b: number } {
+  const root = document.scrollingElement ?? document.documentElement;
+  const rtl = getComputedStyle(document.documentElement).direction === "rtl";
+  const left = rtl ? document.documentElement.clientWidth - root.scrollWidth : 0;
+  return { l: left - scrollX, t: -scrollY, r: left + root.scrollWidth - scrollX, b: root.scrollHeight - scrollY };
+}
+
+/** The viewport rectangle a clip: rect(…) leaves of an absolutely positioned element's border box; null when none. */
+export function clipRectOf(cs: CSSStyleDeclaration, r: DOMRect): { l: number; t: number; r: number; b: number } | null {
+  const m = cs.clip.match(/^rect\((.*)\)$/);
+  if (!m || (cs.position !== "absolute" && cs.position !== "fixed")) return null;
+  const [top, right, bottom, left] = m[1]!.split(/[\s,]+/).map((v) => (v === "auto" ? null : parseFloat(v)));
+  return {
+    l: r.left + (left ?? 0),
+    t: r.top + (top ?? 0),
+    r: right == null ? r.right : r.left + right,
+    b: bottom == null ? r.bottom : r.top + bottom,
+  };
+}
+
+/**
+ * What of an element's text can show: the part of the page anyone can reach (reachableArea; for a fixed element,
+ * the viewport), cut by every ancestor that clips its overflow or has a clip (the visually-hidden pattern: a 1px
+ * box with overflow hidden and clip).
  */
 export function clipOf(el: Element): { l: number; t: number; r: number; b: number } {
   const cache = runCache<Element, { l: number; t: number; r: number; b: number }>("layout clip");
   const cached = cache.get(el);
   if (cached) return cached;
-  const up = el.parentElement ? clipOf(el.parentElement) : { l: -Infinity, t: -Infinity, r: Infinity, b: Infinity };
   const cs = getComputedStyle(el);
+  let up = el.parentElement ? clipOf(el.parentElement) : reachableArea();
+  if (cs.position === "fixed") {
+    const { clientWidth, clientHeight } = document.documentElement;
+    up = {
+      l: Math.max(up.l, 0),
+      t: Math.max(up.t, 0),
+      r: Math.min(up.r, clientWidth),
+      b: Math.min(up.b, clientHeight),
+    };
+  }
   let clip = up;
   if (
     cs.overflowX !== "visible" ||
@@ -57,11 +92,12 @@ export function clipOf(el: Element): { l: number; t: number; r: number; b: numbe
     cs.clipPath !== "none"
   ) {
     const r = el.getBoundingClientRect();
+    const own = clipRectOf(cs, r) ?? { l: r.left, t: r.top, r: r.right, b: r.bottom };
     clip = {
-      l: Math.max(up.l, r.left),
-      t: Math.max(up.t, r.top),
-      r: Math.min(up.r, r.right),
-      b: Math.min(up.b, r.bottom),
+      l: Math.max(up.l, own.l),
+      t: Math.max(up.t, own.t),
+      r: Math.min(up.r, own.r),
+      b: Math.min(up.b, own.b),
     };
   }
   cache.set(el, clip);
@@ -191,6 +227,12 @@ export function layoutControls(): LayoutSnapshot["controls"] {
     // the text of other targets (a row of links separated by spaces is not a sentence).
     const inline =
       el.tagName === "A" && !!block && cs.display.startsWith("inline") && sentenceText(block, targets).length > 10;
+    // A menu's current item is highlighted like a button; it is where the reader is, not what to do next.
+    const currentNavItem =
+      !!el.closest('[aria-current]:not([aria-current=""]):not([aria-current="false"])') ||
+      (el.tagName === "A" &&
+        !!el.closest("nav, [role=navigation]") &&
+        (el.classList.contains("active") || (el as HTMLAnchorElement).href === location.href.split("#")[0]));
     controls.push({
       selector: cssPath(el),
       tag: el.tagName.toLowerCase(),
@@ -204,6 +246,7 @@ export function layoutControls(): LayoutSnapshot["controls"] {
       box: pageBox(r),
       buttonStyled,
       inline,
+      currentNavItem,
     });
   }
   return controls;
@@ -282,6 +325,8 @@ export const LAYOUT_HELPERS = {
   layoutBox,
   shortText,
   opaqueBackground,
+  reachableArea,
+  clipRectOf,
   clipOf,
   inkTrim,
   textInkRects,

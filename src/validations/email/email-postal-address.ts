@@ -97,6 +97,13 @@ const POSTCODE_MATCHERS: PostcodeMatcher[] = POSTCODES.map(([kind, pattern]) => 
 }));
 
 /**
+ * What makes the 4 digits after it a year: a copyright sign, or a month with or without its day ("December",
+ * "Dec. 12,"). "Meir 1, 2000 Antwerpen" keeps its postcode.
+ */
+const DATED =
+  /(?:©|\(c\)|copyright|\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?,?)?)\s*$/i;
+
+/**
  * The postcode match in the line with a street line before it. Every word start is tried, not only the leftmost
  * match: with the city's words unbounded to the left, the leftmost match of "1337 Swuby Lane Victoria, BC A1B 2C3"
  * reads "Swuby Lane Victoria" as the city and leaves no street before it.
@@ -109,8 +116,8 @@ function addressAt(line: string, { kind, pattern, sticky }: PostcodeMatcher): Po
     const m = sticky.exec(line);
     if (!m) continue;
     const before = line.slice(0, start);
-    // "© 2025 Brand Ltd" is a year, not a postcode.
-    if (/(©|\(c\)|copyright)\s*$/i.test(before) && /^\d{4}\s/.test(m[0])) continue;
+    // "© 2025 Brand Ltd" and "December 2019 Regular Meetup" are years, not postcodes.
+    if (DATED.test(before) && /^\d{4}\s/.test(m[0])) continue;
     if (m.groups?.city && cityHoldsStreet(m.groups.city)) continue;
     if (STREETS.some((s) => s.test(before))) return { line, postcode: m[0], kind };
   }
@@ -125,7 +132,7 @@ export const emailPostalAddress: EmailValidation = {
     severity: "major",
     summary: "The message shows the sender's physical postal address, as CAN-SPAM requires of commercial email.",
     judgment:
-      'Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city. A city is never a street: in "1234 Awesome St" the number is a house number, not a postcode, so a street line alone does not pass; a price such as $15.77 is not a house number.',
+      'Fails when neither the visible text of the HTML part nor the text/plain part holds a postal address: a street line (house number and street name in either order, a PO Box, or a named street) followed, on the same line or within an address block of up to three short lines, by a postal code with its city: a US ZIP code after the state, a UK, Irish, Canadian, Dutch or Australian postcode, a European postcode before the city (4-5 digits, 00-000, 0000-000, 000 00), or a 5-6 digit code after the city. A city is never a street: in "1234 Awesome St" the number is a house number, not a postcode, so a street line alone does not pass; a price such as $15.77 is not a house number; 4 digits after a copyright sign or a month ("© 2025", "December 2019 Regular Meetup", "Dec 12, 2019") are a year, not a postcode.',
     references: [
       {
         title: "FTC CAN-SPAM Act: A Compliance Guide for Business",

@@ -15,7 +15,9 @@ export type Cta = ControlInfo & { label: string; painted: boolean };
  */
 export function primaryCta(desktop: LayoutSnapshot, imageText?: WebArtifacts["imageText"]): Cta | undefined {
   const fold = desktop.viewport.height;
-  const rank = (c: ControlInfo) => (isSocialLink(c.href, c.text) ? 0 : 1);
+  // A navigation's current item (highlighted where the reader is) is never the call to action: it ranks below
+  // every other control, and when it is the best there is, there is none (the return below).
+  const rank = (c: ControlInfo) => (c.currentNavItem ? -1 : isSocialLink(c.href, c.text) ? 0 : 1);
   const area = (c: ControlInfo) => c.box.width * c.box.height;
   let best: Cta | undefined;
   for (const c of desktop.controls) {
@@ -29,7 +31,7 @@ export function primaryCta(desktop: LayoutSnapshot, imageText?: WebArtifacts["im
     if (!best || rank(c) > rank(best) || (rank(c) === rank(best) && area(c) > area(best)))
       best = { ...c, label, painted: !c.text.trim() };
   }
-  return best;
+  return best?.currentNavItem ? undefined : best;
 }
 
 export const ctaVisible: WebValidation = {
@@ -41,7 +43,7 @@ export const ctaVisible: WebValidation = {
     standard: ["mobile-sm", "tablet-portrait", "desktop-md"],
     summary: "The primary call to action, found above the fold at desktop width, is on screen at every size.",
     judgment:
-      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, a coloured cell, table or wrapper around it alone, or an element inside it holding its text that paints a background or border: the button drawn on a span in a link; whatever its href, # included), or link or button around a picture whose label is painted in it (one to six words read by OCR with high confidence), whose top is above the fold at 1280×800 and which shows a label: an empty `<button></button>` (no text, no accessible name, no painted label) is none. Links to social networks (by their site, or text that is only a network's name) rank below the others. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no such control above the fold pass.",
+      "The primary call to action is the largest button-styled link or button (a background unlike its parent's, a border, a coloured cell, table or wrapper around it alone, or an element inside it holding its text that paints a background or border: the button drawn on a span in a link; whatever its href, # included), or link or button around a picture whose label is painted in it (one to six words read by OCR with high confidence), whose top is above the fold at 1280×800 and which shows a label: an empty `<button></button>` (no text, no accessible name, no painted label) is none. Links to social networks (by their site, or text that is only a network's name) rank below the others. A navigation's current item is never the call to action, however it is highlighted: a control marked aria-current, or a link in a navigation landmark (<nav>, role=navigation) to the page itself or marked active (class \"active\"), such as a sidebar's highlighted link to the current page; a button in a navbar still counts. Fails when, at another captured size, that element is hidden (display:none, visibility:hidden, opacity 0, no area) or less than half of it lies within the viewport's width. Pages with no such control above the fold pass.",
     needs: ["layout", "screenshot", "image-text"],
     references: [
       { title: "Nielsen Norman Group: the fold", url: "https://www.nngroup.com/articles/page-fold-manifesto/" },

@@ -34,6 +34,21 @@ test("a copyright year is not a postcode, even after a street line (the fixture'
   expect(out.findings).toEqual([{ message: "No postal address in the HTML part and text/plain part" }]);
 });
 
+test("a year after a month is not a postcode: a meetup listing is not an address (This Week in Rust 315's events)", async () => {
+  const listing = "Dec 12. Lehi, UT, US - Utah Rust - December 2019 Regular Meetup.";
+  expect(findPostalAddress(listing)).toBeNull();
+  expect(findPostalAddress("Dec 11. Hamburg, DE - Rust Hack & Learn December 2019")).toBeNull();
+  expect(findPostalAddress("Held on Harbour Street, December 12, 2019 Annual Meeting")).toBeNull();
+  const out = await evaluate(emailPostalAddress, await withDom({ visibleText: `Upcoming events\n${listing}` }));
+  expect(out.verdict).toBe("fail");
+  // A 4-digit postcode that could be a year, with no month before it, is still a postcode.
+  expect(findPostalAddress("Meir 1, 2000 Antwerpen")).toMatchObject({
+    kind: "European postcode",
+    postcode: "2000 Antwerpen",
+  });
+  expect(findPostalAddress("Rue de la Loi 16, 1000 Bruxelles")).toMatchObject({ postcode: "1000 Bruxelles" });
+});
+
 test("a postcode with no street line before it is not an address", async () => {
   expect(findPostalAddress("Bristol BS1 4DB")).toBeNull();
   const out = await evaluate(emailPostalAddress, await email({ text: "Visit us in Bristol BS1 4DB" }));

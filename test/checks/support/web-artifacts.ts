@@ -145,6 +145,7 @@ export function control(selector: string, box: ControlInfo["box"], over: Partial
     box,
     buttonStyled: false,
     inline: false,
+    currentNavItem: false,
     ...over,
   };
 }

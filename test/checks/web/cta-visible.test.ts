@@ -38,6 +38,32 @@ test("a page with no button-styled control above the fold passes", async () => {
   expect(out.verdict).toBe("pass");
 });
 
+test("a navigation's current item is no call to action: a highlighted link to the current page, off-canvas at other sizes, passes; a real button beside it is followed", async () => {
+  const current = control("#docs-navigation > li > a", box(8, 120, 234, 40), {
+    text: "Installation",
+    buttonStyled: true,
+    currentNavItem: true,
+  });
+  const offCanvas = { controls: [{ ...current, box: box(-242, 120, 234, 40) }] };
+  const onlyNavigation = await evaluate(
+    ctaVisible,
+    withLayouts({ "desktop-md": { controls: [current] }, "tablet-portrait": offCanvas, "mobile-sm": offCanvas }),
+  );
+  expect(onlyNavigation.verdict).toBe("pass");
+  expect(onlyNavigation.reasoning).toContain("No button-styled call to action above the fold");
+
+  // A smaller button outside the navigation is the call to action, and is followed across sizes.
+  const out = await evaluate(
+    ctaVisible,
+    withLayouts({
+      "desktop-md": { controls: [current, trial({}, box(300, 200, 160, 40))] },
+      "mobile-sm": { controls: [...offCanvas.controls, trial({ shown: false, display: "none" })] },
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => f.selector)).toEqual(["#trial"]);
+});
+
 test("the CTA hidden, off-screen or gone at other sizes fails at each of them", async () => {
   const hidden = withLayouts({
     "desktop-md": desktop,
