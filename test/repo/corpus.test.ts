@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { CORPUS_ROOT, labelledChecks, loadCases, type EmailCase, type WebCase } from "../../scripts/corpus/cases";
 import { buildEmailHtml, composeEmailCase } from "../../scripts/corpus/compose-email";
 
@@ -45,6 +45,36 @@ describe("the real-world webpage corpus", () => {
     commonRules(c, "web");
     expect(existsSync(join(c.dir, "site", c.entry))).toBe(true);
   });
+
+  // A file the page loads from its own folder that is not in the repository (a path .gitignore left out, such as a
+  // dist/ folder) changes the page Assay measures without a word.
+  test.each(web.map((c) => [c.id, c] as const))(
+    "%s: every stylesheet, script and picture its entry loads is there",
+    (_id, c) => {
+      const entry = join(c.dir, "site", c.entry);
+      const html = readFileSync(entry, "utf8");
+      const local = [
+        ...html.matchAll(/\b(?:href|src)="([^"#?]+\.(?:css|js|mjs|png|jpe?g|gif|svg|webp|ico|woff2?))["#?]/gi),
+      ]
+        .map((m) => m[1]!)
+        .filter((u) => !/^(?:[a-z][a-z0-9+.-]*:|\/\/)/i.test(u));
+      const absent = local.filter((u) =>
+        u.startsWith("/")
+          ? !existsSync(join(c.dir, "site", decodeURIComponent(u)))
+          : !existsSync(join(dirname(entry), decodeURIComponent(u))),
+      );
+      const ignored = local.filter(
+        (u) =>
+          Bun.spawnSync([
+            "git",
+            "check-ignore",
+            "-q",
+            u.startsWith("/") ? join(c.dir, "site", u) : join(dirname(entry), u),
+          ]).exitCode === 0,
+      );
+      expect({ absent, ignored }).toEqual({ absent: [], ignored: [] });
+    },
+  );
 });
 
 describe("the real-world email corpus", () => {
