@@ -24,12 +24,13 @@ const modelEnv = (dir: string) => ({
 });
 
 test("assay judge evaluate: a slice of the real-world corpus through a model that agrees on some cases and not others", async () => {
-  // The first four real-world webpages, in the corpus's order, all labelled pass for no-horizontal-overflow.
+  // The first four real-world webpages, in the corpus's order: the first labelled fail for no-horizontal-overflow
+  // (AdminLTE's page is wider than a phone), the others pass.
   const slice = loadCases("web").slice(0, 4);
-  expect(slice.map((c) => c.labels["no-horizontal-overflow"]?.expect)).toEqual(["pass", "pass", "pass", "pass"]);
+  expect(slice.map((c) => c.labels["no-horizontal-overflow"]?.expect)).toEqual(["fail", "pass", "pass", "pass"]);
   const usage = (total: number) => ({ prompt_tokens: total - 10, completion_tokens: 10, total_tokens: total });
   vision.script.push(
-    { verdict: "pass", reasoning: "Fits.", findings: [], usage: usage(1000) },
+    { verdict: "fail", reasoning: "Runs off.", reason: "Too wide", findings: [], usage: usage(1000) },
     { verdict: "fail", reasoning: "Runs off.", reason: "Too wide", findings: [], usage: usage(1100) },
     { verdict: "pass", reasoning: "Fits.", findings: [], usage: usage(1200) },
     { content: "no idea", usage: usage(900) },
@@ -59,11 +60,11 @@ test("assay judge evaluate: a slice of the real-world corpus through a model tha
   expect(evaluation.corpora).toEqual(["real-world"]);
   const figures = evaluation.checks["no-horizontal-overflow"];
   expect(Object.keys(evaluation.checks)).toEqual(["no-horizontal-overflow"]);
-  // Four rows: three answered (two agree with the label, one false fail), one answer not in the schema, which
+  // Four rows: three answered (two agree with the label, the first's fail among them, one false fail), one answer not in the schema, which
   // counts against the agreement (enabled, that row would have had no verdict).
   expect(figures.rows).toBe(4);
   expect(figures.labels).toEqual({ scored: 3, agreed: 2, agreement: 50, falseFails: 1, misses: 0 });
-  // The inspector passes these pages (as their labels say): the model's fail is one it would have to review.
+  // The inspector judges these pages as their labels say: the model's fail on a page it passes is one to review.
   expect(figures.inspector).toEqual({ compared: 3, agreed: 2, agreement: 66.7 });
   expect(figures.needsReview).toBe(1);
   expect(figures.errors).toBe(1);
@@ -89,7 +90,7 @@ test("the report as text: a line per check and each disagreement; --write adds t
   expect(res.stdout).toMatch(/layout-not-broken\s+1\/2 50%\s+1\/2 50%\s+1\s+0\s+1\s+0/);
   expect(res.stdout).toContain("Disagreements with the labels (1):");
   expect(res.stdout).toContain(
-    "real-world/web/gds-audit-buttons-empty-button: layout-not-broken: label pass, model fail, inspector pass",
+    "real-world/web/adminlte-docs-introduction: layout-not-broken: label pass, model fail, inspector pass",
   );
   const stored = JSON.parse(readFileSync(join(dataDir, "judge-evaluation.json"), "utf8"));
   expect(Object.keys(stored.checks).sort()).toEqual(["layout-not-broken", "no-horizontal-overflow"]);
