@@ -1,4 +1,3 @@
-import type { ClientRender } from "../../../catalog/email-client-examples";
 import { ScrollRegion } from "../layout";
 import { CatalogPage, techArticle, type SetLink } from "./catalog-views";
 
@@ -7,6 +6,28 @@ import { CatalogPage, techArticle, type SetLink } from "./catalog-views";
  * showcase message as it rendered there (light, then dark where the client has a dark variant) and, beside each
  * screenshot, what the client's profile changed, each change with its rule and the rule's source.
  */
+
+/** A recorded render as the pages show it (src/catalog/email-client-examples.ts records it). */
+export interface ClientRender {
+  clientId: string;
+  formFactor: string;
+  name: string;
+  engine: string;
+  colorScheme: "light" | "dark";
+  darkMode?: { how: string };
+  changes: Array<{
+    action: string;
+    target: string;
+    selector?: string;
+    line?: number;
+    rule: string;
+    source: string;
+    count: number;
+  }>;
+  changesOmitted: number;
+  sources: Record<string, { title: string; url: string; checked: string }>;
+  image: { file: string; width: number; height: number; renderWidth: number; cut: boolean };
+}
 
 export interface ClientSummary {
   clientId: string;
