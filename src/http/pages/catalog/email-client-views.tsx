@@ -165,6 +165,7 @@ function ChangeTable(props: { render: ClientRender }) {
   );
 }
 
+/** The screenshot's src is root-relative: a written http: address is mixed content wherever the site is published on https. */
 function RenderSection(props: { base: string; render: ClientRender; first: boolean }) {
   const r = props.render;
   const mode = r.colorScheme === "dark" ? "Dark mode" : "Light mode";
@@ -180,7 +181,7 @@ function RenderSection(props: { base: string; render: ClientRender; first: boole
         <figure>
           <a href={`${props.base}/email-clients/images/${r.image.file}`}>
             <img
-              src={`${props.base}/email-clients/images/${r.image.file}`}
+              src={`/email-clients/images/${r.image.file}`}
               width={String(r.image.width)}
               height={String(r.image.height)}
               alt={alt}
