@@ -13,12 +13,11 @@ import { sitemapPaths } from "./support";
  * opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS) as in test/dashboard/self-check.test.ts. Jobs run two at a
  * time, the browser pool's size.
  *
- * Which pages: the index pages, and of each kind of page (the 62 check pages, the 14 custom pages, the 9 set pages,
- * the 15 mail-client pages), which
- * share one template per kind and differ in their text, a sample of SAMPLE_PER_RUN[kind] drawn afresh each day (the
- * seed is printed; ASSAY_SELF_CHECK_SEED repeats a draw), so that every page is checked over the days.
- * `npm run self-check` runs all 86 pages (about 320 s on 2 cores: too long for npm test's 15-minute budget until
- * jobs get faster).
+ * Which pages: the two index pages (/validations, /email-clients), and of each kind of page (the 62 check pages, the
+ * 14 custom pages, the 9 set pages, the 15 mail-client pages), which share one template per kind and differ in their
+ * text, a sample of SAMPLE_PER_RUN[kind] drawn afresh each day (the seed is printed; ASSAY_SELF_CHECK_SEED repeats a
+ * draw), so that every page is checked over the days. `npm run self-check` runs all 104 pages (about 260 s on 2
+ * busy cores: too long for npm test's 15-minute budget).
  *
  * One allowance, for the test machine alone: it has no DNS, so a link to a check's references elsewhere on the web
  * (Wikipedia, the W3C, RFCs) is refused by the network guard as unresolvable. Those findings are set aside only when
