@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { errorCatalog } from "../errors/catalog";
 import { validationModules } from "../catalog/registry";
 import { validationSets } from "../catalog/sets";
+import { rendersOfClient } from "../catalog/email-client-examples";
 import { EMAIL_CLIENTS, findEmailClient, nativeDefault, renderTargets } from "../catalog/email-clients";
 import { CREDITS_PER_RENDER, EXTRA_CREDITS_PER_RENDER } from "../catalog/render-pricing";
 import { priceJob } from "../domain/pricing";
@@ -85,6 +86,14 @@ const NUMBER_WORDS = ["no", "one", "two", "three", "four"];
 const inWords = (n: number) => NUMBER_WORDS[n] ?? String(n);
 const kilobytes = (bytes: number) => String(Math.round(bytes / 1024));
 
+/** A client's recorded showcase renders: the catalog page's path and each screenshot, linked from docs/. */
+const showcaseLinks = (clientId: string) => {
+  const renders = rendersOfClient(clientId);
+  if (!renders.length) return "";
+  const shots = renders.map((r) => `[${r.colorScheme}](../src/catalog/email-clients/${r.image.file})`);
+  return `${code(`/email-clients/${clientId}`)}: ${shots.join(", ")}`;
+};
+
 /**
  * docs/email-clients.md: the prose is src/docs/email-clients.template.md; every fact from the data (the
  * catalog's clients, the visual checks and their default renders and prices, the profiles' limits) is filled
@@ -103,11 +112,11 @@ function emailClientsMarkdown(): string {
   const facts: Record<string, string> = {
     visualChecks: visualChecks.map((m) => code(m.meta.id)).join(", "),
     clientTable: [
-      "| Form factor | Client id | Native | Extra credit | Width | Dark mode |",
-      "|---|---|---|---|---|---|",
+      "| Form factor | Client id | Native | Extra credit | Width | Dark mode | Showcase render |",
+      "|---|---|---|---|---|---|---|",
       ...lightClients.map(
         (c) =>
-          `| ${code(c.formFactor)} | ${code(c.id)} | ${c.nativeDefault ? "yes" : ""} | ${c.extraCredits ? "yes" : "no"} | ${c.width} | ${darkLabel(c)} |`,
+          `| ${code(c.formFactor)} | ${code(c.id)} | ${c.nativeDefault ? "yes" : ""} | ${c.extraCredits ? "yes" : "no"} | ${c.width} | ${darkLabel(c)} | ${showcaseLinks(c.id)} |`,
       ),
     ].join("\n"),
     phoneWidth: String(nativeDefault("mobile-sm").width),

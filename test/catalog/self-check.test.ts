@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { validationModules } from "../../src/catalog/registry";
 import { findSet } from "../../src/catalog/sets";
+import { RULE_SOURCES } from "../../src/capture/mail-clients/rule-sources";
 import { startServer, type TestServer } from "../support/harness";
 import { dailySample, SELF_CHECK_IN_FULL, SELF_CHECK_SEED } from "../support/self-check";
 import { sitemapPaths } from "./support";
@@ -12,20 +13,20 @@ import { sitemapPaths } from "./support";
  * opened to the checks (ASSAY_ALLOW_PRIVATE_TARGETS) as in test/dashboard/self-check.test.ts. Jobs run two at a
  * time, the browser pool's size.
  *
- * Which pages: the index, and of each kind of page (the 62 check pages, the 14 custom pages, the 9 set pages), which
- * share one template per kind and differ in their text, a sample of SAMPLE_PER_RUN[kind] drawn afresh each day (the
- * seed is printed; ASSAY_SELF_CHECK_SEED repeats a draw), so that every page is checked over the days.
- * `npm run self-check` runs all 86 pages (about 320 s on 2 cores: too long for npm test's 15-minute budget until
- * jobs get faster).
+ * Which pages: the two index pages (/validations, /email-clients), and of each kind of page (the 62 check pages, the
+ * 14 custom pages, the 9 set pages, the 15 mail-client pages), which share one template per kind and differ in their
+ * text, a sample of SAMPLE_PER_RUN[kind] drawn afresh each day (the seed is printed; ASSAY_SELF_CHECK_SEED repeats a
+ * draw), so that every page is checked over the days. `npm run self-check` runs all 104 pages (about 260 s on 2
+ * busy cores: too long for npm test's 15-minute budget).
  *
  * One allowance, for the test machine alone: it has no DNS, so a link to a check's references elsewhere on the web
  * (Wikipedia, the W3C, RFCs) is refused by the network guard as unresolvable. Those findings are set aside only when
- * the URL is one of the catalog's references; any other broken link, and every other verdict, must pass.
+ * the URL is one of the catalog's references or a mail-client rule's source; any other broken link, and every other verdict, must pass.
  */
 
 setDefaultTimeout(900_000);
 /** How many pages of each kind one run checks; the index is always checked. */
-const SAMPLE_PER_RUN = { check: 6, custom: 3, set: 3 };
+const SAMPLE_PER_RUN = { check: 6, custom: 3, set: 3, client: 2 };
 
 const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
   path.endsWith("/standard")
@@ -34,7 +35,9 @@ const kindOf = (path: string): keyof typeof SAMPLE_PER_RUN | null =>
       ? "custom"
       : path.startsWith("/validation-sets/")
         ? "set"
-        : null;
+        : path.startsWith("/email-clients/")
+          ? "client"
+          : null;
 
 /** The pages this run checks: all of them, or the index and a seeded sample of each kind. */
 function pagesToCheck(paths: string[]): string[] {
@@ -49,7 +52,12 @@ function pagesToCheck(paths: string[]): string[] {
   return paths.filter((p) => kindOf(p) === null || sample.has(p));
 }
 /** The references' addresses as the probe asks for them: without a fragment. */
-const REFERENCES = new Set(validationModules.flatMap((m) => m.meta.references.map((r) => r.url.split("#")[0]!)));
+const REFERENCES = new Set(
+  [
+    ...validationModules.flatMap((m) => m.meta.references.map((r) => r.url)),
+    ...Object.values(RULE_SOURCES).map((s) => s.url),
+  ].map((url) => url.split("#")[0]!),
+);
 const unresolvableReference = (f: { url?: string; message: string }) =>
   !!f.url && REFERENCES.has(f.url) && f.message.includes("does not resolve");
 const EXTRAS = [

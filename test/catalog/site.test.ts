@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateXML } from "xmllint-wasm";
+import { clientPageIds, clientRendersRecordedOn } from "../../src/catalog/email-client-examples";
 import { examplesRecordedOn } from "../../src/catalog/examples";
 import { validationModules } from "../../src/catalog/registry";
 import { validationSets } from "../../src/catalog/sets";
@@ -10,7 +11,7 @@ import { sitemapPaths } from "./support";
 
 /**
  * The catalog site's map for crawlers: /sitemap.xml valid against the sitemaps.org schema (test/fixtures/schemas)
- * and listing every public page, each of which answers 200 with its canonical address; /robots.txt pointing at it;
+ * and listing every public page (the mail-client pages among them), each of which answers 200 with its canonical address; /robots.txt pointing at it;
  * ASSAY_CATALOG_BASE_URL as the base of every catalog link.
  */
 
@@ -39,11 +40,13 @@ test("the sitemap is valid against the sitemaps.org schema and lists every page 
       ...validationModules.map((m) => `/validations/${m.meta.slug}/standard`),
       ...withParameters.map((m) => `/validations/${m.meta.slug}/custom`),
       ...validationSets.map((s) => `/validation-sets/${s.id}`),
+      "/email-clients",
+      ...clientPageIds().map((id) => `/email-clients/${id}`),
     ].sort(),
   );
   expect(xml.match(/<lastmod>/g)?.length).toBe(xml.match(/<loc>/g)?.length);
   expect(new Set(xml.match(/<lastmod>[^<]+<\/lastmod>/g))).toEqual(
-    new Set([`<lastmod>${examplesRecordedOn}</lastmod>`]),
+    new Set([examplesRecordedOn, clientRendersRecordedOn].map((day) => `<lastmod>${day}</lastmod>`)),
   );
 });
 

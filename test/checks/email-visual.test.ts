@@ -330,6 +330,10 @@ describe("emulation profiles", () => {
       "<p>a</p><!--[if mso]><p>word</p><![endif]--><!--[if !mso]><!--><p>web</p><!--<![endif]-->",
     );
     expect(html).toBe("<p>a</p><p>word</p>");
+    const settings = applyConditionalComments(
+      "<!--[if mso]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml><style>p{}</style><![endif]-->",
+    );
+    expect(settings.html).toBe("<style>p{}</style>");
   });
 
   test("each client's sanitizer: Gmail drops body styles and prefixes classes, Word renders mso blocks and drops max-width", async () => {

@@ -247,7 +247,8 @@ export function applyConditionalComments(html: string): { html: string; applied:
     /<!--\[if ([^\]]+)\]>([\s\S]*?)<!\[endif\]-->/gi,
     (_, cond: string, inner: string) => {
       applied++;
-      return msoCondition(cond) ? inner : "";
+      // An <xml> island (o:OfficeDocumentSettings) is settings Word reads, never shows: a browser would print its text.
+      return msoCondition(cond) ? inner.replace(/<xml\b[\s\S]*?<\/xml>/gi, "") : "";
     },
   );
   return { html: hidden, applied };

@@ -86,6 +86,8 @@ const STYLE = `
   details.passed { margin: 1.5rem 0; }
   details.email-part { margin: .5rem 0; } details.email-part > summary { cursor: pointer; font-weight: 600; padding: .25rem 0; }
   iframe.email-frame { width: 100%; height: 32rem; border: 1px solid #d1d5db; background: #ffffff; }
+  .client-render { display: flex; flex-wrap: wrap; gap: 0 2rem; } .client-render figure { flex: 0 1 320px; max-width: 100%; }
+  .client-render figure img { width: 320px; max-width: 100%; height: auto; } .client-render .changes { flex: 1 1 20rem; min-width: 0; }
   .overlay { position: relative; display: inline-block; } .overlay img { display: block; max-width: 100%; height: auto; }
   .overlay img.over { position: absolute; top: 0; left: 0; opacity: .5; }
   @media (max-width: 30rem) {

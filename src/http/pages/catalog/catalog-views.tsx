@@ -62,7 +62,7 @@ const credits = (n: number) => `${n} credit${n === 1 ? "" : "s"}`;
 const json = (value: unknown) => JSON.stringify(value);
 
 /** The frame of every catalog page: its canonical address, structured data, and the way back to the index and sets. */
-function CatalogPage(props: {
+export function CatalogPage(props: {
   base: string;
   path: string;
   title: string;
@@ -84,6 +84,7 @@ function CatalogPage(props: {
           sections={
             <nav aria-label="Catalog" class="links sections">
               <a href={`${props.base}/validations`}>All checks</a>
+              <a href={`${props.base}/email-clients`}>Mail clients</a>
               {props.sets.map((s) => (
                 <a href={`${props.base}/validation-sets/${s.id}`} safe>
                   {s.name}
@@ -380,7 +381,7 @@ export interface StandardProps {
   lastModified: string;
 }
 
-const techArticle = (props: {
+export const techArticle = (props: {
   base: string;
   path: string;
   name: string;

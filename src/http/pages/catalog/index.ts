@@ -2,6 +2,7 @@ import { Elysia } from "elysia";
 import { AppError } from "../../../errors/app-error";
 import { catalogBaseUrl } from "../../../config";
 import { examplesOf, examplesRecordedOn } from "../../../catalog/examples";
+import { clientRendersRecordedOn } from "../../../catalog/email-client-examples";
 import { renderTargets } from "../../../catalog/email-clients";
 import { findValidation } from "../../../catalog/registry";
 import { nearestSetIds, nearestValidationIds, typedId } from "../../../catalog/suggestions";
@@ -20,10 +21,12 @@ import {
   type SetLink,
   type Snippets,
 } from "./catalog-views";
+import { emailClientPages, emailClientPaths } from "./email-client-pages";
 
 /**
  * The public catalog site: /validations (every check, filtered by subject and kind, searched with ?q=), a standard
- * page per check, a custom page per check with parameters, a page per set, /sitemap.xml and /robots.txt. Everything
+ * page per check, a custom page per check with parameters, a page per set, the mail-client pages
+ * (email-client-pages.ts), /sitemap.xml and /robots.txt. Everything
  * is read through the catalog operations (the same records as /api/validations) plus the embedded examples; every
  * link is absolute on ASSAY_CATALOG_BASE_URL. No session: the pages are public and may be cached for five minutes.
  *
@@ -157,6 +160,13 @@ export function catalogPages(ctx: PageContext) {
   };
 
   return new Elysia()
+    .use(
+      emailClientPages({
+        base,
+        sets: async () => (await read()).sets,
+        notFound: (request, message) => notFound(request, message),
+      }),
+    )
     .get("/validations", async ({ request, query }) => {
       const { rows, sets } = await read();
       const filter: IndexFilter = {
@@ -292,7 +302,7 @@ export function catalogPages(ctx: PageContext) {
     })
     .get("/sitemap.xml", async () => {
       const { validations, validationSets } = await read();
-      const paths = [
+      const checkPaths = [
         "/validations",
         ...validations.flatMap((v) => [
           `/validations/${v.slug}/standard`,
@@ -300,8 +310,12 @@ export function catalogPages(ctx: PageContext) {
         ]),
         ...validationSets.map((s) => `/validation-sets/${s.id}`),
       ];
+      const paths = [
+        ...checkPaths.map((p) => [p, examplesRecordedOn] as const),
+        ...emailClientPaths().map((p) => [p, clientRendersRecordedOn] as const),
+      ];
       const urls = paths.map(
-        (p) => `  <url>\n    <loc>${base()}${p}</loc>\n    <lastmod>${examplesRecordedOn}</lastmod>\n  </url>`,
+        ([p, lastmod]) => `  <url>\n    <loc>${base()}${p}</loc>\n    <lastmod>${lastmod}</lastmod>\n  </url>`,
       );
       const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
       return new Response(xml, { headers: { "content-type": "application/xml; charset=utf-8", ...PUBLIC } });
