@@ -1,3 +1,4 @@
+import type { RenderChangeView } from "../contracts/job";
 import recorded from "./email-clients/index.json";
 import { IMAGE_PATHS } from "./email-clients/images";
 
@@ -9,16 +10,6 @@ import { IMAGE_PATHS } from "./email-clients/images";
  * every client the catalog offers has its render recorded.
  */
 
-export interface RenderChangeRecord {
-  action: string;
-  target: string;
-  selector?: string;
-  line?: number;
-  rule: string;
-  source: string;
-  count: number;
-}
-
 export interface ClientRender {
   clientId: string;
   formFactor: string;
@@ -27,7 +18,7 @@ export interface ClientRender {
   colorScheme: "light" | "dark";
   lightVariant?: string;
   darkMode?: { method: string; extent?: string; darkened: boolean; how: string };
-  changes: RenderChangeRecord[];
+  changes: RenderChangeView[];
   changesOmitted: number;
   sources: Record<string, { title: string; url: string; checked: string }>;
   /** The committed screenshot: its file in ./email-clients/, its size, the render's width, and whether it was cut short. */

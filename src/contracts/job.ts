@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import {
   Finding,
   JudgeProvenance,
@@ -51,6 +51,23 @@ export const Quote = Obj(
   "A price quote.",
 );
 
+/** One change a mail client's profile made to a message, as a render's view lists it. */
+export const RenderChangeView = Obj(
+  {
+    action: Str(),
+    target: Type.String({
+      description: "What was removed or rewritten (a declaration, an at-rule, an element).",
+    }),
+    selector: Opt(Type.String({ description: "The rule's selector, or the element as the message wrote it." })),
+    line: Opt(Type.Integer({ description: "The line in the message's HTML part." })),
+    rule: Type.String({ description: "The client's rule that caused it, as its source states it." }),
+    source: Type.String({ description: "The id of the rule's source, in sources." }),
+    count: Int(),
+  },
+  "One change the client's profile made to the message (identical ones counted together).",
+);
+export type RenderChangeView = Static<typeof RenderChangeView>;
+
 const RenderView = Obj(
   {
     clientId: Str(),
@@ -76,22 +93,7 @@ const RenderView = Obj(
         "How the client darkened the message: a forced inversion of its colours (full or partial), or the message's own prefers-color-scheme styles.",
       ),
     ),
-    changes: Type.Array(
-      Obj(
-        {
-          action: Str(),
-          target: Type.String({
-            description: "What was removed or rewritten (a declaration, an at-rule, an element).",
-          }),
-          selector: Opt(Type.String({ description: "The rule's selector, or the element as the message wrote it." })),
-          line: Opt(Type.Integer({ description: "The line in the message's HTML part." })),
-          rule: Type.String({ description: "The client's rule that caused it, as its source states it." }),
-          source: Type.String({ description: "The id of the rule's source, in sources." }),
-          count: Int(),
-        },
-        "One change the client's profile made to the message (identical ones counted together).",
-      ),
-    ),
+    changes: Type.Array(RenderChangeView),
     changesOmitted: Type.Integer({ description: "Distinct changes past the listed ones, counted only." }),
     sources: Type.Record(
       Str(),

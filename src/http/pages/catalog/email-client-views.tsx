@@ -1,3 +1,4 @@
+import type { RenderChangeView } from "../../../contracts/job";
 import { ScrollRegion } from "../layout";
 import { CatalogPage, techArticle, type SetLink } from "./catalog-views";
 
@@ -15,15 +16,7 @@ export interface ClientRender {
   engine: string;
   colorScheme: "light" | "dark";
   darkMode?: { how: string };
-  changes: Array<{
-    action: string;
-    target: string;
-    selector?: string;
-    line?: number;
-    rule: string;
-    source: string;
-    count: number;
-  }>;
+  changes: RenderChangeView[];
   changesOmitted: number;
   sources: Record<string, { title: string; url: string; checked: string }>;
   image: { file: string; width: number; height: number; renderWidth: number; cut: boolean };

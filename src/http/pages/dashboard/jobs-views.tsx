@@ -1,3 +1,4 @@
+import type { RenderChangeView } from "../../../contracts/job";
 import { DashboardPage, type ShellProps } from "./shell";
 import { NoJobsYet, StartJob, type StartJobProps } from "./start-job-views";
 import { ScrollRegion } from "../layout";
@@ -65,15 +66,7 @@ export interface RenderItem {
   clientId: string;
   formFactor: string;
   darkMode?: { method: string; extent?: string; darkened: boolean; how: string };
-  changes: {
-    action: string;
-    target: string;
-    selector?: string;
-    line?: number;
-    rule: string;
-    source: string;
-    count: number;
-  }[];
+  changes: RenderChangeView[];
   changesOmitted: number;
   sources: Record<string, { name: string; title: string; url: string; checked: string }>;
 }
