@@ -1,4 +1,3 @@
-import type { RenderChangeView } from "../../../contracts/job";
 import { ScrollRegion } from "../layout";
 import { CatalogPage, techArticle, type SetLink } from "./catalog-views";
 
@@ -16,7 +15,15 @@ export interface ClientRender {
   engine: string;
   colorScheme: "light" | "dark";
   darkMode?: { how: string };
-  changes: RenderChangeView[];
+  changes: Array<{
+    action: string;
+    target: string;
+    selector?: string;
+    line?: number;
+    rule: string;
+    source: string;
+    count: number;
+  }>;
   changesOmitted: number;
   sources: Record<string, { title: string; url: string; checked: string }>;
   image: { file: string; width: number; height: number; renderWidth: number; cut: boolean };

@@ -1,4 +1,3 @@
-import type { RenderChangeView } from "../../../contracts/job";
 import { DashboardPage, type ShellProps } from "./shell";
 import { NoJobsYet, StartJob, type StartJobProps } from "./start-job-views";
 import { ScrollRegion } from "../layout";
@@ -66,7 +65,15 @@ export interface RenderItem {
   clientId: string;
   formFactor: string;
   darkMode?: { method: string; extent?: string; darkened: boolean; how: string };
-  changes: RenderChangeView[];
+  changes: {
+    action: string;
+    target: string;
+    selector?: string;
+    line?: number;
+    rule: string;
+    source: string;
+    count: number;
+  }[];
   changesOmitted: number;
   sources: Record<string, { name: string; title: string; url: string; checked: string }>;
 }
