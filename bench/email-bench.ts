@@ -154,9 +154,6 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
     SMTP_PORT: "0",
     ASSAY_SIGNUP_CREDITS: "1000000",
     ASSAY_DNS_FIXTURES: fixtures,
-    // The target is for the default clients in Chromium: with WebKit, Apple Mail's renders (the native defaults) are
-    // laid out again there, one after another on the process's WebKit engine (docs/engines.md has that cost).
-    ASSAY_WEBKIT_OFF: "1",
   });
   const selection = marketingSelection();
   log(`email: starting the app with its SMTP inbox; latency checks: ${selection.label}`);

@@ -64,7 +64,12 @@ function downscaled(image: { width: number; height: number; data: Uint8Array }, 
   return { width: w, height: h, data: out, cut: h < Math.round(image.height * scale) };
 }
 
-const server = await startServer({ ASSAY_BROWSER_POOL_SIZE: "2", ASSAY_SIGNUP_CREDITS: "100000" });
+// Apple Mail in WebKit, its own engine: the showcase shows each client in the engine it uses.
+const server = await startServer({
+  ASSAY_BROWSER_POOL_SIZE: "2",
+  ASSAY_SIGNUP_CREDITS: "100000",
+  ASSAY_APPLE_MAIL_IN_WEBKIT: "1",
+});
 try {
   const { apiKey } = await server.signup();
   const catalog = await server.api("GET", "/api/email-clients", { key: apiKey });

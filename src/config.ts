@@ -25,6 +25,7 @@ export interface Config {
   allowPrivateTargets: boolean;
   /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
   webkitOff: boolean;
+  appleMailInWebkit: boolean;
   chromiumPath?: string;
   /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
   tesseractPath: string;
@@ -186,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateTargets: read.flag("ASSAY_ALLOW_PRIVATE_TARGETS"),
     chromiumPath: read.text("CHROMIUM_PATH"),
     webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
+    appleMailInWebkit: read.flag("ASSAY_APPLE_MAIL_IN_WEBKIT"),
     tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,

@@ -19,6 +19,11 @@ export const BROWSERS_VARS = {
     kind: "flag",
     doc: "`1` turns WebKit off even where WebKitGTK's driver, MiniBrowser and Xvfb are installed: webpage jobs that name the `webkit` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Apple Mail's renders stay in Chromium, saying so (`engineNote`). Unset, both use WebKit whenever those programs are found ([engines](engines.md)).",
   },
+  ASSAY_APPLE_MAIL_IN_WEBKIT: {
+    section: "browsers",
+    kind: "flag",
+    doc: "`1`: Apple Mail's renders (macOS, iOS, iPadOS) are laid out again in WebKit, Apple Mail's own engine, where WebKitGTK is installed and `ASSAY_WEBKIT_OFF` is not set. Off by default: a server drives one WebKit session at a time, so every email job's Apple Mail renders (the native default at each size) queue on it; in the accuracy run, four email jobs at a time, the p50 from end of DATA to completed went from about 3 s to 28 s. Unset, Apple Mail stays in Chromium's emulation and its render says so (`engineNote`) ([engines](engines.md)).",
+  },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",
     kind: "path",

@@ -4,13 +4,14 @@ import { startServer, type TestServer } from "../support/harness";
 import { runEmailMessage } from "../support/fixture-runs";
 
 /**
- * Apple Mail's renders laid out in WebKit (WebKitGTK through WebKitWebDriver under Xvfb) for email jobs, and the
- * Chromium emulation, saying so, where WebKit is not offered; docs/engines.md, "Apple Mail in WebKit".
+ * Apple Mail's renders laid out in WebKit (WebKitGTK through WebKitWebDriver under Xvfb) for email jobs on a server
+ * that turns it on (ASSAY_APPLE_MAIL_IN_WEBKIT), and the Chromium emulation, saying so, where WebKit is not offered
+ * or not turned on; docs/engines.md, "Apple Mail in WebKit".
  */
 
 let server: TestServer;
 beforeAll(async () => {
-  server = await startServer();
+  server = await startServer({ ASSAY_APPLE_MAIL_IN_WEBKIT: "1" });
 });
 afterAll(() => server?.stop());
 
@@ -54,7 +55,7 @@ describe("Apple Mail renders in WebKit", () => {
   });
 
   test("where WebKit is not offered, the Apple Mail render stays in Chromium and says so", async () => {
-    const off = await startServer({ ASSAY_WEBKIT_OFF: "1" });
+    const off = await startServer({ ASSAY_APPLE_MAIL_IN_WEBKIT: "1", ASSAY_WEBKIT_OFF: "1" });
     try {
       const { job, apiKey } = await renderedMessage(off);
       expect(job.status).toBe("completed");
@@ -70,6 +71,20 @@ describe("Apple Mail renders in WebKit", () => {
       expect([...image.data.slice(i, i + 3)].every((c) => c > 230)).toBe(true);
     } finally {
       await off.stop();
+    }
+  });
+
+  test("by default (ASSAY_APPLE_MAIL_IN_WEBKIT unset) the Apple Mail render stays in Chromium and says how to turn WebKit on", async () => {
+    const byDefault = await startServer();
+    try {
+      const { job } = await renderedMessage(byDefault);
+      const apple = job.results[0].renders.find((r: any) => r.clientId === "apple-mail-ios");
+      expect(apple.engine).toBe("chromium");
+      expect(apple.engineNote).toBe(
+        "rendered in Chromium, emulating WebKit: Apple Mail in WebKit is off on this server (ASSAY_APPLE_MAIL_IN_WEBKIT=1 turns it on)",
+      );
+    } finally {
+      await byDefault.stop();
     }
   });
 });

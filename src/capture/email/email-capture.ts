@@ -50,7 +50,7 @@ export class EmailCaptureEngine {
 
   constructor(
     private readonly pool: BrowserPool,
-    private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain">,
+    private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain" | "appleMailInWebkit">,
     private readonly guard: NetworkGuard,
     private readonly textReader: TextReader,
     /** Where clients whose profile names another engine (Apple Mail: WebKit) are laid out again; absent: Chromium only. */
@@ -122,6 +122,8 @@ export class EmailCaptureEngine {
       const engineNote = `rendered in Chromium, emulating ${render.client.engine}: ${why}`;
       return { ok: true, render: { ...render, engineNote, notes: [...render.notes, engineNote] } };
     };
+    if (!this.config.appleMailInWebkit)
+      return chromium("Apple Mail in WebKit is off on this server (ASSAY_APPLE_MAIL_IN_WEBKIT=1 turns it on)");
     const missing = this.engines ? this.engines.webkitMissing() : ["no WebKit engine in this process"];
     if (missing.length)
       return chromium(`WebKit is not available here (${missing.map((m) => m.split("/").pop()).join(", ")})`);
