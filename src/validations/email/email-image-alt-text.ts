@@ -1,5 +1,5 @@
 import { pass, type EmailValidation, type Finding } from "../types";
-import { ocrUnavailable, paintedWords, pictureText, textLost } from "../shared/painted-text";
+import { ocrUnavailable, pictureText, textLost, wordsForAlt } from "../shared/painted-text";
 import { htmlCheck, htmlDomOf, listed, quote } from "./_helpers";
 
 export const emailImageAltText: EmailValidation = {
@@ -11,7 +11,7 @@ export const emailImageAltText: EmailValidation = {
     summary:
       'Every <img> in the HTML part has an alt attribute (alt="" for spacers, tracking pixels and decorative images), and an image of text says its words in its alt.',
     judgment:
-      'Fails when any <img> in the text/html part has no alt attribute. alt="" passes: it marks a decorative image, spacer or tracking pixel, unless the image is an image of text. The text painted in each image not declared smaller than 40×14px (at most 10 distinct sources, those started within 6 s of reading: data:, the message\'s own cid: parts, remote ones fetched through the network guard) is read by OCR, and an image whose painted text (at least 3 words read with high confidence, covering at least 2% of it) has 3 or more of its words, and at least half, missing from its alt fails. Alt text matters more in email than on the web, because many clients block images by default and show the alt text instead. When the OCR engine cannot run, a message that passes on its HTML is an error, not a pass.',
+      'Fails when any <img> in the text/html part has no alt attribute. alt="" passes: it marks a decorative image, spacer or tracking pixel, unless the image is an image of text. The text painted in each image not declared smaller than 40×14px (at most 10 distinct sources, those started within 6 s of reading: data:, the message\'s own cid: parts, remote ones fetched through the network guard) is read by OCR, and an image whose painted text (at least 3 words read with high confidence, covering at least 2% of it) has 3 or more of its words, and at least half, missing from its alt fails; a picture with more than 40 such words is a screenshot or a picture of a page, whose alt may describe it instead. Alt text matters more in email than on the web, because many clients block images by default and show the alt text instead. When the OCR engine cannot run, a message that passes on its HTML is an error, not a pass.',
     needs: ["email-html", "image-text"],
     references: [
       {
@@ -35,7 +35,7 @@ export const emailImageAltText: EmailValidation = {
     const described = images.filter((i) => i.alt !== null && i.src);
     const ofText: Finding[] = [];
     for (const i of described) {
-      const painted = paintedWords(pictureText(email.imageText, i.src));
+      const painted = wordsForAlt(pictureText(email.imageText, i.src));
       const lost = textLost(painted, i.alt ?? "");
       if (!painted || !lost) continue;
       ofText.push({

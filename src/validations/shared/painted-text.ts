@@ -40,6 +40,18 @@ export function paintedWords(text: PictureText | undefined): string[] | null {
   return words.length >= OCR_MIN_WORDS && textShare(text) >= OCR_MIN_TEXT_SHARE ? words : null;
 }
 
+/**
+ * More confident words than this, and a picture is a screenshot or a picture of a page rather than an image of text
+ * standing for its words: its alt may describe it (W3C's images tutorial, complex images) instead of repeating them.
+ */
+export const OCR_MAX_WORDS_FOR_ALT = 40;
+
+/** The words an alt text should carry: a picture's painted words, unless it is a screenshot by the rule above. */
+export function wordsForAlt(text: PictureText | undefined): string[] | null {
+  const words = paintedWords(text);
+  return words && words.length <= OCR_MAX_WORDS_FOR_ALT ? words : null;
+}
+
 /** The words of `painted` that `said` (an alt text, a link's text) does not contain. */
 export function unsaid(painted: string[], said: string): string[] {
   const have = new Set(said.split(/\s+/).map(comparable).filter(Boolean));

@@ -1,5 +1,5 @@
 import { failWith, pass, type Finding, type WebValidation } from "../types";
-import { paintedWords, pictureText, ocrUnavailable, textLost } from "../shared/painted-text";
+import { pictureText, ocrUnavailable, textLost, wordsForAlt } from "../shared/painted-text";
 import { domAt, domCheck, quote } from "./_helpers";
 
 export const imageAltText: WebValidation = {
@@ -10,7 +10,7 @@ export const imageAltText: WebValidation = {
     severity: "major",
     summary: "Every <img> and <input type=image> has an alt attribute, and an image of text says its words in its alt.",
     judgment:
-      'Fails when an <img> or <input type=image> has no alt attribute at all. alt="" is correct for decorative images and passes, unless the image is an image of text: the text painted in each shown image of at least 40×14px (at most 10 distinct images, those started within 6 s of reading) is read by OCR, and an image whose painted text (at least 3 words read with high confidence, covering at least 2% of it) has 3 or more of its words, and at least half, missing from its alt fails. Photographs with a stray letter or a distant sign hold no text by that rule. When the OCR engine cannot run, a page that passes on its DOM is an error, not a pass.',
+      'Fails when an <img> or <input type=image> has no alt attribute at all. alt="" is correct for decorative images and passes, unless the image is an image of text: the text painted in each shown image of at least 40×14px (at most 10 distinct images, those started within 6 s of reading) is read by OCR, and an image whose painted text (at least 3 words read with high confidence, covering at least 2% of it) has 3 or more of its words, and at least half, missing from its alt fails; a picture with more than 40 such words is a screenshot or a picture of a page, whose alt may describe it instead. Photographs with a stray letter or a distant sign hold no text by that rule. When the OCR engine cannot run, a page that passes on its DOM is an error, not a pass.',
     needs: ["dom", "image-text"],
     references: [
       {
@@ -34,7 +34,7 @@ export const imageAltText: WebValidation = {
     const { pictures = [], texts } = artifacts.imageText ?? {};
     const described = pictures.filter((p) => p.alt !== null);
     for (const p of described) {
-      const painted = paintedWords(pictureText(texts, p.src));
+      const painted = wordsForAlt(pictureText(texts, p.src));
       const lost = textLost(painted, p.alt ?? "");
       if (!painted || !lost) continue;
       findings.push({

@@ -75,6 +75,25 @@ describe("images of text, read by OCR, through a real job", () => {
     expect(out.findings).toEqual([{ message: "<img> without alt", selector: "#bare", url: stray, method: "dom" }]);
   });
 
+  test("a screenshot (more than 40 words painted) may be described rather than transcribed; a banner may not", async () => {
+    const lines = [
+      "Order confirmation for your spring walking boots",
+      "Thank you for shopping with Trailhead Outfitters today",
+      "Your parcel leaves our warehouse within two working days",
+      "Track it from your account page at any time you like",
+      "Returns are free within thirty days of the delivery date",
+      "Questions about sizing or care are answered by our team",
+    ];
+    const screenshot = svgDataUrl(svgOfText(lines, { width: 1280, size: 36 }));
+    const out = await run(
+      shared.server,
+      shared.apiKey,
+      `<img id="shot" alt="The order confirmation email as Gmail shows it" src="${screenshot}">`,
+    );
+    expect({ verdict: out.verdict, findings: out.findings }).toEqual({ verdict: "pass", findings: [] });
+    expect(out.reasoning).toContain("Text read by OCR in 1 image(s)");
+  });
+
   test("without the OCR engine (ASSAY_TESSERACT_PATH names no binary) a page that passes on its DOM is an error, not a pass", async () => {
     const blind = await startServer({ ASSAY_TESSERACT_PATH: "/nonexistent/tesseract" });
     try {
