@@ -7,8 +7,12 @@ import { PICTURE_HELPERS } from "./page-functions/pictures";
 export const IMAGE_TEXT_LIMITS = {
   /** Distinct pictures read per job (per page or message); the others are counted as skipped. */
   maxPictures: 10,
-  /** Pictures painted smaller than this (CSS pixels) are not read: icons, spacers, tracking pixels. */
-  minWidth: 40,
+  /**
+   * Pictures painted smaller than this (CSS pixels) are not read: icons, spacers, tracking pixels. 64 px wide leaves
+   * out the common 40-48 px feature icons, each of which cost a Tesseract run (about a fifth of a second, mostly its
+   * start) for words no such icon holds.
+   */
+  minWidth: 64,
   minHeight: 14,
   /** The picture as Tesseract gets it: at most this many pixels, and this long a side (its time grows with them). */
   maxPixels: 2_000_000,
