@@ -8,8 +8,10 @@ import { ScriptWatchdog } from "../../src/capture/script-watchdog";
  * reported when it is Assay's own process that stops answering for longer than the stall (its event loop held by
  * synchronous work, as when a check computes another job's verdicts on a loaded machine).
  */
-// Long enough that a loaded machine (other test files running beside this one) answers a probe of a quiet page in time.
-const STALL_MS = 1_000;
+// Long enough that a loaded machine (other test files running beside this one, `npm test` runs a file per core)
+// answers a probe in time, a renderer that has just had its script stopped included: at 1 s, under that load, the
+// stopped page's late answer was taken for a second stall.
+const STALL_MS = 2_000;
 let browser: Browser;
 beforeAll(async () => {
   browser = await chromium.launch({
