@@ -83,6 +83,11 @@ const RENDER_SCHEDULE = scheduleGatherers(
  * render installs both (none on a lane's later renders, which find them there).
  */
 const RENDER_HELPERS_SCRIPT = helpersScript([SANITIZE_HELPERS, ...helpersOf(RENDER_SCHEDULE)]);
+/**
+ * The colour scheme each lane page was last set to by a render: a render on a page its previous one left light
+ * skips the call (the HTML read, which sets light itself, only ever leaves a page light).
+ */
+const schemes = new WeakMap<Page, "light" | "dark">();
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
@@ -146,7 +151,8 @@ export class EmailRenderEngine {
       const size = page.viewportSize();
       if (size?.width !== client.width || size.height !== client.height)
         await page.setViewportSize({ width: client.width, height: client.height });
-      await page.emulateMedia({ colorScheme: "light" });
+      if (schemes.get(page) !== "light") await page.emulateMedia({ colorScheme: "light" });
+      schemes.set(page, "light");
     });
 
     const notes: string[] = [];
@@ -227,7 +233,10 @@ export class EmailRenderEngine {
     const lightText = dark
       ? await page.evaluate(snapshotTextColours, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })
       : null;
-    if (dark) await page.emulateMedia({ colorScheme: "dark" });
+    if (dark) {
+      await page.emulateMedia({ colorScheme: "dark" });
+      schemes.set(page, "dark");
+    }
 
     if (profile.rules.word) {
       const n = await page.evaluate(applyWordLimitsInPage, { attribute: CHANGE_MARK, value: WORD_LIMITS_MARK });
@@ -247,10 +256,7 @@ export class EmailRenderEngine {
     if (dark) {
       const method = DARK_METHODS[client.darkMode];
       if (method.method === "prefers-color-scheme") {
-        const decision = await page.evaluate(
-          appleDarkDecisionInPage,
-          await page.evaluate(() => getComputedStyle(document.documentElement).color),
-        );
+        const decision = await page.evaluate(appleDarkDecisionInPage);
         const darkened = decision.declared || !decision.coloured;
         darkMode = {
           ...method,
