@@ -77,8 +77,12 @@ export async function invertColours(page: Page, mode: DarkInversion): Promise<nu
   return page.evaluate(writeColoursInPage, plan);
 }
 
-/** Apple Mail's choice in dark mode: does the message declare dark support, and does it set colours of its own? */
-export function appleDarkDecisionInPage(defaultText: string): { declared: boolean; coloured: boolean } {
+/**
+ * Apple Mail's choice in dark mode: does the message declare dark support, and does it set colours of its own (a
+ * colour other than the root's, the client's default text)?
+ */
+export function appleDarkDecisionInPage(): { declared: boolean; coloured: boolean } {
+  const defaultText = getComputedStyle(document.documentElement).color;
   const metas = Array.from(
     document.querySelectorAll('meta[name="color-scheme" i], meta[name="supported-color-schemes" i]'),
   );

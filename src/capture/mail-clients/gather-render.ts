@@ -1,6 +1,6 @@
 import { wcagContrast, type Rgb } from "culori";
-import type { Page } from "playwright-core";
-import { documentExtent, fullPageJpeg } from "../full-page-screenshot";
+import type { CDPSession, Page } from "playwright-core";
+import type { Screenshot } from "../artifact-shapes";
 import { gathererFor } from "../gatherers/gatherer";
 import { gathererTable } from "../gatherers/run";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
@@ -20,6 +20,8 @@ export type { EmailRenderSnapshot, MeasuredEmailRender } from "./snapshot-email-
 /** What a message rendered in a mail client offers the render's gatherers (render.ts brings it there). */
 export interface RenderPage {
   page: Page;
+  /** The page's DevTools session: the screenshot is taken over it in one call. */
+  cdp: CDPSession;
   formFactor: CaptureSize;
   /** The client's canvas colour behind the message, as the render left it (dark mode may have changed it). */
   canvas: RGB;
@@ -48,16 +50,80 @@ const snapshotGatherer = defineRenderGatherer({
   }),
 });
 
-/** A full-page JPEG of the render, cut at the height limit. */
+/**
+ * A full-page JPEG of the render, cut at the height limit: the picture Playwright's full-page screenshot takes
+ * (same clip, quality, fonts awaited, caret hidden, beyond the viewport when the page does not fit it), in one
+ * evaluate and one Page.captureScreenshot instead of its six round trips (87 against 151 ms a screenshot in a bare script, load 20).
+ */
 const screenshotGatherer = defineRenderGatherer({
   kind: "screenshot",
   sizes: "once",
   dependsOn: [],
-  async gather({ page, formFactor, screenshotMaxHeight }) {
-    const extent = await page.evaluate(documentExtent);
-    return { screenshot: await fullPageJpeg(page, formFactor, extent, screenshotMaxHeight) };
+  async gather({ page, cdp, formFactor, screenshotMaxHeight }) {
+    const extent = await page.evaluate(prepareScreenshot, CARET_KEY);
+    const viewport = page.viewportSize();
+    const fits = !!viewport && extent.fullWidth <= viewport.width && extent.fullHeight <= viewport.height;
+    const { width, height } = extent;
+    const clipHeight = Math.max(1, Math.min(height, screenshotMaxHeight));
+    try {
+      const { data } = await cdp.send("Page.captureScreenshot", {
+        format: "jpeg",
+        quality: 80,
+        clip: { x: 0, y: 0, width, height: clipHeight, scale: 1 },
+        captureBeyondViewport: !fits,
+      });
+      const screenshot: Screenshot = {
+        viewport: formFactor,
+        contentType: "image/jpeg",
+        width,
+        height: clipHeight,
+        pageHeight: height,
+        cut: height > clipHeight,
+        data: Buffer.from(data, "base64"),
+      };
+      return { screenshot };
+    } finally {
+      if (extent.caretsHidden) await page.evaluate(restoreCarets, CARET_KEY);
+    }
   },
 });
+
+/** Where prepareScreenshot keeps the carets it hid, for restoreCarets. */
+const CARET_KEY = "assay.hidden-carets";
+
+/**
+ * In the page, before its screenshot: waits for its fonts, hides the caret of editable elements (as Playwright does)
+ * and reads the document's extent (documentExtent's) and its full size (Playwright's, to decide whether it fits).
+ */
+async function prepareScreenshot(caretKey: string) {
+  await document.fonts.ready;
+  const root = document.documentElement;
+  const body = document.body;
+  const hidden: Array<[HTMLElement, string, string]> = [];
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>("input,textarea,[contenteditable]"))) {
+    hidden.push([el, el.style.getPropertyValue("caret-color"), el.style.getPropertyPriority("caret-color")]);
+    el.style.setProperty("caret-color", "transparent", "important");
+  }
+  (globalThis as unknown as Record<symbol, unknown>)[Symbol.for(caretKey)] = hidden;
+  const boxes = body ? [body, root] : [root];
+  return {
+    width: root.clientWidth,
+    height: Math.max(root.scrollHeight, body?.scrollHeight ?? 0),
+    fullWidth: Math.max(...boxes.flatMap((e) => [e.scrollWidth, e.offsetWidth, e.clientWidth])),
+    fullHeight: Math.max(...boxes.flatMap((e) => [e.scrollHeight, e.offsetHeight, e.clientHeight])),
+    caretsHidden: hidden.length,
+  };
+}
+
+/** In the page, after its screenshot: the carets prepareScreenshot hid, as they were. */
+function restoreCarets(caretKey: string): void {
+  const key = Symbol.for(caretKey);
+  const hidden = (globalThis as unknown as Record<symbol, Array<[HTMLElement, string, string]>>)[key] ?? [];
+  for (const [el, value, priority] of hidden)
+    if (value) el.style.setProperty("caret-color", value, priority);
+    else el.style.removeProperty("caret-color");
+  delete (globalThis as unknown as Record<symbol, unknown>)[key];
+}
 
 /** What a render gathers once the client has shown the message: every one of them, each render. */
 export const RENDER_GATHERERS = gathererTable([layoutGatherer, snapshotGatherer, screenshotGatherer]);

@@ -77,6 +77,17 @@ const RENDER_SCHEDULE = scheduleGatherers(
   RENDER_GATHERERS,
   RENDER_GATHERERS.map((g) => g.kind),
 );
+/**
+ * The sanitizer's helpers and the render gatherers' at once, written once: installed in the blank page before the
+ * sanitizer runs, they stay through the render's setContent (the page's global object is kept), so one evaluate a
+ * render installs both (none on a lane's later renders, which find them there).
+ */
+const RENDER_HELPERS_SCRIPT = helpersScript([SANITIZE_HELPERS, ...helpersOf(RENDER_SCHEDULE)]);
+/**
+ * The colour scheme each lane page was last set to by a render: a render on a page its previous one left light
+ * skips the call (the HTML read, which sets light itself, only ever leaves a page light).
+ */
+const schemes = new WeakMap<Page, "light" | "dark">();
 const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 /**
@@ -136,8 +147,12 @@ export class EmailRenderEngine {
     const dark = client.colorScheme === "dark";
     const blocked = lane.startRender();
     await timed("render viewport", async () => {
-      await page.setViewportSize({ width: client.width, height: client.height });
-      await page.emulateMedia({ colorScheme: "light" });
+      // A lane's previous render at the same size left the viewport as this one needs it.
+      const size = page.viewportSize();
+      if (size?.width !== client.width || size.height !== client.height)
+        await page.setViewportSize({ width: client.width, height: client.height });
+      if (schemes.get(page) !== "light") await page.emulateMedia({ colorScheme: "light" });
+      schemes.set(page, "light");
     });
 
     const notes: string[] = [];
@@ -175,7 +190,7 @@ export class EmailRenderEngine {
       }
     }
     const sanitized = await timed("render sanitize", async () => {
-      await page.evaluate(helpersScript([SANITIZE_HELPERS]));
+      await page.evaluate(RENDER_HELPERS_SCRIPT);
       return page.evaluate(sanitizeInPage, {
         html,
         source: message.html ?? html,
@@ -211,14 +226,17 @@ export class EmailRenderEngine {
       });
     });
 
-    // The render's artifacts, as a webpage's: its gatherers (gather-render.ts), every one, the first failure the render's.
-    await timed("render helpers", () => page.evaluate(helpersScript(helpersOf(RENDER_SCHEDULE))));
+    // The render's artifacts, as a webpage's: its gatherers (gather-render.ts, helpers installed with the sanitizer's),
+    // every one, the first failure the render's.
     // A dark render reads its text in light mode first, so a check can tell text that is unreadable in both from
     // text that dark mode made unreadable; then the reader's device turns dark.
     const lightText = dark
       ? await page.evaluate(snapshotTextColours, { helpersKey: PAGE_HELPERS_KEY, canvas: rgb(scheme.canvas) })
       : null;
-    if (dark) await page.emulateMedia({ colorScheme: "dark" });
+    if (dark) {
+      await page.emulateMedia({ colorScheme: "dark" });
+      schemes.set(page, "dark");
+    }
 
     if (profile.rules.word) {
       const n = await page.evaluate(applyWordLimitsInPage, { attribute: CHANGE_MARK, value: WORD_LIMITS_MARK });
@@ -238,10 +256,7 @@ export class EmailRenderEngine {
     if (dark) {
       const method = DARK_METHODS[client.darkMode];
       if (method.method === "prefers-color-scheme") {
-        const decision = await page.evaluate(
-          appleDarkDecisionInPage,
-          await page.evaluate(() => getComputedStyle(document.documentElement).color),
-        );
+        const decision = await page.evaluate(appleDarkDecisionInPage);
         const darkened = decision.declared || !decision.coloured;
         darkMode = {
           ...method,
@@ -279,6 +294,7 @@ export class EmailRenderEngine {
     }
     const rendered = {
       page,
+      cdp,
       formFactor,
       canvas: rgb(scheme.canvas),
       screenshotMaxHeight: this.limits.screenshotMaxHeight,
