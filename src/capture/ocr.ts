@@ -49,11 +49,12 @@ export class TextReader {
     const outcomes: Array<OcrOutcome | null> = pngs.map(() => null);
     if (!pngs.length) return outcomes;
     await this.turn();
-    const folder = await mkdtemp(join(tmpdir(), "assay-ocr-"));
+    let folder: string | undefined;
     try {
+      folder = await mkdtemp(join(tmpdir(), "assay-ocr-"));
       const files = await Promise.all(
         pngs.map(async (png, i) => {
-          const file = join(folder, `${i}.png`);
+          const file = join(folder!, `${i}.png`);
           await writeFile(file, png);
           return file;
         }),
@@ -68,7 +69,7 @@ export class TextReader {
       }
       return outcomes;
     } finally {
-      await rm(folder, { recursive: true, force: true });
+      if (folder) await rm(folder, { recursive: true, force: true });
       this.running--;
       this.waiting.shift()?.();
     }
