@@ -9,8 +9,8 @@ export const IMAGE_TEXT_LIMITS = {
   maxPictures: 10,
   /**
    * Pictures painted smaller than this (CSS pixels) are not read: icons, spacers, tracking pixels. 64 px wide leaves
-   * out the common 40-48 px feature icons, each of which cost a Tesseract run (about a fifth of a second, mostly its
-   * start) for words no such icon holds.
+   * out the common 40-48 px feature icons, each of which cost a rasterization and a Tesseract reading for words no
+   * such icon holds.
    */
   minWidth: 64,
   minHeight: 14,
@@ -49,7 +49,8 @@ export type InBlankPage = <T>(fn: (page: Page) => Promise<T>) => Promise<T>;
 
 /**
  * Reads the text in pictures: each decoded and rasterized to PNG in a blank page (opened only when there is a picture
- * to decode), over white, enlarged when small, bounded in size; then read by `reader` (Tesseract).
+ * to decode), over white, enlarged when small, bounded in size; then read by `reader` (Tesseract, one process for
+ * them all), no picture begun once IMAGE_TEXT_LIMITS.budgetMs is spent.
  */
 export async function readPictures(
   inPage: InBlankPage,
@@ -73,44 +74,41 @@ export async function readPictures(
       })
     : [];
   let unavailable: string | undefined;
-  let overBudget = 0;
-  await Promise.all(
-    rasters.map(async (r) => {
-      if ("error" in r) {
-        read[r.key] = { error: r.error };
-        return;
-      }
-      const outcome = await reader.read(Buffer.from(r.png, "base64"), () => {
-        const over = performance.now() - started > IMAGE_TEXT_LIMITS.budgetMs;
-        if (over) overBudget++;
-        return !over;
-      });
-      if (outcome === null) {
-        read[r.key] = {
-          error: `not read: the job's ${IMAGE_TEXT_LIMITS.budgetMs / 1000} s for reading images was spent`,
-        };
-        return;
-      }
-      if (!outcome.ok) {
-        if (outcome.unavailable) unavailable = outcome.error;
-        read[r.key] = { error: outcome.error };
-        return;
-      }
-      read[r.key] = {
-        naturalWidth: r.naturalWidth,
-        naturalHeight: r.naturalHeight,
-        words: outcome.words.map((w) => ({
-          ...w,
-          box: {
-            x: Math.round(w.box.x / r.scale),
-            y: Math.round(w.box.y / r.scale),
-            width: Math.round(w.box.width / r.scale),
-            height: Math.round(w.box.height / r.scale),
-          },
-        })),
-      };
-    }),
+  const pictures = rasters.filter((r) => "png" in r);
+  for (const r of rasters) if ("error" in r) read[r.key] = { error: r.error };
+  const outcomes = await reader.read(
+    pictures.map((r) => Buffer.from(r.png, "base64")),
+    () => performance.now() - started <= IMAGE_TEXT_LIMITS.budgetMs,
   );
+  let overBudget = 0;
+  pictures.forEach((r, i) => {
+    const outcome = outcomes[i];
+    if (!outcome) {
+      overBudget++;
+      read[r.key] = {
+        error: `not read: the job's ${IMAGE_TEXT_LIMITS.budgetMs / 1000} s for reading images was spent`,
+      };
+      return;
+    }
+    if (!outcome.ok) {
+      if (outcome.unavailable) unavailable = outcome.error;
+      read[r.key] = { error: outcome.error };
+      return;
+    }
+    read[r.key] = {
+      naturalWidth: r.naturalWidth,
+      naturalHeight: r.naturalHeight,
+      words: outcome.words.map((w) => ({
+        ...w,
+        box: {
+          x: Math.round(w.box.x / r.scale),
+          y: Math.round(w.box.y / r.scale),
+          width: Math.round(w.box.width / r.scale),
+          height: Math.round(w.box.height / r.scale),
+        },
+      })),
+    };
+  });
   return {
     read,
     skipped: skipped + overBudget,

@@ -119,6 +119,81 @@ describe("the runner", () => {
   });
 });
 
+describe("a gatherer in the background", () => {
+  /** Begins by noting it on the page, then finishes once `release` is called (after whatever the sizes did). */
+  const backgrounded = (kind: string) => {
+    let release = () => {};
+    const finished = new Promise<void>((r) => (release = r));
+    const g = define({
+      kind,
+      sizes: "background",
+      dependsOn: [],
+      begin: async (page) => {
+        page.read.push(`${kind} begun`);
+        return { rest: finished.then(() => (page.read.push(`${kind} finished`), { [kind]: kind })) };
+      },
+    });
+    return { g, release: () => release() };
+  };
+
+  test("is begun before anything at load, finishes while the sizes are visited, and is there for those after the sizes", async () => {
+    const ocr = backgrounded("ocr");
+    const shot = each("shot");
+    const reads = once("reads", [ocr.g]);
+    const table = gathererTable([once("first"), shot, ocr.g, reads]);
+    const s = scheduleGatherers(table, ["first", "shot", "reads"]);
+    expect([kinds(s.inBackground), kinds(s.atLoad), kinds(s.afterSizes)]).toEqual([["ocr"], ["first"], ["reads"]]);
+    const page: Log = { read: [] };
+    const { artifacts } = await runGatherers(s, page, {
+      sizes: ["desktop-md", "mobile-sm"],
+      resize: async (size) => {
+        page.read.push(`resize ${size}`);
+        if (size === "mobile-sm") ocr.release();
+      },
+      phase: "gather",
+      onFailure: "record",
+    });
+    expect(page.read).toEqual([
+      "ocr begun",
+      "first",
+      "resize desktop-md",
+      "shot@desktop-md",
+      "resize mobile-sm",
+      "ocr finished",
+      "shot@mobile-sm",
+      "reads",
+    ]);
+    expect((artifacts as Record<string, unknown>).ocr).toBe("ocr");
+  });
+
+  test("that fails is recorded for its kind alone; one that reads, or is read before the sizes end, is refused", async () => {
+    const broken = define({
+      kind: "broken",
+      sizes: "background",
+      dependsOn: [],
+      begin: async () => ({ rest: Promise.reject(new Error("Tesseract failed\nstack")) }),
+    });
+    const { failures } = await runGatherers(
+      scheduleGatherers(gathererTable([broken]), ["broken"]),
+      { read: [] },
+      {
+        sizes: ["desktop-md"],
+        resize: async () => {},
+        phase: "gather",
+        onFailure: "record",
+      },
+    );
+    expect(failures).toEqual({ broken: "Tesseract failed" });
+    const ocr = backgrounded("ocr").g;
+    expect(() => gathererTable([ocr, define({ ...ocr, kind: "late", dependsOn: [ocr] })])).toThrow(
+      "late is begun in the background before anything else is gathered, so it can read nothing",
+    );
+    expect(() => gathererTable([ocr, each("per-size", [ocr])])).toThrow(
+      "per-size is gathered at each size but reads ocr, gathered after the sizes",
+    );
+  });
+});
+
 describe("page helpers", () => {
   function twice(n: number): number {
     return n * 2;

@@ -25,6 +25,18 @@ export interface OnceGatherer<P, S, K extends string, D extends readonly AnyGath
   gather(page: P, gathered: Gathered<D>): Promise<A>;
 }
 
+/**
+ * Begun once at the size the page loaded at, and finished while the sizes are visited: work that reads the page at
+ * load and then takes time of its own, away from the page (OCR: rasterizing pictures in a blank page, Tesseract).
+ * Its artifacts are there for the gatherers after the sizes; nothing at load or at each size may read them.
+ */
+export interface BackgroundGatherer<P, S, K extends string, D extends readonly AnyGatherer<P, S>[], A extends object>
+  extends GathererBase<P, S, K, D> {
+  readonly sizes: "background";
+  /** Reads what it needs of the page, then returns the rest of its work under way, which no longer touches the page. */
+  begin(page: P, gathered: Gathered<D>): Promise<{ rest: Promise<A> }>;
+}
+
 /** Read at each capture size of the job, the page resized to it: each field of its reading is kept per size. */
 export interface EachSizeGatherer<
   P,
@@ -43,6 +55,7 @@ export interface EachSizeGatherer<
 /** A gatherer of any kind, as tables and the runner hold them. */
 export type AnyGatherer<P = any, S = any> =
   | OnceGatherer<P, S, string, any, any>
+  | BackgroundGatherer<P, S, string, any, any>
   | EachSizeGatherer<P, S, string, any, any, any>;
 
 /** The fields of a reading kept per size. */
@@ -52,9 +65,11 @@ export type PerSize<A> = { [F in keyof A]?: Partial<Record<CaptureSize, A[F]>> }
 export type ArtifactsOf<G> =
   G extends OnceGatherer<any, any, string, any, infer A>
     ? Partial<A>
-    : G extends EachSizeGatherer<any, any, string, any, infer A, infer F>
-      ? PerSize<A> & Partial<F>
-      : never;
+    : G extends BackgroundGatherer<any, any, string, any, infer A>
+      ? Partial<A>
+      : G extends EachSizeGatherer<any, any, string, any, infer A, infer F>
+        ? PerSize<A> & Partial<F>
+        : never;
 
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
 
@@ -69,6 +84,9 @@ export function gathererFor<P, S = never>() {
   function define<const K extends string, const D extends readonly AnyGatherer<P, S>[], A extends object>(
     g: OnceGatherer<P, S, K, D, A>,
   ): OnceGatherer<P, S, K, D, A>;
+  function define<const K extends string, const D extends readonly AnyGatherer<P, S>[], A extends object>(
+    g: BackgroundGatherer<P, S, K, D, A>,
+  ): BackgroundGatherer<P, S, K, D, A>;
   function define<
     const K extends string,
     const D extends readonly AnyGatherer<P, S>[],

@@ -9,18 +9,19 @@ import { defineWebGatherer } from "./web-page";
  * "image-text": the text painted in the page's pictures, read by OCR (ocr.ts, Tesseract) at the size the page loaded
  * at (desktop-md): each shown <img> or <input type=image> large enough to hold text, from the bytes the page received
  * (kept as they arrive) or its data: URL, at most IMAGE_TEXT_LIMITS.maxPictures distinct sources. A page without
- * such pictures costs one page function and nothing more.
+ * such pictures costs one page function and nothing more. The pictures are listed at load; they are rasterized
+ * (in a blank page) and read in the background while the page is gathered at its sizes.
  */
 export const imageTextGatherer = defineWebGatherer({
   kind: "image-text",
-  sizes: "once",
+  sizes: "background",
   dependsOn: [],
   helpers: [IMAGES_HELPERS],
   prepare({ network }) {
     network.keepImageBodies();
   },
-  async gather({ world, context, network, textReader }): Promise<{
-    imageText: { pictures: PagePicture[]; texts: ImageTexts };
+  async begin({ world, context, network, textReader }): Promise<{
+    rest: Promise<{ imageText: { pictures: PagePicture[]; texts: ImageTexts } }>;
   }> {
     const pictures = await world.run(snapshotPictures, {
       helpersKey: PAGE_HELPERS_KEY,
@@ -35,7 +36,7 @@ export const imageTextGatherer = defineWebGatherer({
       else if (sources.filter((s) => "dataUrl" in s).length >= IMAGE_TEXT_LIMITS.maxPictures) skipped++;
       else sources.push({ key: src, dataUrl: bytes });
     }
-    const texts = await readPictures((fn) => inBlankPage(context, fn), textReader, sources, skipped);
-    return { imageText: { pictures, texts } };
+    const reading = readPictures((fn) => inBlankPage(context, fn), textReader, sources, skipped);
+    return { rest: reading.then((texts) => ({ imageText: { pictures, texts } })) };
   },
 });

@@ -18,14 +18,21 @@ export function gathererTable<const T extends readonly AnyGatherer[]>(table: T):
   }
   const all = scheduleGatherers(table, kinds);
   for (const g of all.atEachSize) {
-    const late = (g.dependsOn as readonly AnyGatherer[]).find((d) => all.afterSizes.includes(d) && d.sizes === "once");
+    const late = (g.dependsOn as readonly AnyGatherer[]).find(
+      (d) => (all.afterSizes.includes(d) && d.sizes === "once") || d.sizes === "background",
+    );
     if (late) throw new Error(`${g.kind} is gathered at each size but reads ${late.kind}, gathered after the sizes`);
   }
+  for (const g of table)
+    if (g.sizes === "background" && g.dependsOn.length)
+      throw new Error(`${g.kind} is begun in the background before anything else is gathered, so it can read nothing`);
   return table;
 }
 
 /** The gatherers a page runs, in dependency order, in the three stages of its life they run in. */
 export interface Schedule<G extends AnyGatherer = AnyGatherer> {
+  /** Begun first, at the size the page loaded at, and finished while the sizes are visited (awaited after them). */
+  inBackground: G[];
   /** Once each, at the size the page loaded at, before any resize. */
   atLoad: G[];
   /** At each size, the page resized to it. */
@@ -64,14 +71,15 @@ export function scheduleGatherers<G extends AnyGatherer>(table: readonly G[], ne
       );
     all.push(next);
   }
-  // A gatherer runs after the sizes when it reads, directly or not, a kind gathered at each size.
+  // A gatherer runs after the sizes when it reads, directly or not, a kind gathered at each size or in the background.
   const afterSizes = new Set<G>();
   for (const g of all) {
     const deps = g.dependsOn as readonly G[];
-    if (g.sizes === "once" && deps.some((d) => d.sizes === "each" || afterSizes.has(d))) afterSizes.add(g);
+    if (g.sizes === "once" && deps.some((d) => d.sizes !== "once" || afterSizes.has(d))) afterSizes.add(g);
     if (g.sizes === "each" && g.finish) afterSizes.add(g);
   }
   return {
+    inBackground: all.filter((g) => g.sizes === "background"),
     atLoad: all.filter((g) => g.sizes === "once" && !afterSizes.has(g)),
     atEachSize: all.filter((g) => g.sizes === "each"),
     afterSizes: all.filter((g) => afterSizes.has(g)),
@@ -100,7 +108,10 @@ export interface GatherOptions {
   fatal?(): boolean;
 }
 
-/** Runs the scheduled gatherers on a page: those at load, then each size in turn, then those after the sizes. */
+/**
+ * Runs the scheduled gatherers on a page: those in the background begun, those at load, then each size in turn, then
+ * what was begun in the background awaited, then those after the sizes.
+ */
 export async function runGatherers<G extends AnyGatherer<P>, P>(
   schedule: Schedule<G>,
   page: P,
@@ -119,6 +130,19 @@ export async function runGatherers<G extends AnyGatherer<P>, P>(
   };
   // Each gatherer finds its dependencies' artifacts among those gathered so far (its declaration types them).
   const gathered = artifacts as never;
+  const begun: Array<{ kind: string; rest: Promise<object> }> = [];
+  for (const g of schedule.inBackground) {
+    if (g.sizes !== "background") continue;
+    const started = await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.begin(page, gathered));
+    if (!started) continue;
+    const rest = timed(
+      `${options.phase} ${g.kind} (in the background)`,
+      () => (started as { rest: Promise<object> }).rest,
+    );
+    // Awaited after the sizes; a gathering that ends before then (the page's end) leaves it to settle unobserved.
+    rest.catch(() => {});
+    begun.push({ kind: g.kind, rest });
+  }
   for (const g of schedule.atLoad) {
     if (g.sizes === "once")
       Object.assign(artifacts, await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.gather(page, gathered)));
@@ -132,7 +156,10 @@ export async function runGatherers<G extends AnyGatherer<P>, P>(
         ((artifacts[field] ??= {}) as Record<string, unknown>)[size] = value;
     }
   }
+  for (const { kind, rest } of begun)
+    Object.assign(artifacts, await attempt(kind, `${options.phase} ${kind} (awaited)`, () => rest));
   for (const g of schedule.afterSizes) {
+    if (g.sizes === "background") continue;
     const [phase, read] =
       g.sizes === "each"
         ? [`${options.phase} ${g.kind} (all sizes)`, () => g.finish!(page, gathered)]

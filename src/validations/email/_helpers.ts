@@ -59,11 +59,6 @@ export function htmlDomOf(
   return { dom };
 }
 
-export function quote(text: string, max = 80): string {
-  const t = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return JSON.stringify(t);
-}
-
 /** The registrable domain (eTLD+1, ICANN section of the Public Suffix List) of a host or address; null for IPs and bare suffixes. */
 export function registrableDomain(hostOrAddress: string): string | null {
   const host = hostOrAddress.includes("@") ? hostOrAddress.slice(hostOrAddress.lastIndexOf("@") + 1) : hostOrAddress;

@@ -66,9 +66,6 @@ export function findingAt(r: EmailRender, f: Omit<Finding, "viewport">): Finding
   return { ...f, viewport: r.formFactor, measured: { client: r.client.id, ...(f.measured ?? {}) } };
 }
 
-export const quote = (text: string, max = 60) =>
-  JSON.stringify(text.length > max ? `${text.slice(0, max - 1)}…` : text);
-
 /**
  * What a finding measured, as a client's changes to the message can explain it: text overlapping, the message wider
  * than the screen, an element hidden or shrunk, colours, an image.

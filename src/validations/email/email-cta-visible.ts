@@ -1,7 +1,8 @@
 import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
 import { isSocialLink } from "../shared/social";
-import { because, explained, quote, renderCheck, rendersFor, where, type Aspect } from "./_renders";
+import { because, explained, renderCheck, rendersFor, where, type Aspect } from "./_renders";
+import { quote } from "../shared/quote";
 import type { ImageTexts } from "../../capture/image-text";
 import { paintedLabel, pictureText } from "../shared/painted-text";
 

@@ -1,6 +1,7 @@
 import type { EmailValidation, Finding } from "../types";
 import type { EmailRender } from "../../capture/mail-clients/render";
-import { because, explained, quote, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, renderCheck, rendersFor, where } from "./_renders";
+import { quote } from "../shared/quote";
 
 /** Below 3:1 text is hard to read for most readers (WCAG's floor for large text); color-contrast-style AA checks are separate. */
 const MIN_CONTRAST = 3;

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type EmailValidation } from "../types";
-import { htmlCheck, htmlDomOf, listed, quote } from "./_helpers";
+import { htmlCheck, htmlDomOf, listed } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const emailFontSize: EmailValidation = {
   meta: htmlCheck({

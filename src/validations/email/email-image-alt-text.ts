@@ -1,6 +1,6 @@
 import { pass, type EmailValidation, type Finding } from "../types";
-import { ocrUnavailable, pictureText, textLost, wordsForAlt } from "../shared/painted-text";
-import { htmlCheck, htmlDomOf, listed, quote } from "./_helpers";
+import { altLeavesOutText, ocrUnavailable } from "../shared/painted-text";
+import { htmlCheck, htmlDomOf, listed } from "./_helpers";
 
 export const emailImageAltText: EmailValidation = {
   meta: htmlCheck({
@@ -33,20 +33,7 @@ export const emailImageAltText: EmailValidation = {
       method: "dom" as const,
     }));
     const described = images.filter((i) => i.alt !== null && i.src);
-    const ofText: Finding[] = [];
-    for (const i of described) {
-      const painted = wordsForAlt(pictureText(email.imageText, i.src));
-      const lost = textLost(painted, i.alt ?? "");
-      if (!painted || !lost) continue;
-      ofText.push({
-        message: `image of text whose alt ${i.alt ? quote(i.alt, 60) : '""'} leaves out ${lost.length} of its ${painted.length} words: ${quote(painted.join(" "), 80)}`,
-        selector: i.selector,
-        ...(i.src.startsWith("data:") ? {} : { url: i.src }),
-        text: painted.join(" "),
-        measured: { wordsRead: painted.length, wordsMissing: lost.length },
-        method: "ocr",
-      });
-    }
+    const ofText = described.flatMap((i) => altLeavesOutText(i, email.imageText) ?? []);
     const unread = ocrUnavailable(email.imageText);
     if (missing.length === 0 && ofText.length === 0) {
       if (unread && described.length)

@@ -1,5 +1,6 @@
 import type { EmailValidation, Finding } from "../types";
-import { because, explained, findingAt, quote, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, findingAt, renderCheck, rendersFor, where } from "./_renders";
+import { quote } from "../shared/quote";
 import { ocrUnavailable, paintedLabel, paintedWords, pictureText, textLost } from "../shared/painted-text";
 
 /** Fewer live words than this, with images in the message, and the message is its images. */

@@ -1,5 +1,6 @@
 import type { EmailValidation, Finding } from "../types";
-import { because, explained, quote, renderCheck, rendersFor, where } from "./_renders";
+import { because, explained, renderCheck, rendersFor, where } from "./_renders";
+import { quote } from "../shared/quote";
 
 export const emailLayoutNotBroken: EmailValidation = {
   meta: renderCheck({

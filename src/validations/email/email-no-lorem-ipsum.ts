@@ -1,5 +1,6 @@
 import { pass, type EmailValidation, type Finding } from "../types";
-import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart } from "./_helpers";
+import { quote } from "../shared/quote";
 import { findFillerText } from "../shared/filler-text";
 
 export const emailNoLoremIpsum: EmailValidation = {

@@ -1,5 +1,6 @@
 import { pass, type EmailValidation, type Finding } from "../types";
-import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart } from "./_helpers";
+import { quote } from "../shared/quote";
 import { findTemplateSyntax } from "../shared/template-syntax";
 
 function firstTag(text: string): { label: string; match: string; context: string } | null {

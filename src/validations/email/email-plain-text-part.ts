@@ -1,5 +1,6 @@
 import { failWith, pass, type EmailValidation, type Finding } from "../types";
-import { htmlCheck, htmlDomOf, plainPart, quote, urlKey, urlsInText } from "./_helpers";
+import { htmlCheck, htmlDomOf, plainPart, urlKey, urlsInText } from "./_helpers";
+import { quote } from "../shared/quote";
 import { UNSUBSCRIBE_WORDING } from "./email-unsubscribe-link";
 
 /** Words compared loosely: case, punctuation, typographic quotes and white space do not matter. */

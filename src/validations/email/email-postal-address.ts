@@ -1,5 +1,6 @@
 import { pass, type EmailValidation } from "../types";
-import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart } from "./_helpers";
+import { quote } from "../shared/quote";
 
 const CITY = String.raw`(?<city>\p{Lu}[\p{L}'’.-]*(?:[ -]\p{Lu}[\p{L}'’.-]*){0,3})`;
 /** Postal codes with the city beside them: where each country writes it. */

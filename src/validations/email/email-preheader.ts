@@ -1,5 +1,6 @@
 import { pass, type EmailValidation } from "../types";
-import { htmlCheck, htmlDomOf, quote } from "./_helpers";
+import { htmlCheck, htmlDomOf } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const emailPreheader: EmailValidation = {
   meta: htmlCheck({

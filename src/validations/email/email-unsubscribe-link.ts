@@ -1,5 +1,6 @@
 import { pass, type EmailValidation } from "../types";
-import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart, quote } from "./_helpers";
+import { hasHtmlPart, htmlCheck, htmlDomOf, plainPart } from "./_helpers";
+import { quote } from "../shared/quote";
 
 /** Link text that offers a way out of the mailing (the common non-English wordings too). */
 export const UNSUBSCRIBE_WORDING =

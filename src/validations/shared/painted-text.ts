@@ -1,4 +1,6 @@
 import type { ImageTexts, PictureText } from "../../capture/image-text";
+import type { Finding } from "../types";
+import { quote } from "./quote";
 
 /**
  * Text painted in pictures, as the checks that read it decide on it (the OCR is src/capture/ocr.ts). Decisions are
@@ -70,6 +72,27 @@ export function textLost(painted: string[] | null, said: string): string[] | nul
   if (!painted) return null;
   const lost = unsaid(painted, said);
   return lost.length >= OCR_MIN_WORDS && lost.length * 2 >= painted.length ? lost : null;
+}
+
+/**
+ * The finding of image-alt-text and email-image-alt-text for a picture with an alt attribute: an image of text whose
+ * alt leaves out its words (wordsForAlt, textLost); null when it is none.
+ */
+export function altLeavesOutText(
+  picture: { src: string; alt: string | null; selector: string },
+  texts: ImageTexts | undefined,
+): Finding | null {
+  const painted = wordsForAlt(pictureText(texts, picture.src));
+  const lost = textLost(painted, picture.alt ?? "");
+  if (!painted || !lost) return null;
+  return {
+    message: `image of text whose alt ${picture.alt ? quote(picture.alt, 60) : '""'} leaves out ${lost.length} of its ${painted.length} words: ${quote(painted.join(" "), 80)}`,
+    selector: picture.selector,
+    ...(picture.src.startsWith("data:") ? {} : { url: picture.src }),
+    text: painted.join(" "),
+    measured: { wordsRead: painted.length, wordsMissing: lost.length },
+    method: "ocr",
+  };
 }
 
 /**

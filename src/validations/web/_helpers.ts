@@ -32,11 +32,6 @@ export function metaByName(dom: DomSnapshot, name: string) {
   return dom.metas.filter((m) => (m.name ?? "").trim().toLowerCase() === name);
 }
 
-export function quote(text: string, max = 80): string {
-  const t = text.length > max ? `${text.slice(0, max - 1)}…` : text;
-  return JSON.stringify(t);
-}
-
 /** For matching user-given text: case-insensitive, white space collapsed. */
 export const normaliseText = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
 

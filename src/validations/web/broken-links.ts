@@ -1,7 +1,8 @@
 import { pass, type Finding, type WebValidation } from "../types";
 import type { AnchorInfo } from "../../capture/artifacts";
 import type { ProbeResult } from "../../capture/url-probe";
-import { domAt, domCheck, quote } from "./_helpers";
+import { domAt, domCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 /** At most this many distinct link targets are requested per page; the reasoning says when more were left out. */
 const MAX_TARGETS = 300;

@@ -1,7 +1,8 @@
 import type { DialogEntry } from "../../capture/artifacts";
 import { SCRIPT_STALL_MS } from "../../capture/script-watchdog";
 import { pass, type Finding, type WebValidation } from "../types";
-import { domCheck, quote } from "./_helpers";
+import { domCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 /**
  * Chromium's own messages about a resource that did not load ("Failed to load resource: the server responded

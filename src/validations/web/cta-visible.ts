@@ -2,7 +2,8 @@ import { pass, type WebValidation } from "../types";
 import type { ControlInfo, LayoutSnapshot, WebArtifacts } from "../../capture/artifacts";
 import { paintedLabel, pictureText } from "../shared/painted-text";
 import { isSocialLink } from "../shared/social";
-import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
+import { boxMeasure, layoutAt, visualCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 /** A call to action: a control, and its label as a reader sees it (its text, or the words painted in its picture). */
 export type Cta = ControlInfo & { label: string; painted: boolean };

@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { failWith, pass, type WebValidation } from "../types";
-import { domAt, domCheck, quote } from "./_helpers";
+import { domAt, domCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const fontSizeBodyMinMax: WebValidation = {
   meta: domCheck({

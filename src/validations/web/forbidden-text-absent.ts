@@ -1,6 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type WebValidation } from "../types";
-import { domAt, domCheck, normaliseText, quote } from "./_helpers";
+import { domAt, domCheck, normaliseText } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const forbiddenTextAbsent: WebValidation = {
   meta: domCheck({

@@ -1,6 +1,6 @@
 import { failWith, pass, type Finding, type WebValidation } from "../types";
-import { pictureText, ocrUnavailable, textLost, wordsForAlt } from "../shared/painted-text";
-import { domAt, domCheck, quote } from "./_helpers";
+import { altLeavesOutText, ocrUnavailable } from "../shared/painted-text";
+import { domAt, domCheck } from "./_helpers";
 
 export const imageAltText: WebValidation = {
   meta: domCheck({
@@ -33,19 +33,7 @@ export const imageAltText: WebValidation = {
       }));
     const { pictures = [], texts } = artifacts.imageText ?? {};
     const described = pictures.filter((p) => p.alt !== null);
-    for (const p of described) {
-      const painted = wordsForAlt(pictureText(texts, p.src));
-      const lost = textLost(painted, p.alt ?? "");
-      if (!painted || !lost) continue;
-      findings.push({
-        message: `image of text whose alt ${p.alt ? quote(p.alt, 60) : '""'} leaves out ${lost.length} of its ${painted.length} words: ${quote(painted.join(" "), 80)}`,
-        selector: p.selector,
-        url: p.src.startsWith("data:") ? undefined : p.src,
-        text: painted.join(" "),
-        measured: { wordsRead: painted.length, wordsMissing: lost.length },
-        method: "ocr",
-      });
-    }
+    findings.push(...described.flatMap((p) => altLeavesOutText(p, texts) ?? []));
     const unread = ocrUnavailable(texts);
     const readNote = texts
       ? ` Text read by OCR in ${Object.values(texts.read).filter((r) => "words" in r).length} image(s)${texts.skipped ? `, ${texts.skipped} more not read (cap)` : ""}.`

@@ -1,5 +1,6 @@
 import { pass, type WebValidation, type Finding } from "../types";
-import { layoutAt, quote, stillnessNote, visualCheck } from "./_helpers";
+import { layoutAt, stillnessNote, visualCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 import type { CaptureSize } from "../../capture/vocabulary";
 
 export const layoutNotBroken: WebValidation = {

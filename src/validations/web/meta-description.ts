@@ -1,5 +1,6 @@
 import { pass, type WebValidation } from "../types";
-import { domAt, domCheck, metaByName, quote } from "./_helpers";
+import { domAt, domCheck, metaByName } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const metaDescription: WebValidation = {
   meta: domCheck({

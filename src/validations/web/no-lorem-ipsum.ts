@@ -1,5 +1,6 @@
 import { failWith, pass, type WebValidation } from "../types";
-import { domAt, domCheck, quote } from "./_helpers";
+import { domAt, domCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 import { findFillerText } from "../shared/filler-text";
 
 export const noLoremIpsum: WebValidation = {

@@ -1,6 +1,7 @@
 import { pass, type WebValidation } from "../types";
 import type { CaptureSize } from "../../capture/vocabulary";
-import { layoutAt, quote, visualCheck } from "./_helpers";
+import { layoutAt, visualCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 import { primaryCta } from "./cta-visible";
 
 export const responsiveConsistency: WebValidation = {

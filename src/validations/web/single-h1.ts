@@ -1,5 +1,6 @@
 import { failWith, type WebValidation } from "../types";
-import { domAt, domCheck, quote } from "./_helpers";
+import { domAt, domCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 export const singleH1: WebValidation = {
   meta: domCheck({

@@ -1,6 +1,7 @@
 import { failWith, pass, type WebValidation } from "../types";
 import type { ControlInfo } from "../../capture/artifacts";
-import { boxMeasure, layoutAt, quote, visualCheck } from "./_helpers";
+import { boxMeasure, layoutAt, visualCheck } from "./_helpers";
+import { quote } from "../shared/quote";
 
 const MIN = 24;
 
