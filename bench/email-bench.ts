@@ -46,7 +46,7 @@ export interface EmailBenchResult {
 type Log = (m: string) => void;
 
 /** Which checks the latency figure runs: the marketing set when it exists, else every parameter-free email check. */
-function marketingSelection(): { body: Record<string, unknown>; label: string; note: string } {
+export function marketingSelection(): { body: Record<string, unknown>; label: string; note: string } {
   const set = findSet("marketing");
   if (set)
     return {
@@ -65,7 +65,7 @@ function marketingSelection(): { body: Record<string, unknown>; label: string; n
 }
 
 /** A realistic bulk marketing message, DKIM-signed once (as an ESP signs before sending), plus the DNS that vouches for it. */
-async function composeMessage(dir: string): Promise<{ raw: Buffer; fixtures: string }> {
+export async function composeMessage(dir: string): Promise<{ raw: Buffer; fixtures: string; html: string }> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const fixtures = join(dir, "dns.json");
   writeFileSync(
@@ -132,11 +132,11 @@ Unsubscribe: https://www.${DOMAIN}/unsubscribe?u=8f2c
     text,
     html,
   });
-  return { raw: info.message as Buffer, fixtures };
+  return { raw: info.message as Buffer, fixtures, html };
 }
 
 /** Sends raw bytes over a fresh SMTP connection; resolves when the client has the 250 reply to DATA. */
-function send(port: number, to: string, raw: Buffer) {
+export function send(port: number, to: string, raw: Buffer) {
   return nodemailer
     .createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, name: `mta.${DOMAIN}` })
     .sendMail({ envelope: { from: `bounce@${DOMAIN}`, to: [to] }, raw });

@@ -24,6 +24,13 @@ export const BROWSERS_VARS = {
     kind: "flag",
     doc: "`1`: Apple Mail's renders (macOS, iOS, iPadOS) are laid out again in WebKit, Apple Mail's own engine, where WebKitGTK is installed and `ASSAY_WEBKIT_OFF` is not set. Off by default: a server drives one WebKit session at a time, so every email job's Apple Mail renders (the native default at each size) queue on it; in the accuracy run, four email jobs at a time, the p50 from end of DATA to completed went from about 3 s to 28 s. Unset, Apple Mail stays in Chromium's emulation and its render says so (`engineNote`) ([engines](engines.md)).",
   },
+  ASSAY_WEBKIT_SESSIONS: {
+    section: "browsers",
+    kind: "integer",
+    min: 1,
+    default: 2,
+    doc: "WebKit engines (an Xvfb, a WebKitWebDriver and its one MiniBrowser session each) rendering side by side, each started on first use and kept warm: mail renders (JavaScript off, nothing fetched) reuse its session, webpage renders get a fresh one. Every WebKit render also waits for a turn of the browser pool, so this bounds WebKit's share of it. A render keeps about one core busy, so the default fits 2 cores ([engines](engines.md)).",
+  },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",
     kind: "path",
