@@ -65,6 +65,7 @@ export async function benchAppleMail(log: Log = () => {}): Promise<AppleMailBenc
   log(`apple mail: ${RENDER_PAIRS} WebKit renders cold and warm, in turn`);
   const renders = await renderCosts(html);
   load.push(loadavg()[0]!);
+  log(`apple mail: WebKit render cold p50 ${fmtMs(renders.cold.p50)}, warm p50 ${fmtMs(renders.warm.p50)}`);
 
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith("ASSAY_VISION_")) delete env[key];
@@ -111,9 +112,15 @@ export async function benchAppleMail(log: Log = () => {}): Promise<AppleMailBenc
       running.assay.config.appleMailInWebkit = inWebKit;
       return Promise.all(Array.from({ length: BATCH }, oneJob));
     };
-    const engineOfApple = (job: any) =>
-      job.results.flatMap((r: any) => r.renders ?? []).find((r: any) => String(r.clientId).startsWith("apple-mail"))
-        ?.engine;
+    /** The engines Apple Mail's renders of a job were laid out in, as the API shows them. */
+    const engineOfApple = async (jobId: string) => {
+      const res = await fetch(`${baseUrl}/api/jobs/${jobId}?detail=verbose`, {
+        headers: { authorization: `Bearer ${signup.apiKey}` },
+      });
+      const job = (await res.json()) as { results: Array<{ renders?: Array<{ clientId: string; engine: string }> }> };
+      const renders = job.results.flatMap((r) => r.renders ?? []).filter((r) => r.clientId.startsWith("apple-mail"));
+      return `${renders.length} Apple Mail renders in ${[...new Set(renders.map((r) => r.engine))].join(", ") || "-"}`;
+    };
     log(`apple mail: one untimed batch each way, then ${BATCH_PAIRS} pairs of ${BATCH} email jobs at a time`);
     const warmOn = await batch(true);
     await batch(false);
@@ -122,9 +129,21 @@ export async function benchAppleMail(log: Log = () => {}): Promise<AppleMailBenc
     let engineOff = "";
     for (let i = 0; i < BATCH_PAIRS; i++) {
       on.push(...(await batch(true)).map((j) => j.ms));
+      log(
+        `apple mail: pair ${i + 1}, in WebKit ${on
+          .slice(-BATCH)
+          .map((ms) => fmtMs(ms))
+          .join(", ")}`,
+      );
       const offBatch = await batch(false);
       engineOff ||= await engineOfApple(offBatch[0]!.jobId);
       off.push(...offBatch.map((j) => j.ms));
+      log(
+        `apple mail: pair ${i + 1}, in Chromium ${off
+          .slice(-BATCH)
+          .map((ms) => fmtMs(ms))
+          .join(", ")}`,
+      );
     }
     load.push(loadavg()[0]!);
     const a = summary(on);

@@ -29,7 +29,7 @@ export const BROWSERS_VARS = {
     kind: "integer",
     min: 1,
     default: 2,
-    doc: "WebKit engines (an Xvfb, a WebKitWebDriver and its one MiniBrowser session each) rendering side by side, each started on first use and kept warm: mail renders (JavaScript off, nothing fetched) reuse its session, webpage renders get a fresh one. Every WebKit render also waits for a turn of the browser pool, so this bounds WebKit's share of it. A render keeps about one core busy, so the default fits 2 cores ([engines](engines.md)).",
+    doc: "WebKit renders at once, each on its own engine (an Xvfb, a WebKitWebDriver and its one MiniBrowser session); twice as many engines are kept warm between renders, started on first use, so a light and a dark mail session each stay warm. Mail renders (JavaScript off, nothing fetched) reuse a warm session; webpage renders get a fresh one. A render keeps about one core busy, so the default fits 2 cores; every WebKit render also waits for a turn of the browser pool ([engines](engines.md)).",
   },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",

@@ -169,8 +169,8 @@ describe("the engine pool", () => {
     }
   });
 
-  test("renders beyond the pool's size wait their turn; a closed pool refuses them", async () => {
-    const pool = new EnginePool(() => WebKitEngine.start(), 2);
+  test("renders beyond the pool's size wait their turn, however many engines it keeps; a closed pool refuses them", async () => {
+    const pool = new EnginePool(() => WebKitEngine.start(), 2, 3);
     const running: number[] = [];
     let most = 0;
     const render = (i: number) =>

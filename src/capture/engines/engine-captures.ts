@@ -36,8 +36,8 @@ const LAYOUT_SCRIPT = `${helpersScript([LAYOUT_HELPERS])};\nreturn (${snapshotLa
 /**
  * Webpages rendered in WebKit for the checks that are judged in it: the page loaded once through the guarded proxy,
  * then at each size its geometry read by the same page function as Chromium's "layout" gatherer and its viewport
- * screenshot taken. A pool of ASSAY_WEBKIT_SESSIONS WebKitEngines, each started on first use and kept warm
- * (engine-pool.ts); a webpage render takes a turn of the browser pool's admission, so Chromium pages and WebKit
+ * screenshot taken. A pool of WebKitEngines (ASSAY_WEBKIT_SESSIONS render at once), each started on first use and
+ * kept warm (engine-pool.ts); a webpage render takes a turn of the browser pool's admission, so Chromium pages and WebKit
  * renders share one budget, and a mail render runs inside its render lane's turn.
  */
 export class EngineCaptures {
@@ -48,10 +48,11 @@ export class EngineCaptures {
     private readonly guard: NetworkGuard,
     /** ASSAY_WEBKIT_OFF: WebKit is not offered here, installed or not. */
     private readonly webkitOff = false,
-    /** ASSAY_WEBKIT_SESSIONS: WebKit engines rendering side by side. */
+    /** ASSAY_WEBKIT_SESSIONS: WebKit renders side by side. */
     webkitSessions = 2,
   ) {
-    this.webkit = new EnginePool(() => WebKitEngine.start(), webkitSessions);
+    // Twice as many kept as render at once: a light and a dark warm session for each (a mail render needs one or the other).
+    this.webkit = new EnginePool(() => WebKitEngine.start(), webkitSessions, 2 * webkitSessions);
   }
 
   /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */

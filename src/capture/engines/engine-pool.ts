@@ -1,9 +1,11 @@
 /**
  * A few instances of an engine driven over WebDriver (each its own processes, each rendering one page at a time),
- * started on first use and kept warm: a render takes an idle instance, preferring one already set up the way it
- * wants (`prefers`), else starts one in a free slot, else waits its turn in arrival order. An instance whose
- * processes died is closed and its slot freed; a render it was running is run once more on a fresh instance, so a
- * crash costs that render a retry, never a hung job. Engine-neutral: WebKit uses it (engine-captures.ts).
+ * started on first use and kept warm: at most `atOnce` render at a time, and up to `kept` instances stay between
+ * renders, so instances set up in different ways (WebKit: a light and a dark session) all stay warm. A render takes
+ * an idle instance already set up the way it wants (`prefers`), else starts one in a free slot, else waits its turn
+ * in arrival order. An instance whose processes died is closed and its slot freed; a render it was running is run
+ * once more on a fresh instance, so a crash costs that render a retry, never a hung job. Engine-neutral: WebKit uses
+ * it (engine-captures.ts).
  */
 
 export interface PooledEngine {
@@ -26,9 +28,12 @@ export class EnginePool<E extends PooledEngine> {
 
   constructor(
     private readonly startEngine: () => Promise<E>,
-    readonly size: number,
+    /** Renders at once. */
+    readonly atOnce: number,
+    /** Instances kept between renders (at least atOnce). */
+    kept = atOnce,
   ) {
-    this.slots = Array.from({ length: size }, () => ({ engine: null, ready: null, busy: false }));
+    this.slots = Array.from({ length: Math.max(kept, atOnce) }, () => ({ engine: null, ready: null, busy: false }));
   }
 
   /**
@@ -72,19 +77,21 @@ export class EnginePool<E extends PooledEngine> {
   }
 
   /**
-   * A slot for the render: an idle one whose instance suits it; else one with nothing started (nobody loses a warm
-   * instance); else, when a busy instance suits it, that one's turn (setting up another instance costs more than a
-   * warm render); else any idle one.
+   * A slot for the render, once fewer than atOnce are busy: an idle one whose instance suits it; else one with
+   * nothing started (nobody loses a warm instance); else, when a busy instance suits it, that one's turn (setting up
+   * another instance costs more than a warm render); else any idle one.
    */
   private async take(prefers: (engine: E) => boolean): Promise<Slot<E>> {
     for (;;) {
       if (this.closed) throw new Error("the engine pool is closed");
-      const suits = (s: Slot<E>) => s.ready !== null && s.ready.alive && prefers(s.ready);
+      const suits = (s: Slot<E>) => s.ready?.alive === true && prefers(s.ready);
       const idle = this.slots.filter((s) => !s.busy);
       const slot =
-        idle.find(suits) ??
-        idle.find((s) => s.engine === null) ??
-        (this.slots.some((s) => s.busy && suits(s)) ? undefined : idle[0]);
+        this.slots.length - idle.length >= this.atOnce
+          ? undefined
+          : (idle.find(suits) ??
+            idle.find((s) => s.engine === null) ??
+            (this.slots.some((s) => s.busy && suits(s)) ? undefined : idle[0]));
       if (slot) {
         slot.busy = true;
         return slot;
