@@ -325,25 +325,35 @@ export class WebKitEngine implements PooledEngine {
     await warm.proxy.close();
   }
 
-  /** MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the difference. */
+  /**
+   * MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the
+   * difference. Under load the window manager applies a size late, so a viewport that does not match yet is measured
+   * once more after a pause before the window is corrected.
+   */
   private async sizeViewport(session: string, viewport: Viewport): Promise<void> {
     let window = { width: viewport.width + this.chrome.width, height: viewport.height + this.chrome.height };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      await this.command("POST", `${session}/window/rect`, window);
-      const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
+    const measure = async () =>
+      (await this.command("POST", `${session}/execute/sync`, {
         script: "return [innerWidth, innerHeight]",
         args: [],
       })) as [number, number];
-      if (innerWidth === viewport.width && innerHeight === viewport.height) {
+    let inner: [number, number] = [0, 0];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.command("POST", `${session}/window/rect`, window);
+      inner = await measure();
+      if (inner[0] !== viewport.width || inner[1] !== viewport.height) {
+        await Bun.sleep(50 * (attempt + 1));
+        inner = await measure();
+      }
+      if (inner[0] === viewport.width && inner[1] === viewport.height) {
         this.chrome = { width: window.width - viewport.width, height: window.height - viewport.height };
         return;
       }
-      window = {
-        width: window.width + viewport.width - innerWidth,
-        height: window.height + viewport.height - innerHeight,
-      };
+      window = { width: window.width + viewport.width - inner[0], height: window.height + viewport.height - inner[1] };
     }
-    throw new Error(`MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height}`);
+    throw new Error(
+      `MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height} (it stayed ${inner[0]}x${inner[1]})`,
+    );
   }
 
   private async command(method: string, path: string, body?: unknown): Promise<unknown> {
