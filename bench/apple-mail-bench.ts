@@ -11,12 +11,9 @@
  * `bun bench/apple-mail-bench.ts` runs it alone; `npm run bench` as a section.
  */
 import { loadavg } from "node:os";
-import { join } from "node:path";
-import { loadConfig } from "../src/config";
-import { startAssay } from "../src/runtime";
 import { WebKitEngine } from "../src/capture/engines/webkit";
 import { nowMs, fmtMs, fmtRatio, printTable, removeTempDirs, summary, tempDir, type Row } from "./support";
-import { composeMessage, marketingSelection, send } from "./email-bench";
+import { composeMessage, marketingSelection, send, startEmailApp } from "./email-bench";
 
 const RENDER_PAIRS = Number(process.env.BENCH_WEBKIT_RENDER_PAIRS) || 8;
 const BATCH_PAIRS = Number(process.env.BENCH_APPLE_MAIL_BATCHES) || 4;
@@ -67,28 +64,9 @@ export async function benchAppleMail(log: Log = () => {}): Promise<AppleMailBenc
   load.push(loadavg()[0]!);
   log(`apple mail: WebKit render cold p50 ${fmtMs(renders.cold.p50)}, warm p50 ${fmtMs(renders.warm.p50)}`);
 
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith("ASSAY_VISION_")) delete env[key];
-  const config = loadConfig({
-    ...env,
-    DATA_DIR: join(dir, "data"),
-    PORT: "0",
-    SMTP_PORT: "0",
-    ASSAY_SIGNUP_CREDITS: "1000000",
-    ASSAY_DNS_FIXTURES: fixtures,
-  });
-  const running = await startAssay(config);
-  const baseUrl = `http://127.0.0.1:${running.httpPort}`;
-  running.assay.config.publicBaseUrl = baseUrl;
   const selection = marketingSelection();
+  const { config, running, baseUrl, signup } = await startEmailApp(dir, fixtures, "apple-mail-bench");
   try {
-    const signup = (await (
-      await fetch(`${baseUrl}/api/signup`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `apple-mail-bench-${Date.now()}@example.com` }),
-      })
-    ).json()) as { apiKey: string; customerId: string };
     const oneJob = async () => {
       const res = await fetch(`${baseUrl}/api/jobs`, {
         method: "POST",

@@ -142,9 +142,8 @@ export function send(port: number, to: string, raw: Buffer) {
     .sendMail({ envelope: { from: `bounce@${DOMAIN}`, to: [to] }, raw });
 }
 
-export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult> {
-  const dir = tempDir("email");
-  const { raw, fixtures } = await composeMessage(dir);
+/** The real app with its SMTP inbox (DNS from `fixtures`, no vision judge) in this process, and one organization signed up. */
+export async function startEmailApp(dir: string, fixtures: string, tag: string) {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith("ASSAY_VISION_")) delete env[key];
   const config = loadConfig({
@@ -155,19 +154,30 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
     ASSAY_SIGNUP_CREDITS: "1000000",
     ASSAY_DNS_FIXTURES: fixtures,
   });
-  const selection = marketingSelection();
-  log(`email: starting the app with its SMTP inbox; latency checks: ${selection.label}`);
   const running: RunningAssay = await startAssay(config);
   const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   running.assay.config.publicBaseUrl = baseUrl;
   try {
-    const signup = (await (
-      await fetch(`${baseUrl}/api/signup`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `email-bench-${Date.now()}@example.com` }),
-      })
-    ).json()) as { apiKey: string; customerId: string };
+    const res = await fetch(`${baseUrl}/api/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: `${tag}-${Date.now()}@example.com` }),
+    });
+    const signup = (await res.json()) as { apiKey: string; customerId: string };
+    return { config, running, baseUrl, signup };
+  } catch (e) {
+    await running.stop();
+    throw e;
+  }
+}
+
+export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult> {
+  const dir = tempDir("email");
+  const { raw, fixtures } = await composeMessage(dir);
+  const selection = marketingSelection();
+  log(`email: starting the app with its SMTP inbox; latency checks: ${selection.label}`);
+  const { config, running, baseUrl, signup } = await startEmailApp(dir, fixtures, "email-bench");
+  try {
     const createJob = async (body: Record<string, unknown>): Promise<{ jobId: string; testEmail: string }> => {
       const res = await fetch(`${baseUrl}/api/jobs`, {
         method: "POST",
