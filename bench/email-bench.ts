@@ -46,7 +46,7 @@ export interface EmailBenchResult {
 type Log = (m: string) => void;
 
 /** Which checks the latency figure runs: the marketing set when it exists, else every parameter-free email check. */
-function marketingSelection(): { body: Record<string, unknown>; label: string; note: string } {
+export function marketingSelection(): { body: Record<string, unknown>; label: string; note: string } {
   const set = findSet("marketing");
   if (set)
     return {
@@ -65,7 +65,7 @@ function marketingSelection(): { body: Record<string, unknown>; label: string; n
 }
 
 /** A realistic bulk marketing message, DKIM-signed once (as an ESP signs before sending), plus the DNS that vouches for it. */
-async function composeMessage(dir: string): Promise<{ raw: Buffer; fixtures: string }> {
+export async function composeMessage(dir: string): Promise<{ raw: Buffer; fixtures: string; html: string }> {
   const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
   const fixtures = join(dir, "dns.json");
   writeFileSync(
@@ -132,19 +132,18 @@ Unsubscribe: https://www.${DOMAIN}/unsubscribe?u=8f2c
     text,
     html,
   });
-  return { raw: info.message as Buffer, fixtures };
+  return { raw: info.message as Buffer, fixtures, html };
 }
 
 /** Sends raw bytes over a fresh SMTP connection; resolves when the client has the 250 reply to DATA. */
-function send(port: number, to: string, raw: Buffer) {
+export function send(port: number, to: string, raw: Buffer) {
   return nodemailer
     .createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true, name: `mta.${DOMAIN}` })
     .sendMail({ envelope: { from: `bounce@${DOMAIN}`, to: [to] }, raw });
 }
 
-export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult> {
-  const dir = tempDir("email");
-  const { raw, fixtures } = await composeMessage(dir);
+/** The real app with its SMTP inbox (DNS from `fixtures`, no vision judge) in this process, and one organization signed up. */
+export async function startEmailApp(dir: string, fixtures: string, tag: string) {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const key of Object.keys(env)) if (key.startsWith("ASSAY_VISION_")) delete env[key];
   const config = loadConfig({
@@ -155,19 +154,30 @@ export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult>
     ASSAY_SIGNUP_CREDITS: "1000000",
     ASSAY_DNS_FIXTURES: fixtures,
   });
-  const selection = marketingSelection();
-  log(`email: starting the app with its SMTP inbox; latency checks: ${selection.label}`);
   const running: RunningAssay = await startAssay(config);
   const baseUrl = `http://127.0.0.1:${running.httpPort}`;
   running.assay.config.publicBaseUrl = baseUrl;
   try {
-    const signup = (await (
-      await fetch(`${baseUrl}/api/signup`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ email: `email-bench-${Date.now()}@example.com` }),
-      })
-    ).json()) as { apiKey: string; customerId: string };
+    const res = await fetch(`${baseUrl}/api/signup`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: `${tag}-${Date.now()}@example.com` }),
+    });
+    const signup = (await res.json()) as { apiKey: string; customerId: string };
+    return { config, running, baseUrl, signup };
+  } catch (e) {
+    await running.stop();
+    throw e;
+  }
+}
+
+export async function benchEmail(log: Log = () => {}): Promise<EmailBenchResult> {
+  const dir = tempDir("email");
+  const { raw, fixtures } = await composeMessage(dir);
+  const selection = marketingSelection();
+  log(`email: starting the app with its SMTP inbox; latency checks: ${selection.label}`);
+  const { config, running, baseUrl, signup } = await startEmailApp(dir, fixtures, "email-bench");
+  try {
     const createJob = async (body: Record<string, unknown>): Promise<{ jobId: string; testEmail: string }> => {
       const res = await fetch(`${baseUrl}/api/jobs`, {
         method: "POST",

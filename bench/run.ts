@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: prints figures for the event log, replay, a static_html job (beside a bare
  * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
- * MCP and the command line beside HTTP, the layout checks in WebKit beside Chromium, email jobs over SMTP, and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
+ * MCP and the command line beside HTTP, the layout checks in WebKit beside Chromium, email jobs over SMTP (and with
+ * Apple Mail in WebKit beside without, with a WebKit render's cold and warm cost), and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  *
@@ -18,6 +19,7 @@ import { benchLighthouse } from "./lighthouse-bench";
 import { benchSoak } from "./soak-bench";
 import { benchMcp, mcpNotes, mcpRows } from "./mcp-bench";
 import { benchEmail } from "./email-bench";
+import { benchAppleMail } from "./apple-mail-bench";
 import { benchCli, cliRows } from "./cli-run-bench";
 import { benchEngines, engineRows } from "./engine-bench";
 import { benchRemoteBrowsers, remoteBrowserRows } from "./remote-browsers-bench";
@@ -241,6 +243,8 @@ async function main(): Promise<void> {
 
   const email = await benchEmail(log);
   rows.push(...email.rows);
+  const appleMail = await benchAppleMail(log);
+  rows.push(...appleMail.rows);
 
   rows.push(...mcpRows(mcp));
   rows.push(...cliRows(cli));
@@ -333,6 +337,7 @@ async function main(): Promise<void> {
       `both nodes up at once, their soaks alternating in 3 rounds; ${remote.local.completed} and ${remote.remote.completed} jobs done.`,
   );
   for (const line of email.notes) console.log(line);
+  for (const line of appleMail.notes) console.log(line);
   for (const line of mcpNotes(mcp)) console.log(line);
   for (const line of siteRunNotes(siteRun)) console.log(line);
   if (clusterRun) for (const line of clusterRunNotes(clusterRun)) console.log(line);

@@ -26,6 +26,8 @@ export interface Config {
   /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
   webkitOff: boolean;
   appleMailInWebkit: boolean;
+  /** ASSAY_WEBKIT_SESSIONS: WebKit engines (Xvfb, WebKitWebDriver, one warm session each) rendering side by side. */
+  webkitSessions: number;
   chromiumPath?: string;
   /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
   tesseractPath: string;
@@ -188,6 +190,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: read.text("CHROMIUM_PATH"),
     webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
     appleMailInWebkit: read.flag("ASSAY_APPLE_MAIL_IN_WEBKIT"),
+    webkitSessions: read.int("ASSAY_WEBKIT_SESSIONS"),
     tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,

@@ -22,7 +22,14 @@ export const BROWSERS_VARS = {
   ASSAY_APPLE_MAIL_IN_WEBKIT: {
     section: "browsers",
     kind: "flag",
-    doc: "`1`: Apple Mail's renders (macOS, iOS, iPadOS) are laid out again in WebKit, Apple Mail's own engine, where WebKitGTK is installed and `ASSAY_WEBKIT_OFF` is not set. Off by default: a server drives one WebKit session at a time, so every email job's Apple Mail renders (the native default at each size) queue on it; in the accuracy run, four email jobs at a time, the p50 from end of DATA to completed went from about 3 s to 28 s. Unset, Apple Mail stays in Chromium's emulation and its render says so (`engineNote`) ([engines](engines.md)).",
+    doc: "`1`: Apple Mail's renders (macOS, iOS, iPadOS) are laid out again in WebKit, Apple Mail's own engine, where WebKitGTK is installed and `ASSAY_WEBKIT_OFF` is not set. Off by default: Apple Mail is the native default at every size, so every email job lays out several renders again in WebKit; even on warm sessions (`ASSAY_WEBKIT_SESSIONS`) a marketing-set job four at a time took 2.4 times as long from end of DATA to completed as with Apple Mail in Chromium on a loaded 2-core machine. Unset, Apple Mail stays in Chromium's emulation and its render says so (`engineNote`) ([engines](engines.md)).",
+  },
+  ASSAY_WEBKIT_SESSIONS: {
+    section: "browsers",
+    kind: "integer",
+    min: 1,
+    default: 2,
+    doc: "WebKit renders at once, each on its own engine (an Xvfb, a WebKitWebDriver and its one MiniBrowser session); twice as many engines are kept warm between renders, started on first use, so a light and a dark mail session each stay warm. Mail renders (JavaScript off, nothing fetched) reuse a warm session; webpage renders get a fresh one. A render keeps about one core busy, so the default fits 2 cores; every WebKit render also waits for a turn of the browser pool ([engines](engines.md)).",
   },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",

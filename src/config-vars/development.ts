@@ -61,6 +61,18 @@ export const DEVELOPMENT_VARS = {
     default: 8,
     doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit).",
   },
+  BENCH_WEBKIT_RENDER_PAIRS: {
+    section: "development",
+    kind: "integer",
+    default: 8,
+    doc: "WebKit renders of each kind `bench/apple-mail-bench.ts` times on one engine: cold (a fresh session) and warm (a sealed render on the warm session), in turn.",
+  },
+  BENCH_APPLE_MAIL_BATCHES: {
+    section: "development",
+    kind: "integer",
+    default: 4,
+    doc: "Pairs of batches (four email jobs at a time) `bench/apple-mail-bench.ts` times: Apple Mail in WebKit, then in Chromium.",
+  },
   BENCH_CLI_ROUNDS: {
     section: "development",
     kind: "integer",

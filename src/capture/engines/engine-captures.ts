@@ -8,6 +8,7 @@ import { jpegOfPng } from "../screenshot-codec";
 import { VIEWPORTS, type CaptureSize } from "../vocabulary";
 import type { WebSubject } from "../web-capture";
 import type { ProxiedRequest } from "./guarded-proxy";
+import { EnginePool } from "./engine-pool";
 import { MINIBROWSER, WebKitEngine } from "./webkit";
 
 /** What a page rendered in an engine other than Chromium gives the checks at one size: its geometry and screenshot. */
@@ -26,11 +27,6 @@ export type EngineCapture =
     }
   | { ok: false; error: string };
 
-/** A mail render fetches nothing: every request of its WebKit page is refused. */
-const REFUSE_ALL = {
-  check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
-} as unknown as NetworkGuard;
-
 /** The programs WebKit renders need (Debian's webkit2gtk-driver, its MiniBrowser, xvfb). */
 const WEBKIT_PROGRAMS = ["WebKitWebDriver", "Xvfb"];
 
@@ -40,19 +36,24 @@ const LAYOUT_SCRIPT = `${helpersScript([LAYOUT_HELPERS])};\nreturn (${snapshotLa
 /**
  * Webpages rendered in WebKit for the checks that are judged in it: the page loaded once through the guarded proxy,
  * then at each size its geometry read by the same page function as Chromium's "layout" gatherer and its viewport
- * screenshot taken. One WebKitEngine per process, started on first use (a second one bought nothing on 2 cores:
- * docs/engines.md); each render takes a turn of the browser pool's admission, so Chromium pages and WebKit renders
- * share one budget.
+ * screenshot taken. A pool of WebKitEngines (ASSAY_WEBKIT_SESSIONS render at once), each started on first use and
+ * kept warm (engine-pool.ts); a webpage render takes a turn of the browser pool's admission, so Chromium pages and WebKit
+ * renders share one budget, and a mail render runs inside its render lane's turn.
  */
 export class EngineCaptures {
-  private webkit: Promise<WebKitEngine> | null = null;
+  private readonly webkit: EnginePool<WebKitEngine>;
 
   constructor(
     private readonly pool: Pick<BrowserPool, "admit">,
     private readonly guard: NetworkGuard,
     /** ASSAY_WEBKIT_OFF: WebKit is not offered here, installed or not. */
     private readonly webkitOff = false,
-  ) {}
+    /** ASSAY_WEBKIT_SESSIONS: WebKit renders side by side. */
+    webkitSessions = 2,
+  ) {
+    // Twice as many kept as render at once: a light and a dark warm session for each (a mail render needs one or the other).
+    this.webkit = new EnginePool(() => WebKitEngine.start(), webkitSessions, 2 * webkitSessions);
+  }
 
   /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
   webkitMissing(): string[] {
@@ -65,11 +66,10 @@ export class EngineCaptures {
   async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
     try {
       return await this.pool.admit(async () => {
-        const engine = await this.startedWebKit();
         const target =
           subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
         const viewports = sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
-        const page = await engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT);
+        const page = await this.webkit.use((engine) => engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT));
         const shots: Partial<Record<CaptureSize, EngineShot>> = {};
         for (const [i, size] of sizes.entries()) {
           const { png, width, height, reading } = page.shots[i]!;
@@ -98,38 +98,30 @@ export class EngineCaptures {
    * A mail client's render (its final document: the profile's sanitizer, the client's CSS and dark-mode decision
    * applied in Chromium) laid out again in WebKit at the client's viewport, JavaScript off, nothing fetched, dark
    * when the client shows it dark (MiniBrowser's --dark-mode), on the client's canvas; its geometry and a full-page
-   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own.
+   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own. A sealed render: on a
+   * warm session, preferably one already started with these arguments.
    */
   async renderEmail(
     document: string,
     viewport: { width: number; height: number },
     look: { dark: boolean; canvas: string; maxHeight: number },
   ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
-    const engine = await this.startedWebKit();
-    const args = ["--enable-javascript=false", `--bg-color=${look.canvas}`, ...(look.dark ? ["--dark-mode"] : [])];
-    const page = await engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
-      browserArgs: args,
-      fullPageUpTo: look.maxHeight,
-    });
+    const args = look.dark ? ["--dark-mode"] : [];
+    const page = await this.webkit.use(
+      (engine) =>
+        engine.renderSealed(document, viewport, LAYOUT_SCRIPT, {
+          browserArgs: args,
+          canvas: look.canvas,
+          fullPageUpTo: look.maxHeight,
+        }),
+      (engine) => engine.warmFor(args),
+    );
     const { reading, png, width, height } = page.shots[0]!;
     return { layout: reading as LayoutSnapshot, png, width, height };
   }
 
   async close(): Promise<void> {
-    const started = this.webkit;
-    this.webkit = null;
-    await (await started?.catch(() => null))?.close();
-  }
-
-  /** The engine, started once; a start that failed is tried again by the next render. */
-  private startedWebKit(): Promise<WebKitEngine> {
-    if (!this.webkit) {
-      this.webkit = WebKitEngine.start();
-      this.webkit.catch(() => {
-        this.webkit = null;
-      });
-    }
-    return this.webkit;
+    await this.webkit.close();
   }
 }
 

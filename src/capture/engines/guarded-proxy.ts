@@ -24,8 +24,14 @@ export interface GuardedProxy {
   /** host:port, as the `proxy` capability's httpProxy and sslProxy take it. */
   address: string;
   /** The URL at which the proxy serves the document given to it. */
-  documentUrl: string;
-  requests: ProxiedRequest[];
+  readonly documentUrl: string;
+  /** The requests of the current render (since the proxy started, or since the last `serve`). */
+  readonly requests: ProxiedRequest[];
+  /**
+   * The next render on the same proxy (a warm session keeps its proxy): `document` served at a new name of its own,
+   * the request log started afresh; the previous document is no longer served.
+   */
+  serve(document: string): void;
   close(): Promise<void>;
 }
 
@@ -34,8 +40,9 @@ const RESPONSE_HEADERS_RECOMPUTED = new Set(["content-length", "content-encoding
 
 /** A proxy for one render; `document`, when given, is served at `documentUrl` (a page loaded by URL has none). */
 export async function startGuardedProxy(guard: NetworkGuard, document?: string): Promise<GuardedProxy> {
-  const documentUrl = `http://render-${crypto.randomUUID()}.assay.invalid/`;
-  const requests: ProxiedRequest[] = [];
+  const nameOfItsOwn = () => `http://render-${crypto.randomUUID()}.assay.invalid/`;
+  let documentUrl = nameOfItsOwn();
+  let requests: ProxiedRequest[] = [];
   const tunnels = new Set<Socket>();
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
@@ -111,8 +118,17 @@ export async function startGuardedProxy(guard: NetworkGuard, document?: string):
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
-    documentUrl,
-    requests,
+    get documentUrl() {
+      return documentUrl;
+    },
+    get requests() {
+      return requests;
+    },
+    serve(next) {
+      document = next;
+      documentUrl = nameOfItsOwn();
+      requests = [];
+    },
     close: () =>
       new Promise((resolve) => {
         for (const s of tunnels) s.destroy();

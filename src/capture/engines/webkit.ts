@@ -1,22 +1,25 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { once } from "node:events";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NetworkGuard } from "../network-guard";
-import { type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
+import type { PooledEngine } from "./engine-pool";
+import { firstLine, freePort, START_TIMEOUT_MS } from "./engine-processes";
+import { type GuardedProxy, type ProxiedRequest, startGuardedProxy } from "./guarded-proxy";
 
 /**
  * WebKit as Apple Mail and Safari use it, from Debian's WebKitGTK: WebKitWebDriver (package webkit2gtk-driver)
  * drives MiniBrowser, which needs an X display, so each engine starts its own Xvfb (package xvfb). WebDriver
  * has no request interception: every request goes through a guarded proxy (guarded-proxy.ts), given to
- * MiniBrowser as its --proxy. WebKitWebDriver holds one session at a time, so renders of one engine run one after another;
- * each render is a fresh session (a fresh MiniBrowser, nothing kept from the render before).
+ * MiniBrowser as its --proxy. WebKitWebDriver holds one session at a time, so renders of one engine run one after another
+ * (engine-pool.ts keeps a few engines for renders side by side). A page that may script or fetch gets a fresh session
+ * (a fresh MiniBrowser, nothing kept from the render before); sealed renders (mail: JavaScript off, nothing fetched)
+ * reuse a warm one, which saves most of a render's cost.
  * docs/engines.md has the evidence and the figures.
  */
 
 export const MINIBROWSER = "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
-const START_TIMEOUT_MS = 20_000;
 const PAGE_LOAD_TIMEOUT_MS = 30_000;
 /**
  * Cap on one WebDriver command. When WebKit cannot start (without Mesa's swrast_dri.so, package libgl1-mesa-dri,
@@ -24,6 +27,8 @@ const PAGE_LOAD_TIMEOUT_MS = 30_000;
  * session: the render fails here instead of hanging.
  */
 const COMMAND_TIMEOUT_MS = PAGE_LOAD_TIMEOUT_MS + 15_000;
+/** How long a command whose connection failed waits for the driver's exit to be seen. */
+const EXIT_GRACE_MS = 2000;
 /**
  * GTK's user style sheet for MiniBrowser's own widgets (never the page's): its toolbar otherwise keeps the window at
  * least 447px wide, too wide for a 375px phone viewport; with its widgets shrunk the window goes down to 290px.
@@ -59,14 +64,46 @@ type WebDriverAnswer = { value: unknown };
 type Viewport = { width: number; height: number };
 
 export interface CaptureOptions {
-  /** More MiniBrowser arguments: `--dark-mode`, `--bg-color=#rrggbb`, `--enable-javascript=false`. */
+  /** More MiniBrowser arguments: `--dark-mode`, `--enable-javascript=false`. */
   browserArgs?: string[];
+  /**
+   * The colour behind a document that paints no background of its own (a mail client's canvas): set on the root
+   * when neither it nor the body has a background, which is what the view's background would show through
+   * (MiniBrowser's --bg-color needs a session of its own, this works on a warm one).
+   */
+  canvas?: string;
   /** After the reading, grow the viewport to the document's height, at most this tall, for a full-page screenshot. */
   fullPageUpTo?: number;
 }
 
-export class WebKitEngine {
+/**
+ * A sealed render: a document laid out with JavaScript off and every request refused (a mail client's render). It
+ * can leave nothing behind (no script to write cookies or storage, no response to set any, its document at a name of
+ * its own), so such renders share a warm session; any other render gets a fresh one.
+ */
+const SEALED_ARGS = ["--enable-javascript=false"];
+const REFUSE_ALL = {
+  check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
+} as unknown as NetworkGuard;
+
+const CANVAS_SCRIPT = `const bare = (e) => !e || (getComputedStyle(e).backgroundColor === "rgba(0, 0, 0, 0)"
+  && getComputedStyle(e).backgroundImage === "none");
+if (bare(document.documentElement) && bare(document.body))
+  document.documentElement.style.setProperty("background-color", arguments[0], "important");`;
+
+/** The driver's one session kept between sealed renders: its proxy, and the MiniBrowser arguments it started with. */
+interface WarmSession {
+  path: string;
+  args: string;
+  proxy: GuardedProxy;
+  browserVersion: string;
+}
+
+export class WebKitEngine implements PooledEngine {
   private queue: Promise<unknown> = Promise.resolve();
+  private warm: WarmSession | null = null;
+  /** What MiniBrowser's toolbar and borders add to the viewport, once measured (the window is then sized in one go). */
+  private chrome = { width: 0, height: 0 };
 
   private constructor(
     private readonly xvfb: ChildProcess,
@@ -104,6 +141,21 @@ export class WebKitEngine {
     }
   }
 
+  /** False once Xvfb or WebKitWebDriver has exited (the engine pool then replaces this engine). */
+  get alive(): boolean {
+    return [this.driver, this.xvfb].every((c) => c.exitCode === null && c.signalCode === null);
+  }
+
+  /** The process ids of Xvfb and WebKitWebDriver (the crash tests end them). */
+  get pids(): { xvfb: number; driver: number } {
+    return { xvfb: this.xvfb.pid!, driver: this.driver.pid! };
+  }
+
+  /** Whether a sealed render with these MiniBrowser arguments would reuse this engine's warm session. */
+  warmFor(browserArgs: string[]): boolean {
+    return this.warm?.args === [...SEALED_ARGS, ...browserArgs].join(" ");
+  }
+
   /** Renders the document at width x height (the page's viewport) and returns the viewport's screenshot. */
   async render(html: string, viewport: Viewport, guard: NetworkGuard): Promise<WebKitRender> {
     const { shots, requests, browserVersion } = await this.capture({ html }, [viewport], guard);
@@ -114,7 +166,9 @@ export class WebKitEngine {
   /**
    * Loads the page once, then at each viewport in turn: sizes the viewport, runs `readScript` (the body of a
    * WebDriver execute/sync script, in the page's own world: WebDriver has no isolated one) and takes the
-   * viewport's screenshot. Renders on one engine run one after another (one session per driver).
+   * viewport's screenshot. A fresh session (a new MiniBrowser): the page may run script and fetch, and WebDriver
+   * cannot clear what it leaves (its Delete All Cookies covers the current document's host only).
+   * Renders on one engine run one after another (one session per driver).
    */
   capture(
     target: WebKitTarget,
@@ -123,12 +177,20 @@ export class WebKitEngine {
     readScript?: string,
     options: CaptureOptions = {},
   ) {
-    const run = this.queue.then(() => this.captureNow(target, viewports, guard, readScript, options));
-    this.queue = run.catch(() => {});
-    return run;
+    return this.inTurn(() => this.captureFresh(target, viewports, guard, readScript, options));
+  }
+
+  /**
+   * A sealed render of `html` at one viewport (JavaScript off, every request refused), on the warm session when it
+   * was started with the same arguments, else on a new one that stays warm. Between renders the session goes back to
+   * about:blank; a render that fails on a reused session is tried once on a fresh one (its browser may have died).
+   */
+  renderSealed(html: string, viewport: Viewport, readScript: string, options: CaptureOptions = {}) {
+    return this.inTurn(() => this.sealedNow(html, viewport, readScript, options));
   }
 
   async close(): Promise<void> {
+    await this.dropWarm();
     for (const child of [this.driver, this.xvfb]) {
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
@@ -139,78 +201,159 @@ export class WebKitEngine {
     rmSync(this.configHome, { recursive: true, force: true });
   }
 
-  private async captureNow(
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work);
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async captureFresh(
     target: WebKitTarget,
     viewports: Viewport[],
     guard: NetworkGuard,
     readScript?: string,
     options: CaptureOptions = {},
   ): Promise<WebKitPageCapture> {
+    await this.dropWarm();
     const proxy = await startGuardedProxy(guard, "html" in target ? target.html : undefined);
-    let session: string | undefined;
+    let session: { path: string; browserVersion: string } | undefined;
     try {
-      const created = (await this.command("POST", "/session", {
-        capabilities: {
-          alwaysMatch: {
-            timeouts: { pageLoad: PAGE_LOAD_TIMEOUT_MS },
-            // MiniBrowser's --proxy, not the W3C proxy capability: WebKitWebDriver turns the capability's sslProxy
-            // into an https:// proxy, so WebKit speaks TLS to the proxy itself; --proxy is the proxy for every
-            // scheme, https over CONNECT (docs/engines.md).
-            "webkitgtk:browserOptions": {
-              binary: MINIBROWSER,
-              args: ["--automation", `--proxy=http://${proxy.address}`, ...(options.browserArgs ?? [])],
-            },
-          },
-        },
-      })) as { sessionId: string; capabilities: { browserVersion: string } };
-      session = `/session/${created.sessionId}`;
-      await this.sizeViewport(session, viewports[0]!);
+      session = await this.newSession(proxy, options.browserArgs ?? []);
       const url = "url" in target ? target.url : proxy.documentUrl;
-      await this.command("POST", `${session}/url`, { url });
-      const refused = proxy.requests.find((r) => r.url === url && r.outcome !== "allowed" && r.outcome !== "document");
-      if (refused)
-        throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
-      const shots: WebKitShot[] = [];
-      for (const [i, viewport] of viewports.entries()) {
-        if (i > 0) await this.sizeViewport(session, viewport);
-        const reading = readScript
-          ? await this.command("POST", `${session}/execute/sync`, { script: readScript, args: [] })
-          : null;
-        if (options.fullPageUpTo) {
-          // The window grown to the document's height (capped): the screenshot is the whole page, as Chromium's are.
-          const height = (await this.command("POST", `${session}/execute/sync`, {
-            script: "return document.documentElement.scrollHeight",
-            args: [],
-          })) as number;
-          if (height > viewport.height)
-            await this.sizeViewport(session, { width: viewport.width, height: Math.min(height, options.fullPageUpTo) });
-        }
-        const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
-        shots.push({ png: new Uint8Array(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20), reading });
-      }
-      return { shots, requests: [...proxy.requests], browserVersion: created.capabilities.browserVersion };
+      const shots = await this.shoot(session.path, url, proxy, viewports, readScript, options);
+      return { shots, requests: [...proxy.requests], browserVersion: session.browserVersion };
     } finally {
-      if (session) await this.command("DELETE", session).catch(() => {});
+      if (session) await this.command("DELETE", session.path).catch(() => {});
       await proxy.close();
     }
   }
 
-  /** MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the difference. */
+  private async sealedNow(
+    html: string,
+    viewport: Viewport,
+    readScript: string,
+    options: CaptureOptions,
+  ): Promise<WebKitPageCapture> {
+    const args = [...SEALED_ARGS, ...(options.browserArgs ?? [])];
+    if (this.warm && this.warm.args !== args.join(" ")) await this.dropWarm();
+    const reused = this.warm !== null;
+    let warm = this.warm;
+    try {
+      if (warm) warm.proxy.serve(html);
+      else {
+        const proxy = await startGuardedProxy(REFUSE_ALL, html);
+        const session = await this.newSession(proxy, args).catch(async (e) => {
+          await proxy.close();
+          throw e;
+        });
+        warm = this.warm = { ...session, args: args.join(" "), proxy };
+      }
+      const shots = await this.shoot(warm.path, warm.proxy.documentUrl, warm.proxy, [viewport], readScript, options);
+      const requests = [...warm.proxy.requests];
+      await this.command("POST", `${warm.path}/url`, { url: "about:blank" });
+      return { shots, requests, browserVersion: warm.browserVersion };
+    } catch (e) {
+      await this.dropWarm();
+      if (reused && this.alive) return this.sealedNow(html, viewport, readScript, options);
+      throw e;
+    }
+  }
+
+  private async newSession(
+    proxy: GuardedProxy,
+    browserArgs: string[],
+  ): Promise<{ path: string; browserVersion: string }> {
+    const created = (await this.command("POST", "/session", {
+      capabilities: {
+        alwaysMatch: {
+          timeouts: { pageLoad: PAGE_LOAD_TIMEOUT_MS },
+          // MiniBrowser's --proxy, not the W3C proxy capability: WebKitWebDriver turns the capability's sslProxy
+          // into an https:// proxy, so WebKit speaks TLS to the proxy itself; --proxy is the proxy for every
+          // scheme, https over CONNECT (docs/engines.md).
+          "webkitgtk:browserOptions": {
+            binary: MINIBROWSER,
+            args: ["--automation", `--proxy=http://${proxy.address}`, ...browserArgs],
+          },
+        },
+      },
+    })) as { sessionId: string; capabilities: { browserVersion: string } };
+    return { path: `/session/${created.sessionId}`, browserVersion: created.capabilities.browserVersion };
+  }
+
+  /** Loads `url` on the session, then at each viewport reads and shoots it. */
+  private async shoot(
+    session: string,
+    url: string,
+    proxy: GuardedProxy,
+    viewports: Viewport[],
+    readScript: string | undefined,
+    options: CaptureOptions,
+  ): Promise<WebKitShot[]> {
+    await this.sizeViewport(session, viewports[0]!);
+    await this.command("POST", `${session}/url`, { url });
+    const refused = proxy.requests.find((r) => r.url === url && r.outcome !== "allowed" && r.outcome !== "document");
+    if (refused) throw new Error(`the page itself was not loaded: ${url} was ${refused.outcome} at the network guard`);
+    if (options.canvas)
+      await this.command("POST", `${session}/execute/sync`, { script: CANVAS_SCRIPT, args: [options.canvas] });
+    const shots: WebKitShot[] = [];
+    for (const [i, viewport] of viewports.entries()) {
+      if (i > 0) await this.sizeViewport(session, viewport);
+      const reading = readScript
+        ? await this.command("POST", `${session}/execute/sync`, { script: readScript, args: [] })
+        : null;
+      if (options.fullPageUpTo) {
+        // The window grown to the document's height (capped): the screenshot is the whole page, as Chromium's are.
+        const height = (await this.command("POST", `${session}/execute/sync`, {
+          script: "return document.documentElement.scrollHeight",
+          args: [],
+        })) as number;
+        if (height > viewport.height)
+          await this.sizeViewport(session, { width: viewport.width, height: Math.min(height, options.fullPageUpTo) });
+      }
+      const png = Buffer.from((await this.command("GET", `${session}/screenshot`)) as string, "base64");
+      shots.push({ png: new Uint8Array(png), width: png.readUInt32BE(16), height: png.readUInt32BE(20), reading });
+    }
+    return shots;
+  }
+
+  /** Ends the warm session, if any (the driver holds one session at a time). */
+  private async dropWarm(): Promise<void> {
+    const warm = this.warm;
+    this.warm = null;
+    if (!warm) return;
+    await this.command("DELETE", warm.path).catch(() => {});
+    await warm.proxy.close();
+  }
+
+  /**
+   * MiniBrowser's window has a toolbar: the window is sized, the viewport measured, and the window grown by the
+   * difference. Under load the window manager applies a size late, so a viewport that does not match yet is measured
+   * once more after a pause before the window is corrected.
+   */
   private async sizeViewport(session: string, viewport: Viewport): Promise<void> {
-    let window = { width: viewport.width, height: viewport.height };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      await this.command("POST", `${session}/window/rect`, window);
-      const [innerWidth, innerHeight] = (await this.command("POST", `${session}/execute/sync`, {
+    let window = { width: viewport.width + this.chrome.width, height: viewport.height + this.chrome.height };
+    const measure = async () =>
+      (await this.command("POST", `${session}/execute/sync`, {
         script: "return [innerWidth, innerHeight]",
         args: [],
       })) as [number, number];
-      if (innerWidth === viewport.width && innerHeight === viewport.height) return;
-      window = {
-        width: window.width + viewport.width - innerWidth,
-        height: window.height + viewport.height - innerHeight,
-      };
+    let inner: [number, number] = [0, 0];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await this.command("POST", `${session}/window/rect`, window);
+      inner = await measure();
+      if (inner[0] !== viewport.width || inner[1] !== viewport.height) {
+        await Bun.sleep(50 * (attempt + 1));
+        inner = await measure();
+      }
+      if (inner[0] === viewport.width && inner[1] === viewport.height) {
+        this.chrome = { width: window.width - viewport.width, height: window.height - viewport.height };
+        return;
+      }
+      window = { width: window.width + viewport.width - inner[0], height: window.height + viewport.height - inner[1] };
     }
-    throw new Error(`MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height}`);
+    throw new Error(
+      `MiniBrowser's viewport could not be sized to ${viewport.width}x${viewport.height} (it stayed ${inner[0]}x${inner[1]})`,
+    );
   }
 
   private async command(method: string, path: string, body?: unknown): Promise<unknown> {
@@ -219,7 +362,9 @@ export class WebKitEngine {
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(COMMAND_TIMEOUT_MS),
-    }).catch((e: Error) => {
+    }).catch(async (e: Error) => {
+      // A connection the driver dropped: if it is exiting, `alive` says so before the render's failure is seen.
+      if (this.driver.exitCode === null) await Promise.race([once(this.driver, "exit"), Bun.sleep(EXIT_GRACE_MS)]);
       throw new Error(
         `WebKitWebDriver ${method} ${path}: ${e.name === "TimeoutError" ? "no answer in time" : e.message}`,
       );
@@ -231,37 +376,6 @@ export class WebKitEngine {
     }
     return answer.value;
   }
-}
-
-/** The first line a child writes on its standard output (Xvfb's -displayfd writes its display number there). */
-function firstLine(child: ChildProcess, name: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(
-      () => reject(new Error(`${name} did not start within ${START_TIMEOUT_MS} ms`)),
-      START_TIMEOUT_MS,
-    );
-    child.once("error", (e) => reject(new Error(`${name} could not start: ${e.message}`)));
-    child.once("exit", (code) => reject(new Error(`${name} exited (${code}) before it was ready`)));
-    child.stdout?.on("data", (d) => {
-      out += d;
-      if (out.includes("\n")) {
-        clearTimeout(timer);
-        resolve(out.trim());
-      }
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitUntilReady(base: string, driver: ChildProcess): Promise<void> {
