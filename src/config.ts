@@ -26,6 +26,10 @@ export interface Config {
   /** ASSAY_WEBKIT_OFF: no WebKit even where it is installed (webpage engines refused, Apple Mail in Chromium). */
   webkitOff: boolean;
   appleMailInWebkit: boolean;
+  /** ASSAY_GECKO_OFF: no Gecko even where Firefox is installed (webpage engine refused, Thunderbird in Chromium). */
+  geckoOff: boolean;
+  /** The firefox-esr binary Gecko renders run in (ASSAY_FIREFOX_PATH; src/capture/engines/gecko.ts). */
+  firefoxPath?: string;
   chromiumPath?: string;
   /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
   tesseractPath: string;
@@ -188,6 +192,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     chromiumPath: read.text("CHROMIUM_PATH"),
     webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
     appleMailInWebkit: read.flag("ASSAY_APPLE_MAIL_IN_WEBKIT"),
+    geckoOff: read.flag("ASSAY_GECKO_OFF"),
+    firefoxPath: read.text("ASSAY_FIREFOX_PATH"),
     tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,

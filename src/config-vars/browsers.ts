@@ -24,6 +24,17 @@ export const BROWSERS_VARS = {
     kind: "flag",
     doc: "`1`: Apple Mail's renders (macOS, iOS, iPadOS) are laid out again in WebKit, Apple Mail's own engine, where WebKitGTK is installed and `ASSAY_WEBKIT_OFF` is not set. Off by default: a server drives one WebKit session at a time, so every email job's Apple Mail renders (the native default at each size) queue on it; in the accuracy run, four email jobs at a time, the p50 from end of DATA to completed went from about 3 s to 28 s. Unset, Apple Mail stays in Chromium's emulation and its render says so (`engineNote`) ([engines](engines.md)).",
   },
+  ASSAY_FIREFOX_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "`/usr/bin/firefox-esr`",
+    doc: "The Firefox binary Gecko renders run in (Debian's `firefox-esr`, installed by `scripts/setup.mjs`), driven headless over WebDriver BiDi: webpage checks with the `gecko` engine and Thunderbird's renders. Where it is not found, jobs that name `gecko` are refused (ENGINE_UNAVAILABLE, nothing charged) and Thunderbird's renders stay in Chromium, saying so (`engineNote`) ([engines](engines.md)).",
+  },
+  ASSAY_GECKO_OFF: {
+    section: "browsers",
+    kind: "flag",
+    doc: "`1` turns Gecko off even where Firefox is installed: webpage jobs that name the `gecko` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Thunderbird's renders stay in Chromium, saying so (`engineNote`) ([engines](engines.md)).",
+  },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",
     kind: "path",

@@ -8,7 +8,8 @@ import { jpegOfPng } from "../screenshot-codec";
 import { VIEWPORTS, type CaptureSize } from "../vocabulary";
 import type { WebSubject } from "../web-capture";
 import type { ProxiedRequest } from "./guarded-proxy";
-import { MINIBROWSER, WebKitEngine } from "./webkit";
+import { MINIBROWSER, WebKitEngine, type WebKitPageCapture } from "./webkit";
+import { FIREFOX_ESR, GeckoEngine } from "./gecko";
 
 /** What a page rendered in an engine other than Chromium gives the checks at one size: its geometry and screenshot. */
 export interface EngineShot {
@@ -26,7 +27,7 @@ export type EngineCapture =
     }
   | { ok: false; error: string };
 
-/** A mail render fetches nothing: every request of its WebKit page is refused. */
+/** A mail render fetches nothing: every request of its page is refused. */
 const REFUSE_ALL = {
   check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
 } as unknown as NetworkGuard;
@@ -46,13 +47,88 @@ const LAYOUT_SCRIPT = `${helpersScript([LAYOUT_HELPERS])};\nreturn (${snapshotLa
  */
 export class EngineCaptures {
   private webkit: Promise<WebKitEngine> | null = null;
+  private gecko: Promise<GeckoEngine> | null = null;
 
   constructor(
     private readonly pool: Pick<BrowserPool, "admit">,
     private readonly guard: NetworkGuard,
     /** ASSAY_WEBKIT_OFF: WebKit is not offered here, installed or not. */
     private readonly webkitOff = false,
+    /** ASSAY_GECKO_OFF (Gecko not offered here) and ASSAY_FIREFOX_PATH (the firefox-esr binary). */
+    private readonly geckoSetting: { off?: boolean; firefoxPath?: string } = {},
   ) {}
+
+  /** Why this server cannot render in Gecko: the binary it lacks, or the operator's setting (empty: it can). */
+  geckoMissing(): string[] {
+    if (this.geckoSetting.off) return ["ASSAY_GECKO_OFF is set"];
+    const path = this.geckoSetting.firefoxPath ?? FIREFOX_ESR;
+    return Bun.which(path) ? [] : [path];
+  }
+
+  /** The page at each size in Gecko, as captureWebKit in WebKit (renders side by side, each a turn of the pool). */
+  async captureGecko(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    try {
+      return await this.pool.admit(async () => {
+        const page = await this.inGecko((engine) =>
+          engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT),
+        );
+        return {
+          ok: true as const,
+          shots: engineShots(sizes, page),
+          requests: page.requests,
+          browserVersion: page.browserVersion,
+        };
+      }, lane);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+
+  /**
+   * A mail client's render (its final document) laid out again in Gecko, as renderEmail does in WebKit: the page's
+   * scripts off (a CSP on the document), nothing fetched, a full-page screenshot. Light only: Gecko's renders have no
+   * dark-mode switch here (Thunderbird, the one client rendered in it, shows mail as sent).
+   */
+  async renderEmailInGecko(
+    document: string,
+    viewport: { width: number; height: number },
+    look: { dark: boolean; maxHeight: number },
+  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
+    if (look.dark) throw new Error("Gecko renders here are light only");
+    const page = await this.inGecko((engine) =>
+      engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
+        scriptsOff: true,
+        fullPageUpTo: look.maxHeight,
+      }),
+    );
+    const { reading, png, width, height } = page.shots[0]!;
+    return { layout: reading as LayoutSnapshot, png, width, height };
+  }
+
+  /** A render in Gecko; one that failed because the browser died (a crash) is done again in a new browser, once. */
+  private async inGecko<T>(render: (engine: GeckoEngine) => Promise<T>): Promise<T> {
+    const engine = await this.startedGecko();
+    try {
+      return await render(engine);
+    } catch (e) {
+      if (engine.alive) throw e;
+      return render(await this.startedGecko());
+    }
+  }
+
+  /** The Gecko engine, started once and replaced when its browser has gone; a failed start is tried again next time. */
+  private async startedGecko(): Promise<GeckoEngine> {
+    const running = await this.gecko?.catch(() => null);
+    if (!running?.alive) {
+      if (running) void running.close();
+      const starting = GeckoEngine.start(this.geckoSetting.firefoxPath);
+      this.gecko = starting;
+      starting.catch(() => {
+        if (this.gecko === starting) this.gecko = null;
+      });
+    }
+    return this.gecko!;
+  }
 
   /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
   webkitMissing(): string[] {
@@ -66,28 +142,13 @@ export class EngineCaptures {
     try {
       return await this.pool.admit(async () => {
         const engine = await this.startedWebKit();
-        const target =
-          subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
-        const viewports = sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
-        const page = await engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT);
-        const shots: Partial<Record<CaptureSize, EngineShot>> = {};
-        for (const [i, size] of sizes.entries()) {
-          const { png, width, height, reading } = page.shots[i]!;
-          const layout = reading as LayoutSnapshot;
-          shots[size] = {
-            layout,
-            screenshot: {
-              viewport: size,
-              contentType: "image/jpeg",
-              width,
-              height,
-              pageHeight: Math.max(height, layout.documentHeight),
-              cut: layout.documentHeight > height,
-              data: jpegOfPng(png),
-            },
-          };
-        }
-        return { ok: true as const, shots, requests: page.requests, browserVersion: page.browserVersion };
+        const page = await engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT);
+        return {
+          ok: true as const,
+          shots: engineShots(sizes, page),
+          requests: page.requests,
+          browserVersion: page.browserVersion,
+        };
       }, lane);
     } catch (e) {
       return { ok: false, error: (e as Error).message };
@@ -119,6 +180,9 @@ export class EngineCaptures {
     const started = this.webkit;
     this.webkit = null;
     await (await started?.catch(() => null))?.close();
+    const gecko = this.gecko;
+    this.gecko = null;
+    await (await gecko?.catch(() => null))?.close();
   }
 
   /** The engine, started once; a start that failed is tried again by the next render. */
@@ -131,6 +195,36 @@ export class EngineCaptures {
     }
     return this.webkit;
   }
+}
+
+/** A webpage subject as an engine driven through the guarded proxy loads it. */
+function targetOf(subject: WebSubject) {
+  return subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
+}
+
+const viewportsOf = (sizes: CaptureSize[]) =>
+  sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
+
+/** An engine's page capture as the checks read it: at each size, its geometry and its viewport screenshot (JPEG). */
+function engineShots(sizes: CaptureSize[], page: WebKitPageCapture): Partial<Record<CaptureSize, EngineShot>> {
+  const shots: Partial<Record<CaptureSize, EngineShot>> = {};
+  for (const [i, size] of sizes.entries()) {
+    const { png, width, height, reading } = page.shots[i]!;
+    const layout = reading as LayoutSnapshot;
+    shots[size] = {
+      layout,
+      screenshot: {
+        viewport: size,
+        contentType: "image/jpeg",
+        width,
+        height,
+        pageHeight: Math.max(height, layout.documentHeight),
+        cut: layout.documentHeight > height,
+        data: jpegOfPng(png),
+      },
+    };
+  }
+  return shots;
 }
 
 /**
