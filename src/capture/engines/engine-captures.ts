@@ -58,6 +58,52 @@ export class EngineCaptures {
     private readonly geckoSetting: { off?: boolean; firefoxPath?: string } = {},
   ) {}
 
+  /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
+  webkitMissing(): string[] {
+    if (this.webkitOff) return ["ASSAY_WEBKIT_OFF is set"];
+    const missing = WEBKIT_PROGRAMS.filter((p) => !Bun.which(p));
+    return existsSync(MINIBROWSER) ? missing : [...missing, MINIBROWSER];
+  }
+
+  /** The page at each size in WebKit; a failure is an outcome (the checks judged in WebKit lose that part), never a throw. */
+  async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    try {
+      return await this.pool.admit(async () => {
+        const engine = await this.startedWebKit();
+        const page = await engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT);
+        return {
+          ok: true as const,
+          shots: engineShots(sizes, page),
+          requests: page.requests,
+          browserVersion: page.browserVersion,
+        };
+      }, lane);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+
+  /**
+   * A mail client's render (its final document: the profile's sanitizer, the client's CSS and dark-mode decision
+   * applied in Chromium) laid out again in WebKit at the client's viewport, JavaScript off, nothing fetched, dark
+   * when the client shows it dark (MiniBrowser's --dark-mode), on the client's canvas; its geometry and a full-page
+   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own.
+   */
+  async renderEmail(
+    document: string,
+    viewport: { width: number; height: number },
+    look: { dark: boolean; canvas: string; maxHeight: number },
+  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
+    const engine = await this.startedWebKit();
+    const args = ["--enable-javascript=false", `--bg-color=${look.canvas}`, ...(look.dark ? ["--dark-mode"] : [])];
+    const page = await engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
+      browserArgs: args,
+      fullPageUpTo: look.maxHeight,
+    });
+    const { reading, png, width, height } = page.shots[0]!;
+    return { layout: reading as LayoutSnapshot, png, width, height };
+  }
+
   /** Why this server cannot render in Gecko: the binary it lacks, or the operator's setting (empty: it can). */
   geckoMissing(): string[] {
     if (this.geckoSetting.off) return ["ASSAY_GECKO_OFF is set"];
@@ -118,62 +164,19 @@ export class EngineCaptures {
 
   /** The Gecko engine, started once and replaced when its browser has gone; a failed start is tried again next time. */
   private async startedGecko(): Promise<GeckoEngine> {
-    const running = await this.gecko?.catch(() => null);
-    if (!running?.alive) {
-      if (running) void running.close();
+    const current = this.gecko;
+    const engine = await current?.catch(() => null);
+    if (engine?.alive) return engine;
+    // The first render to find it dead (or none) starts the next; renders that found the same one wait for that.
+    if (this.gecko === current) {
+      if (engine) void engine.close();
       const starting = GeckoEngine.start(this.geckoSetting.firefoxPath);
       this.gecko = starting;
       starting.catch(() => {
         if (this.gecko === starting) this.gecko = null;
       });
     }
-    return this.gecko!;
-  }
-
-  /** Why this server cannot render in WebKit: the programs it lacks, or the operator's setting (empty: it can). */
-  webkitMissing(): string[] {
-    if (this.webkitOff) return ["ASSAY_WEBKIT_OFF is set"];
-    const missing = WEBKIT_PROGRAMS.filter((p) => !Bun.which(p));
-    return existsSync(MINIBROWSER) ? missing : [...missing, MINIBROWSER];
-  }
-
-  /** The page at each size in WebKit; a failure is an outcome (the checks judged in WebKit lose that part), never a throw. */
-  async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
-    try {
-      return await this.pool.admit(async () => {
-        const engine = await this.startedWebKit();
-        const page = await engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT);
-        return {
-          ok: true as const,
-          shots: engineShots(sizes, page),
-          requests: page.requests,
-          browserVersion: page.browserVersion,
-        };
-      }, lane);
-    } catch (e) {
-      return { ok: false, error: (e as Error).message };
-    }
-  }
-
-  /**
-   * A mail client's render (its final document: the profile's sanitizer, the client's CSS and dark-mode decision
-   * applied in Chromium) laid out again in WebKit at the client's viewport, JavaScript off, nothing fetched, dark
-   * when the client shows it dark (MiniBrowser's --dark-mode), on the client's canvas; its geometry and a full-page
-   * screenshot. Called inside a render lane's turn of the pool, so it takes none of its own.
-   */
-  async renderEmail(
-    document: string,
-    viewport: { width: number; height: number },
-    look: { dark: boolean; canvas: string; maxHeight: number },
-  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
-    const engine = await this.startedWebKit();
-    const args = ["--enable-javascript=false", `--bg-color=${look.canvas}`, ...(look.dark ? ["--dark-mode"] : [])];
-    const page = await engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
-      browserArgs: args,
-      fullPageUpTo: look.maxHeight,
-    });
-    const { reading, png, width, height } = page.shots[0]!;
-    return { layout: reading as LayoutSnapshot, png, width, height };
+    return this.gecko ?? this.startedGecko();
   }
 
   async close(): Promise<void> {
