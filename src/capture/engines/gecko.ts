@@ -32,7 +32,7 @@ const REFUSE_BACKGROUND = {
  * hostnames resolved by the proxy (never looked up here: no DNS prefetch, no speculative connections, no DNS over
  * HTTPS). WebRTC off (its UDP would not go through an HTTP proxy). Firefox's own traffic off: updates, telemetry,
  * captive-portal and connectivity checks, remote settings and the blocklist, push, region and geolocation lookups,
- * media plugin downloads, OCSP.
+ * media plugin downloads, OCSP (remote settings still ask: see network.dns.forceResolve).
  */
 const GECKO_PREFS: Record<string, unknown> = {
   "network.proxy.type": 1,
@@ -48,6 +48,10 @@ const GECKO_PREFS: Record<string, unknown> = {
   "network.http.speculative-parallel-limit": 0,
   "network.http.http3.enable": false,
   "network.trr.mode": 5,
+  // Every name Firefox resolves itself answers 192.0.2.1 (TEST-NET-1, never routed): its remote-settings client
+  // connects directly as well as through the proxy (failover_direct notwithstanding), and so asked the resolver for
+  // firefox.settings.services.mozilla.com; with this no lookup leaves and such a connection goes nowhere.
+  "network.dns.forceResolve": "192.0.2.1",
   "media.peerconnection.enabled": false,
   "media.peerconnection.ice.proxy_only": true,
   "app.update.auto": false,
