@@ -6,6 +6,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import plans from "../../src/catalog/plans.json";
+import { signIn, startServerWithRelay } from "../support/mail-relay";
+import { page as dashboardPage } from "../support/pages";
 import {
   eventCount,
   eventsOf,
@@ -14,6 +16,7 @@ import {
   startServer,
   tempDataDir,
   type TestServer,
+  uniqueEmail,
 } from "../support/harness";
 
 /**
@@ -292,6 +295,28 @@ describe("gating and availability", () => {
       } finally {
         await off.stop();
       }
+    }
+  });
+});
+
+describe("the dashboard's job page", () => {
+  test("captions a Gecko screenshot by size and engine, and the finding by its engine's", async () => {
+    const { server: withRelay, relay, stop } = await startServerWithRelay();
+    try {
+      const email = uniqueEmail("gecko");
+      const { apiKey } = await withRelay.signup(email);
+      const who = await signIn(withRelay, relay, email);
+      const res = await withRelay.api("POST", "/api/jobs", {
+        key: apiKey,
+        body: htmlJob(BREAKS_IN_FIREFOX, [{ id: "no-horizontal-overflow", engines: ["chromium", "gecko"] }]),
+      });
+      expect(res.status).toBe(200);
+      const html = (await dashboardPage(withRelay, `/dashboard/jobs/${res.body.jobId}`, who.cookie)).text;
+      expect(html).toContain("<span>mobile-sm, Chromium</span>");
+      expect(html).toContain("<span>mobile-sm, Gecko</span>");
+      expect(html).toContain("At mobile-sm, Gecko");
+    } finally {
+      await stop();
     }
   });
 });
