@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: prints figures for the event log, replay, a static_html job (beside a bare
  * playwright-core harness and one Lighthouse run), 4 concurrent clients (a local pool, then two remote browser workers),
- * MCP and the command line beside HTTP, the layout checks in WebKit beside Chromium, email jobs over SMTP (and with
- * Apple Mail in WebKit beside without, with a WebKit render's cold and warm cost), and a 50-page site as one run beside its 50 bare jobs, each next to a baseline
+ * MCP and the command line beside HTTP, the layout checks in WebKit and in Gecko beside Chromium, email jobs over SMTP (and
+ * with Apple Mail in WebKit beside without, with a WebKit render's cold and warm cost), and a 50-page site as one run
+ * beside its 50 bare jobs, each next to a baseline
  * measured in the same run. It never fails on a figure; it exits non-zero only if something
  * crashed. Targets come from ARCHITECTURE.md, section "Targets".
  *
@@ -161,7 +162,7 @@ async function main(): Promise<void> {
     log("the command line: assay run request.json vs the bare POST /api/jobs, and assay --version");
     cli = await benchCli(app);
     log(
-      "the layout checks in Chromium alone, then in Chromium and WebKit (WebKitGTK under Xvfb), one job of each in turn",
+      "the layout checks in Chromium alone, then with WebKit (WebKitGTK under Xvfb), then with Gecko (Firefox ESR), one job of each in turn",
     );
     engines = await benchEngines(app);
   } finally {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Installs what `npm start` and `npm test` need on a fresh Debian machine with only Node.js and npm:
 // the npm dependencies (Bun among them), Debian's chromium and fonts when no browser is found, and WebKitGTK's
-// WebDriver with a virtual display (jobs that name the webkit engine); with --test
+// WebDriver with a virtual display (jobs that name the webkit engine), and Firefox ESR (the gecko engine,
+// Thunderbird's renders); with --test
 // (npm test) also what the tests start themselves, PostgreSQL among it.
 // Plain Node with no dependencies, because it runs before any are installed.
 import { execSync, spawnSync } from "node:child_process";
@@ -60,10 +61,13 @@ const ocr = ["tesseract-ocr", "tesseract-ocr-eng"];
 // X display; WebKit's web process aborts without Mesa's software GL driver (libgl1-mesa-dri, only a Recommends of
 // WebKitGTK). Without them the server still runs, and refuses such jobs with ENGINE_UNAVAILABLE.
 const webkit = ["webkit2gtk-driver", "xvfb", "libgl1-mesa-dri"];
+// The Gecko engine (engines: ["gecko"], Thunderbird's renders): Firefox ESR, driven headless over its own WebDriver
+// BiDi endpoint (no geckodriver, no display). Without it jobs naming gecko are ENGINE_UNAVAILABLE, Thunderbird in Chromium.
+const gecko = ["firefox-esr"];
 // For tests: an SMTP client and openssl for the inbox's tests, PostgreSQL, which tests start as throwaway clusters.
 const forTests = process.argv.includes("--test") ? ["swaks", "openssl", "postgresql"] : [];
-if (!findChromium()) debianPackages(["chromium", ...fonts, ...ocr, ...webkit, ...forTests]);
-else if (has("dpkg")) debianPackages([...fonts, ...ocr, ...webkit, ...forTests]);
+if (!findChromium()) debianPackages(["chromium", ...fonts, ...ocr, ...webkit, ...gecko, ...forTests]);
+else if (has("dpkg")) debianPackages([...fonts, ...ocr, ...webkit, ...gecko, ...forTests]);
 if (!findChromium()) {
   log("no Chromium found after set-up; set CHROMIUM_PATH to a Chromium or Chrome binary");
   process.exit(1);

@@ -160,7 +160,10 @@ export async function createAssay(config: Config = loadConfig()): Promise<Assay>
   const { log, readModels, keyUsage, coordinator } = await openEventLog(config);
   const textReader = new TextReader({ ...DEFAULT_OCR_OPTIONS, command: config.tesseractPath });
   const webCapture = new WebCaptureEngine(pool, guard, textReader);
-  const engines = new EngineCaptures(pool, guard, config.webkitOff, config.webkitSessions);
+  const engines = new EngineCaptures(pool, guard, config.webkitOff, config.webkitSessions, {
+    off: config.geckoOff,
+    firefoxPath: config.firefoxPath,
+  });
   const emailCapture = new EmailCaptureEngine(pool, config, guard, textReader, engines);
   const objects = objectStoreFor(config);
   const serverSecret = await shareLinkSecret(config, coordinator);

@@ -28,6 +28,10 @@ export interface Config {
   appleMailInWebkit: boolean;
   /** ASSAY_WEBKIT_SESSIONS: WebKit engines (Xvfb, WebKitWebDriver, one warm session each) rendering side by side. */
   webkitSessions: number;
+  /** ASSAY_GECKO_OFF: no Gecko even where Firefox is installed (webpage engine refused, Thunderbird in Chromium). */
+  geckoOff: boolean;
+  /** The firefox-esr binary Gecko renders run in (ASSAY_FIREFOX_PATH; src/capture/engines/gecko.ts). */
+  firefoxPath?: string;
   chromiumPath?: string;
   /** The Tesseract binary that reads text in images (ASSAY_TESSERACT_PATH; src/capture/ocr.ts). */
   tesseractPath: string;
@@ -191,6 +195,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webkitOff: read.flag("ASSAY_WEBKIT_OFF"),
     appleMailInWebkit: read.flag("ASSAY_APPLE_MAIL_IN_WEBKIT"),
     webkitSessions: read.int("ASSAY_WEBKIT_SESSIONS"),
+    geckoOff: read.flag("ASSAY_GECKO_OFF"),
+    firefoxPath: read.text("ASSAY_FIREFOX_PATH"),
     tesseractPath: read.text("ASSAY_TESSERACT_PATH") ?? "tesseract",
     browserPoolSize,
     browserEndpoints,

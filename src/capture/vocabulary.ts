@@ -15,12 +15,13 @@ export const VIEWPORTS: Record<CaptureSize, { width: number; height: number; mob
 };
 
 /**
- * The browser engines a page can be rendered in: Chromium (playwright-core, every capture), and WebKit (WebKitGTK
- * through WebKitWebDriver, src/capture/engines/webkit.ts), what Safari and Apple Mail render with.
+ * The browser engines a page can be rendered in: Chromium (playwright-core, every capture), WebKit (WebKitGTK
+ * through WebKitWebDriver, src/capture/engines/webkit.ts), what Safari and Apple Mail render with, and Gecko
+ * (Firefox ESR over WebDriver BiDi, src/capture/engines/gecko.ts), what Firefox and Thunderbird render with.
  */
-export const RENDER_ENGINES = ["chromium", "webkit"] as const;
+export const RENDER_ENGINES = ["chromium", "webkit", "gecko"] as const;
 export type RenderEngine = (typeof RENDER_ENGINES)[number];
-export const ENGINE_NAMES: Record<RenderEngine, string> = { chromium: "Chromium", webkit: "WebKit" };
+export const ENGINE_NAMES: Record<RenderEngine, string> = { chromium: "Chromium", webkit: "WebKit", gecko: "Gecko" };
 
 /** What an email check reads beyond the parsed message; a webpage's artifact kinds are its gatherers' (artifacts.ts). */
 export type EmailArtifactKind =

@@ -115,6 +115,7 @@ const THUNDERBIRD: Base = {
   id: "thunderbird",
   name: "Thunderbird",
   engine: "Gecko",
+  renderIn: "gecko",
   profile: "thunderbird",
   caniemail: ["thunderbird.macos", "thunderbird.windows"],
   darkMode: "none",

@@ -31,6 +31,17 @@ export const BROWSERS_VARS = {
     default: 2,
     doc: "WebKit renders at once, each on its own engine (an Xvfb, a WebKitWebDriver and its one MiniBrowser session); twice as many engines are kept warm between renders, started on first use, so a light and a dark mail session each stay warm. Mail renders (JavaScript off, nothing fetched) reuse a warm session; webpage renders get a fresh one. A render keeps about one core busy, so the default fits 2 cores; every WebKit render also waits for a turn of the browser pool ([engines](engines.md)).",
   },
+  ASSAY_FIREFOX_PATH: {
+    section: "browsers",
+    kind: "path",
+    defaultText: "`/usr/bin/firefox-esr`",
+    doc: "The Firefox binary Gecko renders run in (Debian's `firefox-esr`, installed by `scripts/setup.mjs`), driven headless over WebDriver BiDi: webpage checks with the `gecko` engine and Thunderbird's renders. Where it is not found, jobs that name `gecko` are refused (ENGINE_UNAVAILABLE, nothing charged) and Thunderbird's renders stay in Chromium, saying so (`engineNote`) ([engines](engines.md)).",
+  },
+  ASSAY_GECKO_OFF: {
+    section: "browsers",
+    kind: "flag",
+    doc: "`1` turns Gecko off even where Firefox is installed: webpage jobs that name the `gecko` engine are refused (ENGINE_UNAVAILABLE, nothing charged) and Thunderbird's renders stay in Chromium, saying so (`engineNote`) ([engines](engines.md)).",
+  },
   ASSAY_TESSERACT_PATH: {
     section: "browsers",
     kind: "path",

@@ -59,7 +59,7 @@ export const DEVELOPMENT_VARS = {
     section: "development",
     kind: "integer",
     default: 8,
-    doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit).",
+    doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit, then with Gecko).",
   },
   BENCH_WEBKIT_RENDER_PAIRS: {
     section: "development",

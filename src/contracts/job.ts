@@ -75,7 +75,7 @@ const RenderView = Obj(
     engine: Opt(
       Type.String({
         description:
-          "The browser engine the render was laid out in: webkit for Apple Mail where this server has WebKit, else chromium.",
+          "The browser engine the render was laid out in: webkit for Apple Mail where this server has WebKit, gecko for Thunderbird where it has Gecko, else chromium.",
       }),
     ),
     engineNote: Opt(
@@ -133,7 +133,9 @@ const Result = Obj(
       Type.Array(
         Obj({
           viewport: Str(),
-          engine: Type.String({ description: "The browser engine the capture was rendered in: chromium or webkit." }),
+          engine: Type.String({
+            description: "The browser engine the capture was rendered in: chromium, webkit or gecko.",
+          }),
           screenshotUrl: Str(),
         }),
       ),

@@ -8,8 +8,9 @@ import { enginesOf, sizesOf, type PlannedJob, type PlannedValidation } from "../
 import type { Finding, Outcome } from "../validations/types";
 
 /**
- * A webpage job's renders in engines beyond Chromium (WebKit), for the checks judged in them: the page rendered
- * once per engine at every size those checks read, alongside the Chromium capture; each such check evaluated on
+ * A webpage job's renders in engines beyond Chromium (WebKit, Gecko), for the checks judged in them: the page rendered
+ * once per engine at every size those checks read, alongside the Chromium capture and beside each other (each render
+ * a turn of the pool's admission); each such check evaluated on
  * each engine's geometry and given one verdict across them (src/domain/engine-verdict.ts); their screenshots stored
  * as captures like Chromium's, under `<jobId>-<engine>-<size>.jpg`.
  */
@@ -42,10 +43,19 @@ export async function renderInEngines(
   subject: WebSubject,
   lane: string,
 ): Promise<EngineRenders> {
-  const sizes = new Set<CaptureSize>();
+  const sizes = new Map<ExtraEngine, Set<CaptureSize>>();
   for (const v of job.run)
-    if (extraEnginesOf(v).includes("webkit")) for (const s of sizesOf(v.module, job.captureSizes)) sizes.add(s);
-  return sizes.size ? { webkit: await engines.captureWebKit(subject, [...sizes], lane) } : {};
+    for (const engine of extraEnginesOf(v)) {
+      const of = sizes.get(engine) ?? new Set<CaptureSize>();
+      for (const s of sizesOf(v.module, job.captureSizes)) of.add(s);
+      sizes.set(engine, of);
+    }
+  const capture = { webkit: engines.captureWebKit, gecko: engines.captureGecko };
+  return Object.fromEntries(
+    await Promise.all(
+      [...sizes].map(async ([engine, of]) => [engine, await capture[engine].call(engines, subject, [...of], lane)]),
+    ),
+  );
 }
 
 /** The engine screenshots to store: one per engine and size, however many checks read it. */

@@ -77,7 +77,7 @@ export const JOB_RULES = [
   "Checks with requiresConfiguration: true need parameters; without them they are skipped (skipped_validations), not run and not charged.",
   "Parameters are business facts (required text, allowed domains, brand colours, logo URL, unsubscribe URL, postal address): ask the user; never invent them.",
   "clients (mail clients per form factor) apply to email validations that render; functional checks and webpage checks take none.",
-  'engines (["chromium", "webkit"]) apply to webpage checks whose catalog record lists capture.engines (layout-not-broken, no-horizontal-overflow): the page is rendered and judged in each, one verdict with findings naming the engine; each engine beyond Chromium adds, per size, the price of an extra-credit render and needs a plan with extra_credit_clients.',
+  'engines (["chromium", "webkit", "gecko"]) apply to webpage checks whose catalog record lists capture.engines (layout-not-broken, no-horizontal-overflow): the page is rendered and judged in each, one verdict with findings naming the engine; each engine beyond Chromium adds, per size, the price of an extra-credit render and needs a plan with extra_credit_clients.',
   "The whole body is validated before pricing: a refused body charges nothing and creates no job. Estimate and run take the same body.",
   `The checks, in order (the first failing one answers): ${PLAN_STEPS.map((s) => `${s.step}. ${s.rule} (${[...new Set(s.codes)].join(", ")})`).join(" ")}`,
   "url and static_html jobs answer with their results; email jobs answer pending with a testEmail address.",

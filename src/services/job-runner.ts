@@ -3,7 +3,7 @@ import { AppError } from "../errors/app-error";
 import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
 import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
-import type { CaptureSize } from "../capture/vocabulary";
+import { ENGINE_NAMES, type CaptureSize } from "../capture/vocabulary";
 import type { ArtifactKind, WebArtifacts } from "../capture/artifacts";
 import { engineEvidence, engineScreenshots, evaluateAcrossEngines, renderInEngines } from "./engine-renders";
 import { enginesOf, sizesOf } from "../domain/planned-job";
@@ -280,14 +280,17 @@ export async function browserReady(
   ctx: Pick<ServiceContext, "pool" | "config" | "engines">,
   { rendersNow, run = [] }: { rendersNow: boolean; run?: PlannedValidation[] },
 ): Promise<void> {
-  if (run.some((v) => enginesOf(v).includes("webkit"))) {
+  for (const engine of ["webkit", "gecko"] as const) {
+    if (!run.some((v) => enginesOf(v).includes(engine))) continue;
     // Programs by name only: where they would be is this machine's business, not the caller's.
-    const missing = ctx.engines.webkitMissing().map((m) => (m.startsWith("/") ? basename(m) : m));
+    const missing = (engine === "webkit" ? ctx.engines.webkitMissing() : ctx.engines.geckoMissing()).map((m) =>
+      m.startsWith("/") ? basename(m) : m,
+    );
     if (missing.length) {
       throw new AppError(
         "ENGINE_UNAVAILABLE",
-        `WebKit cannot render here (${missing.join(", ")}); nothing was charged. Resubmit without "webkit" in engines, or ask the operator to install it.`,
-        { engine: "webkit", missing },
+        `${ENGINE_NAMES[engine]} cannot render here (${missing.join(", ")}); nothing was charged. Resubmit without "${engine}" in engines, or ask the operator to install it.`,
+        { engine, missing },
       );
     }
   }

@@ -1,6 +1,6 @@
 import type { Config } from "../../config";
 import type { BrowserPool } from "../browser-pool";
-import type { RenderTarget } from "../vocabulary";
+import { ENGINE_NAMES, type RenderTarget } from "../vocabulary";
 import type { ArtifactKind } from "../artifacts";
 import { parseEmail, type EmailArtifacts } from "./email-artifacts";
 import { authenticateEmail, type AuthenticationInput } from "./authentication";
@@ -53,8 +53,14 @@ export class EmailCaptureEngine {
     private readonly config: Pick<Config, "dnsTimeoutMs" | "dnsFixtures" | "inboxDomain" | "appleMailInWebkit">,
     private readonly guard: NetworkGuard,
     private readonly textReader: TextReader,
-    /** Where clients whose profile names another engine (Apple Mail: WebKit) are laid out again; absent: Chromium only. */
-    private readonly engines?: Pick<EngineCaptures, "renderEmail" | "webkitMissing">,
+    /**
+     * Where clients whose profile names another engine (Apple Mail: WebKit, Thunderbird: Gecko) are laid out again;
+     * absent: Chromium only.
+     */
+    private readonly engines?: Pick<
+      EngineCaptures,
+      "renderEmail" | "webkitMissing" | "renderEmailInGecko" | "geckoMissing"
+    >,
   ) {
     this.renderer = new EmailRenderEngine(pool);
   }
@@ -111,9 +117,9 @@ export class EmailCaptureEngine {
   }
 
   /**
-   * A render whose client Assay renders in another engine (client.renderIn: Apple Mail in WebKit): its final document
-   * laid out again there, the screenshot and geometry then WebKit's. Where WebKit is not available or its render
-   * fails, the Chromium emulation stays, and the render says so (engineNote).
+   * A render whose client Assay renders in another engine (client.renderIn: Apple Mail in WebKit, Thunderbird in
+   * Gecko): its final document laid out again there, the screenshot and geometry then that engine's. Where the engine
+   * is not available or its render fails, the Chromium emulation stays, and the render says so (engineNote).
    */
   private async inOwnEngine(outcome: RenderOutcome): Promise<RenderOutcome> {
     if (!outcome.ok || outcome.render.document === undefined) return outcome;
@@ -122,25 +128,31 @@ export class EmailCaptureEngine {
       const engineNote = `rendered in Chromium, emulating ${render.client.engine}: ${why}`;
       return { ok: true, render: { ...render, engineNote, notes: [...render.notes, engineNote] } };
     };
-    if (!this.config.appleMailInWebkit)
+    const engine = render.client.renderIn === "gecko" ? "gecko" : "webkit";
+    const name = ENGINE_NAMES[engine];
+    if (engine === "webkit" && !this.config.appleMailInWebkit)
       return chromium("Apple Mail in WebKit is off on this server (ASSAY_APPLE_MAIL_IN_WEBKIT=1 turns it on)");
-    const missing = this.engines ? this.engines.webkitMissing() : ["no WebKit engine in this process"];
+    const missing = !this.engines
+      ? [`no ${name} engine in this process`]
+      : engine === "webkit"
+        ? this.engines.webkitMissing()
+        : this.engines.geckoMissing();
     if (missing.length)
-      return chromium(`WebKit is not available here (${missing.map((m) => m.split("/").pop()).join(", ")})`);
+      return chromium(`${name} is not available here (${missing.map((m) => m.split("/").pop()).join(", ")})`);
     const { client, formFactor } = render;
     const profile = profileOf(client);
     const darkened = render.darkMode?.darkened ?? false;
+    const viewport = { width: client.width, height: client.height };
+    const look = {
+      dark: render.dark,
+      canvas: (darkened ? profile.dark : profile.light).canvas,
+      maxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight,
+    };
     try {
-      const w = await timed("render in webkit", () =>
-        this.engines!.renderEmail(
-          document,
-          { width: client.width, height: client.height },
-          {
-            dark: render.dark,
-            canvas: (darkened ? profile.dark : profile.light).canvas,
-            maxHeight: DEFAULT_RENDER_LIMITS.screenshotMaxHeight,
-          },
-        ),
+      const w = await timed(`render in ${engine}`, () =>
+        engine === "webkit"
+          ? this.engines!.renderEmail(document, viewport, look)
+          : this.engines!.renderEmailInGecko(document, viewport, look),
       );
       const screenshot: EmailRender["screenshot"] = {
         viewport: formFactor,
@@ -151,9 +163,9 @@ export class EmailCaptureEngine {
         cut: w.layout.documentHeight > w.height,
         data: jpegOfPng(w.png),
       };
-      return { ok: true, render: { ...render, engine: "webkit", screenshot, layout: w.layout } };
+      return { ok: true, render: { ...render, engine, screenshot, layout: w.layout } };
     } catch (e) {
-      return chromium(`the WebKit render failed (${(e as Error).message.split("\n")[0]})`);
+      return chromium(`the ${name} render failed (${(e as Error).message.split("\n")[0]})`);
     }
   }
 

@@ -9,7 +9,8 @@ import { VIEWPORTS, type CaptureSize } from "../vocabulary";
 import type { WebSubject } from "../web-capture";
 import type { ProxiedRequest } from "./guarded-proxy";
 import { EnginePool } from "./engine-pool";
-import { MINIBROWSER, WebKitEngine } from "./webkit";
+import { FIREFOX_ESR, GeckoEngine } from "./gecko";
+import { MINIBROWSER, WebKitEngine, type WebKitPageCapture } from "./webkit";
 
 /** What a page rendered in an engine other than Chromium gives the checks at one size: its geometry and screenshot. */
 export interface EngineShot {
@@ -27,6 +28,11 @@ export type EngineCapture =
     }
   | { ok: false; error: string };
 
+/** A mail render fetches nothing: every request of its page is refused. */
+const REFUSE_ALL = {
+  check: async () => ({ allowed: false, reason: "mail-render", detail: "a mail client's render fetches nothing" }),
+} as unknown as NetworkGuard;
+
 /** The programs WebKit renders need (Debian's webkit2gtk-driver, its MiniBrowser, xvfb). */
 const WEBKIT_PROGRAMS = ["WebKitWebDriver", "Xvfb"];
 
@@ -42,6 +48,7 @@ const LAYOUT_SCRIPT = `${helpersScript([LAYOUT_HELPERS])};\nreturn (${snapshotLa
  */
 export class EngineCaptures {
   private readonly webkit: EnginePool<WebKitEngine>;
+  private gecko: Promise<GeckoEngine> | null = null;
 
   constructor(
     private readonly pool: Pick<BrowserPool, "admit">,
@@ -50,6 +57,8 @@ export class EngineCaptures {
     private readonly webkitOff = false,
     /** ASSAY_WEBKIT_SESSIONS: WebKit renders side by side. */
     webkitSessions = 2,
+    /** ASSAY_GECKO_OFF (Gecko not offered here) and ASSAY_FIREFOX_PATH (the firefox-esr binary). */
+    private readonly geckoSetting: { off?: boolean; firefoxPath?: string } = {},
   ) {
     // Twice as many kept as render at once: a light and a dark warm session for each (a mail render needs one or the other).
     this.webkit = new EnginePool(() => WebKitEngine.start(), webkitSessions, 2 * webkitSessions);
@@ -66,28 +75,15 @@ export class EngineCaptures {
   async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
     try {
       return await this.pool.admit(async () => {
-        const target =
-          subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
-        const viewports = sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
-        const page = await this.webkit.use((engine) => engine.capture(target, viewports, this.guard, LAYOUT_SCRIPT));
-        const shots: Partial<Record<CaptureSize, EngineShot>> = {};
-        for (const [i, size] of sizes.entries()) {
-          const { png, width, height, reading } = page.shots[i]!;
-          const layout = reading as LayoutSnapshot;
-          shots[size] = {
-            layout,
-            screenshot: {
-              viewport: size,
-              contentType: "image/jpeg",
-              width,
-              height,
-              pageHeight: Math.max(height, layout.documentHeight),
-              cut: layout.documentHeight > height,
-              data: jpegOfPng(png),
-            },
-          };
-        }
-        return { ok: true as const, shots, requests: page.requests, browserVersion: page.browserVersion };
+        const page = await this.webkit.use((engine) =>
+          engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT),
+        );
+        return {
+          ok: true as const,
+          shots: engineShots(sizes, page),
+          requests: page.requests,
+          browserVersion: page.browserVersion,
+        };
       }, lane);
     } catch (e) {
       return { ok: false, error: (e as Error).message };
@@ -120,9 +116,117 @@ export class EngineCaptures {
     return { layout: reading as LayoutSnapshot, png, width, height };
   }
 
+  /** Why this server cannot render in Gecko: the binary it lacks, or the operator's setting (empty: it can). */
+  geckoMissing(): string[] {
+    if (this.geckoSetting.off) return ["ASSAY_GECKO_OFF is set"];
+    const path = this.geckoSetting.firefoxPath ?? FIREFOX_ESR;
+    return Bun.which(path) ? [] : [path];
+  }
+
+  /** The page at each size in Gecko, as captureWebKit in WebKit (renders side by side, each a turn of the pool). */
+  async captureGecko(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    try {
+      return await this.pool.admit(async () => {
+        const page = await this.inGecko((engine) =>
+          engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT),
+        );
+        return {
+          ok: true as const,
+          shots: engineShots(sizes, page),
+          requests: page.requests,
+          browserVersion: page.browserVersion,
+        };
+      }, lane);
+    } catch (e) {
+      return { ok: false, error: (e as Error).message };
+    }
+  }
+
+  /**
+   * A mail client's render (its final document) laid out again in Gecko, as renderEmail does in WebKit: the page's
+   * scripts off (a CSP on the document), nothing fetched, a full-page screenshot. Light only: Gecko's renders have no
+   * dark-mode switch here (Thunderbird, the one client rendered in it, shows mail as sent).
+   */
+  async renderEmailInGecko(
+    document: string,
+    viewport: { width: number; height: number },
+    look: { dark: boolean; maxHeight: number },
+  ): Promise<{ layout: LayoutSnapshot; png: Uint8Array; width: number; height: number }> {
+    if (look.dark) throw new Error("Gecko renders here are light only");
+    const page = await this.inGecko((engine) =>
+      engine.capture({ html: document }, [viewport], REFUSE_ALL, LAYOUT_SCRIPT, {
+        scriptsOff: true,
+        fullPageUpTo: look.maxHeight,
+      }),
+    );
+    const { reading, png, width, height } = page.shots[0]!;
+    return { layout: reading as LayoutSnapshot, png, width, height };
+  }
+
+  /** A render in Gecko; one that failed because the browser died (a crash) is done again in a new browser, once. */
+  private async inGecko<T>(render: (engine: GeckoEngine) => Promise<T>): Promise<T> {
+    const engine = await this.startedGecko();
+    try {
+      return await render(engine);
+    } catch (e) {
+      if (engine.alive) throw e;
+      return render(await this.startedGecko());
+    }
+  }
+
+  /** The Gecko engine, started once and replaced when its browser has gone; a failed start is tried again next time. */
+  private async startedGecko(): Promise<GeckoEngine> {
+    const current = this.gecko;
+    const engine = await current?.catch(() => null);
+    if (engine?.alive) return engine;
+    // The first render to find it dead (or none) starts the next; renders that found the same one wait for that.
+    if (this.gecko === current) {
+      if (engine) void engine.close();
+      const starting = GeckoEngine.start(this.geckoSetting.firefoxPath);
+      this.gecko = starting;
+      starting.catch(() => {
+        if (this.gecko === starting) this.gecko = null;
+      });
+    }
+    return this.gecko ?? this.startedGecko();
+  }
+
   async close(): Promise<void> {
     await this.webkit.close();
+    const gecko = this.gecko;
+    this.gecko = null;
+    await (await gecko?.catch(() => null))?.close();
   }
+}
+
+/** A webpage subject as an engine driven through the guarded proxy loads it. */
+function targetOf(subject: WebSubject) {
+  return subject.type === "url" ? { url: subject.url } : { html: withBase(subject.html, subject.baseUrl) };
+}
+
+const viewportsOf = (sizes: CaptureSize[]) =>
+  sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
+
+/** An engine's page capture as the checks read it: at each size, its geometry and its viewport screenshot (JPEG). */
+function engineShots(sizes: CaptureSize[], page: WebKitPageCapture): Partial<Record<CaptureSize, EngineShot>> {
+  const shots: Partial<Record<CaptureSize, EngineShot>> = {};
+  for (const [i, size] of sizes.entries()) {
+    const { png, width, height, reading } = page.shots[i]!;
+    const layout = reading as LayoutSnapshot;
+    shots[size] = {
+      layout,
+      screenshot: {
+        viewport: size,
+        contentType: "image/jpeg",
+        width,
+        height,
+        pageHeight: Math.max(height, layout.documentHeight),
+        cut: layout.documentHeight > height,
+        data: jpegOfPng(png),
+      },
+    };
+  }
+  return shots;
 }
 
 /**

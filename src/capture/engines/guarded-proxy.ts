@@ -38,8 +38,15 @@ export interface GuardedProxy {
 const MAX_REQUEST_BODY = 10 * 1024 * 1024;
 const RESPONSE_HEADERS_RECOMPUTED = new Set(["content-length", "content-encoding"]);
 
-/** A proxy for one render; `document`, when given, is served at `documentUrl` (a page loaded by URL has none). */
-export async function startGuardedProxy(guard: NetworkGuard, document?: string): Promise<GuardedProxy> {
+/**
+ * A proxy for one render; `document`, when given, is served at `documentUrl` (a page loaded by URL has none), with
+ * `documentHeaders` besides its content type (Gecko's mail renders: a CSP that turns the page's scripts off).
+ */
+export async function startGuardedProxy(
+  guard: NetworkGuard,
+  document?: string,
+  documentHeaders: Record<string, string> = {},
+): Promise<GuardedProxy> {
   const nameOfItsOwn = () => `http://render-${crypto.randomUUID()}.assay.invalid/`;
   let documentUrl = nameOfItsOwn();
   let requests: ProxiedRequest[] = [];
@@ -50,7 +57,7 @@ export async function startGuardedProxy(guard: NetworkGuard, document?: string):
     const method = req.method ?? "GET";
     if (document !== undefined && url === documentUrl) {
       requests.push({ method, url, outcome: "document" });
-      res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(document);
+      res.writeHead(200, { ...documentHeaders, "content-type": "text/html; charset=utf-8" }).end(document);
       return;
     }
     const body = method === "GET" || method === "HEAD" ? new Uint8Array() : await requestBody(req);

@@ -205,7 +205,7 @@ const PROFILES: Record<EmulationProfileId, RenderProfile> = {
     light: { canvas: "#ffffff", text: "#000000" },
     dark: { canvas: "#ffffff", text: "#000000" },
     fidelity:
-      "Fair: Thunderbird renders with Gecko, here with Chromium under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported).",
+      "Good for layout: Thunderbird renders with Gecko, and so does this render where Firefox ESR is installed (laid out in Gecko after the profile is applied in Chromium), under caniemail's Thunderbird data (which, for its newest tested version, lists media queries as unsupported); without Firefox, Chromium's layout, and the render says so.",
     sources: ["caniemail", "assay"],
   },
   "samsung-mail": {

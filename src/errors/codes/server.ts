@@ -42,7 +42,7 @@ export const serverErrors = [
     status: 503,
     title: "Browser engine unavailable",
     guidance:
-      "A validation names a browser engine this server cannot run now (details.engine, details.missing: the programs it lacks, or why it would not start). Nothing was charged; resubmit without that engine, or ask the operator to install it (scripts/setup.mjs installs WebKitGTK's driver, Xvfb and Mesa).",
+      "A validation names a browser engine this server cannot run now (details.engine, details.missing: the programs it lacks, or why it would not start). Nothing was charged; resubmit without that engine, or ask the operator to install it (scripts/setup.mjs installs WebKitGTK's driver, Xvfb and Mesa, and Firefox ESR).",
     addedBySpecGap: true,
   },
   {

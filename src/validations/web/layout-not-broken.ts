@@ -13,7 +13,7 @@ export const layoutNotBroken: WebValidation = {
     summary: "No text overlaps other text, no word is broken letter by letter, and no visible image is broken.",
     judgment:
       "At each captured size: fails when the client rects of visible text from two unrelated elements (neither contains the other), cut to the glyphs' ink height (a large font at a tight line height overhangs its line by empty ascent), intersect by 4px or more in both width and height; when a visible word of 4 or more Latin, Greek or Cyrillic letters or digits is broken over 3 or more lines at 3 characters a line or fewer (a column narrower than the word, under overflow-wrap: anywhere or word-break: break-all), read only in text whose every line is narrower than 4 ems; or when a visible <img> finished loading with no image data. Text that merely touches, or sits on an image, a long word broken in two, hyphenated words, scripts that break between any characters (CJK, Thai), visually hidden and vertical text pass; so does text outside the page, where nobody can see or scroll to it (a skip link at top:-40px until it is focused, a label at left:-9999px, an element cut to nothing by clip: rect()). After a resize, the page is read once the transitions and animations the resize started have ended (a sidebar sliding away), at most 1.5 s later; the reasoning says where something still moved.",
-    engines: ["chromium", "webkit"],
+    engines: ["chromium", "webkit", "gecko"],
     references: [
       { title: "WCAG 2.2 SC 1.4.12 Text Spacing", url: "https://www.w3.org/WAI/WCAG22/Understanding/text-spacing" },
     ],

@@ -11,7 +11,7 @@ export const noHorizontalOverflow: WebValidation = {
     summary: "At 375px the page is no wider than the screen, so nobody has to scroll sideways.",
     judgment:
       "Rendered at mobile-sm (375×667 CSS pixels, layout width 375, no device scaling). Fails when the document is wider than the viewport (document.documentElement.scrollWidth > 375), naming the outermost elements that stick out.",
-    engines: ["chromium", "webkit"],
+    engines: ["chromium", "webkit", "gecko"],
     references: [{ title: "WCAG 2.2 SC 1.4.10 Reflow", url: "https://www.w3.org/WAI/WCAG22/Understanding/reflow" }],
   }),
   evaluate(artifacts) {
