@@ -1,4 +1,4 @@
-import { decode as decodeJpeg, encode as encodeJpeg } from "jpeg-js";
+import { decode as decodeJpeg } from "jpeg-js";
 import { PNG } from "pngjs";
 /** Screenshots as pixels and back: a capture (JPEG, or PNG) decoded to RGBA, and an RGBA image written as a PNG. */
 
@@ -25,8 +25,11 @@ export function encodedPng(image: RgbaImage): Uint8Array {
   return new Uint8Array(PNG.sync.write(png, { colorType: 2, filterType: 4 }));
 }
 
-/** A PNG (a WebDriver screenshot) as the JPEG every capture is stored as. */
-export function jpegOfPng(png: Uint8Array): Uint8Array {
-  const image = decodedScreenshot({ contentType: "image/png", data: png });
-  return new Uint8Array(encodeJpeg({ width: image.width, height: image.height, data: image.data }, 80).data);
+/**
+ * A PNG (a WebDriver screenshot) as the JPEG every capture is stored as, quality 80 as Chromium's. Bun's own codec
+ * (libspng, libjpeg-turbo, on a worker thread): jpeg-js took 0.45-0.8 s on the server's thread for a 1280x3000 page,
+ * Bun.Image 0.08-0.09 s in the same run.
+ */
+export function jpegOfPng(png: Uint8Array): Promise<Uint8Array> {
+  return new Bun.Image(png).jpeg({ quality: 80 }).bytes();
 }

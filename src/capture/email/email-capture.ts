@@ -161,7 +161,7 @@ export class EmailCaptureEngine {
         height: w.height,
         pageHeight: Math.max(w.height, w.layout.documentHeight),
         cut: w.layout.documentHeight > w.height,
-        data: jpegOfPng(w.png),
+        data: await jpegOfPng(w.png),
       };
       return { ok: true, render: { ...render, engine, screenshot, layout: w.layout } };
     } catch (e) {

@@ -80,7 +80,7 @@ export class EngineCaptures {
         );
         return {
           ok: true as const,
-          shots: engineShots(sizes, page),
+          shots: await engineShots(sizes, page),
           requests: page.requests,
           browserVersion: page.browserVersion,
         };
@@ -132,7 +132,7 @@ export class EngineCaptures {
         );
         return {
           ok: true as const,
-          shots: engineShots(sizes, page),
+          shots: await engineShots(sizes, page),
           requests: page.requests,
           browserVersion: page.browserVersion,
         };
@@ -208,7 +208,10 @@ const viewportsOf = (sizes: CaptureSize[]) =>
   sizes.map((size) => ({ width: VIEWPORTS[size].width, height: VIEWPORTS[size].height }));
 
 /** An engine's page capture as the checks read it: at each size, its geometry and its viewport screenshot (JPEG). */
-function engineShots(sizes: CaptureSize[], page: WebKitPageCapture): Partial<Record<CaptureSize, EngineShot>> {
+async function engineShots(
+  sizes: CaptureSize[],
+  page: WebKitPageCapture,
+): Promise<Partial<Record<CaptureSize, EngineShot>>> {
   const shots: Partial<Record<CaptureSize, EngineShot>> = {};
   for (const [i, size] of sizes.entries()) {
     const { png, width, height, reading } = page.shots[i]!;
@@ -222,7 +225,7 @@ function engineShots(sizes: CaptureSize[], page: WebKitPageCapture): Partial<Rec
         height,
         pageHeight: Math.max(height, layout.documentHeight),
         cut: layout.documentHeight > height,
-        data: jpegOfPng(png),
+        data: await jpegOfPng(png),
       },
     };
   }
