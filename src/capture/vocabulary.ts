@@ -33,6 +33,8 @@ export type EmailArtifactKind =
   | "render"
   /** The renders are in dark mode (each client's dark variant). */
   | "render-dark"
+  /** axe-core on each render's document (EmailRender.axe). */
+  | "render-axe"
   /** The text painted in the HTML part's pictures, read by OCR (EmailArtifacts.imageText; needs "email-html" too). */
   | "image-text";
 

@@ -61,6 +61,7 @@ import { emailLayoutNotBroken } from "../validations/email/email-layout-not-brok
 import { emailMobileResponsive } from "../validations/email/email-mobile-responsive";
 import { emailDarkModeLegible } from "../validations/email/email-dark-mode-legible";
 import { emailImagesOffReadable } from "../validations/email/email-images-off-readable";
+import { emailAccessibilityWcag } from "../validations/email/email-accessibility-wcag";
 import { emailCtaVisible } from "../validations/email/email-cta-visible";
 
 /** Every validation Assay runs. Adding a check is one module, its fixtures, and one line here. */
@@ -128,6 +129,7 @@ export const validationModules: readonly ValidationModule[] = [
   emailDarkModeLegible,
   emailImagesOffReadable,
   emailCtaVisible,
+  emailAccessibilityWcag,
 ];
 
 const byId = new Map<string, ValidationModule>();

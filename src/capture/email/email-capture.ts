@@ -11,6 +11,7 @@ import {
   EmailRenderEngine,
   withRenderLane,
   type EmailRender,
+  type RenderOptions,
   type RenderOutcome,
 } from "../mail-clients/render";
 import { profileOf } from "../mail-clients/profiles";
@@ -76,7 +77,9 @@ export class EmailCaptureEngine {
         ? timed("email authentication", () => authenticateEmail(raw, plan.envelope, this.config))
         : undefined,
       plan.renders
-        ? timed("email renders (all)", () => this.render(email, plan.renders!, html, plan.admissionLane))
+        ? timed("email renders (all)", () =>
+            this.render(email, plan.renders!, html, plan.admissionLane, { axe: plan.needs.has("render-axe") }),
+          )
         : this.readHtmlAlone(html, plan.admissionLane),
     ]);
     const { htmlDom, renders } = browsed;
@@ -178,6 +181,7 @@ export class EmailCaptureEngine {
     groups: Record<string, RenderTarget[]>,
     html: string | null,
     admissionLane: string | undefined,
+    options: RenderOptions,
   ): Promise<{ htmlDom: EmailArtifacts["htmlDom"]; renders: Record<string, RenderOutcome[]> }> {
     const labelOf = (t: RenderTarget) => `${t.client.id}-${t.formFactor}`;
     const queue: Array<["html", null] | [string, RenderTarget]> = [
@@ -207,7 +211,7 @@ export class EmailCaptureEngine {
               outcomes.set(
                 label,
                 hasBody
-                  ? await this.inOwnEngine(await this.renderer.render(message, target, lane))
+                  ? await this.inOwnEngine(await this.renderer.render(message, target, lane, options))
                   : {
                       ok: false,
                       client: target.client,

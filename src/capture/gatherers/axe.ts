@@ -11,7 +11,7 @@ import axeSource from "../../../node_modules/axe-core/axe.min.js" with { type: "
  * keeps the rules of the standard it is asked for (accessibility-wcag's `standard`). AAA's rules run only when a
  * check's parameter asks for them (WebPage.axeTags): color-contrast-enhanced costs as much as color-contrast.
  */
-const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
+export const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"];
 
 /**
  * Rules axe-core ships but leaves out of a tag run, turned on by name. css-orientation-lock (WCAG 1.3.4) is marked
@@ -34,7 +34,8 @@ export const axeGatherer = defineWebGatherer({
   gather: async ({ world, axeTags }) => ({ axe: await runAxe(world, [...new Set([...AXE_TAGS, ...axeTags])]) }),
 });
 
-async function runAxe(world: WebPage["world"], tags: string[]): Promise<AxeSummary> {
+/** axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags. */
+export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
   return world.run(
     async ({ tags, also, nodesPerRule }: { tags: string[]; also: string[]; nodesPerRule: number }) => {

@@ -31,13 +31,15 @@ export function changeMarksInPage(input: { selectors: string[]; attribute: strin
 
 /**
  * The changes on each element the render's checks may name (its text blocks, links, images, overflowing and
- * overlapping elements), read from the marks the sanitizer and the Word engine's limits left in the page.
+ * overlapping elements, and `also`), read from the marks the sanitizer and the Word engine's limits left in the page.
  */
 export async function changesOf(
   page: Page,
   snapshot: EmailRenderSnapshot,
   layout: LayoutSnapshot,
   marked: Map<string, number>,
+  /** More elements a check may cite (axe-core's targets on the render). */
+  also: string[] = [],
 ): Promise<Record<string, number[]>> {
   if (marked.size === 0) return {};
   const selectors = new Set<string>([
@@ -46,6 +48,7 @@ export async function changesOf(
     ...snapshot.images.map((i) => i.selector),
     ...layout.overflowing.map((o) => o.selector),
     ...layout.textOverlaps.flatMap((o) => [o.a, o.b]),
+    ...also,
   ]);
   const marks = await page.evaluate(changeMarksInPage, { selectors: [...selectors], attribute: CHANGE_MARK });
   const out: Record<string, number[]> = {};

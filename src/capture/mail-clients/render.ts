@@ -1,7 +1,7 @@
 import { converter } from "culori";
 import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { BrowserPool } from "../browser-pool";
-import type { LayoutSnapshot, Screenshot } from "../artifact-shapes";
+import type { AxeSummary, LayoutSnapshot, Screenshot } from "../artifact-shapes";
 import { helpersScript, PAGE_HELPERS_KEY } from "../page-helpers";
 import { helpersOf, runGatherers, scheduleGatherers } from "../gatherers/run";
 import {
@@ -17,6 +17,7 @@ import { sanitizeInPage } from "./sanitize-in-page";
 import { SANITIZE_HELPERS } from "./sanitize-markup";
 import { appleDarkDecisionInPage, applyWordLimitsInPage, invertColours } from "./client-rendering";
 import { changesOf } from "./change-marks";
+import { axeOnRender } from "./render-axe";
 import { RENDER_GATHERERS, withLightContrast, type EmailRenderSnapshot } from "./gather-render";
 import { snapshotTextColours } from "./snapshot-email-render";
 import { CHANGE_MARK, RECORD_LIMITS, WORD_LIMITS_MARK, type RenderChange } from "./sanitize-record";
@@ -50,8 +51,19 @@ export interface EmailRender {
   /** The engine its screenshot and layout come from; `engineNote` says why not the client's own (`client.renderIn`). */
   engine: RenderEngine;
   engineNote?: string;
+  /**
+   * axe-core on the rendered document (the client's sanitized message, its CSS, dark mode applied), when a check reads
+   * it ("render-axe", render-axe.ts).
+   */
+  axe?: AxeSummary;
   /** A client rendered in another engine: the final document (sanitized, the client's CSS, dark decided) to lay out there. */
   document?: string;
+}
+
+/** What a render reads beyond its gatherers, when a check asks for it. */
+export interface RenderOptions {
+  /** Run axe-core on the rendered document (EmailRender.axe). */
+  axe?: boolean;
 }
 
 export type RenderOutcome =
@@ -108,10 +120,11 @@ export class EmailRenderEngine {
     message: { html: string | null; text: string | null },
     target: RenderTarget,
     lane?: RenderLane,
+    options: RenderOptions = {},
   ): Promise<RenderOutcome> {
     const { client, formFactor } = target;
     const label = `${client.id}-${formFactor}`;
-    if (!lane) return withRenderLane(this.pool, (own) => this.render(message, target, own));
+    if (!lane) return withRenderLane(this.pool, (own) => this.render(message, target, own, options));
     let timer: ReturnType<typeof setTimeout> | undefined;
     const overtime = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -122,7 +135,7 @@ export class EmailRenderEngine {
     try {
       // Opening the lane's page (a renderer process) counts against the render's time, as the render itself does.
       const render = await Promise.race([
-        lane.page().then((page) => this.renderIn(page, lane, message, client, formFactor, label)),
+        lane.page().then((page) => this.renderIn(page, lane, message, client, formFactor, label, options)),
         overtime,
       ]);
       return { ok: true as const, render };
@@ -142,6 +155,7 @@ export class EmailRenderEngine {
     client: EmailClient,
     formFactor: CaptureSize,
     label: string,
+    options: RenderOptions,
   ): Promise<EmailRender> {
     const profile = profileOf(client);
     const dark = client.colorScheme === "dark";
@@ -307,7 +321,11 @@ export class EmailRenderEngine {
     });
     const { layout, screenshot } = artifacts as Required<typeof artifacts>;
     const snapshot = lightText ? withLightContrast(artifacts.snapshot!, lightText) : artifacts.snapshot!;
-    const changesAt = await timed("render change marks", () => changesOf(page, snapshot, layout, marked));
+    const axe = options.axe ? await timed("render axe", () => axeOnRender(page, cdp)) : undefined;
+    const axeTargets = [...(axe?.violations ?? []), ...(axe?.incomplete ?? [])].flatMap((v) =>
+      v.nodes.map((n) => n.target),
+    );
+    const changesAt = await timed("render change marks", () => changesOf(page, snapshot, layout, marked, axeTargets));
     if (blocked.length) {
       notes.push(`${blocked.length} remote request(s) blocked (images are shown as their alt text or an empty box)`);
       changes.push({
@@ -332,6 +350,7 @@ export class EmailRenderEngine {
       changesOmitted: sanitized.omitted,
       changesAt,
       blocked,
+      ...(axe ? { axe } : {}),
       engine: "chromium",
       ...(client.renderIn && client.renderIn !== "chromium" ? { document: await page.content() } : {}),
     };

@@ -68,9 +68,9 @@ export function findingAt(r: EmailRender, f: Omit<Finding, "viewport">): Finding
 
 /**
  * What a finding measured, as a client's changes to the message can explain it: text overlapping, the message wider
- * than the screen, an element hidden or shrunk, colours, an image.
+ * than the screen, an element hidden or shrunk, colours, an image, what assistive technology reads (semantics).
  */
-export type Aspect = "overlap" | "width" | "visibility" | "colour" | "image";
+export type Aspect = "overlap" | "width" | "visibility" | "colour" | "image" | "semantics";
 
 /** The CSS properties whose loss or rewrite bears on each aspect. */
 const PROPERTIES: Record<Aspect, RegExp> = {
@@ -82,6 +82,8 @@ const PROPERTIES: Record<Aspect, RegExp> = {
     /^(display|visibility|opacity|height|min-height|max-height|overflow|position|top|right|bottom|left|inset|width|min-width|max-width|margin|padding|transform|font-size|line-height|mso-hide)/,
   colour: /^(color|background|opacity|mix-blend-mode|filter|color-scheme)/,
   image: /^(background|width|height|display|visibility)/,
+  semantics:
+    /^(display|visibility|content|color|background|opacity|font-size|font-weight|line-height|letter-spacing|word-spacing|overflow|position|width|height)/,
 };
 /** The HTML attributes whose loss bears on each aspect. */
 const ATTRIBUTES: Record<Aspect, RegExp> = {
@@ -90,6 +92,8 @@ const ATTRIBUTES: Record<Aspect, RegExp> = {
   visibility: /^(width|height)$/,
   colour: /^(background|bgcolor)$/,
   image: /^(src|alt|background)$/,
+  // What assistive technology reads: roles, names, states, languages, table headers, focus order.
+  semantics: /./,
 };
 
 /** Whether one change can bear on what a finding measured (its kind and what it removed, not where: see explain). */
@@ -110,6 +114,11 @@ function bearsOn(c: RenderChange, aspect: Aspect): boolean {
       return true;
     case "layout-limited":
       return aspect !== "colour";
+    case "element-removed":
+    case "element-rewritten":
+    // Prefixed ids no longer match the references to them (aria-labelledby, aria-describedby, headers, for).
+    case "names-prefixed":
+      return aspect === "semantics";
     default:
       return false;
   }
@@ -148,6 +157,17 @@ export function explain(r: EmailRender, selectors: Array<string | undefined>, as
     .sort((a, b) => a - b)
     .map((i) => r.changes[i]!)
     .filter((c) => c && bearsOn(c, aspect))
+    .slice(0, CITED)
+    .map((c) => changeSentence(r, c));
+}
+
+/**
+ * The render's changes of these kinds, whatever element a finding names: changes to the whole message that mark no
+ * element, such as prefixed ids (every reference to an id then misses it).
+ */
+export function changesOfKind(r: EmailRender, actions: RenderChange["action"][]): string[] {
+  return r.changes
+    .filter((c) => actions.includes(c.action))
     .slice(0, CITED)
     .map((c) => changeSentence(r, c));
 }

@@ -6,7 +6,7 @@ import { domCheck } from "./_helpers";
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
 
-const STANDARDS = [
+export const STANDARDS = [
   "wcag2a",
   "wcag2aa",
   "wcag2aaa",
@@ -17,7 +17,7 @@ const STANDARDS = [
   "wcag22aa",
   "wcag22aaa",
 ] as const;
-type Standard = (typeof STANDARDS)[number];
+export type Standard = (typeof STANDARDS)[number];
 const VERSIONS = ["wcag2", "wcag21", "wcag22"];
 
 /**
@@ -35,7 +35,7 @@ export function standardTags(standard: Standard): string[] {
 const extraAxeTags = (standard: unknown) =>
   typeof standard === "string" && standard.endsWith("aaa") ? ["wcag2aaa"] : [];
 
-const label = (standard: Standard) => {
+export const label = (standard: Standard) => {
   const [, version, level] = /^wcag(2\d?)(a{1,3})$/.exec(standard)!;
   return `WCAG ${version === "2" ? "2.0" : `${version![0]}.${version![1]}`} ${level!.toUpperCase()}`;
 };

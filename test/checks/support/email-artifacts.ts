@@ -10,7 +10,7 @@ import type {
 import type { EmailRender, RenderOutcome } from "../../../src/capture/mail-clients/render";
 import type { RenderChange } from "../../../src/capture/mail-clients/sanitize-record";
 import type { EmailRenderSnapshot } from "../../../src/capture/mail-clients/gather-render";
-import type { LayoutSnapshot } from "../../../src/capture/artifacts";
+import type { AxeSummary, LayoutSnapshot } from "../../../src/capture/artifacts";
 import { findEmailClient } from "../../../src/catalog/email-clients";
 import type { EmailValidation, Outcome } from "../../../src/validations/types";
 import { DARK_METHODS, type CaptureSize, type DarkRendering } from "../../../src/capture/vocabulary";
@@ -242,6 +242,8 @@ export interface RenderFields {
   /** What the client's profile changed, and which of it applies where (by selector). */
   changes?: RenderChange[];
   changesAt?: Record<string, number[]>;
+  /** axe-core's results on the render (a check that reads "render-axe"). */
+  axe?: AxeSummary;
 }
 
 /** One render in a catalog client: a layout that fits its width and an empty snapshot, with the given fields. */
@@ -295,6 +297,7 @@ export function render(formFactor: CaptureSize, clientId: string, over: RenderFi
     changesOmitted: 0,
     changesAt: over.changesAt ?? {},
     blocked: [],
+    ...(over.axe ? { axe: over.axe } : {}),
   };
   return { ok: true, render: rendered };
 }
