@@ -7,8 +7,9 @@ import { defineWebGatherer, type WebPage } from "./web-page";
 
 /**
  * Elements measured per size (axe keeps 20 per rule), and the time the measuring may take: no batch starts after
- * TIME_BUDGET_MS of measuring on the page (all its sizes together), nor once the page has been loaded for LATE_AFTER_LOAD_MS (axe on a long page took most of the
- * capture's 45 s; a render past the viewport of a 16,000px page takes a second).
+ * TIME_BUDGET_MS of measuring at a size (each size its own, so the sizes measured last are not left to what the
+ * first spared), nor once the page has been loaded for LATE_AFTER_LOAD_MS, whatever the sizes (axe on a long page
+ * took most of the capture's 45 s; a render past the viewport of a 16,000px page takes a second).
  */
 const MAX_ELEMENTS = 20;
 const TIME_BUDGET_MS = 5000;
@@ -30,16 +31,13 @@ const VARIANTS: Variant[] = ["transparent", "black", "white"];
 /** The size axe ran at (the size the page loaded at): there its results are read, elsewhere color-contrast runs again. */
 const AXE_SIZE: CaptureSize = "desktop-md";
 
-/** Milliseconds spent measuring on each page, over all its sizes: TIME_BUDGET_MS is a page's. */
-const spent = new WeakMap<WebPage, number>();
-
 /**
  * "contrast-pixels": at each size a check that judges contrast is read at (only there: it costs an axe run and
  * renders), axe-core's color-contrast rule (at desktop-md the "axe" gatherer's results, elsewhere the rule run again
  * on the resized page), and the elements it left undecided (text over a background image, a gradient, overlapping or
  * translucent layers) measured from rendered pixels. Each element's text box is rendered four times (as shown, then
  * with its text transparent, black and white; its children keep their own colours), and glyph-pixels.ts turns the
- * renders into a contrast distribution. Up to MAX_ELEMENTS elements a size, within TIME_BUDGET_MS a page; `capped`
+ * renders into a contrast distribution. Up to MAX_ELEMENTS elements and TIME_BUDGET_MS a size; `capped`
  * says when a cap stopped it.
  */
 export const contrastPixelsGatherer = defineWebGatherer({
@@ -74,7 +72,7 @@ async function measureUndecided(
   page: WebPage,
   undecided: AxeRuleResult,
 ): Promise<Pick<ContrastPixels, "elements" | "candidates" | "capped">> {
-  const started = performance.now() - (spent.get(page) ?? 0);
+  const started = performance.now();
   // Where axe doubts the text is text (one character that may be an icon, a symbol outside the basic plane, text
   // as light as its background and so maybe meant unseen), the colours are not the question: pixels do not decide.
   const measurable = undecided.nodes.filter((n) => !NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? ""));
@@ -108,7 +106,6 @@ async function measureUndecided(
     }
   } finally {
     await page.world.run(forgetTexts).catch(() => undefined);
-    spent.set(page, performance.now() - started);
   }
   // axe's results keep 20 elements of a rule (gatherers/axe.ts); at most MAX_ELEMENTS of those are measured.
   if (undecided.nodeCount > undecided.nodes.length || measurable.length > targets.length)
