@@ -275,9 +275,23 @@ export interface GlyphContrast {
   backgrounds?: [string, string];
 }
 
-/** The elements axe left undecided for color-contrast, measured from pixels at desktop-md, up to a cap. */
+/** axe-core's color-contrast rule at one size: its violations, the elements it left undecided, whether it passed any. */
+export interface ContrastRule {
+  version: string;
+  violation?: AxeRuleResult;
+  incomplete?: AxeRuleResult;
+  passed: boolean;
+  /** Why axe did not run on the page. */
+  notRun?: string;
+}
+
+/**
+ * Contrast at one size (gatherers/contrast-pixels.ts): axe-core's color-contrast rule there, and the elements it left
+ * undecided measured from pixels, up to a cap.
+ */
 export interface ContrastPixels {
-  viewport: "desktop-md";
+  viewport: CaptureSize;
+  axe: ContrastRule;
   elements: GlyphContrast[];
   /** Elements axe left undecided (of which `elements` are the first measured). */
   candidates: number;

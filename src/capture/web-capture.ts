@@ -52,6 +52,11 @@ export interface CapturePlan {
   viewports: CaptureSize[];
   /** What the selected checks read: the gatherers of these kinds run (gatherers/), with those they depend on. */
   needs: Set<ArtifactKind>;
+  /**
+   * The sizes each kind is read at (the sizes of the checks that read it), when known: a kind gathered only where it
+   * is read (its gatherer's onlyAtSizesRead) is not gathered at the sizes the page visits for other checks.
+   */
+  sizesRead?: Partial<Record<ArtifactKind, CaptureSize[]>>;
   /** Image URLs named by the checks' parameters (ParameterSpec.referenceImage), measured to compare the page's images against. */
   referenceImages?: string[];
   /** CSS selectors whose elements' boxes are measured at each size when "mask-boxes" is needed (a run's visual masks). */
@@ -262,6 +267,7 @@ export class WebCaptureEngine {
           if (size !== "desktop-md" && !(await untilStill(page, this.limits.resizeStillCapMs)))
             stillMoving[size] = this.limits.resizeStillCapMs;
         }),
+      sizesRead: (kind) => plan.sizesRead?.[kind as ArtifactKind],
       phase: "gather",
       onFailure: "record",
       fatal,

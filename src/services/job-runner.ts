@@ -3,7 +3,7 @@ import { AppError } from "../errors/app-error";
 import type { PlannedJob, PlannedValidation } from "../domain/planned-job";
 import { refundOf, type RecordedResult, type StoredFile } from "../domain/jobs";
 import type { CheckServices, EmailValidation, Finding, Outcome, WebValidation } from "../validations/types";
-import { ENGINE_NAMES, type CaptureSize } from "../capture/vocabulary";
+import { CAPTURE_SIZES, ENGINE_NAMES, type CaptureSize } from "../capture/vocabulary";
 import type { ArtifactKind, WebArtifacts } from "../capture/artifacts";
 import { engineEvidence, engineScreenshots, evaluateAcrossEngines, renderInEngines } from "./engine-renders";
 import { enginesOf, sizesOf } from "../domain/planned-job";
@@ -95,6 +95,7 @@ export class JobRunner {
     const inEngines = renderInEngines(this.ctx.engines, job, subject, customerId);
     const capture = await this.ctx.webCapture.capture(subject, {
       viewports: captureViewports(job, extras),
+      sizesRead: sizesRead(job, extras),
       needs: new Set([...job.run.flatMap((v) => v.module.meta.needs), ...(extras.alsoNeeds ?? [])]),
       referenceImages: referenceImages.filter((u): u is string => typeof u === "string"),
       ...(axeTags.length ? { axeTags: [...new Set(axeTags)] } : {}),
@@ -338,6 +339,20 @@ function captureViewports(job: PlannedJob, extras: CaptureExtras): CaptureSize[]
   // DOM checks read desktop-md; it is always gathered for them.
   if (needs.includes("dom")) wanted.add("desktop-md");
   return [...wanted];
+}
+
+/**
+ * The sizes each kind is read at: those each check that reads it is judged at (its standard sizes, and those of the
+ * request's captureSizes it offers), every size for a kind the extras ask for (kept whatever the checks read).
+ */
+function sizesRead(job: PlannedJob, extras: CaptureExtras): Partial<Record<ArtifactKind, CaptureSize[]>> {
+  const read: Partial<Record<ArtifactKind, Set<CaptureSize>>> = {};
+  for (const v of job.run)
+    for (const kind of v.module.meta.needs)
+      for (const size of sizesOf(v.module, job.captureSizes))
+        if (v.module.meta.capture.offered.includes(size)) (read[kind] ??= new Set()).add(size);
+  for (const kind of extras.alsoNeeds ?? []) read[kind] = new Set(CAPTURE_SIZES);
+  return Object.fromEntries(Object.entries(read).map(([kind, sizes]) => [kind, [...sizes]]));
 }
 
 async function runCheck(v: PlannedValidation, check: () => Outcome | Promise<Outcome>): Promise<RecordedResult> {

@@ -104,6 +104,36 @@ describe("the runner", () => {
     expect(failures).toEqual({ broken: "the page broke it" });
   });
 
+  test("a gatherer gathered only at the sizes read skips the sizes the page visits for other kinds", async () => {
+    const page: Log = { read: [] };
+    const costly = define({
+      kind: "costly",
+      sizes: "each",
+      onlyAtSizesRead: true,
+      dependsOn: [],
+      gather: async (page, size) => (page.read.push(`costly@${size}`), { costly: size }),
+    });
+    const { artifacts } = await runGatherers(
+      scheduleGatherers(gathererTable([shot, costly]), ["shot", "costly"]),
+      page,
+      {
+        sizes,
+        resize: async (size) => void page.read.push(`resize ${size}`),
+        sizesRead: (kind) => (kind === "costly" ? ["desktop-md"] : ["desktop-md", "mobile-sm"]),
+        phase: "gather",
+        onFailure: "record",
+      },
+    );
+    expect(page.read).toEqual([
+      "resize desktop-md",
+      "shot@desktop-md",
+      "costly@desktop-md",
+      "resize mobile-sm",
+      "shot@mobile-sm",
+    ]);
+    expect((artifacts as { costly: unknown }).costly).toEqual({ "desktop-md": "desktop-md" });
+  });
+
   test("with onFailure throw, or when the failure is the page's end, the first failure ends the gathering", async () => {
     const options = { sizes, resize: async () => {}, phase: "render" };
     await expect(

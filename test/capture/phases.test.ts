@@ -86,3 +86,16 @@ test("captureSizes renders a size only where something reads or keeps it: not fo
   const network = await phasesOf(htmlJob(html, ["page-title", "page-weight"], all));
   expect(count(network.phases, "resize")).toBe(3);
 });
+
+test("contrast is gathered only at the sizes a contrast check is judged at, not at every size the page visits", async () => {
+  const html = '<html lang="en"><head><title>Sizes</title></head><body><h1>Sizes</h1></body></html>';
+  // accessibility-wcag reads the contrast at desktop-md alone, though the page visits mobile-sm for layout-not-broken.
+  const wcag = await phasesOf(
+    htmlJob(html, ["accessibility-wcag", "layout-not-broken"], { captureSizes: ["mobile-sm"] }),
+  );
+  expect([count(wcag.phases, "resize"), count(wcag.phases, "gather contrast-pixels")]).toEqual([2, 1]);
+  // color-contrast is judged at each size asked for.
+  const contrast = await phasesOf(htmlJob(html, ["color-contrast"], { captureSizes: ["mobile-sm"] }));
+  expect([count(contrast.phases, "resize"), count(contrast.phases, "gather contrast-pixels")]).toEqual([2, 2]);
+  expect(contrast.job.results[0].reasoning).toContain("At mobile-sm:");
+});

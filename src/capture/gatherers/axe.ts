@@ -37,8 +37,23 @@ export const axeGatherer = defineWebGatherer({
 /** axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags. */
 export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
+  return axeIn(world, { type: "tag", values: tags }, ALSO_RUN);
+}
+
+/**
+ * axe-core's results for the named rules alone, axe already loaded in the world by the "axe" gatherer: the
+ * contrast-pixels gatherer runs color-contrast again at each size it is read at besides the one axe ran at.
+ */
+export const axeRulesAgain = (world: WebPage["world"], rules: string[]) =>
+  axeIn(world, { type: "rule", values: rules }, []);
+
+/** axe's runOnly: the rules of some tags, or some rules by name. */
+type RunOnly = { type: "tag" | "rule"; values: string[] };
+
+function axeIn(world: Pick<WebPage["world"], "load" | "run">, runOnly: RunOnly, also: string[]): Promise<AxeSummary> {
   return world.run(
-    async ({ tags, also, nodesPerRule }: { tags: string[]; also: string[]; nodesPerRule: number }) => {
+    async ({ runOnly, also, nodesPerRule }: { runOnly: RunOnly; also: string[]; nodesPerRule: number }) => {
+      const tags = runOnly.type === "tag" ? runOnly.values : [];
       const axe = (window as unknown as { axe: any }).axe;
       // An XML document without a stylesheet is shown in Chromium's own viewer, an HTML page it builds in the
       // document's place: axe would judge the viewer (its html element has no lang), not the subject.
@@ -53,7 +68,7 @@ export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags
           notRun: `the document is ${document.contentType} without a stylesheet, shown in Chromium's XML viewer`,
         };
       const r = await axe.run(document, {
-        runOnly: { type: "tag", values: tags },
+        runOnly,
         rules: Object.fromEntries(also.map((id) => [id, { enabled: true }])),
         resultTypes: ["violations", "incomplete"],
       });
@@ -101,6 +116,6 @@ export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags
         inapplicable: r.inapplicable.map(ran),
       };
     },
-    { tags, also: ALSO_RUN, nodesPerRule: NODES_PER_RULE },
+    { runOnly, also, nodesPerRule: NODES_PER_RULE },
   );
 }

@@ -1,13 +1,15 @@
 import { PNG } from "pngjs";
-import type { Box, ContrastPixels, GlyphContrast } from "../artifact-shapes";
+import type { AxeRuleResult, Box, ContrastPixels, ContrastRule, GlyphContrast } from "../artifact-shapes";
 import { measureGlyphs } from "../glyph-pixels";
-import { axeGatherer } from "./axe";
+import type { CaptureSize } from "../vocabulary";
+import { axeGatherer, axeRulesAgain } from "./axe";
 import { defineWebGatherer, type WebPage } from "./web-page";
 
 /**
- * Elements measured per page (axe keeps 20 per rule), and the time the measuring may take: no batch starts after
- * TIME_BUDGET_MS, nor once the page has been loaded for LATE_AFTER_LOAD_MS (axe on a long page took most of the
- * capture's 45 s; a render past the viewport of a 16,000px page takes a second).
+ * Elements measured per size (axe keeps 20 per rule), and the time the measuring may take: no batch starts after
+ * TIME_BUDGET_MS of measuring at a size (each size its own, so the sizes measured last are not left to what the
+ * first spared), nor once the page has been loaded for LATE_AFTER_LOAD_MS, whatever the sizes (axe on a long page
+ * took most of the capture's 45 s; a render past the viewport of a 16,000px page takes a second).
  */
 const MAX_ELEMENTS = 20;
 const TIME_BUDGET_MS = 5000;
@@ -26,68 +28,90 @@ const NOT_A_COLOUR_QUESTION = new Set(["shortTextContent", "nonBmp", "equalRatio
 type Variant = "transparent" | "black" | "white";
 const VARIANTS: Variant[] = ["transparent", "black", "white"];
 
+/** The size axe ran at (the size the page loaded at): there its results are read, elsewhere color-contrast runs again. */
+const AXE_SIZE: CaptureSize = "desktop-md";
+
 /**
- * "contrast-pixels": the elements axe-core left undecided for color-contrast (text over a background image, a
- * gradient, overlapping or translucent layers), measured from rendered pixels at desktop-md, the size axe ran at.
- * Each element's text box is rendered four times (as shown, then with its text transparent, black and white; its
- * children keep their own colours), and glyph-pixels.ts turns the renders into a contrast distribution.
- * Up to MAX_ELEMENTS elements within TIME_BUDGET_MS; `capped` says when a cap stopped it.
+ * "contrast-pixels": at each size a check that judges contrast is read at (only there: it costs an axe run and
+ * renders), axe-core's color-contrast rule (at desktop-md the "axe" gatherer's results, elsewhere the rule run again
+ * on the resized page), and the elements it left undecided (text over a background image, a gradient, overlapping or
+ * translucent layers) measured from rendered pixels. Each element's text box is rendered four times (as shown, then
+ * with its text transparent, black and white; its children keep their own colours), and glyph-pixels.ts turns the
+ * renders into a contrast distribution. Up to MAX_ELEMENTS elements and TIME_BUDGET_MS a size; `capped`
+ * says when a cap stopped it.
  */
 export const contrastPixelsGatherer = defineWebGatherer({
   kind: "contrast-pixels",
-  sizes: "once",
+  sizes: "each",
+  onlyAtSizesRead: true,
   dependsOn: [axeGatherer],
-  async gather(page, { axe }): Promise<{ contrastPixels?: ContrastPixels }> {
-    const undecided = axe?.incomplete.find((r) => r.id === "color-contrast");
-    if (!undecided) return {};
-    const started = performance.now();
-    // Where axe doubts the text is text (one character that may be an icon, a symbol outside the basic plane, text
-    // as light as its background and so maybe meant unseen), the colours are not the question: pixels do not decide.
-    const measurable = undecided.nodes.filter((n) => !NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? ""));
-    const targets = measurable.slice(0, MAX_ELEMENTS).map((n) => n.target);
-    const found = await page.world
-      .run(prepareTexts, { targets, maxArea: MAX_REGION_AREA })
-      .catch((e: Error) =>
-        targets.map(() => ({ unmeasured: `the page could not be read: ${e.message.split("\n")[0]}` })),
-      );
-    const elements: GlyphContrast[] = targets.map((target, i) => {
-      const f = found[i]!;
-      return "unmeasured" in f ? { target, unmeasured: f.unmeasured } : { target };
-    });
-    let capped: string | undefined;
-    try {
-      for (const batch of batches(found)) {
-        const late = performance.now() - page.loadedAt > LATE_AFTER_LOAD_MS;
-        if (late || performance.now() - started > TIME_BUDGET_MS) {
-          capped = late
-            ? `${LATE_AFTER_LOAD_MS / 1000} s after the page loaded`
-            : `${TIME_BUDGET_MS / 1000} s of measuring`;
-          for (const i of batch) elements[i] = { target: targets[i]!, unmeasured: "beyond the time cap" };
-          continue;
-        }
-        // A page that breaks a render (it navigated, it removed the element) leaves those elements needing review;
-        // the check still reads axe's verdicts.
-        const measured = await measureBatch(page, batch, found as Prepared[]).catch((e: Error) =>
-          batch.map((i) => [i, { unmeasured: `the renders failed: ${e.message.split("\n")[0]}` }] as const),
-        );
-        for (const [i, m] of measured) elements[i] = { target: targets[i]!, ...m };
-      }
-    } finally {
-      await page.world.run(forgetTexts).catch(() => undefined);
-    }
-    // axe's results keep 20 elements of a rule (gatherers/axe.ts); at most MAX_ELEMENTS of those are measured.
-    if (undecided.nodeCount > undecided.nodes.length || measurable.length > targets.length)
-      capped ??= `the ${targets.length} elements axe reports of ${undecided.nodeCount}`;
-    return {
-      contrastPixels: {
-        viewport: "desktop-md",
-        elements,
-        candidates: undecided.nodeCount,
-        ...(capped ? { capped } : {}),
-      },
+  async gather(page, size, { axe }): Promise<{ contrastPixels?: ContrastPixels }> {
+    if (!axe) return {};
+    const summary = size === AXE_SIZE || axe.notRun ? axe : await axeRulesAgain(page.world, ["color-contrast"]);
+    const rule: ContrastRule = {
+      version: summary.version,
+      passed: summary.passes.some((r) => r.id === "color-contrast"),
+      ...pick("violation", summary.violations),
+      ...pick("incomplete", summary.incomplete),
+      ...(summary.notRun ? { notRun: summary.notRun } : {}),
     };
+    const none = { viewport: size, axe: rule, elements: [], candidates: 0 };
+    if (!rule.incomplete) return { contrastPixels: none };
+    return { contrastPixels: { ...none, ...(await measureUndecided(page, rule.incomplete)) } };
   },
 });
+
+/** The color-contrast rule among axe's results of one kind, under `field`. */
+function pick<F extends string>(field: F, rules: AxeRuleResult[]): Partial<Record<F, AxeRuleResult>> {
+  const found = rules.find((r) => r.id === "color-contrast");
+  return (found ? { [field]: found } : {}) as Partial<Record<F, AxeRuleResult>>;
+}
+
+/** The elements axe left undecided, measured from pixels on the page as it is now, within the caps. */
+async function measureUndecided(
+  page: WebPage,
+  undecided: AxeRuleResult,
+): Promise<Pick<ContrastPixels, "elements" | "candidates" | "capped">> {
+  const started = performance.now();
+  // Where axe doubts the text is text (one character that may be an icon, a symbol outside the basic plane, text
+  // as light as its background and so maybe meant unseen), the colours are not the question: pixels do not decide.
+  const measurable = undecided.nodes.filter((n) => !NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? ""));
+  const targets = measurable.slice(0, MAX_ELEMENTS).map((n) => n.target);
+  const found = await page.world
+    .run(prepareTexts, { targets, maxArea: MAX_REGION_AREA })
+    .catch((e: Error) =>
+      targets.map(() => ({ unmeasured: `the page could not be read: ${e.message.split("\n")[0]}` })),
+    );
+  const elements: GlyphContrast[] = targets.map((target, i) => {
+    const f = found[i]!;
+    return "unmeasured" in f ? { target, unmeasured: f.unmeasured } : { target };
+  });
+  let capped: string | undefined;
+  try {
+    for (const batch of batches(found)) {
+      const late = performance.now() - page.loadedAt > LATE_AFTER_LOAD_MS;
+      if (late || performance.now() - started > TIME_BUDGET_MS) {
+        capped = late
+          ? `${LATE_AFTER_LOAD_MS / 1000} s after the page loaded`
+          : `${TIME_BUDGET_MS / 1000} s of measuring`;
+        for (const i of batch) elements[i] = { target: targets[i]!, unmeasured: "beyond the time cap" };
+        continue;
+      }
+      // A page that breaks a render (it navigated, it removed the element) leaves those elements needing review;
+      // the check still reads axe's verdicts.
+      const measured = await measureBatch(page, batch, found as Prepared[]).catch((e: Error) =>
+        batch.map((i) => [i, { unmeasured: `the renders failed: ${e.message.split("\n")[0]}` }] as const),
+      );
+      for (const [i, m] of measured) elements[i] = { target: targets[i]!, ...m };
+    }
+  } finally {
+    await page.world.run(forgetTexts).catch(() => undefined);
+  }
+  // axe's results keep 20 elements of a rule (gatherers/axe.ts); at most MAX_ELEMENTS of those are measured.
+  if (undecided.nodeCount > undecided.nodes.length || measurable.length > targets.length)
+    capped ??= `the ${targets.length} elements axe reports of ${undecided.nodeCount}`;
+  return { elements, candidates: undecided.nodeCount, ...(capped ? { capped } : {}) };
+}
 
 /**
  * Elements rendered together (one render per variant for a batch: a render costs a frame, wherever it is): the

@@ -47,6 +47,11 @@ export interface EachSizeGatherer<
   F extends object,
 > extends GathererBase<P, S, K, D> {
   readonly sizes: "each";
+  /**
+   * Gathered only at the sizes the checks that read it are judged at (GatherOptions.sizesRead), not at every size
+   * the page visits for other checks: for a reading that costs (axe and renders at each size).
+   */
+  readonly onlyAtSizesRead?: boolean;
   gather(page: P, size: CaptureSize, gathered: Gathered<D>): Promise<A>;
   /** After every size: what the readings at all sizes add up to (fields of the page's artifacts). */
   finish?(page: P, gathered: Gathered<D> & PerSize<A>): Promise<F>;

@@ -96,6 +96,8 @@ export interface GatherOptions {
   /** The sizes visited after load, in order, and how the page gets to each. */
   sizes: readonly CaptureSize[];
   resize(size: CaptureSize): Promise<void>;
+  /** The sizes a kind is read at, when known: a gatherer that is gathered only there (onlyAtSizesRead) skips the rest. */
+  sizesRead?(kind: string): readonly CaptureSize[] | undefined;
   /** Each gatherer is timed as the phase `<phase> <kind>` (src/phases.ts). */
   phase: string;
   /**
@@ -151,6 +153,7 @@ export async function runGatherers<G extends AnyGatherer<P>, P>(
     await options.resize(size);
     for (const g of schedule.atEachSize) {
       if (g.sizes !== "each") continue;
+      if (g.onlyAtSizesRead && options.sizesRead?.(g.kind)?.includes(size) === false) continue;
       const reading = await attempt(g.kind, `${options.phase} ${g.kind}`, () => g.gather(page, size, gathered));
       for (const [field, value] of Object.entries(reading ?? {}))
         ((artifacts[field] ??= {}) as Record<string, unknown>)[size] = value;

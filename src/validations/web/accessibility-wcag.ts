@@ -1,7 +1,8 @@
 import { Type } from "@sinclair/typebox";
 import { pass, type Finding, type WebValidation } from "../types";
-import type { AxeRuleResult } from "../../capture/artifacts";
+import type { AxeNode, AxeRuleResult, ContrastPixels } from "../../capture/artifacts";
 import { domCheck } from "./_helpers";
+import { outcomeOf, undecidedFinding } from "./_contrast";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
@@ -54,6 +55,22 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
     },
   }));
 
+/** A color-contrast element axe left undecided, as the pixels decide it (undecidedFinding), with the rule's fields. */
+function contrastFinding(rule: AxeRuleResult, n: AxeNode, pixels: ContrastPixels, tags: string[]): Finding {
+  const f = undecidedFinding(n, pixels);
+  return {
+    ...f,
+    message: `color-contrast${rule.impact ? ` (${rule.impact})` : ""}: ${f.message}`,
+    url: rule.helpUrl,
+    measured: {
+      rule: rule.id,
+      impact: rule.impact,
+      tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+      ...f.measured,
+    },
+  };
+}
+
 export const accessibilityWcag: WebValidation = {
   meta: domCheck({
     id: "accessibility-wcag",
@@ -62,8 +79,8 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). What axe cannot decide (incomplete: contrast over an image, a gradient or overlapping elements, for instance) is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
-    needs: ["axe"],
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
+    needs: ["axe", "contrast-pixels"],
     method: "axe",
     parameters: [
       {
@@ -99,25 +116,37 @@ export const accessibilityWcag: WebValidation = {
     const ran = [
       ...new Set([...violations, ...incomplete, ...passes, ...axe.inapplicable.filter(counts)].map((r) => r.id)),
     ].sort();
+    // Contrast axe left undecided is decided from the pixels color-contrast reads too, where they were measured.
+    const contrast = incomplete.find((r) => r.id === "color-contrast");
+    const pixels = artifacts.contrastPixels?.["desktop-md"];
+    const byPixels = contrast && pixels ? contrast.nodes.map((n) => contrastFinding(contrast, n, pixels, tags)) : [];
+    const pixelFails = byPixels.filter((f) => outcomeOf(f) === "fail");
+    const decided = byPixels.filter((f) => outcomeOf(f) !== "needs review").length;
     const findings = [
       ...violations.flatMap((v) => findingsOf(v, false, tags)),
-      ...incomplete.flatMap((v) => findingsOf(v, true, tags)),
+      ...pixelFails,
+      ...incomplete.flatMap((v) => (v === contrast && pixels ? [] : findingsOf(v, true, tags))),
+      ...byPixels.filter((f) => outcomeOf(f) !== "fail"),
     ];
-    const review = incomplete.reduce((n, r) => n + r.nodeCount, 0);
+    const review = incomplete.reduce((n, r) => n + r.nodeCount, 0) - decided;
     const stats =
       `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +
-      `${violations.length} violated, ${review} element(s) needed review${incomplete.length ? ` (${incomplete.map((r) => `${r.id} ×${r.nodeCount}`).join(", ")})` : ""}. ` +
+      `${violations.length} violated, ${review} element(s) needed review${incomplete.length ? ` (${incomplete.map((r) => `${r.id} ×${r.nodeCount}`).join(", ")})` : ""}` +
+      `${byPixels.length ? `; of the color-contrast elements axe could not decide, rendered pixels failed ${pixelFails.length} and passed ${decided - pixelFails.length}` : ""}. ` +
       `Rules: ${ran.join(", ")}.`;
-    if (violations.length === 0) return pass(stats, findings);
-    const where = violations
-      .slice(0, 3)
-      .map((v) => `${v.id} at ${v.nodes[0]?.target ?? "the page"}: ${v.help}`)
-      .join("; ");
-    const elements = violations.reduce((n, r) => n + r.nodeCount, 0);
+    if (violations.length === 0 && pixelFails.length === 0) return pass(stats, findings);
+    const where = [
+      ...violations.slice(0, 3).map((v) => `${v.id} at ${v.nodes[0]?.target ?? "the page"}: ${v.help}`),
+      ...(pixelFails.length
+        ? [`color-contrast at ${pixelFails[0]!.selector} (measured from pixels): ${contrast!.help}`]
+        : []),
+    ].slice(0, 3);
+    const failed = violations.length + (pixelFails.length ? 1 : 0);
+    const elements = violations.reduce((n, r) => n + r.nodeCount, 0) + pixelFails.length;
     return {
       verdict: "fail",
-      reason: `Fix ${violations.length} ${label(standard)} rule violation(s) on ${elements} element(s) at desktop-md: ${where}${violations.length > 3 ? `; +${violations.length - 3} more rule(s)` : ""}`,
-      reasoning: `${stats} Violations: ${violations.map((v) => `${v.id} ×${v.nodeCount}`).join(", ")}.`,
+      reason: `Fix ${failed} ${label(standard)} rule violation(s) on ${elements} element(s) at desktop-md: ${where.join("; ")}${failed > 3 ? `; +${failed - 3} more rule(s)` : ""}`,
+      reasoning: `${stats} Violations: ${[...violations.map((v) => `${v.id} ×${v.nodeCount}`), ...(pixelFails.length ? [`color-contrast ×${pixelFails.length} (pixels)`] : [])].join(", ")}.`,
       findings,
     };
   },

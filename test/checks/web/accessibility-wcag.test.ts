@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import type { GlyphContrast } from "../../../src/capture/artifacts";
 import { accessibilityWcag, standardTags } from "../../../src/validations/web/accessibility-wcag";
 import { artifacts, axeRule, axeSummary, evaluate, selectors } from "../support/web-artifacts";
 
@@ -105,4 +106,62 @@ test("a page axe did not run on (an XML document in Chromium's viewer) passes, s
   const notRun = "the document is application/xml without a stylesheet, shown in Chromium's XML viewer";
   const out = await evaluate(accessibilityWcag, artifacts({ axe: axeSummary({ notRun }) }));
   expect(out).toEqual({ verdict: "pass", reasoning: `axe-core 4.14.1 did not run: ${notRun}.`, findings: [] });
+});
+
+/** A pixel measurement of one element at desktop-md, as the contrast-pixels gatherer records it. */
+const glyphs = (target: string, ratio: (p: number) => number): GlyphContrast => ({
+  target,
+  box: { x: 0, y: 0, width: 200, height: 20 },
+  fontSizePx: 16,
+  fontWeight: 400,
+  glyphPixels: 900,
+  corePixels: 400,
+  percentiles: Array.from({ length: 101 }, (_, p) => ratio(p)),
+  color: "#b0b0b0",
+  backgrounds: ["#e6e6e6", "#f4f4f4"],
+});
+
+test("contrast axe could not decide is decided from the pixels color-contrast reads: a decisive fail fails, the rest needs review with its range", async () => {
+  const contrast = axeRule(
+    "color-contrast",
+    ["#faint", "#busy", "#icon"].map((t) => node(t, "Element's background color could not be determined")),
+    { tags: ["wcag2aa", "wcag143"] },
+  );
+  const aria = axeRule("aria-valid-attr-value", [node("#tabs")], { tags: ["wcag2a"] });
+  const axe = axeSummary({ incomplete: [contrast, aria], passes: [{ id: "image-alt", tags: ["wcag2a"] }] });
+  const out = await evaluate(
+    accessibilityWcag,
+    artifacts({
+      axe,
+      contrastPixels: {
+        "desktop-md": {
+          viewport: "desktop-md",
+          axe: { version: axe.version, passed: false, incomplete: contrast },
+          candidates: 3,
+          elements: [
+            glyphs("#faint", () => 1.6),
+            glyphs("#busy", (p) => (p < 40 ? 3 : 7)),
+            {
+              target: "#icon",
+              unmeasured: "too few fully covered glyph pixels to measure (12): thin, tiny or hidden text",
+            },
+          ],
+        },
+      },
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.selector, f.method, f.measured?.rule, f.measured?.outcome])).toEqual([
+    ["#faint", "pixels", "color-contrast", undefined],
+    ["#tabs", undefined, "aria-valid-attr-value", "needs review"],
+    ["#busy", "pixels", "color-contrast", "needs review"],
+    ["#icon", "axe", "color-contrast", "needs review"],
+  ]);
+  expect(out.findings[0]!.measured).toMatchObject({ ratio: { p5: 1.6, p95: 1.6 }, required: 4.5 });
+  expect(out.findings[2]!.message).toStartWith("color-contrast (serious): needs review: 3–7:1 measured from pixels");
+  expect(out.reason).toContain("color-contrast at #faint (measured from pixels)");
+  expect(out.reasoning).toContain(
+    "3 element(s) needed review (color-contrast ×3, aria-valid-attr-value ×1); of the color-contrast elements axe could not decide, rendered pixels failed 1 and passed 0.",
+  );
+  expect(out.reasoning).toContain("Violations: color-contrast ×1 (pixels).");
 });

@@ -1,11 +1,39 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { AxeContrast, AxeNode, GlyphContrast } from "../../../src/capture/artifacts";
-import type { Finding } from "../../../src/validations/types";
-import { colorContrast, pixelOutcome } from "../../../src/validations/web/color-contrast";
-import { htmlJob, startServer, type TestServer } from "../../support/harness";
+import { expect, test } from "bun:test";
+import type {
+  AxeContrast,
+  AxeNode,
+  AxeSummary,
+  ContrastPixels,
+  GlyphContrast,
+  WebArtifacts,
+} from "../../../src/capture/artifacts";
+import type { CaptureSize } from "../../../src/capture/vocabulary";
+import { colorContrast } from "../../../src/validations/web/color-contrast";
+import { pixelOutcome } from "../../../src/validations/web/_contrast";
 import { artifacts, axeRule, axeSummary, evaluate, selectors } from "../support/web-artifacts";
 
 const TAGS = ["cat.color", "wcag2aa", "wcag143"];
+
+/** The color-contrast rule of an axe summary at one size, with the elements measured from pixels there. */
+const contrastAt = (viewport: CaptureSize, axe: AxeSummary, elements: GlyphContrast[] = []): ContrastPixels => ({
+  viewport,
+  axe: {
+    version: axe.version,
+    passed: axe.passes.some((r) => r.id === "color-contrast"),
+    ...(axe.violations.find((r) => r.id === "color-contrast")
+      ? { violation: axe.violations.find((r) => r.id === "color-contrast") }
+      : {}),
+    ...(axe.incomplete.find((r) => r.id === "color-contrast")
+      ? { incomplete: axe.incomplete.find((r) => r.id === "color-contrast") }
+      : {}),
+  },
+  elements,
+  candidates: axe.incomplete.find((r) => r.id === "color-contrast")?.nodeCount ?? 0,
+});
+
+/** Artifacts as a capture at desktop-md alone gathers them: axe, and its color-contrast rule with pixels there. */
+const gathered = (axe: AxeSummary, elements: GlyphContrast[] = []): WebArtifacts =>
+  artifacts({ axe, contrastPixels: { "desktop-md": contrastAt("desktop-md", axe, elements) } });
 
 const contrastNode = (target: string, contrast: Partial<AxeContrast>, failureSummary = ""): AxeNode => ({
   target,
@@ -25,8 +53,8 @@ const contrastNode = (target: string, contrast: Partial<AxeContrast>, failureSum
 test("axe's violations fail, each with its element, ratio, required ratio and colours", async () => {
   const out = await evaluate(
     colorContrast,
-    artifacts({
-      axe: axeSummary({
+    gathered(
+      axeSummary({
         violations: [
           axeRule(
             "color-contrast",
@@ -43,7 +71,7 @@ test("axe's violations fail, each with its element, ratio, required ratio and co
           ),
         ],
       }),
-    }),
+    ),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#faint", "#pale"]);
@@ -76,7 +104,7 @@ test("text axe could not decide (background image, gradient) needs review and do
   );
   const out = await evaluate(
     colorContrast,
-    artifacts({ axe: axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }) }),
+    gathered(axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] })),
   );
   expect(out.verdict).toBe("pass");
   expect(selectors(out)).toEqual(["#hero h1", "#banner p"]);
@@ -88,15 +116,15 @@ test("text axe could not decide (background image, gradient) needs review and do
 test("a real violation still fails beside elements needing review, and other rules' results do not count", async () => {
   const out = await evaluate(
     colorContrast,
-    artifacts({
-      axe: axeSummary({
+    gathered(
+      axeSummary({
         violations: [
           axeRule("image-alt", [{ target: "img", failureSummary: "" }]),
           axeRule("color-contrast", [contrastNode("#faint", {})], { tags: TAGS }),
         ],
         incomplete: [axeRule("color-contrast", [contrastNode("#hero h1", { messageKey: "bgImage" })], { tags: TAGS })],
       }),
-    }),
+    ),
   );
   expect(out.verdict).toBe("fail");
   expect(selectors(out)).toEqual(["#faint", "#hero h1"]);
@@ -105,12 +133,12 @@ test("a real violation still fails beside elements needing review, and other rul
 test("a page where axe passed every text element passes", async () => {
   const out = await evaluate(
     colorContrast,
-    artifacts({
-      axe: axeSummary({
+    gathered(
+      axeSummary({
         passes: [{ id: "color-contrast", tags: TAGS }],
         violations: [axeRule("image-alt", [{ target: "img", failureSummary: "" }])],
       }),
-    }),
+    ),
   );
   expect(out.verdict).toBe("pass");
   expect(out.findings).toEqual([]);
@@ -189,17 +217,10 @@ test("an element axe could not decide fails by pixels with its measured range; o
   );
   const out = await evaluate(
     colorContrast,
-    artifacts({
-      axe: axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }),
-      contrastPixels: {
-        viewport: "desktop-md",
-        candidates: 2,
-        elements: [
-          measured(() => 1.8, { color: "#aaaaaa", backgrounds: ["#eeeeee", "#f4f4f4"] }),
-          { target: "#video p", unmeasured: "the background changed between renders" },
-        ],
-      },
-    }),
+    gathered(axeSummary({ incomplete: [undecided], passes: [{ id: "color-contrast", tags: TAGS }] }), [
+      measured(() => 1.8, { color: "#aaaaaa", backgrounds: ["#eeeeee", "#f4f4f4"] }),
+      { target: "#video p", unmeasured: "the background changed between renders" },
+    ]),
   );
   expect(out.verdict).toBe("fail");
   expect(out.findings.map((f) => [f.selector, f.method, f.measured?.outcome])).toEqual([
@@ -211,119 +232,27 @@ test("an element axe could not decide fails by pixels with its measured range; o
   expect(out.reasoning).toContain("rendered pixels failed 1 and passed 0; 1 need review");
 });
 
-/** Rendered through the real interface: each page a static_html job selecting color-contrast. */
-describe("through the API", () => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startServer();
-    apiKey = (await server.signup()).apiKey;
+test("each size is judged on its own pixels: legible at desktop-md, failing at mobile-sm fails there only", async () => {
+  const axe = axeSummary({
+    incomplete: [axeRule("color-contrast", [contrastNode("#hero p", { bgColor: null, messageKey: "bgImage" })])],
   });
-  afterAll(() => server.stop());
-
-  const svg = (background: string, spots: string) =>
-    `url("data:image/svg+xml,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' width='60' height='60'><rect width='60' height='60' fill='${background}'/><circle cx='30' cy='30' r='18' fill='${spots}'/></svg>`)}")`;
-  const page = (style: string, body: string) =>
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Contrast</title><style>body{margin:0;font-family:sans-serif}${style}</style></head><body><main>${body}</main></body></html>`;
-
-  async function run(html: string) {
-    const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, ["color-contrast"]) });
-    expect(res.status).toBe(200);
-    const [result] = res.body.results;
-    return result as { verdict: string; reason?: string; reasoning: string; findings: Finding[] };
-  }
-
-  test("light grey text over a light background image fails by pixels, with the measured range", async () => {
-    const result = await run(
-      page(
-        `.hero{background-image:${svg("#f4f4f4", "#e6e6e6")};padding:40px}.hero p{color:#b0b0b0;font-size:18px}`,
-        `<section class="hero"><p id="faint">Pale words over a pale photograph are hard to read.</p></section>`,
-      ),
-    );
-    expect(result.verdict).toBe("fail");
-    const [finding] = result.findings;
-    expect(finding).toMatchObject({
-      selector: "#faint",
-      method: "pixels",
-      measured: { why: "bgImage", required: 4.5 },
-    });
-    const ratio = finding!.measured!.ratio as { p5: number; p95: number };
-    expect(ratio.p95).toBeLessThan(2.5);
-    expect(ratio.p5).toBeGreaterThan(1.3);
-    expect(result.reason).toContain("#faint");
-  });
-
-  test("white text over a dark background image passes by pixels", async () => {
-    const result = await run(
-      page(
-        `.hero{background-image:${svg("#102030", "#203040")};padding:40px}.hero h1,.hero p{color:#fff}`,
-        `<section class="hero"><h1 id="title">Spring collection</h1><p id="copy">New arrivals every week, shipped free.</p></section>`,
-      ),
-    );
-    expect(result.verdict).toBe("pass");
-    const bySelector = new Map(result.findings.map((f) => [f.selector, f]));
-    for (const id of ["#title", "#copy"]) {
-      expect(bySelector.get(id)).toMatchObject({ method: "pixels", measured: { outcome: "pass" } });
-      expect((bySelector.get(id)!.measured!.ratio as { p5: number }).p5).toBeGreaterThan(10);
-    }
-  });
-
-  test("white text across a busy gradient that crosses the threshold needs review, with the range", async () => {
-    const result = await run(
-      page(
-        `#busy{display:inline-block;padding:10px;color:#fff;font-size:20px;background:repeating-radial-gradient(circle at 30% 40%,rgba(255,255,255,.15) 0 6px,transparent 6px 14px),linear-gradient(90deg,#000,#fff)}`,
-        `<p id="busy">Members save twenty percent on every single order placed this month</p>`,
-      ),
-    );
-    expect(result.verdict).toBe("pass");
-    const [finding] = result.findings;
-    expect(finding).toMatchObject({ selector: "#busy", method: "pixels", measured: { outcome: "needs review" } });
-    const ratio = finding!.measured!.ratio as { p5: number; p95: number };
-    expect(ratio.p5).toBeLessThan(4.5);
-    expect(ratio.p95).toBeGreaterThan(4.5);
-    expect(finding!.message).toMatch(/^needs review: \d+(\.\d+)?–\d+(\.\d+)?:1 measured from pixels/);
-  });
-
-  test("measuring is capped per page, and the reasoning says so: axe keeps 20 of 25 undecided elements", async () => {
-    const lines = Array.from({ length: 25 }, (_, i) => `<p>Line ${i + 1} of white copy</p>`).join("");
-    const result = await run(
-      page(
-        `.hero{background-image:${svg("#102030", "#203040")};padding:8px}.hero p{color:#fff;margin:2px 0}`,
-        `<section class="hero">${lines}</section>`,
-      ),
-    );
-    expect(result.verdict).toBe("pass");
-    expect(result.findings.filter((f) => f.method === "pixels" && f.measured?.outcome === "pass")).toHaveLength(20);
-    expect(result.reasoning).toContain(
-      "Of 25 element(s) axe could not decide (bgImage), rendered pixels failed 0 and passed 20; 5 need review.",
-    );
-    expect(result.reasoning).toContain("Measuring stopped at the 20 elements axe reports of 25.");
-  });
-
-  test("gradient text painted by its background (background-clip: text) is never failed from pixels", async () => {
-    const result = await run(
-      page(
-        `#shine{font-size:40px;font-weight:700;color:transparent;background:linear-gradient(90deg,#f0f0f0,#fafafa);-webkit-background-clip:text;background-clip:text}`,
-        `<h1 id="shine">Pale gradient heading</h1>`,
-      ),
-    );
-    expect(result.verdict).toBe("pass");
-    for (const f of result.findings.filter((f) => f.selector === "#shine"))
-      expect(f.measured).toMatchObject({ outcome: "needs review" });
-  });
-
-  test("where axe decides, it decides as before: grey on white fails by axe, and nothing is measured from pixels", async () => {
-    const result = await run(
-      page("#grey{color:#777;background:#fff}", `<p id="grey">Grey on white, just too light.</p>`),
-    );
-    expect(result.verdict).toBe("fail");
-    expect(result.findings).toEqual([
-      expect.objectContaining({
-        selector: "#grey",
-        method: "axe",
-        measured: expect.objectContaining({ ratio: 4.47, required: 4.5 }),
-      }),
-    ]);
-    expect(result.reasoning).not.toContain("rendered pixels");
-  });
+  const out = await evaluate(
+    colorContrast,
+    artifacts({
+      axe,
+      contrastPixels: {
+        "desktop-md": contrastAt("desktop-md", axe, [measured(() => 9)]),
+        "mobile-sm": contrastAt("mobile-sm", axe, [measured(() => 1.6)]),
+      },
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(out.findings.map((f) => [f.viewport, f.method, f.measured?.outcome])).toEqual([
+    ["mobile-sm", "pixels", undefined],
+    ["desktop-md", "pixels", "pass"],
+  ]);
+  expect(out.reason).toContain("of 1 element(s) at mobile-sm");
+  expect(out.findings[0]!.message).toContain("measured from pixels at mobile-sm");
+  expect(out.reasoning).toContain("At desktop-md: axe found no text it could measure; of 1 element(s)");
+  expect(out.reasoning).toContain("At mobile-sm:");
 });

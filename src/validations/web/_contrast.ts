@@ -1,0 +1,104 @@
+import type { AxeNode, ContrastPixels, GlyphContrast } from "../../capture/artifacts";
+import type { CaptureSize } from "../../capture/vocabulary";
+import type { Finding } from "../types";
+
+/**
+ * Text contrast where axe-core could not decide it, from the pixels the contrast-pixels gatherer measured: shared by
+ * color-contrast (at each of its sizes) and accessibility-wcag (at desktop-md), which read the same measurement.
+ */
+
+/** A decision from pixels needs this share of the glyphs' core on one side of the required ratio. */
+const DECISIVE_SHARE = 0.95;
+
+/** The required ratio as a number ("4.5:1" -> 4.5). */
+export const axeRequired = (n: AxeNode) =>
+  n.contrast?.expectedContrastRatio ? Number.parseFloat(n.contrast.expectedContrastRatio) : null;
+
+/** WCAG's large text (24px and up, or 18.66px and up when bold) needs 3:1, other text 4.5:1. */
+const requiredFor = (px: number, weight: number) => (px >= 24 || (px >= 18.66 && weight >= 700) ? 3 : 4.5);
+
+/** What the pixels say of one element: pass or fail where the distribution is decisive, else needs review. */
+export function pixelOutcome(m: GlyphContrast, required: number): "pass" | "fail" | "needs review" {
+  const p = m.percentiles;
+  if (!p) return "needs review";
+  const lowIndex = Math.round((1 - DECISIVE_SHARE) * 100);
+  const highIndex = Math.round(DECISIVE_SHARE * 100);
+  // A shadow or stroke may carry the contrast the fill lacks: the fill alone never fails the text.
+  if (p[highIndex]! < required && !m.shadow) return "fail";
+  // A region cut at the cap says nothing of the text below it: it never passes the text.
+  if (p[lowIndex]! >= required && !m.partial) return "pass";
+  return "needs review";
+}
+
+const ratioRange = (p: number[]) => `${p[5]}–${p[95]}:1`;
+const shareBelow = (p: number[], required: number) => p.filter((x) => x < required).length / p.length;
+
+function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize): Finding {
+  const p = m.percentiles!;
+  const required = axeRequired(n) ?? requiredFor(m.fontSizePx ?? 16, m.fontWeight ?? 400);
+  const outcome = pixelOutcome(m, required);
+  const below = Math.round(100 * shareBelow(p, required));
+  const caveat =
+    outcome !== "needs review"
+      ? ""
+      : m.shadow && p[95]! < required
+        ? "; a text shadow or stroke may carry its contrast"
+        : m.partial && p[5]! >= required
+          ? "; only the top of the text was measured"
+          : "";
+  const what = `${ratioRange(p)} measured from pixels at ${viewport} (5th–95th percentile of ${m.corePixels} glyph pixels; needs ${required}:1, ${below}% below), text ${m.color} on ${m.backgrounds!.join("–")}, ${m.fontSizePx}px ${m.fontWeight}${caveat}`;
+  return {
+    message: outcome === "fail" ? what : `${outcome}: ${what}`,
+    selector: n.target,
+    viewport,
+    method: "pixels",
+    measured: {
+      ...(outcome === "fail" ? {} : { outcome }),
+      why: n.contrast?.messageKey ?? null,
+      ratio: { p5: p[5], p50: p[50], p95: p[95], min: p[0], max: p[100] },
+      required,
+      shareBelow: below / 100,
+      color: m.color,
+      background: m.backgrounds,
+      fontSize: m.fontSizePx,
+      fontWeight: m.fontWeight,
+      corePixels: m.corePixels,
+      ...(m.shadow ? { shadow: true } : {}),
+      ...(m.partial ? { partial: true } : {}),
+      box: m.box,
+    },
+  };
+}
+
+/** Why an element axe left undecided is not measured from pixels (contrast-pixels' NOT_A_COLOUR_QUESTION). */
+const NOT_MEASURED_WHY: Record<string, string> = {
+  shortTextContent: "not measured: one character may be an icon rather than text",
+  nonBmp: "not measured: a symbol outside the basic plane may be an icon rather than text",
+  equalRatio: "not measured: text as light as its background may be meant unseen",
+};
+
+/**
+ * An element axe could not decide at the size `pixels` were measured at: decided from pixels when they were
+ * measured (method pixels), else left needing review with why (method axe).
+ */
+export function undecidedFinding(n: AxeNode, pixels: ContrastPixels): Finding {
+  const m = pixels.elements.find((e) => e.target === n.target);
+  if (m?.percentiles) return pixelFinding(n, m, pixels.viewport);
+  const notMeasured = m?.unmeasured ?? NOT_MEASURED_WHY[n.contrast?.messageKey ?? ""] ?? "beyond the measuring cap";
+  return {
+    message: `needs review: ${n.failureSummary || "axe could not determine the contrast"} (pixels: ${notMeasured})`,
+    selector: n.target,
+    viewport: pixels.viewport,
+    method: "axe",
+    measured: {
+      outcome: "needs review",
+      why: n.contrast?.messageKey ?? null,
+      color: n.contrast?.fgColor ?? null,
+      required: axeRequired(n),
+      pixels: notMeasured,
+    },
+  };
+}
+
+/** A finding's outcome: "fail" unless it says otherwise (pass and needs review say so). */
+export const outcomeOf = (f: Finding) => (f.measured?.outcome as string | undefined) ?? "fail";
