@@ -25,6 +25,13 @@ const axe = (...rules: string[]): Procedure => ({
   parameters: { standard: "wcag22aa" },
 });
 
+/** accessibility-wcag with axe's best-practice rules: for the ACT rules no WCAG criterion requires. */
+const axeBestPractice = (...rules: string[]): Procedure => ({
+  check: "accessibility-wcag",
+  axe: rules,
+  parameters: { standard: "wcag22aa", bestPractices: true },
+});
+
 /** accessibility-wcag held to WCAG 2.2 AAA: for the ACT rules of AAA success criteria. */
 const axeAAA = (...rules: string[]): Procedure => ({
   check: "accessibility-wcag",
@@ -82,6 +89,9 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   b20e66: { procedures: [axeAAA("identical-links-same-purpose")] },
   kb1m8s: { procedures: [axe("aria-prohibited-attr", "aria-allowed-attr")] },
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
+  // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
+  ffd0e9: { procedures: [axeBestPractice("empty-heading")] },
+  "46ca7f": { procedures: [axeBestPractice("presentation-role-conflict")] },
 };
 
 /** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */

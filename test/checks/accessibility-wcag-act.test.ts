@@ -7,7 +7,8 @@ import { htmlJob, startServer, type TestServer } from "../support/harness";
  * The axe-core rules accessibility-wcag runs for W3C ACT rules that a WCAG tag run leaves out (scripts/act/mapping.ts,
  * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
  * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
- * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1); axe's best-practice rules
+ * when asked for (ACT ffd0e9, 46ca7f). Fixtures: test/fixtures/web/accessibility-wcag/act/.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
 
@@ -20,11 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function run(page: string, standard = "wcag21aa") {
+async function run(page: string, standard = "wcag21aa", more: Record<string, unknown> = {}) {
   const html = readFileSync(join(FIXTURES, page), "utf8");
   const res = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard } }]),
+    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard, ...more } }]),
   });
   expect(res.status).toBe(200);
   return res.body.results[0] as {
@@ -87,4 +88,17 @@ test("only the meta refresh a browser follows is judged (ACT bc659a): a redirect
   const unparsable = await run("refresh-unparsable-then-delayed.html");
   expect(unparsable.verdict).toBe("fail");
   expect(unparsable.findings.map((f) => f.selector)).toEqual(['meta[content="30; https://example.com/later"]']);
+});
+
+test("axe's best-practice rules count only when bestPractices asks for them: a heading with no name (empty-heading, ACT ffd0e9) and an image marked decorative yet labelled (presentation-role-conflict, ACT 46ca7f)", async () => {
+  const wcag = await run("best-practice-empty-heading.html");
+  expect({ verdict: wcag.verdict, findings: rulesOf(wcag) }).toEqual({ verdict: "pass", findings: [] });
+  expect(wcag.reasoning).not.toContain("empty-heading");
+  const bestPractices = await run("best-practice-empty-heading.html", "wcag21aa", { bestPractices: true });
+  expect(bestPractices.verdict).toBe("fail");
+  expect(rulesOf(bestPractices).sort()).toEqual(["empty-heading #closed", "presentation-role-conflict img"]);
+  expect(bestPractices.findings.find((f) => f.measured?.rule === "empty-heading")?.measured?.tags).toEqual([
+    "best-practice",
+  ]);
+  expect(bestPractices.reasoning).toContain("and best-practice");
 });
