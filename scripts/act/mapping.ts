@@ -84,10 +84,10 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   d0f69e: { procedures: [axe("th-has-data-cells", "header-assigned-cells")] },
   bc659a: { procedures: [axe("meta-refresh")] },
   "09o5cg": { procedures: [axeAAA("color-contrast", "color-contrast-enhanced")] },
-  // Partial: axe asks for review on same-named links whose purpose it cannot compare (b20e66), and lets ARIA 1.3's
-  // braille and roledescription properties pass where prohibited (kb1m8s).
+  // Partial: axe asks for review on same-named links whose purpose it cannot compare.
   b20e66: { procedures: [axeAAA("identical-links-same-purpose")] },
-  kb1m8s: { procedures: [axe("aria-prohibited-attr", "aria-allowed-attr")] },
+  // axe lets ARIA 1.3's braille and roledescription properties pass where prohibited: Assay's rule decides those.
+  kb1m8s: { procedures: [axe("aria-prohibited-attr", "aria-allowed-attr", "aria-braille-prohibited")] },
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
   // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
   ffd0e9: { procedures: [axeBestPractice("empty-heading")] },

@@ -8,7 +8,7 @@ import { htmlJob, startServer, type TestServer } from "../support/harness";
  * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
  * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
  * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1); axe's best-practice rules
- * when asked for (ACT ffd0e9, 46ca7f). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ * when asked for (ACT ffd0e9, 46ca7f); aria-braille-prohibited (ACT kb1m8s). Fixtures: test/fixtures/web/accessibility-wcag/act/.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
 
@@ -101,4 +101,10 @@ test("axe's best-practice rules count only when bestPractices asks for them: a h
     "best-practice",
   ]);
   expect(bestPractices.reasoning).toContain("and best-practice");
+});
+
+test("ARIA 1.3's aria-braillelabel where a name is prohibited and aria-roledescription on a generic element fail WCAG 4.1.2 (aria-braille-prohibited, ACT kb1m8s); on a heading and a group they pass", async () => {
+  const r = await run("braille-label-prohibited.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["aria-braille-prohibited #love", "aria-braille-prohibited #banana-text"]);
 });

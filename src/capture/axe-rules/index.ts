@@ -1,3 +1,4 @@
+import { ariaBrailleProhibited } from "./aria-braille-prohibited";
 import { FIRST_REFRESH_RULES, isFirstValidRefresh } from "./first-refresh";
 import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
@@ -9,7 +10,7 @@ import type { AssayAxeRule } from "./rule";
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
  * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts).
  */
-export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells];
+export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells, ariaBrailleProhibited];
 
 const actPage = (id: string) => `https://www.w3.org/WAI/standards-guidelines/act/rules/${id}/`;
 
