@@ -39,7 +39,8 @@ export const ariaBrailleProhibited: AssayAxeRule = {
     const has = (a: string) => (node.getAttribute(a) ?? "").trim() !== "";
     const namingProhibited = explicit
       ? (standards.ariaRoles[explicit]?.prohibitedAttrs ?? []).includes("aria-label")
-      : !standards.htmlElms[vNode.props.nodeName] || axe.commons.standards.getElementSpec(vNode).namingProhibited === true;
+      : !standards.htmlElms[vNode.props.nodeName] ||
+        axe.commons.standards.getElementSpec(vNode).namingProhibited === true;
     if (has("aria-braillelabel") && namingProhibited) return false;
     const role: string | null = explicit ?? axe.commons.aria.getRole(vNode, { chromium: true });
     const roleless = !role || ["generic", "none", "presentation"].includes(role);
