@@ -89,6 +89,9 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // axe lets ARIA 1.3's braille and roledescription properties pass where prohibited: Assay's rule decides those.
   kb1m8s: { procedures: [axe("aria-prohibited-attr", "aria-allowed-attr", "aria-braille-prohibited")] },
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
+  // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts).
+  a1b64e: { procedures: [{ check: "no-keyboard-trap" }] },
+  oj04fd: { procedures: [{ check: "focus-visible" }] },
   // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
   ffd0e9: { procedures: [axeBestPractice("empty-heading")] },
   "46ca7f": { procedures: [axeBestPractice("presentation-role-conflict")] },

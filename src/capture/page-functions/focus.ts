@@ -1,0 +1,116 @@
+import { COMMON_HELPERS } from "./common";
+
+/** Where keyboard focus is after a key press, as the keyboard gatherer reads it (gatherers/keyboard.ts). */
+export interface FocusState {
+  /** Focus went out of the page, to the browser's own controls: the document no longer has focus. */
+  left: boolean;
+  /** The focused element's number in this page (the same element keeps its number); null when none is. */
+  id: number | null;
+  selector: string;
+  text: string;
+  /**
+   * Focus is inside something whose stops cannot be told apart from here (a frame from another origin, a custom
+   * element's closed shadow root): several Tab presses may stop there in a row.
+   */
+  opaque: boolean;
+}
+
+/** The element that has focus, through same-origin frames and open shadow roots. */
+export function deepActiveElement(): Element | null {
+  let active: Element | null = document.activeElement;
+  for (;;) {
+    if (!active) return null;
+    const frameDoc = active instanceof HTMLIFrameElement ? safeContentDocument(active) : null;
+    if (frameDoc?.activeElement && frameDoc.activeElement !== frameDoc.body) {
+      active = frameDoc.activeElement;
+      continue;
+    }
+    const inner = active.shadowRoot?.activeElement;
+    if (inner) {
+      active = inner;
+      continue;
+    }
+    return active;
+  }
+}
+
+function safeContentDocument(frame: HTMLIFrameElement): Document | null {
+  try {
+    return frame.contentDocument;
+  } catch {
+    return null;
+  }
+}
+
+/** Each element's number, kept in Assay's world for the page's life, so a stop met again is known. */
+function focusNumber(el: Element): number {
+  const store = globalThis as unknown as { assayFocusNumbers?: WeakMap<Element, number>; assayFocusNext?: number };
+  store.assayFocusNumbers ??= new WeakMap();
+  let n = store.assayFocusNumbers.get(el);
+  if (n === undefined) {
+    n = store.assayFocusNext = (store.assayFocusNext ?? 0) + 1;
+    store.assayFocusNumbers.set(el, n);
+  }
+  return n;
+}
+
+export const FOCUS_HELPERS = { ...COMMON_HELPERS, deepActiveElement, safeContentDocument, focusNumber };
+
+type Helpers = typeof FOCUS_HELPERS;
+
+/**
+ * Runs in the page, with FOCUS_HELPERS installed: waits `settleMs` (timers a focus or blur handler set, such as
+ * one that takes focus back, run first), then reads where focus is.
+ */
+export async function readFocus({
+  helpersKey,
+  settleMs,
+}: {
+  helpersKey: string;
+  settleMs: number;
+}): Promise<FocusState> {
+  const h = (globalThis as unknown as Record<symbol, Helpers>)[Symbol.for(helpersKey)]!;
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const el = h.deepActiveElement();
+  const none = !el || el === document.body || el === document.documentElement;
+  if (!document.hasFocus()) return { left: true, id: null, selector: "", text: "", opaque: false };
+  if (none) return { left: false, id: null, selector: "", text: "", opaque: false };
+  const crossOriginFrame = el instanceof HTMLIFrameElement && !h.safeContentDocument(el);
+  const closedComponent = el.localName.includes("-") && !el.shadowRoot;
+  return {
+    left: false,
+    id: h.focusNumber(el),
+    selector: el.ownerDocument === document ? h.cssPath(el) : `iframe ${el.localName}`,
+    text: h.textOfElement(el).slice(0, 80),
+    opaque: crossOriginFrame || closedComponent,
+  };
+}
+
+/** Runs in the page: takes focus away from the focused element (its blur handlers run), and says which it was. */
+export function blurFocused(helpersKey: string): boolean {
+  const el = (globalThis as unknown as Record<symbol, Helpers>)[Symbol.for(helpersKey)]!.deepActiveElement();
+  if (!el || !(el instanceof HTMLElement || el instanceof SVGElement)) return false;
+  (globalThis as unknown as { assayFocusBlurred?: Element }).assayFocusBlurred = el;
+  el.blur();
+  return true;
+}
+
+/** Runs in the page: gives focus back to the element blurFocused took it from, so that Tab goes on from there. */
+export function refocusBlurred(): void {
+  const el = (globalThis as unknown as { assayFocusBlurred?: HTMLElement }).assayFocusBlurred;
+  el?.focus({ preventScroll: true });
+}
+
+/** Runs in the page: how many elements are in sequential focus navigation (rendered, tabIndex >= 0, not disabled or inert). */
+export function countTabbable(): number {
+  let n = 0;
+  for (const el of Array.from(document.querySelectorAll<HTMLElement>("*"))) {
+    if (!(el.tabIndex >= 0) || (el as HTMLButtonElement).disabled || el.closest("[inert]")) continue;
+    const focusable =
+      el.matches("a[href], area[href], button, input:not([type=hidden]), select, textarea, summary, iframe") ||
+      el.hasAttribute("tabindex") ||
+      el.isContentEditable;
+    if (focusable && el.getClientRects().length > 0 && getComputedStyle(el).visibility === "visible") n++;
+  }
+  return n;
+}

@@ -1,0 +1,54 @@
+import { expect, test } from "bun:test";
+import type { KeyboardWalk } from "../../../src/capture/artifacts";
+import { noKeyboardTrap } from "../../../src/validations/web/no-keyboard-trap";
+import { artifacts, evaluate, selectors } from "../support/web-artifacts";
+
+const walk = (over: Partial<KeyboardWalk>): KeyboardWalk => ({
+  tabbable: 3,
+  end: "left",
+  presses: 4,
+  stops: [],
+  stopsCapped: false,
+  ...over,
+});
+
+test("focus that Tab takes out of the page passes", async () => {
+  const out = await evaluate(noKeyboardTrap, artifacts({ keyboard: walk({}) }));
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain("after 4 press(es)");
+});
+
+test("a loop Tab cannot leave fails at its first element, naming every element in it", async () => {
+  const out = await evaluate(
+    noKeyboardTrap,
+    artifacts({
+      keyboard: walk({
+        end: "trap",
+        presses: 7,
+        trap: [
+          { selector: "#email", text: "" },
+          { selector: "#join", text: "Join" },
+        ],
+      }),
+    }),
+  );
+  expect(out.verdict).toBe("fail");
+  expect(selectors(out)).toEqual(["#email"]);
+  expect(out.findings[0]!.message).toBe(
+    'Tab keeps focus in a loop of 2 element(s), even after Escape: #email → #join "Join"',
+  );
+  expect(out.findings[0]!.measured).toEqual({ loop: ["#email", "#join"], presses: 7 });
+});
+
+test("a walk that reaches its cap without a loop passes and says it was not judged further", async () => {
+  const out = await evaluate(
+    noKeyboardTrap,
+    artifacts({ keyboard: walk({ end: "capped", presses: 200, tabbable: 450 }) }),
+  );
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain("not judged further");
+});
+
+test("without the keyboard walk the check cannot judge", async () => {
+  await expect(evaluate(noKeyboardTrap, artifacts())).rejects.toThrow("no keyboard walk gathered");
+});
