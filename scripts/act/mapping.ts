@@ -75,9 +75,7 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   bc4a75: { procedures: [axe("aria-required-children", "list")] },
   "5c01ea": { procedures: [axe("aria-allowed-attr", "aria-conditional-attr", "aria-prohibited-attr")] },
   cf77f2: { procedures: [axe("bypass")] },
-  "047fe0": { procedures: [axe("bypass")] },
   ye5d6e: { procedures: [axe("bypass")] },
-  b40fd1: { procedures: [axe("bypass")] },
   "3e12e1": { procedures: [axe("bypass")] },
   "4b1c6c": { procedures: [axe("frame-title-unique")] },
   cae760: { procedures: [axe("frame-title")] },
@@ -95,6 +93,9 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
   ffd0e9: { procedures: [axeBestPractice("empty-heading")] },
   "46ca7f": { procedures: [axeBestPractice("presentation-role-conflict")] },
+  // Best practice: techniques of WCAG 2.4.1 (ARIA11, H69), Assay's rules (src/capture/axe-rules/non-repeated-content.ts).
+  b40fd1: { procedures: [axeBestPractice("main-landmark-after-navigation")] },
+  "047fe0": { procedures: [axeBestPractice("heading-after-navigation")] },
 };
 
 /** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */

@@ -108,3 +108,15 @@ test("ARIA 1.3's aria-braillelabel where a name is prohibited and aria-roledescr
   expect(r.verdict).toBe("fail");
   expect(rulesOf(r)).toEqual(["aria-braille-prohibited #love", "aria-braille-prohibited #banana-text"]);
 });
+
+test("with bestPractices, a page whose block of navigation is followed by text without a heading, and that has no main landmark, fails main-landmark-after-navigation (ACT b40fd1) and heading-after-navigation (ACT 047fe0); one with both passes them", async () => {
+  const without = await run("navigation-without-main.html", "wcag21aa", { bestPractices: true });
+  const ours = (r: Awaited<ReturnType<typeof run>>) =>
+    rulesOf(r).filter((f) => /^(main-landmark|heading)-after-navigation /.test(f));
+  expect(ours(without)).toEqual(["main-landmark-after-navigation html", "heading-after-navigation html"]);
+  const withMain = await run("navigation-with-main.html", "wcag21aa", { bestPractices: true });
+  expect(ours(withMain)).toEqual([]);
+  expect(withMain.reasoning).toContain("heading-after-navigation");
+  const wcagOnly = await run("navigation-without-main.html");
+  expect(ours(wcagOnly)).toEqual([]);
+});

@@ -2,6 +2,7 @@ import { ariaBrailleProhibited } from "./aria-braille-prohibited";
 import { FIRST_REFRESH_RULES, isFirstValidRefresh } from "./first-refresh";
 import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
+import { assayNavigationBlock, headingAfterNavigation, mainLandmarkAfterNavigation } from "./non-repeated-content";
 import type { AssayAxeRule } from "./rule";
 
 /**
@@ -10,7 +11,16 @@ import type { AssayAxeRule } from "./rule";
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
  * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts).
  */
-export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells, ariaBrailleProhibited];
+export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
+  frameTabOrder,
+  headerAssignedCells,
+  ariaBrailleProhibited,
+  mainLandmarkAfterNavigation,
+  headingAfterNavigation,
+];
+
+/** Functions several rules call, installed as globals of the world axe runs in. */
+const SHARED = [assayNavigationBlock];
 
 const actPage = (id: string) => `https://www.w3.org/WAI/standards-guidelines/act/rules/${id}/`;
 
@@ -36,5 +46,6 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
   const narrowed = FIRST_REFRESH_RULES.map(
     (id) => `{ id: ${JSON.stringify(id)}, matches: ${isFirstValidRefresh.toString()} }`,
   );
-  return `axe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });`;
+  const shared = SHARED.map((fn) => `globalThis[${JSON.stringify(fn.name)}] = ${fn.toString()};`).join("\n");
+  return `${shared}\naxe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });`;
 }

@@ -82,7 +82,7 @@ export const accessibilityWcag: WebValidation = {
       {
         name: "bestPractices",
         description:
-          "Also hold the page to axe-core's best-practice rules, which no WCAG success criterion requires but which find what assistive technology reads wrong: a heading with no text (empty-heading, W3C ACT ffd0e9), an element marked decorative that is still exposed because it has a label or takes focus (presentation-role-conflict, ACT 46ca7f), a page without a main landmark or an h1. Their findings are tagged best-practice and fail the check like the WCAG rules'.",
+          "Also hold the page to axe-core's best-practice rules, which no WCAG success criterion requires but which find what assistive technology reads wrong: a heading with no text (empty-heading, W3C ACT ffd0e9), an element marked decorative that is still exposed because it has a label or takes focus (presentation-role-conflict, ACT 46ca7f), a page without a main landmark or an h1; and Assay's two for a page with a block of navigation (a nav, or a list of links): it has a main landmark (main-landmark-after-navigation, ACT b40fd1), and the content after the block starts with a heading (heading-after-navigation, ACT 047fe0). Their findings are tagged best-practice and fail the check like the WCAG rules'.",
         format: "boolean",
         schema: Type.Boolean(),
         default: false,
