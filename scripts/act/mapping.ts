@@ -89,6 +89,8 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
   // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts).
   a1b64e: { procedures: [{ check: "no-keyboard-trap" }] },
+  // A trap the page's text tells how to leave ("Press Ctrl+M to exit"): the announced key is tried.
+  ebe86a: { procedures: [{ check: "no-keyboard-trap" }] },
   oj04fd: { procedures: [{ check: "focus-visible" }] },
   // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
   ffd0e9: { procedures: [axeBestPractice("empty-heading")] },

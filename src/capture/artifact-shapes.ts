@@ -381,8 +381,12 @@ export interface KeyboardWalk {
    */
   end: "left" | "trap" | "capped";
   presses: number;
-  /** The stops Tab went round in, when it was trapped. */
+  /** The stops Tab went round in, when it was trapped (also when a key the page announces then let focus out). */
   trap?: FocusStop[];
+  /** The key the page's text announces ("Press Ctrl+M to exit") that let focus out of the trap, as pressed. */
+  escapedBy?: string;
+  /** A stop of the trap that offers help ("How to leave"), which the walk does not activate: a person must judge. */
+  trapHelp?: FocusStop;
   /** The stops of one round of Tab from the top of the page, each with whether focus showed on screen. */
   stops: FocusStop[];
   /** The round stopped at the cap on stops measured before focus left the page. */

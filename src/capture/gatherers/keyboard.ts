@@ -1,6 +1,7 @@
 import type { FocusStop, KeyboardWalk } from "../artifact-shapes";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
 import {
+  announcedKeys,
   blurFocused,
   countTabbable,
   FOCUS_HELPERS,
@@ -19,6 +20,10 @@ const SETTLE_MS = 40;
 const MAX_PRESSES = 200;
 /** Stops measured for a visible focus: two screenshots each. */
 const MAX_MEASURED_STOPS = 40;
+/** Keys the page's text announces that are tried to leave a trap. */
+const MAX_ANNOUNCED_KEYS = 3;
+/** A stop that offers help in leaving: its name asks how, or says help. */
+const HELP = /\b(help|how (to|do|can))\b/i;
 
 /**
  * "keyboard": the page driven with the keyboard at the size it loaded at, as a keyboard user meets it, after every
@@ -26,7 +31,8 @@ const MAX_MEASURED_STOPS = 40;
  *
  * First the trap walk: Tab from where the page put focus until focus leaves the page for the browser's controls. A
  * stop met again before that is a loop; Escape is pressed (a dialog may close on it) and the walk goes on; a loop
- * again is a trap (WCAG 2.1.2). Then, focus back at the top, one round of Tab in which each stop is screenshotted
+ * again is a trap, unless a key the page's text announces ("Press Ctrl+M to exit", WCAG 2.1.2 allows a way out the
+ * user is told of) lets focus out: each is pressed, then Tab, up to MAX_ANNOUNCED_KEYS of them. Then, focus back at the top, one round of Tab in which each stop is screenshotted
  * focused and then blurred: when not a pixel differs, focus shows nowhere (WCAG 2.4.7).
  */
 export const keyboardGatherer = defineWebGatherer({
@@ -51,7 +57,9 @@ const focusAfter = async (page: WebPage, key: string): Promise<FocusState> => {
 
 const stopOf = (s: FocusState): FocusStop => ({ selector: s.selector, text: s.text });
 
-async function trapWalk(page: WebPage): Promise<Pick<KeyboardWalk, "end" | "presses" | "trap">> {
+async function trapWalk(
+  page: WebPage,
+): Promise<Pick<KeyboardWalk, "end" | "presses" | "trap" | "escapedBy" | "trapHelp">> {
   let seen = new Map<number, number>();
   let path: FocusState[] = [];
   let escaped = false;
@@ -69,7 +77,7 @@ async function trapWalk(page: WebPage): Promise<Pick<KeyboardWalk, "end" | "pres
       continue;
     }
     const loop = path.slice(first).map(stopOf);
-    if (escaped) return { end: "trap", presses, trap: loop };
+    if (escaped) return { ...(await announcedWayOut(page, path.length + 2)), presses, trap: loop, ...help(loop) };
     // Escape is standard navigation too: a dialog that keeps focus inside it may close on it.
     escaped = true;
     await focusAfter(page, "Escape");
@@ -79,9 +87,24 @@ async function trapWalk(page: WebPage): Promise<Pick<KeyboardWalk, "end" | "pres
   return { end: "capped", presses: MAX_PRESSES };
 }
 
+const help = (loop: FocusStop[]) => {
+  const offered = loop.find((s) => HELP.test(s.text));
+  return offered ? { trapHelp: offered } : {};
+};
+
+/** Whether a key the page's text announces lets focus out of the trap: it is pressed, then Tab `tries` times. */
+async function announcedWayOut(page: WebPage, tries: number): Promise<Pick<KeyboardWalk, "end" | "escapedBy">> {
+  for (const key of await page.world.run(announcedKeys, MAX_ANNOUNCED_KEYS)) {
+    if ((await focusAfter(page, key)).left) return { end: "left", escapedBy: key };
+    for (let i = 0; i < tries; i++) if ((await focusAfter(page, "Tab")).left) return { end: "left", escapedBy: key };
+  }
+  return { end: "trap" };
+}
+
 /** One round of Tab from the top of the page (focus has just left it), each stop measured for a visible focus. */
 async function measuredRound(page: WebPage): Promise<{ stops: FocusStop[]; capped: boolean }> {
   const stops: FocusStop[] = [];
+  const seen = new Set<number>();
   const shot = async () =>
     ((await page.cdp.send("Page.captureScreenshot", { format: "png" })) as { data: string }).data;
   for (let presses = 0; presses < MAX_PRESSES; presses++) {
@@ -92,6 +115,9 @@ async function measuredRound(page: WebPage): Promise<{ stops: FocusStop[]; cappe
       if (stops.at(-1)?.selector !== now.selector) stops.push(stopOf(now));
       continue;
     }
+    // Back at a stop: the round is over (a trap the page's announced key let the trap walk out of sets it again).
+    if (seen.has(now.id)) return { stops, capped: false };
+    seen.add(now.id);
     if (stops.length >= MAX_MEASURED_STOPS) return { stops, capped: true };
     const focused = await shot();
     if (!(await page.world.run(blurFocused, PAGE_HELPERS_KEY))) {

@@ -114,3 +114,37 @@ export function countTabbable(): number {
   }
   return n;
 }
+
+/**
+ * Runs in the page: the keys its visible text tells a user to press ("Press Ctrl+M to exit"), as Playwright names
+ * them ("Control+m"), at most `max`: how a page may announce the way out of a trap it sets.
+ */
+export function announcedKeys(max: number): string[] {
+  const text = document.body?.innerText ?? "";
+  const modifiers: Record<string, string> = {
+    ctrl: "Control",
+    control: "Control",
+    alt: "Alt",
+    option: "Alt",
+    shift: "Shift",
+    meta: "Meta",
+    cmd: "Meta",
+    command: "Meta",
+  };
+  const named: Record<string, string> = { esc: "Escape", escape: "Escape", tab: "Tab", enter: "Enter" };
+  const keys: string[] = [];
+  const pattern =
+    /\bpress(?:ing)?\s+((?:(?:ctrl|control|alt|option|shift|meta|cmd|command)\s*[+-]\s*)*)(esc(?:ape)?|tab|enter|f\d{1,2}|[a-z0-9])\b/gi;
+  for (const m of text.matchAll(pattern)) {
+    const mods = (m[1] ?? "")
+      .split(/[+-]/)
+      .map((s) => modifiers[s.trim().toLowerCase()])
+      .filter(Boolean);
+    const raw = m[2]!.toLowerCase();
+    const key = named[raw] ?? (/^f\d/.test(raw) ? raw.toUpperCase() : raw);
+    const combo = [...mods, key].join("+");
+    if (!keys.includes(combo)) keys.push(combo);
+    if (keys.length >= max) break;
+  }
+  return keys;
+}

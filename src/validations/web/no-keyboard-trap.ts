@@ -9,7 +9,7 @@ export const noKeyboardTrap: WebValidation = {
     severity: "critical",
     summary: "Pressing Tab moves focus through the page and out of it: focus never goes round in a loop (WCAG 2.1.2).",
     judgment:
-      "The page is driven with the keyboard in Chromium at desktop-md, after it has loaded: Tab is pressed from where the page put focus until focus leaves the page for the browser's own controls, each press given 40 ms for the page's focus and blur handlers to run. When focus comes back to an element it was at before leaving the page, Escape is pressed (a dialog that keeps focus inside it may close on it) and Tab goes on; a loop again is a keyboard trap, and fails with the elements Tab goes round in. A walk that reaches 200 presses without leaving the page is not judged further (a pass that says so). Shortcut keys a page may announce to leave a trap are not tried.",
+      "The page is driven with the keyboard in Chromium at desktop-md, after it has loaded: Tab is pressed from where the page put focus until focus leaves the page for the browser's own controls, each press given 40 ms for the page's focus and blur handlers to run. When focus comes back to an element it was at before leaving the page, Escape is pressed (a dialog that keeps focus inside it may close on it) and Tab goes on; a loop again is a keyboard trap, unless a key the page's visible text announces (\"Press Ctrl+M to exit\": up to 3 such keys are pressed, each followed by Tab) lets focus out, as WCAG allows when the user is told the way. A trap fails with the elements Tab goes round in; one with an element that offers help (its text says help, or asks how) passes with a finding that needs review, since the walk activates nothing. A walk that reaches 200 presses without leaving the page is not judged further (a pass that says so).",
     needs: ["keyboard"],
     references: [
       {
@@ -25,6 +25,12 @@ export const noKeyboardTrap: WebValidation = {
   evaluate(artifacts) {
     const walk = artifacts.keyboard;
     if (!walk) throw new Error("no keyboard walk gathered");
+    const loop = walk.trap ?? [];
+    const names = loop.map((s) => (s.text ? `${s.selector} ${quote(s.text, 30)}` : s.selector)).join(" → ");
+    if (walk.end === "left" && walk.escapedBy)
+      return pass(
+        `Tab went round ${names} even after Escape, and ${walk.escapedBy}, the key the page's text announces, let focus out of it.`,
+      );
     if (walk.end === "left")
       return pass(
         `Tab took focus out of the page after ${walk.presses} press(es), through ${walk.tabbable} element(s) in the tab order.`,
@@ -33,8 +39,17 @@ export const noKeyboardTrap: WebValidation = {
       return pass(
         `Tab was pressed ${walk.presses} times without focus leaving the page and without coming back to a stop (${walk.tabbable} element(s) in the tab order): not judged further.`,
       );
-    const loop = walk.trap ?? [];
-    const names = loop.map((s) => (s.text ? `${s.selector} ${quote(s.text, 30)}` : s.selector)).join(" → ");
+    if (walk.trapHelp)
+      return pass(
+        `Tab went round ${names} even after Escape, and no key the page's text announces let focus out; ${walk.trapHelp.selector} offers help, which a person must follow to judge.`,
+        [
+          {
+            message: `needs review: Tab keeps focus in a loop of ${loop.length} element(s), and ${quote(walk.trapHelp.text, 40)} may tell how to leave it: ${names}`,
+            selector: walk.trapHelp.selector,
+            measured: { outcome: "needs review", loop: loop.map((l) => l.selector) },
+          },
+        ],
+      );
     return failWith(
       `Let keyboard users Tab out of ${loop[0]?.selector ?? "the page"}: focus goes round ${loop.length} element(s) and never leaves`,
       loop.slice(0, 1).map((s) => ({

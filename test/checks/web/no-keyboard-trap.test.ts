@@ -52,3 +52,33 @@ test("a walk that reaches its cap without a loop passes and says it was not judg
 test("without the keyboard walk the check cannot judge", async () => {
   await expect(evaluate(noKeyboardTrap, artifacts())).rejects.toThrow("no keyboard walk gathered");
 });
+
+test("a trap that a key the page announces lets focus out of passes, saying which key", async () => {
+  const out = await evaluate(
+    noKeyboardTrap,
+    artifacts({
+      keyboard: walk({ end: "left", escapedBy: "Control+m", trap: [{ selector: "#btn1", text: "Button 1" }] }),
+    }),
+  );
+  expect(out.verdict).toBe("pass");
+  expect(out.reasoning).toContain("Control+m, the key the page's text announces");
+});
+
+test("a trap with an element that offers help passes with a finding that needs review, at that element", async () => {
+  const out = await evaluate(
+    noKeyboardTrap,
+    artifacts({
+      keyboard: walk({
+        end: "trap",
+        trap: [
+          { selector: "#btn1", text: "Button 1" },
+          { selector: "#help", text: "How to leave" },
+        ],
+        trapHelp: { selector: "#help", text: "How to leave" },
+      }),
+    }),
+  );
+  expect(out.verdict).toBe("pass");
+  expect(selectors(out)).toEqual(["#help"]);
+  expect(out.findings[0]!.measured).toEqual({ outcome: "needs review", loop: ["#btn1", "#help"] });
+});
