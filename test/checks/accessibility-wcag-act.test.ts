@@ -120,3 +120,10 @@ test("with bestPractices, a page whose block of navigation is followed by text w
   const wcagOnly = await run("navigation-without-main.html");
   expect(ours(wcagOnly)).toEqual([]);
 });
+
+test("a visible label that is not in the name fails WCAG 2.5.3 (label-content-name-mismatch, ACT 2ee8b8); icon-font text, an abbreviation the name spells out and a hyphenated word do not", async () => {
+  const r = await run("label-in-name.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["label-content-name-mismatch #mismatch"]);
+  expect(r.findings[0]!.message).toContain("Text inside the element is not included in the accessible name");
+});
