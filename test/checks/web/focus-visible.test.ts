@@ -1,16 +1,6 @@
 import { expect, test } from "bun:test";
-import type { KeyboardWalk } from "../../../src/capture/artifacts";
 import { focusVisible } from "../../../src/validations/web/focus-visible";
-import { artifacts, evaluate, selectors } from "../support/web-artifacts";
-
-const walk = (over: Partial<KeyboardWalk>): KeyboardWalk => ({
-  tabbable: 3,
-  end: "left",
-  presses: 4,
-  stops: [],
-  stopsCapped: false,
-  ...over,
-});
+import { artifacts, evaluate, keyboardWalk as walk, selectors } from "../support/web-artifacts";
 
 test("stops that change the screen when focused pass; a frame from another origin is not measured", async () => {
   const out = await evaluate(

@@ -1,16 +1,6 @@
 import { expect, test } from "bun:test";
-import type { KeyboardWalk } from "../../../src/capture/artifacts";
 import { noKeyboardTrap } from "../../../src/validations/web/no-keyboard-trap";
-import { artifacts, evaluate, selectors } from "../support/web-artifacts";
-
-const walk = (over: Partial<KeyboardWalk>): KeyboardWalk => ({
-  tabbable: 3,
-  end: "left",
-  presses: 4,
-  stops: [],
-  stopsCapped: false,
-  ...over,
-});
+import { artifacts, evaluate, keyboardWalk as walk, selectors } from "../support/web-artifacts";
 
 test("focus that Tab takes out of the page passes", async () => {
   const out = await evaluate(noKeyboardTrap, artifacts({ keyboard: walk({}) }));
