@@ -25,7 +25,7 @@ export const focusVisible: WebValidation = {
     if (!walk) throw new Error("no keyboard walk gathered");
     if (walk.end !== "left")
       return pass(
-        `Tab did not take focus out of the page (${walk.end === "trap" ? "a keyboard trap" : `${walk.presses} presses`}): focus was not measured.`,
+        `Tab did not take focus out of the page (${walk.end === "trap" ? "it went round in a loop" : `${walk.presses} presses`}): focus was not measured.`,
       );
     const measured = walk.stops.filter((s) => s.indicator !== undefined);
     const hidden = measured.filter((s) => s.indicator === false);

@@ -9,7 +9,7 @@ export const noKeyboardTrap: WebValidation = {
     severity: "critical",
     summary: "Pressing Tab moves focus through the page and out of it: focus never goes round in a loop (WCAG 2.1.2).",
     judgment:
-      "The page is driven with the keyboard in Chromium at desktop-md, after it has loaded: Tab is pressed from where the page put focus until focus leaves the page for the browser's own controls, each press given 40 ms for the page's focus and blur handlers to run. When focus comes back to an element it was at before leaving the page, Escape is pressed (a dialog that keeps focus inside it may close on it) and Tab goes on; a loop again is a keyboard trap, unless a key the page's visible text announces (\"Press Ctrl+M to exit\": up to 3 such keys are pressed, each followed by Tab) lets focus out, as WCAG allows when the user is told the way. A trap fails with the elements Tab goes round in; one with an element that offers help (its text says help, or asks how) passes with a finding that needs review, since the walk activates nothing. A walk that reaches 200 presses without leaving the page is not judged further (a pass that says so).",
+      "The page is driven with the keyboard in Chromium at desktop-md, after it has loaded: Tab is pressed from where the page put focus until focus leaves the page for the browser's own controls, each press given 40 ms for the page's focus and blur handlers to run. When focus comes back to an element it was at before leaving the page, Escape is pressed (a dialog that keeps focus inside it may close on it) and Tab goes on; a loop again is a keyboard trap, unless a key the page's visible text announces (\"Press Ctrl+M to exit\": up to 3 such keys are pressed, each followed by Tab) lets focus out, as WCAG allows when the user is told the way. A loop that holds every element in the tab order is the page wrapping focus round itself, not a trap: it passes with a finding that needs review. A trap fails with the elements Tab goes round in; one with an element that offers help (its text says help, or asks how) passes with a finding that needs review, since the walk activates nothing. A walk that reaches 200 presses without leaving the page is not judged further (a pass that says so).",
     needs: ["keyboard"],
     references: [
       {
@@ -38,6 +38,19 @@ export const noKeyboardTrap: WebValidation = {
     if (walk.end === "capped")
       return pass(
         `Tab was pressed ${walk.presses} times without focus leaving the page and without coming back to a stop (${walk.tabbable} element(s) in the tab order): not judged further.`,
+      );
+    // Every element in the tab order is in the loop: the page wraps focus round itself (a script sends Tab from the
+    // last element to the first) rather than holding it in a part of it.
+    if (loop.length >= walk.tabbable)
+      return pass(
+        `Tab went round all ${loop.length} stop(s) of the page without reaching the browser's controls: the page wraps focus round itself, which keeps no part of it out of reach.`,
+        [
+          {
+            message: `needs review: Tab wraps round the whole page (${loop.length} stops) and never reaches the browser's controls`,
+            selector: loop[0]?.selector ?? "html",
+            measured: { outcome: "needs review", stops: loop.length },
+          },
+        ],
       );
     if (walk.trapHelp)
       return pass(

@@ -72,3 +72,15 @@ test("a trap with an element that offers help passes with a finding that needs r
   expect(selectors(out)).toEqual(["#help"]);
   expect(out.findings[0]!.measured).toEqual({ outcome: "needs review", loop: ["#btn1", "#help"] });
 });
+
+test("a loop that holds every element in the tab order is the page wrapping focus round itself: a pass with a finding that needs review", async () => {
+  const loop = [
+    { selector: "#skip", text: "Skip to main content" },
+    { selector: "#home", text: "Home" },
+    { selector: "#last", text: "Contact" },
+  ];
+  const out = await evaluate(noKeyboardTrap, artifacts({ keyboard: walk({ end: "trap", tabbable: 3, trap: loop }) }));
+  expect(out.verdict).toBe("pass");
+  expect(out.findings[0]!.measured).toEqual({ outcome: "needs review", stops: 3 });
+  expect(out.reasoning).toContain("wraps focus round itself");
+});
