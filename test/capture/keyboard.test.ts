@@ -52,3 +52,13 @@ test("focus shown only by an indicator elsewhere on the page counts; a link whos
   expect(r.verdict).toBe("fail");
   expect(r.findings.map((f) => f.selector)).toEqual(["#bare"]);
 });
+
+test("a date field, whose day, month and year each take Tab while it keeps focus, is no trap", async () => {
+  const r = await run(
+    `<!doctype html><html lang="en"><head><title>Booking</title></head><body><a href="#a">Rooms</a>
+<label>Arrival <input id="arrival" type="date" /></label><a href="#b">Book</a></body></html>`,
+    "no-keyboard-trap",
+  );
+  expect({ verdict: r.verdict, reasoning: r.reasoning }).toMatchObject({ verdict: "pass" });
+  expect(r.reasoning).toContain("Tab took focus out of the page");
+});

@@ -7,6 +7,7 @@ import {
   FOCUS_HELPERS,
   readFocus,
   refocusBlurred,
+  stillStyles,
   type FocusState,
 } from "../page-functions/focus";
 import { defineWebGatherer, type WebPage } from "./web-page";
@@ -33,7 +34,8 @@ const HELP = /\b(help|how (to|do|can))\b/i;
  * stop met again before that is a loop; Escape is pressed (a dialog may close on it) and the walk goes on; a loop
  * again is a trap, unless a key the page's text announces ("Press Ctrl+M to exit", WCAG 2.1.2 allows a way out the
  * user is told of) lets focus out: each is pressed, then Tab, up to MAX_ANNOUNCED_KEYS of them. Then, focus back at the top, one round of Tab in which each stop is screenshotted
- * focused and then blurred: when not a pixel differs, focus shows nowhere (WCAG 2.4.7).
+ * focused and then blurred, transitions and animations stopped: when not a pixel differs, focus shows nowhere
+ * (WCAG 2.4.7).
  */
 export const keyboardGatherer = defineWebGatherer({
   kind: "keyboard",
@@ -105,6 +107,7 @@ async function announcedWayOut(page: WebPage, tries: number): Promise<Pick<Keybo
 async function measuredRound(page: WebPage): Promise<{ stops: FocusStop[]; capped: boolean }> {
   const stops: FocusStop[] = [];
   const seen = new Set<number>();
+  await page.world.run(stillStyles);
   const shot = async () =>
     ((await page.cdp.send("Page.captureScreenshot", { format: "png" })) as { data: string }).data;
   for (let presses = 0; presses < MAX_PRESSES; presses++) {

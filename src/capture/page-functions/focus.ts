@@ -10,7 +10,7 @@ export interface FocusState {
   text: string;
   /**
    * Focus is inside something whose stops cannot be told apart from here (a frame from another origin, a custom
-   * element's closed shadow root): several Tab presses may stop there in a row.
+   * element's closed shadow root, a date field's parts): several Tab presses may stop there in a row.
    */
   opaque: boolean;
 }
@@ -77,12 +77,16 @@ export async function readFocus({
   if (none) return { left: false, id: null, selector: "", text: "", opaque: false };
   const crossOriginFrame = el instanceof HTMLIFrameElement && !h.safeContentDocument(el);
   const closedComponent = el.localName.includes("-") && !el.shadowRoot;
+  // Controls whose own parts take Tab in turn (a date's day, month and year; a player's buttons) while they stay focused.
+  const parted = el.matches(
+    "input[type=date], input[type=time], input[type=datetime-local], input[type=month], input[type=week], video[controls], audio[controls]",
+  );
   return {
     left: false,
     id: h.focusNumber(el),
     selector: el.ownerDocument === document ? h.cssPath(el) : `iframe ${el.localName}`,
     text: h.textOfElement(el).slice(0, 80),
-    opaque: crossOriginFrame || closedComponent,
+    opaque: crossOriginFrame || closedComponent || parted,
   };
 }
 
@@ -147,4 +151,15 @@ export function announcedKeys(max: number): string[] {
     if (keys.length >= max) break;
   }
   return keys;
+}
+
+/**
+ * Runs in the page: transitions and animations end at once, and carets are not drawn, so that a screenshot shows
+ * the focused and the blurred state themselves rather than a frame of the change (or of an unrelated animation).
+ */
+export function stillStyles(): void {
+  const style = document.createElement("style");
+  style.textContent =
+    "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }";
+  document.documentElement.append(style);
 }

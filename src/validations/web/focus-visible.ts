@@ -9,7 +9,7 @@ export const focusVisible: WebValidation = {
     severity: "major",
     summary: "Every element Tab stops at shows that it has focus: an outline, a border, an indicator (WCAG 2.4.7).",
     judgment:
-      "The page is driven with the keyboard in Chromium at desktop-md: one round of Tab from the top of the page, and at each stop the viewport is screenshotted with the element focused and again with it blurred (its blur handlers run). A stop where not one pixel differs shows no focus, and fails. An indicator anywhere on screen counts, as does the browser's default outline. Up to 40 stops are measured (the reasoning says when there were more); a stop inside a frame from another origin is not measured. A page whose Tab never leaves it (a keyboard trap, the no-keyboard-trap check) is not measured.",
+      "The page is driven with the keyboard in Chromium at desktop-md: one round of Tab from the top of the page, and at each stop the viewport is screenshotted with the element focused and again with it blurred (its blur handlers run), transitions and animations stopped and carets not drawn so that each shows a state rather than a frame of a change. A stop where not one pixel differs shows no focus, and fails. An indicator anywhere on screen counts, as does the browser's default outline. Up to 40 stops are measured (the reasoning says when there were more); a stop inside a frame from another origin is not measured. A page whose Tab never leaves it (a keyboard trap, the no-keyboard-trap check) is not measured.",
     needs: ["keyboard"],
     method: "pixels",
     references: [
