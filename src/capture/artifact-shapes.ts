@@ -373,3 +373,36 @@ export interface CapturePalette {
   /** Non-empty colour bins (4 bits per channel): mean colour, pixel count, and where (capture coordinates) they lie. */
   bins: Array<{ rgb: [number, number, number]; count: number; box: Box }>;
 }
+
+/** One place Tab stopped at, in the keyboard gatherer's walk (gatherers/keyboard.ts). */
+export interface FocusStop {
+  selector: string;
+  text: string;
+  /**
+   * Whether anything on screen changed between the element focused and the element blurred (an outline, a border, an
+   * indicator elsewhere): absent where it was not measured (a frame from another origin, past the cap).
+   */
+  indicator?: boolean;
+}
+
+/** What driving the page with the keyboard found: whether Tab gets out of it, and whether each stop shows focus. */
+export interface KeyboardWalk {
+  /** Elements in sequential focus navigation when the walk began. */
+  tabbable: number;
+  /**
+   * How pressing Tab from where the page put focus ended: focus left the page (to the browser's controls), focus came
+   * back to a stop it had been at without leaving even after Escape (a trap), or the walk reached its cap.
+   */
+  end: "left" | "trap" | "capped";
+  presses: number;
+  /** The stops Tab went round in, when it was trapped (also when a key the page announces then let focus out). */
+  trap?: FocusStop[];
+  /** The key the page's text announces ("Press Ctrl+M to exit") that let focus out of the trap, as pressed. */
+  escapedBy?: string;
+  /** A stop of the trap that offers help ("How to leave"), which the walk does not activate: a person must judge. */
+  trapHelp?: FocusStop;
+  /** The stops of one round of Tab from the top of the page, each with whether focus showed on screen. */
+  stops: FocusStop[];
+  /** The round stopped at the cap on stops measured before focus left the page. */
+  stopsCapped: boolean;
+}

@@ -31,6 +31,8 @@ import { consoleErrors } from "../validations/web/console-errors";
 import { brokenImages } from "../validations/web/broken-images";
 import { brokenLinks } from "../validations/web/broken-links";
 import { accessibilityWcag } from "../validations/web/accessibility-wcag";
+import { noKeyboardTrap } from "../validations/web/no-keyboard-trap";
+import { focusVisible } from "../validations/web/focus-visible";
 import { favicon } from "../validations/web/favicon";
 import { pageWeight } from "../validations/web/page-weight";
 import { coreWebVitalsLab } from "../validations/web/core-web-vitals-lab";
@@ -98,6 +100,8 @@ export const validationModules: readonly ValidationModule[] = [
   brokenImages,
   brokenLinks,
   accessibilityWcag,
+  noKeyboardTrap,
+  focusVisible,
   favicon,
   pageWeight,
   coreWebVitalsLab,

@@ -7,7 +7,8 @@ import { htmlJob, startServer, type TestServer } from "../support/harness";
  * The axe-core rules accessibility-wcag runs for W3C ACT rules that a WCAG tag run leaves out (scripts/act/mapping.ts,
  * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
  * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
- * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1); axe's best-practice rules
+ * when asked for (ACT ffd0e9, 46ca7f); aria-braille-prohibited (ACT kb1m8s). Fixtures: test/fixtures/web/accessibility-wcag/act/.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
 
@@ -20,11 +21,11 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
-async function run(page: string, standard = "wcag21aa") {
+async function run(page: string, standard = "wcag21aa", more: Record<string, unknown> = {}) {
   const html = readFileSync(join(FIXTURES, page), "utf8");
   const res = await server.api("POST", "/api/jobs", {
     key: apiKey,
-    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard } }]),
+    body: htmlJob(html, [{ id: "accessibility-wcag", parameters: { standard, ...more } }]),
   });
   expect(res.status).toBe(200);
   return res.body.results[0] as {
@@ -87,4 +88,42 @@ test("only the meta refresh a browser follows is judged (ACT bc659a): a redirect
   const unparsable = await run("refresh-unparsable-then-delayed.html");
   expect(unparsable.verdict).toBe("fail");
   expect(unparsable.findings.map((f) => f.selector)).toEqual(['meta[content="30; https://example.com/later"]']);
+});
+
+test("axe's best-practice rules count only when bestPractices asks for them: a heading with no name (empty-heading, ACT ffd0e9) and an image marked decorative yet labelled (presentation-role-conflict, ACT 46ca7f)", async () => {
+  const wcag = await run("best-practice-empty-heading.html");
+  expect({ verdict: wcag.verdict, findings: rulesOf(wcag) }).toEqual({ verdict: "pass", findings: [] });
+  expect(wcag.reasoning).not.toContain("empty-heading");
+  const bestPractices = await run("best-practice-empty-heading.html", "wcag21aa", { bestPractices: true });
+  expect(bestPractices.verdict).toBe("fail");
+  expect(rulesOf(bestPractices).sort()).toEqual(["empty-heading #closed", "presentation-role-conflict img"]);
+  expect(bestPractices.findings.find((f) => f.measured?.rule === "empty-heading")?.measured?.tags).toEqual([
+    "best-practice",
+  ]);
+  expect(bestPractices.reasoning).toContain("and best-practice");
+});
+
+test("ARIA 1.3's aria-braillelabel where a name is prohibited and aria-roledescription on a generic element fail WCAG 4.1.2 (aria-braille-prohibited, ACT kb1m8s); on a heading and a group they pass", async () => {
+  const r = await run("braille-label-prohibited.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["aria-braille-prohibited #love", "aria-braille-prohibited #banana-text"]);
+});
+
+test("with bestPractices, a page whose block of navigation is followed by text without a heading, and that has no main landmark, fails main-landmark-after-navigation (ACT b40fd1) and heading-after-navigation (ACT 047fe0); one with both passes them", async () => {
+  const without = await run("navigation-without-main.html", "wcag21aa", { bestPractices: true });
+  const ours = (r: Awaited<ReturnType<typeof run>>) =>
+    rulesOf(r).filter((f) => /^(main-landmark|heading)-after-navigation /.test(f));
+  expect(ours(without)).toEqual(["main-landmark-after-navigation html", "heading-after-navigation html"]);
+  const withMain = await run("navigation-with-main.html", "wcag21aa", { bestPractices: true });
+  expect(ours(withMain)).toEqual([]);
+  expect(withMain.reasoning).toContain("heading-after-navigation");
+  const wcagOnly = await run("navigation-without-main.html");
+  expect(ours(wcagOnly)).toEqual([]);
+});
+
+test("a visible label that is not in the name fails WCAG 2.5.3 (label-content-name-mismatch, ACT 2ee8b8); icon-font text, an abbreviation the name spells out and a hyphenated word do not", async () => {
+  const r = await run("label-in-name.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual(["label-content-name-mismatch #mismatch"]);
+  expect(r.findings[0]!.message).toContain("Text inside the element is not included in the accessible name");
 });

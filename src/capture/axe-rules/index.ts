@@ -1,15 +1,28 @@
+import { ariaBrailleProhibited } from "./aria-braille-prohibited";
+import { LABEL_IN_NAME_CHECK, labelInNameEvaluate } from "./label-in-name";
 import { FIRST_REFRESH_RULES, isFirstValidRefresh } from "./first-refresh";
 import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
+import { assayNavigationBlock, headingAfterNavigation, mainLandmarkAfterNavigation } from "./non-repeated-content";
 import type { AssayAxeRule } from "./rule";
 
 /**
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
- * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts).
+ * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts), and puts Assay's check in axe's
+ * label-content-name-mismatch (label-in-name.ts).
  */
-export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [frameTabOrder, headerAssignedCells];
+export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
+  frameTabOrder,
+  headerAssignedCells,
+  ariaBrailleProhibited,
+  mainLandmarkAfterNavigation,
+  headingAfterNavigation,
+];
+
+/** Functions several rules call, installed as globals of the world axe runs in. */
+const SHARED = [assayNavigationBlock];
 
 const actPage = (id: string) => `https://www.w3.org/WAI/standards-guidelines/act/rules/${id}/`;
 
@@ -35,5 +48,9 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
   const narrowed = FIRST_REFRESH_RULES.map(
     (id) => `{ id: ${JSON.stringify(id)}, matches: ${isFirstValidRefresh.toString()} }`,
   );
-  return `axe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });`;
+  const shared = SHARED.map((fn) => `globalThis[${JSON.stringify(fn.name)}] = ${fn.toString()};`).join("\n");
+  // axe's label-content-name-mismatch asks Assay's check, which passes what is no mismatch and asks axe's otherwise.
+  const labelCheck = `{ id: ${JSON.stringify(LABEL_IN_NAME_CHECK)}, evaluate: ${labelInNameEvaluate.toString()}, options: axe._audit.checks["label-content-name-mismatch"].options, metadata: axe._audit.data.checks["label-content-name-mismatch"] }`;
+  const labelRule = `{ id: "label-content-name-mismatch", any: [${JSON.stringify(LABEL_IN_NAME_CHECK)}] }`;
+  return `${shared}\naxe.configure({ checks: [${[...checks, labelCheck].join(", ")}], rules: [${[...configured, ...narrowed, labelRule].join(", ")}] });`;
 }

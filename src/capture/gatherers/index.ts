@@ -9,6 +9,7 @@ import { screenshotGatherer } from "./screenshot";
 import { paletteGatherer } from "./palette";
 import { maskBoxesGatherer } from "./mask-boxes";
 import { imageTextGatherer } from "./image-text";
+import { keyboardGatherer } from "./keyboard";
 
 /**
  * What a webpage can be captured for: one gatherer per artifact kind, each a module of this folder with its line
@@ -26,4 +27,6 @@ export const WEB_GATHERERS = gathererTable([
   paletteGatherer,
   maskBoxesGatherer,
   imageTextGatherer,
+  // Last: it moves focus and presses Escape, which may close what the page had open.
+  keyboardGatherer,
 ]);

@@ -36,6 +36,9 @@ export function standardTags(standard: Standard): string[] {
 const extraAxeTags = (standard: unknown) =>
   typeof standard === "string" && standard.endsWith("aaa") ? ["wcag2aaa"] : [];
 
+/** axe's best-practice rules run only when a check asks for them (`bestPractices`). */
+const bestPracticeTags = (asked: unknown) => (asked === true ? ["best-practice"] : []);
+
 export const label = (standard: Standard) => {
   const [, version, level] = /^wcag(2\d?)(a{1,3})$/.exec(standard)!;
   return `WCAG ${version === "2" ? "2.0" : `${version![0]}.${version![1]}`} ${level!.toUpperCase()}`;
@@ -50,7 +53,7 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
     measured: {
       rule: rule.id,
       impact: rule.impact,
-      tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+      tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t) || t === "best-practice"),
       ...(review ? { outcome: "needs review" } : {}),
     },
   }));
@@ -79,7 +82,7 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do best-practice rules outside WCAG. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\") or a word the name hyphenates as a mismatch. Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
     needs: ["axe", "contrast-pixels"],
     method: "axe",
     parameters: [
@@ -92,6 +95,16 @@ export const accessibilityWcag: WebValidation = {
         default: "wcag21aa",
         example: "wcag22aa",
         axeTags: extraAxeTags,
+      },
+      {
+        name: "bestPractices",
+        description:
+          "Also hold the page to axe-core's best-practice rules, which no WCAG success criterion requires but which find what assistive technology reads wrong: a heading with no text (empty-heading, W3C ACT ffd0e9), an element marked decorative that is still exposed because it has a label or takes focus (presentation-role-conflict, ACT 46ca7f), a page without a main landmark or an h1; and Assay's two for a page with a block of navigation (a nav, or a list of links): it has a main landmark (main-landmark-after-navigation, ACT b40fd1), and the content after the block starts with a heading (heading-after-navigation, ACT 047fe0). Their findings are tagged best-practice and fail the check like the WCAG rules'.",
+        format: "boolean",
+        schema: Type.Boolean(),
+        default: false,
+        example: true,
+        axeTags: bestPracticeTags,
       },
     ],
     references: [
@@ -109,7 +122,9 @@ export const accessibilityWcag: WebValidation = {
     const standard = params.standard as Standard;
     const tags = standardTags(standard);
     const inStandard = (r: { tags: string[] }) => r.tags.some((t) => tags.includes(t));
-    const counts = (r: { tags: string[] }) => inStandard(r) && !r.tags.includes("best-practice");
+    const bestPractice = (r: { tags: string[] }) => r.tags.includes("best-practice");
+    const counts = (r: { tags: string[] }) =>
+      params.bestPractices === true ? inStandard(r) || bestPractice(r) : inStandard(r) && !bestPractice(r);
     const violations = axe.violations.filter(counts);
     const incomplete = axe.incomplete.filter(counts);
     const passes = axe.passes.filter(counts);
@@ -130,7 +145,7 @@ export const accessibilityWcag: WebValidation = {
     ];
     const review = incomplete.reduce((n, r) => n + r.nodeCount, 0) - decided;
     const stats =
-      `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +
+      `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}${params.bestPractices === true ? ", and best-practice" : ""}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +
       `${violations.length} violated, ${review} element(s) needed review${incomplete.length ? ` (${incomplete.map((r) => `${r.id} ×${r.nodeCount}`).join(", ")})` : ""}` +
       `${byPixels.length ? `; of the color-contrast elements axe could not decide, rendered pixels failed ${pixelFails.length} and passed ${decided - pixelFails.length}` : ""}. ` +
       `Rules: ${ran.join(", ")}.`;

@@ -8,6 +8,7 @@ import type {
   DomSnapshot,
   HeadingInfo,
   ImageInfo,
+  KeyboardWalk,
   LayoutSnapshot,
   MetaInfo,
   TextBlock,
@@ -179,6 +180,16 @@ export function axeSummary(over: Partial<AxeSummary> = {}): AxeSummary {
 
 /** A probe that may reach loopback (the tests' local servers) and nothing private beyond it. */
 export const services = (): CheckServices => ({ probe: new UrlProbe(new NetworkGuard(true)) });
+
+/** A keyboard walk that left the page after 4 Tab presses through 3 elements, with the given fields. */
+export const keyboardWalk = (over: Partial<KeyboardWalk> = {}): KeyboardWalk => ({
+  tabbable: 3,
+  end: "left",
+  presses: 4,
+  stops: [],
+  stopsCapped: false,
+  ...over,
+});
 
 /** Runs a check as the job service does: the parameters' defaults filled in, then the given ones. */
 export async function evaluate(

@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { htmlJob, startServer, type TestServer } from "../support/harness";
+
+/**
+ * The keyboard gatherer (src/capture/gatherers/keyboard.ts) on real Chromium through the API: Tab driven through
+ * the page, Escape and the keys the page announces tried on a trap (no-keyboard-trap), and each stop screenshotted
+ * focused and blurred (focus-visible).
+ */
+let server: TestServer;
+let apiKey: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  apiKey = (await server.signup()).apiKey;
+});
+afterAll(() => server.stop());
+
+const TRAP = `<!doctype html><html lang="en"><head><title>Trap</title></head><body>
+<p>{{INSTRUCTIONS}}</p>
+<a id="first" href="#a">First</a>
+<button id="b1" onblur="if (trapped) setTimeout(() => document.getElementById('b2').focus(), 10)">One</button>
+<button id="b2" onblur="if (trapped) setTimeout(() => document.getElementById('b1').focus(), 10)"
+  onkeydown="if (event.ctrlKey && event.key === 'm') { trapped = false; document.getElementById('last').focus(); }">Two</button>
+<a id="last" href="#b">Last</a>
+<script>var trapped = true;</script>
+</body></html>`;
+
+async function run(html: string, id: string) {
+  const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [{ id, parameters: {} }]) });
+  expect(res.status).toBe(200);
+  return res.body.results[0] as { verdict: string; reasoning: string; findings: Array<{ selector?: string }> };
+}
+
+test("a trap whose way out the page announces passes once the announced key lets focus out; the same trap unannounced fails", async () => {
+  const announced = await run(
+    TRAP.replace("{{INSTRUCTIONS}}", "Press Ctrl+M to leave the buttons."),
+    "no-keyboard-trap",
+  );
+  expect(announced.verdict).toBe("pass");
+  expect(announced.reasoning).toContain("Control+m");
+  const silent = await run(TRAP.replace("{{INSTRUCTIONS}}", "Two buttons."), "no-keyboard-trap");
+  expect(silent.verdict).toBe("fail");
+  expect(silent.findings.map((f) => f.selector)).toEqual(["#b2"]);
+});
+
+test("focus shown only by an indicator elsewhere on the page counts; a link whose outline is removed does not", async () => {
+  const r = await run(
+    `<!doctype html><html lang="en"><head><title>Focus</title><style>a { outline: none; } #marker { visibility: hidden; } p:focus-within #marker { visibility: visible; }</style></head>
+<body><p><span id="marker">▶</span> <a id="marked" href="#a">Marked</a></p><a id="bare" href="#b">Bare</a></body></html>`,
+    "focus-visible",
+  );
+  expect(r.verdict).toBe("fail");
+  expect(r.findings.map((f) => f.selector)).toEqual(["#bare"]);
+});
+
+test("a date field, whose day, month and year each take Tab while it keeps focus, is no trap", async () => {
+  const r = await run(
+    `<!doctype html><html lang="en"><head><title>Booking</title></head><body><a href="#a">Rooms</a>
+<label>Arrival <input id="arrival" type="date" /></label><a href="#b">Book</a></body></html>`,
+    "no-keyboard-trap",
+  );
+  expect({ verdict: r.verdict, reasoning: r.reasoning }).toMatchObject({ verdict: "pass" });
+  expect(r.reasoning).toContain("Tab took focus out of the page");
+});
