@@ -50,7 +50,9 @@ export function ruleNotInMail(mapping: RuleMapping | undefined): string | null {
   if (other) return `decided by ${other.check}, a webpage check with no per-client form`;
   // email-accessibility-wcag holds a message to WCAG alone: axe's best-practice rules are not among its rules.
   const bestPractice = mapping.procedures.find((p) => p.parameters?.bestPractices === true);
-  return bestPractice ? "an axe best-practice rule, outside WCAG: email-accessibility-wcag runs WCAG's rules only" : null;
+  return bestPractice
+    ? "an axe best-practice rule, outside WCAG: email-accessibility-wcag runs WCAG's rules only"
+    : null;
 }
 
 /** Why a case is not sent as a message (null: it is). */
