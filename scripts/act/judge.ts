@@ -41,7 +41,7 @@ export const mappingName = (m: RuleMapping) => m.procedures.map(procedureName).j
 
 /**
  * One case's outcome from its job's results: failed when a procedure reports a finding (for accessibility-wcag, a
- * violation of one of the procedure's axe rules; for another check, a fail), cantTell when the only findings need
+ * violation of one of the procedure's axe rules, not a pass its pixels measured; for another check, a fail), cantTell when the only findings need
  * review (axe's, or a check's `measured.outcome`) or a procedure's check errored, passed otherwise. Assay does not say that a rule did not
  * apply, so an inapplicable case reads as passed (the W3C counts both alike).
  */
@@ -56,10 +56,11 @@ export function decide(mapping: RuleMapping, results: CheckResult[] | null, why 
     }
     if (p.axe) {
       const mine = r.findings.filter((f) => p.axe!.includes(String(f.measured?.rule)));
-      const violation = mine.find((f) => f.measured?.outcome !== "needs review");
+      // A finding measured as a pass (contrast axe left undecided, passed from pixels) is no violation.
+      const violation = mine.find((f) => f.measured?.outcome !== "needs review" && f.measured?.outcome !== "pass");
       if (violation)
         return { outcome: "failed", decidedBy: `${p.check}: ${violation.message} at ${violation.selector}` };
-      const review = mine[0];
+      const review = mine.find((f) => f.measured?.outcome === "needs review");
       if (review) unsure.push(`${p.check}: ${review.message} at ${review.selector}`);
     } else if (r.verdict === "fail") {
       const f = r.findings[0];

@@ -69,6 +69,20 @@ describe("consistency, as the W3C computes it", () => {
     expect(decide(mapping, null, "HTTP 500").outcome).toBe("cantTell");
   });
 
+  test("a contrast finding its pixels measured as a pass is no violation (accessibility-wcag's undecided contrast)", () => {
+    const mapping = ACT_MAPPING["09o5cg"]!;
+    const contrast = (outcome?: string) => ({
+      message: "color-contrast: measured from pixels",
+      selector: "p",
+      measured: { rule: "color-contrast", method: "pixels", ...(outcome ? { outcome } : {}) },
+    });
+    const run = (findings: ReturnType<typeof contrast>[]) =>
+      decide(mapping, [{ validationId: "accessibility-wcag", verdict: "pass", reasoning: "", findings }]).outcome;
+    expect(run([contrast("pass")])).toBe("passed");
+    expect(run([contrast("pass"), contrast("needs review")])).toBe("cantTell");
+    expect(run([contrast("pass"), contrast()])).toBe("failed");
+  });
+
   test("every rule's WCAG criteria are known, as the W3C's EARL context names them", () => {
     const cases = loadTestcases();
     expect(ruleCriteria(cases.find((c) => c.ruleId === "23a2a8")!)).toEqual(["WCAG2:non-text-content"]);

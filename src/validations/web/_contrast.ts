@@ -33,9 +33,13 @@ export function pixelOutcome(m: GlyphContrast, required: number): "pass" | "fail
 const ratioRange = (p: number[]) => `${p[5]}–${p[95]}:1`;
 const shareBelow = (p: number[], required: number) => p.filter((x) => x < required).length / p.length;
 
-function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize): Finding {
+/** WCAG 1.4.6 (AAA) asks 7:1 of text that 1.4.3 asks 4.5:1 of, and 4.5:1 of large text (3:1 at AA). */
+const enhancedOf = (minimum: number) => (minimum <= 3 ? 4.5 : 7);
+
+function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize, enhanced: boolean): Finding {
   const p = m.percentiles!;
-  const required = axeRequired(n) ?? requiredFor(m.fontSizePx ?? 16, m.fontWeight ?? 400);
+  const minimum = axeRequired(n) ?? requiredFor(m.fontSizePx ?? 16, m.fontWeight ?? 400);
+  const required = enhanced ? enhancedOf(minimum) : minimum;
   const outcome = pixelOutcome(m, required);
   const below = Math.round(100 * shareBelow(p, required));
   const caveat =
@@ -79,11 +83,12 @@ const NOT_MEASURED_WHY: Record<string, string> = {
 
 /**
  * An element axe could not decide at the size `pixels` were measured at: decided from pixels when they were
- * measured (method pixels), else left needing review with why (method axe).
+ * measured (method pixels), against WCAG's enhanced ratio when `enhanced` (an AAA standard), else left needing
+ * review with why (method axe).
  */
-export function undecidedFinding(n: AxeNode, pixels: ContrastPixels): Finding {
+export function undecidedFinding(n: AxeNode, pixels: ContrastPixels, enhanced = false): Finding {
   const m = pixels.elements.find((e) => e.target === n.target);
-  if (m?.percentiles) return pixelFinding(n, m, pixels.viewport);
+  if (m?.percentiles) return pixelFinding(n, m, pixels.viewport, enhanced);
   const notMeasured = m?.unmeasured ?? NOT_MEASURED_WHY[n.contrast?.messageKey ?? ""] ?? "beyond the measuring cap";
   return {
     message: `needs review: ${n.failureSummary || "axe could not determine the contrast"} (pixels: ${notMeasured})`,

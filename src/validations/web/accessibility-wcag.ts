@@ -58,17 +58,24 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
     },
   }));
 
-/** A color-contrast element axe left undecided, as the pixels decide it (undecidedFinding), with the rule's fields. */
+/**
+ * A color-contrast element axe left undecided, as the pixels decide it (undecidedFinding), with the rule's fields.
+ * Under an AAA standard the pixels are held to the enhanced ratio and the finding is color-contrast-enhanced's: axe
+ * leaves such an element undecided under color-contrast alone, so the minimum ratio would pass what AAA fails.
+ */
 function contrastFinding(rule: AxeRuleResult, n: AxeNode, pixels: ContrastPixels, tags: string[]): Finding {
-  const f = undecidedFinding(n, pixels);
+  const enhanced = tags.includes("wcag2aaa");
+  const f = undecidedFinding(n, pixels, enhanced);
+  const id = enhanced ? "color-contrast-enhanced" : rule.id;
   return {
     ...f,
-    message: `color-contrast${rule.impact ? ` (${rule.impact})` : ""}: ${f.message}`,
-    url: rule.helpUrl,
+    message: `${id}${rule.impact ? ` (${rule.impact})` : ""}: ${f.message}`,
+    // axe's help pages are named by rule id: the enhanced rule's sits beside the minimum's.
+    url: enhanced ? rule.helpUrl.replace(/\/color-contrast(?=\?|$)/, "/color-contrast-enhanced") : rule.helpUrl,
     measured: {
-      rule: rule.id,
+      rule: id,
       impact: rule.impact,
-      tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+      tags: [...rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)), ...(enhanced ? ["wcag2aaa"] : [])],
       ...f.measured,
     },
   };
@@ -82,7 +89,7 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\") or a word the name hyphenates as a mismatch. Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\") or a word the name hyphenates as a mismatch. Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels; under an AAA standard the enhanced ratio, 7:1 or 4.5:1 for large text, as color-contrast-enhanced), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
     needs: ["axe", "contrast-pixels"],
     method: "axe",
     parameters: [
@@ -153,7 +160,7 @@ export const accessibilityWcag: WebValidation = {
     const where = [
       ...violations.slice(0, 3).map((v) => `${v.id} at ${v.nodes[0]?.target ?? "the page"}: ${v.help}`),
       ...(pixelFails.length
-        ? [`color-contrast at ${pixelFails[0]!.selector} (measured from pixels): ${contrast!.help}`]
+        ? [`${pixelFails[0]!.measured?.rule} at ${pixelFails[0]!.selector} (measured from pixels): ${contrast!.help}`]
         : []),
     ].slice(0, 3);
     const failed = violations.length + (pixelFails.length ? 1 : 0);
@@ -161,7 +168,7 @@ export const accessibilityWcag: WebValidation = {
     return {
       verdict: "fail",
       reason: `Fix ${failed} ${label(standard)} rule violation(s) on ${elements} element(s) at desktop-md: ${where.join("; ")}${failed > 3 ? `; +${failed - 3} more rule(s)` : ""}`,
-      reasoning: `${stats} Violations: ${[...violations.map((v) => `${v.id} ×${v.nodeCount}`), ...(pixelFails.length ? [`color-contrast ×${pixelFails.length} (pixels)`] : [])].join(", ")}.`,
+      reasoning: `${stats} Violations: ${[...violations.map((v) => `${v.id} ×${v.nodeCount}`), ...(pixelFails.length ? [`${pixelFails[0]!.measured?.rule} ×${pixelFails.length} (pixels)`] : [])].join(", ")}.`,
       findings,
     };
   },

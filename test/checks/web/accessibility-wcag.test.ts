@@ -165,3 +165,37 @@ test("contrast axe could not decide is decided from the pixels color-contrast re
   );
   expect(out.reasoning).toContain("Violations: color-contrast ×1 (pixels).");
 });
+
+test("under an AAA standard, undecided contrast is held to the enhanced ratio from pixels: 5:1 text passes AA and fails AAA as color-contrast-enhanced", async () => {
+  const contrast = axeRule(
+    "color-contrast",
+    [node("#gradient", "Element's background color could not be determined")],
+    {
+      tags: ["wcag2aa", "wcag143"],
+    },
+  );
+  const axe = axeSummary({ incomplete: [contrast] });
+  const page = artifacts({
+    axe,
+    contrastPixels: {
+      "desktop-md": {
+        viewport: "desktop-md",
+        axe: { version: axe.version, passed: false, incomplete: contrast },
+        candidates: 1,
+        elements: [glyphs("#gradient", (p) => 4.9 + p / 125)],
+      },
+    },
+  });
+  const aa = await evaluate(accessibilityWcag, page, { standard: "wcag2aa" });
+  expect(aa.verdict).toBe("pass");
+  expect(aa.findings.map((f) => [f.measured?.rule, f.measured?.outcome, f.measured?.required])).toEqual([
+    ["color-contrast", "pass", 4.5],
+  ]);
+  const aaa = await evaluate(accessibilityWcag, page, { standard: "wcag2aaa" });
+  expect(aaa.verdict).toBe("fail");
+  expect(aaa.findings.map((f) => [f.measured?.rule, f.measured?.outcome, f.measured?.required])).toEqual([
+    ["color-contrast-enhanced", undefined, 7],
+  ]);
+  expect(aaa.findings[0]!.url).toEndWith("/color-contrast-enhanced");
+  expect(aaa.reason).toContain("color-contrast-enhanced at #gradient (measured from pixels)");
+});
