@@ -62,3 +62,39 @@ test("a date field, whose day, month and year each take Tab while it keeps focus
   expect({ verdict: r.verdict, reasoning: r.reasoning }).toMatchObject({ verdict: "pass" });
   expect(r.reasoning).toContain("Tab took focus out of the page");
 });
+
+test("a header that hides itself on the way down (Clean Blog's) is measured at the top, where the reader meets it: its focused link shows", async () => {
+  const r = await run(
+    `<!doctype html><html lang="en"><head><title>Blog</title><style>
+#nav { position: absolute; top: 0; width: 100%; background: #333; }
+#nav.is-fixed { position: fixed; top: -83px; }
+#nav a { color: #ccc; outline: none; } #nav a:focus { color: #fff; text-decoration: underline; }
+main { margin-top: 120px; height: 3000px; }
+</style></head><body>
+<nav id="nav"><a id="home" href="#home">Home</a></nav>
+<main><h1>A post</h1></main><footer><a id="more" href="#more">More posts</a></footer>
+<script>
+let last = 0;
+addEventListener("scroll", () => {
+  const top = scrollY;
+  if (top < last) document.getElementById("nav").classList.remove("is-fixed");
+  else if (top > 100) document.getElementById("nav").classList.add("is-fixed");
+  last = top;
+});
+</script></body></html>`,
+    "focus-visible",
+  );
+  expect(r.verdict).toBe("pass");
+});
+
+test("on a page that scrolls smoothly, a stop far down whose focus shows nothing fails: the glide to it is no indicator", async () => {
+  const r = await run(
+    `<!doctype html><html lang="en"><head><title>Smooth</title><style>
+html { scroll-behavior: smooth; } main { height: 4000px; } #send { outline: none; box-shadow: none; }
+</style></head><body><a id="top" href="#top">Top</a><main><h1>Form</h1></main>
+<button id="send">Send</button></body></html>`,
+    "focus-visible",
+  );
+  expect(r.verdict).toBe("fail");
+  expect(r.findings.map((f) => f.selector)).toEqual(["#send"]);
+});

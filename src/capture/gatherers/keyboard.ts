@@ -2,11 +2,13 @@ import type { FocusStop, KeyboardWalk } from "../artifact-shapes";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
 import {
   announcedKeys,
+  afterTwoFrames,
   blurFocused,
   countTabbable,
   FOCUS_HELPERS,
   readFocus,
   refocusBlurred,
+  scrollToTop,
   stillStyles,
   type FocusState,
 } from "../page-functions/focus";
@@ -103,10 +105,17 @@ async function announcedWayOut(page: WebPage, tries: number): Promise<Pick<Keybo
   return { end: "trap" };
 }
 
-/** One round of Tab from the top of the page (focus has just left it), each stop measured for a visible focus. */
+/**
+ * One round of Tab from the top of the page (focus has just left it), each stop measured for a visible focus. The
+ * trap walk left the page scrolled to its last stop: scrolled back first, or a header that hides on the way down is
+ * measured where the reader starting at the top never sees it. A stop Tab scrolled to is screenshotted once what the
+ * scroll set off has answered, or a scrollspy's change reads as the stop's focus indicator.
+ */
 async function measuredRound(page: WebPage): Promise<{ stops: FocusStop[]; capped: boolean }> {
   const stops: FocusStop[] = [];
   const seen = new Set<number>();
+  await page.world.run(scrollToTop);
+  await page.world.run(afterTwoFrames);
   await page.world.run(stillStyles);
   const shot = async () =>
     ((await page.cdp.send("Page.captureScreenshot", { format: "png" })) as { data: string }).data;
@@ -122,6 +131,7 @@ async function measuredRound(page: WebPage): Promise<{ stops: FocusStop[]; cappe
     if (seen.has(now.id)) return { stops, capped: false };
     seen.add(now.id);
     if (stops.length >= MAX_MEASURED_STOPS) return { stops, capped: true };
+    await page.world.run(afterTwoFrames);
     const focused = await shot();
     if (!(await page.world.run(blurFocused, PAGE_HELPERS_KEY))) {
       stops.push(stopOf(now));

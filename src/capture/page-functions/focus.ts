@@ -154,12 +154,27 @@ export function announcedKeys(max: number): string[] {
 }
 
 /**
- * Runs in the page: transitions and animations end at once, and carets are not drawn, so that a screenshot shows
- * the focused and the blurred state themselves rather than a frame of the change (or of an unrelated animation).
+ * Runs in the page: transitions and animations end at once, scrolling jumps (Bootstrap's smooth scrolling would
+ * still be gliding to a stop Tab reached), and carets are not drawn, so that a screenshot shows the focused and the
+ * blurred state themselves rather than a frame of the change (or of an unrelated animation).
  */
 export function stillStyles(): void {
   const style = document.createElement("style");
   style.textContent =
-    "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; }";
+    "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; scroll-behavior: auto !important; }";
   document.documentElement.append(style);
+}
+
+/** Runs in the page: back at the top, as a reader who starts tabbing meets it. */
+export function scrollToTop(): void {
+  window.scrollTo(0, 0);
+}
+
+/**
+ * Runs in the page: two frames later, when what a scroll set off has answered: the page's scroll handlers (a header
+ * that hides on the way down, as Clean Blog's, shows again at the top) and its intersection observers (a scrollspy
+ * marking the section in view, as Bootstrap's).
+ */
+export async function afterTwoFrames(): Promise<void> {
+  await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
 }
