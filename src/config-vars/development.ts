@@ -61,6 +61,12 @@ export const DEVELOPMENT_VARS = {
     default: 8,
     doc: "Jobs of each kind `npm run bench`'s engine figures time (the layout checks in Chromium alone, then with WebKit, then with Gecko).",
   },
+  BENCH_RUNS: {
+    section: "development",
+    kind: "integer",
+    default: 30,
+    doc: "Jobs `bench/image-text-bench.ts` times (at least 5): a lone static_html web-essentials job beside the bare harness, with its OCR profiled.",
+  },
   BENCH_WEBKIT_RENDER_PAIRS: {
     section: "development",
     kind: "integer",
