@@ -22,6 +22,8 @@ export class ScriptWatchdog {
   private running = true;
   private wake: (() => void) | null = null;
   private readonly watching: Promise<void>;
+  /** The probe of a stall already stopped and reported, while the page has not answered it. */
+  private held: { answered: boolean; probe: Promise<void> } | null = null;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -58,20 +60,30 @@ export class ScriptWatchdog {
     }
   }
 
-  /** One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go). */
+  /**
+   * One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go).
+   * A probe still unanswered after its termination is waited on by the next checks, not followed by a new one: on a
+   * loaded machine a stopped script can take longer than stallMs to let go, and it is one stall, reported once.
+   */
   private async check(): Promise<void> {
-    let answered = false;
+    if (this.held) {
+      await within(this.stallMs, this.held.probe);
+      if (!this.held.answered) return;
+      this.held = null;
+    }
+    const sent = { answered: false, probe: Promise.resolve() };
     // "0" reads nothing of the page's; a navigation that swaps the context answers with an error, which is an answer.
-    const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
-      () => void (answered = true),
-      () => void (answered = true),
+    sent.probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+      () => void (sent.answered = true),
+      () => void (sent.answered = true),
     );
-    await within(this.stallMs, probe);
-    if (answered) return;
+    await within(this.stallMs, sent.probe);
+    if (sent.answered) return;
     // Not awaited: a renderer that crashed meanwhile never answers.
     void this.cdp.send("Runtime.terminateExecution").catch(() => {});
     this.onStop();
-    await within(this.stallMs, probe);
+    await within(this.stallMs, sent.probe);
+    if (!sent.answered) this.held = sent;
   }
 }
 
