@@ -22,8 +22,6 @@ export class ScriptWatchdog {
   private running = true;
   private wake: (() => void) | null = null;
   private readonly watching: Promise<void>;
-  /** The probe of a stall already stopped and reported, while the page has not answered it. */
-  private held: { answered: boolean; probe: Promise<void> } | null = null;
 
   constructor(
     private readonly cdp: CDPSession,
@@ -60,30 +58,20 @@ export class ScriptWatchdog {
     }
   }
 
-  /**
-   * One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go).
-   * A probe still unanswered after its termination is waited on by the next checks, not followed by a new one: on a
-   * loaded machine a stopped script can take longer than stallMs to let go, and it is one stall, reported once.
-   */
+  /** One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go). */
   private async check(): Promise<void> {
-    if (this.held) {
-      await within(this.stallMs, this.held.probe);
-      if (!this.held.answered) return;
-      this.held = null;
-    }
-    const sent = { answered: false, probe: Promise.resolve() };
+    let answered = false;
     // "0" reads nothing of the page's; a navigation that swaps the context answers with an error, which is an answer.
-    sent.probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
-      () => void (sent.answered = true),
-      () => void (sent.answered = true),
+    const probe = this.cdp.send("Runtime.evaluate", { expression: "0", returnByValue: true }).then(
+      () => void (answered = true),
+      () => void (answered = true),
     );
-    await within(this.stallMs, sent.probe);
-    if (sent.answered) return;
+    await within(this.stallMs, probe);
+    if (answered) return;
     // Not awaited: a renderer that crashed meanwhile never answers.
     void this.cdp.send("Runtime.terminateExecution").catch(() => {});
     this.onStop();
-    await within(this.stallMs, sent.probe);
-    if (!sent.answered) this.held = sent;
+    await within(this.stallMs, probe);
   }
 }
 
