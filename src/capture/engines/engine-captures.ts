@@ -72,12 +72,33 @@ export class EngineCaptures {
   }
 
   /** The page at each size in WebKit; a failure is an outcome (the checks judged in WebKit lose that part), never a throw. */
-  async captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+  captureWebKit(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    return this.captureIn(
+      () =>
+        this.webkit.use((engine) => engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT)),
+      sizes,
+      lane,
+    );
+  }
+
+  /** The page at each size in Gecko, as captureWebKit in WebKit (renders side by side, each a turn of the pool). */
+  captureGecko(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
+    return this.captureIn(
+      () => this.inGecko((engine) => engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT)),
+      sizes,
+      lane,
+    );
+  }
+
+  /** A page capture in an engine within a turn of the pool, as the checks read it; a failure is an outcome. */
+  private async captureIn(
+    captured: () => Promise<WebKitPageCapture>,
+    sizes: CaptureSize[],
+    lane?: string,
+  ): Promise<EngineCapture> {
     try {
       return await this.pool.admit(async () => {
-        const page = await this.webkit.use((engine) =>
-          engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT),
-        );
+        const page = await captured();
         return {
           ok: true as const,
           shots: await engineShots(sizes, page),
@@ -121,25 +142,6 @@ export class EngineCaptures {
     if (this.geckoSetting.off) return ["ASSAY_GECKO_OFF is set"];
     const path = this.geckoSetting.firefoxPath ?? FIREFOX_ESR;
     return Bun.which(path) ? [] : [path];
-  }
-
-  /** The page at each size in Gecko, as captureWebKit in WebKit (renders side by side, each a turn of the pool). */
-  async captureGecko(subject: WebSubject, sizes: CaptureSize[], lane?: string): Promise<EngineCapture> {
-    try {
-      return await this.pool.admit(async () => {
-        const page = await this.inGecko((engine) =>
-          engine.capture(targetOf(subject), viewportsOf(sizes), this.guard, LAYOUT_SCRIPT),
-        );
-        return {
-          ok: true as const,
-          shots: await engineShots(sizes, page),
-          requests: page.requests,
-          browserVersion: page.browserVersion,
-        };
-      }, lane);
-    } catch (e) {
-      return { ok: false, error: (e as Error).message };
-    }
   }
 
   /**
