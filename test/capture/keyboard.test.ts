@@ -98,3 +98,24 @@ html { scroll-behavior: smooth; } main { height: 4000px; } #send { outline: none
   expect(r.verdict).toBe("fail");
   expect(r.findings.map((f) => f.selector)).toEqual(["#send"]);
 });
+
+test("the page goes back to how the walk found it: a fixed header read over the text the walk scrolled to is no overlap for layout-not-broken judged in the same job", async () => {
+  const html = `<!doctype html><html lang="en"><head><title>Skip</title><style>
+.skip { position: absolute; left: -9999px; } .skip:focus { left: 0; top: 0; background: #fff; }
+header { position: fixed; top: 0; left: 0; background: #fff; }
+</style></head><body><a class="skip" href="#main">Skip to content</a><header><a href="#home">Home page</a></header>
+<main id="main"><h1>Welcome</h1>${"<p>Our news, in full sentences, one paragraph after another.</p>".repeat(80)}</main>
+<footer><a href="#end">End</a></footer></body></html>`;
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, [
+      { id: "focus-visible", parameters: {} },
+      { id: "layout-not-broken", parameters: {} },
+    ]),
+  });
+  expect(res.status).toBe(200);
+  const verdicts = Object.fromEntries(
+    (res.body.results as Array<{ validationId: string; verdict: string }>).map((r) => [r.validationId, r.verdict]),
+  );
+  expect(verdicts["layout-not-broken"]).toBe("pass");
+});

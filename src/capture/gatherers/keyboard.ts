@@ -1,6 +1,7 @@
 import type { FocusStop, KeyboardWalk } from "../artifact-shapes";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
 import {
+  afterKeyboard,
   announcedKeys,
   afterTwoFrames,
   blurFocused,
@@ -48,6 +49,9 @@ export const keyboardGatherer = defineWebGatherer({
     const tabbable = await page.world.run(countTabbable);
     const walk = await trapWalk(page);
     const round = walk.end === "left" ? await measuredRound(page) : { stops: [], capped: false };
+    // It runs at load, before the sizes: the page goes back to how the walk found it for what reads it next.
+    await page.world.run(afterKeyboard);
+    await page.world.run(afterTwoFrames);
     return {
       keyboard: { tabbable, ...walk, stops: round.stops, stopsCapped: round.capped },
     };

@@ -160,6 +160,7 @@ export function announcedKeys(max: number): string[] {
  */
 export function stillStyles(): void {
   const style = document.createElement("style");
+  style.dataset.assayStill = "";
   style.textContent =
     "*, *::before, *::after { transition: none !important; animation: none !important; caret-color: transparent !important; scroll-behavior: auto !important; }";
   document.documentElement.append(style);
@@ -177,4 +178,15 @@ export function scrollToTop(): void {
  */
 export async function afterTwoFrames(): Promise<void> {
   await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+}
+
+/**
+ * Runs in the page: as the keyboard walk found it, for the gatherers that read the page after it (the sizes' layout,
+ * contrast and screenshots): focus let go (a skip link shown on focus hides again), transitions and animations back,
+ * scrolled to the top (a sticky header read over the content it scrolled past is no overlap).
+ */
+export function afterKeyboard(): void {
+  (document.activeElement as HTMLElement | null)?.blur?.();
+  for (const style of document.querySelectorAll("style[data-assay-still]")) style.remove();
+  window.scrollTo(0, 0);
 }
