@@ -30,8 +30,8 @@ const MAX_ANNOUNCED_KEYS = 3;
 const HELP = /\b(help|how (to|do|can))\b/i;
 
 /**
- * "keyboard": the page driven with the keyboard at the size it loaded at, as a keyboard user meets it, after every
- * other gatherer (it changes focus, and Escape may close what was open).
+ * "keyboard": the page driven with the keyboard at the size it loaded at, as a keyboard user meets it. It runs at
+ * load, before the sizes, so it gives the page back as it found it (focus let go, styles back, scrolled to the top).
  *
  * First the trap walk: Tab from where the page put focus until focus leaves the page for the browser's controls. A
  * stop met again before that is a loop; Escape is pressed (a dialog may close on it) and the walk goes on; a loop
