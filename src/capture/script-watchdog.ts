@@ -20,6 +20,8 @@ const PROBE_INTERVAL_MS = 500;
  */
 export class ScriptWatchdog {
   private running = true;
+  /** A probe went unanswered and none has been answered since: one stall, reported once however long it lasts. */
+  private stalled = false;
   private wake: (() => void) | null = null;
   private readonly watching: Promise<void>;
 
@@ -58,7 +60,12 @@ export class ScriptWatchdog {
     }
   }
 
-  /** One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go). */
+  /**
+   * One probe: answered within stallMs, or the script holding the thread is terminated (and given stallMs to let go).
+   * While the thread stays held, every probe terminates again (a termination that reached the renderer between two
+   * tasks does nothing), but the stall is reported once: a loaded machine can take longer than stallMs to answer
+   * after the loop was stopped, and that is not a second script.
+   */
   private async check(): Promise<void> {
     let answered = false;
     // "0" reads nothing of the page's; a navigation that swaps the context answers with an error, which is an answer.
@@ -67,11 +74,14 @@ export class ScriptWatchdog {
       () => void (answered = true),
     );
     await within(this.stallMs, probe);
-    if (answered) return;
-    // Not awaited: a renderer that crashed meanwhile never answers.
-    void this.cdp.send("Runtime.terminateExecution").catch(() => {});
-    this.onStop();
-    await within(this.stallMs, probe);
+    if (!answered) {
+      // Not awaited: a renderer that crashed meanwhile never answers.
+      void this.cdp.send("Runtime.terminateExecution").catch(() => {});
+      if (!this.stalled) this.onStop();
+      this.stalled = true;
+      await within(this.stallMs, probe);
+    }
+    if (answered) this.stalled = false;
   }
 }
 

@@ -25,10 +25,13 @@ afterAll(() => browser?.close());
 async function watchedPage(html: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.setContent(html);
+  // Watched before the content arrives, as a capture does: a session attached once a loop holds the page's thread
+  // is never attached at all (its commands, the termination included, wait for the thread), which under load made
+  // the loop look unstoppable here.
   const cdp = await context.newCDPSession(page);
   const stops: number[] = [];
   const watchdog = new ScriptWatchdog(cdp, STALL_MS, () => stops.push(performance.now()));
+  await page.setContent(html);
   return { context, page, watchdog, stops };
 }
 
