@@ -21,6 +21,10 @@ export const noKeyboardTrap: WebValidation = {
         title: "W3C ACT rule a1b64e: Focusable element has no keyboard trap via standard navigation",
         url: "https://www.w3.org/WAI/standards-guidelines/act/rules/a1b64e/",
       },
+      {
+        title: "W3C ACT rule ebe86a: Focusable element has no keyboard trap via non-standard navigation",
+        url: "https://www.w3.org/WAI/standards-guidelines/act/rules/ebe86a/",
+      },
     ],
   }),
   evaluate(artifacts) {
