@@ -41,8 +41,9 @@ export const mappingName = (m: RuleMapping) => m.procedures.map(procedureName).j
 
 /**
  * One case's outcome from its job's results: failed when a procedure reports a finding (for accessibility-wcag, a
- * violation of one of the procedure's axe rules, not a pass its pixels measured; for another check, a fail), cantTell when the only findings need
- * review (axe's, or a check's `measured.outcome`) or a procedure's check errored, passed otherwise. Assay does not say that a rule did not
+ * violation of one of the procedure's axe rules, not a pass its pixels measured; for a procedure that reads its
+ * check's findings, one it reads as failed; for another check, a fail), cantTell when the only findings need
+ * review (axe's, or a check's `measured.outcome`, or read so) or a procedure's check errored, passed otherwise. Assay does not say that a rule did not
  * apply, so an inapplicable case reads as passed (the W3C counts both alike).
  */
 export function decide(mapping: RuleMapping, results: CheckResult[] | null, why = "the job failed"): Decision {
@@ -62,6 +63,12 @@ export function decide(mapping: RuleMapping, results: CheckResult[] | null, why 
         return { outcome: "failed", decidedBy: `${p.check}: ${violation.message} at ${violation.selector}` };
       const review = mine.find((f) => f.measured?.outcome === "needs review");
       if (review) unsure.push(`${p.check}: ${review.message} at ${review.selector}`);
+    } else if (p.findings) {
+      for (const f of r.findings) {
+        const outcome = p.findings(f.measured ?? {});
+        if (outcome === "failed") return { outcome, decidedBy: `${p.check}: ${f.message} at ${f.selector}` };
+        if (outcome === "cantTell") unsure.push(`${p.check}: ${f.message} at ${f.selector}`);
+      }
     } else if (r.verdict === "fail") {
       const f = r.findings[0];
       return { outcome: "failed", decidedBy: `${p.check}: ${f ? `${f.message} at ${f.selector}` : r.reason}` };

@@ -12,6 +12,12 @@ export interface Procedure {
   /** The axe-core rules whose findings decide, when the check is accessibility-wcag. */
   axe?: string[];
   parameters?: Record<string, unknown>;
+  /**
+   * For a check whose findings say more than its verdict (no-keyboard-trap's say what let focus out of a trap): what
+   * each finding means for this rule, from its `measured`: "failed", "cantTell", or undefined (it does not count).
+   * The check's verdict is then not read.
+   */
+  findings?: (measured: Record<string, unknown>) => "failed" | "cantTell" | undefined;
 }
 
 export interface RuleMapping {
@@ -37,6 +43,15 @@ const axeAAA = (...rules: string[]): Procedure => ({
   check: "accessibility-wcag",
   axe: rules,
   parameters: { standard: "wcag22aaa" },
+});
+
+/**
+ * no-keyboard-trap, its findings read by what let focus out of the trap Tab went round (`measured.leftBy`: the
+ * walk's TrapExit, null when nothing did) as `outcomes` says; a finding that needs review is cantTell.
+ */
+const trapsLeftBy = (outcomes: Record<string, "failed" | "cantTell">): Procedure => ({
+  check: "no-keyboard-trap",
+  findings: (m) => (m.outcome === "needs review" ? "cantTell" : "leftBy" in m ? outcomes[String(m.leftBy)] : undefined),
 });
 
 export const ACT_MAPPING: Record<string, RuleMapping> = {
@@ -89,10 +104,18 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
   // axe's rule with Assay's check in it (src/capture/axe-rules/label-in-name.ts): icon fonts, abbreviations, hyphens.
   "2ee8b8": { procedures: [axe("label-content-name-mismatch")] },
-  // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts).
-  a1b64e: { procedures: [{ check: "no-keyboard-trap" }] },
-  // A trap the page's text tells how to leave ("Press Ctrl+M to exit"): the announced key is tried.
-  ebe86a: { procedures: [{ check: "no-keyboard-trap" }] },
+  // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts). Standard navigation is
+  // Tab forwards (the rule's Failed Example 2 fails a trap Shift+Tab leaves) and Escape: a trap only another key
+  // leaves fails it.
+  a1b64e: {
+    procedures: [trapsLeftBy({ null: "failed", "Shift+Tab": "failed", "announced key": "failed", help: "failed" })],
+  },
+  // Non-standard navigation, where standard navigation cannot leave: the key the page's text, or the help a stop of
+  // the trap reveals, announces ("Press Ctrl+M to exit") is tried. A trap Shift+Tab leaves backwards may be one the
+  // whole page cycles through backwards (80af7b's Passed Example 7) or not (its Failed Example 2): a person judges.
+  ebe86a: { procedures: [trapsLeftBy({ null: "failed", "Shift+Tab": "cantTell" })] },
+  // The composite of a1b64e and ebe86a: a trap either way out leaves passes.
+  "80af7b": { procedures: [trapsLeftBy({ null: "failed", "Shift+Tab": "cantTell" })] },
   oj04fd: { procedures: [{ check: "focus-visible" }] },
   // Best practice: ARIA's name computation and presentational roles, no WCAG criterion.
   ffd0e9: { procedures: [axeBestPractice("empty-heading")] },

@@ -374,6 +374,9 @@ export interface CapturePalette {
   bins: Array<{ rgb: [number, number, number]; count: number; box: Box }>;
 }
 
+/** How the keyboard walk got focus out of a trap (KeyboardWalk.leftBy). */
+export type TrapExit = "announced key" | "help" | "Shift+Tab";
+
 /** One place Tab stopped at, in the keyboard gatherer's walk (gatherers/keyboard.ts). */
 export interface FocusStop {
   selector: string;
@@ -397,9 +400,20 @@ export interface KeyboardWalk {
   presses: number;
   /** The stops Tab went round in, when it was trapped (also when a key the page announces then let focus out). */
   trap?: FocusStop[];
-  /** The key the page's text announces ("Press Ctrl+M to exit") that let focus out of the trap, as pressed. */
+  /**
+   * What let focus out of the trap: a key the page's text announces ("Press Ctrl+M to exit"), one the text a help
+   * control in the trap revealed announces (then `end` is "left"), or Shift+Tab, going back the other way (`end`
+   * stays "trap": Tab forwards never gets past it). Absent when nothing did.
+   */
+  leftBy?: TrapExit;
+  /** The key that let focus out of the trap, as pressed ("Control+m", "Shift+Tab"). */
   escapedBy?: string;
-  /** A stop of the trap that offers help ("How to leave"), which the walk does not activate: a person must judge. */
+  /** The help control in the trap that Enter was pressed on, and the text then told of a key to press. */
+  helpFollowed?: FocusStop;
+  /**
+   * A stop of the trap that offers help ("How to leave") that the walk could not follow: Enter on it would leave the
+   * page, or the help it revealed names no key. A person must judge.
+   */
   trapHelp?: FocusStop;
   /** The stops of one round of Tab from the top of the page, each with whether focus showed on screen. */
   stops: FocusStop[];

@@ -28,7 +28,11 @@ const TRAP = `<!doctype html><html lang="en"><head><title>Trap</title></head><bo
 async function run(html: string, id: string) {
   const res = await server.api("POST", "/api/jobs", { key: apiKey, body: htmlJob(html, [{ id, parameters: {} }]) });
   expect(res.status).toBe(200);
-  return res.body.results[0] as { verdict: string; reasoning: string; findings: Array<{ selector?: string }> };
+  return res.body.results[0] as {
+    verdict: string;
+    reasoning: string;
+    findings: Array<{ selector?: string; message: string; measured?: Record<string, unknown> }>;
+  };
 }
 
 test("a trap whose way out the page announces passes once the announced key lets focus out; the same trap unannounced fails", async () => {
@@ -118,4 +122,59 @@ header { position: fixed; top: 0; left: 0; background: #fff; }
     (res.body.results as Array<{ validationId: string; verdict: string }>).map((r) => [r.validationId, r.verdict]),
   );
   expect(verdicts["layout-not-broken"]).toBe("pass");
+});
+
+const HELPED = `<!doctype html><html lang="en"><head><title>Helped</title></head><body>
+<a id="first" href="#a">First</a>
+<div onkeydown="if (event.ctrlKey && event.key === 'm') { trapped = false; document.getElementById('last').focus(); }">
+<button id="b1" onblur="if (trapped) setTimeout(() => document.getElementById('help').focus(), 10)">One</button>
+{{HELP}}
+<div id="told"></div>
+<button id="b2" onblur="if (trapped) setTimeout(() => document.getElementById('b1').focus(), 10)">Two</button>
+</div>
+<a id="last" href="#b">Last</a>
+<script>var trapped = true; function tell() { document.getElementById("told").textContent = "{{TOLD}}"; }</script>
+</body></html>`;
+
+const helped = (help: string, told: string) => HELPED.replace("{{HELP}}", help).replace("{{TOLD}}", told);
+
+test("a trap whose help control, followed with Enter, tells of the key that leaves it passes; a told key that does not leave it fails", async () => {
+  const button = `<button id="help" type="button" onclick="tell()">How do I move on?</button>`;
+  const told = await run(helped(button, "Press Ctrl+M to go on."), "no-keyboard-trap");
+  expect(told.verdict).toBe("pass");
+  expect(told.reasoning).toContain('Control+m, the key the help behind "How do I move on?" tells of');
+  expect(told.findings.map((f) => f.selector)).toEqual(["#help"]);
+  const wrong = await run(helped(button, "Press Ctrl+Q to go on."), "no-keyboard-trap");
+  expect(wrong.verdict).toBe("fail");
+  expect(wrong.findings[0]!.message).toContain("the keys the help behind");
+});
+
+test("help behind a link to another page is not followed (the page would go): a person judges", async () => {
+  const r = await run(
+    helped(`<a id="help" href="/help.html">Help with these buttons</a>`, "Press Ctrl+M to go on."),
+    "no-keyboard-trap",
+  );
+  expect(r.verdict).toBe("pass");
+  expect(r.findings.map((f) => [f.selector, f.message.startsWith("needs review")])).toEqual([["#help", true]]);
+});
+
+test("a trap Tab cannot leave that Shift+Tab leaves backwards fails, saying so; a blur handler that takes focus back once Tab left the page sets no trap", async () => {
+  const backwards = await run(
+    `<!doctype html><html lang="en"><head><title>Pair</title></head><body>
+<button id="a" onblur="setTimeout(() => document.getElementById('b').focus(), 10)">A</button>
+<button id="b" onblur="setTimeout(() => document.getElementById('a').focus(), 10)">B</button>
+<button id="c">C</button></body></html>`,
+    "no-keyboard-trap",
+  );
+  expect(backwards.verdict).toBe("fail");
+  expect(backwards.findings[0]!.message).toContain("Shift+Tab leaves it backwards");
+  expect(backwards.findings[0]!.measured?.leftBy).toBe("Shift+Tab");
+  // Focus in the browser's controls stays there, whatever the page focuses then (ACT 80af7b, Failed Example 1's note).
+  const last = await run(
+    `<!doctype html><html lang="en"><head><title>Last</title></head><body><a href="#a">Start</a>
+<button onblur="setTimeout(() => this.focus(), 10)">Stay</button></body></html>`,
+    "no-keyboard-trap",
+  );
+  expect(last.verdict).toBe("pass");
+  expect(last.reasoning).toContain("Tab took focus out of the page");
 });

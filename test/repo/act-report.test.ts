@@ -2,7 +2,14 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { ACT_MAPPING } from "../../scripts/act/mapping";
-import { consistencyOf, decide, ruleCriteria, type CaseResult, type TestCase } from "../../scripts/act/judge";
+import {
+  type CaseResult,
+  type CheckResult,
+  consistencyOf,
+  decide,
+  ruleCriteria,
+  type TestCase,
+} from "../../scripts/act/judge";
 import { loadTestcases, runCases, TESTCASES_COMMIT } from "../../scripts/act/run";
 import type { Summary } from "../../scripts/act/report";
 import { ROOT } from "../support/harness";
@@ -81,6 +88,29 @@ describe("consistency, as the W3C computes it", () => {
     expect(run([contrast("pass")])).toBe("passed");
     expect(run([contrast("pass"), contrast("needs review")])).toBe("cantTell");
     expect(run([contrast("pass"), contrast()])).toBe("failed");
+  });
+
+  test("a procedure that reads its check's findings decides by what they measured, not by the verdict: a trap each keyboard rule reads by what let focus out of it", () => {
+    type Finding = CheckResult["findings"][number];
+    const trap = (leftBy: string | null): Finding => ({
+      message: "Tab keeps focus in a loop",
+      selector: "#b1",
+      measured: leftBy === "announced key" ? { outcome: "pass", leftBy } : { loop: ["#b1"], leftBy },
+    });
+    const review: Finding = { message: "needs review: help", selector: "#help", measured: { outcome: "needs review" } };
+    const run = (rule: string, verdict: "pass" | "fail", ...findings: Finding[]) =>
+      decide(ACT_MAPPING[rule]!, [{ validationId: "no-keyboard-trap", verdict, reasoning: "", findings }]).outcome;
+    // Nothing lets focus out: every keyboard rule fails.
+    for (const rule of ["a1b64e", "ebe86a", "80af7b"]) expect(run(rule, "fail", trap(null))).toBe("failed");
+    // A key the page announces lets it out (the check passes): standard navigation (a1b64e) still failed.
+    expect(run("a1b64e", "pass", trap("announced key"))).toBe("failed");
+    expect(run("ebe86a", "pass", trap("announced key"))).toBe("passed");
+    expect(run("80af7b", "pass", trap("announced key"))).toBe("passed");
+    // Shift+Tab leaves it backwards (the check fails): a1b64e holds Tab forwards; the whole page may cycle backwards.
+    expect(run("a1b64e", "fail", trap("Shift+Tab"))).toBe("failed");
+    expect(run("80af7b", "fail", trap("Shift+Tab"))).toBe("cantTell");
+    expect(run("80af7b", "pass", review)).toBe("cantTell");
+    expect(run("80af7b", "pass")).toBe("passed");
   });
 
   test("every rule's WCAG criteria are known, as the W3C's EARL context names them", () => {

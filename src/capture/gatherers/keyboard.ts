@@ -1,6 +1,7 @@
 import type { FocusStop, KeyboardWalk } from "../artifact-shapes";
 import { PAGE_HELPERS_KEY } from "../page-helpers";
 import {
+  actsInPlace,
   afterKeyboard,
   announcedKeys,
   afterTwoFrames,
@@ -12,6 +13,7 @@ import {
   scrollToTop,
   stillStyles,
   type FocusState,
+  watchLeaving,
 } from "../page-functions/focus";
 import { defineWebGatherer, type WebPage } from "./web-page";
 
@@ -36,7 +38,9 @@ const HELP = /\b(help|how (to|do|can))\b/i;
  * First the trap walk: Tab from where the page put focus until focus leaves the page for the browser's controls. A
  * stop met again before that is a loop; Escape is pressed (a dialog may close on it) and the walk goes on; a loop
  * again is a trap, unless a key the page's text announces ("Press Ctrl+M to exit", WCAG 2.1.2 allows a way out the
- * user is told of) lets focus out: each is pressed, then Tab, up to MAX_ANNOUNCED_KEYS of them. Then, focus back at the top, one round of Tab in which each stop is screenshotted
+ * user is told of) lets focus out: each is pressed, then Tab, up to MAX_ANNOUNCED_KEYS of them; or one the help a
+ * stop of the trap offers reveals once Enter is pressed on it. A trap nothing leaves is tried with Shift+Tab, which
+ * may leave it backwards. Then, focus back at the top, one round of Tab in which each stop is screenshotted
  * focused and then blurred, transitions and animations stopped: when not a pixel differs, focus shows nowhere
  * (WCAG 2.4.7).
  */
@@ -47,7 +51,7 @@ export const keyboardGatherer = defineWebGatherer({
   helpers: [FOCUS_HELPERS],
   async gather(page): Promise<{ keyboard: KeyboardWalk }> {
     const tabbable = await page.world.run(countTabbable);
-    const walk = await trapWalk(page);
+    const walk = await trapWalk(page, tabbable);
     const round = walk.end === "left" ? await measuredRound(page) : { stops: [], capped: false };
     // It runs at load, before the sizes: the page goes back to how the walk found it for what reads it next.
     await page.world.run(afterKeyboard);
@@ -67,7 +71,9 @@ const stopOf = (s: FocusState): FocusStop => ({ selector: s.selector, text: s.te
 
 async function trapWalk(
   page: WebPage,
-): Promise<Pick<KeyboardWalk, "end" | "presses" | "trap" | "escapedBy" | "trapHelp">> {
+  tabbable: number,
+): Promise<Pick<KeyboardWalk, "end" | "presses" | "trap" | "leftBy" | "escapedBy" | "helpFollowed" | "trapHelp">> {
+  await page.world.run(watchLeaving);
   let seen = new Map<number, number>();
   let path: FocusState[] = [];
   let escaped = false;
@@ -85,7 +91,9 @@ async function trapWalk(
       continue;
     }
     const loop = path.slice(first).map(stopOf);
-    if (escaped) return { ...(await announcedWayOut(page, path.length + 2)), presses, trap: loop, ...help(loop) };
+    // A loop through every stop is the page wrapping focus round itself: its help, if any, is no way out to follow.
+    const help = loop.length < tabbable ? loop.find((s) => HELP.test(s.text)) : undefined;
+    if (escaped) return { ...(await wayOut(page, help, path.length + 2, loop.length)), presses, trap: loop };
     // Escape is standard navigation too: a dialog that keeps focus inside it may close on it.
     escaped = true;
     await focusAfter(page, "Escape");
@@ -95,18 +103,66 @@ async function trapWalk(
   return { end: "capped", presses: MAX_PRESSES };
 }
 
-const help = (loop: FocusStop[]) => {
-  const offered = loop.find((s) => HELP.test(s.text));
-  return offered ? { trapHelp: offered } : {};
-};
+type WayOut = Pick<KeyboardWalk, "end" | "leftBy" | "escapedBy" | "helpFollowed" | "trapHelp">;
 
-/** Whether a key the page's text announces lets focus out of the trap: it is pressed, then Tab `tries` times. */
-async function announcedWayOut(page: WebPage, tries: number): Promise<Pick<KeyboardWalk, "end" | "escapedBy">> {
-  for (const key of await page.world.run(announcedKeys, MAX_ANNOUNCED_KEYS)) {
-    if ((await focusAfter(page, key)).left) return { end: "left", escapedBy: key };
-    for (let i = 0; i < tries; i++) if ((await focusAfter(page, "Tab")).left) return { end: "left", escapedBy: key };
+/**
+ * What lets focus out of a trap Tab and Escape could not leave, each way pressed then followed by Tab `tries` times:
+ * a key the page's text announces (WCAG 2.1.2 allows a way out the user is told of); else, when a stop of the trap
+ * offers help, Enter on it (as a keyboard user follows it) and a key the text it revealed announces; else Shift+Tab,
+ * standard navigation the other way, which leaves the trap behind but never gets past it.
+ */
+async function wayOut(page: WebPage, offered: FocusStop | undefined, tries: number, stops: number): Promise<WayOut> {
+  const tried: string[] = [];
+  const key = await announcedWayOut(page, tried, tries);
+  if (key) return { end: "left", leftBy: "announced key", escapedBy: key };
+  if (offered) {
+    const before = tried.length;
+    const followed = (await followHelp(page, offered, stops)) ? await announcedWayOut(page, tried, tries) : null;
+    if (followed) return { end: "left", leftBy: "help", escapedBy: followed, helpFollowed: offered };
+    // Help that named no key (or could not be followed in place) leaves it to a person.
+    if (tried.length === before) return { end: "trap", trapHelp: offered, ...(await backwards(page, tries)) };
+    return { end: "trap", helpFollowed: offered, ...(await backwards(page, tries)) };
   }
-  return { end: "trap" };
+  return { end: "trap", ...(await backwards(page, tries)) };
+}
+
+/** Whether Shift+Tab, pressed up to `tries` times, takes focus out of the page backwards. */
+async function backwards(page: WebPage, tries: number): Promise<Pick<KeyboardWalk, "leftBy" | "escapedBy">> {
+  for (let i = 0; i < tries; i++)
+    if ((await focusAfter(page, "Shift+Tab")).left) return { leftBy: "Shift+Tab", escapedBy: "Shift+Tab" };
+  return {};
+}
+
+/**
+ * Whether a key the page's text announces, not tried before (`tried` grows), lets focus out of the trap: each is
+ * pressed, then Tab `tries` times. The key that did, or null.
+ */
+async function announcedWayOut(page: WebPage, tried: string[], tries: number): Promise<string | null> {
+  const keys = (await page.world.run(announcedKeys, MAX_ANNOUNCED_KEYS + tried.length)).filter(
+    (k) => !tried.includes(k),
+  );
+  for (const key of keys.slice(0, MAX_ANNOUNCED_KEYS)) {
+    tried.push(key);
+    if ((await focusAfter(page, key)).left) return key;
+    for (let i = 0; i < tries; i++) if ((await focusAfter(page, "Tab")).left) return key;
+  }
+  return null;
+}
+
+/**
+ * A keyboard user's way to the help a trap offers: Tab round the trap to it, then Enter. Only where Enter acts in
+ * this page (a button, a link to a place in it): a link to another page would take away the page the walk reads.
+ */
+async function followHelp(page: WebPage, help: FocusStop, stops: number): Promise<boolean> {
+  if (!(await page.world.run(actsInPlace, help.selector))) return false;
+  for (let i = 0; i <= stops * 2; i++) {
+    const now = await focusAfter(page, "Tab");
+    if (now.left) return false;
+    if (now.selector !== help.selector) continue;
+    await focusAfter(page, "Enter");
+    return true;
+  }
+  return false;
 }
 
 /**

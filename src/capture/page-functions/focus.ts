@@ -71,9 +71,12 @@ export async function readFocus({
 }): Promise<FocusState> {
   const h = (globalThis as unknown as Record<symbol, Helpers>)[Symbol.for(helpersKey)]!;
   await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const store = globalThis as unknown as { assayFocusLeft?: boolean };
+  const leftMeanwhile = store.assayFocusLeft === true;
+  store.assayFocusLeft = false;
   const el = h.deepActiveElement();
   const none = !el || el === document.body || el === document.documentElement;
-  if (!document.hasFocus()) return { left: true, id: null, selector: "", text: "", opaque: false };
+  if (leftMeanwhile || !document.hasFocus()) return { left: true, id: null, selector: "", text: "", opaque: false };
   if (none) return { left: false, id: null, selector: "", text: "", opaque: false };
   const crossOriginFrame = el instanceof HTMLIFrameElement && !h.safeContentDocument(el);
   const closedComponent = el.localName.includes("-") && !el.shadowRoot;
@@ -88,6 +91,41 @@ export async function readFocus({
     text: h.textOfElement(el).slice(0, 80),
     opaque: crossOriginFrame || closedComponent || parted,
   };
+}
+
+/**
+ * Runs in the page: from now on, focus reaching the browser's own controls is noted as it happens (readFocus reads
+ * it). A real browser keeps focus in its controls once there, whatever the page's script then focuses (the W3C's ACT
+ * rule 80af7b counts a blur handler's timer as unable to take it back); headless Chromium gives the page focus again,
+ * which read 40 ms later would hide that Tab had left. Focus going into a frame blurs the window too, but the
+ * document still has focus then.
+ */
+export function watchLeaving(): void {
+  const store = globalThis as unknown as { assayFocusLeft?: boolean; assayWatchingLeave?: boolean };
+  store.assayFocusLeft = false;
+  if (store.assayWatchingLeave) return;
+  store.assayWatchingLeave = true;
+  window.addEventListener("blur", () => {
+    if (!document.hasFocus()) store.assayFocusLeft = true;
+  });
+}
+
+/**
+ * Runs in the page: whether pressing Enter on the element (by its CSS path) acts within this document: a button
+ * that submits no form, an element with the button role, or a link to a place in this same document. Help behind a
+ * link to another page, or a form sent, would take the page the other gatherers read away.
+ */
+export function actsInPlace(selector: string): boolean {
+  const el = document.querySelector(selector);
+  if (!el) return false;
+  if (el instanceof HTMLButtonElement) return el.type !== "submit" || !el.form;
+  if (el.getAttribute("role") === "button" || el.localName === "summary") return true;
+  if (!(el instanceof HTMLAnchorElement) || !el.hasAttribute("href")) return false;
+  const here = new URL(location.href);
+  const there = new URL(el.href, here);
+  here.hash = "";
+  there.hash = "";
+  return here.href === there.href && (!el.target || el.target === "_self");
 }
 
 /** Runs in the page: takes focus away from the focused element (its blur handlers run), and says which it was. */
