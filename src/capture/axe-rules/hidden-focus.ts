@@ -36,7 +36,11 @@ function hiddenFocusEvaluate(
       el.focus({ preventScroll: true });
       await settled();
       const now = document.activeElement;
-      if (now && (now === el || now.closest('[aria-hidden="true"]'))) stayed.push(el);
+      // One element that keeps focus decides the content: the rest need not be focused.
+      if (now && (now === el || now.closest('[aria-hidden="true"]'))) {
+        stayed.push(el);
+        break;
+      }
     }
     if (before instanceof HTMLElement && before !== document.body && before.isConnected)
       before.focus({ preventScroll: true });
