@@ -102,7 +102,8 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // axe lets ARIA 1.3's braille and roledescription properties pass where prohibited: Assay's rule decides those.
   kb1m8s: { procedures: [axe("aria-prohibited-attr", "aria-allowed-attr", "aria-braille-prohibited")] },
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
-  // axe's rule with Assay's check in it (src/capture/axe-rules/label-in-name.ts): icon fonts, abbreviations, hyphens.
+  // axe's rule with Assay's check in it (src/capture/axe-rules/label-in-name.ts): icon fonts, abbreviations, hyphens,
+  // a lone symbol. Assay's checks also stand in axe's for 6a7281, kb1m8s/5c01ea and 6cfa84 (src/capture/axe-rules/index.ts).
   "2ee8b8": { procedures: [axe("label-content-name-mismatch")] },
   // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts). Standard navigation is
   // Tab forwards (the rule's Failed Example 2 fails a trap Shift+Tab leaves) and Escape: a trap only another key

@@ -8,7 +8,8 @@ import { htmlJob, startServer, type TestServer } from "../support/harness";
  * docs/act.md), on real Chromium through the API: css-orientation-lock (ACT b33eff, WCAG 1.3.4; axe marks it
  * experimental) and summary-name (ACT 2t702h, WCAG 4.1.2), and Assay's own axe rules (src/capture/axe-rules/):
  * frame-tab-order (ACT akn7bn, WCAG 2.1.1) and header-assigned-cells (ACT d0f69e, WCAG 1.3.1); axe's best-practice rules
- * when asked for (ACT ffd0e9, 46ca7f); aria-braille-prohibited (ACT kb1m8s). Fixtures: test/fixtures/web/accessibility-wcag/act/.
+ * when asked for (ACT ffd0e9, 46ca7f); aria-braille-prohibited (ACT kb1m8s); and Assay's checks in place of axe's
+ * (ACT 2ee8b8, 6a7281, kb1m8s, 6cfa84). Fixtures: test/fixtures/web/accessibility-wcag/act/.
  */
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "web", "accessibility-wcag", "act");
 
@@ -121,9 +122,44 @@ test("with bestPractices, a page whose block of navigation is followed by text w
   expect(ours(wcagOnly)).toEqual([]);
 });
 
-test("a visible label that is not in the name fails WCAG 2.5.3 (label-content-name-mismatch, ACT 2ee8b8); icon-font text, an abbreviation the name spells out and a hyphenated word do not", async () => {
+/** The findings of one axe rule, as "outcome selector" (a violation, or axe's "needs review"). */
+const findingsOf = (r: Awaited<ReturnType<typeof run>>, rule: string) =>
+  r.findings
+    .filter((f) => f.measured?.rule === rule)
+    .map((f) => `${f.measured?.outcome === "needs review" ? "review" : "violation"} ${f.selector}`);
+
+test("a visible label that is not in the name fails WCAG 2.5.3 (label-content-name-mismatch, ACT 2ee8b8), a lone digit too; icon-font text, an abbreviation the name spells out, a hyphenated word and a lone symbol or letter (×, →, X, B) do not, nor are they left for review", async () => {
   const r = await run("label-in-name.html");
   expect(r.verdict).toBe("fail");
-  expect(rulesOf(r)).toEqual(["label-content-name-mismatch #mismatch"]);
+  expect(findingsOf(r, "label-content-name-mismatch")).toEqual(["violation #mismatch", "violation #digit"]);
   expect(r.findings[0]!.message).toContain("Text inside the element is not included in the accessible name");
+});
+
+test("an ARIA attribute with an empty value is as if not set (ACT 6a7281): not left for review; a value that is not one of the attribute's tokens fails (aria-valid-attr-value)", async () => {
+  const r = await run("aria-empty-values.html");
+  expect(r.verdict).toBe("fail");
+  expect(findingsOf(r, "aria-valid-attr-value")).toEqual(["violation #invalid"]);
+});
+
+test("aria-label or aria-labelledby on a role that prohibits naming fails WCAG 4.1.2 (aria-prohibited-attr, ACT kb1m8s) even when the element has text or the reference is visible or missing; on roles that take a name it does not", async () => {
+  const r = await run("aria-prohibited-names.html");
+  expect(r.verdict).toBe("fail");
+  expect(findingsOf(r, "aria-prohibited-attr")).toEqual([
+    "violation #price",
+    "violation #love",
+    "violation #nowhere",
+    "violation #rating",
+  ]);
+  expect(r.findings.find((f) => f.selector === "#price")!.message).toContain(
+    'aria-label attribute cannot be used on "div" elements with no valid role attribute',
+  );
+});
+
+test("a focusable element in aria-hidden content beside an open modal is decided by focusing it (aria-hidden-focus, ACT 6cfa84): a sentinel that keeps focus fails, one that sends focus back into the dialog, at once or a moment later, passes", async () => {
+  const r = await run("aria-hidden-focus-sentinels.html");
+  expect(r.verdict).toBe("fail");
+  expect(findingsOf(r, "aria-hidden-focus")).toEqual(["violation #strands"]);
+  expect(r.findings.find((f) => f.selector === "#strands")!.message).toContain(
+    "Focus stays inside the aria-hidden content when its focusable element is focused",
+  );
 });

@@ -1,5 +1,9 @@
 import { ariaBrailleProhibited } from "./aria-braille-prohibited";
-import { LABEL_IN_NAME_CHECK, labelInNameEvaluate } from "./label-in-name";
+import { type AxeCheckOverride, checkOverridesScript } from "./check-override";
+import { emptyAriaValue } from "./empty-aria-value";
+import { hiddenFocus } from "./hidden-focus";
+import { labelInName } from "./label-in-name";
+import { prohibitedName } from "./prohibited-name";
 import { FIRST_REFRESH_RULES, isFirstValidRefresh } from "./first-refresh";
 import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
@@ -10,8 +14,8 @@ import type { AssayAxeRule } from "./rule";
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
- * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts), and puts Assay's check in axe's
- * label-content-name-mismatch (label-in-name.ts).
+ * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts), and puts Assay's checks in
+ * place of some of axe's (CHECK_OVERRIDES).
  */
 export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   frameTabOrder,
@@ -19,6 +23,17 @@ export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   ariaBrailleProhibited,
   mainLandmarkAfterNavigation,
   headingAfterNavigation,
+];
+
+/**
+ * Assay's checks in place of axe's, each deciding on principle what axe's own leaves for review or misjudges, and
+ * asking axe's check about the rest: label-in-name.ts, empty-aria-value.ts, prohibited-name.ts, hidden-focus.ts.
+ */
+export const CHECK_OVERRIDES: readonly AxeCheckOverride[] = [
+  labelInName,
+  emptyAriaValue,
+  prohibitedName,
+  ...hiddenFocus,
 ];
 
 /** Functions several rules call, installed as globals of the world axe runs in. */
@@ -49,8 +64,5 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
     (id) => `{ id: ${JSON.stringify(id)}, matches: ${isFirstValidRefresh.toString()} }`,
   );
   const shared = SHARED.map((fn) => `globalThis[${JSON.stringify(fn.name)}] = ${fn.toString()};`).join("\n");
-  // axe's label-content-name-mismatch asks Assay's check, which passes what is no mismatch and asks axe's otherwise.
-  const labelCheck = `{ id: ${JSON.stringify(LABEL_IN_NAME_CHECK)}, evaluate: ${labelInNameEvaluate.toString()}, options: axe._audit.checks["label-content-name-mismatch"].options, metadata: axe._audit.data.checks["label-content-name-mismatch"] }`;
-  const labelRule = `{ id: "label-content-name-mismatch", any: [${JSON.stringify(LABEL_IN_NAME_CHECK)}] }`;
-  return `${shared}\naxe.configure({ checks: [${[...checks, labelCheck].join(", ")}], rules: [${[...configured, ...narrowed, labelRule].join(", ")}] });`;
+  return `${shared}\naxe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });\n${checkOverridesScript(CHECK_OVERRIDES)}`;
 }
