@@ -219,6 +219,8 @@ export interface AxeNode {
   /** axe's own account of the element: what to fix (violations), or why it could not decide (incomplete). */
   failureSummary: string;
   contrast?: AxeContrast;
+  /** What Assay's own judgement of the element measured (its language rules: validations/shared/language-rules.ts). */
+  measured?: Record<string, unknown>;
 }
 
 /** One rule's violations or its elements needing review (incomplete). */
@@ -246,6 +248,20 @@ export interface AxeSummary {
   inapplicable: Array<{ id: string; tags: string[] }>;
   /** Why axe did not run on the page (the rule lists are then empty). */
   notRun?: string;
+  /** The text of each element with a lang attribute, read beside axe (capture/language-scopes.ts). */
+  languageScopes?: LanguageScope[];
+}
+
+/** The text that takes its language from one element's lang attribute (ACT's text inheriting its language). */
+export interface LanguageScope {
+  /** axe's selector for the element. */
+  target: string;
+  /** Its lang attribute, as written. */
+  lang: string;
+  /** The html element: the page's language (WCAG 3.1.1); otherwise a part of the page (3.1.2). */
+  page: boolean;
+  /** Its text nodes shown or exposed, its elements' names and descriptions, and the page's title: up to 2,048 characters. */
+  text: string;
 }
 
 /**

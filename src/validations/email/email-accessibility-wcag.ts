@@ -3,6 +3,7 @@ import { pass, type EmailValidation, type Finding } from "../types";
 import type { AxeRuleResult } from "../../capture/artifacts";
 import type { EmailRender } from "../../capture/mail-clients/render";
 import { label, STANDARDS, standardTags, type Standard } from "../web/accessibility-wcag";
+import { withLanguageRules } from "../shared/language-rules";
 import { because, changesOfKind, explained, renderCheck, rendersFor, where } from "./_renders";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
@@ -29,6 +30,7 @@ const findingsOf = (r: EmailRender, rule: AxeRuleResult, review: boolean, tags: 
           rule: rule.id,
           impact: rule.impact,
           tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+          ...n.measured,
           ...(review ? { outcome: "needs review" } : {}),
         },
       },
@@ -72,7 +74,7 @@ export const emailAccessibilityWcag: EmailValidation = {
       { title: "Email Markup Consortium: accessibility guidelines", url: "https://emailmarkup.org/en/guidelines/" },
     ],
   }),
-  evaluate(email, params) {
+  async evaluate(email, params) {
     const renders = rendersFor(email, this.meta.id);
     if ("verdict" in renders) return renders;
     const standard = params.standard as Standard;
@@ -82,8 +84,8 @@ export const emailAccessibilityWcag: EmailValidation = {
     const violated: string[] = [];
     const lines: string[] = [];
     for (const r of renders.ok) {
-      const axe = r.axe;
-      if (!axe) throw new Error(`no axe-core results on the render in ${r.client.id}`);
+      if (!r.axe) throw new Error(`no axe-core results on the render in ${r.client.id}`);
+      const axe = await withLanguageRules(r.axe);
       const violations = axe.violations.filter(counts);
       const incomplete = axe.incomplete.filter(counts);
       findings.push(

@@ -3,6 +3,7 @@ import { pass, type Finding, type WebValidation } from "../types";
 import type { AxeNode, AxeRuleResult, ContrastPixels } from "../../capture/artifacts";
 import { domCheck } from "./_helpers";
 import { outcomeOf, undecidedFinding } from "./_contrast";
+import { withLanguageRules } from "../shared/language-rules";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
@@ -54,6 +55,7 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
       rule: rule.id,
       impact: rule.impact,
       tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t) || t === "best-practice"),
+      ...n.measured,
       ...(review ? { outcome: "needs review" } : {}),
     },
   }));
@@ -122,9 +124,9 @@ export const accessibilityWcag: WebValidation = {
       { title: "WCAG 2.2", url: "https://www.w3.org/TR/WCAG22/" },
     ],
   }),
-  evaluate(artifacts, params) {
-    const axe = artifacts.axe;
-    if (!axe) throw new Error("no axe-core results gathered");
+  async evaluate(artifacts, params) {
+    if (!artifacts.axe) throw new Error("no axe-core results gathered");
+    const axe = await withLanguageRules(artifacts.axe);
     if (axe.notRun) return pass(`axe-core ${axe.version} did not run: ${axe.notRun}.`);
     const standard = params.standard as Standard;
     const tags = standardTags(standard);
