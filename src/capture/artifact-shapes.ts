@@ -252,15 +252,13 @@ export interface AxeSummary {
   languageScopes?: LanguageScope[];
 }
 
-/** The text that takes its language from one element's lang attribute (ACT's text inheriting its language). */
+/** The text taking its language from one element's lang attribute (ACT's text inheriting its language). */
 export interface LanguageScope {
-  /** axe's selector for the element. */
+  /** axe's selector for the element, its lang attribute as written, and whether it is the html element (3.1.1). */
   target: string;
-  /** Its lang attribute, as written. */
   lang: string;
-  /** The html element: the page's language (WCAG 3.1.1); otherwise a part of the page (3.1.2). */
   page: boolean;
-  /** Its text nodes shown or exposed, its elements' names and descriptions, and the page's title: up to 2,048 characters. */
+  /** Text nodes shown or exposed, names and descriptions, the page's title: up to 2,048 characters. */
   text: string;
 }
 
