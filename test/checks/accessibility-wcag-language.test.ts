@@ -48,7 +48,7 @@ test('a page whose html says lang="nl" over a paragraph of English fails WCAG 3.
     method: "language detection",
     declared: "nl",
     detected: "en",
-    tags: ["cat.language", "wcag2a", "wcag311"],
+    tags: ["wcag2a", "wcag311"],
   });
 });
 

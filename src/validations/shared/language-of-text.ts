@@ -12,7 +12,8 @@ import { francCodesOf, subtagOf } from "./language-subtags";
  * languages ("Paul put dire comment on tape" is French and English). A trigram profile cannot say that of a short
  * text: on this project's real-world pages franc reads a 30-letter English menu as Turkish and 100 letters of English
  * documentation as French. So the declared language passes when franc reads the text as it, in whole or in the most
- * of its sentence-long stretches; it fails only where the evidence is decisive (below); anything between needs review.
+ * of its sentence-long stretches; it fails only where the evidence is decisive (below); otherwise it passes when franc
+ * cannot tell it from the best, and needs review.
  */
 
 /** Every language franc has a profile of. */
@@ -78,6 +79,12 @@ const STRETCH_LETTERS = 60;
 const DECISIVE_LETTERS = 200;
 /** The share of the text's stretches one language must win for it to be the text's language beyond doubt. */
 const DECISIVE_SHARE = 2 / 3;
+/**
+ * A declared language franc scores this close to its best (scores are distances rescaled so that the best is 1) is
+ * one it cannot tell from the best: English documentation scores English at 0.96-0.99 where French or Catalan edge it
+ * out. It passes unless the evidence above fails it.
+ */
+const PLAUSIBLE_SCORE = 0.95;
 /** A text this many words long, this much of it English dictionary words, read as English by franc, is English. */
 const DICTIONARY_WORDS = 8;
 const DICTIONARY_SHARE = 0.75;
@@ -191,6 +198,13 @@ export function judgeLanguage(text: string, lang: string, isEnglishWord: (word: 
         why: `the text reads as English, and ${english} of its ${words} words are English dictionary words`,
       };
   }
+  const declaredScore = Math.max(0, ...all.filter(([code]) => codes.includes(code)).map(([, score]) => score));
+  if (declaredScore >= PLAUSIBLE_SCORE)
+    return {
+      ...base,
+      outcome: "pass",
+      why: `the text reads best as "${subtagOf(best)}", but "${declared}" scores ${round(declaredScore)}, as close as franc cannot tell apart`,
+    };
   return {
     ...base,
     outcome: "needs review",

@@ -55,6 +55,22 @@ test("short text is not failed on a guess: the declared language passes when it 
   expect(judge('"Hij ging met de kippen op stok"', "fr")).toMatchObject({ outcome: "needs review", detected: "nl" });
 });
 
+test("a declared language franc scores within 0.05 of its best passes: franc cannot tell the two apart", () => {
+  // A documentation menu franc reads as French by a hair.
+  expect(judge("Tables Buttons Forms Icons Typography Navigation Components", "en")).toMatchObject({
+    outcome: "pass",
+    detected: "fr",
+    scores: [
+      ["fr", 1],
+      ["en", 0.987],
+      ["ca", 0.81],
+      ["es", 0.643],
+    ],
+  });
+  // But not a language franc puts well behind: a two-word greeting in a test page's title reads as Dutch.
+  expect(judge("Test Suite Hello world", "en").outcome).toBe("needs review");
+});
+
 test("Latin placeholder copy is in no language: never failed", () => {
   const lorem =
     "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua. Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex ea commodo consequat. Duis aute irure dolor in reprehenderit in voluptate velit esse cillum dolore.";
