@@ -68,6 +68,10 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   "97a4e1": { procedures: [axe("button-name", "input-button-name", "aria-command-name")] },
   e086e5: { procedures: [axe("label", "select-name", "aria-input-field-name", "aria-toggle-field-name")] },
   bf051a: { procedures: [axe("html-lang-valid")] },
+  // Assay's language rules (src/validations/shared/language-rules.ts): the text of each lang attribute's scope, by
+  // language detection; what the text is too short to decide needs review.
+  ucwvc8: { procedures: [axe("html-lang-matches-text")] },
+  off6ek: { procedures: [axe("lang-matches-text")] },
   "2779a5": { procedures: [axe("document-title")] },
   "59796f": { procedures: [axe("input-image-alt")] },
   "23a2a8": { procedures: [axe("image-alt", "role-img-alt")] },

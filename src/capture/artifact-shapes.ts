@@ -219,6 +219,8 @@ export interface AxeNode {
   /** axe's own account of the element: what to fix (violations), or why it could not decide (incomplete). */
   failureSummary: string;
   contrast?: AxeContrast;
+  /** What Assay's own judgement of the element measured (its language rules: validations/shared/language-rules.ts). */
+  measured?: Record<string, unknown>;
 }
 
 /** One rule's violations or its elements needing review (incomplete). */
@@ -246,6 +248,18 @@ export interface AxeSummary {
   inapplicable: Array<{ id: string; tags: string[] }>;
   /** Why axe did not run on the page (the rule lists are then empty). */
   notRun?: string;
+  /** The text of each element with a lang attribute, read beside axe (capture/language-scopes.ts). */
+  languageScopes?: LanguageScope[];
+}
+
+/** The text taking its language from one element's lang attribute (ACT's text inheriting its language). */
+export interface LanguageScope {
+  /** axe's selector for the element, its lang attribute as written, and whether it is the html element (3.1.1). */
+  target: string;
+  lang: string;
+  page: boolean;
+  /** Text nodes shown or exposed, names and descriptions, the page's title: up to 2,048 characters. */
+  text: string;
 }
 
 /**

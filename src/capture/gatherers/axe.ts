@@ -1,6 +1,7 @@
 import type { AxeSummary } from "../artifact-shapes";
 import { defineWebGatherer, type WebPage } from "./web-page";
 import { assayAxeRulesScript } from "../axe-rules";
+import { languageScopesIn } from "../language-scopes";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
@@ -37,7 +38,8 @@ export const axeGatherer = defineWebGatherer({
 /** axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags. */
 export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
-  return axeIn(world, { type: "tag", values: tags }, ALSO_RUN);
+  const summary = await axeIn(world, { type: "tag", values: tags }, ALSO_RUN);
+  return summary.notRun ? summary : { ...summary, languageScopes: await languageScopesIn(world) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { pass, type EmailValidation, type Finding } from "../types";
 import type { AxeRuleResult } from "../../capture/artifacts";
 import type { EmailRender } from "../../capture/mail-clients/render";
 import { label, STANDARDS, standardTags, type Standard } from "../web/accessibility-wcag";
+import { withLanguageRules } from "../shared/language-rules";
 import { because, changesOfKind, explained, renderCheck, rendersFor, where } from "./_renders";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
@@ -29,6 +30,7 @@ const findingsOf = (r: EmailRender, rule: AxeRuleResult, review: boolean, tags: 
           rule: rule.id,
           impact: rule.impact,
           tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t)),
+          ...n.measured,
           ...(review ? { outcome: "needs review" } : {}),
         },
       },
@@ -50,7 +52,7 @@ export const emailAccessibilityWcag: EmailValidation = {
     summary:
       "axe-core finds no WCAG violation in the message as each selected mail client shows it, after the client's sanitizer (WCAG 2.1 AA by default).",
     judgment:
-      "Per selected client (by default Apple Mail at desktop-md), axe-core runs on the rendered message: the HTML part after the client's sanitizer (what it drops or rewrites: style blocks, attributes such as aria-* or role, elements), with the client's default styles and, for a dark variant, its dark mode applied. Only axe's rules tagged for the `standard` asked for count (as in accessibility-wcag: wcag21aa by default takes in the wcag2a, wcag2aa, wcag21a and wcag21aa rules; the AAA standards add axe's AAA rules), plus css-orientation-lock and Assay's own axe rules. Fails when any of those rules reports a violation in any render; each element that violates a rule is a finding naming the client, the element, what to fix and the rule's help page, and, when the client's changes to that element or its ancestors bear on it, those changes with their source (measured.explainedBy). What axe cannot decide is listed as needing review and does not fail the message. A message is one document whatever the page's title or landmarks: rules about a page's title, skip links or landmarks judge the message as a page.",
+      "Per selected client (by default Apple Mail at desktop-md), axe-core runs on the rendered message: the HTML part after the client's sanitizer (what it drops or rewrites: style blocks, attributes such as aria-* or role, elements), with the client's default styles and, for a dark variant, its dark mode applied. Only axe's rules tagged for the `standard` asked for count (as in accessibility-wcag: wcag21aa by default takes in the wcag2a, wcag2aa, wcag21a and wcag21aa rules; the AAA standards add axe's AAA rules), plus css-orientation-lock, Assay's own axe rules and its language rules (each lang attribute's text by language detection, as in accessibility-wcag). Fails when any of those rules reports a violation in any render; each element that violates a rule is a finding naming the client, the element, what to fix and the rule's help page, and, when the client's changes to that element or its ancestors bear on it, those changes with their source (measured.explainedBy). What axe cannot decide is listed as needing review and does not fail the message. A message is one document whatever the page's title or landmarks: rules about a page's title, skip links or landmarks judge the message as a page.",
     needs: ["render", "render-axe"],
     parameters: [
       {
@@ -72,7 +74,7 @@ export const emailAccessibilityWcag: EmailValidation = {
       { title: "Email Markup Consortium: accessibility guidelines", url: "https://emailmarkup.org/en/guidelines/" },
     ],
   }),
-  evaluate(email, params) {
+  async evaluate(email, params) {
     const renders = rendersFor(email, this.meta.id);
     if ("verdict" in renders) return renders;
     const standard = params.standard as Standard;
@@ -82,8 +84,8 @@ export const emailAccessibilityWcag: EmailValidation = {
     const violated: string[] = [];
     const lines: string[] = [];
     for (const r of renders.ok) {
-      const axe = r.axe;
-      if (!axe) throw new Error(`no axe-core results on the render in ${r.client.id}`);
+      if (!r.axe) throw new Error(`no axe-core results on the render in ${r.client.id}`);
+      const axe = await withLanguageRules(r.axe);
       const violations = axe.violations.filter(counts);
       const incomplete = axe.incomplete.filter(counts);
       findings.push(

@@ -3,6 +3,7 @@ import { pass, type Finding, type WebValidation } from "../types";
 import type { AxeNode, AxeRuleResult, ContrastPixels } from "../../capture/artifacts";
 import { domCheck } from "./_helpers";
 import { outcomeOf, undecidedFinding } from "./_contrast";
+import { withLanguageRules } from "../shared/language-rules";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
@@ -54,6 +55,7 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
       rule: rule.id,
       impact: rule.impact,
       tags: rule.tags.filter((t) => tags.includes(t) || /^wcag\d+$/.test(t) || t === "best-practice"),
+      ...n.measured,
       ...(review ? { outcome: "needs review" } : {}),
     },
   }));
@@ -89,7 +91,7 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\"), a word the name hyphenates or a lone symbol or letter standing as the whole text (\"×\", \"X\" for close: non-text content) as a mismatch. Some of what axe leaves for review is decided: an ARIA attribute with an empty value is as if not set (no invalid value); aria-label or aria-labelledby on a role WAI-ARIA prohibits naming (a div, a paragraph) is a violation whether or not the element has text; a focusable element in aria-hidden content beside an open modal, or with a focus handler, is focused in the browser, and fails when focus stays in the hidden content (passes when the page moves it out). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels; under an AAA standard the enhanced ratio, 7:1 or 4.5:1 for large text, as color-contrast-enhanced), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\"), a word the name hyphenates or a lone symbol or letter standing as the whole text (\"×\", \"X\" for close: non-text content) as a mismatch. Some of what axe leaves for review is decided: an ARIA attribute with an empty value is as if not set (no invalid value); aria-label or aria-labelledby on a role WAI-ARIA prohibits naming (a div, a paragraph) is a violation whether or not the element has text; a focusable element in aria-hidden content beside an open modal, or with a focus handler, is focused in the browser, and fails when focus stays in the hidden content (passes when the page moves it out). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2), and two language rules: html-lang-matches-text, the html element's lang names the language of the page's text, WCAG 3.1.1, and lang-matches-text, an element's lang names the language of its text, WCAG 3.1.2, decided by language detection on each lang attribute's text, failing only where the text is long enough or English dictionary words decide, and needing review where it is too short to say (docs/act.md). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels; under an AAA standard the enhanced ratio, 7:1 or 4.5:1 for large text, as color-contrast-enhanced), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
     needs: ["axe", "contrast-pixels"],
     method: "axe",
     parameters: [
@@ -122,9 +124,9 @@ export const accessibilityWcag: WebValidation = {
       { title: "WCAG 2.2", url: "https://www.w3.org/TR/WCAG22/" },
     ],
   }),
-  evaluate(artifacts, params) {
-    const axe = artifacts.axe;
-    if (!axe) throw new Error("no axe-core results gathered");
+  async evaluate(artifacts, params) {
+    if (!artifacts.axe) throw new Error("no axe-core results gathered");
+    const axe = await withLanguageRules(artifacts.axe);
     if (axe.notRun) return pass(`axe-core ${axe.version} did not run: ${axe.notRun}.`);
     const standard = params.standard as Standard;
     const tags = standardTags(standard);
