@@ -89,6 +89,8 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   bisz58: { procedures: [axeAAA("meta-refresh", "meta-refresh-no-exceptions")] },
   // axe's rule with Assay's check in it (src/capture/axe-rules/label-in-name.ts): icon fonts, abbreviations, hyphens.
   "2ee8b8": { procedures: [axe("label-content-name-mismatch")] },
+  // Assay's rule on the page laid out as zoomed to 200% (src/capture/axe-rules/zoomed-text-clipped.ts).
+  "59br37": { procedures: [axe("zoomed-text-clipped")] },
   // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts).
   a1b64e: { procedures: [{ check: "no-keyboard-trap" }] },
   // A trap the page's text tells how to leave ("Press Ctrl+M to exit"): the announced key is tried.
