@@ -1,4 +1,5 @@
 import type { WebPage } from "./gatherers/web-page";
+import { timed } from "../phases";
 
 /**
  * Waits until the transitions and animations running after a resize have ended (those with an end: a spinner that
@@ -46,14 +47,17 @@ export const ZOOMED_VIEWPORT = { width: 640, height: 512 };
  */
 export async function atZoom<T>(page: Pick<WebPage, "page" | "world" | "limits">, read: () => Promise<T>): Promise<T> {
   const size = page.page.viewportSize();
-  await page.page.setViewportSize(ZOOMED_VIEWPORT);
-  try {
+  await timed("resize", async () => {
+    await page.page.setViewportSize(ZOOMED_VIEWPORT);
     await untilStill(page, page.limits.resizeStillCapMs);
+  });
+  try {
     return await read();
   } finally {
-    if (size && !page.page.isClosed()) {
-      await page.page.setViewportSize(size);
-      await untilStill(page, page.limits.resizeStillCapMs);
-    }
+    if (size && !page.page.isClosed())
+      await timed("resize", async () => {
+        await page.page.setViewportSize(size);
+        await untilStill(page, page.limits.resizeStillCapMs);
+      });
   }
 }
