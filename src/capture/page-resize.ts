@@ -47,7 +47,7 @@ export const ZOOMED_VIEWPORT = { width: 640, height: 512 };
  */
 export async function atZoom<T>(page: Pick<WebPage, "page" | "world" | "limits">, read: () => Promise<T>): Promise<T> {
   const size = page.page.viewportSize();
-  await timed("resize", async () => {
+  await timed("resize for 200% zoom", async () => {
     await page.page.setViewportSize(ZOOMED_VIEWPORT);
     await untilStill(page, page.limits.resizeStillCapMs);
   });
@@ -55,7 +55,7 @@ export async function atZoom<T>(page: Pick<WebPage, "page" | "world" | "limits">
     return await read();
   } finally {
     if (size && !page.page.isClosed())
-      await timed("resize", async () => {
+      await timed("resize for 200% zoom", async () => {
         await page.page.setViewportSize(size);
         await untilStill(page, page.limits.resizeStillCapMs);
       });
