@@ -143,6 +143,8 @@ test("boxes with overflow hidden that cut their text when the page is zoomed to 
     /with overflow: hidden, cuts off its text \("The library opens at .*"\), which reaches \d+ px past its bottom edge/,
   );
   expect(r.findings.find((f) => f.selector === "#no-ellipsis")!.message).toMatch(/\d+ px past its right edge/);
+  // Read at no capture size: the finding names no viewport (desktop-md's would be wrong).
+  expect(fixed).not.toHaveProperty("viewport");
 });
 
 test("text that is whole at 200% zoom, or hidden on purpose, is not reported (zoomed-text-clipped): a box that grows, one sized in em with room, visually-hidden text, an ellipsis, a box one line tall, a line clamp, a closed panel, carousel slides out of view, a tooltip that escapes the clip, text in a scrolling box", async () => {

@@ -3,6 +3,7 @@ import { pass, type Finding, type WebValidation } from "../types";
 import type { AxeNode, AxeRuleResult, ContrastPixels } from "../../capture/artifacts";
 import { domCheck } from "./_helpers";
 import { outcomeOf, undecidedFinding } from "./_contrast";
+import { ZOOMED_AXE_RULES } from "../../capture/axe-rules";
 
 const clip = (s: string, max: number) => (s.length > max ? `${s.slice(0, max - 1)}…` : s);
 const oneLine = (s: string) => s.replace(/\s*\n\s*/g, " ");
@@ -49,7 +50,8 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
     message: `${review ? "needs review: " : ""}${rule.id}${rule.impact ? ` (${rule.impact})` : ""}: ${rule.help}${n.failureSummary ? `. ${clip(oneLine(n.failureSummary), 300)}` : ""}`,
     selector: n.target,
     url: rule.helpUrl,
-    viewport: "desktop-md",
+    // A rule judged on the page laid out as zoomed to 200% was read at no capture size (its message says where).
+    ...(ZOOMED_AXE_RULES.includes(rule.id) ? {} : { viewport: "desktop-md" }),
     measured: {
       rule: rule.id,
       impact: rule.impact,
