@@ -109,6 +109,8 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // axe's rule with Assay's check in it (src/capture/axe-rules/label-in-name.ts): icon fonts, abbreviations, hyphens,
   // a lone symbol. Assay's checks also stand in axe's for 6a7281, kb1m8s/5c01ea and 6cfa84 (src/capture/axe-rules/index.ts).
   "2ee8b8": { procedures: [axe("label-content-name-mismatch")] },
+  // Assay's rule on the page laid out as zoomed to 200% (src/capture/axe-rules/zoomed-text-clipped.ts).
+  "59br37": { procedures: [axe("zoomed-text-clipped")] },
   // Assay's keyboard checks: the page driven with Tab (src/capture/gatherers/keyboard.ts). Standard navigation is
   // Tab forwards (the rule's Failed Example 2 fails a trap Shift+Tab leaves) and Escape: a trap only another key
   // leaves fails it.

@@ -12,6 +12,7 @@ import { WEB_GATHERERS } from "./gatherers";
 import { helpersOf, runGatherers, scheduleGatherers, type Schedule } from "./gatherers/run";
 import type { GatherLimits, WebPage } from "./gatherers/web-page";
 import { VIEWPORTS, type CaptureSize } from "./vocabulary";
+import { untilStill } from "./page-resize";
 import { timed } from "../phases";
 
 export interface CaptureLimits extends GatherLimits {
@@ -24,11 +25,6 @@ export interface CaptureLimits extends GatherLimits {
   settleCapMs: number;
   /** A script that holds the page's main thread this long without yielding is stopped (ScriptWatchdog). */
   scriptStallMs: number;
-  /**
-   * After a resize, geometry is read once the transitions and animations running then have ended (a sidebar
-   * sliding away), but never later than this; the sizes where something still moved at the cap are reported.
-   */
-  resizeStillCapMs: number;
 }
 
 const DEFAULT_LIMITS: CaptureLimits = {
@@ -293,37 +289,6 @@ export class WebCaptureEngine {
       await Bun.sleep(25);
     }
   }
-}
-
-/**
- * Waits until the transitions and animations running after a resize have ended (those with an end: a spinner that
- * turns forever is not waited for), two frames first so that the resize's new styles have started theirs; at most
- * capMs. Whether the page was still at the end.
- */
-async function untilStill(page: WebPage, capMs: number): Promise<boolean> {
-  const waiting = page.world.run(async (cap: number) => {
-    // Frames may not come (a page busy in a loop the watchdog has yet to stop): a tenth of a second at most.
-    await Promise.race([
-      new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))),
-      new Promise((r) => setTimeout(r, 100)),
-    ]);
-    const deadline = performance.now() + cap;
-    const moving = () =>
-      document
-        .getAnimations()
-        .filter((a) => a.playState === "running" && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
-    for (let now = moving(); now.length; now = moving()) {
-      const left = deadline - performance.now();
-      if (left <= 0) return false;
-      await Promise.race([
-        Promise.all(now.map((a) => a.finished.catch(() => undefined))),
-        new Promise((r) => setTimeout(r, left)),
-      ]);
-    }
-    return true;
-  }, capMs);
-  // A page that took the world with it (it navigated) has nothing left moving to wait for.
-  return waiting.catch(() => true);
 }
 
 /**

@@ -163,3 +163,41 @@ test("a focusable element in aria-hidden content beside an open modal is decided
     "Focus stays inside the aria-hidden content when its focusable element is focused",
   );
 });
+
+test("boxes with overflow hidden that cut their text when the page is zoomed to 200% (laid out at 640×512) fail WCAG 1.4.4 (zoomed-text-clipped, ACT 59br37): a fixed height, a box clipped only at the zoomed width, a fixed width without an ellipsis, a box shorter than its line", async () => {
+  const r = await run("zoom-clipped.html");
+  expect(r.verdict).toBe("fail");
+  expect(rulesOf(r)).toEqual([
+    "zoomed-text-clipped #fixed-height",
+    "zoomed-text-clipped #narrow-only",
+    "zoomed-text-clipped #no-ellipsis",
+    "zoomed-text-clipped #shorter-than-line",
+  ]);
+  const fixed = r.findings.find((f) => f.selector === "#fixed-height")!;
+  expect(fixed.message).toContain("At 200% zoom (the page laid out at 640×512 CSS px) this box, ");
+  expect(fixed.message).toMatch(
+    /with overflow: hidden, cuts off its text \("The library opens at .*"\), which reaches \d+ px past its bottom edge/,
+  );
+  expect(r.findings.find((f) => f.selector === "#no-ellipsis")!.message).toMatch(/\d+ px past its right edge/);
+  // Read at no capture size: the finding names no viewport (desktop-md's would be wrong).
+  expect(fixed).not.toHaveProperty("viewport");
+});
+
+test("text that is whole at 200% zoom, or hidden on purpose, is not reported (zoomed-text-clipped): a box that grows, one sized in em with room, visually-hidden text, an ellipsis, a box one line tall, a line clamp, a closed panel, carousel slides out of view, a tooltip that escapes the clip, text in a scrolling box", async () => {
+  const r = await run("zoom-not-clipped.html");
+  expect(rulesOf(r)).toEqual([]);
+  expect(r.reasoning).toContain("zoomed-text-clipped");
+});
+
+test("the page is given back at the size it loaded at after the zoomed layout: a heading hidden only at 640 px is still read by the checks after axe", async () => {
+  const html = readFileSync(join(FIXTURES, "zoom-restores-page.html"), "utf8");
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, [{ id: "accessibility-wcag" }, { id: "single-h1" }]),
+  });
+  expect(res.status).toBe(200);
+  const verdicts = Object.fromEntries(
+    (res.body.results as Array<{ validationId: string; verdict: string }>).map((x) => [x.validationId, x.verdict]),
+  );
+  expect(verdicts).toEqual({ "accessibility-wcag": "pass", "single-h1": "pass" });
+});

@@ -9,6 +9,7 @@ import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
 import { assayNavigationBlock, headingAfterNavigation, mainLandmarkAfterNavigation } from "./non-repeated-content";
 import type { AssayAxeRule } from "./rule";
+import { zoomedTextClipped } from "./zoomed-text-clipped";
 
 /**
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
@@ -23,6 +24,7 @@ export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   ariaBrailleProhibited,
   mainLandmarkAfterNavigation,
   headingAfterNavigation,
+  zoomedTextClipped,
 ];
 
 /**
@@ -35,6 +37,12 @@ export const CHECK_OVERRIDES: readonly AxeCheckOverride[] = [
   prohibitedName,
   ...hiddenFocus,
 ];
+
+/**
+ * The rules that judge the page zoomed to 200%: the axe gatherer runs them by name on the page laid out at that
+ * zoom's viewport (gatherers/axe.ts), and turns them off in the run at the size the page loaded at.
+ */
+export const ZOOMED_AXE_RULES: readonly string[] = [zoomedTextClipped.id];
 
 /** Functions several rules call, installed as globals of the world axe runs in. */
 const SHARED = [assayNavigationBlock];

@@ -11,6 +11,6 @@ export interface AssayAxeRule {
   messages: { pass: string; fail: string; incomplete: string };
   /** Whether the rule applies to an element the selector found. */
   matches(node: Element): boolean;
-  /** true: passes; false: fails; undefined: needs review. */
-  evaluate(node: Element): boolean | undefined;
+  /** true: passes; false: fails; undefined: needs review. `this.data` gives the messages their `${data.…}`. */
+  evaluate(this: { data(d: unknown): void }, node: Element): boolean | undefined;
 }

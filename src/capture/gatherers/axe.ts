@@ -1,7 +1,9 @@
 import type { AxeSummary } from "../artifact-shapes";
 import { defineWebGatherer, type WebPage } from "./web-page";
-import { assayAxeRulesScript } from "../axe-rules";
+import { assayAxeRulesScript, ZOOMED_AXE_RULES } from "../axe-rules";
 import { languageScopesIn } from "../language-scopes";
+import { atZoom } from "../page-resize";
+import { timed } from "../../phases";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
@@ -26,19 +28,38 @@ const NODES_PER_RULE = 20;
 
 /**
  * "axe": axe-core's results on the page at the size it loaded at (desktop-md), run once with every WCAG A and AA
- * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it.
+ * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it; then the rules that
+ * judge the page zoomed to 200% (ZOOMED_AXE_RULES), on the page laid out as zoomed and given back afterwards.
  */
 export const axeGatherer = defineWebGatherer({
   kind: "axe",
   sizes: "once",
   dependsOn: [],
-  gather: async ({ world, axeTags }) => ({ axe: await runAxe(world, [...new Set([...AXE_TAGS, ...axeTags])]) }),
+  gather: async (page) => {
+    const axe = await runAxe(page.world, [...new Set([...AXE_TAGS, ...page.axeTags])]);
+    if (axe.notRun) return { axe };
+    const zoomed = await timed("gather axe at 200% zoom", () =>
+      atZoom(page, () => axeRulesAgain(page.world, [...ZOOMED_AXE_RULES])),
+    );
+    return {
+      axe: {
+        ...axe,
+        violations: [...axe.violations, ...zoomed.violations],
+        incomplete: [...axe.incomplete, ...zoomed.incomplete],
+        passes: [...axe.passes, ...zoomed.passes],
+        inapplicable: [...axe.inapplicable, ...zoomed.inapplicable],
+      },
+    };
+  },
 });
 
-/** axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags. */
+/**
+ * axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags, the rules
+ * that judge a zoomed page left out (a mail client's render is not zoomed).
+ */
 export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
-  const summary = await axeIn(world, { type: "tag", values: tags }, ALSO_RUN);
+  const summary = await axeIn(world, { type: "tag", values: tags }, ALSO_RUN, ZOOMED_AXE_RULES);
   return summary.notRun ? summary : { ...summary, languageScopes: await languageScopesIn(world) };
 }
 
@@ -47,14 +68,30 @@ export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags
  * contrast-pixels gatherer runs color-contrast again at each size it is read at besides the one axe ran at.
  */
 export const axeRulesAgain = (world: WebPage["world"], rules: string[]) =>
-  axeIn(world, { type: "rule", values: rules }, []);
+  axeIn(world, { type: "rule", values: rules }, [], []);
 
 /** axe's runOnly: the rules of some tags, or some rules by name. */
 type RunOnly = { type: "tag" | "rule"; values: string[] };
 
-function axeIn(world: Pick<WebPage["world"], "load" | "run">, runOnly: RunOnly, also: string[]): Promise<AxeSummary> {
+/** axe-core's results for `runOnly`, the rules of `also` turned on and those of `off` off. */
+function axeIn(
+  world: Pick<WebPage["world"], "load" | "run">,
+  runOnly: RunOnly,
+  also: string[],
+  off: readonly string[],
+): Promise<AxeSummary> {
   return world.run(
-    async ({ runOnly, also, nodesPerRule }: { runOnly: RunOnly; also: string[]; nodesPerRule: number }) => {
+    async ({
+      runOnly,
+      also,
+      off,
+      nodesPerRule,
+    }: {
+      runOnly: RunOnly;
+      also: string[];
+      off: readonly string[];
+      nodesPerRule: number;
+    }) => {
       const tags = runOnly.type === "tag" ? runOnly.values : [];
       const axe = (window as unknown as { axe: any }).axe;
       // An XML document without a stylesheet is shown in Chromium's own viewer, an HTML page it builds in the
@@ -71,7 +108,10 @@ function axeIn(world: Pick<WebPage["world"], "load" | "run">, runOnly: RunOnly, 
         };
       const r = await axe.run(document, {
         runOnly,
-        rules: Object.fromEntries(also.map((id) => [id, { enabled: true }])),
+        rules: Object.fromEntries([
+          ...also.map((id) => [id, { enabled: true }]),
+          ...off.map((id) => [id, { enabled: false }]),
+        ]),
         resultTypes: ["violations", "incomplete"],
       });
       const checksOf = (n: any): any[] => [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])];
@@ -118,6 +158,6 @@ function axeIn(world: Pick<WebPage["world"], "load" | "run">, runOnly: RunOnly, 
         inapplicable: r.inapplicable.map(ran),
       };
     },
-    { runOnly, also, nodesPerRule: NODES_PER_RULE },
+    { runOnly, also, off, nodesPerRule: NODES_PER_RULE },
   );
 }

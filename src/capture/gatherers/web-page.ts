@@ -16,6 +16,11 @@ export interface GatherLimits {
   vitalsQuietMs: number;
   /** …or, at the latest, this long after load: the vitals are then reported as not final. */
   vitalsCapMs: number;
+  /**
+   * After a resize, geometry is read once the transitions and animations running then have ended (a sidebar
+   * sliding away), but never later than this; the sizes where something still moved at the cap are reported.
+   */
+  resizeStillCapMs: number;
 }
 
 /** What a loaded webpage offers its gatherers. */
