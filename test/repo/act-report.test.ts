@@ -69,7 +69,7 @@ describe("consistency, as the W3C computes it", () => {
     expect(decide(mapping, null, "HTTP 500").outcome).toBe("cantTell");
   });
 
-  test("a contrast finding its pixels measured as a pass is no violation (accessibility-wcag's undecided contrast)", () => {
+  test("a contrast finding its pixels measured as a pass, or the rule does not apply to, is no violation (accessibility-wcag's undecided contrast)", () => {
     const mapping = ACT_MAPPING["09o5cg"]!;
     const contrast = (outcome?: string) => ({
       message: "color-contrast: measured from pixels",
@@ -81,6 +81,8 @@ describe("consistency, as the W3C computes it", () => {
     expect(run([contrast("pass")])).toBe("passed");
     expect(run([contrast("pass"), contrast("needs review")])).toBe("cantTell");
     expect(run([contrast("pass"), contrast()])).toBe("failed");
+    expect(run([contrast("not applicable")])).toBe("passed");
+    expect(run([contrast("not applicable"), contrast("needs review")])).toBe("cantTell");
   });
 
   test("every rule's WCAG criteria are known, as the W3C's EARL context names them", () => {
