@@ -36,8 +36,8 @@ interface PaintState {
  * whether a shadow or stroke draws its text and whether that shadow is a halo, and which other candidates it
  * contains or is inside; remembers its and its descendants' inline styles and colours (to pin and restore them).
  * Text that is animating, or has no box, is not measured. Where axe doubts the text is text (`questions`, its
- * messageKey), the accessibility tree decides (axe-core's own reading of it): a lone character in a widget whose
- * accessible name does not contain it as a word is a symbol, measured; text as light as its background that is
+ * messageKey), the accessibility tree decides (axe-core's own reading of it): a lone character, or characters that
+ * are not text, in a widget whose accessible name does not contain them as a word are a symbol, measured; text as light as its background that is
  * also hidden from assistive technology is out of the rule; otherwise it is not measured. Self-contained.
  */
 export function prepareTexts(args: {
@@ -47,9 +47,13 @@ export function prepareTexts(args: {
 }): Array<Prepared | NotPrepared> {
   const axe = (globalThis as { axe?: any }).axe;
   let setUp = false;
-  if (axe && !axe._tree) {
-    axe.setup(document);
-    setUp = true;
+  // axe's virtual tree costs a walk of the page: built only when a question needs the accessibility tree.
+  // Should it fail, the questions stay open (needing review) and the rest is measured as ever.
+  if (axe && !axe._tree && args.questions.some((q) => q !== null)) {
+    try {
+      axe.setup(document);
+      setUp = true;
+    } catch {}
   }
   const vNode = (el: Element) => (axe?._tree ? axe.utils.getNodeFromTree(el) : null);
   /** The element or its nearest ancestor (across shadow roots) whose role axe types as a widget. */
@@ -61,10 +65,8 @@ export function prepareTexts(args: {
     return null;
   };
   const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u);
-  /** Why axe's doubt stands (`unmeasured`), or null when the accessibility tree settles it and pixels measure it. */
+  /** Why axe's doubt stands (`unmeasured`), the symbol a lone character is (pixels measure it), or null: colours alone. */
   const question = (el: Element, key: string | null): NotPrepared | { symbol: Prepared["symbol"] } | null => {
-    if (key === "nonBmp")
-      return { unmeasured: "not measured: a symbol outside the basic plane may be an icon rather than text" };
     if (key === "equalRatio") {
       const v = vNode(el);
       if (v && !axe.commons.dom.isVisibleToScreenReaders(v))
@@ -75,14 +77,21 @@ export function prepareTexts(args: {
         };
       return { unmeasured: "not measured: text as light as its background may be meant unseen" };
     }
-    if (key === "shortTextContent") {
+    if (key === "shortTextContent" || key === "nonBmp") {
+      // One character (shortTextContent), or only characters that are not text (nonBmp: symbols, icon glyphs).
       const character = (el.textContent ?? "").trim();
       const widget = widgetOf(el);
       const name =
         widget && vNode(widget) ? String(axe.commons.text.accessibleTextVirtual(vNode(widget)) ?? "").trim() : "";
-      if ([...character].length === 1 && name && !words(name).includes(character.toLowerCase()))
+      const alone = key === "nonBmp" || [...character].length === 1;
+      if (character && alone && name && !words(name).includes(character.toLowerCase()))
         return { symbol: { character, name } };
-      return { unmeasured: "not measured: one character may be an icon rather than text" };
+      return {
+        unmeasured:
+          key === "nonBmp"
+            ? "not measured: characters that are not text (a symbol, an icon) outside a widget named otherwise"
+            : "not measured: one character may be an icon rather than text",
+      };
     }
     return null;
   };
