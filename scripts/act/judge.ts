@@ -57,8 +57,11 @@ export function decide(mapping: RuleMapping, results: CheckResult[] | null, why 
     }
     if (p.axe) {
       const mine = r.findings.filter((f) => p.axe!.includes(String(f.measured?.rule)));
-      // A finding measured as a pass (contrast axe left undecided, passed from pixels) is no violation.
-      const violation = mine.find((f) => f.measured?.outcome !== "needs review" && f.measured?.outcome !== "pass");
+      // A finding measured as a pass (contrast axe left undecided, passed from pixels), or as one the rule does not
+      // apply to, is no violation.
+      const violation = mine.find(
+        (f) => !["needs review", "pass", "not applicable"].includes(String(f.measured?.outcome ?? "")),
+      );
       if (violation)
         return { outcome: "failed", decidedBy: `${p.check}: ${violation.message} at ${violation.selector}` };
       const review = mine.find((f) => f.measured?.outcome === "needs review");

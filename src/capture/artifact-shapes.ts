@@ -279,6 +279,12 @@ export interface GlyphContrast {
   fontWeight?: number;
   /** The text has a shadow or a stroke, which may carry its contrast (a halo over a busy image). */
   shadow?: boolean;
+  /** Its shadow is a halo around every glyph, which WCAG counts as its background: measured against the halo. */
+  halo?: boolean;
+  /** A lone character its widget's accessible name does not contain ("X" in "Close"): a symbol (WCAG 1.4.11), not text. */
+  symbol?: { character: string; name: string };
+  /** Why the rule does not apply to it (text the colour of its background, hidden from assistive technology). */
+  notApplicable?: string;
   /** Pixels the glyphs touch, and those they cover fully (the glyphs' core, without anti-aliased edges). */
   glyphPixels?: number;
   corePixels?: number;

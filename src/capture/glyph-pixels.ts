@@ -8,6 +8,11 @@ export interface GlyphRenders {
   transparent: Uint8Array;
   black: Uint8Array;
   white: Uint8Array;
+  /**
+   * What the glyphs are painted over, when that is not `transparent`: the text transparent over its own shadow,
+   * where that shadow is a halo around the glyphs (their background, as WCAG takes a halo).
+   */
+  behind?: Uint8Array;
 }
 
 /** What the renders measure: the contrast of the fully covered glyph pixels, or why they could not be read. */
@@ -62,14 +67,15 @@ const outside = (black: Uint8Array, behind: Uint8Array, white: Uint8Array, i: nu
 /**
  * Where the glyphs are, from the text rendered black and then white over the same background (their difference is
  * the glyphs' coverage, whatever is behind them); the contrast ratio (WCAG 2.x relative luminance) of each fully
- * covered pixel as shown against the same pixel with the text transparent; its distribution by percentile. The
+ * covered pixel as shown against the same pixel with the text transparent (over its halo, when `behind` is given); its distribution by percentile. The
  * anti-aliased edges, whose colour is a blend, are left out. Renders that disagree off the glyphs (a background
  * that moves) or text that never renders fully opaque (opacity, a translucent layer over it) are not measured.
  */
 export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
   const { asShown, transparent, black, white } = r;
+  const behind = r.behind ?? transparent;
   const n = r.width * r.height;
-  if (!n || [asShown, transparent, black, white].some((px) => px.length !== n * 4))
+  if (!n || [asShown, transparent, black, white, behind].some((px) => px.length !== n * 4))
     return { unmeasured: "the renders of the region did not match in size" };
   let glyphPixels = 0;
   let moved = 0;
@@ -111,7 +117,7 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
   };
   const ratios = cores.map((i) => {
     // WCAG 2.x: (L1 + 0.05) / (L2 + 0.05), the lighter over the darker.
-    const [a, b] = [lum(asShown, i), lum(transparent, i)];
+    const [a, b] = [lum(asShown, i), lum(behind, i)];
     return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
   });
   const sorted = Float64Array.from(ratios).sort();
@@ -125,15 +131,15 @@ export function measureGlyphs(r: GlyphRenders): GlyphMeasure {
     round2(sorted[Math.round((p / 100) * (sorted.length - 1))]!),
   );
   const byText = [...cores].sort((i, j) => lum(asShown, i) - lum(asShown, j));
-  const byBackground = [...cores].sort((i, j) => lum(transparent, i) - lum(transparent, j));
+  const byBackground = [...cores].sort((i, j) => lum(behind, i) - lum(behind, j));
   return {
     glyphPixels,
     corePixels: cores.length,
     percentiles,
     color: formatHex(rgbOf(asShown, byText[byText.length >> 1]!)),
     backgrounds: [
-      formatHex(rgbOf(transparent, byBackground[0]!)),
-      formatHex(rgbOf(transparent, byBackground[byBackground.length - 1]!)),
+      formatHex(rgbOf(behind, byBackground[0]!)),
+      formatHex(rgbOf(behind, byBackground[byBackground.length - 1]!)),
     ],
     haloPixels,
   };

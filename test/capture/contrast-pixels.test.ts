@@ -151,6 +151,89 @@ describe("through the API", () => {
       expect(f.measured).toMatchObject({ outcome: "needs review" });
   });
 
+  test("light text whose shadow is a halo around every glyph is measured against the halo; a drop shadow is not", async () => {
+    const stripes = `url("data:image/svg+xml,${encodeURIComponent(`<svg xmlns='http://www.w3.org/2000/svg' width='12' height='12'><rect width='12' height='12' fill='#111'/><rect width='6' height='12' fill='#777'/></svg>`)}")`;
+    const result = await run(
+      page(
+        `.hero{background-image:${stripes};padding:20px}.hero p{color:#fff;font-size:18px;margin:8px 0}#halo{text-shadow:0 0 3px #000}#drop{text-shadow:2px 2px 0 #000}`,
+        `<section class="hero"><p id="halo">Light words in a dark halo over stripes</p><p id="drop">Light words with a drop shadow over stripes</p></section>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    const halo = result.findings.find((f) => f.selector === "#halo")!;
+    expect(halo).toMatchObject({ method: "pixels", measured: { outcome: "pass", halo: true, shadow: true } });
+    expect(halo.message).toContain("the halo its text shadow draws around every glyph");
+    const drop = result.findings.find((f) => f.selector === "#drop")!;
+    expect(drop).toMatchObject({ method: "pixels", measured: { outcome: "needs review", shadow: true } });
+    expect(drop.measured?.halo).toBeUndefined();
+  });
+
+  test("SVG text is painted by its fill: black on white is measured and passes", async () => {
+    const result = await run(
+      page("", `<svg width="200" height="40"><text id="svg-text" x="0" y="20">I love SVG!</text></svg>`),
+    );
+    expect(result.verdict).toBe("pass");
+    expect(result.findings.find((f) => f.selector === "#svg-text")).toMatchObject({
+      method: "pixels",
+      measured: { outcome: "pass", color: "#000000" },
+    });
+  });
+
+  test("text the colour of its background is out of the rule when hidden from assistive technology, else needs review", async () => {
+    const result = await run(
+      page(
+        "#unseen,#read{color:#fff;background:#fff}",
+        `<p id="unseen" aria-hidden="true">Hidden words nobody reads</p><p id="read">Words read aloud but not shown</p>`,
+      ),
+    );
+    expect(result.verdict).toBe("pass");
+    expect(result.findings.find((f) => f.selector === "#unseen")).toMatchObject({
+      measured: { outcome: "not applicable", why: "equalRatio" },
+    });
+    expect(result.findings.find((f) => f.selector === "#read")).toMatchObject({
+      measured: { outcome: "needs review", why: "equalRatio" },
+    });
+    expect(result.reasoning).toContain("1 are not text the rule applies to");
+  });
+
+  test("a lone character or non-text characters its button's name does not contain are a symbol held to 3:1; one the name contains stays text", async () => {
+    const html = page(
+      "button,a{color:#666;background:#000;font-size:20px;padding:4px 10px}",
+      `<button id="close" aria-label="Close">X</button><a id="page-two" href="/p/2" aria-label="Page 2">2</a><button id="dim" aria-label="Menu" style="color:#333">≡</button>`,
+    );
+    const result = await run(html);
+    expect(result.verdict).toBe("pass");
+    const close = result.findings.find((f) => f.selector === "#close")!;
+    expect(close).toMatchObject({
+      method: "pixels",
+      measured: { outcome: "pass", required: 3, symbol: { character: "X", name: "Close" } },
+    });
+    expect(close.message).toContain('"X" is a symbol, not text');
+    // A symbol below 3:1 (#333 on #000, 1.7:1) is not failed here: whether it identifies its button is 1.4.11's.
+    expect(result.findings.find((f) => f.selector === "#dim")).toMatchObject({
+      method: "pixels",
+      measured: { outcome: "needs review", required: 3, symbol: { character: "≡", name: "Menu" } },
+    });
+    expect(result.findings.find((f) => f.selector === "#page-two")).toMatchObject({
+      method: "axe",
+      measured: { outcome: "needs review", why: "shortTextContent" },
+    });
+    // Under WCAG AAA the enhanced rule alone leaves the symbol undecided (#666 on #fff is 5.74:1): still 3:1.
+    const res = await server.api("POST", "/api/jobs", {
+      key: apiKey,
+      body: htmlJob(html.replace("background:#000", "background:#fff"), [
+        { id: "accessibility-wcag", parameters: { standard: "wcag22aaa" } },
+      ]),
+    });
+    const [wcag] = res.body.results as Array<{ verdict: string; findings: Finding[] }>;
+    expect(
+      wcag!.findings.find((f) => f.selector === "#close" && f.measured?.rule === "color-contrast-enhanced"),
+    ).toMatchObject({
+      method: "pixels",
+      measured: { rule: "color-contrast-enhanced", outcome: "pass", required: 3 },
+    });
+  });
+
   test("where axe decides, it decides as before: grey on white fails by axe, and nothing is measured from pixels", async () => {
     const result = await run(
       page("#grey{color:#777;background:#fff}", `<p id="grey">Grey on white, just too light.</p>`),

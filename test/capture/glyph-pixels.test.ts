@@ -80,6 +80,18 @@ test("a shadow around the glyphs, drawn only as shown, is counted as a halo", ()
   expect(m.haloPixels).toBeGreaterThan(0);
 });
 
+test("given what the glyphs are painted over (their halo), the core is measured against that, not the page behind", () => {
+  // White glyphs over a pale page, painted over a black halo: 1.08:1 against the page, 21:1 against the halo.
+  const halo = render(null, (x, y) => (x >= 4 && x <= 15 && y >= 1 && y <= 8 ? [0, 0, 0] : [230, 230, 230]));
+  const m = measureGlyphs(renders([255, 255, 255], () => [230, 230, 230], { behind: halo }));
+  if ("unmeasured" in m) throw new Error(m.unmeasured);
+  expect([m.percentiles[0], m.percentiles[100]]).toEqual([21, 21]);
+  expect(m.backgrounds).toEqual(["#000000", "#000000"]);
+  const without = measureGlyphs(renders([255, 255, 255], () => [230, 230, 230]));
+  if ("unmeasured" in without) throw new Error(without.unmeasured);
+  expect(without.percentiles[100]).toBeLessThan(1.3);
+});
+
 test("renders of different sizes are not compared", () => {
   expect(measureGlyphs(renders([0, 0, 0], pale, { white: new Uint8Array(4) }))).toEqual({
     unmeasured: "the renders of the region did not match in size",

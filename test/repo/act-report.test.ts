@@ -76,7 +76,7 @@ describe("consistency, as the W3C computes it", () => {
     expect(decide(mapping, null, "HTTP 500").outcome).toBe("cantTell");
   });
 
-  test("a contrast finding its pixels measured as a pass is no violation (accessibility-wcag's undecided contrast)", () => {
+  test("a contrast finding its pixels measured as a pass, or the rule does not apply to, is no violation (accessibility-wcag's undecided contrast)", () => {
     const mapping = ACT_MAPPING["09o5cg"]!;
     const contrast = (outcome?: string) => ({
       message: "color-contrast: measured from pixels",
@@ -88,6 +88,8 @@ describe("consistency, as the W3C computes it", () => {
     expect(run([contrast("pass")])).toBe("passed");
     expect(run([contrast("pass"), contrast("needs review")])).toBe("cantTell");
     expect(run([contrast("pass"), contrast()])).toBe("failed");
+    expect(run([contrast("not applicable")])).toBe("passed");
+    expect(run([contrast("not applicable"), contrast("needs review")])).toBe("cantTell");
   });
 
   test("a procedure that reads its check's findings decides by what they measured, not by the verdict: a trap each keyboard rule reads by what let focus out of it", () => {

@@ -116,7 +116,7 @@ function axeIn(
       });
       const checksOf = (n: any): any[] => [...(n.any ?? []), ...(n.all ?? []), ...(n.none ?? [])];
       const contrastOf = (n: any) => {
-        const d = checksOf(n).find((c) => c.id === "color-contrast")?.data;
+        const d = checksOf(n).find((c) => c.id === "color-contrast" || c.id === "color-contrast-enhanced")?.data;
         if (!d || typeof d !== "object") return undefined;
         return {
           fgColor: typeof d.fgColor === "string" ? d.fgColor : null,

@@ -1,6 +1,7 @@
 import { PNG } from "pngjs";
-import type { AxeRuleResult, Box, ContrastPixels, ContrastRule, GlyphContrast } from "../artifact-shapes";
+import type { AxeNode, AxeRuleResult, Box, ContrastPixels, ContrastRule, GlyphContrast } from "../artifact-shapes";
 import { measureGlyphs } from "../glyph-pixels";
+import { forgetTexts, paintTexts, type Prepared, prepareTexts, restoreTexts } from "../page-functions/text-paint";
 import type { CaptureSize } from "../vocabulary";
 import { axeGatherer, axeRulesAgain } from "./axe";
 import { defineWebGatherer, type WebPage } from "./web-page";
@@ -21,11 +22,17 @@ const MAX_BATCH_AREA = 120_000;
 /** Renders are taken at twice the page's scale: the glyphs' cores are then wide enough to find. */
 const RENDER_SCALE = 2;
 
-/** axe's reasons for leaving contrast undecided that are about whether the text is text, not about its colours. */
+/**
+ * axe's reasons for leaving contrast undecided that are about whether the text is text, not about its colours: the
+ * page's accessibility tree answers them (page-functions/text-paint.ts), and pixels measure only what it settles.
+ */
 const NOT_A_COLOUR_QUESTION = new Set(["shortTextContent", "nonBmp", "equalRatio"]);
 
-/** The text variants rendered besides the page as shown: transparent shows what is behind the glyphs. */
-type Variant = "transparent" | "black" | "white";
+/**
+ * The text variants rendered besides the page as shown: transparent shows what is behind the glyphs; halo (text
+ * transparent over its own shadow) only where a batch has text whose shadow surrounds its glyphs.
+ */
+type Variant = "transparent" | "black" | "white" | "halo";
 const VARIANTS: Variant[] = ["transparent", "black", "white"];
 
 /** The size axe ran at (the size the page loaded at): there its results are read, elsewhere color-contrast runs again. */
@@ -36,8 +43,9 @@ const AXE_SIZE: CaptureSize = "desktop-md";
  * renders), axe-core's color-contrast rule (at desktop-md the "axe" gatherer's results, elsewhere the rule run again
  * on the resized page), and the elements it left undecided (text over a background image, a gradient, overlapping or
  * translucent layers) measured from rendered pixels. Each element's text box is rendered four times (as shown, then
- * with its text transparent, black and white; its children keep their own colours), and glyph-pixels.ts turns the
- * renders into a contrast distribution. Up to MAX_ELEMENTS elements and TIME_BUDGET_MS a size; `capped`
+ * with its text transparent, black and white; its children keep their own colours), a fifth (its text transparent
+ * over its own shadow) where that shadow is a halo, and glyph-pixels.ts turns the renders into a contrast
+ * distribution. Under an AAA standard, what axe's enhanced rule alone left undecided is measured too. Up to MAX_ELEMENTS elements and TIME_BUDGET_MS a size; `capped`
  * says when a cap stopped it.
  */
 export const contrastPixelsGatherer = defineWebGatherer({
@@ -55,9 +63,15 @@ export const contrastPixelsGatherer = defineWebGatherer({
       ...pick("incomplete", summary.incomplete),
       ...(summary.notRun ? { notRun: summary.notRun } : {}),
     };
+    // Under an AAA standard axe's enhanced rule runs too (at desktop-md): what it alone left undecided is measured
+    // as well, for accessibility-wcag to hold to the enhanced ratio.
+    const listed = new Set(rule.incomplete?.nodes.map((n) => n.target));
+    const enhancedOnly =
+      summary.incomplete.find((r) => r.id === "color-contrast-enhanced")?.nodes.filter((n) => !listed.has(n.target)) ??
+      [];
     const none = { viewport: size, axe: rule, elements: [], candidates: 0 };
-    if (!rule.incomplete) return { contrastPixels: none };
-    return { contrastPixels: { ...none, ...(await measureUndecided(page, rule.incomplete)) } };
+    if (!rule.incomplete && !enhancedOnly.length) return { contrastPixels: none };
+    return { contrastPixels: { ...none, ...(await measureUndecided(page, rule.incomplete, enhancedOnly)) } };
   },
 });
 
@@ -70,21 +84,25 @@ function pick<F extends string>(field: F, rules: AxeRuleResult[]): Partial<Recor
 /** The elements axe left undecided, measured from pixels on the page as it is now, within the caps. */
 async function measureUndecided(
   page: WebPage,
-  undecided: AxeRuleResult,
+  undecided: AxeRuleResult | undefined,
+  enhancedOnly: AxeNode[],
 ): Promise<Pick<ContrastPixels, "elements" | "candidates" | "capped">> {
   const started = performance.now();
-  // Where axe doubts the text is text (one character that may be an icon, a symbol outside the basic plane, text
-  // as light as its background and so maybe meant unseen), the colours are not the question: pixels do not decide.
-  const measurable = undecided.nodes.filter((n) => !NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? ""));
-  const targets = measurable.slice(0, MAX_ELEMENTS).map((n) => n.target);
+  const nodes = [...(undecided?.nodes ?? []), ...enhancedOnly];
+  const nodeCount = (undecided?.nodeCount ?? 0) + enhancedOnly.length;
+  const chosen = nodes.slice(0, MAX_ELEMENTS);
+  const targets = chosen.map((n) => n.target);
+  const questions = chosen.map((n) =>
+    NOT_A_COLOUR_QUESTION.has(n.contrast?.messageKey ?? "") ? n.contrast!.messageKey! : null,
+  );
   const found = await page.world
-    .run(prepareTexts, { targets, maxArea: MAX_REGION_AREA })
+    .run(prepareTexts, { targets, questions, maxArea: MAX_REGION_AREA })
     .catch((e: Error) =>
       targets.map(() => ({ unmeasured: `the page could not be read: ${e.message.split("\n")[0]}` })),
     );
   const elements: GlyphContrast[] = targets.map((target, i) => {
     const f = found[i]!;
-    return "unmeasured" in f ? { target, unmeasured: f.unmeasured } : { target };
+    return "unmeasured" in f ? { target, ...f } : { target };
   });
   let capped: string | undefined;
   try {
@@ -108,9 +126,8 @@ async function measureUndecided(
     await page.world.run(forgetTexts).catch(() => undefined);
   }
   // axe's results keep 20 elements of a rule (gatherers/axe.ts); at most MAX_ELEMENTS of those are measured.
-  if (undecided.nodeCount > undecided.nodes.length || measurable.length > targets.length)
-    capped ??= `the ${targets.length} elements axe reports of ${undecided.nodeCount}`;
-  return { elements, candidates: undecided.nodeCount, ...(capped ? { capped } : {}) };
+  if (nodeCount > targets.length) capped ??= `the ${targets.length} elements axe reports of ${nodeCount}`;
+  return { elements, candidates: nodeCount, ...(capped ? { capped } : {}) };
 }
 
 /**
@@ -169,8 +186,9 @@ async function measureBatch(
     return PNG.sync.read(Buffer.from(data, "base64"));
   };
   const renders: Partial<Record<Variant | "asShown", PNG>> = { asShown: await shot() };
+  const halos = batch.some((i) => found[i]!.halo);
   try {
-    for (const variant of VARIANTS) {
+    for (const variant of halos ? [...VARIANTS, "halo" as const] : VARIANTS) {
       await world.run(paintTexts, { indices: batch, variant });
       renders[variant] = await shot();
     }
@@ -178,7 +196,7 @@ async function measureBatch(
     await world.run(restoreTexts, batch);
   }
   return batch.map((i) => {
-    const { box, partial, fontSizePx, fontWeight, shadow } = found[i]!;
+    const { box, partial, fontSizePx, fontWeight, shadow, halo, symbol } = found[i]!;
     const crop = (v: keyof typeof renders) => cropRgba(renders[v]!, region, box);
     const measure = measureGlyphs({
       width: box.width * RENDER_SCALE,
@@ -187,11 +205,12 @@ async function measureBatch(
       transparent: crop("transparent"),
       black: crop("black"),
       white: crop("white"),
+      ...(halo ? { behind: crop("halo") } : {}),
     });
-    const base = { box, fontSizePx, fontWeight, ...(partial ? { partial } : {}) };
+    const base = { box, fontSizePx, fontWeight, ...(partial ? { partial } : {}), ...(symbol ? { symbol } : {}) };
     if ("unmeasured" in measure) return [i, { ...base, unmeasured: measure.unmeasured }];
     const { haloPixels, ...measured } = measure;
-    return [i, { ...base, shadow: shadow || haloPixels > 0, ...measured }];
+    return [i, { ...base, shadow: shadow || haloPixels > 0, ...(halo ? { halo } : {}), ...measured }];
   });
 }
 
@@ -207,138 +226,4 @@ function cropRgba(png: PNG, region: Box, box: Box): Uint8Array {
     out.set(png.data.subarray(from, from + Math.min(width, png.width - left) * 4), row * width * 4);
   }
   return out;
-}
-
-interface Prepared {
-  box: Box;
-  partial: boolean;
-  fontSizePx: number;
-  fontWeight: number;
-  shadow: boolean;
-  /** The other candidates (by index) this one contains or is inside: they cannot be painted together. */
-  nested: number[];
-  viewportTop: number;
-  viewportBottom: number;
-}
-
-/** What the page keeps of one prepared element between calls: it, its descendants, their inline styles and colours. */
-interface PaintState {
-  elements: Array<HTMLElement | SVGElement>;
-  styles: Array<string | null>;
-  pins: Array<{ color: string; fill: string; shadow: string }>;
-}
-
-/**
- * In the page: finds each element, its text's box (document pixels, cut to `maxArea` from the top), its font,
- * whether a shadow or stroke draws its text, and which other candidates it contains or is inside; remembers its
- * and its descendants' inline styles and colours (to pin and restore them). Text that is animating, or has no
- * box, is not measured. Self-contained.
- */
-function prepareTexts(args: { targets: string[]; maxArea: number }): Array<Prepared | { unmeasured: string }> {
-  const found = args.targets.map((target) => {
-    try {
-      const el = document.querySelector(target);
-      return el instanceof HTMLElement || el instanceof SVGElement ? el : null;
-    } catch {
-      return null;
-    }
-  });
-  const running = document
-    .getAnimations()
-    .filter((a) => a.playState === "running" && a.effect instanceof KeyframeEffect)
-    .map((a) => (a.effect as KeyframeEffect).target)
-    .filter((t): t is Element => !!t);
-  const states: Array<PaintState | null> = [];
-  const prepared = found.map((el): Prepared | { unmeasured: string } => {
-    states.push(null);
-    if (!el) return { unmeasured: "the element was not found" };
-    if (running.some((t) => t.contains(el))) return { unmeasured: "the text or something around it is animating" };
-    for (let e: Element | null = el; e; e = e.parentElement) {
-      const clip = getComputedStyle(e);
-      if (`${clip.backgroundClip} ${clip.getPropertyValue("-webkit-background-clip")}`.includes("text"))
-        return { unmeasured: "the text is painted by a background (background-clip: text), not by its colour" };
-    }
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const r = range.getBoundingClientRect();
-    const x = Math.max(0, Math.floor(r.left + window.scrollX));
-    const y = Math.max(0, Math.floor(r.top + window.scrollY));
-    const width = Math.min(document.documentElement.scrollWidth, Math.ceil(r.right + window.scrollX)) - x;
-    const fullHeight = Math.ceil(r.bottom + window.scrollY) - y;
-    if (width < 2 || fullHeight < 2) return { unmeasured: "the text has no box on the page" };
-    const height = Math.min(fullHeight, Math.max(2, Math.floor(args.maxArea / width)));
-    const style = getComputedStyle(el);
-    const strokeWidth = Number.parseFloat(style.getPropertyValue("-webkit-text-stroke-width")) || 0;
-    const elements = [el, ...Array.from(el.querySelectorAll("*"))].slice(0, 500) as Array<HTMLElement | SVGElement>;
-    states[states.length - 1] = {
-      elements,
-      styles: elements.map((e) => e.getAttribute("style")),
-      pins: elements.map((e) => {
-        const s = getComputedStyle(e);
-        return { color: s.color, fill: s.getPropertyValue("-webkit-text-fill-color"), shadow: s.textShadow };
-      }),
-    };
-    return {
-      box: { x, y, width, height },
-      partial: height < fullHeight,
-      fontSizePx: Number.parseFloat(style.fontSize),
-      fontWeight: Number.parseInt(style.fontWeight, 10) || 400,
-      shadow: style.textShadow !== "none" || strokeWidth > 0,
-      nested: found.flatMap((other, j) =>
-        other && other !== el && (other.contains(el) || el.contains(other)) ? [j] : [],
-      ),
-      viewportTop: window.scrollY,
-      viewportBottom: window.scrollY + window.innerHeight,
-    };
-  });
-  (globalThis as any).__assayTextPaint = states;
-  return prepared;
-}
-
-/**
- * In the page: paints the text of the prepared elements at `indices` transparent, black or white (fill, colour, no
- * shadow, no transition), their descendants pinned to the colours they had, so only their own text changes.
- * Self-contained.
- */
-function paintTexts(args: { indices: number[]; variant: "transparent" | "black" | "white" }) {
-  const states = (globalThis as any).__assayTextPaint as Array<PaintState | null>;
-  const colour = args.variant === "transparent" ? "transparent" : args.variant === "black" ? "#000" : "#fff";
-  for (const index of args.indices) {
-    const state = states[index]!;
-    state.elements.forEach((e, i) => {
-      const pin = i === 0 ? { color: colour, fill: colour, shadow: "none" } : state.pins[i]!;
-      e.style.setProperty("transition", "none", "important");
-      e.style.setProperty("color", pin.color, "important");
-      e.style.setProperty("-webkit-text-fill-color", pin.fill, "important");
-      e.style.setProperty("text-shadow", pin.shadow, "important");
-    });
-  }
-  void document.documentElement.getBoundingClientRect();
-}
-
-/**
- * In the page: puts back the inline styles of the prepared elements at `indices` and their descendants,
- * transitions held off until the colours are back (so none animates from the painted colour). Self-contained.
- */
-function restoreTexts(indices: number[]) {
-  const states = (globalThis as any).__assayTextPaint as Array<PaintState | null>;
-  const put = (hold: boolean) => {
-    for (const index of indices) {
-      const state = states[index]!;
-      state.elements.forEach((e, i) => {
-        const original = state.styles[i] ?? null;
-        if (hold) e.setAttribute("style", `${original ?? ""};transition:none!important`);
-        else if (original === null) e.removeAttribute("style");
-        else e.setAttribute("style", original);
-      });
-    }
-  };
-  put(true);
-  for (const index of indices) void getComputedStyle(states[index]!.elements[0]!).color;
-  put(false);
-}
-
-/** In the page: drops what prepareTexts kept. Self-contained. */
-function forgetTexts() {
-  (globalThis as any).__assayTextPaint = undefined;
 }

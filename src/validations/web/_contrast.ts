@@ -36,11 +36,20 @@ const shareBelow = (p: number[], required: number) => p.filter((x) => x < requir
 /** WCAG 1.4.6 (AAA) asks 7:1 of text that 1.4.3 asks 4.5:1 of, and 4.5:1 of large text (3:1 at AA). */
 const enhancedOf = (minimum: number) => (minimum <= 3 ? 4.5 : 7);
 
+/** WCAG 1.4.11 asks 3:1 of the graphics that identify a user interface component, at AA and AAA alike. */
+const NON_TEXT_RATIO = 3;
+
+/**
+ * A symbol (GlyphContrast.symbol) is non-text content: it passes at 1.4.11's 3:1 where the pixels are decisive,
+ * and never fails here (whether a component's other parts identify it is 1.4.11's question, not this rule's).
+ */
+const symbolOutcome = (m: GlyphContrast) => (pixelOutcome(m, NON_TEXT_RATIO) === "pass" ? "pass" : "needs review");
+
 function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize, enhanced: boolean): Finding {
   const p = m.percentiles!;
   const minimum = axeRequired(n) ?? requiredFor(m.fontSizePx ?? 16, m.fontWeight ?? 400);
-  const required = enhanced ? enhancedOf(minimum) : minimum;
-  const outcome = pixelOutcome(m, required);
+  const required = m.symbol ? NON_TEXT_RATIO : enhanced ? enhancedOf(minimum) : minimum;
+  const outcome = m.symbol ? symbolOutcome(m) : pixelOutcome(m, required);
   const below = Math.round(100 * shareBelow(p, required));
   const caveat =
     outcome !== "needs review"
@@ -50,7 +59,11 @@ function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize, enhan
         : m.partial && p[5]! >= required
           ? "; only the top of the text was measured"
           : "";
-  const what = `${ratioRange(p)} measured from pixels at ${viewport} (5th–95th percentile of ${m.corePixels} glyph pixels; needs ${required}:1, ${below}% below), text ${m.color} on ${m.backgrounds!.join("–")}, ${m.fontSizePx}px ${m.fontWeight}${caveat}`;
+  const symbol = m.symbol
+    ? `"${m.symbol.character}" is a symbol, not text: its widget's accessible name "${m.symbol.name}" does not contain it, so it is non-text content held to WCAG 1.4.11's 3:1; `
+    : "";
+  const over = m.halo ? " (the halo its text shadow draws around every glyph)" : "";
+  const what = `${symbol}${ratioRange(p)} measured from pixels at ${viewport} (5th–95th percentile of ${m.corePixels} glyph pixels; needs ${required}:1, ${below}% below), ${m.symbol ? "symbol" : "text"} ${m.color} on ${m.backgrounds!.join("–")}${over}, ${m.fontSizePx}px ${m.fontWeight}${caveat}`;
   return {
     message: outcome === "fail" ? what : `${outcome}: ${what}`,
     selector: n.target,
@@ -68,18 +81,13 @@ function pixelFinding(n: AxeNode, m: GlyphContrast, viewport: CaptureSize, enhan
       fontWeight: m.fontWeight,
       corePixels: m.corePixels,
       ...(m.shadow ? { shadow: true } : {}),
+      ...(m.halo ? { halo: true } : {}),
+      ...(m.symbol ? { symbol: m.symbol } : {}),
       ...(m.partial ? { partial: true } : {}),
       box: m.box,
     },
   };
 }
-
-/** Why an element axe left undecided is not measured from pixels (contrast-pixels' NOT_A_COLOUR_QUESTION). */
-const NOT_MEASURED_WHY: Record<string, string> = {
-  shortTextContent: "not measured: one character may be an icon rather than text",
-  nonBmp: "not measured: a symbol outside the basic plane may be an icon rather than text",
-  equalRatio: "not measured: text as light as its background may be meant unseen",
-};
 
 /**
  * An element axe could not decide at the size `pixels` were measured at: decided from pixels when they were
@@ -89,7 +97,15 @@ const NOT_MEASURED_WHY: Record<string, string> = {
 export function undecidedFinding(n: AxeNode, pixels: ContrastPixels, enhanced = false): Finding {
   const m = pixels.elements.find((e) => e.target === n.target);
   if (m?.percentiles) return pixelFinding(n, m, pixels.viewport, enhanced);
-  const notMeasured = m?.unmeasured ?? NOT_MEASURED_WHY[n.contrast?.messageKey ?? ""] ?? "beyond the measuring cap";
+  if (m?.notApplicable)
+    return {
+      message: `not applicable: ${m.notApplicable}`,
+      selector: n.target,
+      viewport: pixels.viewport,
+      method: "dom",
+      measured: { outcome: "not applicable", why: n.contrast?.messageKey ?? null, color: n.contrast?.fgColor ?? null },
+    };
+  const notMeasured = m?.unmeasured ?? "beyond the measuring cap";
   return {
     message: `needs review: ${n.failureSummary || "axe could not determine the contrast"} (pixels: ${notMeasured})`,
     selector: n.target,
@@ -105,5 +121,5 @@ export function undecidedFinding(n: AxeNode, pixels: ContrastPixels, enhanced = 
   };
 }
 
-/** A finding's outcome: "fail" unless it says otherwise (pass and needs review say so). */
+/** A finding's outcome: "fail" unless it says otherwise (pass, needs review and not applicable say so). */
 export const outcomeOf = (f: Finding) => (f.measured?.outcome as string | undefined) ?? "fail";

@@ -69,7 +69,8 @@ const findingsOf = (rule: AxeRuleResult, review: boolean, tags: string[]): Findi
  */
 function contrastFinding(rule: AxeRuleResult, n: AxeNode, pixels: ContrastPixels, tags: string[]): Finding {
   const enhanced = tags.includes("wcag2aaa");
-  const f = undecidedFinding(n, pixels, enhanced);
+  // The enhanced rule's own elements already carry the enhanced ratio axe asked of them.
+  const f = undecidedFinding(n, pixels, enhanced && rule.id !== "color-contrast-enhanced");
   const id = enhanced ? "color-contrast-enhanced" : rule.id;
   return {
     ...f,
@@ -93,7 +94,7 @@ export const accessibilityWcag: WebValidation = {
     severity: "major",
     summary: "axe-core finds no violation of its rules for the chosen WCAG version and level (WCAG 2.1 AA by default).",
     judgment:
-      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\"), a word the name hyphenates or a lone symbol or letter standing as the whole text (\"×\", \"X\" for close: non-text content) as a mismatch. Some of what axe leaves for review is decided: an ARIA attribute with an empty value is as if not set (no invalid value); aria-label or aria-labelledby on a role WAI-ARIA prohibits naming (a div, a paragraph) is a violation whether or not the element has text; a focusable element in aria-hidden content beside an open modal, or with a focus handler, is focused in the browser, and fails when focus stays in the hidden content (passes when the page moves it out). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2; zoomed-text-clipped: text a box with overflow hidden or clip cuts off when the page is zoomed to 200%, WCAG 1.4.4, judged on the page laid out at 640×512 CSS pixels, as a 1280×1024 screen zoomed to 200% lays it out, then given back at desktop-md; text cut with an ellipsis, in a box one line tall or by a line clamp, and text hidden whole, such as visually-hidden text, are not reported), and two language rules: html-lang-matches-text, the html element's lang names the language of the page's text, WCAG 3.1.1, and lang-matches-text, an element's lang names the language of its text, WCAG 3.1.2, decided by language detection on each lang attribute's text, failing only where the text is long enough or English dictionary words decide, and needing review where it is too short to say (docs/act.md). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels; under an AAA standard the enhanced ratio, 7:1 or 4.5:1 for large text, as color-contrast-enhanced), else needing review with the measured range. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
+      "axe-core runs once on the loaded page at desktop-md (1280×800); only its rules tagged for the `standard` asked for count (wcag21aa, the default: the rules tagged wcag2a, wcag2aa, wcag21a and wcag21aa; wcag22aa adds WCAG 2.2 rules such as target-size; the AAA standards add axe's AAA rules, enhanced contrast, a meta refresh without exception and identical links with the same purpose, which run only when asked for). Fails when any of those rules reports a violation; each element that violates a rule is a finding with its selector, what to fix, and the rule's help page. axe's meta-refresh rules judge only the refresh a browser follows (the first one it can parse). axe's label-content-name-mismatch does not count text in an icon font, an abbreviation the name spells out (\"Ave.\" for \"Avenue\"), a word the name hyphenates or a lone symbol or letter standing as the whole text (\"×\", \"X\" for close: non-text content) as a mismatch. Some of what axe leaves for review is decided: an ARIA attribute with an empty value is as if not set (no invalid value); aria-label or aria-labelledby on a role WAI-ARIA prohibits naming (a div, a paragraph) is a violation whether or not the element has text; a focusable element in aria-hidden content beside an open modal, or with a focus handler, is focused in the browser, and fails when focus stays in the hidden content (passes when the page moves it out). Beyond the tagged rules, axe's css-orientation-lock (WCAG 1.3.4, which axe marks experimental) runs too, and Assay's own axe rules for W3C ACT rules axe leaves out (frame-tab-order: an iframe taken out of the tab order while its content can take focus, WCAG 2.1.1; header-assigned-cells: a table header no cell is assigned to, WCAG 1.3.1; aria-braille-prohibited: ARIA 1.3's aria-braillelabel where a name is prohibited, or a role description on an element with no role, WCAG 4.1.2; zoomed-text-clipped: text a box with overflow hidden or clip cuts off when the page is zoomed to 200%, WCAG 1.4.4, judged on the page laid out at 640×512 CSS pixels, as a 1280×1024 screen zoomed to 200% lays it out, then given back at desktop-md; text cut with an ellipsis, in a box one line tall or by a line clamp, and text hidden whole, such as visually-hidden text, are not reported), and two language rules: html-lang-matches-text, the html element's lang names the language of the page's text, WCAG 3.1.1, and lang-matches-text, an element's lang names the language of its text, WCAG 3.1.2, decided by language detection on each lang attribute's text, failing only where the text is long enough or English dictionary words decide, and needing review where it is too short to say (docs/act.md). An XML document without a stylesheet, which Chromium shows in its own viewer, is not judged (a pass that says so). Text contrast axe cannot decide (color-contrast incomplete: text over an image, a gradient or overlapping elements) is decided from the same rendered pixels the color-contrast check reads (see color-contrast): a fail or a pass where 95% of the glyphs' pixels are on one side of the required ratio (method pixels; under an AAA standard the enhanced ratio, 7:1 or 4.5:1 for large text, as color-contrast-enhanced, whose own undecided elements are measured too), else needing review with the measured range; a lone symbol in a widget named otherwise is held to 3:1 and text the colour of its background hidden from assistive technology is not applicable, as color-contrast decides them. Anything else axe cannot decide is listed as needing review and does not fail the page, nor do axe's best-practice rules outside WCAG unless `bestPractices` asks for them. The reasoning names every rule that ran.",
     needs: ["axe", "contrast-pixels"],
     method: "axe",
     parameters: [
@@ -145,26 +146,52 @@ export const accessibilityWcag: WebValidation = {
     // Contrast axe left undecided is decided from the pixels color-contrast reads too, where they were measured.
     const contrast = incomplete.find((r) => r.id === "color-contrast");
     const pixels = artifacts.contrastPixels?.["desktop-md"];
-    const byPixels = contrast && pixels ? contrast.nodes.map((n) => contrastFinding(contrast, n, pixels, tags)) : [];
+    // Under an AAA standard, what the enhanced rule alone left undecided was measured too; an element both rules
+    // left undecided is color-contrast's, already held to the enhanced ratio.
+    const enhanced = incomplete.find((r) => r.id === "color-contrast-enhanced");
+    const both = new Set(contrast?.nodes.map((n) => n.target));
+    const enhancedNodes = enhanced?.nodes.filter((n) => !both.has(n.target)) ?? [];
+    const measured = (n: AxeNode) => pixels?.elements.some((e) => e.target === n.target) ?? false;
+    const byPixels = pixels
+      ? [
+          ...(contrast?.nodes.map((n) => contrastFinding(contrast, n, pixels, tags)) ?? []),
+          ...enhancedNodes.filter(measured).map((n) => contrastFinding(enhanced!, n, pixels, tags)),
+        ]
+      : [];
     const pixelFails = byPixels.filter((f) => outcomeOf(f) === "fail");
     const decided = byPixels.filter((f) => outcomeOf(f) !== "needs review").length;
+    const unmeasured = (v: AxeRuleResult) =>
+      !pixels
+        ? v
+        : v === contrast
+          ? null
+          : v === enhanced
+            ? { ...v, nodes: enhancedNodes.filter((n) => !measured(n)) }
+            : v;
     const findings = [
       ...violations.flatMap((v) => findingsOf(v, false, tags)),
       ...pixelFails,
-      ...incomplete.flatMap((v) => (v === contrast && pixels ? [] : findingsOf(v, true, tags))),
+      ...incomplete.flatMap((v) => {
+        const rest = unmeasured(v);
+        return rest ? findingsOf(rest, true, tags) : [];
+      }),
       ...byPixels.filter((f) => outcomeOf(f) !== "fail"),
     ];
-    const review = incomplete.reduce((n, r) => n + r.nodeCount, 0) - decided;
+    const inapplicable = byPixels.filter((f) => outcomeOf(f) === "not applicable").length;
+    const duplicates = (enhanced?.nodes.length ?? 0) - enhancedNodes.length;
+    const review = incomplete.reduce((n, r) => n + r.nodeCount, 0) - decided - duplicates;
     const stats =
       `axe-core ${axe.version}, ${label(standard)} (${tags.join(", ")}${params.bestPractices === true ? ", and best-practice" : ""}): ${ran.length} rule(s) ran, ${passes.length} passed, ` +
       `${violations.length} violated, ${review} element(s) needed review${incomplete.length ? ` (${incomplete.map((r) => `${r.id} ×${r.nodeCount}`).join(", ")})` : ""}` +
-      `${byPixels.length ? `; of the color-contrast elements axe could not decide, rendered pixels failed ${pixelFails.length} and passed ${decided - pixelFails.length}` : ""}. ` +
+      `${byPixels.length ? `; of the color-contrast elements axe could not decide, rendered pixels failed ${pixelFails.length} and passed ${byPixels.filter((f) => outcomeOf(f) === "pass").length}${inapplicable ? `, and ${inapplicable} are not text the rule applies to` : ""}` : ""}. ` +
       `Rules: ${ran.join(", ")}.`;
     if (violations.length === 0 && pixelFails.length === 0) return pass(stats, findings);
     const where = [
       ...violations.slice(0, 3).map((v) => `${v.id} at ${v.nodes[0]?.target ?? "the page"}: ${v.help}`),
       ...(pixelFails.length
-        ? [`${pixelFails[0]!.measured?.rule} at ${pixelFails[0]!.selector} (measured from pixels): ${contrast!.help}`]
+        ? [
+            `${pixelFails[0]!.measured?.rule} at ${pixelFails[0]!.selector} (measured from pixels): ${(contrast ?? enhanced)!.help}`,
+          ]
         : []),
     ].slice(0, 3);
     const failed = violations.length + (pixelFails.length ? 1 : 0);
