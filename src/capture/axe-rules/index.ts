@@ -5,13 +5,21 @@ import { frameTabOrder } from "./frame-tab-order";
 import { headerAssignedCells } from "./header-assigned-cells";
 import { assayNavigationBlock, headingAfterNavigation, mainLandmarkAfterNavigation } from "./non-repeated-content";
 import type { AssayAxeRule } from "./rule";
+import {
+  AUDIO_CONTROL_CHECK,
+  AUDIO_CONTROL_MESSAGES,
+  audioControlEvaluate,
+  autoplayAudioHasControl,
+  autoplayAudioShort,
+  playsSoundByItself,
+} from "./autoplay-audio";
 
 /**
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
  * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts), and puts Assay's check in axe's
- * label-content-name-mismatch (label-in-name.ts).
+ * label-content-name-mismatch (label-in-name.ts) and in no-autoplay-audio (autoplay-audio.ts).
  */
 export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   frameTabOrder,
@@ -19,6 +27,8 @@ export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   ariaBrailleProhibited,
   mainLandmarkAfterNavigation,
   headingAfterNavigation,
+  autoplayAudioShort,
+  autoplayAudioHasControl,
 ];
 
 /** Functions several rules call, installed as globals of the world axe runs in. */
@@ -38,7 +48,7 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
   const configured = rules.map(
     (r) =>
       `{ id: ${JSON.stringify(r.id)}, selector: ${JSON.stringify(r.selector)}, matches: ${r.matches.toString()}, ` +
-      `tags: ${JSON.stringify(r.tags)}, impact: ${JSON.stringify(r.impact)}, all: [${JSON.stringify(`${r.id}-check`)}], ` +
+      `tags: ${JSON.stringify(r.tags)}, excludeHidden: ${!r.includeHidden}, impact: ${JSON.stringify(r.impact)}, all: [${JSON.stringify(`${r.id}-check`)}], ` +
       `any: [], none: [], actIds: ${JSON.stringify([r.actId])}, metadata: ${JSON.stringify({
         description: r.description,
         help: r.help,
@@ -52,5 +62,8 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
   // axe's label-content-name-mismatch asks Assay's check, which passes what is no mismatch and asks axe's otherwise.
   const labelCheck = `{ id: ${JSON.stringify(LABEL_IN_NAME_CHECK)}, evaluate: ${labelInNameEvaluate.toString()}, options: axe._audit.checks["label-content-name-mismatch"].options, metadata: axe._audit.data.checks["label-content-name-mismatch"] }`;
   const labelRule = `{ id: "label-content-name-mismatch", any: [${JSON.stringify(LABEL_IN_NAME_CHECK)}] }`;
-  return `${shared}\naxe.configure({ checks: [${[...checks, labelCheck].join(", ")}], rules: [${[...configured, ...narrowed, labelRule].join(", ")}] });`;
+  // axe's no-autoplay-audio asks Assay's check, on what the media probe measured, and no longer reviews every fail.
+  const audioCheck = `{ id: ${JSON.stringify(AUDIO_CONTROL_CHECK)}, evaluate: ${audioControlEvaluate.toString()}, metadata: ${JSON.stringify({ impact: "moderate", messages: AUDIO_CONTROL_MESSAGES })} }`;
+  const audioRule = `{ id: "no-autoplay-audio", selector: "audio, video", matches: ${playsSoundByItself.toString()}, reviewOnFail: false, all: [${JSON.stringify(AUDIO_CONTROL_CHECK)}], any: [], none: [] }`;
+  return `${shared}\naxe.configure({ checks: [${[...checks, labelCheck, audioCheck].join(", ")}], rules: [${[...configured, ...narrowed, labelRule, audioRule].join(", ")}] });`;
 }

@@ -1,6 +1,7 @@
 import type { AxeSummary } from "../artifact-shapes";
 import { defineWebGatherer, type WebPage } from "./web-page";
 import { assayAxeRulesScript } from "../axe-rules";
+import { MEDIA_PROBE_OPTIONS, probeMedia } from "../axe-rules/media-probe";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
@@ -25,18 +26,29 @@ const NODES_PER_RULE = 20;
 
 /**
  * "axe": axe-core's results on the page at the size it loaded at (desktop-md), run once with every WCAG A and AA
- * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it.
+ * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it. Media that plays by
+ * itself is measured first for the audio-control rules (media-probe.ts): nothing to do on a page without any.
  */
 export const axeGatherer = defineWebGatherer({
   kind: "axe",
   sizes: "once",
   dependsOn: [],
-  gather: async ({ world, axeTags }) => ({ axe: await runAxe(world, [...new Set([...AXE_TAGS, ...axeTags])]) }),
+  gather: async ({ world, axeTags }) => ({
+    axe: await runAxe(world, [...new Set([...AXE_TAGS, ...axeTags])], { probeMedia: true }),
+  }),
 });
 
-/** axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags. */
-export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
+/**
+ * axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags; the media
+ * probe only in a webpage (a mail client plays nothing by itself, and its render's media stays unjudged).
+ */
+export async function runAxe(
+  world: Pick<WebPage["world"], "load" | "run">,
+  tags: string[],
+  { probeMedia: probe = false } = {},
+): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
+  if (probe) await world.run(probeMedia, MEDIA_PROBE_OPTIONS);
   return axeIn(world, { type: "tag", values: tags }, ALSO_RUN);
 }
 
