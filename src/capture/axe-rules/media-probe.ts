@@ -47,7 +47,14 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
   const candidates = all.filter((m) => m.autoplay || !m.paused || m.played.length > 0);
   if (!candidates.length) return 0;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const settled = (m: HTMLMediaElement) => m.error !== null || (m.readyState >= 1 && (!m.paused || m.ended));
+  const silent = (m: HTMLMediaElement) => m.muted || m.volume === 0;
+  // Muted media (a hero video) is not waited for; nor is media with no source to load (a lazy one's empty src).
+  const settled = (m: HTMLMediaElement) =>
+    silent(m) ||
+    m.error !== null ||
+    m.networkState === m.NETWORK_EMPTY ||
+    m.networkState === m.NETWORK_NO_SOURCE ||
+    (m.readyState >= 1 && (!m.paused || m.ended));
   for (let waited = 0; waited < waitMs && !candidates.every(settled); waited += 100) await sleep(100);
 
   const visible = (el: Element) => {
@@ -133,6 +140,10 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
   };
   for (const m of candidates) {
     const base = { duration: m.duration, sounds: 0, audible: false, control: "" };
+    if (silent(m)) {
+      readings.set(m, { ...base, skip: "it is muted" });
+      continue;
+    }
     if (m.error || !m.currentSrc) {
       readings.set(m, { ...base, skip: "it has no playable source" });
       continue;
@@ -143,10 +154,6 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
     }
     if (m.paused && !m.ended && m.played.length === 0) {
       readings.set(m, { ...base, skip: "it is not playing" });
-      continue;
-    }
-    if (m.muted || m.volume === 0) {
-      readings.set(m, { ...base, skip: "it is muted" });
       continue;
     }
     if (!(m.duration > 3)) {
