@@ -8,8 +8,9 @@
  * - Not muted: neither `muted` nor a volume of 0.
  * - Its sound: the resource (currentSrc without its fragment) fetched by the page's own network (the guard's
  *   limits) and decoded with Web Audio: audible where a sample reaches `silenceLevel` (-60 dBFS, the level ffmpeg's
- *   silencedetect calls silence). A resource decoded with no audio track, or one whose element decoded no audio
- *   byte while playing, is silent. One that cannot be read (another origin without CORS, too big) stays unknown.
+ *   silencedetect calls silence). A resource Web Audio cannot decode is silent only when its element, having
+ *   played, decoded no audio byte (no audio track); else, like one that cannot be read (another origin without
+ *   CORS, over the network's 10 MB), it stays unknown.
  * - How long it sounds: from the first to the last audible sample of the part that plays, which starts and ends
  *   where the media fragment (`#t=start,end`) says, else at 0 and the end; `loop` plays it without end.
  * - A control: the element's own visible `controls`; else a button of the page (visible, named, in the
@@ -20,16 +21,10 @@
 export interface MediaReading {
   /** Why the rules cannot apply, or cannot be decided ("unknown: ..."); absent when it plays sound by itself. */
   skip?: string;
-  /** Seconds of the resource. */
-  duration: number;
   /** Seconds from the first to the last audible sample of the part that plays (Infinity when it loops). */
   sounds: number;
-  /** Whether the resource has an audible sample anywhere. */
-  audible: boolean;
   /** Whether a visible, named instrument pauses or mutes it; undefined when that could not be settled. */
   controlled?: boolean;
-  /** What decided `controlled`. */
-  control: string;
 }
 
 export interface MediaProbeOptions {
@@ -106,8 +101,9 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
   const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
   const silenced = (m: HTMLMediaElement, before: { paused: boolean; muted: boolean; volume: number }) =>
     (m.paused && !before.paused) || (m.muted && !before.muted) || (m.volume === 0 && before.volume > 0);
-  const controlOf = async (m: HTMLMediaElement): Promise<Pick<MediaReading, "controlled" | "control">> => {
-    if (m.controls && visible(m) && inTree(m)) return { controlled: true, control: "its own visible controls" };
+  // Its own visible controls; a button that silences it when tried; none where nothing else could be operated.
+  const controlOf = async (m: HTMLMediaElement): Promise<boolean | undefined> => {
+    if (m.controls && visible(m) && inTree(m)) return true;
     for (const el of tryable) {
       const before = { paused: m.paused, muted: m.muted, volume: m.volume };
       (el as HTMLElement).click();
@@ -118,18 +114,10 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
       if (m.muted !== before.muted) m.muted = before.muted;
       if (m.volume !== before.volume) m.volume = before.volume;
       if (m.paused && !before.paused) await m.play().catch(() => undefined);
-      return { controlled: true, control: `"${nameOf(el).slice(0, 60)}" pauses or mutes it when activated` };
+      return true;
     }
-    if (operable.length > tryable.length)
-      return {
-        control: "the page has links or fields that were not tried: whether one controls the sound needs review",
-      };
-    return {
-      controlled: false,
-      control: tryable.length
-        ? `none of the page's ${tryable.length} button(s) pauses or mutes it, and it has no visible controls`
-        : "it has no visible controls, and the page has no visible, named control in the accessibility tree",
-    };
+    // Links or fields no one tried may still be the control: that needs review.
+    return operable.length > tryable.length ? undefined : false;
   };
 
   const seconds = (t: string | undefined) => {
@@ -139,7 +127,7 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
     return Number.isFinite(s) ? s : undefined;
   };
   for (const m of candidates) {
-    const base = { duration: m.duration, sounds: 0, audible: false, control: "" };
+    const base = { sounds: 0 };
     if (silent(m)) {
       readings.set(m, { ...base, skip: "it is muted" });
       continue;
@@ -205,7 +193,7 @@ export async function probeMedia({ waitMs, silenceLevel }: MediaProbeOptions): P
     }
     const span = first < 0 ? 0 : (last - first) / samples.sampleRate;
     const sounds = m.loop && span > 0 ? Number.POSITIVE_INFINITY : span;
-    readings.set(m, { ...base, audible, sounds, ...(await controlOf(m)) });
+    readings.set(m, { sounds, controlled: await controlOf(m) });
   }
   return candidates.length;
 }
