@@ -130,13 +130,14 @@ export const ACT_MAPPING: Record<string, RuleMapping> = {
   // Best practice: techniques of WCAG 2.4.1 (ARIA11, H69), Assay's rules (src/capture/axe-rules/non-repeated-content.ts).
   b40fd1: { procedures: [axeBestPractice("main-landmark-after-navigation")] },
   "047fe0": { procedures: [axeBestPractice("heading-after-navigation")] },
+  // WCAG 1.4.2: axe's no-autoplay-audio with Assay's check in it, on the media measured in the page
+  // (src/capture/axe-rules/media-probe.ts); its two input rules (techniques G60, G170) are Assay's best-practice rules.
+  "80f0bf": { procedures: [axe("no-autoplay-audio")] },
+  aaa1bf: { procedures: [axeBestPractice("autoplay-audio-short")] },
+  "4c31df": { procedures: [axeBestPractice("autoplay-audio-has-control")] },
 };
 
 /** ACT rules axe-core maps that Assay does not claim, with the axe rule and the reason (docs/act.md). */
 export const LEFT_OUT: Record<string, Record<string, string>> = {
-  "80f0bf": {
-    "no-autoplay-audio":
-      "reads the media's duration and sound: the cases' audio and video are not vendored (corpus/act/README.md)",
-  },
   eac66b: { "video-caption": "the cases' videos are not vendored, and axe asks for review on every video it sees" },
 };

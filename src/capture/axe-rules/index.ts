@@ -10,13 +10,22 @@ import { headerAssignedCells } from "./header-assigned-cells";
 import { assayNavigationBlock, headingAfterNavigation, mainLandmarkAfterNavigation } from "./non-repeated-content";
 import type { AssayAxeRule } from "./rule";
 import { zoomedTextClipped } from "./zoomed-text-clipped";
+import {
+  AUDIO_CONTROL_CHECK,
+  AUDIO_CONTROL_MESSAGES,
+  audioControlEvaluate,
+  autoplayAudioHasControl,
+  autoplayAudioShort,
+  playsSoundByItself,
+} from "./autoplay-audio";
 
 /**
  * Assay's own axe-core rules, for W3C ACT rules axe-core leaves out (docs/act.md): each one module here, added to
  * axe with axe.configure before the run, reported by accessibility-wcag like axe's own rules (tagged for the WCAG
  * level they belong to, and "assay"). A rule's functions run in the page, serialised: self-contained. The script also
  * narrows axe's meta-refresh rules to the refresh a browser follows (first-refresh.ts), and puts Assay's checks in
- * place of some of axe's (CHECK_OVERRIDES).
+ * place of some of axe's (CHECK_OVERRIDES), and in
+ * no-autoplay-audio (autoplay-audio.ts).
  */
 export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   frameTabOrder,
@@ -25,6 +34,8 @@ export const ASSAY_AXE_RULES: readonly AssayAxeRule[] = [
   mainLandmarkAfterNavigation,
   headingAfterNavigation,
   zoomedTextClipped,
+  autoplayAudioShort,
+  autoplayAudioHasControl,
 ];
 
 /**
@@ -61,7 +72,7 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
   const configured = rules.map(
     (r) =>
       `{ id: ${JSON.stringify(r.id)}, selector: ${JSON.stringify(r.selector)}, matches: ${r.matches.toString()}, ` +
-      `tags: ${JSON.stringify(r.tags)}, impact: ${JSON.stringify(r.impact)}, all: [${JSON.stringify(`${r.id}-check`)}], ` +
+      `tags: ${JSON.stringify(r.tags)}, excludeHidden: ${!r.includeHidden}, impact: ${JSON.stringify(r.impact)}, all: [${JSON.stringify(`${r.id}-check`)}], ` +
       `any: [], none: [], actIds: ${JSON.stringify([r.actId])}, metadata: ${JSON.stringify({
         description: r.description,
         help: r.help,
@@ -72,5 +83,8 @@ export function assayAxeRulesScript(rules: readonly AssayAxeRule[] = ASSAY_AXE_R
     (id) => `{ id: ${JSON.stringify(id)}, matches: ${isFirstValidRefresh.toString()} }`,
   );
   const shared = SHARED.map((fn) => `globalThis[${JSON.stringify(fn.name)}] = ${fn.toString()};`).join("\n");
-  return `${shared}\naxe.configure({ checks: [${checks.join(", ")}], rules: [${[...configured, ...narrowed].join(", ")}] });\n${checkOverridesScript(CHECK_OVERRIDES)}`;
+  // axe's no-autoplay-audio asks Assay's check, on what the media probe measured, and no longer reviews every fail.
+  const audioCheck = `{ id: ${JSON.stringify(AUDIO_CONTROL_CHECK)}, evaluate: ${audioControlEvaluate.toString()}, metadata: ${JSON.stringify({ impact: "moderate", messages: AUDIO_CONTROL_MESSAGES })} }`;
+  const audioRule = `{ id: "no-autoplay-audio", selector: "audio, video", matches: ${playsSoundByItself.toString()}, reviewOnFail: false, all: [${JSON.stringify(AUDIO_CONTROL_CHECK)}], any: [], none: [] }`;
+  return `${shared}\naxe.configure({ checks: [${[...checks, audioCheck].join(", ")}], rules: [${[...configured, ...narrowed, audioRule].join(", ")}] });\n${checkOverridesScript(CHECK_OVERRIDES)}`;
 }

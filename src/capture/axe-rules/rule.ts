@@ -4,6 +4,8 @@ export interface AssayAxeRule {
   selector: string;
   tags: string[];
   impact: "minor" | "moderate" | "serious" | "critical";
+  /** Whether axe also runs it on elements that are not rendered (axe's default: it does not). */
+  includeHidden?: boolean;
   /** The W3C ACT rule it implements. */
   actId: string;
   description: string;

@@ -4,6 +4,7 @@ import { assayAxeRulesScript, ZOOMED_AXE_RULES } from "../axe-rules";
 import { languageScopesIn } from "../language-scopes";
 import { atZoom } from "../page-resize";
 import { timed } from "../../phases";
+import { MEDIA_PROBE_OPTIONS, probeMedia } from "../axe-rules/media-probe";
 // Embedded as text so the compiled binary carries it; injected straight into the page, which measured
 // 3-4x faster here than the @axe-core/playwright wrapper.
 // @ts-expect-error TypeScript types this import as the axe module; Bun's text import makes it its source string.
@@ -29,14 +30,15 @@ const NODES_PER_RULE = 20;
 /**
  * "axe": axe-core's results on the page at the size it loaded at (desktop-md), run once with every WCAG A and AA
  * tag, in Assay's isolated world: the page's own `define`, timers or built-ins cannot reach it; then the rules that
- * judge the page zoomed to 200% (ZOOMED_AXE_RULES), on the page laid out as zoomed and given back afterwards.
+ * judge the page zoomed to 200% (ZOOMED_AXE_RULES), on the page laid out as zoomed and given back afterwards. Media that plays by
+ * itself is measured first for the audio-control rules (media-probe.ts): nothing to do on a page without any.
  */
 export const axeGatherer = defineWebGatherer({
   kind: "axe",
   sizes: "once",
   dependsOn: [],
   gather: async (page) => {
-    const axe = await runAxe(page.world, [...new Set([...AXE_TAGS, ...page.axeTags])]);
+    const axe = await runAxe(page.world, [...new Set([...AXE_TAGS, ...page.axeTags])], { probeMedia: true });
     if (axe.notRun) return { axe };
     const zoomed = await timed("gather axe at 200% zoom", () =>
       atZoom(page, () => axeRulesAgain(page.world, [...ZOOMED_AXE_RULES])),
@@ -55,10 +57,16 @@ export const axeGatherer = defineWebGatherer({
 
 /**
  * axe-core in `world` (a webpage's, or a mail-client render's: mail-clients/render.ts) with these tags, the rules
- * that judge a zoomed page left out (a mail client's render is not zoomed).
+ * that judge a zoomed page left out (a mail client's render is not zoomed); the media probe only in a webpage (a mail
+ * client plays nothing by itself, and its render's media stays unjudged).
  */
-export async function runAxe(world: Pick<WebPage["world"], "load" | "run">, tags: string[]): Promise<AxeSummary> {
+export async function runAxe(
+  world: Pick<WebPage["world"], "load" | "run">,
+  tags: string[],
+  { probeMedia: probe = false } = {},
+): Promise<AxeSummary> {
   await world.load(`${axeSource as string}\n${assayAxeRulesScript()}`);
+  if (probe) await world.run(probeMedia, MEDIA_PROBE_OPTIONS);
   const summary = await axeIn(world, { type: "tag", values: tags }, ALSO_RUN, ZOOMED_AXE_RULES);
   return summary.notRun ? summary : { ...summary, languageScopes: await languageScopesIn(world) };
 }
