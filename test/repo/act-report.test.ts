@@ -26,7 +26,7 @@ const earl = JSON.parse(readFileSync(join(ROOT, "reports", "act", "earl.json"), 
 const assertions = earl["@graph"].filter((n) => n["@type"] === "Assertion");
 
 /** The floor: what the committed report reached when this test was written. */
-const FLOOR = { complete: 46, completeFullyAutomated: 39 };
+const FLOOR = { complete: 53, completeFullyAutomated: 50 };
 
 const tc = (expected: TestCase["expected"], approved = true): TestCase => ({
   ruleId: "abc123",
