@@ -124,6 +124,43 @@ header { position: fixed; top: 0; left: 0; background: #fff; }
   expect(verdicts["layout-not-broken"]).toBe("pass");
 });
 
+test("the page is given back with transitions stopped until it has answered the scroll to the top: a scroll spy's highlight taken off a nav link does not fade out while the sizes are read, and the link is not read as a call to action the small sizes hide (cta-visible in the same job)", async () => {
+  const sections = ["work", "about", "contact"]
+    .map(
+      (id) =>
+        `<section id="${id}"><h2>${id}</h2>${"<p>Words about us, one sentence after another.</p>".repeat(30)}<a href="#more-${id}">More</a></section>`,
+    )
+    .join("");
+  const html = `<!doctype html><html lang="en"><head><title>Spy</title><style>
+html { scroll-behavior: smooth; }
+nav { position: fixed; top: 0; left: 0; right: 0; background: #2c3e50; }
+nav a { color: #fff; padding: 12px 16px; display: inline-block; transition: background-color 0.6s; }
+nav a.active { background-color: #1abc9c; }
+@media (max-width: 767px) { nav .links { display: none; } }
+</style></head><body><nav><a href="#home">Home</a><span class="links"><a href="#work">Work</a><a href="#about">About</a><a href="#contact">Contact</a></span></nav>
+<main><h1 style="margin-top: 80px">Portfolio</h1>${sections}</main>
+<script>
+// A scroll spy, as Bootstrap's: the link of the last section whose top has passed the viewport's middle.
+addEventListener("scroll", () => {
+  let current = null;
+  for (const s of document.querySelectorAll("section")) if (s.getBoundingClientRect().top < innerHeight / 2) current = s.id;
+  for (const a of document.querySelectorAll("nav .links a")) a.classList.toggle("active", a.getAttribute("href") === "#" + current);
+});
+</script></body></html>`;
+  const res = await server.api("POST", "/api/jobs", {
+    key: apiKey,
+    body: htmlJob(html, [
+      { id: "no-keyboard-trap", parameters: {} },
+      { id: "cta-visible", parameters: {} },
+    ]),
+  });
+  expect(res.status).toBe(200);
+  const verdicts = Object.fromEntries(
+    (res.body.results as Array<{ validationId: string; verdict: string }>).map((r) => [r.validationId, r.verdict]),
+  );
+  expect(verdicts).toEqual({ "no-keyboard-trap": "pass", "cta-visible": "pass" });
+});
+
 const HELPED = `<!doctype html><html lang="en"><head><title>Helped</title></head><body>
 <a id="first" href="#a">First</a>
 <div onkeydown="if (event.ctrlKey && event.key === 'm') { trapped = false; document.getElementById('last').focus(); }">

@@ -12,6 +12,7 @@ import {
   refocusBlurred,
   scrollToTop,
   stillStyles,
+  releaseStillStyles,
   type FocusState,
   watchLeaving,
 } from "../page-functions/focus";
@@ -53,9 +54,12 @@ export const keyboardGatherer = defineWebGatherer({
     const tabbable = await page.world.run(countTabbable);
     const walk = await trapWalk(page, tabbable);
     const round = walk.end === "left" ? await measuredRound(page) : { stops: [], capped: false };
-    // It runs at load, before the sizes: the page goes back to how the walk found it for what reads it next.
+    // It runs at load, before the sizes: the page goes back to how the walk found it for what reads it next, back at
+    // the top with transitions stopped until the page has answered the scroll, then with them back.
+    await page.world.run(stillStyles);
     await page.world.run(afterKeyboard);
     await page.world.run(afterTwoFrames);
+    await page.world.run(releaseStillStyles);
     return {
       keyboard: { tabbable, ...walk, stops: round.stops, stopsCapped: round.capped },
     };

@@ -220,11 +220,20 @@ export async function afterTwoFrames(): Promise<void> {
 
 /**
  * Runs in the page: as the keyboard walk found it, for the gatherers that read the page after it (the sizes' layout,
- * contrast and screenshots): focus let go (a skip link shown on focus hides again), transitions and animations back,
- * scrolled to the top (a sticky header read over the content it scrolled past is no overlap).
+ * contrast and screenshots): focus let go (a skip link shown on focus hides again) and scrolled to the top at once,
+ * whatever the page's scroll-behavior (a sticky header read over the content it scrolled past is no overlap). The
+ * walk's still styles stay until what the scroll sets off has landed (releaseStillStyles).
  */
 export function afterKeyboard(): void {
   (document.activeElement as HTMLElement | null)?.blur?.();
+  window.scrollTo({ top: 0, left: 0, behavior: "instant" });
+}
+
+/**
+ * Runs in the page: transitions and animations back. Only once the page has answered the walk's last scroll: a scroll
+ * spy's highlight taken off a link must not fade out while the sizes are read (a nav link caught with its background
+ * half gone, no longer marked current, was read as a call to action the small sizes hide).
+ */
+export function releaseStillStyles(): void {
   for (const style of document.querySelectorAll("style[data-assay-still]")) style.remove();
-  window.scrollTo(0, 0);
 }
