@@ -66,11 +66,19 @@ const screenshotGatherer = defineRenderGatherer({
     const { width, height } = extent;
     const clipHeight = Math.max(1, Math.min(height, screenshotMaxHeight));
     try {
-      const { data } = await cdp.send("Page.captureScreenshot", {
-        format: "jpeg",
-        quality: 80,
-        clip: { x: 0, y: 0, width, height: clipHeight, scale: 1 },
-        captureBeyondViewport: !fits,
+      const shoot = () =>
+        cdp.send("Page.captureScreenshot", {
+          format: "jpeg",
+          quality: 80,
+          clip: { x: 0, y: 0, width, height: clipHeight, scale: 1 },
+          captureBeyondViewport: !fits,
+        });
+      // Chromium answers "Unable to capture screenshot" when the compositor had no frame to copy (seen once in the
+      // suite under load): one more try, a frame later.
+      const { data } = await shoot().catch(async (e: Error) => {
+        if (!/Unable to capture screenshot/.test(e.message)) throw e;
+        await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+        return shoot();
       });
       const screenshot: Screenshot = {
         viewport: formFactor,
